@@ -1,0 +1,391 @@
+// Package engine holds the rules of Mia (RULES.md) as a pure state machine:
+// a game plus an action gives the events it produced, or a typed error and
+// no change. It has no goroutines, clocks or I/O; dice come from a Source.
+package engine
+
+// Phase is what the player whose turn it is must do.
+type Phase uint8
+
+// The phases of a turn.
+const (
+	PhaseOpen     Phase = iota // a round begins: the opener must roll
+	PhaseAnnounce              // the player rolled and must announce a value
+	PhaseRespond               // a claim stands: challenge, roll, pass or give up
+	PhaseOver                  // the game has ended
+)
+
+var phaseNames = [...]string{"open", "announce", "respond", "over"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
+
+// Kind is the kind of an action.
+type Kind uint8
+
+// The actions of RULES.md.
+const (
+	Roll Kind = iota + 1
+	Claim
+	Pass
+	Challenge
+	GiveUp
+	Timeout
+	Leave
+)
+
+var kindNames = [...]string{"", "roll", "claim", "pass", "challenge", "give up", "timeout", "leave"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return "unknown action"
+}
+
+// Action is one move by one seat. Look is used by Roll; Value by Claim and
+// by Pass (NoValue passes the current claim unchanged).
+type Action struct {
+	Kind  Kind
+	Seat  int
+	Look  bool
+	Value Value
+}
+
+// Game is the state of one game. Its zero value is not usable: see New and
+// Replay. Apply changes it only when the action is legal.
+type Game struct {
+	opts     Options
+	src      Source
+	lives    []int
+	outOrder []int // seats in the order they went out
+	round    int
+	turn     int
+	phase    Phase
+	claim    Value
+	claimant int // -1 when no claim
+	dice     Value
+	roller   int // -1 when the cup is empty
+	looked   bool
+	winner   int // -1 until the end
+	seq      int
+}
+
+// New starts a game for the given number of players: it validates the
+// options, draws the first opener from src and returns the first round's
+// event.
+func New(opts Options, players int, src Source) (*Game, []Event, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if players < MinSeats || players > MaxSeats {
+		return nil, nil, ErrBadSeats
+	}
+	if src == nil {
+		src = CryptoSource{}
+	}
+	g := &Game{opts: opts, src: src, lives: make([]int, players), claimant: -1, roller: -1, winner: -1}
+	for i := range g.lives {
+		g.lives[i] = opts.Lives
+	}
+	var evs []Event
+	evs = g.emit(evs, Event{Type: EvRound, Round: 1, Opener: src.Intn(players)})
+	return g, evs, nil
+}
+
+// Options returns the game's rules.
+func (g *Game) Options() Options { return g.opts }
+
+// Players is the number of seats.
+func (g *Game) Players() int { return len(g.lives) }
+
+// Lives returns the lives of seat.
+func (g *Game) Lives(seat int) int { return g.lives[seat] }
+
+// Turn is the seat whose move it is.
+func (g *Game) Turn() int { return g.turn }
+
+// Phase is what the seat whose turn it is must do.
+func (g *Game) Phase() Phase { return g.phase }
+
+// Round is the number of the current round, from 1.
+func (g *Game) Round() int { return g.round }
+
+// CurrentClaim is the claim on the table and who answers for it (-1 if none).
+func (g *Game) CurrentClaim() (Value, int) { return g.claim, g.claimant }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.phase == PhaseOver }
+
+// Winner is the winning seat, or -1 while the game runs.
+func (g *Game) Winner() int { return g.winner }
+
+// Seq is the number of events so far.
+func (g *Game) Seq() int { return g.seq }
+
+// Standings ranks every seat, winner first, once the game is over: the
+// living by lives (then seat order), then those out, last out first.
+func (g *Game) Standings() []int {
+	if g.phase != PhaseOver {
+		return nil
+	}
+	var st []int
+	for lv := g.opts.Lives; lv >= 1; lv-- {
+		for s, l := range g.lives {
+			if l == lv {
+				st = append(st, s)
+			}
+		}
+	}
+	for i := len(g.outOrder) - 1; i >= 0; i-- {
+		st = append(st, g.outOrder[i])
+	}
+	return st
+}
+
+// Clone returns an independent copy of g sharing its Source.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.lives = append([]int(nil), g.lives...)
+	c.outOrder = append([]int(nil), g.outOrder...)
+	return &c
+}
+
+// Apply plays one action. On success it returns the events it produced, in
+// order; on failure a *RuleError and the game is unchanged.
+func (g *Game) Apply(a Action) ([]Event, error) {
+	if err := g.check(a); err != nil {
+		return nil, &RuleError{Rule: err, Action: a}
+	}
+	evs := make([]Event, 0, 4)
+	switch a.Kind {
+	case Roll:
+		d := FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
+		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: d, Looked: a.Look})
+	case Claim:
+		evs = g.emit(evs, Event{Type: EvClaim, Seat: a.Seat, Value: a.Value})
+	case Pass:
+		v := a.Value
+		if v == NoValue {
+			v = g.claim
+		}
+		evs = g.emit(evs, Event{Type: EvPass, Seat: a.Seat, Value: v})
+	case Challenge:
+		loser, lost := g.challengeLoser(a.Seat)
+		lost = min(lost, g.lives[loser])
+		evs = g.emit(evs, Event{Type: EvChallenge, Seat: a.Seat, Claimant: g.claimant, Claim: g.claim,
+			Dice: g.dice, Loser: loser, LivesLost: lost})
+		evs = g.endRound(evs, loser)
+	case GiveUp:
+		evs = g.emit(evs, Event{Type: EvGiveUp, Seat: a.Seat, LivesLost: 1})
+		evs = g.endRound(evs, a.Seat)
+	case Timeout:
+		evs = g.emit(evs, Event{Type: EvTimeout, Seat: a.Seat, LivesLost: 1})
+		evs = g.endRound(evs, a.Seat)
+	case Leave:
+		evs = g.leave(evs, a.Seat)
+	}
+	return evs, nil
+}
+
+// check says why a is illegal now, or nil.
+func (g *Game) check(a Action) error {
+	if a.Kind < Roll || a.Kind > Leave {
+		return ErrUnknownAction
+	}
+	if g.phase == PhaseOver {
+		return ErrGameOver
+	}
+	if a.Seat < 0 || a.Seat >= len(g.lives) {
+		return ErrNoSuchSeat
+	}
+	if g.lives[a.Seat] == 0 {
+		return ErrSeatOut
+	}
+	if a.Kind == Leave {
+		return nil
+	}
+	if a.Seat != g.turn {
+		return ErrNotYourTurn
+	}
+	switch a.Kind {
+	case Timeout:
+		return nil
+	case Roll:
+		switch {
+		case g.phase == PhaseAnnounce:
+			return ErrMustAnnounce
+		case g.phase == PhaseRespond && g.claim == Mia:
+			return ErrMustAnswerMia
+		}
+		return nil
+	case Claim:
+		switch {
+		case g.phase == PhaseOpen:
+			return ErrMustRoll
+		case g.phase != PhaseAnnounce:
+			return ErrNothingToClaim
+		case !a.Value.Valid():
+			return ErrBadValue
+		}
+		return g.checkHigher(a.Value, g.opts.EqualClaims)
+	}
+	// Pass, Challenge, GiveUp answer a standing claim.
+	switch g.phase {
+	case PhaseOpen:
+		return ErrMustRoll
+	case PhaseAnnounce:
+		return ErrMustAnnounce
+	}
+	switch a.Kind {
+	case Pass:
+		if !g.opts.Pass {
+			return ErrPassDisabled
+		}
+		if g.claim == Mia {
+			return ErrMustAnswerMia
+		}
+		if a.Value == NoValue || a.Value == g.claim {
+			if a.Seat == g.roller {
+				return ErrOwnDice
+			}
+			return nil
+		}
+		if !a.Value.Valid() {
+			return ErrBadValue
+		}
+		return g.checkHigher(a.Value, false)
+	case GiveUp:
+		if g.claim != Mia {
+			return ErrNotMia
+		}
+	}
+	return nil
+}
+
+func (g *Game) checkHigher(v Value, equal bool) error {
+	if g.claim == NoValue {
+		return nil
+	}
+	c := g.opts.Ranking.Compare(v, g.claim)
+	if c > 0 || (equal && c == 0) {
+		return nil
+	}
+	return ErrNotHigher
+}
+
+// challengeLoser applies RULES.md "A challenge" and "Mia is announced".
+func (g *Game) challengeLoser(challenger int) (loser, lives int) {
+	if g.claim == Mia {
+		if g.dice == Mia {
+			return challenger, g.opts.MiaPenalty
+		}
+		if g.opts.MiaPenaltyBoth {
+			return g.claimant, g.opts.MiaPenalty
+		}
+		return g.claimant, 1
+	}
+	if g.opts.Ranking.Compare(g.dice, g.claim) < 0 {
+		return g.claimant, 1
+	}
+	return challenger, 1
+}
+
+// endRound follows a lost life: out, end of game, or the next round.
+func (g *Game) endRound(evs []Event, loser int) []Event {
+	if g.lives[loser] == 0 {
+		evs = g.emit(evs, Event{Type: EvOut, Seat: loser})
+	}
+	if w, over := g.decided(); over {
+		return g.emit(evs, Event{Type: EvEnd, Winner: w})
+	}
+	opener := g.next(loser)
+	if g.opts.NextOpener == Loser && g.lives[loser] > 0 {
+		opener = loser
+	}
+	return g.emit(evs, Event{Type: EvRound, Round: g.round + 1, Opener: opener})
+}
+
+// leave puts seat out. The round goes on unless the leaver had the turn or
+// answers for the claim; then a new round opens with the player whose turn
+// it was, or the next after the leaver.
+func (g *Game) leave(evs []Event, seat int) []Event {
+	evs = g.emit(evs, Event{Type: EvLeave, Seat: seat, LivesLost: g.lives[seat]})
+	evs = g.emit(evs, Event{Type: EvOut, Seat: seat})
+	if w, over := g.decided(); over {
+		return g.emit(evs, Event{Type: EvEnd, Winner: w})
+	}
+	if seat != g.turn && seat != g.claimant {
+		return evs
+	}
+	opener := g.turn
+	if g.lives[opener] == 0 {
+		opener = g.next(seat)
+	}
+	return g.emit(evs, Event{Type: EvRound, Round: g.round + 1, Opener: opener})
+}
+
+// decided reports whether the game is over, and its winner.
+func (g *Game) decided() (int, bool) {
+	alive := 0
+	for _, l := range g.lives {
+		if l > 0 {
+			alive++
+		}
+	}
+	if alive <= 1 || (g.opts.End == FirstOut && len(g.outOrder) > 0) {
+		best := -1
+		for s, l := range g.lives {
+			if l > 0 && (best < 0 || l > g.lives[best]) {
+				best = s
+			}
+		}
+		return best, true
+	}
+	return -1, false
+}
+
+// next is the next living seat clockwise after seat.
+func (g *Game) next(seat int) int {
+	n := len(g.lives)
+	for i := 1; i <= n; i++ {
+		if s := (seat + i) % n; g.lives[s] > 0 {
+			return s
+		}
+	}
+	return seat
+}
+
+// emit numbers e, applies it to the state and appends it to evs.
+func (g *Game) emit(evs []Event, e Event) []Event {
+	g.seq++
+	e.Seq = g.seq
+	g.apply(e)
+	return append(evs, e)
+}
+
+// apply moves the state by one event. Events reach it only from Apply (or
+// from Replay through Apply), so they are already legal.
+func (g *Game) apply(e Event) {
+	switch e.Type {
+	case EvRound:
+		g.round, g.turn, g.phase = e.Round, e.Opener, PhaseOpen
+		g.claim, g.claimant, g.dice, g.roller, g.looked = NoValue, -1, NoValue, -1, false
+	case EvRoll:
+		g.dice, g.roller, g.looked, g.phase = e.Dice, e.Seat, e.Looked, PhaseAnnounce
+	case EvClaim, EvPass:
+		g.claim, g.claimant, g.phase = e.Value, e.Seat, PhaseRespond
+		g.turn = g.next(e.Seat)
+	case EvChallenge:
+		g.lives[e.Loser] -= e.LivesLost
+	case EvGiveUp, EvTimeout, EvLeave:
+		g.lives[e.Seat] -= e.LivesLost
+	case EvOut:
+		g.outOrder = append(g.outOrder, e.Seat)
+	case EvEnd:
+		g.winner, g.phase = e.Winner, PhaseOver
+	}
+}

@@ -1,0 +1,113 @@
+package engine
+
+import "fmt"
+
+// Ranking orders the 21 values. Its name is a table option (RULES.md,
+// option `ranking`).
+type Ranking string
+
+// The four rankings of RULES.md.
+const (
+	Classic          Ranking = "classic"
+	AscendingDoubles Ranking = "ascending-doubles"
+	Numeric          Ranking = "numeric"
+	LittleMia        Ranking = "little-mia"
+)
+
+// Rankings lists every ranking, the default first.
+var Rankings = []Ranking{Classic, AscendingDoubles, Numeric, LittleMia}
+
+// orders lists each ranking's values from highest to lowest.
+var orders = map[Ranking][]Value{
+	Classic:          {21, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31},
+	AscendingDoubles: {21, 11, 22, 33, 44, 55, 66, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31},
+	Numeric:          {21, 66, 65, 64, 63, 62, 61, 55, 54, 53, 52, 51, 44, 43, 42, 41, 33, 32, 31, 22, 11},
+	LittleMia:        {21, 31, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32},
+}
+
+// ranks[r][v] is the rank of v under r: 21 for the best, 1 for the worst,
+// 0 for an invalid value.
+var ranks = func() map[Ranking]*[67]uint8 {
+	m := make(map[Ranking]*[67]uint8, len(orders))
+	for r, order := range orders {
+		var t [67]uint8
+		for i, v := range order {
+			t[v] = uint8(len(order) - i)
+		}
+		m[r] = &t
+	}
+	return m
+}()
+
+// Valid reports whether r is one of the four rankings.
+func (r Ranking) Valid() bool { _, ok := orders[r]; return ok }
+
+// ParseRanking checks a ranking's name.
+func ParseRanking(s string) (Ranking, error) {
+	r := Ranking(s)
+	if !r.Valid() {
+		return "", fmt.Errorf("%w: ranking %q (one of classic, ascending-doubles, numeric, little-mia)", ErrBadOptions, s)
+	}
+	return r, nil
+}
+
+// Order returns the values from highest to lowest.
+func (r Ranking) Order() []Value {
+	o := orders[r]
+	out := make([]Value, len(o))
+	copy(out, o)
+	return out
+}
+
+// Rank is v's position, 21 for the highest value and 1 for the lowest; 0 if
+// v is not a valid value or r not a valid ranking.
+func (r Ranking) Rank(v Value) int {
+	t := ranks[r]
+	if t == nil || int(v) >= len(t) {
+		return 0
+	}
+	return int(t[v])
+}
+
+// Compare returns -1 if a ranks below b, 0 if equal, +1 if above.
+func (r Ranking) Compare(a, b Value) int {
+	ra, rb := r.Rank(a), r.Rank(b)
+	switch {
+	case ra < rb:
+		return -1
+	case ra > rb:
+		return 1
+	}
+	return 0
+}
+
+// Above returns the values that rank strictly above v (all 21 for NoValue),
+// lowest first.
+func (r Ranking) Above(v Value) []Value { return r.from(v, false) }
+
+// AtLeast returns the values that rank at or above v, lowest first.
+func (r Ranking) AtLeast(v Value) []Value { return r.from(v, true) }
+
+func (r Ranking) from(v Value, equal bool) []Value {
+	o := orders[r]
+	var out []Value
+	for i := len(o) - 1; i >= 0; i-- {
+		c := r.Compare(o[i], v)
+		if v == NoValue || c > 0 || (equal && c == 0) {
+			out = append(out, o[i])
+		}
+	}
+	return out
+}
+
+// ChanceToBeat is the chance that one fresh roll ranks strictly above v,
+// in 36ths (Wikipedia's "to beat" column, times 36).
+func (r Ranking) ChanceToBeat(v Value) int {
+	n := 0
+	for _, w := range orders[r] {
+		if r.Compare(w, v) > 0 {
+			n += w.Ways()
+		}
+	}
+	return n
+}

@@ -1,0 +1,79 @@
+package engine
+
+// Spectator is the seat number of a viewer who is not playing.
+const Spectator = -1
+
+// View is what one seat may know of a game now, and what it may do.
+type View struct {
+	Seat      int // the viewer, or Spectator
+	Options   Options
+	Lives     []int
+	Round     int
+	Turn      int
+	Phase     Phase
+	Claim     Value // the claim on the table, NoValue if none
+	Claimant  int   // who answers for it, -1 if none
+	Roller    int   // who rolled the dice in the cup, -1 if none
+	Dice      Value // the dice in the cup if the viewer rolled and looked at them
+	Winner    int   // -1 until the game is over
+	Standings []int // once the game is over
+	Legal     []Kind
+	Claims    []Value // the values a Claim may announce now
+	Passes    []Value // the values a Pass may announce now (the first is the claim itself when allowed)
+}
+
+// MyTurn reports whether the viewer must act now.
+func (v View) MyTurn() bool { return v.Seat == v.Turn && v.Phase != PhaseOver }
+
+// Can reports whether the viewer may take an action of kind k now.
+func (v View) Can(k Kind) bool {
+	for _, l := range v.Legal {
+		if l == k {
+			return true
+		}
+	}
+	return false
+}
+
+// View returns what seat may see (Spectator for a watcher).
+func (g *Game) View(seat int) View {
+	v := View{
+		Seat: seat, Options: g.opts, Lives: append([]int(nil), g.lives...),
+		Round: g.round, Turn: g.turn, Phase: g.phase, Claim: g.claim, Claimant: g.claimant,
+		Roller: g.roller, Winner: g.winner, Standings: g.Standings(),
+	}
+	if seat >= 0 && seat == g.roller && g.looked {
+		v.Dice = g.dice
+	}
+	if seat < 0 || seat >= len(g.lives) || g.phase == PhaseOver || g.lives[seat] == 0 {
+		return v
+	}
+	for k := Roll; k <= Leave; k++ {
+		if k == Claim || k == Pass {
+			continue
+		}
+		if g.check(Action{Kind: k, Seat: seat}) == nil {
+			v.Legal = append(v.Legal, k)
+		}
+	}
+	if seat == g.turn && g.phase == PhaseAnnounce {
+		if g.claim == NoValue {
+			v.Claims = g.opts.Ranking.Above(NoValue)
+		} else if g.opts.EqualClaims {
+			v.Claims = g.opts.Ranking.AtLeast(g.claim)
+		} else {
+			v.Claims = g.opts.Ranking.Above(g.claim)
+		}
+		v.Legal = append(v.Legal, Claim)
+	}
+	if g.check(Action{Kind: Pass, Seat: seat, Value: g.claim}) == nil {
+		v.Passes = append(v.Passes, g.claim)
+	}
+	if seat == g.turn && g.phase == PhaseRespond && g.opts.Pass && g.claim != Mia {
+		v.Passes = append(v.Passes, g.opts.Ranking.Above(g.claim)...)
+	}
+	if len(v.Passes) > 0 {
+		v.Legal = append(v.Legal, Pass)
+	}
+	return v
+}
