@@ -96,14 +96,17 @@ func (v Value) Comma() string {
 }
 
 // ParseValue reads a value written as two digits in either order ("64",
-// "46"), as dice with a comma ("6,4"), or as "Mia" (any case). Anything that
-// is not one of the 21 values is an error.
+// "46"), as dice with a comma ("6,4"), or as "Mia" (any case); white space
+// around it is ignored. Anything that is not one of the 21 values is an
+// error wrapping ErrBadValue.
 func ParseValue(s string) (Value, error) {
 	t := strings.TrimSpace(s)
 	if strings.EqualFold(t, "mia") {
 		return Mia, nil
 	}
-	t = strings.ReplaceAll(t, ",", "")
+	if len(t) == 3 && t[1] == ',' {
+		t = t[:1] + t[2:]
+	}
 	if len(t) != 2 || t[0] < '1' || t[0] > '6' || t[1] < '1' || t[1] > '6' {
 		return NoValue, fmt.Errorf("%w: %q is not a roll (two dice 1-6, like 64, or Mia)", ErrBadValue, s)
 	}
