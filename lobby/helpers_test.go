@@ -1,0 +1,208 @@
+package lobby
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+// fakeClock is a manual clock: timers fire only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := !t.stopped
+		t.stopped = true
+		return was
+	}
+}
+
+// Advance moves the clock and runs the timers now due, each in its own
+// goroutine as time.AfterFunc would.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.stopped:
+		case !t.at.After(c.now):
+			t.stopped = true
+			due = append(due, t.f)
+		default:
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	for _, f := range due {
+		go f()
+	}
+}
+
+type pcg struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func newDice(seed uint64) *pcg { return &pcg{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+
+func (p *pcg) Intn(n int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.r.IntN(n)
+}
+
+type env struct {
+	t     *testing.T
+	path  string
+	st    *store.Store
+	lobby *Lobby
+	clock *fakeClock
+	dice  *pcg
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: newFakeClock(), dice: newDice(7)}
+	e.open()
+	t.Cleanup(e.close)
+	return e
+}
+
+func (e *env) open() {
+	e.t.Helper()
+	st, err := store.Open(e.path)
+	if err != nil {
+		e.t.Fatalf("open store: %v", err)
+	}
+	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice})
+	if err != nil {
+		st.Close()
+		e.t.Fatalf("open lobby: %v", err)
+	}
+	e.st, e.lobby = st, l
+}
+
+func (e *env) close() {
+	if e.lobby != nil {
+		e.lobby.Close()
+		e.lobby = nil
+	}
+	if e.st != nil {
+		e.st.Close()
+		e.st = nil
+	}
+}
+
+func (e *env) player(name string) Player {
+	e.t.Helper()
+	p := Player{Fingerprint: "SHA256:" + name + "-key", Name: name}
+	if _, err := e.st.SetName(context.Background(), p.Fingerprint, name, false); err != nil {
+		e.t.Fatalf("set name %s: %v", name, err)
+	}
+	return p
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// next waits for a snapshot newer than after.
+func next(t *testing.T, s *Subscription, after uint64) Snapshot {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case <-s.Ready():
+			if snap, ok := s.Take(); ok {
+				lastMu.Lock()
+				lastSeen[s] = snap
+				lastMu.Unlock()
+				if snap.Version > after {
+					return snap
+				}
+			}
+		case <-deadline:
+			t.Fatalf("no snapshot after version %d", after)
+		}
+	}
+}
+
+// latest waits until the table's state has settled at the newest version.
+func latest(t *testing.T, s *Subscription, tbl *Table) Snapshot {
+	t.Helper()
+	// A no-op request makes sure every earlier change was published.
+	if err := tbl.do(ctxT(t), func(context.Context) error { return nil }); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	lastMu.Lock()
+	defer lastMu.Unlock()
+	if v, ok := s.Take(); ok {
+		lastSeen[s] = v
+	}
+	return lastSeen[s]
+}
+
+// lastSeen remembers the newest snapshot each subscription delivered, as a
+// session keeps its last screen.
+var (
+	lastMu   sync.Mutex
+	lastSeen = map[*Subscription]Snapshot{}
+)
+
+// move picks a legal move for the seat whose turn it is: roll, claim the
+// truth when it is higher, challenge high claims.
+func move(v *engine.View, r *rand.Rand) engine.Action {
+	switch {
+	case v.Can(engine.Roll) && (v.Claim == engine.NoValue || r.IntN(3) > 0) && !v.Can(engine.Claim):
+		return engine.Action{Kind: engine.Roll, Look: true}
+	case v.Can(engine.Claim):
+		for _, c := range v.Claims {
+			if c == v.Dice {
+				return engine.Action{Kind: engine.Claim, Value: c}
+			}
+		}
+		return engine.Action{Kind: engine.Claim, Value: v.Claims[r.IntN(len(v.Claims))]}
+	case v.Can(engine.GiveUp) && r.IntN(2) == 0:
+		return engine.Action{Kind: engine.GiveUp}
+	case v.Can(engine.Pass) && r.IntN(4) == 0:
+		return engine.Action{Kind: engine.Pass, Value: v.Passes[0]}
+	}
+	return engine.Action{Kind: engine.Challenge}
+}

@@ -1,0 +1,331 @@
+// Package lobby runs the tables: a registry of tables, one actor goroutine
+// per table that owns its game, its seats and its subscribers, the turn
+// clocks and the chats. It knows nothing of SSH or terminals, and reaches
+// storage only through the Storage interface.
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+// Storage is what the lobby needs from the store. *store.Store implements
+// it; another implementation can sit behind it.
+type Storage interface {
+	CreateTable(ctx context.Context, t store.Table) error
+	UpdateTable(ctx context.Context, name string, fn func(*store.Table) error) error
+	OpenTables(ctx context.Context) ([]store.Table, error)
+	CreateGame(ctx context.Context, g store.Game) (store.Game, error)
+	Append(ctx context.Context, gameID string, evs []engine.Event, res *store.Result) error
+	InProgress(ctx context.Context) ([]store.Recovered, error)
+	Player(ctx context.Context, fingerprint string) (store.Player, error)
+}
+
+// Player is a person or bot as the lobby knows them: identified by the
+// fingerprint of their SSH key.
+type Player struct {
+	Fingerprint string
+	Name        string
+	Bot         bool
+	Admin       bool
+}
+
+// Errors returned to the people using the tables.
+var (
+	ErrNoTable        = errors.New("no such table")
+	ErrTableExists    = errors.New("a table with that name is open already")
+	ErrBadTableName   = errors.New("a table name is 1 to 24 of A-Z a-z 0-9 _ . -")
+	ErrBadSeats       = fmt.Errorf("a table has %d to %d seats", engine.MinSeats, engine.MaxSeats)
+	ErrTableFull      = errors.New("every seat is taken")
+	ErrSeated         = errors.New("you are seated at this table already")
+	ErrNotSeated      = errors.New("you are not seated at this table")
+	ErrNotHost        = errors.New("only the table's host may do that")
+	ErrGameRunning    = errors.New("a game is running at this table")
+	ErrNoGame         = errors.New("no game is running at this table")
+	ErrTooFewPlayers  = errors.New("a game needs at least 2 seated players")
+	ErrPrivate        = errors.New("that table is private: ask its host for an invite")
+	ErrTableClosed    = errors.New("the table is closed")
+	ErrChatFlood      = errors.New("slow down: too many messages")
+	ErrEmptyMessage   = errors.New("nothing to say")
+	ErrLobbyClosed    = errors.New("the server is shutting down")
+	ErrNotYourGameAct = errors.New("you are not playing in this game")
+)
+
+var tableNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,24}$`)
+
+// Config wires a lobby.
+type Config struct {
+	Store Storage
+	Clock Clock         // RealClock if nil
+	Dice  engine.Source // engine.CryptoSource if nil
+	Log   *log.Logger   // a discarding logger if nil
+	// SaveTimeout bounds one store write from a table (default 10 s).
+	SaveTimeout time.Duration
+}
+
+// Lobby is the registry of open tables and the lobby chat.
+type Lobby struct {
+	cfg Config
+	log *log.Logger
+
+	mu     sync.Mutex
+	tables map[string]*Table // by lower-case name
+	subs   map[*Mailbox[int]]struct{}
+	chat   chatLog
+	ver    int
+	closed bool
+}
+
+// New opens the lobby: it starts an actor for every open table in the store
+// and puts every unfinished game back on its table, its turn clock
+// restarted.
+func New(ctx context.Context, cfg Config) (*Lobby, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("lobby: no store")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Dice == nil {
+		cfg.Dice = engine.CryptoSource{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = log.New(discard{})
+	}
+	if cfg.SaveTimeout == 0 {
+		cfg.SaveTimeout = 10 * time.Second
+	}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{})}
+	recs, err := cfg.Store.OpenTables(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lobby: load tables: %w", err)
+	}
+	for _, rec := range recs {
+		host := Player{Fingerprint: rec.Host, Name: "?"}
+		if p, err := cfg.Store.Player(ctx, rec.Host); err == nil {
+			host.Name = p.Name
+		}
+		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, host)
+	}
+	games, err := cfg.Store.InProgress(ctx)
+	if err != nil {
+		l.Close()
+		return nil, fmt.Errorf("lobby: recover games: %w", err)
+	}
+	for _, rg := range games {
+		t := l.tables[strings.ToLower(rg.Game.Table)]
+		if t == nil {
+			l.log.Warn("unfinished game of a closed table left as it is", "game", rg.Game.ID, "table", rg.Game.Table)
+			continue
+		}
+		if err := t.resume(ctx, rg); err != nil {
+			l.log.Error("could not resume game", "game", rg.Game.ID, "err", err)
+		}
+	}
+	return l, nil
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TableConfig is what a host chooses when creating a table.
+type TableConfig struct {
+	Name    string
+	Rules   engine.Options
+	Seats   int // 2..10; 0 means 6
+	Private bool
+}
+
+// CreateTable opens a new table hosted by host, stored before it is shown.
+func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
+	if !tableNameRE.MatchString(tc.Name) {
+		return nil, ErrBadTableName
+	}
+	if tc.Seats == 0 {
+		tc.Seats = 6
+	}
+	if tc.Seats < engine.MinSeats || tc.Seats > engine.MaxSeats {
+		return nil, ErrBadSeats
+	}
+	if err := tc.Rules.Validate(); err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil, ErrLobbyClosed
+	}
+	key := strings.ToLower(tc.Name)
+	if l.tables[key] != nil {
+		return nil, ErrTableExists
+	}
+	rec := store.Table{Name: tc.Name, Host: host.Fingerprint, Rules: tc.Rules, Seats: tc.Seats,
+		Private: tc.Private, Created: l.cfg.Clock.Now().UTC()}
+	if err := l.cfg.Store.CreateTable(ctx, rec); err != nil {
+		if errors.Is(err, store.ErrExists) {
+			return nil, ErrTableExists
+		}
+		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
+	}
+	t := startTable(l, rec, host)
+	l.tables[key] = t
+	l.notifyLocked()
+	return t, nil
+}
+
+// Table finds an open table by name (any case).
+func (l *Lobby) Table(name string) (*Table, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t := l.tables[strings.ToLower(name)]
+	if t == nil {
+		return nil, ErrNoTable
+	}
+	return t, nil
+}
+
+// Tables lists the open tables that fp may see, by name.
+func (l *Lobby) Tables(fp string) []TableInfo {
+	l.mu.Lock()
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	l.mu.Unlock()
+	var out []TableInfo
+	for _, t := range ts {
+		if info := t.Info(); info.visibleTo(fp) {
+			out = append(out, info)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out
+}
+
+// SeatedAt lists the tables where fp has a seat, so that a returning
+// player goes straight back to their game.
+func (l *Lobby) SeatedAt(fp string) []TableInfo {
+	var out []TableInfo
+	for _, info := range l.Tables(fp) {
+		for _, s := range info.Players {
+			if s.Fingerprint == fp {
+				out = append(out, info)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Subscribe returns a mailbox that receives a new version number whenever
+// the table list or the lobby chat changes.
+func (l *Lobby) Subscribe() *Mailbox[int] {
+	m := NewMailbox[int]()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.subs[m] = struct{}{}
+	m.Put(l.ver)
+	return m
+}
+
+// Unsubscribe drops a mailbox from Subscribe and closes it.
+func (l *Lobby) Unsubscribe(m *Mailbox[int]) {
+	l.mu.Lock()
+	delete(l.subs, m)
+	l.mu.Unlock()
+	m.Close()
+}
+
+// Say posts a line to the lobby chat.
+func (l *Lobby) Say(p Player, text string) error {
+	text = Clean(text, MaxChatRunes)
+	if text == "" {
+		return ErrEmptyMessage
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.cfg.Clock.Now()
+	if !l.chat.allow(p.Fingerprint, now) {
+		return ErrChatFlood
+	}
+	l.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+	l.notifyLocked()
+	return nil
+}
+
+// Chat returns the recent lobby chat, oldest first.
+func (l *Lobby) Chat() []ChatLine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.chat.recent()
+}
+
+// Broadcast tells everyone at every table, and in the lobby, a notice from
+// the server (such as a shutdown).
+func (l *Lobby) Broadcast(text string) {
+	l.mu.Lock()
+	l.chat.add(ChatLine{At: l.cfg.Clock.Now(), Text: text})
+	l.notifyLocked()
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	l.mu.Unlock()
+	for _, t := range ts {
+		t.notice(text)
+	}
+}
+
+func (l *Lobby) notify() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.notifyLocked()
+}
+
+func (l *Lobby) notifyLocked() {
+	l.ver++
+	for m := range l.subs {
+		m.Put(l.ver)
+	}
+}
+
+func (l *Lobby) remove(t *Table) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tables[strings.ToLower(t.name)] == t {
+		delete(l.tables, strings.ToLower(t.name))
+	}
+	l.notifyLocked()
+}
+
+// Close stops every table actor. Games stay in the store as they are and
+// come back with the next New.
+func (l *Lobby) Close() {
+	l.mu.Lock()
+	l.closed = true
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	subs := l.subs
+	l.subs = map[*Mailbox[int]]struct{}{}
+	l.mu.Unlock()
+	for _, t := range ts {
+		t.stop()
+	}
+	for m := range subs {
+		m.Close()
+	}
+}

@@ -1,0 +1,719 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+// Table is one table: an actor goroutine that owns the table's seats, game,
+// chat and subscribers. Every method sends a request to the actor and waits
+// for its answer or the caller's ctx.
+type Table struct {
+	name  string
+	lobby *Lobby
+	reqs  chan func(ctx context.Context)
+	quit  chan struct{}
+	done  chan struct{}
+	info  atomic.Pointer[TableInfo]
+
+	// Owned by the actor goroutine.
+	rec      store.Table
+	hostName string
+	sitters  []Player
+	game     *gameRun
+	result   *Result
+	subs     map[*Subscription]struct{}
+	chat     chatLog
+	deadline time.Time
+	stopTick func() bool
+	tickGen  int
+	ver      uint64
+}
+
+// gameRun is the game being played, or the one just finished.
+type gameRun struct {
+	id      string
+	g       *engine.Game
+	players []Player         // by game seat
+	events  []engine.Event   // with the hidden dice; handed out only once the game is over
+	seen    [][]engine.Event // seen[seat+1]: the events as seat may see them (seen[0] for spectators)
+}
+
+func newRun(id string, g *engine.Game, players []Player, evs []engine.Event) *gameRun {
+	run := &gameRun{id: id, g: g, players: players, seen: make([][]engine.Event, len(players)+1)}
+	run.record(evs)
+	return run
+}
+
+// record appends evs to the log and to every seat's redacted copy. The
+// copies only grow, so snapshots can share them.
+func (r *gameRun) record(evs []engine.Event) {
+	r.events = append(r.events, evs...)
+	for i := range r.seen {
+		for _, e := range evs {
+			r.seen[i] = append(r.seen[i], e.Redacted(i-1))
+		}
+	}
+}
+
+// log returns the events as seat may see them; the slice is shared and
+// must not be modified.
+func (r *gameRun) log(seat int) []engine.Event {
+	evs := r.events
+	if !r.g.Over() {
+		evs = r.seen[seat+1]
+	}
+	return evs[:len(evs):len(evs)]
+}
+
+// Result is how the last game at a table ended.
+type Result struct {
+	GameID    string
+	Winner    string
+	Standings []string
+}
+
+func startTable(l *Lobby, rec store.Table, host Player) *Table {
+	t := &Table{
+		name: rec.Name, lobby: l, rec: rec,
+		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
+		subs: make(map[*Subscription]struct{}),
+	}
+	t.hostName = host.Name
+	t.publishInfo()
+	go t.loop()
+	return t
+}
+
+// Name is the table's name.
+func (t *Table) Name() string { return t.name }
+
+// Info is the table as the lobby lists it, as of its last change.
+func (t *Table) Info() TableInfo { return *t.info.Load() }
+
+func (t *Table) loop() {
+	defer close(t.done)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for {
+		select {
+		case fn := <-t.reqs:
+			t.safely(ctx, fn)
+		case <-t.quit:
+			if t.stopTick != nil {
+				t.stopTick()
+			}
+			for s := range t.subs {
+				s.box.Close()
+			}
+			return
+		}
+	}
+}
+
+// safely runs one request; a panic in it is logged and the table goes on.
+func (t *Table) safely(ctx context.Context, fn func(context.Context)) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.lobby.log.Error("table request panicked", "table", t.name, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	fn(ctx)
+}
+
+// do runs fn in the actor and returns its error.
+func (t *Table) do(ctx context.Context, fn func(ctx context.Context) error) error {
+	reply := make(chan error, 1)
+	req := func(actx context.Context) {
+		err := errors.New("internal error at the table")
+		defer func() { reply <- err }()
+		err = fn(actx)
+	}
+	select {
+	case t.reqs <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.done:
+		return ErrTableClosed
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.done:
+		return ErrTableClosed
+	}
+}
+
+// post queues fn for the actor without waiting for it to run.
+func (t *Table) post(fn func(ctx context.Context)) {
+	select {
+	case t.reqs <- fn:
+	case <-t.done:
+	}
+}
+
+func (t *Table) stop() {
+	select {
+	case <-t.quit:
+	default:
+		close(t.quit)
+	}
+	<-t.done
+}
+
+// Subscription delivers a table's snapshots to one viewer. Its mailbox
+// keeps only the newest snapshot.
+type Subscription struct {
+	box    *Mailbox[Snapshot]
+	table  *Table
+	player Player
+}
+
+// Ready is signalled when a snapshot waits; then call Take.
+func (s *Subscription) Ready() <-chan struct{} { return s.box.Ready() }
+
+// Done is closed when the subscription ends (closed, or the table closed).
+func (s *Subscription) Done() <-chan struct{} { return s.box.Done() }
+
+// Take returns the newest snapshot.
+func (s *Subscription) Take() (Snapshot, bool) { return s.box.Take() }
+
+// Wait blocks for the next snapshot; ok is false when the subscription or
+// ctx ended.
+func (s *Subscription) Wait(ctx context.Context) (Snapshot, bool) {
+	for {
+		select {
+		case <-s.box.Ready():
+			if snap, ok := s.box.Take(); ok {
+				return snap, true
+			}
+		case <-s.box.Done():
+			snap, ok := s.box.Take()
+			return snap, ok
+		case <-ctx.Done():
+			return Snapshot{}, false
+		}
+	}
+}
+
+// Close ends the subscription. The viewer keeps any seat they have.
+func (s *Subscription) Close() {
+	s.box.Close()
+	s.table.post(func(context.Context) {
+		if _, ok := s.table.subs[s]; ok {
+			delete(s.table.subs, s)
+			s.table.changed(false)
+		}
+	})
+}
+
+// Watch subscribes p to the table: a seated player sees their seat's view,
+// anyone else a spectator's. A private table admits only its host and
+// members.
+func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
+	s := &Subscription{box: NewMailbox[Snapshot](), table: t, player: p}
+	err := t.do(ctx, func(context.Context) error {
+		if !t.mayEnter(p) {
+			return ErrPrivate
+		}
+		t.subs[s] = struct{}{}
+		t.changed(false)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (t *Table) mayEnter(p Player) bool {
+	if !t.rec.Private || p.Admin || p.Fingerprint == t.rec.Host {
+		return true
+	}
+	for _, m := range t.rec.Members {
+		if m == p.Fingerprint {
+			return true
+		}
+	}
+	return false
+}
+
+// Sit takes a free seat for the next game. When the last seat fills, the
+// game starts.
+func (t *Table) Sit(ctx context.Context, p Player) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if !t.mayEnter(p) {
+			return ErrPrivate
+		}
+		if t.seatOf(p.Fingerprint) >= 0 {
+			return ErrSeated
+		}
+		if t.running() {
+			return ErrGameRunning
+		}
+		if len(t.sitters) >= t.rec.Seats {
+			return ErrTableFull
+		}
+		t.sitters = append(t.sitters, p)
+		if len(t.sitters) == t.rec.Seats {
+			if err := t.start(ctx); err != nil {
+				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
+			}
+		}
+		t.changed(true)
+		return nil
+	})
+}
+
+// Stand gives up p's seat. In a running game this is leaving it: p is out.
+func (t *Table) Stand(ctx context.Context, p Player) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if t.running() {
+			seat := t.gameSeat(p.Fingerprint)
+			if seat < 0 {
+				return ErrNotSeated
+			}
+			if t.game.g.Lives(seat) > 0 {
+				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
+			}
+		}
+		i := t.seatOf(p.Fingerprint)
+		if i < 0 {
+			return ErrNotSeated
+		}
+		t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+		t.changed(false)
+		return nil
+	})
+}
+
+// Start begins a game with the seated players: the host starts it, or any
+// seated player when the host is not at the table. After a game it is
+// "play again", with the same seats.
+func (t *Table) Start(ctx context.Context, p Player) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if t.running() {
+			return ErrGameRunning
+		}
+		if p.Fingerprint != t.rec.Host && !p.Admin {
+			if t.seatOf(p.Fingerprint) < 0 {
+				return ErrNotHost
+			}
+			if t.hostPresent() {
+				return ErrNotHost
+			}
+		}
+		if err := t.start(ctx); err != nil {
+			return err
+		}
+		t.changed(true)
+		return nil
+	})
+}
+
+func (t *Table) hostPresent() bool {
+	for s := range t.subs {
+		if s.player.Fingerprint == t.rec.Host {
+			return true
+		}
+	}
+	return false
+}
+
+// Act plays one move for p; the seat is p's.
+func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if !t.running() {
+			return ErrNoGame
+		}
+		seat := t.gameSeat(p.Fingerprint)
+		if seat < 0 {
+			return ErrNotYourGameAct
+		}
+		if a.Kind == engine.Timeout {
+			return &engine.RuleError{Rule: engine.ErrUnknownAction, Action: a}
+		}
+		a.Seat = seat
+		return t.apply(ctx, a)
+	})
+}
+
+// Say posts a chat line at the table.
+func (t *Table) Say(ctx context.Context, p Player, text string) error {
+	text = Clean(text, MaxChatRunes)
+	if text == "" {
+		return ErrEmptyMessage
+	}
+	return t.do(ctx, func(context.Context) error {
+		if !t.mayEnter(p) {
+			return ErrPrivate
+		}
+		now := t.lobby.cfg.Clock.Now()
+		if !t.chat.allow(p.Fingerprint, now) {
+			return ErrChatFlood
+		}
+		t.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+		t.changed(false)
+		return nil
+	})
+}
+
+func (t *Table) notice(text string) {
+	t.post(func(context.Context) {
+		t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: text})
+		t.changed(false)
+	})
+}
+
+// SetRules changes the rules (and seat count) between games; host only.
+func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, seats int) error {
+	if err := rules.Validate(); err != nil {
+		return err
+	}
+	if seats < engine.MinSeats || seats > engine.MaxSeats {
+		return ErrBadSeats
+	}
+	return t.do(ctx, func(ctx context.Context) error {
+		if p.Fingerprint != t.rec.Host && !p.Admin {
+			return ErrNotHost
+		}
+		if t.running() {
+			return ErrGameRunning
+		}
+		if seats < len(t.sitters) {
+			return fmt.Errorf("%d players are seated: ask some to stand first", len(t.sitters))
+		}
+		if err := t.update(ctx, func(r *store.Table) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
+			return err
+		}
+		t.changed(false)
+		return nil
+	})
+}
+
+// AddMember lets fp see and join a private table.
+func (t *Table) AddMember(ctx context.Context, fp string) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		for _, m := range t.rec.Members {
+			if m == fp {
+				return nil
+			}
+		}
+		if err := t.update(ctx, func(r *store.Table) error { r.Members = append(r.Members, fp); return nil }); err != nil {
+			return err
+		}
+		t.changed(false)
+		return nil
+	})
+}
+
+// Close closes the table for good (host or admin). A running game must end
+// first.
+func (t *Table) Close(ctx context.Context, p Player) error {
+	err := t.do(ctx, func(ctx context.Context) error {
+		if p.Fingerprint != t.rec.Host && !p.Admin {
+			return ErrNotHost
+		}
+		if t.running() {
+			return ErrGameRunning
+		}
+		now := t.lobby.cfg.Clock.Now().UTC()
+		if err := t.update(ctx, func(r *store.Table) error { r.Closed = now; return nil }); err != nil {
+			return err
+		}
+		t.changed(false)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	t.lobby.remove(t)
+	t.stop()
+	return nil
+}
+
+// update writes the table record through fn, then keeps the new record.
+func (t *Table) update(ctx context.Context, fn func(*store.Table) error) error {
+	ctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+	defer cancel()
+	var next store.Table
+	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *store.Table) error {
+		if err := fn(r); err != nil {
+			return err
+		}
+		next = *r
+		next.Members = append([]string(nil), r.Members...)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save table %s: %w", t.name, err)
+	}
+	t.rec = next
+	return nil
+}
+
+func (t *Table) running() bool { return t.game != nil && !t.game.g.Over() }
+
+// seatOf is fp's index among the sitters, or -1.
+func (t *Table) seatOf(fp string) int {
+	for i, p := range t.sitters {
+		if p.Fingerprint == fp {
+			return i
+		}
+	}
+	return -1
+}
+
+// gameSeat is fp's seat in the current game, or -1.
+func (t *Table) gameSeat(fp string) int {
+	if t.game == nil {
+		return -1
+	}
+	for i, p := range t.game.players {
+		if p.Fingerprint == fp {
+			return i
+		}
+	}
+	return -1
+}
+
+// start begins a game with the sitters in a random order.
+func (t *Table) start(ctx context.Context) error {
+	if len(t.sitters) < engine.MinSeats {
+		return ErrTooFewPlayers
+	}
+	players := append([]Player(nil), t.sitters...)
+	dice := t.lobby.cfg.Dice
+	for i := len(players) - 1; i > 0; i-- {
+		j := dice.Intn(i + 1)
+		players[i], players[j] = players[j], players[i]
+	}
+	g, evs, err := engine.New(t.rec.Rules, len(players), dice)
+	if err != nil {
+		return err
+	}
+	now := t.lobby.cfg.Clock.Now().UTC()
+	seats := make([]store.Seat, len(players))
+	for i, p := range players {
+		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+	}
+	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+	defer cancel()
+	rec, err := t.lobby.cfg.Store.CreateGame(sctx, store.Game{Table: t.rec.Name, Seats: seats, Rules: t.rec.Rules, Started: now, Winner: -1})
+	if err != nil {
+		return fmt.Errorf("save new game: %w", err)
+	}
+	for i := range evs {
+		evs[i].At = now
+	}
+	if err := t.lobby.cfg.Store.Append(sctx, rec.ID, evs, nil); err != nil {
+		return fmt.Errorf("save new game: %w", err)
+	}
+	t.game = newRun(rec.ID, g, players, evs)
+	t.result = nil
+	return nil
+}
+
+// resume puts a recovered game back on the table.
+func (t *Table) resume(ctx context.Context, rg store.Recovered) error {
+	return t.do(ctx, func(context.Context) error {
+		g, err := engine.Replay(rg.Game.Rules, len(rg.Game.Seats), rg.Events, t.lobby.cfg.Dice)
+		if err != nil {
+			return fmt.Errorf("replay game %s: %w", rg.Game.ID, err)
+		}
+		players := make([]Player, len(rg.Game.Seats))
+		for i, s := range rg.Game.Seats {
+			players[i] = Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot}
+		}
+		t.game = newRun(rg.Game.ID, g, players, rg.Events)
+		t.sitters = t.sitters[:0]
+		for i, p := range players {
+			if !hasLeft(rg.Events, i) {
+				t.sitters = append(t.sitters, p)
+			}
+		}
+		t.changed(true)
+		return nil
+	})
+}
+
+func hasLeft(evs []engine.Event, seat int) bool {
+	for _, e := range evs {
+		if e.Type == engine.EvLeave && e.Seat == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// apply plays a through the engine, saves its events (committed before
+// anyone sees them), then updates the state and tells every subscriber.
+func (t *Table) apply(ctx context.Context, a engine.Action) error {
+	run := t.game
+	next := run.g.Clone()
+	evs, err := next.Apply(a)
+	if err != nil {
+		return err
+	}
+	now := t.lobby.cfg.Clock.Now().UTC()
+	for i := range evs {
+		evs[i].At = now
+	}
+	var res *store.Result
+	if next.Over() {
+		res = &store.Result{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
+	}
+	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+	defer cancel()
+	if err := t.lobby.cfg.Store.Append(sctx, run.id, evs, res); err != nil {
+		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
+		return fmt.Errorf("the move could not be saved, try again: %w", err)
+	}
+	run.g = next
+	run.record(evs)
+	if next.Over() {
+		t.finish()
+	}
+	for _, e := range evs {
+		if e.Type == engine.EvLeave {
+			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
+				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+			}
+		}
+	}
+	t.changed(a.Kind != engine.Roll)
+	return nil
+}
+
+func (t *Table) finish() {
+	run := t.game
+	r := &Result{GameID: run.id, Winner: run.players[run.g.Winner()].Name}
+	for _, s := range run.g.Standings() {
+		r.Standings = append(r.Standings, run.players[s].Name)
+	}
+	t.result = r
+}
+
+// changed re-arms the turn clock (a new turn when newTurn), then publishes
+// the new state to every subscriber and to the lobby list.
+func (t *Table) changed(newTurn bool) {
+	t.ver++
+	if newTurn || (t.running() && t.deadline.IsZero()) {
+		t.arm()
+	}
+	if !t.running() && t.stopTick != nil {
+		t.stopTick()
+		t.stopTick, t.deadline = nil, time.Time{}
+	}
+	t.publishInfo()
+	t.publish()
+	t.lobby.notify()
+}
+
+// arm starts the clock of the turn now open.
+func (t *Table) arm() {
+	if t.stopTick != nil {
+		t.stopTick()
+		t.stopTick = nil
+	}
+	t.deadline = time.Time{}
+	if !t.running() {
+		return
+	}
+	d := time.Duration(t.rec.Rules.TurnSeconds) * time.Second
+	if t.game.g.Options().TurnSeconds > 0 {
+		d = time.Duration(t.game.g.Options().TurnSeconds) * time.Second
+	}
+	clock := t.lobby.cfg.Clock
+	t.deadline = clock.Now().Add(d)
+	t.tickGen++
+	gen := t.tickGen
+	t.stopTick = clock.AfterFunc(d, func() {
+		t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+	})
+}
+
+// timeUp times out the player whose turn it is, if the turn is still the
+// one the clock was started for.
+func (t *Table) timeUp(ctx context.Context, gen int) {
+	if gen != t.tickGen || !t.running() {
+		return
+	}
+	seat := t.game.g.Turn()
+	if err := t.apply(ctx, engine.Action{Kind: engine.Timeout, Seat: seat}); err != nil {
+		// The save failed: try again in a second rather than stall the table.
+		t.lobby.log.Error("could not time out a turn", "table", t.name, "err", err)
+		t.stopTick = t.lobby.cfg.Clock.AfterFunc(time.Second, func() {
+			t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+		})
+	}
+}
+
+// publish sends every subscriber its own snapshot; one is built per seat
+// and one for all spectators.
+func (t *Table) publish() {
+	type key struct {
+		seat   int
+		seated bool
+	}
+	built := make(map[key]Snapshot, 4)
+	for s := range t.subs {
+		k := key{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
+		snap, ok := built[k]
+		if !ok {
+			snap = t.snapshot(k.seat)
+			snap.Seated = k.seated
+			built[k] = snap
+		}
+		s.box.Put(snap)
+	}
+}
+
+// viewerSeat is the seat a viewer sees from: their game seat while a game
+// is shown, else their place among the sitters; -1 for a spectator.
+func (t *Table) viewerSeat(fp string) int {
+	if t.game != nil {
+		return t.gameSeat(fp)
+	}
+	return t.seatOf(fp)
+}
+
+func (t *Table) publishInfo() {
+	info := TableInfo{
+		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
+		members: t.rec.Members,
+	}
+	watchers := make(map[string]bool)
+	for s := range t.subs {
+		watchers[s.player.Fingerprint] = true
+	}
+	info.Watching = len(watchers)
+	if t.running() {
+		info.State = "playing"
+		for i, p := range t.game.players {
+			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
+				Lives: t.game.g.Lives(i), Connected: watchers[p.Fingerprint]})
+		}
+	} else {
+		for _, p := range t.sitters {
+			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
+				Lives: t.rec.Rules.Lives, Connected: watchers[p.Fingerprint]})
+		}
+	}
+	info.Taken = len(info.Players)
+	if strings.TrimSpace(info.Host) == "" {
+		info.Host = "?"
+	}
+	t.info.Store(&info)
+}
