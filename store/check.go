@@ -1,0 +1,126 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Check verifies the file: bbolt's own page checks (tx.Check), then the
+// store's invariants: every event belongs to a known game and decodes with
+// the seq of its key, each game's seqs run gap-free from 1, a game is in
+// exactly one of the in-progress and finished sets unless abandoned, and
+// every finished game is indexed by table and player. It reads in one
+// transaction and returns every problem found, joined.
+func (s *Store) Check(ctx context.Context) error {
+	if err := ctxErr(ctx, "check"); err != nil {
+		return err
+	}
+	var errs []error
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for err := range tx.Check() {
+			errs = append(errs, fmt.Errorf("bbolt: %w", err))
+		}
+		games := map[uint64]gameRecord{}
+		if err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			var r gameRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				errs = append(errs, fmt.Errorf("game key %x: %w", k, err))
+				return nil
+			}
+			games[binary.BigEndian.Uint64(k)] = r
+			return nil
+		}); err != nil {
+			return err
+		}
+		var (
+			cur  uint64
+			next = 1
+		)
+		if err := tx.Bucket(bucketEvents).ForEach(func(k, v []byte) error {
+			if len(k) != 16 {
+				errs = append(errs, fmt.Errorf("event key %x: bad length", k))
+				return nil
+			}
+			id, seq := binary.BigEndian.Uint64(k), int(binary.BigEndian.Uint64(k[8:]))
+			if id != cur {
+				cur, next = id, 1
+				if _, ok := games[id]; !ok {
+					errs = append(errs, fmt.Errorf("events of unknown game %d", id))
+				}
+			}
+			if seq != next {
+				errs = append(errs, fmt.Errorf("game %d: seq %d where %d was due", id, seq, next))
+			}
+			next = seq + 1
+			var e engine.Event
+			if err := json.Unmarshal(v, &e); err != nil {
+				errs = append(errs, fmt.Errorf("game %d seq %d: %w", id, seq, err))
+			} else if e.Seq != seq {
+				errs = append(errs, fmt.Errorf("game %d: key seq %d holds event seq %d", id, seq, e.Seq))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		active, finished := tx.Bucket(bucketActive), tx.Bucket(bucketFinished)
+		for id, r := range games {
+			key := u64(id)
+			inA, inF := active.Get(key) != nil, finished.Get(key) != nil
+			switch {
+			case r.Ended.IsZero() && (!inA || inF):
+				errs = append(errs, fmt.Errorf("game %d in progress: active %t, finished %t", id, inA, inF))
+			case !r.Ended.IsZero() && r.Winner >= 0 && (inA || !inF):
+				errs = append(errs, fmt.Errorf("game %d finished: active %t, finished %t", id, inA, inF))
+			case !r.Ended.IsZero() && r.Winner < 0 && (inA || inF):
+				errs = append(errs, fmt.Errorf("game %d abandoned: active %t, finished %t", id, inA, inF))
+			}
+			if inF {
+				if tx.Bucket(bucketByTable).Get(indexKey(fold(r.Table), id)) == nil {
+					errs = append(errs, fmt.Errorf("game %d: not indexed by table", id))
+				}
+				for _, p := range r.Players {
+					if p.Fingerprint != "" && tx.Bucket(bucketByPlayer).Get(indexKey(p.Fingerprint, id)) == nil {
+						errs = append(errs, fmt.Errorf("game %d: not indexed by player %s", id, p.Fingerprint))
+					}
+				}
+			}
+		}
+		for _, b := range [][]byte{bucketActive, bucketFinished} {
+			c := tx.Bucket(b).Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				if _, ok := games[binary.BigEndian.Uint64(k)]; !ok {
+					errs = append(errs, fmt.Errorf("%s: unknown game %x", b, k))
+				}
+			}
+		}
+		for _, b := range [][]byte{bucketByTable, bucketByPlayer} {
+			c := tx.Bucket(b).Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				i := bytes.LastIndexByte(k[:max(len(k)-8, 0)], 0)
+				if len(k) < 9 || i != len(k)-9 {
+					errs = append(errs, fmt.Errorf("%s: bad key %x", b, k))
+					continue
+				}
+				if _, ok := games[binary.BigEndian.Uint64(k[len(k)-8:])]; !ok {
+					errs = append(errs, fmt.Errorf("%s: unknown game in %x", b, k))
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("check %s: %w", s.path, errors.Join(errs...))
+	}
+	return nil
+}

@@ -1,0 +1,616 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Seat is one player of a game, by seat index.
+type Seat struct {
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Bot         bool   `json:"bot"`
+}
+
+// Game is a game's meta data; its events are stored apart.
+type Game struct {
+	ID        string // decimal sequence number: "1", "2", …
+	Table     string
+	Seats     []Seat
+	Rules     engine.Options
+	Started   time.Time
+	Ended     time.Time // zero while in progress
+	Winner    int       // seat index; -1 while in progress (or if abandoned)
+	Standings []int     // seat indexes, winner first; nil while in progress
+}
+
+// Finished reports whether the game ended with a result (not abandoned).
+func (g Game) Finished() bool { return !g.Ended.IsZero() && g.Winner >= 0 }
+
+// Result ends a game.
+type Result struct {
+	Ended     time.Time // zero: the time of the last event appended
+	Winner    int       // seat index
+	Standings []int     // seat indexes, winner first
+}
+
+// seatRecord and gameRecord are the stored shape of a game's meta data,
+// the header of PROTOCOL.md §3.
+type seatRecord struct {
+	Seat        int    `json:"seat"`
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Bot         bool   `json:"bot"`
+}
+
+type gameRecord struct {
+	ID        string         `json:"id"`
+	Table     string         `json:"table"`
+	Rules     engine.Options `json:"rules"`
+	Players   []seatRecord   `json:"players"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended,omitzero"`
+	Winner    int            `json:"winner"`
+	Standings []int          `json:"standings,omitempty"`
+}
+
+func (r gameRecord) game() Game {
+	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
+		Winner: r.Winner, Standings: slices.Clone(r.Standings)}
+	g.Seats = make([]Seat, len(r.Players))
+	for i, p := range r.Players {
+		g.Seats[i] = Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+	}
+	return g
+}
+
+func recordOf(g Game) gameRecord {
+	r := gameRecord{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
+		Winner: g.Winner, Standings: slices.Clone(g.Standings)}
+	r.Players = make([]seatRecord, len(g.Seats))
+	for i, s := range g.Seats {
+		r.Players[i] = seatRecord{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+	}
+	return r
+}
+
+// parseID reads a decimal game ID; anything else is ErrNotFound.
+func parseID(id string) (uint64, error) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("no game %q: %w", id, ErrNotFound)
+	}
+	return n, nil
+}
+
+func getGame(tx *bolt.Tx, id uint64) (gameRecord, error) {
+	v := tx.Bucket(bucketGames).Get(u64(id))
+	if v == nil {
+		return gameRecord{}, ErrNotFound
+	}
+	var r gameRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return gameRecord{}, fmt.Errorf("decode game %d: %w", id, err)
+	}
+	return r, nil
+}
+
+func putGame(tx *bolt.Tx, id uint64, r gameRecord) error {
+	v, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketGames).Put(u64(id), v)
+}
+
+// CreateGame stores a new game in progress and returns it with its ID
+// (the next decimal number), Winner -1 and no end. A zero Started is set to
+// now. It needs a table name, 2–10 seats and valid rules.
+func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
+	if err := ctxErr(ctx, "create game"); err != nil {
+		return Game{}, err
+	}
+	switch {
+	case g.Table == "":
+		return Game{}, errors.New("create game: no table")
+	case len(g.Seats) < engine.MinSeats || len(g.Seats) > engine.MaxSeats:
+		return Game{}, fmt.Errorf("create game at %s: %w", g.Table, engine.ErrBadSeats)
+	}
+	if err := g.Rules.Validate(); err != nil {
+		return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
+	}
+	if err := noNUL("table", g.Table); err != nil {
+		return Game{}, fmt.Errorf("create game: %w", err)
+	}
+	for _, st := range g.Seats {
+		if err := noNUL("fingerprint", st.Fingerprint); err != nil {
+			return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
+		}
+	}
+	g.Seats = slices.Clone(g.Seats)
+	g.Ended, g.Winner, g.Standings = time.Time{}, -1, nil
+	if g.Started.IsZero() {
+		g.Started = time.Now()
+	}
+	g.Started = g.Started.UTC()
+	var out Game
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		n, err := tx.Bucket(bucketGames).NextSequence()
+		if err != nil {
+			return err
+		}
+		out = g
+		out.ID = strconv.FormatUint(n, 10)
+		if err := putGame(tx, n, recordOf(out)); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketActive).Put(u64(n), nil)
+	})
+	if err != nil {
+		return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
+	}
+	return out, nil
+}
+
+// Append stores events of a game, durably (committed and fsynced) before
+// it returns. The events must continue the game's gap-free sequence:
+// evs[0].Seq is the last stored seq + 1 and the rest follow one by one;
+// otherwise nothing is written (ErrSeq). Events with a zero At are stamped
+// with the time of the call. A non-nil res marks the game finished in the
+// same transaction (evs may then be empty); a finished game takes no more
+// events (ErrFinished). The players' tallies are updated in the same
+// transaction. Many concurrent Appends share a commit (bbolt's DB.Batch).
+func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, res *Result) error {
+	if err := ctxErr(ctx, "append game "+gameID); err != nil {
+		return err
+	}
+	id, err := parseID(gameID)
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	if len(evs) == 0 && res == nil {
+		return nil
+	}
+	for i, e := range evs {
+		if e.Seq != evs[0].Seq+i || e.Seq < 1 {
+			return fmt.Errorf("append game %s: %w: event %d has seq %d after %d", gameID, ErrSeq, i, e.Seq, evs[0].Seq)
+		}
+	}
+	now := time.Now().UTC()
+	stamped := make([]engine.Event, len(evs))
+	vals := make([][]byte, len(evs))
+	for i, e := range evs {
+		if e.At.IsZero() {
+			e.At = now
+		}
+		e.At = e.At.UTC()
+		stamped[i] = e
+		if vals[i], err = json.Marshal(e); err != nil {
+			return fmt.Errorf("append game %s: seq %d: %w", gameID, e.Seq, err)
+		}
+	}
+	if res != nil {
+		r := *res
+		r.Standings = slices.Clone(res.Standings)
+		if r.Ended.IsZero() {
+			if len(stamped) > 0 {
+				r.Ended = stamped[len(stamped)-1].At
+			} else {
+				r.Ended = now
+			}
+		}
+		r.Ended = r.Ended.UTC()
+		res = &r
+	}
+	err = s.db.Batch(func(tx *bolt.Tx) error { return appendTx(tx, id, stamped, vals, res) })
+	if err != nil {
+		return fmt.Errorf("append game %s: %w", gameID, err)
+	}
+	return nil
+}
+
+// appendTx is the body of Append. It may run more than once (DB.Batch
+// retries a batch without a failing call), so it changes nothing but tx.
+func appendTx(tx *bolt.Tx, id uint64, evs []engine.Event, vals [][]byte, res *Result) error {
+	rec, err := getGame(tx, id)
+	if err != nil {
+		return err
+	}
+	if !rec.Ended.IsZero() {
+		return ErrFinished
+	}
+	events := tx.Bucket(bucketEvents)
+	c := events.Cursor()
+	last := lastSeq(c, id) // leaves c on the game's last event, if any
+	if len(evs) > 0 && evs[0].Seq != last+1 {
+		return fmt.Errorf("%w: first new seq is %d, the game has %d events", ErrSeq, evs[0].Seq, last)
+	}
+	for i, e := range evs {
+		if !rec.validSeats(e) {
+			return fmt.Errorf("seq %d: seat out of range for %d players", e.Seq, len(rec.Players))
+		}
+		if err := events.Put(eventKey(id, e.Seq), vals[i]); err != nil {
+			return err
+		}
+	}
+
+	var d tallyDelta
+	prevRoll := func(i int) (engine.Event, bool) { // the last roll before evs[i], in its round
+		for j := i - 1; j >= 0; j-- {
+			switch evs[j].Type {
+			case engine.EvRoll:
+				return evs[j], true
+			case engine.EvRound:
+				return engine.Event{}, false
+			}
+		}
+		return storedRollBefore(c, id, last)
+	}
+	d.events(len(rec.Players), evs, prevRoll)
+
+	if res != nil {
+		if err := finishTx(tx, id, &rec, *res); err != nil {
+			return err
+		}
+		d.finish(len(rec.Players), res.Winner)
+	}
+	return d.apply(tx, rec.Players)
+}
+
+// validSeats checks the seat numbers of an event against the game.
+func (r gameRecord) validSeats(e engine.Event) bool {
+	n := len(r.Players)
+	ok := func(s int) bool { return s >= 0 && s < n }
+	switch e.Type {
+	case engine.EvRound:
+		return ok(e.Opener)
+	case engine.EvChallenge:
+		return ok(e.Seat) && ok(e.Claimant) && ok(e.Loser)
+	case engine.EvEnd:
+		return e.Winner == -1 || ok(e.Winner)
+	}
+	return ok(e.Seat)
+}
+
+// lastSeq is the game's last stored seq (0 if none); the cursor is left on
+// that event.
+func lastSeq(c *bolt.Cursor, id uint64) int {
+	k, _ := c.Seek(eventKey(id+1, 0))
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	if len(k) != 16 || binary.BigEndian.Uint64(k) != id {
+		return 0
+	}
+	return int(binary.BigEndian.Uint64(k[8:]))
+}
+
+// storedRollBefore walks back from the game's stored event last to the
+// round's last roll.
+func storedRollBefore(c *bolt.Cursor, id uint64, last int) (engine.Event, bool) {
+	if last == 0 {
+		return engine.Event{}, false
+	}
+	for k, v := c.Seek(eventKey(id, last)); k != nil && binary.BigEndian.Uint64(k) == id; k, v = c.Prev() {
+		var e engine.Event
+		if json.Unmarshal(v, &e) != nil {
+			return engine.Event{}, false
+		}
+		switch e.Type {
+		case engine.EvRoll:
+			return e, true
+		case engine.EvRound:
+			return engine.Event{}, false
+		}
+	}
+	return engine.Event{}, false
+}
+
+// finishTx marks a game finished and indexes it.
+func finishTx(tx *bolt.Tx, id uint64, rec *gameRecord, res Result) error {
+	n := len(rec.Players)
+	if res.Winner < 0 || res.Winner >= n {
+		return fmt.Errorf("winner %d is not a seat of %d", res.Winner, n)
+	}
+	for _, st := range res.Standings {
+		if st < 0 || st >= n {
+			return fmt.Errorf("standings: %d is not a seat of %d", st, n)
+		}
+	}
+	rec.Ended, rec.Winner, rec.Standings = res.Ended, res.Winner, res.Standings
+	if err := putGame(tx, id, *rec); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketActive).Delete(u64(id)); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketFinished).Put(u64(id), nil); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketByTable).Put(indexKey(fold(rec.Table), id), nil); err != nil {
+		return err
+	}
+	bp := tx.Bucket(bucketByPlayer)
+	for _, p := range rec.Players {
+		if p.Fingerprint == "" {
+			continue
+		}
+		if err := bp.Put(indexKey(p.Fingerprint, id), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Abandon ends a game that cannot go on (for instance one whose events
+// InProgress could not replay) without a result: Ended is set,
+// Winner stays -1, it leaves the in-progress set and is not listed by
+// Games, and no tallies change. ErrFinished if it already ended.
+func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error {
+	if err := ctxErr(ctx, "abandon game "+gameID); err != nil {
+		return err
+	}
+	id, err := parseID(gameID)
+	if err != nil {
+		return fmt.Errorf("abandon: %w", err)
+	}
+	if at.IsZero() {
+		at = time.Now()
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		rec, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if !rec.Ended.IsZero() {
+			return ErrFinished
+		}
+		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
+		if err := putGame(tx, id, rec); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketActive).Delete(u64(id))
+	})
+	if err != nil {
+		return fmt.Errorf("abandon game %s: %w", gameID, err)
+	}
+	return nil
+}
+
+// Game returns a game and all its events, with their seq, time and every
+// die (nothing is redacted: callers decide who may see what). ErrNotFound
+// if there is no such game.
+func (s *Store) Game(ctx context.Context, id string) (Game, []engine.Event, error) {
+	if err := ctxErr(ctx, "game "+id); err != nil {
+		return Game{}, nil, err
+	}
+	n, err := parseID(id)
+	if err != nil {
+		return Game{}, nil, fmt.Errorf("game: %w", err)
+	}
+	var (
+		g   Game
+		evs []engine.Event
+	)
+	err = s.db.View(func(tx *bolt.Tx) error {
+		rec, err := getGame(tx, n)
+		if err != nil {
+			return err
+		}
+		g = rec.game()
+		evs, err = readEvents(tx, n)
+		return err
+	})
+	if err != nil {
+		return Game{}, nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	return g, evs, nil
+}
+
+// readEvents decodes a game's events in order.
+func readEvents(tx *bolt.Tx, id uint64) ([]engine.Event, error) {
+	var evs []engine.Event
+	prefix := u64(id)
+	c := tx.Bucket(bucketEvents).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var e engine.Event
+		if err := json.Unmarshal(v, &e); err != nil {
+			return nil, fmt.Errorf("decode event %d: %w", binary.BigEndian.Uint64(k[8:]), err)
+		}
+		evs = append(evs, e)
+	}
+	return evs, nil
+}
+
+// Query selects finished games. Table and Player may be combined.
+type Query struct {
+	Table  string // table name, ignoring case; "" for any
+	Player string // a seated player's fingerprint; "" for any
+	Limit  int    // at most this many; 0 (or less) means 50
+	Before string // a game ID: only games with smaller IDs (paging); "" for none
+}
+
+// DefaultLimit is the number of games Games returns when Query.Limit is 0.
+const DefaultLimit = 50
+
+// Games lists finished games matching q, newest (highest ID) first. It
+// walks an index backwards, so a page costs about Limit reads whatever the
+// number of games.
+func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
+	if err := ctxErr(ctx, "games"); err != nil {
+		return nil, err
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	before := uint64(0) // none
+	if q.Before != "" {
+		n, err := strconv.ParseUint(q.Before, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("games: before %q is not a game ID", q.Before)
+		}
+		if n <= 1 {
+			return nil, nil
+		}
+		before = n
+	}
+	var (
+		bucket []byte
+		prefix []byte
+		table  = fold(q.Table)
+	)
+	switch {
+	case q.Player != "":
+		bucket, prefix = bucketByPlayer, append([]byte(q.Player), 0)
+	case q.Table != "":
+		bucket, prefix = bucketByTable, append([]byte(table), 0)
+	default:
+		bucket, prefix = bucketFinished, nil
+	}
+	var out []Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucket).Cursor()
+		upper := append(slices.Clone(prefix), u64(^uint64(0))...)
+		if before != 0 {
+			upper = append(slices.Clone(prefix), u64(before)...)
+		}
+		k, _ := c.Seek(upper)
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, _ = c.Prev() {
+			if len(k) != len(prefix)+8 {
+				continue
+			}
+			id := binary.BigEndian.Uint64(k[len(prefix):])
+			rec, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("game %d: %w", id, err)
+			}
+			if q.Player != "" && q.Table != "" && fold(rec.Table) != table {
+				continue
+			}
+			out = append(out, rec.game())
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("games: %w", err)
+	}
+	return out, nil
+}
+
+// Recovered is a game that was in progress, rebuilt from its events.
+type Recovered struct {
+	Game   Game
+	Events []engine.Event
+	State  *engine.Game // replayed; draws further dice from crypto/rand
+}
+
+// InProgress returns every game not finished, oldest first, its state
+// rebuilt with engine.Replay. A game whose events already reach the end of
+// the game (the server stopped between the last event and the result) is
+// finished here, with the engine's winner and standings and the time of
+// its last event, and not returned. A game with no events at all (the
+// server stopped between CreateGame and the first Append) is abandoned
+// (see Abandon) and not returned. A game whose events do not replay is not
+// returned either: the error then joins one error per such game, each
+// naming its ID ("recover game 7: …"), while the slice still holds every
+// game that did recover; such a game stays in progress until Abandon.
+// Call it at start-up, before any table appends.
+func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
+	if err := ctxErr(ctx, "in progress"); err != nil {
+		return nil, err
+	}
+	type loaded struct {
+		rec gameRecord
+		evs []engine.Event
+		err error
+	}
+	var games []loaded
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketActive).ForEach(func(k, _ []byte) error {
+			id := binary.BigEndian.Uint64(k)
+			rec, err := getGame(tx, id)
+			if err != nil {
+				games = append(games, loaded{rec: gameRecord{ID: strconv.FormatUint(id, 10)}, err: err})
+				return nil
+			}
+			evs, err := readEvents(tx, id)
+			games = append(games, loaded{rec: rec, evs: evs, err: err})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("in progress: %w", err)
+	}
+	var (
+		out  []Recovered
+		errs []error
+	)
+	for _, l := range games {
+		if l.err == nil && len(l.evs) == 0 {
+			// Created, then the server stopped before its first event:
+			// there is nothing to resume.
+			if err := s.Abandon(ctx, l.rec.ID, l.rec.Started); err != nil && !errors.Is(err, ErrFinished) {
+				errs = append(errs, fmt.Errorf("recover game %s: %w", l.rec.ID, err))
+			}
+			continue
+		}
+		if l.err != nil {
+			errs = append(errs, fmt.Errorf("recover game %s: %w", l.rec.ID, l.err))
+			continue
+		}
+		g := l.rec.game()
+		st, err := engine.Replay(g.Rules, len(g.Seats), l.evs, nil)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("recover game %s: %w", g.ID, err))
+			continue
+		}
+		if st.Over() {
+			res := &Result{Ended: l.evs[len(l.evs)-1].At, Winner: st.Winner(), Standings: st.Standings()}
+			if err := s.Append(ctx, g.ID, nil, res); err != nil {
+				errs = append(errs, fmt.Errorf("recover game %s: finish: %w", g.ID, err))
+			}
+			continue
+		}
+		out = append(out, Recovered{Game: g, Events: l.evs, State: st})
+	}
+	return out, errors.Join(errs...)
+}
+
+// Tally returns a player's running totals; a player with no games has a
+// zero Tally, not an error.
+func (s *Store) Tally(ctx context.Context, fingerprint string) (Tally, error) {
+	if err := ctxErr(ctx, "tally"); err != nil {
+		return Tally{}, err
+	}
+	var t Tally
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketTallies).Get([]byte(fingerprint))
+		if v == nil {
+			return nil
+		}
+		return json.Unmarshal(v, &t)
+	})
+	if err != nil {
+		return Tally{}, fmt.Errorf("tally %s: %w", fingerprint, err)
+	}
+	return t, nil
+}

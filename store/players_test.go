@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestValidName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"a": true, "alice": true, "A_b.c-9": true, "sixteen_chars_ok": true,
+		"": false, "seventeen_chars_x": false, "with space": false, "ümlaut": false,
+		"semi;colon": false, "nul\x00": false,
+	} {
+		if got := ValidName(name); got != want {
+			t.Errorf("ValidName(%q) = %t, want %t", name, got, want)
+		}
+	}
+}
+
+func TestPlayers(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	const a, b = "SHA256:alice", "SHA256:bob"
+
+	if _, err := s.Player(ctx, a); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown player: err = %v, want ErrNotFound", err)
+	}
+	if err := s.Touch(ctx, a, time.Now()); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Touch unknown: err = %v, want ErrNotFound", err)
+	}
+	before := time.Now()
+	p, err := s.SetName(ctx, a, "Alice", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Fingerprint != a || p.Name != "Alice" || p.Bot || p.Created.Before(before.Add(-time.Second)) || p.LastSeen.IsZero() {
+		t.Fatalf("SetName gave %+v", p)
+	}
+
+	steps := []struct {
+		name    string
+		fp, nm  string
+		bot     bool
+		wantErr error
+	}{
+		{"taken, other case", b, "ALICE", false, ErrNameTaken},
+		{"invalid", b, "bad name", false, ErrBadName},
+		{"too long", b, "a23456789012345678", false, ErrBadName},
+		{"bob ok", b, "bob", true, nil},
+		{"alice renames", a, "Alicia", false, nil},
+		{"old name is free", b, "alice", true, nil},
+		{"case change only", a, "ALICIA", false, nil},
+		{"taken again", a, "Alice", false, ErrNameTaken},
+	}
+	for _, st := range steps {
+		_, err := s.SetName(ctx, st.fp, st.nm, st.bot)
+		if !errors.Is(err, st.wantErr) || (st.wantErr == nil) != (err == nil) {
+			t.Fatalf("%s: err = %v, want %v", st.name, err, st.wantErr)
+		}
+	}
+	s = reopen(t, s)
+	for _, c := range []struct{ name, fp, shown string }{
+		{"alicia", a, "ALICIA"}, {"Alice", b, "alice"}, {"BOB", "", ""},
+	} {
+		p, err := s.PlayerByName(ctx, c.name)
+		if c.fp == "" {
+			if !errors.Is(err, ErrNotFound) {
+				t.Errorf("PlayerByName(%q): err = %v, want ErrNotFound (bob renamed)", c.name, err)
+			}
+			continue
+		}
+		if err != nil || p.Fingerprint != c.fp || p.Name != c.shown {
+			t.Errorf("PlayerByName(%q) = %+v, %v", c.name, p, err)
+		}
+	}
+	pb, _ := s.Player(ctx, b)
+	if !pb.Bot {
+		t.Error("bob's bot flag lost")
+	}
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := s.Touch(ctx, a, at); err != nil {
+		t.Fatal(err)
+	}
+	pa, _ := s.Player(ctx, a)
+	if !pa.LastSeen.Equal(at) || !pa.Created.Equal(p.Created) {
+		t.Errorf("after Touch: %+v", pa)
+	}
+}

@@ -1,0 +1,308 @@
+// Package store keeps the server's durable state in one bbolt file:
+// players (fingerprint -> profile), tables (config, members, invites),
+// games (meta) and their events (game -> seq -> event), per-player tallies
+// and the schema version.
+//
+// Layout (all buckets are created once, by Open, and named in one place):
+//
+//	meta      "schema" -> big-endian uint64 schema version
+//	players   fingerprint -> Player (JSON)
+//	names     lower(name) -> fingerprint
+//	tables    lower(name) -> Table (JSON)
+//	invites   lower(table) 0x00 sha256(code) -> expiry (JSON)
+//	games     id(8) -> game meta (JSON, the shape of PROTOCOL.md §3 without events)
+//	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
+//	active    id(8) -> "" for every game not finished yet
+//	finished  id(8) -> "" for every finished game
+//	by_table  lower(table) 0x00 id(8) -> "" for finished games
+//	by_player fingerprint 0x00 id(8) -> "" for finished games
+//	tallies   fingerprint -> Tally (JSON)
+//
+// Integers in keys are big-endian, so a cursor walks games and events in
+// order. Values handed out are always copies, never memory of a
+// transaction. Transactions are short; appends go through bbolt's
+// DB.Batch so that many tables appending at once share one fsync.
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Sentinel errors; every error the store returns wraps at most one of them,
+// so callers test with errors.Is.
+var (
+	// ErrNotFound: no such player, table or game.
+	ErrNotFound = errors.New("not found")
+	// ErrNameTaken: another key already uses this display name.
+	ErrNameTaken = errors.New("name taken")
+	// ErrExists: an open table already has this name.
+	ErrExists = errors.New("already exists")
+	// ErrLocked: another process (or another Open in this one) holds the file.
+	ErrLocked = errors.New("database locked")
+	// ErrSchema: the file was written by a newer server, or is not a mia
+	// database at all.
+	ErrSchema = errors.New("unsupported schema")
+	// ErrBadInvite: the invite code is unknown, already used or expired.
+	ErrBadInvite = errors.New("invalid invite")
+	// ErrFinished: the game is already over; nothing may be appended.
+	ErrFinished = errors.New("game already finished")
+	// ErrSeq: appended events do not continue the game's gap-free sequence.
+	ErrSeq = errors.New("events out of sequence")
+	// ErrCorrupt: the file is not a bbolt database or is damaged.
+	ErrCorrupt = errors.New("not a valid database file")
+)
+
+// SchemaVersion is the layout this code reads and writes.
+const SchemaVersion = 1
+
+// Bucket and key names, in one place.
+var (
+	bucketMeta     = []byte("meta")
+	bucketPlayers  = []byte("players")
+	bucketNames    = []byte("names")
+	bucketTables   = []byte("tables")
+	bucketInvites  = []byte("invites")
+	bucketGames    = []byte("games")
+	bucketEvents   = []byte("events")
+	bucketActive   = []byte("active")
+	bucketFinished = []byte("finished")
+	bucketByTable  = []byte("by_table")
+	bucketByPlayer = []byte("by_player")
+	bucketTallies  = []byte("tallies")
+
+	allBuckets = [][]byte{
+		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
+		bucketGames, bucketEvents, bucketActive, bucketFinished,
+		bucketByTable, bucketByPlayer, bucketTallies,
+	}
+
+	keySchema = []byte("schema")
+)
+
+// lockTimeout is how long Open waits for the file lock.
+const lockTimeout = time.Second
+
+// Batch tuning: many tables appending at once share one commit (and its
+// fsyncs). A batch starts at most maxBatchDelay after its first append.
+const (
+	maxBatchDelay = 2 * time.Millisecond
+	maxBatchSize  = 1000
+)
+
+// Store is the bbolt file. It is safe for concurrent use.
+type Store struct {
+	db   *bolt.DB
+	path string
+}
+
+// lockedError is ErrLocked with the path of the file.
+type lockedError struct{ path string }
+
+func (e *lockedError) Error() string        { return "another mia server holds " + e.path }
+func (e *lockedError) Is(target error) bool { return target == ErrLocked }
+
+// Open opens the store at path, creating the file (0600) and its parent
+// directory (0700) if needed. If another server holds the file, it gives up
+// after a second with an error matching ErrLocked ("another mia server
+// holds PATH"). A file that is not a bbolt database, is damaged, or holds no
+// mia schema is refused (ErrCorrupt or ErrSchema) and left untouched; so is
+// a file of a newer schema version (ErrSchema).
+func Open(path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if err := precheck(path); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db, err := openBolt(path)
+	if err != nil {
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return nil, &lockedError{path: path}
+		case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum),
+			errors.Is(err, bolterrors.ErrVersionMismatch), errors.Is(err, errPanic):
+			return nil, fmt.Errorf("open store %s: %w: %w", path, ErrCorrupt, err)
+		}
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db.MaxBatchDelay = maxBatchDelay
+	db.MaxBatchSize = maxBatchSize
+	s := &Store{db: db, path: path}
+	if err := s.initSchema(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+var errPanic = errors.New("bbolt panicked")
+
+// openBolt opens the file, turning a panic of bbolt on a damaged file
+// into an error.
+func openBolt(path string) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: %v", errPanic, r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistMapType})
+}
+
+// bbolt's meta page: a 16-byte page header, then the magic number.
+const (
+	boltMagic      = 0xED0CDAED
+	boltMagicAt    = 16
+	boltDefaultPgz = 4096
+)
+
+// precheck refuses a non-empty file that does not start like a bbolt file,
+// before bbolt gets to open it for writing.
+func precheck(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%w: is a directory", ErrCorrupt)
+	}
+	if st.Size() == 0 {
+		return nil // bbolt initialises an empty file; nothing to lose
+	}
+	buf := make([]byte, boltDefaultPgz+boltMagicAt+4)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	buf = buf[:n]
+	magicAt := func(off int) bool {
+		return len(buf) >= off+4 && binary.LittleEndian.Uint32(buf[off:]) == boltMagic
+	}
+	if !magicAt(boltMagicAt) && !magicAt(boltDefaultPgz+boltMagicAt) {
+		return fmt.Errorf("%w: not a bbolt database (refusing to touch it)", ErrCorrupt)
+	}
+	return nil
+}
+
+// initSchema creates the buckets of a new file, or checks an existing one.
+func (s *Store) initSchema() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+		}
+	}()
+	var fresh bool
+	err = s.db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		if meta == nil {
+			empty := true
+			_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+			if !empty {
+				return fmt.Errorf("%w: a bbolt file without mia's meta bucket (not a mia database)", ErrSchema)
+			}
+			fresh = true
+			return nil
+		}
+		v := meta.Get(keySchema)
+		if len(v) != 8 {
+			return fmt.Errorf("%w: no schema version", ErrSchema)
+		}
+		if ver := binary.BigEndian.Uint64(v); ver > SchemaVersion {
+			return fmt.Errorf("%w: schema version %d is newer than this server's %d; run a newer mia", ErrSchema, ver, SchemaVersion)
+		} else if ver < 1 {
+			return fmt.Errorf("%w: schema version %d", ErrSchema, ver)
+		}
+		for _, b := range allBuckets {
+			if tx.Bucket(b) == nil {
+				return fmt.Errorf("%w: bucket %q missing", ErrSchema, b)
+			}
+		}
+		return nil
+	})
+	if err != nil || !fresh {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("create bucket %s: %w", b, err)
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(SchemaVersion))
+	})
+}
+
+// Close closes the file. Appends still running finish first.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	return nil
+}
+
+// Path is the file's path as given to Open.
+func (s *Store) Path() string { return s.path }
+
+// u64 is v as an 8-byte big-endian key.
+func u64(v uint64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, v)
+	return b
+}
+
+// eventKey is id(8) seq(8).
+func eventKey(id uint64, seq int) []byte {
+	b := make([]byte, 16)
+	binary.BigEndian.PutUint64(b, id)
+	binary.BigEndian.PutUint64(b[8:], uint64(seq))
+	return b
+}
+
+// indexKey is prefix 0x00 id(8).
+func indexKey(prefix string, id uint64) []byte {
+	b := make([]byte, 0, len(prefix)+9)
+	b = append(b, prefix...)
+	b = append(b, 0)
+	return binary.BigEndian.AppendUint64(b, id)
+}
+
+// fold is the case-insensitive key of a name.
+func fold(name string) string { return strings.ToLower(name) }
+
+// clone copies a value out of a transaction.
+func clone(b []byte) []byte { return bytes.Clone(b) }
+
+// ctxErr checks the context before a transaction.
+func ctxErr(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// noNUL rejects text that would break the 0x00-separated index keys.
+func noNUL(what, s string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("%s %q contains a NUL byte", what, s)
+	}
+	return nil
+}

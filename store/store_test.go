@@ -1,0 +1,181 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestOpenCreatesDirAndFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	path := filepath.Join(dir, "mia.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Path() != path {
+		t.Errorf("Path = %q, want %q", s.Path(), path)
+	}
+	for _, c := range []struct {
+		p    string
+		mode os.FileMode
+	}{{dir, 0o700}, {path, 0o600}} {
+		st, err := os.Stat(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got&^c.mode != 0 {
+			t.Errorf("%s: mode %v, want at most %v", c.p, got, c.mode)
+		}
+	}
+	if err := s.Check(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestOpenLocked(t *testing.T) {
+	s, path := openTemp(t)
+	_ = s
+	start := time.Now()
+	s2, err := Open(path)
+	took := time.Since(start)
+	if err == nil {
+		s2.Close()
+		t.Fatal("second Open of the same file succeeded")
+	}
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("err = %v, want ErrLocked", err)
+	}
+	if want := "another mia server holds " + path; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %q, want it to say %q", err, want)
+	}
+	if took < 500*time.Millisecond || took > 2*time.Second {
+		t.Errorf("gave up after %v, want about 1s", took)
+	}
+}
+
+func TestOpenRefusesForeignFiles(t *testing.T) {
+	random := make([]byte, 10000)
+	_, _ = rand.Read(random)
+	cases := []struct {
+		name    string
+		content []byte
+		want    error
+	}{
+		{"text", []byte("hello, this is not a database\n"), ErrCorrupt},
+		{"random", random, ErrCorrupt},
+		{"short", []byte{1}, ErrCorrupt},
+		{"zeros", make([]byte, 8192), ErrCorrupt},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "mia.db")
+			if err := os.WriteFile(path, c.content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			if !errors.Is(err, c.want) {
+				t.Errorf("err = %v, want %v", err, c.want)
+			}
+			if !strings.Contains(err.Error(), path) {
+				t.Errorf("err = %q does not name the file", err)
+			}
+			got, _ := os.ReadFile(path)
+			if !bytes.Equal(got, c.content) {
+				t.Error("the file was changed")
+			}
+		})
+	}
+}
+
+// A bbolt file of some other program is refused and left alone.
+func TestOpenRefusesOtherBoltFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket([]byte("theirs"))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte("k"), []byte("v"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(path)
+	s, err := Open(path)
+	if err == nil {
+		s.Close()
+		t.Fatal("Open succeeded")
+	}
+	if !errors.Is(err, ErrSchema) {
+		t.Errorf("err = %v, want ErrSchema", err)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the file was changed")
+	}
+}
+
+func TestOpenRefusesNewerSchema(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	if _, err := s.SetName(ctx, "SHA256:a", "alice", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(SchemaVersion+1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	before, _ := os.ReadFile(path)
+	s2, err := Open(path)
+	if err == nil {
+		s2.Close()
+		t.Fatal("Open of a newer schema succeeded")
+	}
+	if !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("err = %v, want ErrSchema saying newer", err)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the file was changed")
+	}
+}
+
+func TestCanceledContext(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	checks := map[string]error{}
+	_, checks["Player"] = s.Player(ctx, "x")
+	_, checks["SetName"] = s.SetName(ctx, "x", "x", false)
+	_, checks["OpenTables"] = s.OpenTables(ctx)
+	_, checks["CreateGame"] = s.CreateGame(ctx, Game{})
+	checks["Append"] = s.Append(ctx, "1", nil, nil)
+	_, checks["Games"] = s.Games(ctx, Query{})
+	_, checks["InProgress"] = s.InProgress(ctx)
+	_, checks["Tally"] = s.Tally(ctx, "x")
+	for name, err := range checks {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", name, err)
+		}
+	}
+}

@@ -1,0 +1,320 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unicode"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Table is a table's configuration. Tables are keyed by name, ignoring
+// case: a closed table's record stays (for history) until a new table of
+// the same name is created, which replaces it.
+type Table struct {
+	Name    string         `json:"name"`
+	Host    string         `json:"host"` // the host's fingerprint
+	Rules   engine.Options `json:"rules"`
+	Seats   int            `json:"seats"` // 2..10
+	Private bool           `json:"private"`
+	Members []string       `json:"members,omitempty"` // fingerprints allowed in a private table
+	Created time.Time      `json:"created"`
+	Closed  time.Time      `json:"closed,omitzero"` // zero while open
+}
+
+// IsOpen reports whether the table is not closed.
+func (t Table) IsOpen() bool { return t.Closed.IsZero() }
+
+// MaxTableNameLen is the longest table name the store accepts.
+const MaxTableNameLen = 64
+
+// validTable checks what the store relies on; the caller enforces its own
+// rules for names on top.
+func validTable(t Table) error {
+	if t.Name == "" || len(t.Name) > MaxTableNameLen {
+		return fmt.Errorf("table name must be 1 to %d bytes", MaxTableNameLen)
+	}
+	for _, r := range t.Name {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return fmt.Errorf("table name %q has a control or invalid character", t.Name)
+		}
+	}
+	if t.Seats < engine.MinSeats || t.Seats > engine.MaxSeats {
+		return fmt.Errorf("table %s: %d seats is not between %d and %d", t.Name, t.Seats, engine.MinSeats, engine.MaxSeats)
+	}
+	if err := t.Rules.Validate(); err != nil {
+		return fmt.Errorf("table %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+// CreateTable stores a new open table. ErrExists if an open table has the
+// same name, ignoring case. A zero Created is set to now; Closed must be
+// zero. The name must be 1–64 bytes without control characters, Seats
+// 2–10, and the rules valid.
+func (s *Store) CreateTable(ctx context.Context, t Table) error {
+	if err := ctxErr(ctx, "create table"); err != nil {
+		return err
+	}
+	if err := validTable(t); err != nil {
+		return fmt.Errorf("create table: %w", err)
+	}
+	if !t.Closed.IsZero() {
+		return fmt.Errorf("create table %s: already closed", t.Name)
+	}
+	if t.Created.IsZero() {
+		t.Created = time.Now()
+	}
+	t.Created = t.Created.UTC()
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		old, err := getTable(tx, t.Name)
+		switch {
+		case err == nil && old.IsOpen():
+			return ErrExists
+		case err != nil && !errors.Is(err, ErrNotFound):
+			return err
+		}
+		if err := deleteInvites(tx, t.Name); err != nil {
+			return err
+		}
+		return putTable(tx, t)
+	})
+	if err != nil {
+		return fmt.Errorf("create table %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+// Table returns the table of that name (ignoring case), open or closed, or
+// ErrNotFound.
+func (s *Store) Table(ctx context.Context, name string) (Table, error) {
+	if err := ctxErr(ctx, "table"); err != nil {
+		return Table{}, err
+	}
+	var t Table
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		t, err = getTable(tx, name)
+		return err
+	})
+	if err != nil {
+		return Table{}, fmt.Errorf("table %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// UpdateTable reads the table, lets fn change it and writes it back, in
+// one transaction. An error from fn aborts the update and is returned
+// (wrapped). fn must not rename the table. Closing it (setting Closed)
+// voids its outstanding invites.
+func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) error) error {
+	if err := ctxErr(ctx, "update table"); err != nil {
+		return err
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		t, err := getTable(tx, name)
+		if err != nil {
+			return err
+		}
+		wasOpen := t.IsOpen()
+		t.Members = slices.Clone(t.Members)
+		if err := fn(&t); err != nil {
+			return err
+		}
+		if fold(t.Name) != fold(name) {
+			return fmt.Errorf("cannot rename table %s to %s", name, t.Name)
+		}
+		if err := validTable(t); err != nil {
+			return err
+		}
+		t.Created, t.Closed = t.Created.UTC(), t.Closed.UTC()
+		if wasOpen && !t.IsOpen() {
+			if err := deleteInvites(tx, t.Name); err != nil {
+				return err
+			}
+		}
+		return putTable(tx, t)
+	})
+	if err != nil {
+		return fmt.Errorf("update table %s: %w", name, err)
+	}
+	return nil
+}
+
+// OpenTables lists the tables not closed, sorted by name (ignoring case).
+func (s *Store) OpenTables(ctx context.Context) ([]Table, error) {
+	if err := ctxErr(ctx, "open tables"); err != nil {
+		return nil, err
+	}
+	var ts []Table
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
+			var t Table
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("decode table %s: %w", k, err)
+			}
+			if t.IsOpen() {
+				ts = append(ts, t)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open tables: %w", err)
+	}
+	return ts, nil
+}
+
+// invite is the stored part of an invite: only the hash of its code is the
+// key.
+type invite struct {
+	Expires time.Time `json:"expires"`
+}
+
+func inviteKey(table, code string) []byte {
+	h := sha256.Sum256([]byte(code))
+	k := append([]byte(fold(table)), 0)
+	return append(k, h[:]...)
+}
+
+// AddInvite stores a one-time invite code for an open table, valid until
+// expires. Only the code's SHA-256 is stored. Expired invites of the table
+// are dropped on the way. ErrNotFound if the table is unknown or closed.
+func (s *Store) AddInvite(ctx context.Context, table string, code string, expires time.Time) error {
+	if err := ctxErr(ctx, "add invite"); err != nil {
+		return err
+	}
+	if code == "" {
+		return fmt.Errorf("add invite to %s: empty code", table)
+	}
+	v, err := json.Marshal(invite{Expires: expires.UTC()})
+	if err != nil {
+		return fmt.Errorf("add invite to %s: %w", table, err)
+	}
+	now := time.Now()
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		t, err := getTable(tx, table)
+		if err != nil {
+			return err
+		}
+		if !t.IsOpen() {
+			return fmt.Errorf("table closed: %w", ErrNotFound)
+		}
+		b := tx.Bucket(bucketInvites)
+		prefix := append([]byte(fold(table)), 0)
+		var stale [][]byte
+		c := b.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var in invite
+			if json.Unmarshal(v, &in) != nil || !now.Before(in.Expires) {
+				stale = append(stale, clone(k))
+			}
+		}
+		for _, k := range stale {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return b.Put(inviteKey(table, code), v)
+	})
+	if err != nil {
+		return fmt.Errorf("add invite to %s: %w", table, err)
+	}
+	return nil
+}
+
+// UseInvite spends a one-time invite: the code is consumed and fingerprint
+// joins the table's Members (once). ErrBadInvite if the code is unknown to
+// this table, already used, expired at now, or the table is closed;
+// ErrNotFound if there is no such table.
+func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error {
+	if err := ctxErr(ctx, "use invite"); err != nil {
+		return err
+	}
+	if fingerprint == "" {
+		return fmt.Errorf("use invite for %s: empty fingerprint", table)
+	}
+	var expired bool
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		t, err := getTable(tx, table)
+		if err != nil {
+			return err
+		}
+		if !t.IsOpen() {
+			return fmt.Errorf("table closed: %w", ErrBadInvite)
+		}
+		b := tx.Bucket(bucketInvites)
+		key := inviteKey(table, code)
+		v := b.Get(key)
+		if v == nil {
+			return ErrBadInvite
+		}
+		var in invite
+		if err := json.Unmarshal(v, &in); err != nil {
+			return fmt.Errorf("decode invite: %w", err)
+		}
+		if err := b.Delete(key); err != nil {
+			return err
+		}
+		if !now.Before(in.Expires) {
+			expired = true // commit the deletion, then refuse
+			return nil
+		}
+		if !slices.Contains(t.Members, fingerprint) {
+			t.Members = append(t.Members, fingerprint)
+		}
+		return putTable(tx, t)
+	})
+	if err == nil && expired {
+		err = fmt.Errorf("expired: %w", ErrBadInvite)
+	}
+	if err != nil {
+		return fmt.Errorf("use invite for %s: %w", table, err)
+	}
+	return nil
+}
+
+// deleteInvites drops every invite of a table.
+func deleteInvites(tx *bolt.Tx, table string) error {
+	b := tx.Bucket(bucketInvites)
+	prefix := append([]byte(fold(table)), 0)
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func getTable(tx *bolt.Tx, name string) (Table, error) {
+	v := tx.Bucket(bucketTables).Get([]byte(fold(name)))
+	if v == nil {
+		return Table{}, ErrNotFound
+	}
+	var t Table
+	if err := json.Unmarshal(v, &t); err != nil {
+		return Table{}, fmt.Errorf("decode table: %w", err)
+	}
+	return t, nil
+}
+
+func putTable(tx *bolt.Tx, t Table) error {
+	v, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bucketTables).Put([]byte(fold(t.Name)), v)
+}

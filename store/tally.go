@@ -1,0 +1,141 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Tally is a player's running totals over all games, kept up to date by
+// Append so that reading it costs one lookup.
+//
+// The event counters grow as events are appended, so they include games
+// still in progress; Games and Wins count finished games only.
+type Tally struct {
+	// Games is the number of finished games the player sat in.
+	Games int `json:"games"`
+	// Wins is the number of those the player won.
+	Wins int `json:"wins"`
+	// LivesLost sums lives_lost where the player lost them: as the loser
+	// of a challenge, or by giving up, timing out or leaving (a leaver
+	// loses the lives they had).
+	LivesLost int `json:"lives_lost"`
+	// Challenges is the number of challenges the player made.
+	Challenges int `json:"challenges"`
+	// ChallengesWon counts those where the challenger was not the loser.
+	ChallengesWon int `json:"challenges_won"`
+	// Claims is the number of claim events (announcements after a roll) by
+	// the player; passes, blind raises included, are not claims.
+	Claims int `json:"claims"`
+	// Bluffs counts claims that differ from the dice the player had just
+	// rolled and looked at. A claim after a roll without looking is not a
+	// bluff (the player did not know).
+	Bluffs int `json:"bluffs"`
+	// BluffsCaught counts challenges the player lost as the claimant, that
+	// is, the dice were lower than the claim the player answered for.
+	// Since a passer answers for the claim (RULES.md "pass"), a passer
+	// caught this way counts, though their pass is not counted in Bluffs.
+	BluffsCaught int `json:"bluffs_caught"`
+}
+
+func (t *Tally) add(d Tally) {
+	t.Games += d.Games
+	t.Wins += d.Wins
+	t.LivesLost += d.LivesLost
+	t.Challenges += d.Challenges
+	t.ChallengesWon += d.ChallengesWon
+	t.Claims += d.Claims
+	t.Bluffs += d.Bluffs
+	t.BluffsCaught += d.BluffsCaught
+}
+
+// tallyDelta is the change of each seat's tally made by one append.
+type tallyDelta struct {
+	seats []Tally
+}
+
+func (d *tallyDelta) seat(n, s int) *Tally {
+	if d.seats == nil {
+		d.seats = make([]Tally, n)
+	}
+	return &d.seats[s]
+}
+
+// events counts evs. prevRoll(i) is the round's last roll before evs[i].
+func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (engine.Event, bool)) {
+	for i, e := range evs {
+		switch e.Type {
+		case engine.EvClaim:
+			t := d.seat(n, e.Seat)
+			t.Claims++
+			if r, ok := prevRoll(i); ok && r.Seat == e.Seat && r.Looked && r.Dice != e.Value {
+				t.Bluffs++
+			}
+		case engine.EvChallenge:
+			c := d.seat(n, e.Seat)
+			c.Challenges++
+			if e.Loser != e.Seat {
+				c.ChallengesWon++
+			}
+			d.seat(n, e.Loser).LivesLost += e.LivesLost
+			if e.Loser == e.Claimant && e.Claimant != e.Seat {
+				d.seat(n, e.Claimant).BluffsCaught++
+			}
+		case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
+			d.seat(n, e.Seat).LivesLost += e.LivesLost
+		}
+	}
+}
+
+// finish counts a finished game for every seat, and the win.
+func (d *tallyDelta) finish(n, winner int) {
+	for s := 0; s < n; s++ {
+		d.seat(n, s).Games++
+	}
+	if winner >= 0 && winner < n {
+		d.seat(n, winner).Wins++
+	}
+}
+
+// apply adds the deltas to the stored tallies, by fingerprint. Seats
+// without a fingerprint have no tally; a key in two seats of one game
+// counts the game once.
+func (d *tallyDelta) apply(tx *bolt.Tx, players []seatRecord) error {
+	if d.seats == nil {
+		return nil
+	}
+	byFP := make(map[string]Tally, len(players))
+	for s, p := range players {
+		if p.Fingerprint == "" || d.seats[s] == (Tally{}) {
+			continue
+		}
+		t, seen := byFP[p.Fingerprint]
+		dd := d.seats[s]
+		if seen && dd.Games > 0 {
+			dd.Games = 0
+		}
+		t.add(dd)
+		byFP[p.Fingerprint] = t
+	}
+	b := tx.Bucket(bucketTallies)
+	for fp, dd := range byFP {
+		var t Tally
+		if v := b.Get([]byte(fp)); v != nil {
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("decode tally of %s: %w", fp, err)
+			}
+		}
+		t.add(dd)
+		v, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		if err := b.Put([]byte(fp), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

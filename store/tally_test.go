@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// TestTallyScripted plays one scripted game of three players (lives 3)
+// through the engine, appends every action on its own and reopens the file
+// after each roll, so that a claim's bluff is judged from a roll read back
+// from disk. The tallies are worked out by hand below.
+func TestTallyScripted(t *testing.T) {
+	const A, B, C = 0, 1, 2
+	opts := engine.DefaultOptions()
+	opts.Lives = 3
+	src := &scriptSource{q: []int{A}} // A opens
+	var script []engine.Action
+	roll := func(seat int, v engine.Value, look bool) {
+		src.q = append(src.q, dice(v)...)
+		script = append(script, engine.Action{Kind: engine.Roll, Seat: seat, Look: look})
+	}
+	act := func(k engine.Kind, seat int, v engine.Value) {
+		script = append(script, engine.Action{Kind: k, Seat: seat, Value: v})
+	}
+	// Round 1: A rolls 43, bluffs 52; B passes it on; C challenges: B, the
+	// passer, answers for the claim and is caught.
+	roll(A, 43, true)
+	act(engine.Claim, A, 52)
+	act(engine.Pass, B, 0)
+	act(engine.Challenge, C, 0)
+	// Round 2 (C opens): C truthfully 65; A rolls 31 and bluffs 66; B
+	// challenges and wins.
+	roll(C, 65, true)
+	act(engine.Claim, C, 65)
+	roll(A, 31, true)
+	act(engine.Claim, A, 66)
+	act(engine.Challenge, B, 0)
+	// Round 3 (B opens): B rolls Mia without looking and claims 54 (no
+	// bluff: B did not know); C challenges and loses.
+	roll(B, 21, false)
+	act(engine.Claim, B, 54)
+	act(engine.Challenge, C, 0)
+	// Round 4 (A opens): A rolls and claims Mia; B gives up.
+	roll(A, 21, true)
+	act(engine.Claim, A, 21)
+	act(engine.GiveUp, B, 0)
+	// Round 5 (C opens): C's clock runs out.
+	act(engine.Timeout, C, 0)
+	// Round 6 (A opens): A claims 55 truthfully; B, to answer, leaves with
+	// the 1 life left.
+	roll(A, 55, true)
+	act(engine.Claim, A, 55)
+	act(engine.Leave, B, 0)
+	// Round 7 (C opens): C claims 62 truthfully; A challenges and loses.
+	roll(C, 62, true)
+	act(engine.Claim, C, 62)
+	act(engine.Challenge, A, 0)
+	// Round 8 (C opens): C claims 11 truthfully; A challenges, loses the
+	// last life; C wins.
+	roll(C, 11, true)
+	act(engine.Claim, C, 11)
+	act(engine.Challenge, A, 0)
+
+	want := map[int]Tally{
+		A: {Games: 1, Wins: 0, LivesLost: 3, Challenges: 2, ChallengesWon: 0, Claims: 4, Bluffs: 2, BluffsCaught: 1},
+		B: {Games: 1, Wins: 0, LivesLost: 3, Challenges: 1, ChallengesWon: 1, Claims: 1, Bluffs: 0, BluffsCaught: 1},
+		C: {Games: 1, Wins: 1, LivesLost: 2, Challenges: 2, ChallengesWon: 1, Claims: 3, Bluffs: 0, BluffsCaught: 0},
+	}
+
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	st := seats(3)
+	g, first, err := engine.New(opts, 3, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := s.CreateGame(ctx, Game{Table: "t", Seats: st, Rules: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, gm.ID, first, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range script {
+		evs, err := g.Apply(a)
+		if err != nil {
+			t.Fatalf("action %d %+v: %v", i, a, err)
+		}
+		if err := s.Append(ctx, gm.ID, evs, resultOf(g)); err != nil {
+			t.Fatal(err)
+		}
+		if a.Kind == engine.Roll {
+			s = reopen(t, s)
+		}
+		if i == len(script)-2 {
+			if tl, _ := s.Tally(ctx, st[C].Fingerprint); tl.Games != 0 || tl.Wins != 0 {
+				t.Errorf("before the end: %+v counts a game", tl)
+			}
+		}
+	}
+	if !g.Over() || g.Winner() != C {
+		t.Fatalf("script did not end with C winning: over %t winner %d", g.Over(), g.Winner())
+	}
+	if got := g.Standings(); !slices.Equal(got, []int{C, A, B}) {
+		t.Errorf("standings %v", got)
+	}
+	for seat, w := range want {
+		got, err := s.Tally(ctx, st[seat].Fingerprint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != w {
+			t.Errorf("seat %d: tally\n got %+v\nwant %+v", seat, got, w)
+		}
+	}
+	// The slow recount agrees.
+	gg, evs, err := s.Game(ctx, gm.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := referenceTally([]Game{gg}, [][]engine.Event{evs})
+	for seat, w := range want {
+		if ref[st[seat].Fingerprint] != w {
+			t.Errorf("reference tally of seat %d = %+v", seat, ref[st[seat].Fingerprint])
+		}
+	}
+	if tl, err := s.Tally(ctx, "SHA256:nobody"); err != nil || tl != (Tally{}) {
+		t.Errorf("Tally(nobody) = %+v, %v; want zero", tl, err)
+	}
+}
