@@ -1,0 +1,148 @@
+// Command mia serves the dice bluffing game Mia over SSH:
+//
+//	go run ./cmd/mia            # then: ssh -p 23234 localhost
+//
+// Settings are flags or MIA_* environment variables (PROTOCOL.md §0);
+// mia -h lists them. SIGINT or SIGTERM stops it: every connected person is
+// told, sessions close, the database is closed, and it exits 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"github.com/mia-game/mia/hostkeys"
+	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/store"
+)
+
+// shutdownTimeout bounds the goodbye to every session; the whole stop
+// stays under five seconds.
+const shutdownTimeout = 4 * time.Second
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // a second signal kills at once
+	}()
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	var ue *usageError
+	switch {
+	case err == nil:
+	case errors.As(err, &ue):
+		fmt.Fprintln(os.Stderr, "mia:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "mia:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole server: it returns nil after a clean stop once ctx is
+// cancelled.
+func run(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
+	o, err := parseOptions(args, env, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := log.NewWithOptions(stderr, log.Options{
+		Level: o.logLevel, Formatter: o.logFormat, ReportTimestamp: true, TimeFormat: time.RFC3339,
+	})
+	lg := logger.WithPrefix("mia")
+
+	if err := os.MkdirAll(o.data, 0o700); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	key, err := hostkeys.LoadOrCreate(o.hostKey)
+	if err != nil {
+		return err
+	}
+	if key.Created {
+		lg.Info("created a host key", "path", key.Path)
+	}
+	admins, err := readKeys(o.adminKeys)
+	if err != nil {
+		return fmt.Errorf("admin keys: %w", err)
+	}
+	allow, err := readKeys(o.allowKeys)
+	if err != nil {
+		return fmt.Errorf("allowed keys: %w", err)
+	}
+	if allow != nil {
+		lg.Info("only listed keys may connect", "file", o.allowKeys, "keys", len(allow))
+		if len(allow) == 0 {
+			lg.Warn("the allow-list is empty: nobody can connect")
+		}
+	}
+
+	st, err := store.Open(filepath.Join(o.data, "mia.db"))
+	if err != nil {
+		return err
+	}
+	srv, err := sshapp.New(sshapp.Config{
+		HostKey: key.Signer,
+		Players: st,
+		Admins:  admins,
+		Allow:   allow,
+		Log:     logger,
+	})
+	if err != nil {
+		st.Close()
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		st.Close()
+		return fmt.Errorf("listen: %w", err)
+	}
+	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		st.Close()
+		return err
+	}
+
+	lg.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		lg.Warn("shutdown incomplete", "err", err)
+	}
+	select {
+	case <-served:
+	case <-sctx.Done():
+	}
+	if err := st.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	lg.Info("stopped")
+	return nil
+}
+
+// readKeys reads an authorized_keys file, or returns nil for no file.
+func readKeys(path string) (sshapp.KeySet, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return sshapp.ReadKeySet(path)
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/charmbracelet/log"
+)
+
+// options are the settings of PROTOCOL.md §0. Each is a flag and a MIA_*
+// environment variable; the flag wins.
+type options struct {
+	addr      string
+	data      string
+	hostKey   string
+	adminKeys string
+	allowKeys string
+	logLevel  log.Level
+	logFormat log.Formatter
+}
+
+// usageError is a bad command line: exit status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// parseOptions reads flags over environment over defaults. -h prints the
+// usage to out and returns flag.ErrHelp.
+func parseOptions(args []string, env func(string) string, out io.Writer) (options, error) {
+	def := func(name, fallback string) string {
+		if v := env(name); v != "" {
+			return v
+		}
+		return fallback
+	}
+	fs := flag.NewFlagSet("mia", flag.ContinueOnError)
+	fs.SetOutput(out)
+	addr := fs.String("addr", def("MIA_ADDR", ":23234"), "listen address (MIA_ADDR)")
+	data := fs.String("data", def("MIA_DATA", "./mia-data"), "data folder: the database mia.db and the host key (MIA_DATA)")
+	hostKey := fs.String("host-key", def("MIA_HOST_KEY", ""), "host key file, created if missing (MIA_HOST_KEY; default DATA/host_ed25519)")
+	adminKeys := fs.String("admin-keys", def("MIA_ADMIN_KEYS", ""), "authorized_keys file of server admins (MIA_ADMIN_KEYS)")
+	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
+	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
+	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
+	fs.Usage = func() {
+		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return options{}, err
+		}
+		return options{}, &usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
+	}
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys}
+	if o.hostKey == "" {
+		o.hostKey = filepath.Join(o.data, "host_ed25519")
+	}
+	lv, err := log.ParseLevel(strings.ToLower(*level))
+	if err != nil {
+		return options{}, &usageError{fmt.Errorf("log level %q: want debug, info, warn or error", *level)}
+	}
+	o.logLevel = lv
+	switch strings.ToLower(*format) {
+	case "text":
+		o.logFormat = log.TextFormatter
+	case "json":
+		o.logFormat = log.JSONFormatter
+	case "logfmt":
+		o.logFormat = log.LogfmtFormatter
+	default:
+		return options{}, &usageError{fmt.Errorf("log format %q: want text, json or logfmt", *format)}
+	}
+	return o, nil
+}

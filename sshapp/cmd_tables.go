@@ -1,0 +1,119 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+// tableJSON is one table of `tables --json`.
+type tableJSON struct {
+	Name    string         `json:"name"`
+	Host    string         `json:"host"` // the host's display name
+	Seats   int            `json:"seats"`
+	Taken   int            `json:"taken"`
+	State   string         `json:"state"` // "waiting" or "playing"
+	Private bool           `json:"private"`
+	Rules   engine.Options `json:"rules"`
+}
+
+// tablesJSON is the document of `tables --json`.
+type tablesJSON struct {
+	Tables []tableJSON `json:"tables"`
+}
+
+func runTables(ctx context.Context, c *Call) int {
+	if len(c.Args) != 0 {
+		return c.Usage()
+	}
+	open, err := c.srv.cfg.Players.OpenTables(ctx)
+	if err != nil {
+		c.srv.log.Error("open tables", "err", err)
+		return c.Refuse("could not read the tables; please try again later")
+	}
+	hosts := map[string]string{}
+	out := tablesJSON{Tables: []tableJSON{}}
+	for _, t := range open {
+		if !t.IsOpen() || !visibleTo(t, c.Player.Fingerprint) {
+			continue
+		}
+		host, ok := hosts[t.Host]
+		if !ok {
+			host = "?"
+			switch p, err := c.srv.cfg.Players.Player(ctx, t.Host); {
+			case err == nil:
+				host = p.Name
+			case !errors.Is(err, store.ErrNotFound):
+				c.srv.log.Warn("table host lookup", "table", t.Name, "err", err)
+			}
+			hosts[t.Host] = host
+		}
+		taken, state := 0, "waiting"
+		if c.srv.cfg.Lobby != nil {
+			taken, state = c.srv.cfg.Lobby.Occupancy(t.Name)
+		}
+		out.Tables = append(out.Tables, tableJSON{
+			Name: clean(t.Name, store.MaxTableNameLen), Host: clean(host, store.MaxNameLen),
+			Seats: t.Seats, Taken: taken, State: clean(state, 16), Private: t.Private, Rules: t.Rules,
+		})
+	}
+	slices.SortFunc(out.Tables, func(a, b tableJSON) int {
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
+	if c.JSON {
+		return c.WriteJSON(out)
+	}
+	if len(out.Tables) == 0 {
+		fmt.Fprintln(c.Stdout, "No open tables.")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tHOST\tSEATS\tSTATE\tRULES")
+	for _, t := range out.Tables {
+		state := t.State
+		if t.Private {
+			state += ", private"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", t.Name, t.Host, t.Taken, t.Seats, state, rulesSummary(t.Rules))
+	}
+	_ = tw.Flush()
+	return ExitOK
+}
+
+// visibleTo reports whether fp may see the table: public tables are seen
+// by all, private ones by their host and members.
+func visibleTo(t store.Table, fp string) bool {
+	return !t.Private || t.Host == fp || slices.Contains(t.Members, fp)
+}
+
+// rulesSummary names the ranking, lives and turn time, and every option
+// that differs from the classic rule set.
+func rulesSummary(o engine.Options) string {
+	parts := []string{clean(string(o.Ranking), 32), fmt.Sprintf("%d lives", o.Lives)}
+	if !o.Pass {
+		parts = append(parts, "no pass")
+	}
+	if o.EqualClaims {
+		parts = append(parts, "equal claims")
+	}
+	if o.MiaPenalty != 2 {
+		parts = append(parts, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
+	}
+	if o.MiaPenaltyBoth {
+		parts = append(parts, "mia-penalty-both")
+	}
+	if o.NextOpener == engine.Loser {
+		parts = append(parts, "loser opens")
+	}
+	if o.End == engine.FirstOut {
+		parts = append(parts, "first out")
+	}
+	parts = append(parts, fmt.Sprintf("%ds a turn", o.TurnSeconds))
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,220 @@
+package sshapp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+func TestCommands(t *testing.T) {
+	ts := startServer(t, nil)
+	alice, bob, carol := newKey(t), newKey(t), newKey(t)
+	afp, cfp := Fingerprint(alice.PublicKey()), Fingerprint(carol.PublicKey())
+
+	// carol hosts a public and a private table; alice sees only the first.
+	if _, err := ts.players.SetName(context.Background(), cfp, "carol", false); err != nil {
+		t.Fatal(err)
+	}
+	rules := engine.DefaultOptions()
+	odd := rules
+	odd.Pass, odd.Lives, odd.End = false, 3, engine.FirstOut
+	ts.players.tables = []store.Table{
+		{Name: "zeta", Host: cfp, Rules: odd, Seats: 6},
+		{Name: "alpha", Host: cfp, Rules: rules, Seats: 4},
+		{Name: "hidden", Host: cfp, Rules: rules, Seats: 4, Private: true},
+		{Name: "gone", Host: cfp, Rules: rules, Seats: 4, Closed: time.Now()},
+	}
+
+	steps := []struct {
+		name    string
+		key     string // "alice" or "bob"
+		cmd     string
+		code    int
+		stdout  []string // substrings
+		stderr  []string
+		nothing bool // stdout must be empty
+	}{
+		{"whoami before a name", "alice", "whoami", 0, []string{"(none yet", "name NEW", afp, "0 played"}, nil, false},
+		{"tables needs a name", "alice", "tables", 1, nil, []string{"choose a name first", "name NEW"}, true},
+		{"not yet needs a name", "alice", "stats", 1, nil, []string{"choose a name first"}, true},
+		{"name without argument", "alice", "name", 2, nil, []string{"usage:", "name NEW"}, true},
+		{"name with two arguments", "alice", "name a b", 2, nil, []string{"usage:"}, true},
+		{"name breaking the rule", "alice", "name b@d", 1, nil, []string{"1 to 16"}, true},
+		{"name too long", "alice", "name abcdefghijklmnopq", 1, nil, []string{"1 to 16"}, true},
+		{"name escape codes", "alice", "name '\x1b[31mred'", 1, nil, []string{"1 to 16"}, true},
+		{"name", "alice", "name alice", 0, []string{"You are alice"}, nil, false},
+		{"rename", "alice", "name Alice2", 0, []string{"You were alice; you are Alice2 now."}, nil, false},
+		{"name back", "alice", "name alice", 0, nil, nil, false},
+		{"name taken, other case", "bob", "name ALICE", 1, nil, []string{"taken"}, true},
+		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
+		{"help of a command", "bob", "help tables", 0, []string{"tables [--json]"}, nil, false},
+		{"help of nothing", "bob", "help nosuch", 1, nil, []string{"no command"}, true},
+		{"unknown command", "alice", "nosuch", 2, nil, []string{`unknown command "nosuch"`, "whoami"}, true},
+		{"whoami with an argument", "alice", "whoami x", 2, nil, []string{"usage:", "whoami [--json]"}, true},
+		{"tables", "alice", "tables", 0, []string{"NAME", "alpha  carol", "0/4", "waiting", "classic, 6 lives, 60s a turn", "zeta", "0/6", "3 lives, no pass, first out"}, nil, false},
+		{"help takes no --json", "alice", "help --json", 2, nil, []string{"usage:"}, true},
+		{"no terminal, no command", "alice", "", 1, nil, []string{"needs a terminal", "ssh -t -p"}, true},
+	}
+	for _, name := range []string{"play", "table", "join", "history", "replay", "stats", "leaderboard", "bot"} {
+		steps = append(steps, struct {
+			name    string
+			key     string
+			cmd     string
+			code    int
+			stdout  []string
+			stderr  []string
+			nothing bool
+		}{"not yet: " + name, "alice", name + " x", 1, nil, []string{name + " is not available yet"}, true})
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			key := alice
+			if st.key == "bob" {
+				key = bob
+			}
+			r := ts.run(t, key, st.cmd)
+			if r.code != st.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, st.code, r.stdout, r.stderr)
+			}
+			for _, want := range st.stdout {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			for _, want := range st.stderr {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+			if st.nothing && r.stdout != "" {
+				t.Errorf("stdout should be empty, is:\n%s", r.stdout)
+			}
+			if strings.ContainsRune(r.stdout+r.stderr, '\x1b') {
+				t.Errorf("escape codes in plain output: %q %q", r.stdout, r.stderr)
+			}
+		})
+	}
+	r := ts.run(t, alice, "tables")
+	for _, hidden := range []string{"hidden", "gone"} {
+		if strings.Contains(r.stdout, hidden) {
+			t.Errorf("tables shows %q to a stranger:\n%s", hidden, r.stdout)
+		}
+	}
+	if strings.Index(r.stdout, "alpha") > strings.Index(r.stdout, "zeta") {
+		t.Errorf("tables not sorted by name:\n%s", r.stdout)
+	}
+	if r := ts.run(t, carol, "tables"); !strings.Contains(r.stdout, "waiting, private") {
+		t.Errorf("the host does not see their private table:\n%s", r.stdout)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.Admins = KeySet{} })
+	key := newKey(t)
+	fp := Fingerprint(key.PublicKey())
+	ts.cfg.Admins[fp] = struct{}{}
+	ts.players.tally[fp] = store.Tally{Games: 7, Wins: 2}
+	ts.players.tables = []store.Table{{Name: "t1", Host: fp, Rules: engine.DefaultOptions(), Seats: 5}}
+
+	var nm nameJSON
+	r := ts.run(t, key, "name --json dora")
+	if r.code != 0 {
+		t.Fatalf("name --json: exit %d: %s", r.code, r.stderr)
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &nm); err != nil {
+		t.Fatalf("name --json is not JSON: %v\n%s", err, r.stdout)
+	}
+	if nm != (nameJSON{Name: "dora", Previous: "", Fingerprint: fp}) {
+		t.Errorf("name --json = %+v", nm)
+	}
+
+	var who whoamiJSON
+	r = ts.run(t, key, "whoami --json")
+	if err := json.Unmarshal([]byte(r.stdout), &who); err != nil || r.code != 0 {
+		t.Fatalf("whoami --json: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	if who.Name != "dora" || who.Fingerprint != fp || who.Games != 7 || who.Wins != 2 || !who.Admin || who.Seats == nil {
+		t.Errorf("whoami --json = %+v", who)
+	}
+
+	var tabs tablesJSON
+	r = ts.run(t, key, "tables --json")
+	if err := json.Unmarshal([]byte(r.stdout), &tabs); err != nil || r.code != 0 {
+		t.Fatalf("tables --json: exit %d, %v\n%s", r.code, err, r.stdout)
+	}
+	want := tableJSON{Name: "t1", Host: "dora", Seats: 5, Taken: 0, State: "waiting", Rules: engine.DefaultOptions()}
+	if len(tabs.Tables) != 1 || tabs.Tables[0] != want {
+		t.Errorf("tables --json = %+v, want [%+v]", tabs.Tables, want)
+	}
+
+	// An empty list is an empty array, not null.
+	ts.players.tables = nil
+	r = ts.run(t, key, "tables --json")
+	if !strings.Contains(r.stdout, `"tables": []`) {
+		t.Errorf("empty tables --json = %s", r.stdout)
+	}
+}
+
+func TestPanicInCommandIsContained(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.Handle(Command{Name: "boom", Anonymous: true, Run: func(context.Context, *Call) int { panic("kaboom") }})
+	key := newKey(t)
+	r := ts.run(t, key, "boom")
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "internal error") {
+		t.Errorf("boom: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := ts.run(t, key, "whoami"); r.code != 0 {
+		t.Errorf("server broken after a panic: %+v", r)
+	}
+}
+
+func TestRulesSummary(t *testing.T) {
+	d := engine.DefaultOptions()
+	tests := []struct {
+		name string
+		edit func(*engine.Options)
+		want string
+	}{
+		{"classic", func(*engine.Options) {}, "classic, 6 lives, 60s a turn"},
+		{"every option", func(o *engine.Options) {
+			o.Ranking, o.Lives, o.Pass, o.EqualClaims = engine.Ranking("numeric"), 1, false, true
+			o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End, o.TurnSeconds = 1, true, engine.Loser, engine.FirstOut, 5
+		}, "numeric, 1 lives, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := d
+			tt.edit(&o)
+			if got := rulesSummary(o); got != tt.want {
+				t.Errorf("rulesSummary = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestClean(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"plain", 16, "plain"},
+		{"\x1b[31mred\x1b[0m", 16, "[31mred[0m"},
+		{"bidi\u202eevil", 16, "bidievil"},
+		{"zero\u200dwidth", 16, "zerowidth"},
+		{"bad\xffutf8", 16, "badutf8"},
+		{"tab\there\r\n", 16, "tabhere"},
+		{"ünïcode", 16, "ünïcode"},
+		{"toolongtoolong", 5, "toolo"},
+	}
+	for _, tt := range tests {
+		if got := clean(tt.in, tt.max); got != tt.want {
+			t.Errorf("clean(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package sshapp
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/log"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/store"
+)
+
+// Players is what the SSH front door needs from storage. *store.Store
+// implements it; tests use a fake.
+type Players interface {
+	Player(ctx context.Context, fingerprint string) (store.Player, error)
+	PlayerByName(ctx context.Context, name string) (store.Player, error)
+	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
+	Touch(ctx context.Context, fingerprint string, at time.Time) error
+	OpenTables(ctx context.Context) ([]store.Table, error)
+	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
+}
+
+// Lobby is the hook for the live tables. It is nil until the lobby is
+// wired in; commands then report no seats taken and no games in progress.
+type Lobby interface {
+	// Seated lists the games fingerprint sits in now.
+	Seated(fingerprint string) []Seat
+	// Occupancy reports how many seats of the named open table are taken
+	// and its state ("waiting" or "playing").
+	Occupancy(table string) (taken int, state string)
+}
+
+// Seat is one player's place in a live game, as whoami reports it.
+type Seat struct {
+	Table string `json:"table"`
+	Lives int    `json:"lives"`
+}
+
+// Config configures a Server. HostKey and Players are required; every
+// other field has a default.
+type Config struct {
+	// HostKey signs the handshake (hostkeys.LoadOrCreate).
+	HostKey gossh.Signer
+	// Players is the player and table storage.
+	Players Players
+	// Lobby is the live table registry; nil for now.
+	Lobby Lobby
+	// Admins marks server admins by key. Nil: nobody is an admin.
+	Admins KeySet
+	// Allow, when non-nil, is the only keys that may connect (even if
+	// empty). Nil: any key may connect.
+	Allow KeySet
+	// Log receives the server's logs; a discarding logger if nil.
+	Log *log.Logger
+	// PublicAddr is how people reach the server ("mia.example.org:23234"),
+	// used in hints such as "ssh -p 23234 mia.example.org name NEW". Empty:
+	// the local address of each connection.
+	PublicAddr string
+	// Limits protect the server from slow, idle and greedy clients.
+	Limits Limits
+	// Now is the clock; time.Now if nil.
+	Now func() time.Time
+}
+
+// Limits are the protections of the server. A zero field takes its
+// default; a negative one turns that protection off (except the window
+// bounds, which always apply).
+type Limits struct {
+	// HandshakeTimeout bounds the time from accepting a TCP connection to
+	// a successful authentication (default 20 s).
+	HandshakeTimeout time.Duration
+	// NoSessionTimeout closes an authenticated connection that has no
+	// open session for this long (default 1 min).
+	NoSessionTimeout time.Duration
+	// MaxUnauthenticated caps connections still in their handshake
+	// (default 64).
+	MaxUnauthenticated int
+	// MaxPerSource caps connections from one IP address (default 16).
+	MaxPerSource int
+	// MaxSessions caps sessions (channels) on one connection (default 4).
+	MaxSessions int
+	// IdleTimeout closes a session whose person typed nothing for this
+	// long (default 30 min). Output (redraws) does not count.
+	IdleTimeout time.Duration
+	// KeepaliveInterval is how often the server sends keepalive@openssh.com
+	// to a connection; a connection that does not answer within another
+	// interval is closed (default 30 s).
+	KeepaliveInterval time.Duration
+	// MaxWidth and MaxHeight bound the terminal size a client may report
+	// (defaults 500 columns and 200 rows); sizes below 1 become 1.
+	MaxWidth, MaxHeight int
+	// ShutdownGrace is how long Shutdown lets sessions say goodbye before
+	// it closes every connection (default 1 s).
+	ShutdownGrace time.Duration
+}
+
+func (l Limits) withDefaults() Limits {
+	dur := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	num := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	dur(&l.HandshakeTimeout, 20*time.Second)
+	dur(&l.NoSessionTimeout, time.Minute)
+	num(&l.MaxUnauthenticated, 64)
+	num(&l.MaxPerSource, 16)
+	num(&l.MaxSessions, 4)
+	dur(&l.IdleTimeout, 30*time.Minute)
+	dur(&l.KeepaliveInterval, 30*time.Second)
+	if l.MaxWidth <= 0 {
+		l.MaxWidth = 500
+	}
+	if l.MaxHeight <= 0 {
+		l.MaxHeight = 200
+	}
+	dur(&l.ShutdownGrace, time.Second)
+	return l
+}

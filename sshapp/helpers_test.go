@@ -1,0 +1,361 @@
+package sshapp
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/store"
+)
+
+// fakePlayers is an in-memory Players.
+type fakePlayers struct {
+	mu      sync.Mutex
+	players map[string]store.Player // by fingerprint
+	tables  []store.Table
+	tally   map[string]store.Tally
+	seen    map[string]bool // fingerprints passed to any method
+}
+
+func newFakePlayers() *fakePlayers {
+	return &fakePlayers{players: map[string]store.Player{}, tally: map[string]store.Tally{}, seen: map[string]bool{}}
+}
+
+func (f *fakePlayers) Player(_ context.Context, fp string) (store.Player, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen[fp] = true
+	p, ok := f.players[fp]
+	if !ok {
+		return store.Player{}, store.ErrNotFound
+	}
+	return p, nil
+}
+
+func (f *fakePlayers) PlayerByName(_ context.Context, name string) (store.Player, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.players {
+		if strings.EqualFold(p.Name, name) {
+			return p, nil
+		}
+	}
+	return store.Player{}, store.ErrNotFound
+}
+
+func (f *fakePlayers) SetName(_ context.Context, fp, name string, bot bool) (store.Player, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen[fp] = true
+	if !store.ValidName(name) {
+		return store.Player{}, store.ErrBadName
+	}
+	for _, p := range f.players {
+		if strings.EqualFold(p.Name, name) && p.Fingerprint != fp {
+			return store.Player{}, store.ErrNameTaken
+		}
+	}
+	p, ok := f.players[fp]
+	if !ok {
+		p = store.Player{Fingerprint: fp, Created: time.Now()}
+	}
+	p.Name, p.Bot = name, bot
+	f.players[fp] = p
+	return p, nil
+}
+
+func (f *fakePlayers) Touch(_ context.Context, fp string, at time.Time) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen[fp] = true
+	p, ok := f.players[fp]
+	if !ok {
+		return store.ErrNotFound
+	}
+	p.LastSeen = at
+	f.players[fp] = p
+	return nil
+}
+
+func (f *fakePlayers) OpenTables(context.Context) ([]store.Table, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]store.Table(nil), f.tables...), nil
+}
+
+func (f *fakePlayers) Tally(_ context.Context, fp string) (store.Tally, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seen[fp] = true
+	return f.tally[fp], nil
+}
+
+func (f *fakePlayers) name(fp string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.players[fp].Name
+}
+
+func (f *fakePlayers) wasSeen(fp string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seen[fp]
+}
+
+var (
+	hostKeyOnce sync.Once
+	hostSigner  gossh.Signer
+)
+
+// testHostKey is one host key for every test server of this process.
+func testHostKey(t testing.TB) gossh.Signer {
+	hostKeyOnce.Do(func() { hostSigner = newKey(t) })
+	return hostSigner
+}
+
+// newKey is a fresh Ed25519 client key.
+func newKey(t testing.TB) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testServer is a running server on 127.0.0.1.
+type testServer struct {
+	*Server
+	addr    string
+	players *fakePlayers
+	served  chan error
+}
+
+// startServer starts a server on 127.0.0.1:0 with fake storage; tweak
+// adjusts its config first. It is shut down when the test ends.
+func startServer(t testing.TB, tweak func(*Config)) *testServer {
+	t.Helper()
+	players := newFakePlayers()
+	cfg := Config{HostKey: testHostKey(t), Players: players}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: srv, addr: ln.Addr().String(), players: players, served: make(chan error, 1)}
+	go func() { ts.served <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		if err := <-ts.served; !errors.Is(err, ErrServerClosed) {
+			t.Errorf("Serve returned %v, want ErrServerClosed", err)
+		}
+	})
+	return ts
+}
+
+func clientConfig(signers ...gossh.Signer) *gossh.ClientConfig {
+	return &gossh.ClientConfig{
+		User:            "someone",
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signers...)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Timeout:         5 * time.Second,
+	}
+}
+
+// dial connects with cfg, from the local address from if not "".
+func dialFrom(addr, from string, cfg *gossh.ClientConfig) (*gossh.Client, error) {
+	d := net.Dialer{Timeout: 5 * time.Second}
+	if from != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+	}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
+	c, chans, reqs, err := gossh.NewClientConn(nc, addr, cfg)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	_ = nc.SetDeadline(time.Time{})
+	return gossh.NewClient(c, chans, reqs), nil
+}
+
+// connect is a client holding key, closed when the test ends.
+func (ts *testServer) connect(t testing.TB, key gossh.Signer) *gossh.Client {
+	t.Helper()
+	c, err := dialFrom(ts.addr, "", clientConfig(key))
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// result is what a command printed and its exit status.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs one command without a PTY on a fresh connection.
+func (ts *testServer) run(t testing.TB, key gossh.Signer, cmd string) result {
+	t.Helper()
+	c := ts.connect(t, key)
+	defer c.Close()
+	return runOn(t, c, cmd)
+}
+
+func runOn(t testing.TB, c *gossh.Client, cmd string) result {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	defer s.Close()
+	var out, errb bytes.Buffer
+	s.Stdout, s.Stderr = &out, &errb
+	var code int
+	if err := s.Run(cmd); err != nil {
+		var ee *gossh.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("run %q: %v", cmd, err)
+		}
+		code = ee.ExitStatus()
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// syncBuffer collects a session's output for polling.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// screen is an interactive session with a "dumb" PTY (which skips the
+// terminal colour query).
+type screen struct {
+	sess *gossh.Session
+	in   interface{ Write([]byte) (int, error) }
+	out  *syncBuffer
+	done chan error
+}
+
+func openScreen(t testing.TB, c *gossh.Client, w, h int) *screen {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.RequestPty("dumb", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatalf("pty: %v", err)
+	}
+	in, err := s.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuffer{}
+	s.Stdout, s.Stderr = out, out
+	if err := s.Shell(); err != nil {
+		t.Fatalf("shell: %v", err)
+	}
+	sc := &screen{sess: s, in: in, out: out, done: make(chan error, 1)}
+	go func() { sc.done <- s.Wait() }()
+	return sc
+}
+
+func (sc *screen) send(t testing.TB, keys string) {
+	t.Helper()
+	if _, err := sc.in.Write([]byte(keys)); err != nil {
+		t.Fatalf("send %q: %v", keys, err)
+	}
+}
+
+// waitFor waits until the output holds want.
+func (sc *screen) waitFor(t testing.TB, want string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		if strings.Contains(sc.out.String(), want) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("screen never showed %q; it shows:\n%q", want, sc.out.String())
+}
+
+// wait waits for the session to end and returns its exit status.
+func (sc *screen) wait(t testing.TB, within time.Duration) int {
+	t.Helper()
+	select {
+	case err := <-sc.done:
+		var ee *gossh.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ee):
+			return ee.ExitStatus()
+		default:
+			t.Fatalf("session ended with %v", err)
+		}
+	case <-time.After(within):
+		t.Fatalf("session still open after %s; it shows:\n%q", within, sc.out.String())
+	}
+	return -1
+}
+
+// eventually polls cond until it holds.
+func eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, within)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// connCount is the number of tracked TCP connections.
+func (srv *Server) connCount() int {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return len(srv.conns)
+}

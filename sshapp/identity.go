@@ -1,0 +1,133 @@
+package sshapp
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// KeySet is a set of SSH public keys, by SHA256 fingerprint.
+type KeySet map[string]struct{}
+
+// Has reports whether the key with this fingerprint is in the set.
+func (k KeySet) Has(fingerprint string) bool {
+	_, ok := k[fingerprint]
+	return ok
+}
+
+// ReadKeySet reads a file in OpenSSH authorized_keys format.
+func ReadKeySet(path string) (KeySet, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read keys: %w", err)
+	}
+	ks, err := ParseKeySet(data)
+	if err != nil {
+		return nil, fmt.Errorf("read keys %s: %w", path, err)
+	}
+	return ks, nil
+}
+
+// ParseKeySet parses authorized_keys text: one key a line, blank lines and
+// # comments skipped. Key options are ignored, except cert-authority,
+// which is refused: the server identifies people by plain keys only. The
+// result is never nil.
+func ParseKeySet(data []byte) (KeySet, error) {
+	ks := KeySet{}
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		key, _, opts, _, err := gossh.ParseAuthorizedKey(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
+		}
+		for _, o := range opts {
+			if strings.EqualFold(o, "cert-authority") {
+				return nil, fmt.Errorf("line %d: cert-authority keys are not supported", n+1)
+			}
+		}
+		ks[Fingerprint(key)] = struct{}{}
+	}
+	return ks, nil
+}
+
+// Fingerprint is the identity of a key: its SHA256 fingerprint as
+// ssh-keygen -l prints it.
+func Fingerprint(key gossh.PublicKey) string {
+	return gossh.FingerprintSHA256(key)
+}
+
+// IsAdmin reports whether the key with this fingerprint is a server admin.
+func (srv *Server) IsAdmin(fingerprint string) bool {
+	return srv.cfg.Admins.Has(fingerprint)
+}
+
+// sessionIdentity is the fingerprint of the key the session's connection
+// authenticated with. It reads s.PublicKey(), which the ssh package takes
+// from the permissions of the authenticated key, never a key that was only
+// offered in the auth callback, and never s.User() (CVE-2024-45337).
+func sessionIdentity(s ssh.Session) (string, bool) {
+	key := s.PublicKey()
+	if key == nil {
+		return "", false
+	}
+	return Fingerprint(key), true
+}
+
+// allowedKey is the public key callback: any plain key may try, unless an
+// allow-list is set. It only admits a key; identity comes later from the
+// session.
+func (srv *Server) allowedKey(ctx ssh.Context, key ssh.PublicKey) bool {
+	c := connOf(ctx)
+	if c != nil {
+		c.offered.Store(true)
+	}
+	if _, cert := key.(*gossh.Certificate); cert {
+		return false
+	}
+	if srv.cfg.Allow != nil && !srv.cfg.Allow.Has(Fingerprint(key)) {
+		if c != nil {
+			c.refused.Store(true)
+		}
+		srv.log.Debug("key not on the allow-list", "fingerprint", Fingerprint(key), "remote", remoteIP(ctx.RemoteAddr()))
+		return false
+	}
+	return true
+}
+
+// keylessMessage explains a refused login. Keyboard-interactive exists
+// only to show it: it always fails.
+func (srv *Server) keylessMessage(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
+	c := connOf(ctx)
+	if c != nil && c.told.Swap(true) {
+		return false // say it once per connection
+	}
+	msg := "This server identifies players by their SSH key, and your client offered none.\n" +
+		"Make one with:   ssh-keygen -t ed25519\n" +
+		"then connect again (ssh picks up ~/.ssh/id_ed25519 by itself).\n"
+	if c != nil && c.refused.Load() {
+		msg = "Your SSH key is not on this server's list of allowed keys.\n" +
+			"Ask the server's admin to add it. (No key yet? Make one with:   ssh-keygen -t ed25519)\n"
+	}
+	_, _ = challenge("", msg, nil, nil)
+	return false
+}
+
+// remoteIP is the IP address of addr, or addr itself if it has no port.
+func remoteIP(addr net.Addr) string {
+	if addr == nil {
+		return ""
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return addr.String()
+	}
+	return host
+}

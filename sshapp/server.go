@@ -1,0 +1,232 @@
+// Package sshapp is the SSH front door of the Mia server: the wish server
+// and its middleware, identity from the authenticated key, the limits that
+// keep slow and greedy clients in check, the command router of PROTOCOL.md
+// §1 and the interactive screen.
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/log"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	"github.com/charmbracelet/wish/recover"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
+var ErrServerClosed = ssh.ErrServerClosed
+
+// Server is the Mia SSH server.
+type Server struct {
+	cfg      Config
+	lim      Limits
+	log      *log.Logger
+	ssh      *ssh.Server
+	commands commandTable
+
+	handlers sync.WaitGroup // running session handlers
+
+	mu       sync.Mutex
+	closing  bool
+	addr     net.Addr
+	perIP    map[string]int
+	unauth   int
+	conns    map[*conn]struct{}
+	sessions map[*session]struct{}
+}
+
+// New builds a server from cfg. It does not listen yet.
+func New(cfg Config) (*Server, error) {
+	if cfg.HostKey == nil {
+		return nil, errors.New("sshapp: no host key")
+	}
+	if cfg.Players == nil {
+		return nil, errors.New("sshapp: no player store")
+	}
+	if cfg.Log == nil {
+		cfg.Log = log.New(io.Discard)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	srv := &Server{
+		cfg:      cfg,
+		lim:      cfg.Limits.withDefaults(),
+		log:      cfg.Log.WithPrefix("sshapp"),
+		commands: builtinCommands(),
+		perIP:    make(map[string]int),
+		conns:    make(map[*conn]struct{}),
+		sessions: make(map[*session]struct{}),
+	}
+	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
+	s, err := wish.NewServer(
+		hostKey(cfg.HostKey),
+		wish.WithVersion("mia"),
+		wish.WithPublicKeyAuth(srv.allowedKey),
+		wish.WithKeyboardInteractiveAuth(srv.keylessMessage),
+		wish.WithMiddleware(recover.MiddlewareWithLogger(panicLog, srv.middleware)),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("sshapp: %w", err)
+	}
+	s.ConnCallback = srv.accept
+	s.ServerConfigCallback = srv.serverConfig
+	s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": srv.sessionChannel}
+	s.RequestHandlers = map[string]ssh.RequestHandler{}     // no port forwarding
+	s.SubsystemHandlers = map[string]ssh.SubsystemHandler{} // no sftp
+	srv.ssh = s
+	return srv, nil
+}
+
+func hostKey(signer gossh.Signer) ssh.Option {
+	return func(s *ssh.Server) error {
+		s.AddHostKey(signer)
+		return nil
+	}
+}
+
+// serverConfig is the ServerConfigCallback: the gossh config of one
+// connection, whose AuthLogCallback tells the connection it authenticated.
+func (srv *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
+	return &gossh.ServerConfig{
+		MaxAuthTries: 6,
+		AuthLogCallback: func(md gossh.ConnMetadata, method string, err error) {
+			if err != nil {
+				return
+			}
+			if c := connOf(ctx); c != nil {
+				c.authenticated(ctx)
+			}
+			srv.log.Debug("authenticated", "remote", remoteIP(md.RemoteAddr()), "method", method)
+		},
+	}
+}
+
+// middleware is the session handler inside wish's recover middleware.
+func (srv *Server) middleware(next ssh.Handler) ssh.Handler {
+	return func(s ssh.Session) {
+		srv.handle(s)
+		next(s)
+	}
+}
+
+// Serve accepts connections on ln until Shutdown. It always returns an
+// error, ErrServerClosed after Shutdown.
+func (srv *Server) Serve(ln net.Listener) error {
+	srv.mu.Lock()
+	if srv.closing {
+		srv.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	srv.addr = ln.Addr()
+	srv.mu.Unlock()
+	err := srv.ssh.Serve(ln)
+	if errors.Is(err, ssh.ErrServerClosed) || srv.isClosing() {
+		return ErrServerClosed
+	}
+	return fmt.Errorf("sshapp: serve: %w", err)
+}
+
+// ListenAndServe listens on the TCP address addr and serves.
+func (srv *Server) ListenAndServe(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("sshapp: %w", err)
+	}
+	return srv.Serve(ln)
+}
+
+// Addr is the address Serve listens on, nil before Serve.
+func (srv *Server) Addr() net.Addr {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.addr
+}
+
+func (srv *Server) isClosing() bool {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return srv.closing
+}
+
+// Shutdown stops accepting connections, tells every session the server is
+// going down (a goodbye message to each screen, a line on stderr for each
+// command), gives them ShutdownGrace to finish, then closes every
+// connection and waits for the session handlers to return, or for ctx.
+func (srv *Server) Shutdown(ctx context.Context) error {
+	srv.mu.Lock()
+	srv.closing = true
+	sessions := make([]*session, 0, len(srv.sessions))
+	for s := range srv.sessions {
+		sessions = append(sessions, s)
+	}
+	srv.mu.Unlock()
+
+	// Closes the listeners now; returns once every connection is gone.
+	stopped := make(chan error, 1)
+	go func() { stopped <- srv.ssh.Shutdown(ctx) }()
+
+	for _, s := range sessions {
+		s.goodbye("the server is shutting down")
+	}
+	grace := time.NewTimer(srv.lim.ShutdownGrace)
+	defer grace.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+wait:
+	for srv.sessionCount() > 0 {
+		select {
+		case <-ctx.Done():
+			break wait
+		case <-grace.C:
+			break wait
+		case <-tick.C:
+		}
+	}
+
+	// Close every connection, those still in their handshake included.
+	err := srv.ssh.Close()
+	srv.mu.Lock()
+	conns := make([]*conn, 0, len(srv.conns))
+	for c := range srv.conns {
+		conns = append(conns, c)
+	}
+	srv.mu.Unlock()
+	for _, c := range conns {
+		_ = c.Close()
+	}
+
+	done := make(chan struct{})
+	go func() {
+		srv.handlers.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
+	}
+	select {
+	case <-stopped:
+	case <-ctx.Done():
+		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
+	}
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("sshapp: shutdown: %w", err)
+	}
+	return nil
+}
+
+func (srv *Server) sessionCount() int {
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	return len(srv.sessions)
+}

@@ -1,0 +1,278 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+
+	"github.com/mia-game/mia/sshapp/ui"
+	"github.com/mia-game/mia/store"
+)
+
+// session wraps an ssh.Session for the rest of the server: its terminal
+// size is clamped (in the pty request and in every window change), reads
+// of the person's input are timed for the idle timeout, and the server can
+// say goodbye to it.
+type session struct {
+	ssh.Session
+	srv     *Server
+	fp      string
+	started time.Time
+
+	pty    ssh.Pty
+	hasPty bool
+	winch  chan ssh.Window // clamped window changes
+
+	lastInput atomic.Int64 // unix nanoseconds of the last byte read
+
+	mu       sync.Mutex
+	idle     *time.Timer
+	program  *tea.Program
+	running  chan struct{} // closed when the program returns
+	finished bool          // the program returned
+	bye      string        // why the server ends the session
+}
+
+// newSession wraps s and registers it, or returns nil during shutdown.
+func (srv *Server) newSession(s ssh.Session, fp string) *session {
+	ss := &session{Session: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	ss.lastInput.Store(time.Now().UnixNano())
+	pty, winch, ok := s.Pty()
+	if ok {
+		pty.Window = srv.lim.clampWindow(pty.Window)
+		ss.pty, ss.hasPty = pty, true
+		ss.winch = make(chan ssh.Window, 1)
+		go ss.forwardWindows(winch)
+	}
+
+	srv.mu.Lock()
+	if srv.closing {
+		srv.mu.Unlock()
+		return nil
+	}
+	srv.sessions[ss] = struct{}{}
+	srv.handlers.Add(1)
+	srv.mu.Unlock()
+
+	if d := srv.lim.IdleTimeout; d > 0 {
+		ss.mu.Lock()
+		ss.idle = time.AfterFunc(d, ss.checkIdle)
+		ss.mu.Unlock()
+	}
+	return ss
+}
+
+// release unregisters the session once its handler is done.
+func (ss *session) release() {
+	ss.mu.Lock()
+	if ss.idle != nil {
+		ss.idle.Stop()
+	}
+	ss.mu.Unlock()
+	srv := ss.srv
+	srv.mu.Lock()
+	delete(srv.sessions, ss)
+	srv.mu.Unlock()
+	srv.handlers.Done()
+}
+
+// Read reads the person's input and notes when it came. An end of input
+// (the client closed its side) quits the screen.
+func (ss *session) Read(p []byte) (int, error) {
+	n, err := ss.Session.Read(p)
+	if n > 0 {
+		ss.lastInput.Store(time.Now().UnixNano())
+	}
+	if err != nil {
+		ss.mu.Lock()
+		p := ss.program
+		ss.mu.Unlock()
+		if p != nil {
+			p.Quit()
+		}
+	}
+	return n, err
+}
+
+// Pty is the client's pty request with its window clamped; the channel
+// carries clamped window changes.
+func (ss *session) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
+	return ss.pty, ss.winch, ss.hasPty
+}
+
+// forwardWindows clamps window changes. Only the newest change waits in
+// the channel, so a client flooding resizes never blocks its session's
+// requests and a slow screen only sees the latest size.
+func (ss *session) forwardWindows(in <-chan ssh.Window) {
+	defer close(ss.winch)
+	for w := range in {
+		w = ss.srv.lim.clampWindow(w)
+		select {
+		case ss.winch <- w:
+		default:
+			select {
+			case <-ss.winch: // drop the stale size
+			default:
+			}
+			ss.winch <- w // the only sender: there is room now
+		}
+	}
+}
+
+// checkIdle ends the session if the person typed nothing for IdleTimeout.
+func (ss *session) checkIdle() {
+	d := ss.srv.lim.IdleTimeout
+	left := d - time.Since(time.Unix(0, ss.lastInput.Load()))
+	if left > 0 {
+		ss.mu.Lock()
+		ss.idle.Reset(left)
+		ss.mu.Unlock()
+		return
+	}
+	ss.srv.log.Info("closing idle session", "fingerprint", ss.fp, "idle", d)
+	ss.goodbye(fmt.Sprintf("closed after %s without input", d))
+	ss.mu.Lock()
+	interactive := ss.program != nil
+	ss.mu.Unlock()
+	if !interactive {
+		_ = ss.Exit(1)
+	}
+}
+
+// goodbye tells the person why the server ends their session: a screen
+// gets ui.GoodbyeMsg (and is killed if it has not quit after
+// ShutdownGrace), a command gets the reason on stderr. The reason is
+// printed again after the screen closes.
+func (ss *session) goodbye(reason string) {
+	ss.mu.Lock()
+	if ss.bye != "" {
+		ss.mu.Unlock()
+		return
+	}
+	ss.bye = reason
+	p, running, finished := ss.program, ss.running, ss.finished
+	ss.mu.Unlock()
+	if finished {
+		return
+	}
+	if p == nil {
+		fmt.Fprintf(ss.Stderr(), "mia: %s\n", reason)
+		return
+	}
+	p.Send(ui.GoodbyeMsg{Reason: reason})
+	go func() {
+		t := time.NewTimer(ss.srv.lim.ShutdownGrace)
+		defer t.Stop()
+		select {
+		case <-running:
+		case <-t.C:
+			p.Kill()
+		}
+	}()
+}
+
+// goodbyeReason is the reason given to goodbye, or "".
+func (ss *session) goodbyeReason() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.bye
+}
+
+// setProgram records the session's Bubble Tea program, so that goodbye
+// and the end of input reach it.
+func (ss *session) setProgram(p *tea.Program) {
+	ss.mu.Lock()
+	ss.program = p
+	ss.running = make(chan struct{})
+	bye := ss.bye
+	ss.mu.Unlock()
+	if bye != "" {
+		p.Send(ui.GoodbyeMsg{Reason: bye})
+	}
+}
+
+// programDone marks the program returned.
+func (ss *session) programDone() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.running != nil && !ss.finished {
+		close(ss.running)
+	}
+	ss.finished = true
+}
+
+// handle runs one session: who is it, then a command, the screen, or a
+// hint to use ssh -t.
+func (srv *Server) handle(s ssh.Session) {
+	fp, ok := sessionIdentity(s)
+	if !ok || (srv.cfg.Allow != nil && !srv.cfg.Allow.Has(fp)) {
+		fmt.Fprintln(s.Stderr(), "mia: this server only admits known SSH keys")
+		_ = s.Exit(ExitRefused)
+		return
+	}
+	ss := srv.newSession(s, fp)
+	if ss == nil {
+		fmt.Fprintln(s.Stderr(), "mia: the server is shutting down")
+		_ = s.Exit(ExitRefused)
+		return
+	}
+	defer ss.release()
+
+	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
+	p, err := srv.identify(ctx, fp)
+	cancel()
+	if err != nil {
+		srv.log.Error("player lookup failed", "fingerprint", fp, "err", err)
+		fmt.Fprintln(s.Stderr(), "mia: the server could not read your profile; please try again later")
+		_ = s.Exit(ExitRefused)
+		return
+	}
+
+	args := s.Command()
+	code := ExitOK
+	switch {
+	case len(args) > 0:
+		code = srv.runCommand(ss, p, args)
+		_ = ss.Exit(code)
+	case ss.hasPty:
+		srv.interactive(ss, p)
+	default:
+		fmt.Fprintf(s.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
+			srv.hint(s, "-t"), srv.hint(s, ""))
+		code = ExitRefused
+		_ = ss.Exit(code)
+	}
+	srv.log.Info("session",
+		"fingerprint", fp, "name", p.Name, "remote", remoteIP(s.RemoteAddr()),
+		"command", commandName(args), "pty", ss.hasPty, "exit", code,
+		"duration", time.Since(ss.started).Round(time.Millisecond))
+}
+
+// identify finds the player behind a fingerprint, a nameless one for a
+// new key, and notes that they were seen.
+func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
+	p, err := srv.cfg.Players.Player(ctx, fp)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Player{Fingerprint: fp}, nil
+	}
+	if err != nil {
+		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
+	}
+	if err := srv.cfg.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
+		srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
+	}
+	return p, nil
+}
+
+func commandName(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return clean(args[0], 32)
+}

@@ -1,0 +1,155 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// lobbyKeys are the lobby's bindings.
+type lobbyKeys struct {
+	Up, Down, Open, New, Chat, Help, Quit key.Binding
+}
+
+func newLobbyKeys() lobbyKeys {
+	return lobbyKeys{
+		Up:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open table")),
+		New:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new table")),
+		Chat: key.NewBinding(key.WithKeys("c", "tab"), key.WithHelp("c/tab", "chat")),
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the lobby's help bar.
+func (k lobbyKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.New, k.Chat, k.Help, k.Quit}
+}
+
+// FullHelp is the lobby's full help.
+func (k lobbyKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.New, k.Chat}, {k.Help, k.Quit}}
+}
+
+// formKeys are the create-table form's bindings.
+type formKeys struct {
+	Up, Down, Left, Right, Toggle, Create, Back, Help key.Binding
+}
+
+func newFormKeys() formKeys {
+	return formKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "shift+tab"), key.WithHelp("↑", "previous")),
+		Down:   key.NewBinding(key.WithKeys("down", "tab"), key.WithHelp("↓/tab", "next")),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "less")),
+		Right:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "more")),
+		Toggle: key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "change")),
+		Create: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "create")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+	}
+}
+
+// ShortHelp is the form's help bar.
+func (k formKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Create, k.Back}
+}
+
+// FullHelp is the form's full help.
+func (k formKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down}, {k.Left, k.Right, k.Toggle}, {k.Create, k.Back, k.Help}}
+}
+
+// tableKeys are the table's bindings; only the actions legal now are
+// enabled, so the help bar lists exactly those.
+type tableKeys struct {
+	Roll, Blind, Challenge, Pass, GiveUp, Announce, Sit, Start, Chat, Back, Help, Quit key.Binding
+}
+
+func newTableKeys() tableKeys {
+	return tableKeys{
+		Roll:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll & look")),
+		Blind:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll blind")),
+		Challenge: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "liar!")),
+		Pass:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
+		GiveUp:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "give up")),
+		Announce:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "announce")),
+		Sit:       key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sit")),
+		Start:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "start")),
+		Chat:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "chat")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lobby")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the table's help bar: the actions legal now first.
+func (k tableKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.Chat, k.Back, k.Help, k.Quit}
+}
+
+// FullHelp is the table's full help.
+func (k tableKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Roll, k.Blind, k.Announce},
+		{k.Challenge, k.Pass, k.GiveUp},
+		{k.Start, k.Sit, k.Chat},
+		{k.Back, k.Help, k.Quit},
+	}
+}
+
+// pickerKeys are the claim picker's bindings.
+type pickerKeys struct {
+	Up, Down, Truth, Choose, Cancel key.Binding
+}
+
+func newPickerKeys() pickerKeys {
+	return pickerKeys{
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "lower")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "higher")),
+		Truth:  key.NewBinding(key.WithKeys("*", "d"), key.WithHelp("d", "your dice")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "announce")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp is the picker's help bar.
+func (k pickerKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Truth, k.Choose, k.Cancel}
+}
+
+// FullHelp is the picker's full help.
+func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// inputKeys are the bindings while typing a chat line.
+type inputKeys struct {
+	Send, Cancel key.Binding
+}
+
+func newInputKeys() inputKeys {
+	return inputKeys{
+		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+}
+
+// ShortHelp is the chat input's help bar.
+func (k inputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Send, k.Cancel} }
+
+// FullHelp is the chat input's full help.
+func (k inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// confirmKeys are the bindings of a yes/no question.
+type confirmKeys struct {
+	Yes, No key.Binding
+}
+
+func newConfirmKeys() confirmKeys {
+	return confirmKeys{
+		Yes: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes, leave")),
+		No:  key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "stay")),
+	}
+}
+
+// ShortHelp is the question's help bar.
+func (k confirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.No} }
+
+// FullHelp is the question's full help.
+func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

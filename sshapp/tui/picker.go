@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// PickerItem is one value the claim picker offers.
+type PickerItem struct {
+	Value engine.Value
+	Label string // "64", "21 Mia"
+	Truth bool   // the value of the dice the viewer saw
+	Same  bool   // passing the standing claim on unchanged
+	Beat  int    // the chance that a fresh roll beats it, in percent
+}
+
+// Picker chooses a value to announce among only the legal ones, lowest
+// first, the lowest preselected. Its zero value is closed.
+type Picker struct {
+	Kind   engine.Kind // engine.Claim after a roll, engine.Pass to pass or raise blind
+	Items  []PickerItem
+	Cursor int
+	keys   pickerKeys
+}
+
+// NewPicker builds the picker for the view: the values of v.Claims when the
+// viewer must announce, else those of v.Passes (the standing claim first,
+// when it may be passed on, then the raises). ok is false when the viewer
+// may announce nothing now.
+func NewPicker(v *engine.View) (p Picker, ok bool) {
+	if v == nil {
+		return Picker{}, false
+	}
+	var vals []engine.Value
+	switch {
+	case v.Can(engine.Claim) && len(v.Claims) > 0:
+		p.Kind, vals = engine.Claim, v.Claims
+	case v.Can(engine.Pass) && len(v.Passes) > 0:
+		p.Kind, vals = engine.Pass, v.Passes
+	default:
+		return Picker{}, false
+	}
+	r := v.Options.Ranking
+	p.Items = make([]PickerItem, 0, len(vals))
+	for i, val := range vals {
+		if !val.Valid() {
+			continue
+		}
+		it := PickerItem{Value: val, Label: valueLabel(val), Truth: v.Dice != engine.NoValue && val == v.Dice,
+			Beat: (r.ChanceToBeat(val)*100 + 18) / 36}
+		if p.Kind == engine.Pass && i == 0 && val == v.Claim {
+			it.Same = true
+		}
+		p.Items = append(p.Items, it)
+	}
+	if len(p.Items) == 0 {
+		return Picker{}, false
+	}
+	p.keys = newPickerKeys()
+	return p, true
+}
+
+// valueLabel names a value as the picker shows it: "21 Mia" for Mia.
+func valueLabel(v engine.Value) string {
+	if v == engine.Mia {
+		return "21 Mia"
+	}
+	return v.String()
+}
+
+// Open reports whether the picker is showing.
+func (p Picker) Open() bool { return len(p.Items) > 0 }
+
+// Selected is the value under the cursor, NoValue when closed.
+func (p Picker) Selected() engine.Value {
+	if p.Cursor < 0 || p.Cursor >= len(p.Items) {
+		return engine.NoValue
+	}
+	return p.Items[p.Cursor].Value
+}
+
+// Action is the move the selected value makes.
+func (p Picker) Action() engine.Action {
+	return engine.Action{Kind: p.Kind, Value: p.Selected()}
+}
+
+// Refresh rebuilds the picker from a newer view, keeping the selected value
+// when it is still legal. It closes when nothing may be announced now.
+func (p Picker) Refresh(v *engine.View) Picker {
+	np, ok := NewPicker(v)
+	if !ok || np.Kind != p.Kind {
+		return Picker{}
+	}
+	sel := p.Selected()
+	for i, it := range np.Items {
+		if it.Value == sel {
+			np.Cursor = i
+		}
+	}
+	return np
+}
+
+// pickerChosen is sent by the picker when a value was chosen.
+type pickerChosen struct{ action engine.Action }
+
+// pickerCancelled is sent when the picker was closed without choosing.
+type pickerCancelled struct{}
+
+// Update moves the cursor, or chooses or cancels.
+func (p Picker) Update(msg tea.KeyMsg) (Picker, tea.Cmd) {
+	switch {
+	case key.Matches(msg, p.keys.Up):
+		if p.Cursor > 0 {
+			p.Cursor--
+		}
+	case key.Matches(msg, p.keys.Down):
+		if p.Cursor < len(p.Items)-1 {
+			p.Cursor++
+		}
+	case key.Matches(msg, p.keys.Truth):
+		for i, it := range p.Items {
+			if it.Truth {
+				p.Cursor = i
+			}
+		}
+	case key.Matches(msg, p.keys.Choose):
+		a := p.Action()
+		return Picker{}, func() tea.Msg { return pickerChosen{a} }
+	case key.Matches(msg, p.keys.Cancel):
+		return Picker{}, func() tea.Msg { return pickerCancelled{} }
+	}
+	return p, nil
+}
+
+// View draws at most height lines: a title and a window of the values
+// around the cursor.
+func (p Picker) View(s *Styles, width, height int) string {
+	if !p.Open() || height < 2 {
+		return ""
+	}
+	var b strings.Builder
+	title := "Announce (lowest first):"
+	if p.Kind == engine.Pass {
+		title = "Pass on or raise blind:"
+	}
+	b.WriteString(s.Header.Render(title))
+	rows := min(height-1, len(p.Items))
+	start := clamp(p.Cursor-rows/2, 0, len(p.Items)-rows)
+	for i := start; i < start+rows; i++ {
+		it := p.Items[i]
+		b.WriteByte('\n')
+		line := p.itemLine(it)
+		if i == p.Cursor {
+			b.WriteString(s.Selected.Render(fit("› "+line, width)))
+		} else {
+			b.WriteString(fit("  "+line, width))
+		}
+	}
+	return b.String()
+}
+
+func (p Picker) itemLine(it PickerItem) string {
+	var note string
+	switch {
+	case it.Truth && it.Same:
+		note = "★ your dice · pass on"
+	case it.Truth:
+		note = "★ your dice"
+	case it.Same:
+		note = "pass on, same value"
+	}
+	return fmt.Sprintf("%-6s %3d%% to beat  %s", it.Label, it.Beat, note)
+}

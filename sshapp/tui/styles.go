@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Styles holds every style of the screens. It is built once per session
+// from the session's renderer, so colours follow that client's terminal
+// (and its NO_COLOR, through an Ascii colour profile), and no style is made
+// while drawing a frame.
+type Styles struct {
+	Title     lipgloss.Style // the top bar's name
+	TitleBar  lipgloss.Style // the rest of the top bar
+	Header    lipgloss.Style // section and column headers
+	Subtle    lipgloss.Style // hints and secondary text
+	Dim       lipgloss.Style // players who are out, empty seats
+	Bold      lipgloss.Style
+	Error     lipgloss.Style // refused requests
+	Info      lipgloss.Style // neutral status lines
+	Accent    lipgloss.Style // the claim, the winner
+	Turn      lipgloss.Style // the seat whose turn it is
+	Selected  lipgloss.Style // the selected row of a list
+	Heart     lipgloss.Style // a life left
+	HeartLost lipgloss.Style // a life lost
+	Die       lipgloss.Style // a die face
+	Cup       lipgloss.Style // the closed cup
+	Truth     lipgloss.Style // the ★ of the picker
+	ChatName  lipgloss.Style // the speaker of a chat line
+	Notice    lipgloss.Style // a notice from the server
+	Center    lipgloss.Style // the "window too small" message
+
+	Help  help.Styles
+	r     *lipgloss.Renderer
+	input textinput.Model // a text input styled for this session, copied by newInput
+}
+
+// NewStyles builds the styles of one session from its renderer. A nil
+// renderer gets lipgloss's default renderer (tests and tools only: a
+// session must pass its own).
+func NewStyles(r *lipgloss.Renderer) *Styles {
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	c := func(light, dark string) lipgloss.AdaptiveColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	subtle := c("#8A8A8A", "#7A7A7A")
+	accent := c("#B8860B", "#F2C94C")
+	red := c("#C0392B", "#FF6B6B")
+	green := c("#1E8449", "#6BCB77")
+	s := &Styles{
+		r:         r,
+		Title:     r.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1B1B1B")).Background(c("#8E44AD", "#C39BD3")).Padding(0, 1),
+		TitleBar:  r.NewStyle().Foreground(subtle),
+		Header:    r.NewStyle().Bold(true).Foreground(c("#5B2C6F", "#D7BDE2")),
+		Subtle:    r.NewStyle().Foreground(subtle),
+		Dim:       r.NewStyle().Foreground(c("#B0B0B0", "#555555")),
+		Bold:      r.NewStyle().Bold(true),
+		Error:     r.NewStyle().Foreground(red),
+		Info:      r.NewStyle().Foreground(green),
+		Accent:    r.NewStyle().Bold(true).Foreground(accent),
+		Turn:      r.NewStyle().Bold(true).Foreground(accent),
+		Selected:  r.NewStyle().Bold(true).Foreground(c("#5B2C6F", "#E8DAEF")).Background(c("#E8DAEF", "#4A235A")),
+		Heart:     r.NewStyle().Foreground(red),
+		HeartLost: r.NewStyle().Foreground(subtle),
+		Die:       r.NewStyle().Foreground(c("#1B1B1B", "#F5F5F5")),
+		Cup:       r.NewStyle().Foreground(c("#6E2C00", "#D4A373")),
+		Truth:     r.NewStyle().Bold(true).Foreground(green),
+		ChatName:  r.NewStyle().Bold(true).Foreground(c("#1F618D", "#85C1E9")),
+		Notice:    r.NewStyle().Italic(true).Foreground(accent),
+		Center:    r.NewStyle().Bold(true),
+	}
+	key := r.NewStyle().Foreground(c("#5B2C6F", "#C39BD3"))
+	desc := r.NewStyle().Foreground(subtle)
+	sep := r.NewStyle().Foreground(c("#CCCCCC", "#444444"))
+	s.Help = help.Styles{
+		Ellipsis: sep, ShortKey: key, ShortDesc: desc, ShortSeparator: sep,
+		FullKey: key, FullDesc: desc, FullSeparator: sep,
+	}
+	in := textinput.New()
+	in.PromptStyle = r.NewStyle().Foreground(accent)
+	in.TextStyle = r.NewStyle()
+	in.PlaceholderStyle = r.NewStyle().Foreground(subtle)
+	in.CompletionStyle = r.NewStyle().Foreground(subtle)
+	in.Cursor.Style = r.NewStyle()
+	in.Cursor.TextStyle = r.NewStyle()
+	s.input = in
+	return s
+}
+
+// newHelp returns a help view drawn with the session's styles.
+func (s *Styles) newHelp() help.Model {
+	h := help.New()
+	h.Styles = s.Help
+	return h
+}
+
+// newInput returns a text input drawn with the session's styles. Its
+// cursor does not blink: a blink is a redraw twice a second per session.
+func (s *Styles) newInput(prompt, placeholder string, limit int) textinput.Model {
+	in := s.input
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	in.CharLimit = limit
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return in
+}
