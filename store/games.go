@@ -213,39 +213,77 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 		r.Ended = r.Ended.UTC()
 		res = &r
 	}
-	err = s.db.Batch(func(tx *bolt.Tx) error { return appendTx(tx, id, stamped, vals, res) })
+	cached, hit := s.cachedGame(id)
+	var after liveGame
+	err = s.db.Batch(func(tx *bolt.Tx) error {
+		var known *liveGame
+		if hit {
+			known = &cached
+		}
+		return appendTx(tx, id, known, &after, stamped, vals, res)
+	})
 	if err != nil {
 		return fmt.Errorf("append game %s: %w", gameID, err)
+	}
+	if res != nil {
+		s.forgetGame(id)
+	} else {
+		s.rememberGame(id, after)
 	}
 	return nil
 }
 
 // appendTx is the body of Append. It may run more than once (DB.Batch
-// retries a batch without a failing call), so it changes nothing but tx.
-func appendTx(tx *bolt.Tx, id uint64, evs []engine.Event, vals [][]byte, res *Result) error {
-	rec, err := getGame(tx, id)
-	if err != nil {
-		return err
-	}
-	if !rec.Ended.IsZero() {
+// retries a batch without a failing call), so it changes nothing but tx
+// and *after. known is what Append remembered of the game (nil if
+// nothing); it is trusted for the seats, and for the last roll only if it
+// is of the game's last stored event. *after is set to what is true once
+// the transaction commits.
+func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event, vals [][]byte, res *Result) error {
+	key := u64(id)
+	if tx.Bucket(bucketActive).Get(key) == nil {
+		if tx.Bucket(bucketGames).Get(key) == nil {
+			return ErrNotFound
+		}
 		return ErrFinished
+	}
+	var (
+		rec gameRecord
+		fps []string
+	)
+	if known != nil {
+		fps = known.fps
+	}
+	if fps == nil || res != nil {
+		var err error
+		if rec, err = getGame(tx, id); err != nil {
+			return err
+		}
+		fps = rec.fingerprints()
 	}
 	events := tx.Bucket(bucketEvents)
 	c := events.Cursor()
-	last := lastSeq(c, id) // leaves c on the game's last event, if any
+	last := lastSeq(c, id)
 	if len(evs) > 0 && evs[0].Seq != last+1 {
 		return fmt.Errorf("%w: first new seq is %d, the game has %d events", ErrSeq, evs[0].Seq, last)
 	}
-	for i, e := range evs {
-		if !rec.validSeats(e) {
-			return fmt.Errorf("seq %d: seat out of range for %d players", e.Seq, len(rec.Players))
+	// The round's last roll before the new events, looked up at most once.
+	var (
+		before    engine.Event
+		hasBefore bool
+		looked    bool
+	)
+	rollBefore := func() (engine.Event, bool) {
+		if !looked {
+			if known != nil && known.seq == last {
+				before, hasBefore = known.roll, known.hasRoll
+			} else {
+				before, hasBefore = storedRollBefore(c, id, last)
+			}
+			looked = true
 		}
-		if err := events.Put(eventKey(id, e.Seq), vals[i]); err != nil {
-			return err
-		}
+		return before, hasBefore
 	}
-
-	var d tallyDelta
 	prevRoll := func(i int) (engine.Event, bool) { // the last roll before evs[i], in its round
 		for j := i - 1; j >= 0; j-- {
 			switch evs[j].Type {
@@ -255,22 +293,42 @@ func appendTx(tx *bolt.Tx, id uint64, evs []engine.Event, vals [][]byte, res *Re
 				return engine.Event{}, false
 			}
 		}
-		return storedRollBefore(c, id, last)
+		return rollBefore()
 	}
-	d.events(len(rec.Players), evs, prevRoll)
+	var d tallyDelta
+	d.events(len(fps), evs, prevRoll)
+	*after = liveGame{fps: fps, seq: last + len(evs)}
+	after.roll, after.hasRoll = prevRoll(len(evs))
 
+	for i, e := range evs {
+		if !validSeats(e, len(fps)) {
+			return fmt.Errorf("seq %d: seat out of range for %d players", e.Seq, len(fps))
+		}
+		if err := events.Put(eventKey(id, e.Seq), vals[i]); err != nil {
+			return err
+		}
+	}
 	if res != nil {
 		if err := finishTx(tx, id, &rec, *res); err != nil {
 			return err
 		}
-		d.finish(len(rec.Players), res.Winner)
+		d.finish(len(fps), res.Winner)
 	}
-	return d.apply(tx, rec.Players)
+	return d.apply(tx, fps)
 }
 
-// validSeats checks the seat numbers of an event against the game.
-func (r gameRecord) validSeats(e engine.Event) bool {
-	n := len(r.Players)
+// fingerprints lists the players' keys by seat.
+func (r gameRecord) fingerprints() []string {
+	fps := make([]string, len(r.Players))
+	for i, p := range r.Players {
+		fps[i] = p.Fingerprint
+	}
+	return fps
+}
+
+// validSeats checks the seat numbers of an event against a game of n
+// seats.
+func validSeats(e engine.Event, n int) bool {
 	ok := func(s int) bool { return s >= 0 && s < n }
 	switch e.Type {
 	case engine.EvRound:
@@ -387,6 +445,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 	if err != nil {
 		return fmt.Errorf("abandon game %s: %w", gameID, err)
 	}
+	s.forgetGame(id)
 	return nil
 }
 
@@ -484,6 +543,7 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 	var out []Game
 	err := s.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucket).Cursor()
+		byTable := tx.Bucket(bucketByTable)
 		upper := append(slices.Clone(prefix), u64(^uint64(0))...)
 		if before != 0 {
 			upper = append(slices.Clone(prefix), u64(before)...)
@@ -499,12 +559,12 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 				continue
 			}
 			id := binary.BigEndian.Uint64(k[len(prefix):])
+			if q.Player != "" && q.Table != "" && byTable.Get(indexKey(table, id)) == nil {
+				continue // a cheap lookup, not a decode, per game of the player's elsewhere
+			}
 			rec, err := getGame(tx, id)
 			if err != nil {
 				return fmt.Errorf("game %d: %w", id, err)
-			}
-			if q.Player != "" && q.Table != "" && fold(rec.Table) != table {
-				continue
 			}
 			out = append(out, rec.game())
 		}
@@ -603,11 +663,9 @@ func (s *Store) Tally(ctx context.Context, fingerprint string) (Tally, error) {
 	}
 	var t Tally
 	err := s.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketTallies).Get([]byte(fingerprint))
-		if v == nil {
-			return nil
-		}
-		return json.Unmarshal(v, &t)
+		var err error
+		t, err = decodeTally(tx.Bucket(bucketTallies).Get([]byte(fingerprint)))
+		return err
 	})
 	if err != nil {
 		return Tally{}, fmt.Errorf("tally %s: %w", fingerprint, err)

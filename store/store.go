@@ -16,7 +16,7 @@
 //	finished  id(8) -> "" for every finished game
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
 //	by_player fingerprint 0x00 id(8) -> "" for finished games
-//	tallies   fingerprint -> Tally (JSON)
+//	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -34,10 +34,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/mia-game/mia/engine"
 )
 
 // Sentinel errors; every error the store returns wraps at most one of them,
@@ -105,6 +108,41 @@ const (
 type Store struct {
 	db   *bolt.DB
 	path string
+
+	// live remembers, of each game in progress, what appends need and
+	// would otherwise read and decode: the seats' fingerprints (which never
+	// change) and the round's last roll as of a seq. Entries are set only
+	// after a commit and dropped when a game ends; the file stays the
+	// truth (a stale seq is not trusted).
+	mu   sync.Mutex
+	live map[uint64]liveGame
+}
+
+// liveGame is what Store.live holds of a game.
+type liveGame struct {
+	fps     []string     // fingerprints by seat
+	seq     int          // the last stored event
+	roll    engine.Event // the round's last roll as of seq
+	hasRoll bool         // false: no roll yet in the round
+}
+
+func (s *Store) cachedGame(id uint64) (liveGame, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.live[id]
+	return g, ok
+}
+
+func (s *Store) rememberGame(id uint64, g liveGame) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live[id] = g
+}
+
+func (s *Store) forgetGame(id uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.live, id)
 }
 
 // lockedError is ErrLocked with the path of the file.
@@ -139,7 +177,7 @@ func Open(path string) (*Store, error) {
 	}
 	db.MaxBatchDelay = maxBatchDelay
 	db.MaxBatchSize = maxBatchSize
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, live: map[uint64]liveGame{}}
 	if err := s.initSchema(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)

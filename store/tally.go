@@ -1,7 +1,7 @@
 package store
 
 import (
-	"encoding/json"
+	"encoding/binary"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -103,39 +103,70 @@ func (d *tallyDelta) finish(n, winner int) {
 // apply adds the deltas to the stored tallies, by fingerprint. Seats
 // without a fingerprint have no tally; a key in two seats of one game
 // counts the game once.
-func (d *tallyDelta) apply(tx *bolt.Tx, players []seatRecord) error {
+func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
 	if d.seats == nil {
 		return nil
 	}
-	byFP := make(map[string]Tally, len(players))
-	for s, p := range players {
-		if p.Fingerprint == "" || d.seats[s] == (Tally{}) {
+	byFP := make(map[string]Tally, len(fps))
+	for s, fp := range fps {
+		if fp == "" || d.seats[s] == (Tally{}) {
 			continue
 		}
-		t, seen := byFP[p.Fingerprint]
+		t, seen := byFP[fp]
 		dd := d.seats[s]
 		if seen && dd.Games > 0 {
 			dd.Games = 0
 		}
 		t.add(dd)
-		byFP[p.Fingerprint] = t
+		byFP[fp] = t
 	}
 	b := tx.Bucket(bucketTallies)
 	for fp, dd := range byFP {
-		var t Tally
-		if v := b.Get([]byte(fp)); v != nil {
-			if err := json.Unmarshal(v, &t); err != nil {
-				return fmt.Errorf("decode tally of %s: %w", fp, err)
-			}
+		t, err := decodeTally(b.Get([]byte(fp)))
+		if err != nil {
+			return fmt.Errorf("tally of %s: %w", fp, err)
 		}
 		t.add(dd)
-		v, err := json.Marshal(t)
-		if err != nil {
-			return err
-		}
-		if err := b.Put([]byte(fp), v); err != nil {
+		if err := b.Put([]byte(fp), t.encode()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// A stored tally is a version byte (1) and the eight counters as
+// big-endian uint64s, in the order of the struct: an append rewrites a
+// few of them, so they are kept cheaper to read and write than JSON.
+const (
+	tallyVersion = 1
+	tallyLen     = 1 + 8*8
+)
+
+func (t Tally) fields() [8]int {
+	return [8]int{t.Games, t.Wins, t.LivesLost, t.Challenges, t.ChallengesWon, t.Claims, t.Bluffs, t.BluffsCaught}
+}
+
+func (t Tally) encode() []byte {
+	b := make([]byte, 1, tallyLen)
+	b[0] = tallyVersion
+	for _, f := range t.fields() {
+		b = binary.BigEndian.AppendUint64(b, uint64(f))
+	}
+	return b
+}
+
+// decodeTally reads encode's bytes; nil is the zero Tally.
+func decodeTally(v []byte) (Tally, error) {
+	if v == nil {
+		return Tally{}, nil
+	}
+	if len(v) != tallyLen || v[0] != tallyVersion {
+		return Tally{}, fmt.Errorf("bad stored tally (%d bytes, version %d)", len(v), v[0])
+	}
+	var f [8]int
+	for i := range f {
+		f[i] = int(binary.BigEndian.Uint64(v[1+8*i:]))
+	}
+	return Tally{Games: f[0], Wins: f[1], LivesLost: f[2], Challenges: f[3], ChallengesWon: f[4],
+		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7]}, nil
 }
