@@ -65,8 +65,8 @@ type tableKeys struct {
 
 func newTableKeys() tableKeys {
 	return tableKeys{
-		Roll:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll & look")),
-		Blind:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "roll blind")),
+		Roll:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll")),
+		Blind:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blind")),
 		Challenge: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "liar!")),
 		Pass:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
 		GiveUp:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "give up")),
@@ -80,9 +80,11 @@ func newTableKeys() tableKeys {
 	}
 }
 
-// ShortHelp is the table's help bar: the actions legal now first.
+// ShortHelp is the table's help bar: the actions legal now (disabled
+// bindings are not shown), then help, then the rest, which a narrow window
+// cuts off ("…") before the help key.
 func (k tableKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.Chat, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.Help, k.Chat, k.Back, k.Quit}
 }
 
 // FullHelp is the table's full help.

@@ -44,7 +44,9 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
 	}
-	c := func(light, dark string) lipgloss.AdaptiveColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
 	subtle := c("#8A8A8A", "#7A7A7A")
 	accent := c("#B8860B", "#F2C94C")
 	red := c("#C0392B", "#FF6B6B")

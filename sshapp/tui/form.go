@@ -1,0 +1,320 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+)
+
+// formField is one row of the create-table form.
+type formField int
+
+// The rows of the form, top to bottom.
+const (
+	fieldName formField = iota
+	fieldSeats
+	fieldLives
+	fieldRanking
+	fieldPass
+	fieldEqual
+	fieldMiaPenalty
+	fieldMiaBoth
+	fieldNextOpener
+	fieldEnd
+	fieldTurn
+	fieldPrivate
+	fieldCreate
+	fieldCount
+)
+
+var fieldLabels = [fieldCount]string{
+	fieldName: "Name", fieldSeats: "Seats", fieldLives: "Lives", fieldRanking: "Ranking",
+	fieldPass: "Pass", fieldEqual: "Equal claims", fieldMiaPenalty: "Mia penalty",
+	fieldMiaBoth: "Mia penalty both", fieldNextOpener: "Next opener", fieldEnd: "End",
+	fieldTurn: "Turn time", fieldPrivate: "Private", fieldCreate: "",
+}
+
+var fieldHints = [fieldCount]string{
+	fieldName:       "1–24 of A-Z a-z 0-9 _ . -",
+	fieldSeats:      "players, 2–10; the game starts when all are taken",
+	fieldLives:      "lives each, 1–9",
+	fieldPass:       "accept a claim and hand the cup on unrolled",
+	fieldEqual:      "a claim may equal the last one (turns pass off)",
+	fieldMiaPenalty: "lives a wrong challenge of a real Mia costs",
+	fieldMiaBoth:    "a caught Mia bluff costs as much",
+	fieldNextOpener: "who opens the next round",
+	fieldEnd:        "when the game ends",
+	fieldTurn:       "per turn; out of time loses a life",
+	fieldPrivate:    "only people you invite see it",
+}
+
+// turnSteps are the turn times the form offers, in seconds.
+var turnSteps = []int{5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800, 3600}
+
+// createForm is the create-table form.
+type createForm struct {
+	name    textinput.Model
+	seats   int
+	opts    engine.Options
+	private bool
+	focus   formField
+	err     string
+	busy    bool
+	keys    formKeys
+}
+
+// formSubmit asks the root to create the table; formBack to leave.
+type (
+	formSubmit struct{ tc lobby.TableConfig }
+	formBack   struct{}
+)
+
+func newCreateForm(s *Styles, host lobby.Player) createForm {
+	in := s.newInput("", "table name", 24)
+	in.SetValue(defaultTableName(host.Name))
+	f := createForm{name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
+	f.name.Focus()
+	return f
+}
+
+// defaultTableName suggests "NAME-table", cut to a table name's length.
+func defaultTableName(player string) string {
+	n := player + "-table"
+	if len(n) > 24 {
+		n = n[:24]
+	}
+	return n
+}
+
+// config is the table the form describes.
+func (f createForm) config() lobby.TableConfig {
+	return lobby.TableConfig{Name: strings.TrimSpace(f.name.Value()), Rules: f.opts, Seats: f.seats, Private: f.private}
+}
+
+func (f *createForm) setFocus(to formField) {
+	f.focus = (to + fieldCount) % fieldCount
+	if f.focus == fieldName {
+		f.name.Focus()
+	} else {
+		f.name.Blur()
+	}
+}
+
+// change moves the focused option one step in dir (+1 or -1).
+func (f *createForm) change(dir int) {
+	o := &f.opts
+	switch f.focus {
+	case fieldSeats:
+		f.seats = clamp(f.seats+dir, engine.MinSeats, engine.MaxSeats)
+	case fieldLives:
+		o.Lives = clamp(o.Lives+dir, engine.MinLives, engine.MaxLives)
+	case fieldRanking:
+		i := 0
+		for j, r := range engine.Rankings {
+			if r == o.Ranking {
+				i = j
+			}
+		}
+		n := len(engine.Rankings)
+		o.Ranking = engine.Rankings[((i+dir)%n+n)%n]
+	case fieldPass:
+		o.Pass = !o.Pass
+		if o.Pass {
+			o.EqualClaims = false
+		}
+	case fieldEqual:
+		o.EqualClaims = !o.EqualClaims
+		if o.EqualClaims {
+			o.Pass = false // the engine refuses both
+		}
+	case fieldMiaPenalty:
+		o.MiaPenalty = 3 - o.MiaPenalty // 1 <-> 2
+	case fieldMiaBoth:
+		o.MiaPenaltyBoth = !o.MiaPenaltyBoth
+	case fieldNextOpener:
+		if o.NextOpener == engine.AfterLoser {
+			o.NextOpener = engine.Loser
+		} else {
+			o.NextOpener = engine.AfterLoser
+		}
+	case fieldEnd:
+		if o.End == engine.LastStanding {
+			o.End = engine.FirstOut
+		} else {
+			o.End = engine.LastStanding
+		}
+	case fieldTurn:
+		i := 0
+		for j, s := range turnSteps {
+			if s <= o.TurnSeconds {
+				i = j
+			}
+		}
+		if dir < 0 && turnSteps[i] < o.TurnSeconds {
+			i++ // between two steps: the lower one is one step down
+		}
+		o.TurnSeconds = turnSteps[clamp(i+dir, 0, len(turnSteps)-1)]
+	case fieldPrivate:
+		f.private = !f.private
+	}
+}
+
+// helpKeys is the key map the help bar shows.
+func (f *createForm) helpKeys() help.KeyMap { return f.keys }
+
+func (f createForm) update(msg tea.KeyMsg) (createForm, tea.Cmd) {
+	switch {
+	case key.Matches(msg, f.keys.Back):
+		return f, func() tea.Msg { return formBack{} }
+	case key.Matches(msg, f.keys.Create):
+		if f.busy {
+			return f, nil
+		}
+		f.err = ""
+		f.busy = true
+		tc := f.config()
+		return f, func() tea.Msg { return formSubmit{tc} }
+	case key.Matches(msg, f.keys.Up):
+		f.setFocus(f.focus - 1)
+		return f, nil
+	case key.Matches(msg, f.keys.Down):
+		f.setFocus(f.focus + 1)
+		return f, nil
+	}
+	if f.focus == fieldName {
+		var cmd tea.Cmd
+		f.name, cmd = f.name.Update(msg)
+		return f, cmd
+	}
+	switch {
+	case key.Matches(msg, f.keys.Left):
+		f.change(-1)
+	case key.Matches(msg, f.keys.Right), key.Matches(msg, f.keys.Toggle):
+		f.change(+1)
+	}
+	return f, nil
+}
+
+// value is the shown value of a row.
+func (f *createForm) value(fl formField) string {
+	o := f.opts
+	onOff := func(b bool) string {
+		if b {
+			return "on"
+		}
+		return "off"
+	}
+	switch fl {
+	case fieldSeats:
+		return fmt.Sprint(f.seats)
+	case fieldLives:
+		return fmt.Sprint(o.Lives)
+	case fieldRanking:
+		return string(o.Ranking)
+	case fieldPass:
+		return onOff(o.Pass)
+	case fieldEqual:
+		return onOff(o.EqualClaims)
+	case fieldMiaPenalty:
+		return fmt.Sprintf("%d lives", o.MiaPenalty)
+	case fieldMiaBoth:
+		return onOff(o.MiaPenaltyBoth)
+	case fieldNextOpener:
+		return string(o.NextOpener)
+	case fieldEnd:
+		return string(o.End)
+	case fieldTurn:
+		return seconds(o.TurnSeconds)
+	case fieldPrivate:
+		return onOff(f.private)
+	}
+	return ""
+}
+
+// view draws the form in w×h cells.
+func (f *createForm) view(s *Styles, hv *help.Model, w, h int) string {
+	var b strings.Builder
+	b.WriteString(s.Title.Render("mia"))
+	b.WriteString(s.TitleBar.Render(" new table"))
+	b.WriteString("\n\n")
+	const labelW, valueW = 18, 18
+	for fl := formField(0); fl < fieldCount; fl++ {
+		marker := "  "
+		if fl == f.focus {
+			marker = "› "
+		}
+		switch fl {
+		case fieldName:
+			b.WriteString(marker + fit(fieldLabels[fl], labelW) + fit(f.name.View(), 28) + s.Subtle.Render(cut(fieldHints[fl], w-labelW-30)))
+		case fieldCreate:
+			b.WriteByte('\n')
+			btn := "[ create table ]"
+			if fl == f.focus {
+				btn = s.Selected.Render(btn)
+			}
+			b.WriteString(marker + spaces(labelW) + btn)
+		default:
+			v := f.value(fl)
+			if fl == f.focus {
+				v = s.Selected.Render("‹ " + v + " ›")
+			} else {
+				v = "  " + v + "  "
+			}
+			b.WriteString(marker + fit(fieldLabels[fl], labelW) + fit(v, valueW+4) + s.Subtle.Render(cut(fieldHints[fl], w-labelW-valueW-6)))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	switch {
+	case f.err != "":
+		b.WriteString(s.Error.Render(cut(f.err, w)))
+	case f.busy:
+		b.WriteString(s.Info.Render("creating…"))
+	case f.focus == fieldRanking:
+		b.WriteString(s.Subtle.Render(cut(rankingLine(f.opts.Ranking), w)))
+	}
+	b.WriteByte('\n')
+	used := 2 + int(fieldCount) + 1 + 2
+	if hv.ShowAll {
+		b.WriteString(cutLines(hv.View(f.helpKeys()), h-used))
+	} else {
+		b.WriteString(hv.View(f.helpKeys()))
+	}
+	return b.String()
+}
+
+// rankingLine shows a ranking's order, highest first.
+func rankingLine(r engine.Ranking) string {
+	var b strings.Builder
+	b.WriteString("highest first: ")
+	for i, v := range r.Order() {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// cutLines keeps the first n lines of s.
+func cutLines(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return s
+		}
+		i += j + 1
+	}
+	return s[:i-1]
+}

@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// fakeClock is a manual clock: timers fire only when the test advances it.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := !t.stopped
+		t.stopped = true
+		return was
+	}
+}
+
+// Advance moves the clock on without firing timers: the tests only need
+// the countdown to move.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// pcg is a deterministic dice source.
+type pcg struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+func newDice(seed uint64) *pcg { return &pcg{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+
+func (p *pcg) Intn(n int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.r.IntN(n)
+}
+
+// env is a real lobby on a real store in a temporary folder.
+type env struct {
+	t     *testing.T
+	st    *store.Store
+	lobby *lobby.Lobby
+	clock *fakeClock
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{t: t, clock: newFakeClock()}
+	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	l, err := lobby.New(context.Background(), lobby.Config{Store: st, Clock: e.clock, Dice: newDice(7)})
+	if err != nil {
+		st.Close()
+		t.Fatalf("open lobby: %v", err)
+	}
+	e.st, e.lobby = st, l
+	t.Cleanup(func() {
+		l.Close()
+		st.Close()
+	})
+	return e
+}
+
+func (e *env) player(name string) lobby.Player {
+	e.t.Helper()
+	p := lobby.Player{Fingerprint: "SHA256:" + name + "-key", Name: name}
+	if _, err := e.st.SetName(ctxT(e.t), p.Fingerprint, name, false); err != nil {
+		e.t.Fatalf("set name %s: %v", name, err)
+	}
+	return p
+}
+
+// game opens a table hosted by the first player, seats everyone and
+// starts the game.
+func (e *env) game(name string, rules engine.Options, ps ...lobby.Player) *lobby.Table {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	tbl, err := e.lobby.CreateTable(ctx, ps[0], lobby.TableConfig{Name: name, Rules: rules, Seats: len(ps) + 1})
+	if err != nil {
+		e.t.Fatalf("create table: %v", err)
+	}
+	for _, p := range ps {
+		if err := tbl.Sit(ctx, p); err != nil {
+			e.t.Fatalf("%s sits: %v", p.Name, err)
+		}
+	}
+	if err := tbl.Start(ctx, ps[0]); err != nil {
+		e.t.Fatalf("start: %v", err)
+	}
+	return tbl
+}
+
+// snapshot returns p's newest view of the table, after every earlier change.
+func (e *env) snapshot(tbl *lobby.Table, p lobby.Player) lobby.Snapshot {
+	e.t.Helper()
+	sub, err := tbl.Watch(ctxT(e.t), p)
+	if err != nil {
+		e.t.Fatalf("watch: %v", err)
+	}
+	defer sub.Close()
+	snap, ok := sub.Wait(ctxT(e.t))
+	if !ok {
+		e.t.Fatal("no snapshot")
+	}
+	return snap
+}
+
+// until polls the table as p until cond holds, or fails after 5 s.
+func (e *env) until(tbl *lobby.Table, p lobby.Player, what string, cond func(lobby.Snapshot) bool) lobby.Snapshot {
+	e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		snap := e.snapshot(tbl, p)
+		if cond(snap) {
+			return snap
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: not seen; last snapshot %+v", what, snap.Game)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// asciiRenderer renders without colours or escape codes.
+func asciiRenderer() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	r.SetHasDarkBackground(true)
+	return r
+}
+
+// config is a session's config for p in e.
+func (e *env) config(p lobby.Player, w, h int) Config {
+	return Config{Lobby: e.lobby, Player: p, Renderer: asciiRenderer(), Width: w, Height: h, Now: e.clock.Now}
+}
