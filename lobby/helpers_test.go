@@ -109,7 +109,7 @@ func (e *env) open() {
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
-	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice})
+	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice, BotDelay: -1})
 	if err != nil {
 		st.Close()
 		e.t.Fatalf("open lobby: %v", err)

@@ -72,6 +72,9 @@ type Config struct {
 	Log   *log.Logger   // a discarding logger if nil
 	// SaveTimeout bounds one store write from a table (default 10 s).
 	SaveTimeout time.Duration
+	// BotDelay is a built-in bot's least pause before it moves; it waits up
+	// to twice as long (default 1 s; negative: no pause, for tests).
+	BotDelay time.Duration
 }
 
 // Lobby is the registry of open tables and the lobby chat.
@@ -102,6 +105,12 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = log.New(discard{})
+	}
+	if cfg.BotDelay == 0 {
+		cfg.BotDelay = time.Second
+	}
+	if cfg.BotDelay < 0 {
+		cfg.BotDelay = 0
 	}
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second

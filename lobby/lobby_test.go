@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/store"
 )
 
@@ -592,4 +593,52 @@ func TestStoreFailureLosesNothing(t *testing.T) {
 	}
 	e.st = nil
 	var _ = store.ErrNotFound
+}
+
+func TestBuiltinBotsPlayAGame(t *testing.T) {
+	e := newEnv(t)
+	host := e.player("host")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "bots", Rules: quickRules(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustWatch(t, tbl, host)
+	if _, err := tbl.AddBot(ctx, e.player("guest"), ai.Hard); !errors.Is(err, ErrNotHost) {
+		t.Fatalf("a guest adds a bot: %v", err)
+	}
+	for _, lv := range []ai.Level{ai.Easy, ai.Normal, ai.Hard} {
+		bot, err := tbl.AddBot(ctx, host, lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bot.Bot || !strings.HasPrefix(bot.Fingerprint, BotFingerprintPrefix) {
+			t.Fatalf("bot %+v", bot)
+		}
+	}
+	// The third bot filled the table: the game started and the bots play it
+	// out on their own.
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case <-s.Ready():
+		case <-deadline:
+			t.Fatal("the bots did not finish their game")
+		}
+		snap, ok := s.Take()
+		if !ok {
+			continue
+		}
+		if snap.Result != nil {
+			if len(snap.Result.Standings) != 3 {
+				t.Fatalf("result %+v", snap.Result)
+			}
+			for _, p := range snap.Table.Players {
+				if !p.Bot {
+					t.Fatalf("a seat is not marked as a bot: %+v", p)
+				}
+			}
+			return
+		}
+	}
 }

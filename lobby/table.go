@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -36,6 +37,10 @@ type Table struct {
 	stopTick func() bool
 	tickGen  int
 	ver      uint64
+	botSeq   int
+	botGen   int
+	botFor   int        // the game seq a bot move is scheduled for
+	rng      *rand.Rand // the built-in bots' randomness
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -611,6 +616,7 @@ func (t *Table) changed(newTurn bool) {
 	if newTurn || (t.running() && t.deadline.IsZero()) {
 		t.arm()
 	}
+	t.scheduleBot()
 	if !t.running() && t.stopTick != nil {
 		t.stopTick()
 		t.stopTick, t.deadline = nil, time.Time{}
