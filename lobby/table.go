@@ -607,6 +607,40 @@ func (t *Table) finish() {
 		r.Standings = append(r.Standings, run.players[s].Name)
 	}
 	t.result = r
+	t.scheduleRestart()
+}
+
+// scheduleRestart starts the next game by itself at a table where every
+// seat is taken by a bot (a bot tournament runs unattended). A table with a
+// person seated waits for someone to press "play again".
+func (t *Table) scheduleRestart() {
+	if len(t.sitters) < t.rec.Seats {
+		return
+	}
+	for _, p := range t.sitters {
+		if !p.Bot {
+			return
+		}
+	}
+	id := t.game.id
+	restart := func() {
+		t.post(func(ctx context.Context) {
+			if t.running() || t.game == nil || t.game.id != id {
+				return
+			}
+			if err := t.start(ctx); err != nil {
+				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
+				return
+			}
+			t.changed(true)
+		})
+	}
+	d := 3 * t.lobby.cfg.BotDelay
+	if d <= 0 {
+		go restart()
+		return
+	}
+	t.lobby.cfg.Clock.AfterFunc(d, restart)
 }
 
 // changed re-arms the turn clock (a new turn when newTurn), then publishes
