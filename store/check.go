@@ -61,7 +61,7 @@ func (s *Store) Check(ctx context.Context) error {
 			}
 			next = seq + 1
 			var e engine.Event
-			if err := json.Unmarshal(v, &e); err != nil {
+			if err := e.UnmarshalJSON(v); err != nil {
 				errs = append(errs, fmt.Errorf("game %d seq %d: %w", id, seq, err))
 			} else if e.Seq != seq {
 				errs = append(errs, fmt.Errorf("game %d: key seq %d holds event seq %d", id, seq, e.Seq))

@@ -196,7 +196,7 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 		}
 		e.At = e.At.UTC()
 		stamped[i] = e
-		if vals[i], err = json.Marshal(e); err != nil {
+		if vals[i], err = e.MarshalJSON(); err != nil { // direct: json.Marshal would re-scan it
 			return fmt.Errorf("append game %s: seq %d: %w", gameID, e.Seq, err)
 		}
 	}
@@ -267,6 +267,11 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	if len(evs) > 0 && evs[0].Seq != last+1 {
 		return fmt.Errorf("%w: first new seq is %d, the game has %d events", ErrSeq, evs[0].Seq, last)
 	}
+	for _, e := range evs {
+		if !validSeats(e, len(fps)) {
+			return fmt.Errorf("seq %d: a seat out of range for %d players", e.Seq, len(fps))
+		}
+	}
 	// The round's last roll before the new events, looked up at most once.
 	var (
 		before    engine.Event
@@ -301,9 +306,6 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	after.roll, after.hasRoll = prevRoll(len(evs))
 
 	for i, e := range evs {
-		if !validSeats(e, len(fps)) {
-			return fmt.Errorf("seq %d: seat out of range for %d players", e.Seq, len(fps))
-		}
 		if err := events.Put(eventKey(id, e.Seq), vals[i]); err != nil {
 			return err
 		}
@@ -364,7 +366,7 @@ func storedRollBefore(c *bolt.Cursor, id uint64, last int) (engine.Event, bool) 
 	}
 	for k, v := c.Seek(eventKey(id, last)); k != nil && binary.BigEndian.Uint64(k) == id; k, v = c.Prev() {
 		var e engine.Event
-		if json.Unmarshal(v, &e) != nil {
+		if e.UnmarshalJSON(v) != nil {
 			return engine.Event{}, false
 		}
 		switch e.Type {
@@ -486,7 +488,7 @@ func readEvents(tx *bolt.Tx, id uint64) ([]engine.Event, error) {
 	c := tx.Bucket(bucketEvents).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		var e engine.Event
-		if err := json.Unmarshal(v, &e); err != nil {
+		if err := e.UnmarshalJSON(v); err != nil {
 			return nil, fmt.Errorf("decode event %d: %w", binary.BigEndian.Uint64(k[8:]), err)
 		}
 		evs = append(evs, e)

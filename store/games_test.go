@@ -96,6 +96,7 @@ func TestAppendChecks(t *testing.T) {
 		{"gap", gm.ID, all[4:6], nil, ErrSeq},
 		{"not consecutive", gm.ID, bad(all[3], all[5]), nil, ErrSeq},
 		{"seat out of range", gm.ID, bad(wrongSeat), nil, nil},
+		{"unknown type", gm.ID, bad(engine.Event{Seq: 4, Type: "dance"}), nil, engine.ErrBadEvent},
 		{"winner out of range", gm.ID, all[3:4], &Result{Winner: 3}, nil},
 		{"no winner", gm.ID, all[3:4], &Result{Winner: -1}, nil},
 	}
@@ -103,6 +104,9 @@ func TestAppendChecks(t *testing.T) {
 		err := s.Append(ctx, c.id, c.evs, c.res)
 		if err == nil || (c.want != nil && !errors.Is(err, c.want)) {
 			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "panic") {
+			t.Errorf("%s: %v", c.name, err)
 		}
 		if c.id == gm.ID && !strings.Contains(err.Error(), "append game "+gm.ID) {
 			t.Errorf("%s: err = %q lacks context", c.name, err)

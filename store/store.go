@@ -64,7 +64,7 @@ var (
 	// ErrSeq: appended events do not continue the game's gap-free sequence.
 	ErrSeq = errors.New("events out of sequence")
 	// ErrCorrupt: the file is not a bbolt database or is damaged.
-	ErrCorrupt = errors.New("not a valid database file")
+	ErrCorrupt = errors.New("unusable database file")
 )
 
 // SchemaVersion is the layout this code reads and writes.
@@ -154,9 +154,11 @@ func (e *lockedError) Is(target error) bool { return target == ErrLocked }
 // Open opens the store at path, creating the file (0600) and its parent
 // directory (0700) if needed. If another server holds the file, it gives up
 // after a second with an error matching ErrLocked ("another mia server
-// holds PATH"). A file that is not a bbolt database, is damaged, or holds no
-// mia schema is refused (ErrCorrupt or ErrSchema) and left untouched; so is
-// a file of a newer schema version (ErrSchema).
+// holds PATH"). A non-empty file that does not start like a bbolt database
+// is refused (ErrCorrupt) before anything opens it for writing, as is one
+// whose bbolt meta pages are both damaged; a bbolt file without mia's
+// schema, or of a newer schema version, is refused with ErrSchema. Refused
+// files are left as they were.
 func Open(path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
@@ -236,7 +238,7 @@ func precheck(path string) error {
 		return len(buf) >= off+4 && binary.LittleEndian.Uint32(buf[off:]) == boltMagic
 	}
 	if !magicAt(boltMagicAt) && !magicAt(boltDefaultPgz+boltMagicAt) {
-		return fmt.Errorf("%w: not a bbolt database (refusing to touch it)", ErrCorrupt)
+		return fmt.Errorf("%w: not a bbolt database (left untouched)", ErrCorrupt)
 	}
 	return nil
 }

@@ -52,6 +52,7 @@ func TestOpenLocked(t *testing.T) {
 		s2.Close()
 		t.Fatal("second Open of the same file succeeded")
 	}
+	t.Logf("refused after %v: %v", took, err)
 	if !errors.Is(err, ErrLocked) {
 		t.Errorf("err = %v, want ErrLocked", err)
 	}
@@ -87,6 +88,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 				s.Close()
 				t.Fatal("Open succeeded")
 			}
+			t.Logf("refused: %v", err)
 			if !errors.Is(err, c.want) {
 				t.Errorf("err = %v, want %v", err, c.want)
 			}
@@ -98,6 +100,39 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 				t.Error("the file was changed")
 			}
 		})
+	}
+}
+
+// A mia file whose two meta pages are both damaged is refused, unchanged.
+func TestOpenRefusesDamagedMeta(t *testing.T) {
+	s, path := openTemp(t)
+	if _, err := s.SetName(context.Background(), "SHA256:a", "alice", false); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The meta's txid sits at 16 (page header) + 48; its checksum follows.
+	for _, page := range []int{0, boltDefaultPgz} {
+		b[page+16+48] ^= 0xff
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(path)
+	if err == nil {
+		s2.Close()
+		t.Fatal("Open succeeded")
+	}
+	t.Logf("refused: %v", err)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("err = %v, want ErrCorrupt", err)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(b, after) {
+		t.Error("the file was changed")
 	}
 }
 
@@ -124,6 +159,7 @@ func TestOpenRefusesOtherBoltFile(t *testing.T) {
 		s.Close()
 		t.Fatal("Open succeeded")
 	}
+	t.Logf("refused: %v", err)
 	if !errors.Is(err, ErrSchema) {
 		t.Errorf("err = %v, want ErrSchema", err)
 	}
@@ -151,6 +187,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 		s2.Close()
 		t.Fatal("Open of a newer schema succeeded")
 	}
+	t.Logf("refused: %v", err)
 	if !errors.Is(err, ErrSchema) || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("err = %v, want ErrSchema saying newer", err)
 	}
