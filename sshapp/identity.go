@@ -89,6 +89,7 @@ func (srv *Server) allowedKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	if c != nil {
 		c.offered.Store(true)
 	}
+	srv.log.Debug("key offered", "fingerprint", Fingerprint(key), "remote", remoteIP(ctx.RemoteAddr()))
 	if _, cert := key.(*gossh.Certificate); cert {
 		return false
 	}

@@ -33,13 +33,14 @@ type Server struct {
 
 	handlers sync.WaitGroup // running session handlers
 
-	mu       sync.Mutex
-	closing  bool
-	addr     net.Addr
-	perIP    map[string]int
-	unauth   int
-	conns    map[*conn]struct{}
-	sessions map[*session]struct{}
+	mu        sync.Mutex
+	closing   bool
+	addr      net.Addr
+	listeners map[net.Listener]struct{}
+	perIP     map[string]int
+	unauth    int
+	conns     map[*conn]struct{}
+	sessions  map[*session]struct{}
 }
 
 // New builds a server from cfg. It does not listen yet.
@@ -57,13 +58,14 @@ func New(cfg Config) (*Server, error) {
 		cfg.Now = time.Now
 	}
 	srv := &Server{
-		cfg:      cfg,
-		lim:      cfg.Limits.withDefaults(),
-		log:      cfg.Log.WithPrefix("sshapp"),
-		commands: builtinCommands(),
-		perIP:    make(map[string]int),
-		conns:    make(map[*conn]struct{}),
-		sessions: make(map[*session]struct{}),
+		cfg:       cfg,
+		lim:       cfg.Limits.withDefaults(),
+		log:       cfg.Log.WithPrefix("sshapp"),
+		commands:  builtinCommands(),
+		perIP:     make(map[string]int),
+		listeners: make(map[net.Listener]struct{}),
+		conns:     make(map[*conn]struct{}),
+		sessions:  make(map[*session]struct{}),
 	}
 	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	s, err := wish.NewServer(
@@ -127,9 +129,14 @@ func (srv *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	srv.addr = ln.Addr()
+	srv.listeners[ln] = struct{}{}
 	srv.mu.Unlock()
 	err := srv.ssh.Serve(ln)
-	if errors.Is(err, ssh.ErrServerClosed) || srv.isClosing() {
+	srv.mu.Lock()
+	delete(srv.listeners, ln)
+	closing := srv.closing
+	srv.mu.Unlock()
+	if errors.Is(err, ssh.ErrServerClosed) || closing {
 		return ErrServerClosed
 	}
 	return fmt.Errorf("sshapp: serve: %w", err)
@@ -162,17 +169,23 @@ func (srv *Server) isClosing() bool {
 // command), gives them ShutdownGrace to finish, then closes every
 // connection and waits for the session handlers to return, or for ctx.
 func (srv *Server) Shutdown(ctx context.Context) error {
+	// From here on no connection, session or handler is added: accept,
+	// sessionChannel and newSession check closing under srv.mu.
 	srv.mu.Lock()
 	srv.closing = true
 	sessions := make([]*session, 0, len(srv.sessions))
 	for s := range srv.sessions {
 		sessions = append(sessions, s)
 	}
+	var lnErr error
+	for ln := range srv.listeners {
+		if err := ln.Close(); err != nil && lnErr == nil {
+			lnErr = err
+		}
+	}
 	srv.mu.Unlock()
-
-	// Closes the listeners now; returns once every connection is gone.
-	stopped := make(chan error, 1)
-	go func() { stopped <- srv.ssh.Shutdown(ctx) }()
+	// (ssh.Server.Shutdown is not used: its WaitGroup races with
+	// connections that finish their handshake while it waits.)
 
 	for _, s := range sessions {
 		s.goodbye("the server is shutting down")
@@ -193,7 +206,7 @@ wait:
 	}
 
 	// Close every connection, those still in their handshake included.
-	err := srv.ssh.Close()
+	_ = srv.ssh.Close()
 	srv.mu.Lock()
 	conns := make([]*conn, 0, len(srv.conns))
 	for c := range srv.conns {
@@ -214,13 +227,8 @@ wait:
 	case <-ctx.Done():
 		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
 	}
-	select {
-	case <-stopped:
-	case <-ctx.Done():
-		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
-	}
-	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("sshapp: shutdown: %w", err)
+	if lnErr != nil && !errors.Is(lnErr, net.ErrClosed) {
+		return fmt.Errorf("sshapp: shutdown: %w", lnErr)
 	}
 	return nil
 }

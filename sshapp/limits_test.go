@@ -1,0 +1,272 @@
+package sshapp
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// readAll reads a raw connection until it closes or within passes; it
+// reports what came and whether the server closed it.
+func readAll(nc net.Conn, within time.Duration) (string, bool) {
+	_ = nc.SetReadDeadline(time.Now().Add(within))
+	b, err := io.ReadAll(nc)
+	return string(b), err == nil
+}
+
+func TestHandshakeDeadline(t *testing.T) {
+	const limit = 300 * time.Millisecond
+	ts := startServer(t, func(c *Config) { c.Limits.HandshakeTimeout = limit })
+
+	tests := []struct {
+		name  string
+		stall func(t *testing.T, nc net.Conn)
+	}{
+		{"says nothing", func(*testing.T, net.Conn) {}},
+		{"stops after the version", func(t *testing.T, nc net.Conn) {
+			if _, err := nc.Write([]byte("SSH-2.0-slowpoke\r\n")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"trickles bytes", func(t *testing.T, nc net.Conn) {
+			// Each byte is activity: the deadline must hold anyway.
+			for _, b := range []byte("SSH-2.0-x") {
+				if _, err := nc.Write([]byte{b}); err != nil {
+					return
+				}
+				time.Sleep(limit / 4)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nc, err := net.Dial("tcp", ts.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			start := time.Now()
+			tt.stall(t, nc)
+			got, closed := readAll(nc, 5*time.Second)
+			took := time.Since(start)
+			if !closed {
+				t.Fatalf("connection still open after %s", took)
+			}
+			if took < limit-50*time.Millisecond || took > limit+time.Second {
+				t.Errorf("closed after %s, want about %s", took, limit)
+			}
+			if !strings.HasPrefix(got, "SSH-2.0-mia") {
+				t.Errorf("server said %q", got)
+			}
+		})
+	}
+	eventually(t, 2*time.Second, "stalled connections released", func() bool { return ts.connCount() == 0 })
+
+	// An authenticated connection outlives the handshake deadline.
+	key := newKey(t)
+	c := ts.connect(t, key)
+	time.Sleep(3 * limit)
+	if r := runOn(t, c, "whoami"); r.code != 0 {
+		t.Errorf("command after the handshake deadline: %+v", r)
+	}
+}
+
+func TestPerSourceCap(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.Limits.MaxPerSource = 3 })
+	key := newKey(t)
+	var held []*gossh.Client
+	for i := range 3 {
+		c, err := dialFrom(ts.addr, "127.0.0.1", clientConfig(key))
+		if err != nil {
+			t.Fatalf("connection %d: %v", i+1, err)
+		}
+		held = append(held, c)
+	}
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	if c, err := dialFrom(ts.addr, "127.0.0.1", clientConfig(key)); err == nil {
+		c.Close()
+		t.Fatal("a fourth connection from 127.0.0.1 got in")
+	}
+	// A raw look: the refusal says why.
+	nc, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, closed := readAll(nc, 2*time.Second)
+	nc.Close()
+	if !closed || !strings.Contains(got, "too many connections from your address") {
+		t.Errorf("refused connection read %q (closed %v)", got, closed)
+	}
+
+	other, err := dialFrom(ts.addr, "127.0.0.2", clientConfig(key))
+	if err != nil {
+		t.Fatalf("another source was refused: %v", err)
+	}
+	if r := runOn(t, other, "whoami"); r.code != 0 {
+		t.Errorf("whoami from 127.0.0.2: %+v", r)
+	}
+	other.Close()
+
+	held[0].Close()
+	held = held[1:]
+	eventually(t, 2*time.Second, "a place under the cap after a close", func() bool {
+		c, err := dialFrom(ts.addr, "127.0.0.1", clientConfig(key))
+		if err != nil {
+			return false
+		}
+		held = append(held, c)
+		return true
+	})
+}
+
+func TestUnauthenticatedCap(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.Limits.MaxUnauthenticated = 2
+		c.Limits.MaxPerSource = -1
+	})
+	var stalled []net.Conn
+	for range 2 {
+		nc, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stalled = append(stalled, nc)
+		// Wait for the version line: the server has counted it.
+		if _, err := bufio.NewReader(nc).ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nc, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, closed := readAll(nc, 2*time.Second)
+	nc.Close()
+	if !closed || !strings.Contains(got, "busy") {
+		t.Errorf("third connection read %q (closed %v)", got, closed)
+	}
+	key := newKey(t)
+	if c, err := dialFrom(ts.addr, "", clientConfig(key)); err == nil {
+		c.Close()
+		t.Error("an SSH client got in past the cap")
+	}
+	for _, nc := range stalled {
+		nc.Close()
+	}
+	eventually(t, 2*time.Second, "login after the stalled ones left", func() bool {
+		c, err := dialFrom(ts.addr, "", clientConfig(key))
+		if err != nil {
+			return false
+		}
+		c.Close()
+		return true
+	})
+	// Authenticated connections do not count.
+	var authed []*gossh.Client
+	for range 4 {
+		authed = append(authed, ts.connect(t, key))
+	}
+	if r := runOn(t, authed[3], "whoami"); r.code != 0 {
+		t.Errorf("whoami: %+v", r)
+	}
+}
+
+func TestSessionsPerConnection(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.Limits.MaxSessions = 2 })
+	c := ts.connect(t, newKey(t))
+	s1, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s3, err := c.NewSession(); err == nil {
+		s3.Close()
+		t.Fatal("a third session opened")
+	} else if !strings.Contains(err.Error(), "at most 2 sessions") {
+		t.Errorf("refusal: %v", err)
+	}
+	s1.Close()
+	s2.Close()
+	eventually(t, 2*time.Second, "a session after closing the others", func() bool {
+		s, err := c.NewSession()
+		if err != nil {
+			return false
+		}
+		s.Close()
+		return true
+	})
+}
+
+func TestNoSessionTimeout(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.Limits.NoSessionTimeout = 200 * time.Millisecond })
+	c := ts.connect(t, newKey(t))
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("a connection without sessions stayed open")
+	}
+}
+
+func TestKeepalive(t *testing.T) {
+	ts := startServer(t, func(c *Config) {
+		c.Limits.KeepaliveInterval = 100 * time.Millisecond
+		c.Limits.NoSessionTimeout = -1
+	})
+	key := newKey(t)
+
+	// A live client answers keepalives (x/crypto refuses them, which is
+	// an answer).
+	live := ts.connect(t, key)
+
+	// A dead one: its requests are never read, so it never answers.
+	nc, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	conn, _, _, err := gossh.NewClientConn(nc, ts.addr, clientConfig(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+
+	eventually(t, 3*time.Second, "dead connection closed", func() bool { return ts.connCount() == 1 })
+	time.Sleep(300 * time.Millisecond)
+	if r := runOn(t, live, "whoami"); r.code != 0 {
+		t.Errorf("the live connection: %+v", r)
+	}
+}
+
+func TestClampWindow(t *testing.T) {
+	l := Limits{}.withDefaults()
+	tests := []struct {
+		in, want ssh.Window
+	}{
+		{ssh.Window{Width: 80, Height: 24}, ssh.Window{Width: 80, Height: 24}},
+		{ssh.Window{}, ssh.Window{Width: 1, Height: 1}},
+		{ssh.Window{Width: -5, Height: -5, WidthPixels: -1}, ssh.Window{Width: 1, Height: 1}},
+		{ssh.Window{Width: 100000, Height: 100000, WidthPixels: 1 << 31, HeightPixels: 1 << 20},
+			ssh.Window{Width: 500, Height: 200, WidthPixels: 65535, HeightPixels: 65535}},
+		{ssh.Window{Width: 4294967295, Height: 4294967295}, ssh.Window{Width: 500, Height: 200}},
+	}
+	for _, tt := range tests {
+		if got := l.clampWindow(tt.in); got != tt.want {
+			t.Errorf("clampWindow(%+v) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}

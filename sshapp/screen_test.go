@@ -1,0 +1,179 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// named is a key whose player is called name.
+func (ts *testServer) named(t *testing.T, name string) gossh.Signer {
+	t.Helper()
+	key := newKey(t)
+	if _, err := ts.players.SetName(context.Background(), Fingerprint(key.PublicKey()), name, false); err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+func TestNamePrompt(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.named(t, "taken")
+	key := newKey(t)
+	sc := openScreen(t, ts.connect(t, key), 80, 24)
+	sc.waitFor(t, "Choose a display name", 5*time.Second)
+
+	sc.send(t, "TAKEN\r")
+	sc.waitFor(t, "that name is taken", 5*time.Second)
+	sc.send(t, strings.Repeat("\x7f", 5)+"b@d\r")
+	sc.waitFor(t, "1 to 16 of the characters", 5*time.Second)
+	sc.send(t, strings.Repeat("\x7f", 3)+"alice\r")
+	sc.waitFor(t, "Hello, alice", 5*time.Second)
+	sc.waitFor(t, Fingerprint(key.PublicKey()), time.Second)
+	if got := ts.players.name(Fingerprint(key.PublicKey())); got != "alice" {
+		t.Errorf("stored name = %q, want alice", got)
+	}
+	sc.send(t, "q")
+	if code := sc.wait(t, 5*time.Second); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	// Commands now know the name.
+	if r := ts.run(t, key, "whoami"); !strings.Contains(r.stdout, "alice") {
+		t.Errorf("whoami after the prompt: %q", r.stdout)
+	}
+}
+
+func TestWindowSizes(t *testing.T) {
+	tests := []struct {
+		name    string
+		w, h    int
+		changes [][2]int
+	}{
+		{"zero", 0, 0, [][2]int{{0, 0}, {100000, 100000}, {80, 24}}},
+		{"huge", 100000, 100000, [][2]int{{100000, 100000}, {0, 0}, {1, 1}, {4294967295, 4294967295}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := startServer(t, nil)
+			key := ts.named(t, "wanda")
+			sc := openScreen(t, ts.connect(t, key), tt.w, tt.h)
+			sc.waitFor(t, "\x1b[?1049h", 5*time.Second) // the screen is up
+			for _, c := range append(tt.changes, [2]int{80, 24}) {
+				if err := sc.sess.WindowChange(c[1], c[0]); err != nil {
+					t.Fatalf("window-change %v: %v", c, err)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			// At 1x1 the frame is cut to one cell; at 80x24 it shows.
+			sc.waitFor(t, "Hello, wanda", 5*time.Second)
+			sc.send(t, "q")
+			if code := sc.wait(t, 5*time.Second); code != 0 {
+				t.Errorf("exit %d", code)
+			}
+			if r := ts.run(t, key, "whoami"); r.code != 0 {
+				t.Errorf("server unwell afterwards: %+v", r)
+			}
+		})
+	}
+}
+
+func TestIdleTimeoutCountsInputOnly(t *testing.T) {
+	const idle = 500 * time.Millisecond
+	ts := startServer(t, func(c *Config) { c.Limits.IdleTimeout = idle })
+	key := ts.named(t, "ida")
+
+	quiet := openScreen(t, ts.connect(t, key), 80, 24)
+	busy := openScreen(t, ts.connect(t, key), 80, 24)
+	quiet.waitFor(t, "Hello, ida", 5*time.Second)
+	busy.waitFor(t, "Hello, ida", 5*time.Second)
+
+	start := time.Now()
+	for time.Since(start) < 3*idle {
+		busy.send(t, "x") // a key the screen ignores
+		time.Sleep(idle / 5)
+	}
+	quiet.waitFor(t, "closed after 500ms without input", time.Second)
+	quiet.wait(t, 2*time.Second)
+	select {
+	case err := <-busy.done:
+		t.Fatalf("a typing person was closed as idle: %v\n%q", err, busy.out.String())
+	default:
+	}
+	busy.waitFor(t, "without input", 3*idle)
+	busy.wait(t, 2*time.Second)
+
+	// A command session idles out too, with the reason on stderr.
+	ts.Handle(Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *Call) int {
+		<-ctx.Done()
+		return 0
+	}})
+	r := ts.run(t, key, "wait")
+	if r.code != ExitRefused || !strings.Contains(r.stderr, "without input") {
+		t.Errorf("idle command: %+v", r)
+	}
+}
+
+func TestShutdownTellsEveryone(t *testing.T) {
+	ts := startServer(t, nil)
+	started := make(chan struct{}, 1)
+	ts.Handle(Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *Call) int {
+		started <- struct{}{}
+		<-ctx.Done()
+		return 0
+	}})
+	key := ts.named(t, "sam")
+	sc := openScreen(t, ts.connect(t, key), 80, 24)
+	sc.waitFor(t, "Hello, sam", 5*time.Second)
+
+	cmdConn := ts.connect(t, key)
+	cmdSess, err := cmdConn.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmdOut := &syncBuffer{}
+	cmdSess.Stderr = cmdOut
+	if err := cmdSess.Start("wait"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	idle := ts.connect(t, key) // a connection without a session
+	_ = idle
+
+	// One connection stuck in its handshake.
+	raw, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+
+	begin := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	if took := time.Since(begin); took > 3*time.Second {
+		t.Errorf("shutdown took %s", took)
+	}
+	sc.waitFor(t, "the server is shutting down", time.Second)
+	sc.wait(t, 2*time.Second)
+	if !strings.Contains(cmdOut.String(), "the server is shutting down") {
+		t.Errorf("command session was not told: %q", cmdOut.String())
+	}
+	if _, closed := readAll(raw, 2*time.Second); !closed {
+		t.Error("a connection in its handshake survived shutdown")
+	}
+	if err := <-ts.served; !errors.Is(err, ErrServerClosed) {
+		t.Errorf("Serve returned %v", err)
+	}
+	ts.served <- ErrServerClosed // for the cleanup
+	if c, err := dialFrom(ts.addr, "", clientConfig(key)); err == nil {
+		c.Close()
+		t.Error("a connection was accepted after shutdown")
+	}
+}
