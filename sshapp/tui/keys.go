@@ -61,10 +61,12 @@ func (k formKeys) FullHelp() [][]key.Binding {
 // enabled, so the help bar lists exactly those.
 type tableKeys struct {
 	Roll, Blind, Challenge, Pass, GiveUp, Announce, Sit, Start, Chat, Back, Help, Quit key.Binding
+
+	all [][]key.Binding // every binding, enabled, for the full help
 }
 
 func newTableKeys() tableKeys {
-	return tableKeys{
+	k := tableKeys{
 		Roll:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll")),
 		Blind:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blind")),
 		Challenge: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "liar!")),
@@ -78,6 +80,17 @@ func newTableKeys() tableKeys {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
+	k.Pass.SetHelp("p", "pass on")
+	k.Announce.SetHelp("a", "announce/raise")
+	k.Sit.SetHelp("s", "sit/stand/leave")
+	k.Start.SetHelp("enter", "start/play again")
+	k.all = [][]key.Binding{
+		{k.Roll, k.Blind, k.Announce},
+		{k.Challenge, k.Pass, k.GiveUp},
+		{k.Start, k.Sit, k.Chat},
+		{k.Back, k.Help, k.Quit},
+	}
+	return k
 }
 
 // ShortHelp is the table's help bar: the actions legal now (disabled
@@ -87,15 +100,8 @@ func (k tableKeys) ShortHelp() []key.Binding {
 	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.Help, k.Chat, k.Back, k.Quit}
 }
 
-// FullHelp is the table's full help.
-func (k tableKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Roll, k.Blind, k.Announce},
-		{k.Challenge, k.Pass, k.GiveUp},
-		{k.Start, k.Sit, k.Chat},
-		{k.Back, k.Help, k.Quit},
-	}
-}
+// FullHelp is the table's full help: every key, legal now or not.
+func (k tableKeys) FullHelp() [][]key.Binding { return k.all }
 
 // pickerKeys are the claim picker's bindings.
 type pickerKeys struct {

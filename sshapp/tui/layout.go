@@ -159,14 +159,32 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 	return s.ChatName.Render(from) + ": " + cut(text, w-nw)
 }
 
-// chatBlock draws the last lines of a chat that fit in h lines.
+// chatBlock draws the last lines of a chat that fit in h lines of w
+// cells, long lines wrapped.
 func chatBlock(s *Styles, lines []lobby.ChatLine, w, h int) []string {
-	start := max(0, len(lines)-h)
-	out := make([]string, 0, h)
-	for _, l := range lines[start:] {
-		out = append(out, chatLine(s, l, w))
+	return tail(len(lines), w, h, func(i int) string { return chatLine(s, lines[i], MaxChatWidth) })
+}
+
+// MaxChatWidth bounds a drawn chat line before wrapping: a name and the
+// longest message.
+const MaxChatWidth = lobby.MaxNameRunes + 8 + lobby.MaxChatRunes
+
+// tail wraps the n items that line(i) draws to w cells and returns the
+// last h lines, drawing only the items it needs.
+func tail(n, w, h int, line func(i int) string) []string {
+	if h <= 0 || w <= 0 {
+		return nil
 	}
-	return out
+	out := make([]string, h)
+	k := h
+	for i := n - 1; i >= 0 && k > 0; i-- {
+		wrapped := strings.Split(ansi.Wrap(line(i), w, " "), "\n")
+		for j := len(wrapped) - 1; j >= 0 && k > 0; j-- {
+			k--
+			out[k] = wrapped[j]
+		}
+	}
+	return out[k:]
 }
 
 // name cleans a display name for drawing.

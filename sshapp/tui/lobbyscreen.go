@@ -24,10 +24,11 @@ type lobbyScreen struct {
 	status string
 	isErr  bool
 	keys   lobbyKeys
+	ikeys  inputKeys
 }
 
 func newLobbyScreen(s *Styles) lobbyScreen {
-	return lobbyScreen{keys: newLobbyKeys(), input: s.newInput("say: ", "a line for the lobby", lobby.MaxChatRunes)}
+	return lobbyScreen{keys: newLobbyKeys(), ikeys: newInputKeys(), input: s.newInput("say: ", "a line for the lobby", lobby.MaxChatRunes)}
 }
 
 // lobbyOpen asks the root to open a table; lobbyNew to show the form;
@@ -60,7 +61,7 @@ func (m *lobbyScreen) setStatus(text string, isErr bool) { m.status, m.isErr = t
 // helpKeys is the key map the help bar shows now.
 func (m *lobbyScreen) helpKeys() help.KeyMap {
 	if m.typing {
-		return newInputKeys()
+		return m.ikeys
 	}
 	return m.keys
 }

@@ -108,7 +108,7 @@ func TestTableScreenPlaysATurn(t *testing.T) {
 	// No table in the config: the player is seated, so the screen goes
 	// straight back to the game (a reconnect).
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "fun", "Your turn: roll", "r roll", "b blind", me.Name, others[0].Name, others[1].Name, "♥♥♥♥♥♥")
+	waitOutput(t, tm, "fun", "Your turn · 60s left", "roll: r or b (blind)", "r roll", "b blind", me.Name, others[0].Name, others[1].Name, "♥♥♥♥♥♥")
 
 	tm.Send(keyRunes("r"))
 	waitOutput(t, tm, "your dice:", "┌───────┐", "●", "Announce (lowest first):", "to beat")
@@ -184,7 +184,7 @@ func TestTableScreenGameOver(t *testing.T) {
 	}
 
 	tm := teatest.NewTestModel(t, New(e.config(rest[0], 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "Mia! liar (c) or give up (g)", "g give up", "c liar")
+	waitOutput(t, tm, "Mia! liar: c · give up: g", "g give up", "c liar")
 	tm.Send(keyRunes("g"))
 	waitOutput(t, tm, "Game over", opener.Name+" wins!", "1. "+opener.Name, "2. "+rest[0].Name, "enter: play again")
 	e.until(tbl, a, "game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Result != nil })
@@ -217,6 +217,11 @@ func TestSizes(t *testing.T) {
 	a, b := e.player("alice"), e.player("bob")
 	tbl := e.game("sizes", engine.DefaultOptions(), a, b)
 	snap := e.snapshot(tbl, a)
+	big, err := e.lobby.CreateTable(ctxT(t), a, lobby.TableConfig{Name: "ten-seats-and-a-long-nam", Rules: engine.DefaultOptions(), Seats: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigSnap := e.snapshot(big, a)
 	tests := []struct {
 		w, h       int
 		small      bool
@@ -239,6 +244,11 @@ func TestSizes(t *testing.T) {
 				m.screen = screenTable
 				m.table = newTableScreen(m.s, a, "sizes", tbl)
 				m.table.setSnapshot(snap)
+			},
+			"waiting table": func() {
+				m.screen = screenTable
+				m.table = newTableScreen(m.s, a, big.Name(), big)
+				m.table.setSnapshot(bigSnap)
 			},
 		}
 		for name, show := range screens {
@@ -401,4 +411,69 @@ func TestDoneClosesSubscriptions(t *testing.T) {
 	}
 	tm.Send(keyRunes("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestTableScreenClockChatLeave: the turn clock counts down, chat reaches
+// the table, and leaving a running game asks first.
+func TestTableScreenClockChatLeave(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("leave", engine.DefaultOptions(), a, b)
+	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "round 1", "60s left")
+	e.clock.Advance(17 * time.Second)
+	waitOutput(t, tm, "43s left")
+
+	tm.Send(keyRunes("t"))
+	tm.Type("gg all")
+	tm.Send(keyEnter)
+	waitOutput(t, tm, "alice: gg all")
+
+	tm.Send(keyRunes("s"))
+	waitOutput(t, tm, "Leave the running game?", "y yes, leave")
+	tm.Send(keyRunes("n"))
+	waitOutput(t, tm, "you stay in the game")
+	if s := e.snapshot(tbl, a); !s.Playing {
+		t.Fatal("the game ended on n")
+	}
+	tm.Send(keyRunes("s"))
+	tm.Send(keyRunes("y"))
+	e.until(tbl, b, "alice left", func(s lobby.Snapshot) bool { return !s.Playing && s.Result != nil && s.Result.Winner == "bob" })
+	waitOutput(t, tm, "bob wins!", "s: sit for the next game")
+	frame := finalView(t, tm)
+	assertContains(t, frame, "Game over", "1. bob", "2. alice", "you left the game")
+}
+
+// TestOpenMissingTable falls back to the lobby with the reason.
+func TestOpenMissingTable(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.config(e.player("alice"), 80, 24)
+	cfg.Table = "nope"
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "could not open nope: "+lobby.ErrNoTable.Error(), "Lobby chat")
+	finalView(t, tm)
+}
+
+// TestHelpToggle: ? swaps the help bar for the full help and back.
+func TestHelpToggle(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("help", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, a)
+	me, _ := whoseTurn(t, snap, a, b)
+	m := New(e.config(me, 80, 24)).(*Model)
+	m.screen = screenTable
+	m.table = newTableScreen(m.s, me, "help", tbl)
+	m.table.setSnapshot(e.snapshot(tbl, me))
+	short := m.View()
+	assertContains(t, short, "Round log", "r roll • b blind")
+	m.Update(keyRunes("?"))
+	full := m.View()
+	assertLacks(t, full, "Round log", "r roll • b blind")
+	assertContains(t, full, "roll", "blind", "announce", "liar!", "give up", "chat", "lobby", "quit")
+	assertFits(t, full, 80, 24)
+	m.Update(keyRunes("?"))
+	if m.View() != short {
+		t.Error("? twice does not give the help bar back")
+	}
 }

@@ -36,6 +36,8 @@ type tableScreen struct {
 	isErr   bool
 	busy    bool // a move is on its way to the table
 	keys    tableKeys
+	ikeys   inputKeys
+	ckeys   confirmKeys
 }
 
 // Requests from the table screen to the root.
@@ -45,7 +47,7 @@ type (
 )
 
 func newTableScreen(s *Styles, me lobby.Player, name string, t *lobby.Table) tableScreen {
-	m := tableScreen{name: name, table: t, me: me, keys: newTableKeys(), autoAt: -1,
+	m := tableScreen{name: name, table: t, me: me, keys: newTableKeys(), ikeys: newInputKeys(), ckeys: newConfirmKeys(), autoAt: -1,
 		input: s.newInput("say: ", "a line for the table", lobby.MaxChatRunes)}
 	m.syncKeys()
 	return m
@@ -77,6 +79,9 @@ func (m *tableScreen) isHost() bool {
 func (m *tableScreen) setSnapshot(snap lobby.Snapshot) {
 	m.snap, m.have = snap, true
 	m.log = snap.LogLines(logKeep)
+	for i, l := range m.log {
+		m.log[i] = lobby.Clean(l, 4*MaxWidth) // names in it were typed by people
+	}
 	if !m.inGame() {
 		m.confirm = false
 	}
@@ -85,7 +90,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) {
 		m.picker = m.picker.Refresh(v)
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
-	if n := len(snap.Events()); !m.picker.Open() && !m.typing && v != nil && snap.Playing &&
+	if n := len(snap.Events()); !m.picker.Open() && !m.typing && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := NewPicker(v); ok {
 			m.picker, m.autoAt = p, n
@@ -148,9 +153,9 @@ func (m *tableScreen) syncKeys() {
 func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
 	case m.typing:
-		return newInputKeys()
+		return m.ikeys
 	case m.confirm:
-		return newConfirmKeys()
+		return m.ckeys
 	case m.picker.Open():
 		return m.picker.keys
 	}
@@ -162,7 +167,7 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 	case m.typing:
 		return m.updateTyping(msg)
 	case m.confirm:
-		ck := newConfirmKeys()
+		ck := m.ckeys
 		switch {
 		case key.Matches(msg, ck.Yes):
 			m.confirm = false
@@ -184,7 +189,7 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 		return m, func() tea.Msg { return tableBack{} }
 	case key.Matches(msg, k.Quit):
 		return m, func() tea.Msg { return tableQuit{} }
-	case key.Matches(msg, k.Chat):
+	case key.Matches(msg, k.Chat) && m.table != nil:
 		m.typing = true
 		return m, m.input.Focus()
 	case !m.have:
@@ -304,12 +309,9 @@ func (m *tableScreen) render(s *Styles, hv *help.Model, now time.Time, w, h int)
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
 	}
-	leftW := 40
+	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
 	rightW := w - leftW - 2
-	topH := 9
-	if n := m.seatCount(); n > topH {
-		topH = n
-	}
+	topH := max(9, m.seatCount())
 	left := block(m.seatLines(s, now), leftW, topH)
 	right := block(m.panelLines(s, now, rightW), rightW, topH)
 	side(&b, left, right, 2)
@@ -329,10 +331,7 @@ func (m *tableScreen) render(s *Styles, hv *help.Model, now time.Time, w, h int)
 			lcol = strings.Split(m.picker.View(s, colW, botH), "\n")
 		} else {
 			lcol = append(lcol, s.Header.Render("Round log"))
-			start := max(0, len(m.log)-(botH-1))
-			for _, l := range m.log[start:] {
-				lcol = append(lcol, cut(l, colW))
-			}
+			lcol = append(lcol, tail(len(m.log), colW, botH-1, func(i int) string { return m.log[i] })...)
 		}
 		rcol := append(make([]string, 0, botH), s.Header.Render("Table chat"))
 		rcol = append(rcol, chatBlock(s, m.snap.Chat, w-colW-2, botH-1)...)
@@ -383,11 +382,13 @@ type seat struct {
 	turn, empty         bool
 }
 
+// seatCount is the number of lines the seats take, with their header
+// between games.
 func (m *tableScreen) seatCount() int {
 	if m.snap.Playing && m.snap.Game != nil {
 		return len(m.snap.Game.Lives)
 	}
-	return max(m.snap.Table.Seats, len(m.snap.Table.Players))
+	return 1 + max(m.snap.Table.Seats, len(m.snap.Table.Players))
 }
 
 // seats lists the seats in order: the running game's, or else the people
@@ -420,7 +421,14 @@ func (m *tableScreen) seats() []seat {
 
 func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 	seats := m.seats()
-	lines := make([]string, 0, len(seats))
+	lines := make([]string, 0, len(seats)+1)
+	switch {
+	case m.snap.Playing:
+	case m.snap.Game != nil:
+		lines = append(lines, s.Header.Render("Seated for the next game"))
+	default:
+		lines = append(lines, s.Header.Render("Seats"))
+	}
 	left := m.remaining(now)
 	for _, st := range seats {
 		if st.empty {
@@ -456,7 +464,7 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 		}
 		clock := ""
 		if st.turn && left >= 0 {
-			clock = " " + s.Turn.Render(fmt.Sprintf("%3ds", left))
+			clock = " " + s.Turn.Render(fmt.Sprintf("%5s", clockText(left)))
 		}
 		lines = append(lines, marker+nm+" "+fit(tag, 6)+" "+lives+clock)
 	}
@@ -472,14 +480,15 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v == nil:
 		out = append(out, s.Header.Render("Waiting for players"),
 			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats),
-			"The game starts when every seat is",
-			"taken, or when the host presses enter.", "")
-		switch {
-		case !m.snap.Seated:
+			"The game starts when all seats are",
+			"taken or the host presses enter.", "")
+		if !m.snap.Seated {
 			out = append(out, s.Info.Render("s: take a seat"))
+		}
+		switch {
 		case m.isHost():
 			out = append(out, s.Info.Render("enter: start the game"))
-		default:
+		case m.snap.Seated:
 			out = append(out, s.Subtle.Render("waiting for the host to start"))
 		}
 		return out
@@ -494,7 +503,8 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	default:
 		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
 	}
-	out = append(out, cut(m.turnLine(v, now), w), "")
+	turn, hint := m.turnLines(s, v, now)
+	out = append(out, cut(turn, w), cut(hint, w))
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(DrawDice(v.Dice)), "\n")...)
@@ -516,32 +526,51 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	return out
 }
 
-// turnLine says whose turn it is and what they must do.
-func (m *tableScreen) turnLine(v *engine.View, now time.Time) string {
-	left := m.remaining(now)
+// turnLines say whose turn it is, the clock, and what they must do.
+func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (string, string) {
 	clock := ""
-	if left >= 0 {
-		clock = fmt.Sprintf(" · %ds", left)
+	if left := m.remaining(now); left >= 0 {
+		clock = " · " + clockText(left) + " left"
 	}
 	if v.MyTurn() {
+		var hint []string
 		switch {
-		case v.Phase == engine.PhaseOpen:
-			return "Your turn: roll (r) or blind (b)" + clock
 		case v.Phase == engine.PhaseAnnounce:
-			return "Your turn: announce (a)" + clock
+			hint = append(hint, "announce a value: a")
 		case v.Claim == engine.Mia:
-			return "Mia! liar (c) or give up (g)" + clock
+			hint = append(hint, "Mia! liar: c", "give up: g")
+		default:
+			if v.Can(engine.Challenge) {
+				hint = append(hint, "liar: c")
+			}
+			if v.Can(engine.Roll) {
+				hint = append(hint, "roll: r or b (blind)")
+			}
+			if v.Can(engine.Pass) {
+				hint = append(hint, "pass: p")
+			}
 		}
-		return "Your turn: liar (c), roll or pass" + clock
+		return s.Turn.Render("Your turn" + clock), strings.Join(hint, " · ")
 	}
 	who := name(m.snap.Name(v.Turn))
+	var doing string
 	switch v.Phase {
 	case engine.PhaseOpen:
-		return who + " opens the round" + clock
+		doing = who + " opens the round"
 	case engine.PhaseAnnounce:
-		return who + " announces" + clock
+		doing = who + " announces"
+	default:
+		doing = who + " answers the claim"
 	}
-	return who + " answers the claim" + clock
+	return who + "'s turn" + clock, s.Subtle.Render(doing)
+}
+
+// clockText writes seconds left: "42s", or "12:05" from 100 s up.
+func clockText(sec int) string {
+	if sec < 100 {
+		return fmt.Sprintf("%ds", sec)
+	}
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
 }
 
 // resultLines shows how the last game ended.
@@ -571,11 +600,11 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		}
 	}
 	out = append(out, "")
-	switch {
-	case m.snap.Seated || m.isHost():
-		out = append(out, s.Info.Render("enter: play again"))
-	default:
+	if !m.snap.Seated {
 		out = append(out, s.Info.Render("s: sit for the next game"))
+	}
+	if m.snap.Seated || m.isHost() {
+		out = append(out, s.Info.Render("enter: play again"))
 	}
 	return out
 }

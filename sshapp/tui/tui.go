@@ -73,6 +73,7 @@ func New(cfg Config) tea.Model {
 	s := NewStyles(cfg.Renderer)
 	m := &Model{cfg: cfg, s: s, help: s.newHelp(), width: cfg.Width, height: cfg.Height}
 	m.lobby = newLobbyScreen(s)
+	m.resize()
 	return m
 }
 
@@ -139,6 +140,7 @@ func (m *Model) toTable(name string, sit bool) tea.Cmd {
 	cmd := m.leave()
 	m.screen = screenTable
 	m.table = newTableScreen(m.s, m.cfg.Player, name, nil)
+	m.resize()
 	return tea.Batch(cmd, openTable(m.cfg.Lobby, m.cfg.Player, name, m.gen, sit))
 }
 
@@ -152,6 +154,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.resize()
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
@@ -244,6 +247,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// resize fits the text inputs to the window.
+func (m *Model) resize() {
+	w := clamp(m.width, MinWidth, MaxWidth)
+	m.lobby.input.Width = w - 6
+	m.table.input.Width = w - 6
+}
+
 // opened takes the answer to a request to open a table.
 func (m *Model) opened(msg openedMsg) tea.Cmd {
 	if msg.gen != m.gen || (m.screen != screenTable && m.screen != screenForm) {
@@ -255,6 +265,7 @@ func (m *Model) opened(msg openedMsg) tea.Cmd {
 	m.screen = screenTable
 	m.sub = msg.sub
 	m.table = newTableScreen(m.s, m.cfg.Player, msg.name, msg.table)
+	m.resize()
 	if msg.sitErr != nil {
 		m.table.setStatus("could not sit down: "+msg.sitErr.Error(), true)
 	}
@@ -278,6 +289,9 @@ func (m *Model) typing() bool {
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" || (m.fatal != "" && msg.String() == "q") {
 		return m.quit()
+	}
+	if m.fatal != "" {
+		return nil
 	}
 	if msg.String() == "?" && !m.typing() {
 		m.help.ShowAll = !m.help.ShowAll

@@ -1,0 +1,354 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+)
+
+// queue is a dice source that returns the numbers it was given, in order.
+type queue []int
+
+func (q *queue) Intn(n int) int {
+	if len(*q) == 0 {
+		return 0
+	}
+	v := (*q)[0]
+	*q = (*q)[1:]
+	return v % n
+}
+
+// dice queues the draws that roll the value v.
+func dice(v engine.Value) []int { hi, lo := v.Dice(); return []int{hi - 1, lo - 1} }
+
+// newGame starts a two-player game opened by seat 0, after the given
+// actions (seats as in each action); the draws give the dice of each roll.
+func newGame(t *testing.T, opts engine.Options, draws []int, acts ...engine.Action) *engine.Game {
+	t.Helper()
+	src := queue(append([]int{0}, draws...))
+	g, _, err := engine.New(opts, 2, &src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range acts {
+		if _, err := g.Apply(a); err != nil {
+			t.Fatalf("%+v: %v", a, err)
+		}
+	}
+	return g
+}
+
+func values(p Picker) []engine.Value {
+	var out []engine.Value
+	for _, it := range p.Items {
+		out = append(out, it.Value)
+	}
+	return out
+}
+
+func sameValues(a, b []engine.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPickerOffersOnlyLegalValues(t *testing.T) {
+	classic := engine.DefaultOptions()
+	equal := engine.DefaultOptions()
+	equal.Pass, equal.EqualClaims = false, true
+	noPass := engine.DefaultOptions()
+	noPass.Pass = false
+	roll := func(seat int, look bool) engine.Action {
+		return engine.Action{Kind: engine.Roll, Seat: seat, Look: look}
+	}
+	claim := func(seat int, v engine.Value) engine.Action {
+		return engine.Action{Kind: engine.Claim, Seat: seat, Value: v}
+	}
+	pass := func(seat int, v engine.Value) engine.Action {
+		return engine.Action{Kind: engine.Pass, Seat: seat, Value: v}
+	}
+
+	tests := []struct {
+		name  string
+		opts  engine.Options
+		draws []int
+		acts  []engine.Action
+		seat  int
+		ok    bool
+		kind  engine.Kind
+		want  []engine.Value // nil: not checked
+		truth engine.Value   // the value marked ★, NoValue for none
+		same  bool           // the first item passes the claim on
+	}{
+		{name: "opener after a roll: all 21", opts: classic, draws: dice(64), acts: []engine.Action{roll(0, true)},
+			seat: 0, ok: true, kind: engine.Claim, want: engine.Classic.Above(engine.NoValue), truth: 64},
+		{name: "blind roll: nothing marked", opts: classic, draws: dice(64), acts: []engine.Action{roll(0, false)},
+			seat: 0, ok: true, kind: engine.Claim, want: engine.Classic.Above(engine.NoValue)},
+		{name: "re-roll must beat the claim", opts: classic, draws: append(dice(31), dice(52)...),
+			acts: []engine.Action{roll(0, true), claim(0, 54), roll(1, true)},
+			seat: 1, ok: true, kind: engine.Claim, want: engine.Classic.Above(54)},
+		{name: "equal claims allow the same value", opts: equal, draws: append(dice(31), dice(52)...),
+			acts: []engine.Action{roll(0, true), claim(0, 54), roll(1, true)},
+			seat: 1, ok: true, kind: engine.Claim, want: engine.Classic.AtLeast(54)},
+		{name: "respond: pass the same value first, then raises", opts: classic, draws: dice(31),
+			acts: []engine.Action{roll(0, true), claim(0, 65)},
+			seat: 1, ok: true, kind: engine.Pass, want: append([]engine.Value{65}, engine.Classic.Above(65)...), same: true},
+		{name: "own dice back: raises only, truth marked", opts: classic, draws: dice(64),
+			acts: []engine.Action{roll(0, true), claim(0, 43), pass(1, 43)},
+			seat: 0, ok: true, kind: engine.Pass, want: engine.Classic.Above(43), truth: 64},
+		{name: "Mia: nothing to announce", opts: classic, draws: dice(31),
+			acts: []engine.Action{roll(0, true), claim(0, engine.Mia)}, seat: 1},
+		{name: "pass off: nothing to announce before rolling", opts: noPass, draws: dice(31),
+			acts: []engine.Action{roll(0, true), claim(0, 54)}, seat: 1},
+		{name: "not your turn", opts: classic, draws: dice(31), acts: []engine.Action{roll(0, true)}, seat: 1},
+		{name: "before the roll", opts: classic, seat: 0},
+		{name: "spectator", opts: classic, draws: dice(31), acts: []engine.Action{roll(0, true)}, seat: engine.Spectator},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newGame(t, tc.opts, tc.draws, tc.acts...)
+			v := g.View(tc.seat)
+			p, ok := NewPicker(&v)
+			if ok != tc.ok {
+				t.Fatalf("ok %v, want %v", ok, tc.ok)
+			}
+			if !ok {
+				if p.Open() {
+					t.Error("a picker that may not open is open")
+				}
+				return
+			}
+			if p.Kind != tc.kind {
+				t.Errorf("kind %v, want %v", p.Kind, tc.kind)
+			}
+			if tc.want != nil && !sameValues(values(p), tc.want) {
+				t.Errorf("values %v, want %v", values(p), tc.want)
+			}
+			// Every value offered is accepted by the engine.
+			for _, it := range p.Items {
+				c := g.Clone()
+				if _, err := c.Apply(engine.Action{Kind: p.Kind, Seat: tc.seat, Value: it.Value}); err != nil {
+					t.Errorf("offered %v, refused: %v", it.Value, err)
+				}
+				if it.Truth != (it.Value == tc.truth) {
+					t.Errorf("%v marked truth %v", it.Value, it.Truth)
+				}
+				if want := "21 Mia"; it.Value == engine.Mia && it.Label != want {
+					t.Errorf("Mia labelled %q", it.Label)
+				}
+				if want := (engine.Classic.ChanceToBeat(it.Value)*100 + 18) / 36; it.Beat != want {
+					t.Errorf("%v: beat %d%%, want %d%%", it.Value, it.Beat, want)
+				}
+			}
+			if p.Items[0].Same != tc.same {
+				t.Errorf("first item same %v, want %v", p.Items[0].Same, tc.same)
+			}
+			if p.Cursor != 0 || p.Selected() != p.Items[0].Value {
+				t.Errorf("the lowest value is not preselected: cursor %d", p.Cursor)
+			}
+		})
+	}
+}
+
+func TestPickerKeysAndView(t *testing.T) {
+	g := newGame(t, engine.DefaultOptions(), dice(64), engine.Action{Kind: engine.Roll, Seat: 0, Look: true})
+	v := g.View(0)
+	p, _ := NewPicker(&v)
+	s := NewStyles(asciiRenderer())
+
+	down := tea.KeyMsg{Type: tea.KeyDown}
+	p, _ = p.Update(down)
+	p, _ = p.Update(down)
+	if p.Selected() != 41 {
+		t.Errorf("two down from 31: %v", p.Selected())
+	}
+	p, _ = p.Update(keyRunes("d"))
+	if p.Selected() != 64 {
+		t.Errorf("d jumps to %v, want the dice 64", p.Selected())
+	}
+	view := p.View(s, 40, 8)
+	assertContains(t, view, "Announce (lowest first):", "› 64", "★ your dice", "to beat")
+	if n := strings.Count(view, "\n") + 1; n > 8 {
+		t.Errorf("%d lines in 8", n)
+	}
+	for _, l := range strings.Split(view, "\n") {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("line wider than 40: %q", l)
+		}
+	}
+	for range 30 {
+		p, _ = p.Update(down)
+	}
+	if p.Selected() != engine.Mia || !strings.Contains(p.View(s, 40, 8), "› 21 Mia") {
+		t.Errorf("the top is %v:\n%s", p.Selected(), p.View(s, 40, 8))
+	}
+
+	// A newer view keeps the selection; a view with nothing to announce
+	// closes the picker.
+	if r := p.Refresh(&v); r.Selected() != engine.Mia {
+		t.Errorf("refresh lost the selection: %v", r.Selected())
+	}
+	g.Apply(engine.Action{Kind: engine.Claim, Seat: 0, Value: 64})
+	v2 := g.View(0)
+	if p.Refresh(&v2).Open() {
+		t.Error("the picker stays open after the claim")
+	}
+
+	closed, cmd := p.Update(keyEnter)
+	if closed.Open() || cmd == nil {
+		t.Fatal("enter does not choose")
+	}
+	if msg, ok := cmd().(pickerChosen); !ok || msg.action != (engine.Action{Kind: engine.Claim, Value: engine.Mia}) {
+		t.Errorf("enter chose %+v", msg)
+	}
+	_, cmd = p.Update(keyEsc)
+	if _, ok := cmd().(pickerCancelled); !ok {
+		t.Error("esc does not cancel")
+	}
+}
+
+func TestDrawDice(t *testing.T) {
+	for n := 1; n <= 6; n++ {
+		face := DieFace(n)
+		if len(face) != DieHeight {
+			t.Fatalf("die %d: %d lines", n, len(face))
+		}
+		pips := 0
+		for _, l := range face {
+			if w := ansi.StringWidth(l); w != DieWidth {
+				t.Errorf("die %d: line %q is %d wide", n, l, w)
+			}
+			pips += strings.Count(l, "●")
+		}
+		if pips != n {
+			t.Errorf("die %d has %d pips", n, pips)
+		}
+	}
+	if DieFace(0) != nil || DieFace(7) != nil {
+		t.Error("faces outside 1-6")
+	}
+	tests := []struct {
+		v          engine.Value
+		left, righ int
+	}{{64, 6, 4}, {21, 2, 1}, {11, 1, 1}, {66, 6, 6}}
+	for _, tc := range tests {
+		lines := strings.Split(DrawDice(tc.v), "\n")
+		if len(lines) != DieHeight {
+			t.Fatalf("%v: %d lines", tc.v, len(lines))
+		}
+		var l, r int
+		for _, line := range lines {
+			runes := []rune(line)
+			l += strings.Count(string(runes[:DieWidth]), "●")
+			r += strings.Count(string(runes[DieWidth:]), "●")
+		}
+		if l != tc.left || r != tc.righ {
+			t.Errorf("%v drawn as %d and %d pips:\n%s", tc.v, l, r, DrawDice(tc.v))
+		}
+	}
+	if DrawDice(engine.NoValue) != "" || DrawDice(70) != "" {
+		t.Error("drew a value that is not a roll")
+	}
+	if !strings.Contains(DrawCup(), "? ?") {
+		t.Error("the cup shows no hidden dice")
+	}
+	left, lost := hearts(4, 6)
+	if left != "♥♥♥♥" || lost != "♡♡" {
+		t.Errorf("hearts(4, 6) = %q %q", left, lost)
+	}
+	if left, lost := hearts(-1, 100); left != "" || lost != strings.Repeat("♡", engine.MaxLives) {
+		t.Errorf("hearts(-1, 100) = %q %q", left, lost)
+	}
+}
+
+func TestFormOptions(t *testing.T) {
+	s := NewStyles(asciiRenderer())
+	f := newCreateForm(s, lobby.Player{Name: "alice"})
+	if tc := f.config(); tc.Name != "alice-table" || tc.Seats != 6 || tc.Rules != engine.DefaultOptions() || tc.Private {
+		t.Fatalf("defaults %+v", tc)
+	}
+	at := func(fl formField, dir int) {
+		f.setFocus(fl)
+		f.change(dir)
+	}
+	at(fieldEqual, +1)
+	if o := f.config().Rules; !o.EqualClaims || o.Pass || o.Validate() != nil {
+		t.Errorf("equal claims on: %+v (%v)", o, o.Validate())
+	}
+	at(fieldPass, +1)
+	if o := f.config().Rules; o.EqualClaims || !o.Pass || o.Validate() != nil {
+		t.Errorf("pass on again: %+v", o)
+	}
+	for range 20 {
+		at(fieldSeats, +1)
+		at(fieldLives, -1)
+		at(fieldTurn, +1)
+	}
+	if tc := f.config(); tc.Seats != engine.MaxSeats || tc.Rules.Lives != engine.MinLives || tc.Rules.TurnSeconds != engine.MaxTurnSeconds {
+		t.Errorf("clamped to %d seats, %d lives, %ds", tc.Seats, tc.Rules.Lives, tc.Rules.TurnSeconds)
+	}
+	for range 20 {
+		at(fieldTurn, -1)
+	}
+	if got := f.config().Rules.TurnSeconds; got != engine.MinTurnSeconds {
+		t.Errorf("turn time down to %d", got)
+	}
+	seen := map[engine.Ranking]bool{}
+	for range len(engine.Rankings) {
+		at(fieldRanking, +1)
+		seen[f.config().Rules.Ranking] = true
+	}
+	if len(seen) != len(engine.Rankings) {
+		t.Errorf("ranking cycles through %v", seen)
+	}
+	at(fieldMiaPenalty, +1)
+	at(fieldMiaBoth, +1)
+	at(fieldNextOpener, +1)
+	at(fieldEnd, +1)
+	at(fieldPrivate, +1)
+	tc := f.config()
+	o := tc.Rules
+	if o.MiaPenalty != 1 || !o.MiaPenaltyBoth || o.NextOpener != engine.Loser || o.End != engine.FirstOut || !tc.Private {
+		t.Errorf("changed options %+v private %v", o, tc.Private)
+	}
+	if err := o.Validate(); err != nil {
+		t.Errorf("the form made impossible options: %v", err)
+	}
+}
+
+// TestFormShowsLobbyError drives the root model without a program: a bad
+// name comes back as the lobby's own error, shown in the form.
+func TestFormShowsLobbyError(t *testing.T) {
+	e := newEnv(t)
+	a := e.player("alice")
+	m := New(e.config(a, 80, 24)).(*Model)
+	defer m.Close()
+	m.Init()
+	m.Update(lobbyNew{})
+	if m.screen != screenForm {
+		t.Fatal("no form")
+	}
+	m.form.name.SetValue("no spaces please")
+	_, cmd := m.Update(keyEnter)
+	msg := cmd()
+	_, cmd = m.Update(msg) // formSubmit: the create command
+	m.Update(cmd())        // its answer
+	if m.form.err != lobby.ErrBadTableName.Error() {
+		t.Errorf("form error %q", m.form.err)
+	}
+	assertContains(t, m.View(), lobby.ErrBadTableName.Error())
+	if _, err := e.lobby.Table("no spaces please"); err == nil {
+		t.Error("the table was created")
+	}
+}
