@@ -154,13 +154,35 @@ func (g *Game) Clone() *Game {
 	return &c
 }
 
+// maxEvents is the most events one action produces (a challenge, an out,
+// and the end or the next round).
+const maxEvents = 3
+
 // Apply plays one action. On success it returns the events it produced, in
 // order; on failure a *RuleError and the game is unchanged.
 func (g *Game) Apply(a Action) ([]Event, error) {
 	if err := g.check(a); err != nil {
 		return nil, &RuleError{Rule: err, Action: a}
 	}
-	evs := make([]Event, 0, 4)
+	n := maxEvents
+	if a.Kind == Roll || a.Kind == Claim || a.Kind == Pass {
+		n = 1
+	}
+	return g.play(make([]Event, 0, n), a), nil
+}
+
+// AppendApply is Apply appending the events to dst, so that a caller that
+// reuses its buffer plays without allocating. On failure it returns dst
+// unchanged and a *RuleError, and the game is unchanged.
+func (g *Game) AppendApply(dst []Event, a Action) ([]Event, error) {
+	if err := g.check(a); err != nil {
+		return dst, &RuleError{Rule: err, Action: a}
+	}
+	return g.play(dst, a), nil
+}
+
+// play applies the legal action a, appending its events to evs.
+func (g *Game) play(evs []Event, a Action) []Event {
 	switch a.Kind {
 	case Roll:
 		d := FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
@@ -188,7 +210,7 @@ func (g *Game) Apply(a Action) ([]Event, error) {
 	case Leave:
 		evs = g.leave(evs, a.Seat)
 	}
-	return evs, nil
+	return evs
 }
 
 // check says why a is illegal now, or nil.

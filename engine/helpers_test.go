@@ -38,12 +38,17 @@ func (s *diceScript) Intn(n int) int {
 	return v
 }
 
-// pcg is a fast deterministic Source for random games.
-type pcg struct{ r *rand.Rand }
+// pcg is a fast deterministic Source for random games: math/rand/v2's PCG
+// without the Rand wrapper (the modulo bias of a 64-bit draw is far below
+// anything a test could notice).
+type pcg struct{ p *rand.PCG }
 
-func newPCG(seed uint64) pcg { return pcg{rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
+func newPCG(seed uint64) pcg { return pcg{rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)} }
 
-func (p pcg) Intn(n int) int { return p.r.IntN(n) }
+func (p pcg) Intn(n int) int { return int(p.p.Uint64() % uint64(n)) }
+
+// chance reports true with probability num/den.
+func (p pcg) chance(num, den int) bool { return p.Intn(den) < num }
 
 // Action constructors keep the scripted games readable.
 func roll(s int) Action            { return Action{Kind: Roll, Seat: s, Look: true} }
@@ -97,6 +102,10 @@ func (tb *table) do(a Action) []Event {
 func (tb *table) refuse(a Action, rule error) {
 	tb.t.Helper()
 	before := tb.g.Clone()
+	var views []View
+	for s := Spectator; s < tb.g.Players(); s++ {
+		views = append(views, tb.g.View(s))
+	}
 	evs, err := tb.g.Apply(a)
 	var re *RuleError
 	switch {
@@ -113,6 +122,11 @@ func (tb *table) refuse(a Action, rule error) {
 	}
 	if !reflect.DeepEqual(before, tb.g) {
 		tb.t.Fatalf("refused %s changed the game:\nbefore %+v\nafter  %+v", a.Kind, before, tb.g)
+	}
+	for i, s := 0, Spectator; s < tb.g.Players(); i, s = i+1, s+1 {
+		if v := tb.g.View(s); !reflect.DeepEqual(v, views[i]) {
+			tb.t.Fatalf("refused %s changed seat %d's view:\nbefore %+v\nafter  %+v", a.Kind, s, views[i], v)
+		}
 	}
 }
 

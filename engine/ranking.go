@@ -25,22 +25,73 @@ var orders = map[Ranking][]Value{
 	LittleMia:        {21, 31, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32},
 }
 
-// ranks[r][v] is the rank of v under r: 21 for the best, 1 for the worst,
-// 0 for an invalid value.
-var ranks = func() map[Ranking]*[67]uint8 {
-	m := make(map[Ranking]*[67]uint8, len(orders))
-	for r, order := range orders {
-		var t [67]uint8
-		for i, v := range order {
-			t[v] = uint8(len(order) - i)
-		}
-		m[r] = &t
+// order is orders[r] without the map lookup.
+func (r Ranking) order() []Value {
+	switch r {
+	case Classic:
+		return classicOrder
+	case AscendingDoubles:
+		return ascendingOrder
+	case Numeric:
+		return numericOrder
+	case LittleMia:
+		return littleMiaOrder
 	}
-	return m
-}()
+	return nil
+}
+
+var (
+	classicOrder   = orders[Classic]
+	ascendingOrder = orders[AscendingDoubles]
+	numericOrder   = orders[Numeric]
+	littleMiaOrder = orders[LittleMia]
+)
+
+// rankTable maps each value to its rank under one ranking: 21 for the best,
+// 1 for the worst, 0 for an invalid value.
+type rankTable [67]uint8
+
+func newRankTable(order []Value) *rankTable {
+	var t rankTable
+	for i, v := range order {
+		t[v] = uint8(len(order) - i)
+	}
+	return &t
+}
+
+var (
+	classicRanks   = newRankTable(orders[Classic])
+	ascendingRanks = newRankTable(orders[AscendingDoubles])
+	numericRanks   = newRankTable(orders[Numeric])
+	littleMiaRanks = newRankTable(orders[LittleMia])
+)
+
+// table returns r's rank table, nil for an unknown ranking. A switch is
+// much cheaper than a map lookup, and rankings are compared on every move.
+func (r Ranking) table() *rankTable {
+	switch r {
+	case Classic:
+		return classicRanks
+	case AscendingDoubles:
+		return ascendingRanks
+	case Numeric:
+		return numericRanks
+	case LittleMia:
+		return littleMiaRanks
+	}
+	return nil
+}
+
+// rank is v's rank in t (0 if t is nil or v invalid).
+func (t *rankTable) rank(v Value) int {
+	if t == nil || int(v) >= len(t) {
+		return 0
+	}
+	return int(t[v])
+}
 
 // Valid reports whether r is one of the four rankings.
-func (r Ranking) Valid() bool { _, ok := orders[r]; return ok }
+func (r Ranking) Valid() bool { return r.table() != nil }
 
 // ParseRanking checks a ranking's name.
 func ParseRanking(s string) (Ranking, error) {
@@ -53,7 +104,7 @@ func ParseRanking(s string) (Ranking, error) {
 
 // Order returns the values from highest to lowest.
 func (r Ranking) Order() []Value {
-	o := orders[r]
+	o := r.order()
 	out := make([]Value, len(o))
 	copy(out, o)
 	return out
@@ -61,17 +112,12 @@ func (r Ranking) Order() []Value {
 
 // Rank is v's position, 21 for the highest value and 1 for the lowest; 0 if
 // v is not a valid value or r not a valid ranking.
-func (r Ranking) Rank(v Value) int {
-	t := ranks[r]
-	if t == nil || int(v) >= len(t) {
-		return 0
-	}
-	return int(t[v])
-}
+func (r Ranking) Rank(v Value) int { return r.table().rank(v) }
 
 // Compare returns -1 if a ranks below b, 0 if equal, +1 if above.
 func (r Ranking) Compare(a, b Value) int {
-	ra, rb := r.Rank(a), r.Rank(b)
+	t := r.table()
+	ra, rb := t.rank(a), t.rank(b)
 	switch {
 	case ra < rb:
 		return -1
@@ -89,11 +135,16 @@ func (r Ranking) Above(v Value) []Value { return r.from(v, false) }
 func (r Ranking) AtLeast(v Value) []Value { return r.from(v, true) }
 
 func (r Ranking) from(v Value, equal bool) []Value {
-	o := orders[r]
-	var out []Value
+	o, t := r.order(), r.table()
+	rv := t.rank(v)
+	n := len(o) - rv // values above v, or all of them for NoValue
+	if equal && rv > 0 {
+		n++
+	}
+	out := make([]Value, 0, n)
 	for i := len(o) - 1; i >= 0; i-- {
-		c := r.Compare(o[i], v)
-		if v == NoValue || c > 0 || (equal && c == 0) {
+		rw := t.rank(o[i])
+		if v == NoValue || rw > rv || (equal && rw == rv) {
 			out = append(out, o[i])
 		}
 	}
@@ -103,9 +154,10 @@ func (r Ranking) from(v Value, equal bool) []Value {
 // ChanceToBeat is the chance that one fresh roll ranks strictly above v,
 // in 36ths (Wikipedia's "to beat" column, times 36).
 func (r Ranking) ChanceToBeat(v Value) int {
-	n := 0
-	for _, w := range orders[r] {
-		if r.Compare(w, v) > 0 {
+	t := r.table()
+	rv, n := t.rank(v), 0
+	for _, w := range r.order() {
+		if t.rank(w) > rv {
 			n += w.Ways()
 		}
 	}

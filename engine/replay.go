@@ -21,6 +21,7 @@ func Replay(opts Options, players int, events []Event, src Source) (*Game, error
 	if err := sameEvents(first, events[:1]); err != nil {
 		return nil, err
 	}
+	var got []Event
 	for i := 1; i < len(events); {
 		e := events[i]
 		a, ok := actionOf(e)
@@ -34,7 +35,7 @@ func Replay(opts Options, players int, events []Event, src Source) (*Game, error
 			hi, lo := e.Dice.Dice()
 			sc.push(hi-1, lo-1)
 		}
-		got, err := g.Apply(a)
+		got, err = g.AppendApply(got[:0], a)
 		if err != nil {
 			return nil, fmt.Errorf("%w: seq %d: %w", ErrBadEvent, e.Seq, err)
 		}

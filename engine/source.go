@@ -33,23 +33,29 @@ func (CryptoSource) Intn(n int) int {
 }
 
 // scripted replays recorded draws; it is how Replay feeds recorded dice back
-// into the same rules that produced them.
+// into the same rules that produced them. Its queue is reused once drained,
+// so a long replay does not keep allocating.
 type scripted struct {
 	queue []int
-	bad   bool
+	head  int
 }
 
-func (s *scripted) push(v ...int) { s.queue = append(s.queue, v...) }
+func (s *scripted) push(v ...int) {
+	if s.head == len(s.queue) {
+		s.queue, s.head = s.queue[:0], 0
+	}
+	s.queue = append(s.queue, v...)
+}
 
+// Intn returns the next recorded draw, or 0 when there is none or it is out
+// of range; Replay then finds that the events differ.
 func (s *scripted) Intn(n int) int {
-	if len(s.queue) == 0 {
-		s.bad = true
+	if s.head == len(s.queue) {
 		return 0
 	}
-	v := s.queue[0]
-	s.queue = s.queue[1:]
+	v := s.queue[s.head]
+	s.head++
 	if v < 0 || v >= n {
-		s.bad = true
 		return 0
 	}
 	return v

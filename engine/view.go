@@ -48,12 +48,15 @@ func (g *Game) View(seat int) View {
 	if seat < 0 || seat >= len(g.lives) || g.phase == PhaseOver || g.lives[seat] == 0 {
 		return v
 	}
+	var legal [Leave]Kind
+	n := 0
 	for k := Roll; k <= Leave; k++ {
 		if k == Claim || k == Pass {
 			continue
 		}
 		if g.check(Action{Kind: k, Seat: seat}) == nil {
-			v.Legal = append(v.Legal, k)
+			legal[n] = k
+			n++
 		}
 	}
 	if seat == g.turn && g.phase == PhaseAnnounce {
@@ -64,16 +67,21 @@ func (g *Game) View(seat int) View {
 		} else {
 			v.Claims = g.opts.Ranking.Above(g.claim)
 		}
-		v.Legal = append(v.Legal, Claim)
-	}
-	if g.check(Action{Kind: Pass, Seat: seat, Value: g.claim}) == nil {
-		v.Passes = append(v.Passes, g.claim)
+		legal[n] = Claim
+		n++
 	}
 	if seat == g.turn && g.phase == PhaseRespond && g.opts.Pass && g.claim != Mia {
-		v.Passes = append(v.Passes, g.opts.Ranking.Above(g.claim)...)
+		// Every value above the claim, and first the claim itself unless
+		// the seat rolled the dice in the cup.
+		same := g.check(Action{Kind: Pass, Seat: seat, Value: g.claim}) == nil
+		v.Passes = g.opts.Ranking.from(g.claim, same)
 	}
 	if len(v.Passes) > 0 {
-		v.Legal = append(v.Legal, Pass)
+		legal[n] = Pass
+		n++
+	}
+	if n > 0 {
+		v.Legal = append([]Kind(nil), legal[:n]...)
 	}
 	return v
 }
