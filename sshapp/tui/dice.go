@@ -6,10 +6,10 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// DieHeight and DieWidth are the size of one drawn die, in cells.
+// dieHeight and dieWidth are the size of one drawn die, in cells.
 const (
-	DieHeight = 5
-	DieWidth  = 9
+	dieHeight = 5
+	dieWidth  = 9
 )
 
 // pip rows of a die: which of the left, middle and right columns hold a pip
@@ -24,8 +24,8 @@ var pipRows = [7][3][3]bool{
 }
 
 // faces holds the six drawn faces, made once.
-var faces = func() [7][DieHeight]string {
-	var f [7][DieHeight]string
+var faces = func() [7][dieHeight]string {
+	var f [7][dieHeight]string
 	for n := 1; n <= 6; n++ {
 		f[n][0] = "┌───────┐"
 		f[n][4] = "└───────┘"
@@ -49,24 +49,24 @@ var faces = func() [7][DieHeight]string {
 	return f
 }()
 
-// DieFace returns the lines of one die showing n (1 to 6), or nil for any
+// dieFace returns the lines of one die showing n (1 to 6), or nil for any
 // other n.
-func DieFace(n int) []string {
+func dieFace(n int) []string {
 	if n < 1 || n > 6 {
 		return nil
 	}
 	return faces[n][:]
 }
 
-// DrawDice draws the two dice of v side by side, the higher die first, as
-// DieHeight lines joined by newlines; "" if v is not a roll.
-func DrawDice(v engine.Value) string {
+// drawDice draws the two dice of v side by side, the higher die first, as
+// dieHeight lines joined by newlines; "" if v is not a roll.
+func drawDice(v engine.Value) string {
 	if !v.Valid() {
 		return ""
 	}
 	hi, lo := v.Dice()
 	var b strings.Builder
-	for row := 0; row < DieHeight; row++ {
+	for row := 0; row < dieHeight; row++ {
 		if row > 0 {
 			b.WriteByte('\n')
 		}
@@ -78,7 +78,7 @@ func DrawDice(v engine.Value) string {
 }
 
 // cupLines is the closed cup, as tall as a die.
-var cupLines = [DieHeight]string{
+var cupLines = [dieHeight]string{
 	"   ╭───────────╮   ",
 	"   │           │   ",
 	"   │    ? ?    │   ",
@@ -86,8 +86,8 @@ var cupLines = [DieHeight]string{
 	" ╰───────────────╯ ",
 }
 
-// DrawCup draws the closed cup: dice that the viewer may not see.
-func DrawCup() string { return strings.Join(cupLines[:], "\n") }
+// drawCup draws the closed cup: dice that the viewer may not see.
+func drawCup() string { return strings.Join(cupLines[:], "\n") }
 
 // hearts draws lives as ♥ for each life left and ♡ for each lost, out of
 // max (at most engine.MaxLives of each).

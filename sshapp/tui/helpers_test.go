@@ -164,6 +164,23 @@ func (e *env) until(tbl *lobby.Table, p lobby.Player, what string, cond func(lob
 	}
 }
 
+// infoUntil polls the table's listing, which (unlike a snapshot) needs no
+// subscription that would count as someone at the table.
+func (e *env) infoUntil(tbl *lobby.Table, what string, cond func(lobby.TableInfo) bool) lobby.TableInfo {
+	e.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info := tbl.Info()
+		if cond(info) {
+			return info
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: not seen; last %+v", what, info)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)

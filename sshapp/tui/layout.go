@@ -162,12 +162,12 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 // chatBlock draws the last lines of a chat that fit in h lines of w
 // cells, long lines wrapped.
 func chatBlock(s *Styles, lines []lobby.ChatLine, w, h int) []string {
-	return tail(len(lines), w, h, func(i int) string { return chatLine(s, lines[i], MaxChatWidth) })
+	return tail(len(lines), w, h, func(i int) string { return chatLine(s, lines[i], maxChatWidth) })
 }
 
-// MaxChatWidth bounds a drawn chat line before wrapping: a name and the
+// maxChatWidth bounds a drawn chat line before wrapping: a name and the
 // longest message.
-const MaxChatWidth = lobby.MaxNameRunes + 8 + lobby.MaxChatRunes
+const maxChatWidth = lobby.MaxNameRunes + 8 + lobby.MaxChatRunes
 
 // tail wraps the n items that line(i) draws to w cells and returns the
 // last h lines, drawing only the items it needs.

@@ -10,8 +10,8 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// PickerItem is one value the claim picker offers.
-type PickerItem struct {
+// pickerItem is one value the claim picker offers.
+type pickerItem struct {
 	Value engine.Value
 	Label string // "64", "21 Mia"
 	Truth bool   // the value of the dice the viewer saw
@@ -19,22 +19,22 @@ type PickerItem struct {
 	Beat  int    // the chance that a fresh roll beats it, in percent
 }
 
-// Picker chooses a value to announce among only the legal ones, lowest
+// picker chooses a value to announce among only the legal ones, lowest
 // first, the lowest preselected. Its zero value is closed.
-type Picker struct {
+type picker struct {
 	Kind   engine.Kind // engine.Claim after a roll, engine.Pass to pass or raise blind
-	Items  []PickerItem
+	Items  []pickerItem
 	Cursor int
 	keys   pickerKeys
 }
 
-// NewPicker builds the picker for the view: the values of v.Claims when the
+// newPicker builds the picker for the view: the values of v.Claims when the
 // viewer must announce, else those of v.Passes (the standing claim first,
 // when it may be passed on, then the raises). ok is false when the viewer
 // may announce nothing now.
-func NewPicker(v *engine.View) (p Picker, ok bool) {
+func newPicker(v *engine.View) (p picker, ok bool) {
 	if v == nil {
-		return Picker{}, false
+		return picker{}, false
 	}
 	var vals []engine.Value
 	switch {
@@ -43,15 +43,15 @@ func NewPicker(v *engine.View) (p Picker, ok bool) {
 	case v.Can(engine.Pass) && len(v.Passes) > 0:
 		p.Kind, vals = engine.Pass, v.Passes
 	default:
-		return Picker{}, false
+		return picker{}, false
 	}
 	r := v.Options.Ranking
-	p.Items = make([]PickerItem, 0, len(vals))
+	p.Items = make([]pickerItem, 0, len(vals))
 	for i, val := range vals {
 		if !val.Valid() {
 			continue
 		}
-		it := PickerItem{Value: val, Label: valueLabel(val), Truth: v.Dice != engine.NoValue && val == v.Dice,
+		it := pickerItem{Value: val, Label: valueLabel(val), Truth: v.Dice != engine.NoValue && val == v.Dice,
 			Beat: (r.ChanceToBeat(val)*100 + 18) / 36}
 		if p.Kind == engine.Pass && i == 0 && val == v.Claim {
 			it.Same = true
@@ -59,9 +59,12 @@ func NewPicker(v *engine.View) (p Picker, ok bool) {
 		p.Items = append(p.Items, it)
 	}
 	if len(p.Items) == 0 {
-		return Picker{}, false
+		return picker{}, false
 	}
 	p.keys = newPickerKeys()
+	if p.Kind == engine.Pass {
+		p.keys.Choose.SetHelp("enter", "pass/raise")
+	}
 	return p, true
 }
 
@@ -74,10 +77,10 @@ func valueLabel(v engine.Value) string {
 }
 
 // Open reports whether the picker is showing.
-func (p Picker) Open() bool { return len(p.Items) > 0 }
+func (p picker) Open() bool { return len(p.Items) > 0 }
 
 // Selected is the value under the cursor, NoValue when closed.
-func (p Picker) Selected() engine.Value {
+func (p picker) Selected() engine.Value {
 	if p.Cursor < 0 || p.Cursor >= len(p.Items) {
 		return engine.NoValue
 	}
@@ -85,16 +88,16 @@ func (p Picker) Selected() engine.Value {
 }
 
 // Action is the move the selected value makes.
-func (p Picker) Action() engine.Action {
+func (p picker) Action() engine.Action {
 	return engine.Action{Kind: p.Kind, Value: p.Selected()}
 }
 
 // Refresh rebuilds the picker from a newer view, keeping the selected value
 // when it is still legal. It closes when nothing may be announced now.
-func (p Picker) Refresh(v *engine.View) Picker {
-	np, ok := NewPicker(v)
+func (p picker) Refresh(v *engine.View) picker {
+	np, ok := newPicker(v)
 	if !ok || np.Kind != p.Kind {
-		return Picker{}
+		return picker{}
 	}
 	sel := p.Selected()
 	for i, it := range np.Items {
@@ -112,7 +115,7 @@ type pickerChosen struct{ action engine.Action }
 type pickerCancelled struct{}
 
 // Update moves the cursor, or chooses or cancels.
-func (p Picker) Update(msg tea.KeyMsg) (Picker, tea.Cmd) {
+func (p picker) Update(msg tea.KeyMsg) (picker, tea.Cmd) {
 	switch {
 	case key.Matches(msg, p.keys.Up):
 		if p.Cursor > 0 {
@@ -130,16 +133,16 @@ func (p Picker) Update(msg tea.KeyMsg) (Picker, tea.Cmd) {
 		}
 	case key.Matches(msg, p.keys.Choose):
 		a := p.Action()
-		return Picker{}, func() tea.Msg { return pickerChosen{a} }
+		return picker{}, func() tea.Msg { return pickerChosen{a} }
 	case key.Matches(msg, p.keys.Cancel):
-		return Picker{}, func() tea.Msg { return pickerCancelled{} }
+		return picker{}, func() tea.Msg { return pickerCancelled{} }
 	}
 	return p, nil
 }
 
 // View draws at most height lines: a title and a window of the values
 // around the cursor.
-func (p Picker) View(s *Styles, width, height int) string {
+func (p picker) View(s *Styles, width, height int) string {
 	if !p.Open() || height < 2 {
 		return ""
 	}
@@ -164,15 +167,15 @@ func (p Picker) View(s *Styles, width, height int) string {
 	return b.String()
 }
 
-func (p Picker) itemLine(it PickerItem) string {
+func (p picker) itemLine(it pickerItem) string {
+	// Never both: only the roller sees the dice, and the roller may not
+	// pass them on unchanged.
 	var note string
 	switch {
-	case it.Truth && it.Same:
-		note = "★ your dice · pass on"
 	case it.Truth:
 		note = "★ your dice"
 	case it.Same:
-		note = "pass on, same value"
+		note = "= pass on"
 	}
 	return fmt.Sprintf("%-6s %3d%% to beat  %s", it.Label, it.Beat, note)
 }

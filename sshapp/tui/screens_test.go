@@ -187,10 +187,12 @@ func TestTableScreenGameOver(t *testing.T) {
 	waitOutput(t, tm, "Mia! liar: c · give up: g", "g give up", "c liar")
 	tm.Send(keyRunes("g"))
 	waitOutput(t, tm, "Game over", opener.Name+" wins!", "1. "+opener.Name, "2. "+rest[0].Name, "enter: play again")
-	e.until(tbl, a, "game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Result != nil })
+	e.infoUntil(tbl, "game over", func(i lobby.TableInfo) bool { return i.State == "waiting" })
 
+	// Play again: the host is at the table only if the screen is the
+	// host's; either way this player may start.
 	tm.Send(keyEnter)
-	e.until(tbl, a, "the next game", func(s lobby.Snapshot) bool { return s.Playing && s.Result == nil })
+	e.infoUntil(tbl, "the next game", func(i lobby.TableInfo) bool { return i.State == "playing" })
 	waitOutput(t, tm, "round 1")
 	frame := finalView(t, tm)
 	assertContains(t, frame, "♥", opener.Name, rest[0].Name)
@@ -308,7 +310,7 @@ func TestLobbyScreen(t *testing.T) {
 	tm.Send(keyEnter)
 	waitOutput(t, tm, "Waiting for players", "s: take a seat")
 	tm.Send(keyRunes("s"))
-	e.until(mustTable(t, e, "bobs"), a, "alice seated", func(s lobby.Snapshot) bool { return s.Seated })
+	e.infoUntil(mustTable(t, e, "bobs"), "alice seated", func(i lobby.TableInfo) bool { return i.Taken == 1 })
 	waitOutput(t, tm, "(you)")
 	// Back in the lobby the seat shows in the list.
 	tm.Send(keyEsc)
@@ -438,7 +440,7 @@ func TestTableScreenClockChatLeave(t *testing.T) {
 	}
 	tm.Send(keyRunes("s"))
 	tm.Send(keyRunes("y"))
-	e.until(tbl, b, "alice left", func(s lobby.Snapshot) bool { return !s.Playing && s.Result != nil && s.Result.Winner == "bob" })
+	e.infoUntil(tbl, "alice left", func(i lobby.TableInfo) bool { return i.State == "waiting" })
 	waitOutput(t, tm, "bob wins!", "s: sit for the next game")
 	frame := finalView(t, tm)
 	assertContains(t, frame, "Game over", "1. bob", "2. alice", "you left the game")
@@ -476,4 +478,62 @@ func TestHelpToggle(t *testing.T) {
 	if m.View() != short {
 		t.Error("? twice does not give the help bar back")
 	}
+}
+
+// TestTableScreenPassRaiseChallenge answers claims from the keyboard: a
+// blind raise through the picker, a pass with p, a challenge with c.
+func TestTableScreenPassRaiseChallenge(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("answers", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, a)
+	opener, rest := whoseTurn(t, snap, a, b)
+	me := rest[0]
+	ctx := ctxT(t)
+	play := func(acts ...engine.Action) {
+		t.Helper()
+		for _, x := range acts {
+			if err := tbl.Act(ctx, opener, x); err != nil {
+				t.Fatalf("%s %v: %v", opener.Name, x.Kind, err)
+			}
+		}
+	}
+	claimBy := func(v engine.Value, who lobby.Player) func(lobby.Snapshot) bool {
+		return func(s lobby.Snapshot) bool {
+			return s.Game.Claim == v && s.Name(s.Game.Claimant) == who.Name
+		}
+	}
+	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 43})
+
+	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Claim: 43 by "+opener.Name, "c liar", "p pass 43", "a raise")
+
+	// a: the picker of passes; the first passes 43 on, the next raises.
+	tm.Send(keyRunes("a"))
+	waitOutput(t, tm, "Pass on or raise blind:", "43      72% to beat  = pass on", "enter pass/raise")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(keyEnter)
+	raised := engine.Classic.Above(43)[0]
+	e.until(tbl, opener, "the blind raise", claimBy(raised, me))
+	waitOutput(t, tm, "Claim: "+raised.Name()+" by you", "you passed "+raised.Name()+" to "+opener.Name)
+
+	// The cup is back with its roller, who must roll again.
+	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 54})
+	waitOutput(t, tm, "p pass 54")
+	tm.Send(keyRunes("p"))
+	e.until(tbl, opener, "the pass", claimBy(54, me))
+
+	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 61})
+	waitOutput(t, tm, "Claim: 61 by "+opener.Name)
+	tm.Send(keyRunes("c"))
+	after := e.until(tbl, opener, "the challenge", func(s lobby.Snapshot) bool { return s.Game.Round == 2 })
+	lost := 0
+	for _, l := range after.Game.Lives {
+		lost += 6 - l
+	}
+	if lost != 1 {
+		t.Errorf("lives after the challenge %v", after.Game.Lives)
+	}
+	waitOutput(t, tm, "you called "+opener.Name+" a liar", "round 2")
+	finalView(t, tm)
 }

@@ -27,7 +27,6 @@ type Styles struct {
 	HeartLost lipgloss.Style // a life lost
 	Die       lipgloss.Style // a die face
 	Cup       lipgloss.Style // the closed cup
-	Truth     lipgloss.Style // the ★ of the picker
 	ChatName  lipgloss.Style // the speaker of a chat line
 	Notice    lipgloss.Style // a notice from the server
 	Center    lipgloss.Style // the "window too small" message
@@ -68,7 +67,6 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 		HeartLost: r.NewStyle().Foreground(subtle),
 		Die:       r.NewStyle().Foreground(c("#1B1B1B", "#F5F5F5")),
 		Cup:       r.NewStyle().Foreground(c("#6E2C00", "#D4A373")),
-		Truth:     r.NewStyle().Bold(true).Foreground(green),
 		ChatName:  r.NewStyle().Bold(true).Foreground(c("#1F618D", "#85C1E9")),
 		Notice:    r.NewStyle().Italic(true).Foreground(accent),
 		Center:    r.NewStyle().Bold(true),

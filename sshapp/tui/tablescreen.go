@@ -27,7 +27,7 @@ type tableScreen struct {
 	snap    lobby.Snapshot
 	have    bool     // a snapshot arrived
 	log     []string // snap.LogLines, made when the snapshot arrives
-	picker  Picker
+	picker  picker
 	autoAt  int // the event count at which the picker last opened by itself
 	confirm bool
 	typing  bool
@@ -92,7 +92,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) {
 	// After the viewer's own roll, the picker opens by itself, once.
 	if n := len(snap.Events()); !m.picker.Open() && !m.typing && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
-		if p, ok := NewPicker(v); ok {
+		if p, ok := newPicker(v); ok {
 			m.picker, m.autoAt = p, n
 		}
 	}
@@ -110,11 +110,12 @@ func (m *tableScreen) syncKeys() {
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))
 	k.GiveUp.SetEnabled(can(engine.GiveUp))
-	k.Pass.SetEnabled(can(engine.Pass))
-	if can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim {
+	// p passes the claim on unchanged; raising without a roll goes through
+	// the picker (a).
+	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
+	k.Pass.SetEnabled(samePass)
+	if samePass {
 		k.Pass.SetHelp("p", "pass "+v.Claim.Name())
-	} else {
-		k.Pass.SetHelp("p", "raise blind")
 	}
 	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
 	if can(engine.Claim) {
@@ -203,10 +204,7 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 	case key.Matches(msg, k.GiveUp):
 		return m.play(engine.Action{Kind: engine.GiveUp})
 	case key.Matches(msg, k.Pass):
-		if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
-			return m.play(engine.Action{Kind: engine.Pass, Value: v.Claim})
-		}
-		m.openPicker()
+		return m.play(engine.Action{Kind: engine.Pass, Value: v.Claim})
 	case key.Matches(msg, k.Announce):
 		m.openPicker()
 	case key.Matches(msg, k.Sit):
@@ -227,7 +225,7 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 }
 
 func (m *tableScreen) openPicker() {
-	if p, ok := NewPicker(m.view()); ok {
+	if p, ok := newPicker(m.view()); ok {
 		m.picker = p
 	}
 }
@@ -299,8 +297,8 @@ func (m *tableScreen) remaining(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// render draws the table in w×h cells; helpView is the help bar (or the
-// full help).
+// render draws the table in w×h cells, with the help bar (or the full help
+// in place of the log and chat).
 func (m *tableScreen) render(s *Styles, hv *help.Model, now time.Time, w, h int) string {
 	var b strings.Builder
 	m.titleBar(&b, s, w)
@@ -507,14 +505,14 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	out = append(out, cut(turn, w), cut(hint, w))
 	switch {
 	case v.Dice != engine.NoValue:
-		out = append(out, strings.Split(s.Die.Render(DrawDice(v.Dice)), "\n")...)
+		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
 		cap := "your dice: " + v.Dice.Name()
 		if v.Dice == engine.Mia {
 			cap += "!"
 		}
 		out = append(out, s.Bold.Render(cap))
 	case v.Roller >= 0:
-		out = append(out, strings.Split(s.Cup.Render(DrawCup()), "\n")...)
+		out = append(out, strings.Split(s.Cup.Render(drawCup()), "\n")...)
 		if v.Roller == v.Seat {
 			out = append(out, s.Subtle.Render("you rolled blind: unseen"))
 		} else {

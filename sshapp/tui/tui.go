@@ -175,10 +175,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case lobbyOpen:
 		return m, m.toTable(msg.name, false)
 	case lobbyNew:
-		m.leave()
+		cmd := m.leave()
 		m.screen = screenForm
 		m.form = newCreateForm(m.s, m.cfg.Player)
-		return m, nil
+		return m, cmd
 	case lobbySay:
 		l, p := m.cfg.Lobby, m.cfg.Player
 		return m, func() tea.Msg { return lobbySaidMsg{l.Say(p, msg.text)} }

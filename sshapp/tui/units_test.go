@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"io"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -43,7 +46,7 @@ func newGame(t *testing.T, opts engine.Options, draws []int, acts ...engine.Acti
 	return g
 }
 
-func values(p Picker) []engine.Value {
+func values(p picker) []engine.Value {
 	var out []engine.Value
 	for _, it := range p.Items {
 		out = append(out, it.Value)
@@ -119,7 +122,7 @@ func TestPickerOffersOnlyLegalValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGame(t, tc.opts, tc.draws, tc.acts...)
 			v := g.View(tc.seat)
-			p, ok := NewPicker(&v)
+			p, ok := newPicker(&v)
 			if ok != tc.ok {
 				t.Fatalf("ok %v, want %v", ok, tc.ok)
 			}
@@ -164,7 +167,7 @@ func TestPickerOffersOnlyLegalValues(t *testing.T) {
 func TestPickerKeysAndView(t *testing.T) {
 	g := newGame(t, engine.DefaultOptions(), dice(64), engine.Action{Kind: engine.Roll, Seat: 0, Look: true})
 	v := g.View(0)
-	p, _ := NewPicker(&v)
+	p, _ := newPicker(&v)
 	s := NewStyles(asciiRenderer())
 
 	down := tea.KeyMsg{Type: tea.KeyDown}
@@ -220,13 +223,13 @@ func TestPickerKeysAndView(t *testing.T) {
 
 func TestDrawDice(t *testing.T) {
 	for n := 1; n <= 6; n++ {
-		face := DieFace(n)
-		if len(face) != DieHeight {
+		face := dieFace(n)
+		if len(face) != dieHeight {
 			t.Fatalf("die %d: %d lines", n, len(face))
 		}
 		pips := 0
 		for _, l := range face {
-			if w := ansi.StringWidth(l); w != DieWidth {
+			if w := ansi.StringWidth(l); w != dieWidth {
 				t.Errorf("die %d: line %q is %d wide", n, l, w)
 			}
 			pips += strings.Count(l, "●")
@@ -235,7 +238,7 @@ func TestDrawDice(t *testing.T) {
 			t.Errorf("die %d has %d pips", n, pips)
 		}
 	}
-	if DieFace(0) != nil || DieFace(7) != nil {
+	if dieFace(0) != nil || dieFace(7) != nil {
 		t.Error("faces outside 1-6")
 	}
 	tests := []struct {
@@ -243,24 +246,24 @@ func TestDrawDice(t *testing.T) {
 		left, righ int
 	}{{64, 6, 4}, {21, 2, 1}, {11, 1, 1}, {66, 6, 6}}
 	for _, tc := range tests {
-		lines := strings.Split(DrawDice(tc.v), "\n")
-		if len(lines) != DieHeight {
+		lines := strings.Split(drawDice(tc.v), "\n")
+		if len(lines) != dieHeight {
 			t.Fatalf("%v: %d lines", tc.v, len(lines))
 		}
 		var l, r int
 		for _, line := range lines {
 			runes := []rune(line)
-			l += strings.Count(string(runes[:DieWidth]), "●")
-			r += strings.Count(string(runes[DieWidth:]), "●")
+			l += strings.Count(string(runes[:dieWidth]), "●")
+			r += strings.Count(string(runes[dieWidth:]), "●")
 		}
 		if l != tc.left || r != tc.righ {
-			t.Errorf("%v drawn as %d and %d pips:\n%s", tc.v, l, r, DrawDice(tc.v))
+			t.Errorf("%v drawn as %d and %d pips:\n%s", tc.v, l, r, drawDice(tc.v))
 		}
 	}
-	if DrawDice(engine.NoValue) != "" || DrawDice(70) != "" {
+	if drawDice(engine.NoValue) != "" || drawDice(70) != "" {
 		t.Error("drew a value that is not a roll")
 	}
-	if !strings.Contains(DrawCup(), "? ?") {
+	if !strings.Contains(drawCup(), "? ?") {
 		t.Error("the cup shows no hidden dice")
 	}
 	left, lost := hearts(4, 6)
@@ -350,5 +353,37 @@ func TestFormShowsLobbyError(t *testing.T) {
 	assertContains(t, m.View(), lobby.ErrBadTableName.Error())
 	if _, err := e.lobby.Table("no spaces please"); err == nil {
 		t.Error("the table was created")
+	}
+}
+
+// TestColoursFollowTheRenderer: an Ascii renderer (NO_COLOR) draws no
+// escape codes at all; a colour renderer does, with the same layout.
+func TestColoursFollowTheRenderer(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("colours", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, a)
+	frame := func(cfg Config) string {
+		m := New(cfg).(*Model)
+		m.screen = screenTable
+		m.table = newTableScreen(m.s, a, "colours", tbl)
+		m.table.setSnapshot(snap)
+		return m.View()
+	}
+	plain := frame(e.config(a, 80, 24))
+	if strings.Contains(plain, "\x1b") {
+		t.Errorf("escape codes with the Ascii profile:\n%q", plain)
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	r.SetHasDarkBackground(true)
+	cfg := e.config(a, 80, 24)
+	cfg.Renderer = r
+	coloured := frame(cfg)
+	if !strings.Contains(coloured, "\x1b[") {
+		t.Error("no colour with an ANSI256 renderer")
+	}
+	if got := ansi.Strip(coloured); got != plain {
+		t.Errorf("the layout differs with colours:\n%s\n---\n%s", got, plain)
 	}
 }
