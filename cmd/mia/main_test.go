@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// logWatch reads JSON log lines, keeps them, and hands over the
+// "listening" line.
+type logWatch struct {
+	mu        sync.Mutex
+	lines     []string
+	listening chan map[string]any
+}
+
+func watchLogs(r io.Reader) *logWatch {
+	w := &logWatch{listening: make(chan map[string]any, 1)}
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			line := sc.Text()
+			w.mu.Lock()
+			w.lines = append(w.lines, line)
+			w.mu.Unlock()
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
+				w.listening <- m
+			}
+		}
+	}()
+	return w
+}
+
+func (w *logWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.lines, "\n")
+}
+
+// address waits for the listening line and returns its address and host
+// key fingerprint.
+func (w *logWatch) address(t *testing.T) (string, string) {
+	t.Helper()
+	select {
+	case m := <-w.listening:
+		addr, _ := m["addr"].(string)
+		fp, _ := m["fingerprint"].(string)
+		if addr == "" || !strings.HasPrefix(fp, "SHA256:") {
+			t.Fatalf("listening line without address or fingerprint: %v", m)
+		}
+		return addr, fp
+	case <-time.After(30 * time.Second):
+		t.Fatalf("server never logged its address; logs:\n%s", w.String())
+	}
+	return "", ""
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// dial connects and reports the host key the server showed.
+func dial(t *testing.T, addr string, key gossh.Signer) (*gossh.Client, string) {
+	t.Helper()
+	var hostFP string
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{
+		User: "x",
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
+			hostFP = gossh.FingerprintSHA256(k)
+			return nil
+		},
+		Timeout: 5 * time.Second,
+	})
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, hostFP
+}
+
+func command(t *testing.T, c *gossh.Client, cmd string) (string, int) {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out syncBuffer // stdout and stderr are copied by two goroutines
+	s.Stdout, s.Stderr = &out, &out
+	err = s.Run(cmd)
+	var ee *gossh.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ee):
+		return out.String(), ee.ExitStatus()
+	}
+	t.Fatalf("%s: %v", cmd, err)
+	return "", -1
+}
+
+func TestRunInProcess(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	logs := watchLogs(pr)
+	done := make(chan error, 1)
+	env := func(k string) string {
+		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
+	}
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, pw)
+		pw.Close()
+	}()
+	addr, fp := logs.address(t)
+	c, hostFP := dial(t, addr, newKey(t))
+	if hostFP != fp {
+		t.Errorf("client saw host key %s, log says %s", hostFP, fp)
+	}
+	if out, code := command(t, c, "name alice"); code != 0 {
+		t.Errorf("name alice: %d %s", code, out)
+	}
+	for _, f := range []string{"host_ed25519", "mia.db"} {
+		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
+			t.Errorf("data folder: %v", err)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("run did not return 5 s after its context ended")
+	}
+}
+
+func TestRunRefusesBadSetup(t *testing.T) {
+	dir := t.TempDir()
+	loose := filepath.Join(dir, "loose_key")
+	if err := os.WriteFile(loose, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"loose host key", []string{"--host-key", loose}, "chmod 600"},
+		{"missing allow file", []string{"--allow-keys", filepath.Join(dir, "nope")}, "allowed keys"},
+		{"bad admin file", []string{"--admin-keys", loose}, "admin keys"},
+		{"bad address", []string{"--addr", "nonsense"}, "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"--data", filepath.Join(dir, tt.name), "--addr", "127.0.0.1:0"}, tt.args...)
+			err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run = %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// buildMia builds the binary once per test binary run.
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+func buildMia(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mia-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mia")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v", buildErr)
+	}
+	return binPath
+}
+
+// startMia runs the binary in dir with no flags but the log format; the
+// address comes from MIA_ADDR, the data folder is the default ./mia-data.
+func startMia(t *testing.T, dir string) (*exec.Cmd, *logWatch, string, string) {
+	t.Helper()
+	cmd := exec.Command(buildMia(t), "--log-format", "json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MIA_ADDR=127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	logs := watchLogs(stderr)
+	addr, fp := logs.address(t)
+	return cmd, logs, addr, fp
+}
+
+func TestSignalStopsCleanly(t *testing.T) {
+	tests := []struct {
+		name string
+		sig  syscall.Signal
+	}{
+		{"SIGTERM", syscall.SIGTERM},
+		{"SIGINT", syscall.SIGINT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd, logs, addr, fp := startMia(t, dir)
+			key := newKey(t)
+			c, hostFP := dial(t, addr, key)
+			if hostFP != fp {
+				t.Errorf("client saw host key %s, log says %s", hostFP, fp)
+			}
+			if out, code := command(t, c, "name alice"); code != 0 {
+				t.Fatalf("name alice: %d %s", code, out)
+			}
+
+			// A person on the screen.
+			sess, err := c.NewSession()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
+				t.Fatal(err)
+			}
+			var screen syncBuffer
+			sess.Stdout = &screen
+			stdin, err := sess.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			if err := sess.Shell(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(screen.String(), "Hello, alice") {
+				if time.Now().After(deadline) {
+					t.Fatalf("screen never came up: %q", screen.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			// And one more connection, idle.
+			dial(t, addr, newKey(t))
+
+			begin := time.Now()
+			if err := cmd.Process.Signal(tt.sig); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			select {
+			case err := <-exited:
+				if err != nil {
+					t.Errorf("exit: %v; logs:\n%s", err, logs.String())
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("still running 5 s after %s; logs:\n%s", tt.name, logs.String())
+			}
+			t.Logf("stopped %s after the signal", time.Since(begin).Round(time.Millisecond))
+			if !strings.Contains(screen.String(), "the server is shutting down") {
+				t.Errorf("the screen was not told: %q", screen.String())
+			}
+			if !strings.Contains(logs.String(), `"msg":"stopped"`) {
+				t.Errorf("no stopped line in the logs:\n%s", logs.String())
+			}
+
+			// Restart: same host key, same player.
+			_, _, addr2, fp2 := startMia(t, dir)
+			if fp2 != fp {
+				t.Errorf("host key changed across a restart: %s, then %s", fp, fp2)
+			}
+			c2, hostFP2 := dial(t, addr2, key)
+			if hostFP2 != hostFP {
+				t.Errorf("client saw %s, then %s", hostFP, hostFP2)
+			}
+			if out, _ := command(t, c2, "whoami"); !strings.Contains(out, "alice") {
+				t.Errorf("whoami after a restart: %q", out)
+			}
+		})
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/log"
+)
+
+func TestParseOptions(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    options
+		wantErr string // "" for none, "help" for flag.ErrHelp
+	}{
+		{
+			name: "defaults",
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter},
+		},
+		{
+			name: "environment",
+			env: map[string]string{
+				"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_ADMIN_KEYS": "/etc/admins",
+				"MIA_ALLOW_KEYS": "/etc/allow", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json",
+			},
+			want: options{addr: "127.0.0.1:1", data: "/srv/mia", hostKey: "/srv/mia/host_ed25519", adminKeys: "/etc/admins",
+				allowKeys: "/etc/allow", logLevel: log.DebugLevel, logFormat: log.JSONFormatter},
+		},
+		{
+			name: "flags win over environment",
+			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt"},
+			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json"},
+			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter},
+		},
+		{
+			name: "host key from the environment",
+			env:  map[string]string{"MIA_HOST_KEY": "/env/key"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "/env/key", logLevel: log.InfoLevel, logFormat: log.TextFormatter},
+		},
+		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: "log level"},
+		{name: "bad level in env", env: map[string]string{"MIA_LOG_LEVEL": "loud"}, wantErr: "log level"},
+		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
+		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "flag provided but not defined"},
+		{name: "stray argument", args: []string{"serve"}, wantErr: "unexpected argument"},
+		{name: "help", args: []string{"-h"}, wantErr: "help"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := func(k string) string { return tt.env[k] }
+			got, err := parseOptions(tt.args, env, io.Discard)
+			switch {
+			case tt.wantErr == "help":
+				if !errors.Is(err, flag.ErrHelp) {
+					t.Fatalf("err = %v, want flag.ErrHelp", err)
+				}
+				return
+			case tt.wantErr != "":
+				var ue *usageError
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("options = %+v\nwant      %+v", got, tt.want)
+			}
+		})
+	}
+}

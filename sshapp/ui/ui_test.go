@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+)
+
+func params(name string, set func(string) (string, error)) Params {
+	return Params{
+		Renderer:    lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)),
+		Name:        name,
+		Fingerprint: "SHA256:abc",
+		SetName:     set,
+		Hint:        "ssh -p 23234 example.org",
+	}
+}
+
+// waitFor waits for output holding every want. (Output is consumed as it
+// is read: a later wait sees only later frames.)
+func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(3*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func TestNamePromptRetriesUntilAccepted(t *testing.T) {
+	var mu sync.Mutex
+	var tried []string
+	set := func(name string) (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		tried = append(tried, name)
+		if name == "bob" {
+			return "", errors.New("that name is taken; choose another")
+		}
+		return name, nil
+	}
+	tm := teatest.NewTestModel(t, New(params("", set)), teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "Choose a display name")
+
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "type a name first")
+
+	tm.Type("bob")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "that name is taken")
+
+	for range 3 {
+		tm.Send(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	tm.Type("alice")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "Hello, alice")
+
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
+	if final.phase != leaving {
+		t.Errorf("phase after q = %v", final.phase)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(tried, ",") != "bob,alice" {
+		t.Errorf("SetName calls = %q", tried)
+	}
+}
+
+func TestNamedPlayerSkipsThePrompt(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(params("zed", nil)), teatest.WithInitialTermSize(80, 24))
+	waitFor(t, tm, "Hello, zed", "SHA256:abc", "q to quit")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
+}
+
+func TestGoodbyeQuits(t *testing.T) {
+	for _, name := range []string{"", "zed"} {
+		tm := teatest.NewTestModel(t, New(params(name, nil)), teatest.WithInitialTermSize(80, 24))
+		tm.Send(GoodbyeMsg{Reason: "the server is shutting down"})
+		final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
+		if final.bye != "the server is shutting down" || !strings.Contains(final.View(), "shutting down") {
+			t.Errorf("name %q: final view %q", name, final.View())
+		}
+	}
+}
+
+func TestViewFitsAnySize(t *testing.T) {
+	for _, size := range [][2]int{{1, 1}, {20, 5}, {500, 200}} {
+		m, _ := New(params("zed", nil)).Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		v := m.View()
+		if lines := strings.Count(v, "\n") + 1; size[1] > 12 && lines != size[1] {
+			t.Errorf("%v: %d lines", size, lines)
+		}
+		if strings.ContainsRune(v, '\x1b') {
+			t.Errorf("%v: escape codes with an ASCII renderer", size)
+		}
+	}
+}
