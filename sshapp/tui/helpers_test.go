@@ -78,13 +78,13 @@ func (p *pcg) Intn(n int) int {
 
 // env is a real lobby on a real store in a temporary folder.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	st    *store.Store
 	lobby *lobby.Lobby
 	clock *fakeClock
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, clock: newFakeClock()}
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
@@ -181,7 +181,7 @@ func (e *env) infoUntil(tbl *lobby.Table, what string, cond func(lobby.TableInfo
 	}
 }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return ctx

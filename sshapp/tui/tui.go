@@ -42,6 +42,11 @@ const (
 	screenTable
 )
 
+// GoodbyeMsg tells the screens that the server is ending the session (a
+// shutdown, or the person was idle too long): they close their
+// subscriptions, show the reason and quit.
+type GoodbyeMsg struct{ Reason string }
+
 // Model is the root model of a session's program. Create it with New.
 type Model struct {
 	cfg    Config
@@ -59,7 +64,7 @@ type Model struct {
 	sub     *lobby.Subscription // the table shown
 	gen     int                 // the newest request to open a table; older answers are dropped
 	ticking bool                // a turn clock tick is armed
-	fatal   string              // a problem that leaves nothing to show
+	fatal   string              // a problem that leaves nothing to show, or the goodbye
 }
 
 // New returns the root model of one session. The caller runs it with
@@ -242,6 +247,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tableBack:
 		return m, m.toLobby("", false)
 	case tableQuit:
+		return m, m.quit()
+	case GoodbyeMsg:
+		m.fatal = msg.Reason
+		if m.fatal == "" {
+			m.fatal = "goodbye"
+		}
 		return m, m.quit()
 	}
 	return m, nil

@@ -4,10 +4,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
 	"github.com/mia-game/mia/engine"
@@ -385,5 +387,32 @@ func TestColoursFollowTheRenderer(t *testing.T) {
 	}
 	if got := ansi.Strip(coloured); got != plain {
 		t.Errorf("the layout differs with colours:\n%s\n---\n%s", got, plain)
+	}
+}
+
+// TestGoodbye closes the subscriptions and quits with the reason shown.
+func TestGoodbye(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("bye", engine.DefaultOptions(), a, b)
+	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "round 1")
+	tm.Send(GoodbyeMsg{Reason: "the server is restarting"})
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
+	assertContains(t, m.View(), "the server is restarting")
+	e.infoUntil(tbl, "nobody watching", func(i lobby.TableInfo) bool { return i.Watching == 0 })
+}
+
+func BenchmarkTableView(b *testing.B) {
+	e := newEnv(b)
+	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
+	tbl := e.game("bench", engine.DefaultOptions(), p...)
+	m := New(e.config(p[0], 80, 24)).(*Model)
+	m.screen = screenTable
+	m.table = newTableScreen(m.s, p[0], "bench", tbl)
+	m.table.setSnapshot(e.snapshot(tbl, p[0]))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
 	}
 }
