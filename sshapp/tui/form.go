@@ -43,11 +43,11 @@ var fieldLabels = [fieldCount]string{
 
 var fieldHints = [fieldCount]string{
 	fieldName:       "1–24 of A-Z a-z 0-9 _ . -",
-	fieldSeats:      "players, 2–10; the game starts when all are taken",
+	fieldSeats:      "players; starts when all are seated",
 	fieldLives:      "lives each, 1–9",
-	fieldPass:       "accept a claim and hand the cup on unrolled",
-	fieldEqual:      "a claim may equal the last one (turns pass off)",
-	fieldMiaPenalty: "lives a wrong challenge of a real Mia costs",
+	fieldPass:       "hand the cup on without rolling",
+	fieldEqual:      "a claim may equal the last (no pass)",
+	fieldMiaPenalty: "a wrong challenge of a true Mia costs",
 	fieldMiaBoth:    "a caught Mia bluff costs as much",
 	fieldNextOpener: "who opens the next round",
 	fieldEnd:        "when the game ends",
