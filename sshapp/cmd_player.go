@@ -90,6 +90,9 @@ func runName(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.Refuse("%v", err)
 	}
+	if c.ss != nil {
+		c.ss.setPlayer(p)
+	}
 	if c.JSON {
 		return c.WriteJSON(nameJSON{Name: p.Name, Previous: c.Player.Name, Fingerprint: p.Fingerprint})
 	}

@@ -123,6 +123,7 @@ type Call struct {
 
 	srv *Server
 	cmd *Command
+	ss  *session
 }
 
 // Server is the server running the command.
@@ -157,7 +158,8 @@ func (c *Call) Hint(words string) string {
 }
 
 // runCommand routes a command line and returns its exit status.
-func (srv *Server) runCommand(ss *session, p store.Player, args []string) (code int) {
+func (srv *Server) runCommand(ss *session, args []string) (code int) {
+	p := ss.Player()
 	cmd := srv.commands.byName[args[0]]
 	if cmd == nil {
 		fmt.Fprintf(ss.Stderr(), "mia: unknown command %q\n\n", clean(args[0], 32))
@@ -166,7 +168,7 @@ func (srv *Server) runCommand(ss *session, p store.Player, args []string) (code 
 	}
 	c := &Call{
 		Args: args[1:], Player: p, Admin: srv.IsAdmin(ss.fp),
-		Stdout: ss, Stderr: ss.Stderr(), Session: ss, srv: srv, cmd: cmd,
+		Stdout: ss, Stderr: ss.Stderr(), Session: ss, srv: srv, cmd: cmd, ss: ss,
 	}
 	if cmd.JSON {
 		c.Args, c.JSON = stripFlag(c.Args, "--json")

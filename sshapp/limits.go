@@ -3,6 +3,7 @@ package sshapp
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,8 +40,9 @@ func connOf(ctx ssh.Context) *conn {
 // conn is one accepted TCP connection and its limits.
 type conn struct {
 	net.Conn
-	srv *Server
-	ip  string
+	srv    *Server
+	ip     string // the client's address, for logs
+	source string // what the per-source cap counts: the IPv4 address or IPv6 /64
 
 	offered atomic.Bool // the client offered a public key
 	refused atomic.Bool // a key was refused by the allow-list
@@ -61,12 +63,13 @@ type conn struct {
 // tracks it and starts its handshake deadline.
 func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	ip := remoteIP(nc.RemoteAddr())
+	src := sourceOf(ip)
 	srv.mu.Lock()
 	var refuse string
 	switch {
 	case srv.closing:
 		refuse = "the server is shutting down"
-	case srv.lim.MaxPerSource > 0 && srv.perIP[ip] >= srv.lim.MaxPerSource:
+	case srv.lim.MaxPerSource > 0 && srv.perIP[src] >= srv.lim.MaxPerSource:
 		refuse = "too many connections from your address"
 	case srv.lim.MaxUnauthenticated > 0 && srv.unauth >= srv.lim.MaxUnauthenticated:
 		refuse = "the server is busy, try again in a minute"
@@ -80,8 +83,8 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse)
 		return nil
 	}
-	c := &conn{Conn: nc, srv: srv, ip: ip}
-	srv.perIP[ip]++
+	c := &conn{Conn: nc, srv: srv, ip: ip, source: src}
+	srv.perIP[src]++
 	srv.unauth++
 	srv.conns[c] = struct{}{}
 	srv.mu.Unlock()
@@ -139,8 +142,8 @@ func (c *conn) Close() error {
 
 		srv := c.srv
 		srv.mu.Lock()
-		if srv.perIP[c.ip]--; srv.perIP[c.ip] <= 0 {
-			delete(srv.perIP, c.ip)
+		if srv.perIP[c.source]--; srv.perIP[c.source] <= 0 {
+			delete(srv.perIP, c.source)
 		}
 		if !wasAuthed {
 			srv.unauth--
@@ -252,6 +255,24 @@ func (srv *Server) sessionChannel(s *ssh.Server, sc *gossh.ServerConn, nc gossh.
 	}
 	defer c.closeSession()
 	ssh.DefaultSessionHandler(s, sc, nc, ctx)
+}
+
+// sourceOf is what the per-source cap counts: an IPv4 address, or the /64
+// network of an IPv6 address (one host usually holds a whole /64).
+func sourceOf(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return ip
+	}
+	return p.String()
 }
 
 // clampWindow bounds a client's terminal size to 1..MaxWidth columns and

@@ -12,7 +12,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/mia-game/mia/sshapp/ui"
-	"github.com/mia-game/mia/store"
 )
 
 // FPS is the frame rate cap of every screen.
@@ -22,8 +21,8 @@ const FPS = 20
 // command, through wish's Bubble Tea middleware (which feeds it the
 // session's clamped window changes). Once the screen is gone, the reason
 // the server ended it, if any, is printed below it.
-func (srv *Server) interactive(ss *session, p store.Player) {
-	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss, p) }
+func (srv *Server) interactive(ss *session) {
+	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss) }
 	bm.MiddlewareWithProgramHandler(handler, termenv.Ascii)(func(ssh.Session) {})(ss)
 	ss.programDone()
 	if reason := ss.goodbyeReason(); reason != "" {
@@ -35,7 +34,7 @@ func (srv *Server) interactive(ss *session, p store.Player) {
 // (never global lipgloss state), input and output on the session, at most
 // FPS frames a second, and no process signal handling (the server's
 // shutdown reaches programs as ui.GoodbyeMsg).
-func (srv *Server) newProgram(ss *session, p store.Player) *tea.Program {
+func (srv *Server) newProgram(ss *session) *tea.Program {
 	r := bm.MakeRenderer(ss)
 	opts := append(bm.MakeOptions(ss),
 		tea.WithFPS(FPS),
@@ -43,27 +42,27 @@ func (srv *Server) newProgram(ss *session, p store.Player) *tea.Program {
 		tea.WithoutSignalHandler(),
 		tea.WithEnvironment(ss.Environ()),
 	)
-	prog := tea.NewProgram(srv.screen(ss, p, r), opts...)
+	prog := tea.NewProgram(srv.screen(ss, r), opts...)
 	ss.setProgram(prog)
 	return prog
 }
 
 // screen chooses the model of a session. This is where the lobby's
 // screens plug in; for now it is the placeholder of package ui.
-func (srv *Server) screen(ss *session, p store.Player, r *lipgloss.Renderer) tea.Model {
+func (srv *Server) screen(ss *session, r *lipgloss.Renderer) tea.Model {
 	return ui.New(ui.Params{
 		Renderer:    r,
-		Name:        p.Name,
+		Name:        ss.Player().Name,
 		Fingerprint: ss.fp,
 		Hint:        srv.hint(ss, ""),
 		SetName: func(name string) (string, error) {
 			ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)
 			defer cancel()
-			np, err := srv.setName(ctx, p, name)
+			np, err := srv.setName(ctx, ss.Player(), name)
 			if err != nil {
 				return "", err
 			}
-			p = np
+			ss.setPlayer(np)
 			return np.Name, nil
 		},
 	})

@@ -32,6 +32,7 @@ type session struct {
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
 
 	mu       sync.Mutex
+	player   store.Player // the caller as last read or renamed
 	idle     *time.Timer
 	program  *tea.Program
 	running  chan struct{} // closed when the program returns
@@ -177,6 +178,20 @@ func (ss *session) goodbye(reason string) {
 	}()
 }
 
+// Player is the session's player as last read from the store or renamed
+// on the screen; Name is "" until they choose one.
+func (ss *session) Player() store.Player {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.player
+}
+
+func (ss *session) setPlayer(p store.Player) {
+	ss.mu.Lock()
+	ss.player = p
+	ss.mu.Unlock()
+}
+
 // goodbyeReason is the reason given to goodbye, or "".
 func (ss *session) goodbyeReason() string {
 	ss.mu.Lock()
@@ -233,15 +248,16 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = s.Exit(ExitRefused)
 		return
 	}
+	ss.setPlayer(p)
 
 	args := s.Command()
 	code := ExitOK
 	switch {
 	case len(args) > 0:
-		code = srv.runCommand(ss, p, args)
+		code = srv.runCommand(ss, args)
 		_ = ss.Exit(code)
 	case ss.hasPty:
-		srv.interactive(ss, p)
+		srv.interactive(ss)
 	default:
 		fmt.Fprintf(s.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
 			srv.hint(s, "-t"), srv.hint(s, ""))
@@ -249,7 +265,7 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
-		"fingerprint", fp, "name", p.Name, "remote", remoteIP(s.RemoteAddr()),
+		"fingerprint", fp, "name", ss.Player().Name, "remote", remoteIP(s.RemoteAddr()),
 		"command", commandName(args), "pty", ss.hasPty, "exit", code,
 		"duration", time.Since(ss.started).Round(time.Millisecond))
 }
