@@ -244,6 +244,10 @@ func (l *Lobby) Subscribe() *Mailbox[int] {
 	m := NewMailbox[int]()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed {
+		m.Close()
+		return m
+	}
 	l.subs[m] = struct{}{}
 	m.Put(l.ver)
 	return m
