@@ -109,9 +109,10 @@ func (ss *session) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
 
 // forwardWindows clamps window changes. Only the newest change waits in
 // the channel, so a client flooding resizes never blocks its session's
-// requests and a slow screen only sees the latest size.
+// requests and a slow screen only sees the latest size. The channel is
+// never closed: wish's Bubble Tea middleware reads it without checking,
+// and would pass the zero sizes of a closed channel on, unclamped.
 func (ss *session) forwardWindows(in <-chan ssh.Window) {
-	defer close(ss.winch)
 	for w := range in {
 		w = ss.srv.lim.clampWindow(w)
 		select {

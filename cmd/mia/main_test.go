@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -22,30 +21,40 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// logWatch reads JSON log lines, keeps them, and hands over the
-// "listening" line.
+// logWatch is a writer of JSON log lines: it keeps them and hands over the
+// "listening" line. Used as a command's Stderr, every line is in by the
+// time Wait returns.
 type logWatch struct {
 	mu        sync.Mutex
+	partial   []byte
 	lines     []string
 	listening chan map[string]any
 }
 
-func watchLogs(r io.Reader) *logWatch {
-	w := &logWatch{listening: make(chan map[string]any, 1)}
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			line := sc.Text()
-			w.mu.Lock()
-			w.lines = append(w.lines, line)
-			w.mu.Unlock()
-			var m map[string]any
-			if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
-				w.listening <- m
+func newLogWatch() *logWatch {
+	return &logWatch{listening: make(chan map[string]any, 1)}
+}
+
+func (w *logWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		w.lines = append(w.lines, line)
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
+			select {
+			case w.listening <- m:
+			default:
 			}
 		}
-	}()
-	return w
+	}
 }
 
 func (w *logWatch) String() string {
@@ -130,15 +139,13 @@ func TestRunInProcess(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pr, pw := io.Pipe()
-	logs := watchLogs(pr)
+	logs := newLogWatch()
 	done := make(chan error, 1)
 	env := func(k string) string {
 		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
 	}
 	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, pw)
-		pw.Close()
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, logs)
 	}()
 	addr, fp := logs.address(t)
 	c, hostFP := dial(t, addr, newKey(t))
@@ -225,10 +232,8 @@ func startMia(t *testing.T, dir string) (*exec.Cmd, *logWatch, string, string) {
 	cmd := exec.Command(buildMia(t), "--log-format", "json")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MIA_ADDR=127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	logs := newLogWatch()
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +243,6 @@ func startMia(t *testing.T, dir string) (*exec.Cmd, *logWatch, string, string) {
 			_ = cmd.Wait()
 		}
 	})
-	logs := watchLogs(stderr)
 	addr, fp := logs.address(t)
 	return cmd, logs, addr, fp
 }
