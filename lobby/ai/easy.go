@@ -1,0 +1,35 @@
+package ai
+
+import (
+	"math/rand/v2"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// easyDoubt is the chance that a fresh roll beats a claim below which Easy
+// believes it: claims harder to beat than this are challenged half the time.
+const easyDoubt = 1.0 / 3
+
+// easy plays the naive level: roll and look, the truth when it beats the
+// claim and otherwise the lowest legal value, a coin flip against claims
+// that are hard to beat (and against Mia), never a pass.
+func easy(v engine.View, r *rand.Rand) engine.Action {
+	switch v.Phase {
+	case engine.PhaseAnnounce:
+		if v.Dice != engine.NoValue && contains(v.Claims, v.Dice) {
+			return engine.Action{Kind: engine.Claim, Value: v.Dice}
+		}
+		return engine.Action{Kind: engine.Claim, Value: first(v.Claims)}
+	case engine.PhaseRespond:
+		if v.Claim == engine.Mia {
+			if r.IntN(2) == 0 {
+				return engine.Action{Kind: engine.Challenge}
+			}
+			return engine.Action{Kind: engine.GiveUp}
+		}
+		if float64(v.Options.Ranking.ChanceToBeat(v.Claim))/36 < easyDoubt && r.IntN(2) == 0 {
+			return engine.Action{Kind: engine.Challenge}
+		}
+	}
+	return engine.Action{Kind: engine.Roll, Look: true}
+}
