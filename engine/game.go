@@ -87,7 +87,8 @@ func New(opts Options, players int, src Source) (*Game, []Event, error) {
 	if src == nil {
 		src = CryptoSource{}
 	}
-	g := &Game{opts: opts, src: src, lives: make([]int, players), claimant: -1, roller: -1, winner: -1}
+	g := &Game{opts: opts, src: src, lives: make([]int, players), outOrder: make([]int, 0, players),
+		claimant: -1, roller: -1, winner: -1}
 	for i := range g.lives {
 		g.lives[i] = opts.Lives
 	}
@@ -132,7 +133,7 @@ func (g *Game) Standings() []int {
 	if g.phase != PhaseOver {
 		return nil
 	}
-	var st []int
+	st := make([]int, 0, len(g.lives))
 	for lv := g.opts.Lives; lv >= 1; lv-- {
 		for s, l := range g.lives {
 			if l == lv {
@@ -150,7 +151,7 @@ func (g *Game) Standings() []int {
 func (g *Game) Clone() *Game {
 	c := *g
 	c.lives = append([]int(nil), g.lives...)
-	c.outOrder = append([]int(nil), g.outOrder...)
+	c.outOrder = append(make([]int, 0, cap(g.outOrder)), g.outOrder...)
 	return &c
 }
 
@@ -385,13 +386,13 @@ func (g *Game) next(seat int) int {
 func (g *Game) emit(evs []Event, e Event) []Event {
 	g.seq++
 	e.Seq = g.seq
-	g.apply(e)
+	g.apply(&e)
 	return append(evs, e)
 }
 
 // apply moves the state by one event. Events reach it only from Apply (or
 // from Replay through Apply), so they are already legal.
-func (g *Game) apply(e Event) {
+func (g *Game) apply(e *Event) {
 	switch e.Type {
 	case EvRound:
 		g.round, g.turn, g.phase = e.Round, e.Opener, PhaseOpen

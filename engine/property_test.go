@@ -39,7 +39,9 @@ func TestRandomGames(t *testing.T) {
 			n := 0
 			buf := make([]Event, 0, 1024)
 			for i := w; i < propertyGames && !failed.Load(); i += workers {
-				k, err := playRandomGame(uint64(i), combos[i%len(combos)], buf)
+				var k int
+				var err error
+				k, buf, err = playRandomGame(uint64(i), combos[i%len(combos)], buf)
 				n += k
 				if err != nil {
 					failed.Store(true)
@@ -59,33 +61,36 @@ func TestRandomGames(t *testing.T) {
 }
 
 // playRandomGame plays game number i to its end and returns the number of
-// actions tried. Its events go to buf, which it may grow.
-func playRandomGame(i uint64, o Options, buf []Event) (int, error) {
+// actions tried and buf, which holds the game's events and may have grown.
+func playRandomGame(i uint64, o Options, buf []Event) (int, []Event, error) {
 	r := newPCG(i)
 	o.Lives = 1 + r.Intn(9)
 	players := 2 + r.Intn(9)
 	c, err := newChecker(o, players, r)
 	if err != nil {
-		return 0, err
+		return 0, buf, err
 	}
 	c.events = append(buf[:0], c.events...)
 	for !c.g.Over() {
 		if c.steps > 100_000 {
-			return c.steps, fmt.Errorf("no end after %d actions", c.steps)
+			return c.steps, c.events, fmt.Errorf("no end after %d actions", c.steps)
 		}
 		seat := -2 // no view checked on most steps: Views allocate
-		if r.Intn(8) == 0 {
+		if r.Intn(viewEvery) == 0 {
 			seat = r.Intn(players+1) - 1
 		}
 		if err := c.apply(randomAction(r, c.g, 15), seat); err != nil {
-			return c.steps, err
+			return c.steps, c.events, err
 		}
 	}
 	// Once over, everything is refused.
 	for range 3 {
 		if err := c.apply(randomAction(r, c.g, 50), r.Intn(players+1)-1); err != nil {
-			return c.steps, err
+			return c.steps, c.events, err
 		}
 	}
-	return c.steps, c.finish(i%500 == 0)
+	return c.steps, c.events, c.finish(i%500 == 0)
 }
+
+// viewEvery: one step in viewEvery checks a random seat's view.
+var viewEvery = 8
