@@ -36,7 +36,16 @@ func runWhoami(ctx context.Context, c *Call) int {
 	}
 	seats := []Seat{}
 	if c.srv.cfg.Lobby != nil {
-		seats = append(seats, c.srv.cfg.Lobby.Seated(c.Player.Fingerprint)...)
+		for _, info := range c.srv.cfg.Lobby.SeatedAt(c.Player.Fingerprint) {
+			if info.State != "playing" {
+				continue
+			}
+			for _, p := range info.Players {
+				if p.Fingerprint == c.Player.Fingerprint {
+					seats = append(seats, Seat{Table: info.Name, Lives: p.Lives})
+				}
+			}
+		}
 	}
 	if c.JSON {
 		return c.WriteJSON(whoamiJSON{

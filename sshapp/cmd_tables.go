@@ -56,7 +56,10 @@ func runTables(ctx context.Context, c *Call) int {
 		}
 		taken, state := 0, "waiting"
 		if c.srv.cfg.Lobby != nil {
-			taken, state = c.srv.cfg.Lobby.Occupancy(t.Name)
+			if lt, err := c.srv.cfg.Lobby.Table(t.Name); err == nil {
+				info := lt.Info()
+				taken, state = info.Taken, info.State
+			}
 		}
 		out.Tables = append(out.Tables, tableJSON{
 			Name: clean(t.Name, store.MaxTableNameLen), Host: clean(host, store.MaxNameLen),

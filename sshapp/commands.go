@@ -86,7 +86,7 @@ func builtinCommands() commandTable {
 		{Name: "whoami", Summary: "your name, fingerprint, lives in current games, games played", JSON: true, Anonymous: true, Run: runWhoami},
 		{Name: "name", Args: "NEW", Summary: "sets or changes your display name (1-16 of A-Z a-z 0-9 _ . -)", JSON: true, Anonymous: true, Run: runName},
 		{Name: "tables", Summary: "open tables: name, host, seats taken/total, state, rules", JSON: true, Run: runTables},
-		notYet("play", "[TABLE]", "the game screen (needs ssh -t); with TABLE, straight to that table"),
+		{Name: "play", Args: "[TABLE]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table", Anonymous: true, Run: runPlay},
 		notYet("table", "create|invite|close NAME [OPTIONS]", "hosts, invites to or closes a table"),
 		notYet("join", "NAME CODE", "joins a private table with an invite code"),
 		notYet("history", "[--table T] [--player P] [--limit N]", "finished games, newest first"),

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -19,16 +20,6 @@ type Players interface {
 	Touch(ctx context.Context, fingerprint string, at time.Time) error
 	OpenTables(ctx context.Context) ([]store.Table, error)
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
-}
-
-// Lobby is the hook for the live tables. It is nil until the lobby is
-// wired in; commands then report no seats taken and no games in progress.
-type Lobby interface {
-	// Seated lists the games fingerprint sits in now.
-	Seated(fingerprint string) []Seat
-	// Occupancy reports how many seats of the named open table are taken
-	// and its state ("waiting" or "playing").
-	Occupancy(table string) (taken int, state string)
 }
 
 // Seat is one player's place in a live game, as whoami reports it.
@@ -44,8 +35,9 @@ type Config struct {
 	HostKey gossh.Signer
 	// Players is the player and table storage.
 	Players Players
-	// Lobby is the live table registry; nil for now.
-	Lobby Lobby
+	// Lobby is the live table registry. Nil serves commands and a name
+	// prompt only (as some tests do).
+	Lobby *lobby.Lobby
 	// Admins marks server admins by key. Nil: nobody is an admin.
 	Admins KeySet
 	// Allow, when non-nil, is the only keys that may connect (even if

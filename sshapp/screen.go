@@ -11,6 +11,8 @@ import (
 	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/muesli/termenv"
 
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/sshapp/ui"
 )
 
@@ -21,8 +23,8 @@ const FPS = 20
 // command, through wish's Bubble Tea middleware (which feeds it the
 // session's clamped window changes). Once the screen is gone, the reason
 // the server ended it, if any, is printed below it.
-func (srv *Server) interactive(ss *session) {
-	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss) }
+func (srv *Server) interactive(ss *session, table string) {
+	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss, table) }
 	bm.MiddlewareWithProgramHandler(handler, termenv.Ascii)(func(ssh.Session) {})(ss)
 	ss.programDone()
 	if reason := ss.goodbyeReason(); reason != "" {
@@ -34,7 +36,7 @@ func (srv *Server) interactive(ss *session) {
 // (never global lipgloss state), input and output on the session, at most
 // FPS frames a second, and no process signal handling (the server's
 // shutdown reaches programs as ui.GoodbyeMsg).
-func (srv *Server) newProgram(ss *session) *tea.Program {
+func (srv *Server) newProgram(ss *session, table string) *tea.Program {
 	r := bm.MakeRenderer(ss)
 	opts := append(bm.MakeOptions(ss),
 		tea.WithFPS(FPS),
@@ -42,14 +44,38 @@ func (srv *Server) newProgram(ss *session) *tea.Program {
 		tea.WithoutSignalHandler(),
 		tea.WithEnvironment(ss.Environ()),
 	)
-	prog := tea.NewProgram(srv.screen(ss, r), opts...)
+	prog := tea.NewProgram(srv.screen(ss, r, table), opts...)
 	ss.setProgram(prog)
 	return prog
 }
 
-// screen chooses the model of a session. This is where the lobby's
-// screens plug in; for now it is the placeholder of package ui.
-func (srv *Server) screen(ss *session, r *lipgloss.Renderer) tea.Model {
+// screen chooses the model of a session: the name prompt for a new key,
+// then the lobby and tables (straight to table, if named). Without a lobby
+// (some tests) the prompt leads to a plain page.
+func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.Model {
+	prompt := srv.namePrompt(ss, r)
+	if srv.cfg.Lobby == nil {
+		return prompt
+	}
+	rt := &root{prompt: prompt, start: func(name string) tea.Model {
+		pty, _, _ := ss.Pty()
+		return tui.New(tui.Config{
+			Lobby:    srv.cfg.Lobby,
+			Player:   lobby.Player{Fingerprint: ss.fp, Name: name, Bot: ss.Player().Bot, Admin: srv.IsAdmin(ss.fp)},
+			Renderer: r,
+			Table:    table,
+			Width:    pty.Window.Width,
+			Height:   pty.Window.Height,
+			Done:     ss.Context().Done(),
+		})
+	}}
+	if name, ok := prompt.Named(); ok {
+		rt.game = rt.start(name)
+	}
+	return rt
+}
+
+func (srv *Server) namePrompt(ss *session, r *lipgloss.Renderer) ui.Model {
 	return ui.New(ui.Params{
 		Renderer:    r,
 		Name:        ss.Player().Name,
@@ -66,4 +92,24 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer) tea.Model {
 			return np.Name, nil
 		},
 	})
+}
+
+// runPlay is `play [TABLE]`: the game screen, straight to TABLE if given.
+func runPlay(_ context.Context, c *Call) int {
+	if len(c.Args) > 1 {
+		return c.Usage()
+	}
+	if !c.ss.hasPty {
+		words := "play"
+		if len(c.Args) == 1 {
+			words += " " + c.Args[0]
+		}
+		return c.Refuse("the game screen needs a terminal:  %s %s", c.srv.hint(c.Session, "-t"), clean(words, 64))
+	}
+	table := ""
+	if len(c.Args) == 1 {
+		table = c.Args[0]
+	}
+	c.srv.interactive(c.ss, table)
+	return ExitOK
 }

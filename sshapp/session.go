@@ -258,7 +258,7 @@ func (srv *Server) handle(s ssh.Session) {
 		code = srv.runCommand(ss, args)
 		_ = ss.Exit(code)
 	case ss.hasPty:
-		srv.interactive(ss)
+		srv.interactive(ss, "")
 	default:
 		fmt.Fprintf(s.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
 			srv.hint(s, "-t"), srv.hint(s, ""))

@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/hostkeys"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/store"
 )
@@ -95,20 +96,33 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if err != nil {
 		return err
 	}
+	lob, err := lobby.New(ctx, lobby.Config{Store: st, Log: logger})
+	if err != nil {
+		st.Close()
+		return err
+	}
+	closeAll := func() error {
+		lob.Close()
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close store: %w", err)
+		}
+		return nil
+	}
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		Players: st,
+		Lobby:   lob,
 		Admins:  admins,
 		Allow:   allow,
 		Log:     logger,
 	})
 	if err != nil {
-		st.Close()
+		closeAll()
 		return err
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		st.Close()
+		closeAll()
 		return fmt.Errorf("listen: %w", err)
 	}
 	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
@@ -118,11 +132,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-ctx.Done():
 	case err := <-served:
-		st.Close()
+		closeAll()
 		return err
 	}
 
 	lg.Info("shutting down")
+	lob.Broadcast("the server is shutting down; your games are saved")
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
@@ -132,8 +147,8 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	case <-served:
 	case <-sctx.Done():
 	}
-	if err := st.Close(); err != nil {
-		return fmt.Errorf("close store: %w", err)
+	if err := closeAll(); err != nil {
+		return err
 	}
 	lg.Info("stopped")
 	return nil

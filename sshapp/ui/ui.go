@@ -98,6 +98,9 @@ func New(p Params) Model {
 	return m
 }
 
+// Named returns the player's name once they have one.
+func (m Model) Named() (string, bool) { return m.p.Name, m.phase == ready }
+
 // Init implements tea.Model.
 func (m Model) Init() tea.Cmd { return nil }
 
