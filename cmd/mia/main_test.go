@@ -287,7 +287,7 @@ func TestSignalStopsCleanly(t *testing.T) {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(5 * time.Second)
-			for !strings.Contains(screen.String(), "Hello, alice") {
+			for !strings.Contains(screen.String(), "you are alice") {
 				if time.Now().After(deadline) {
 					t.Fatalf("screen never came up: %q", screen.String())
 				}
