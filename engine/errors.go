@@ -32,6 +32,7 @@ type RuleError struct {
 	Action Action
 }
 
+// Error names the action and the rule it breaks.
 func (e *RuleError) Error() string { return e.Action.Kind.String() + ": " + e.Rule.Error() }
 
 // Unwrap returns the rule broken.

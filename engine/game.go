@@ -16,6 +16,7 @@ const (
 
 var phaseNames = [...]string{"open", "announce", "respond", "over"}
 
+// String is the phase's name: "open", "announce", "respond" or "over".
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
 		return phaseNames[p]
@@ -39,6 +40,7 @@ const (
 
 var kindNames = [...]string{"", "roll", "claim", "pass", "challenge", "give up", "timeout", "leave"}
 
+// String is the action's name as players say it ("roll", "give up").
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
 		return kindNames[k]

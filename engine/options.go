@@ -34,15 +34,20 @@ const (
 // Options is a table's rule set (RULES.md). The JSON names are those of
 // PROTOCOL.md §3.
 type Options struct {
-	Ranking        Ranking    `json:"ranking"`
-	Lives          int        `json:"lives"`
-	Pass           bool       `json:"pass"`
-	EqualClaims    bool       `json:"equal_claims"`
-	MiaPenalty     int        `json:"mia_penalty"`
+	Ranking     Ranking `json:"ranking"`      // option `ranking`
+	Lives       int     `json:"lives"`        // lives per player, MinLives to MaxLives
+	Pass        bool    `json:"pass"`         // option `pass`: a claim may be passed on without rolling
+	EqualClaims bool    `json:"equal_claims"` // option `equal-claims`: a claim may equal the last (needs Pass off)
+	// MiaPenalty is option `mia-penalty`: the lives (1 or 2) a player loses
+	// for challenging a Mia that is there.
+	MiaPenalty int `json:"mia_penalty"`
+	// MiaPenaltyBoth is option `mia-penalty-both`: the claimant of a Mia
+	// that is not there also loses MiaPenalty lives (instead of 1), so that
+	// whoever loses a challenge of a Mia claim loses the Mia penalty.
 	MiaPenaltyBoth bool       `json:"mia_penalty_both"`
-	NextOpener     NextOpener `json:"next_opener"`
-	End            End        `json:"end"`
-	TurnSeconds    int        `json:"turn_seconds"`
+	NextOpener     NextOpener `json:"next_opener"`  // option `next-opener`
+	End            End        `json:"end"`          // option `end`
+	TurnSeconds    int        `json:"turn_seconds"` // option `turn-seconds`: the turn clock (kept by the caller)
 }
 
 // DefaultOptions is the `classic` rule set of RULES.md.
@@ -89,6 +94,7 @@ type OptionError struct {
 	Reason string
 }
 
+// Error names the option and why its value is impossible.
 func (e *OptionError) Error() string { return "option " + e.Option + ": " + e.Reason }
 
 // Unwrap lets errors.Is(err, ErrBadOptions) match.

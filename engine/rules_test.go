@@ -491,3 +491,46 @@ func TestLivesNeverNegative(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendApply checks that AppendApply appends exactly Apply's events,
+// leaves dst alone on a refusal, and allocates nothing with a reused
+// buffer.
+func TestAppendApply(t *testing.T) {
+	r := newPCG(9)
+	g, _, _ := New(DefaultOptions(), 4, r)
+	buf := []Event{{Seq: -1}}
+	for !g.Over() {
+		a := randomAction(r, g, 20)
+		c := g.Clone()
+		seed := uint64(r.Intn(1 << 30)) // both games roll the same dice
+		g.src, c.src = newPCG(seed), newPCG(seed)
+		want, werr := c.Apply(a)
+		got, err := g.AppendApply(buf, a)
+		if (err == nil) != (werr == nil) || !reflect.DeepEqual(got[1:], want) && len(want) > 0 {
+			t.Fatalf("%+v: AppendApply %v %v, Apply %v %v", a, got, err, want, werr)
+		}
+		if err != nil && (len(got) != 1 || &got[0] != &buf[0]) {
+			t.Fatalf("refused %+v: dst changed to %v", a, got)
+		}
+		if !sameGame(g, c) {
+			t.Fatalf("%+v: the games differ", a)
+		}
+		g.src = r
+	}
+	// No allocation per action with a reused buffer.
+	o := rules(func(o *Options) { o.Lives = 9 })
+	g, _, _ = New(o, 3, newPCG(1))
+	buf = make([]Event, 0, maxEvents)
+	allocs := testing.AllocsPerRun(100, func() {
+		t := g.Turn()
+		for _, a := range []Action{roll(t), claim(t, 41), pass((t + 1) % 3), challenge((t + 2) % 3)} {
+			buf, _ = g.AppendApply(buf[:0], a)
+		}
+		if g.Lives(0) == 1 || g.Lives(1) == 1 || g.Lives(2) == 1 {
+			g.lives[0], g.lives[1], g.lives[2] = 9, 9, 9
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("AppendApply allocates %.1f times per round", allocs)
+	}
+}
