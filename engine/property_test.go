@@ -75,10 +75,7 @@ func playRandomGame(i uint64, o Options, buf []Event) (int, []Event, error) {
 		if c.steps > 100_000 {
 			return c.steps, c.events, fmt.Errorf("no end after %d actions", c.steps)
 		}
-		seat := -2 // no view checked on most steps: Views allocate
-		if r.Intn(viewEvery) == 0 {
-			seat = r.Intn(players+1) - 1
-		}
+		seat := r.Intn(players+1) - 1 // whose view to check, Spectator included
 		if err := c.apply(randomAction(r, c.g, 15), seat); err != nil {
 			return c.steps, c.events, err
 		}
@@ -91,6 +88,3 @@ func playRandomGame(i uint64, o Options, buf []Event) (int, []Event, error) {
 	}
 	return c.steps, c.events, c.finish(i%500 == 0)
 }
-
-// viewEvery: one step in viewEvery checks a random seat's view.
-var viewEvery = 8

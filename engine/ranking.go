@@ -135,18 +135,17 @@ func (r Ranking) Above(v Value) []Value { return r.from(v, false) }
 func (r Ranking) AtLeast(v Value) []Value { return r.from(v, true) }
 
 func (r Ranking) from(v Value, equal bool) []Value {
-	o, t := r.order(), r.table()
-	rv := t.rank(v)
-	n := len(o) - rv // values above v, or all of them for NoValue
-	if equal && rv > 0 {
-		n++
-	}
-	out := make([]Value, 0, n)
-	for i := len(o) - 1; i >= 0; i-- {
-		rw := t.rank(o[i])
-		if v == NoValue || rw > rv || (equal && rw == rv) {
-			out = append(out, o[i])
+	o := r.order() // highest first
+	n := len(o)    // NoValue or an invalid value: all of them
+	if rv := r.Rank(v); rv > 0 {
+		n -= rv // o[:n] rank above v
+		if equal {
+			n++
 		}
+	}
+	out := make([]Value, n)
+	for i := range out {
+		out[i] = o[n-1-i]
 	}
 	return out
 }

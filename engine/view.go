@@ -48,6 +48,10 @@ func (g *Game) View(seat int) View {
 	if seat < 0 || seat >= len(g.lives) || g.phase == PhaseOver || g.lives[seat] == 0 {
 		return v
 	}
+	if seat != g.turn { // a living seat waiting for its turn may only leave
+		v.Legal = []Kind{Leave}
+		return v
+	}
 	var legal [Leave]Kind
 	n := 0
 	for k := Roll; k <= Leave; k++ {
@@ -59,7 +63,7 @@ func (g *Game) View(seat int) View {
 			n++
 		}
 	}
-	if seat == g.turn && g.phase == PhaseAnnounce {
+	if g.phase == PhaseAnnounce {
 		if g.claim == NoValue {
 			v.Claims = g.opts.Ranking.Above(NoValue)
 		} else if g.opts.EqualClaims {
@@ -70,7 +74,7 @@ func (g *Game) View(seat int) View {
 		legal[n] = Claim
 		n++
 	}
-	if seat == g.turn && g.phase == PhaseRespond && g.opts.Pass && g.claim != Mia {
+	if g.phase == PhaseRespond && g.opts.Pass && g.claim != Mia {
 		// Every value above the claim, and first the claim itself unless
 		// the seat rolled the dice in the cup.
 		same := g.check(Action{Kind: Pass, Seat: seat, Value: g.claim}) == nil
