@@ -170,7 +170,8 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 // with the time of the call. A non-nil res marks the game finished in the
 // same transaction (evs may then be empty); a finished game takes no more
 // events (ErrFinished). The players' tallies are updated in the same
-// transaction. Many concurrent Appends share a commit (bbolt's DB.Batch).
+// transaction, and so are the ratings when res is given (see Leaderboard).
+// Many concurrent Appends share a commit (bbolt's DB.Batch).
 func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, res *Result) error {
 	if err := ctxErr(ctx, "append game "+gameID); err != nil {
 		return err
@@ -315,6 +316,9 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 			return err
 		}
 		d.finish(len(fps), res.Winner)
+		if err := rateTx(tx, &rec, *res); err != nil {
+			return fmt.Errorf("ratings: %w", err)
+		}
 	}
 	return d.apply(tx, fps)
 }

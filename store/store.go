@@ -17,6 +17,8 @@
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
 //	by_player fingerprint 0x00 id(8) -> "" for finished games
 //	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
+//	ratings   lower(table) 0x00 fingerprint -> rating (JSON); table "" is overall
+//	bans      fingerprint -> Ban (JSON)
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -33,6 +35,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,12 +87,20 @@ var (
 	bucketByTable  = []byte("by_table")
 	bucketByPlayer = []byte("by_player")
 	bucketTallies  = []byte("tallies")
+	bucketRatings  = []byte("ratings")
+	bucketBans     = []byte("bans")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
+		bucketRatings, bucketBans,
 	}
+
+	// addedBuckets came after the first files of schema 1 were written:
+	// Open creates them in a file that lacks them (see addBuckets) rather
+	// than refusing it, and older servers ignore them.
+	addedBuckets = [][]byte{bucketRatings, bucketBans}
 
 	keySchema = []byte("schema")
 )
@@ -250,7 +261,10 @@ func (s *Store) initSchema() (err error) {
 			err = fmt.Errorf("%w: %v", ErrCorrupt, r)
 		}
 	}()
-	var fresh bool
+	var (
+		fresh   bool
+		missing [][]byte // added buckets the file lacks
+	)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		if meta == nil {
@@ -272,12 +286,19 @@ func (s *Store) initSchema() (err error) {
 			return fmt.Errorf("%w: schema version %d", ErrSchema, ver)
 		}
 		for _, b := range allBuckets {
-			if tx.Bucket(b) == nil {
+			if tx.Bucket(b) != nil {
+				continue
+			}
+			if !slices.ContainsFunc(addedBuckets, func(a []byte) bool { return bytes.Equal(a, b) }) {
 				return fmt.Errorf("%w: bucket %q missing", ErrSchema, b)
 			}
+			missing = append(missing, b)
 		}
 		return nil
 	})
+	if err == nil && !fresh && len(missing) > 0 {
+		return s.addBuckets(missing)
+	}
 	if err != nil || !fresh {
 		return err
 	}

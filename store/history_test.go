@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+)
+
+func TestHistoryVisibility(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	const (
+		host     = "SHA256:host"
+		member   = "SHA256:member"
+		stranger = "SHA256:stranger"
+		old      = "SHA256:old" // sat at the earlier table of a reused name
+	)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(name string, private bool, created time.Time, members ...string) {
+		t.Helper()
+		tb := table(name)
+		tb.Host, tb.Private, tb.Members, tb.Created = host, private, members, created
+		if err := s.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(tableName string, at time.Time, fps ...string) string {
+		t.Helper()
+		st := make([]Seat, len(fps))
+		for i, fp := range fps {
+			st[i] = Seat{Name: fmt.Sprintf("s%d", i), Fingerprint: fp}
+		}
+		g, err := s.CreateGame(ctx, Game{Table: tableName, Seats: st, Rules: engine.DefaultOptions(), Started: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	// "reuse" is first a private table where old played, then closed, then
+	// a public table of the same name.
+	mk("reuse", true, t0)
+	oldGame := play("reuse", t0.Add(time.Minute), host, old)
+	if err := s.UpdateTable(ctx, "reuse", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	mk("reuse", false, t0.Add(2*time.Hour))
+	newGame := play("reuse", t0.Add(3*time.Hour), host, member)
+	mk("pub", false, t0)
+	mk("club", true, t0, member)
+	var pub, club []string // newest last
+	for i := range 30 {
+		at := t0.Add(4*time.Hour + time.Duration(i)*time.Minute)
+		if i%5 == 0 {
+			pub = append(pub, play("pub", at, host, member))
+		} else {
+			club = append(club, play("club", at, host, member))
+		}
+	}
+	rev := func(ids ...string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
+	ids := func(v Viewer, q Query) []string {
+		t.Helper()
+		gs, err := s.History(ctx, q, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, g := range gs {
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		v    Viewer
+		q    Query
+		want []string
+	}{
+		{"stranger sees public games only", Viewer{Fingerprint: stranger}, Query{Limit: 100}, append(rev(pub...), newGame)},
+		{"stranger's page skips hidden games", Viewer{Fingerprint: stranger}, Query{Limit: 3}, rev(pub...)[:3]},
+		{"stranger's next page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
+		{"stranger's last page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[5]}, []string{newGame}},
+		{"stranger asks for the private table", Viewer{Fingerprint: stranger}, Query{Table: "CLUB"}, []string{}},
+		{"stranger asks for a player there", Viewer{Fingerprint: stranger}, Query{Player: member, Table: "club"}, []string{}},
+		{"member sees the private table", Viewer{Fingerprint: member}, Query{Table: "club", Limit: 4}, rev(club...)[:4]},
+		{"host too", Viewer{Fingerprint: host}, Query{Table: "club", Limit: 2}, rev(club...)[:2]},
+		{"admin sees all", Viewer{Fingerprint: stranger, Admin: true}, Query{Table: "reuse"}, []string{newGame, oldGame}},
+		{"a reused name hides the old games", Viewer{Fingerprint: member}, Query{Table: "reuse"}, []string{newGame}},
+		{"but not from those who sat there", Viewer{Fingerprint: old}, Query{Table: "reuse"}, []string{newGame, oldGame}},
+		{"by player", Viewer{Fingerprint: old}, Query{Player: old}, []string{oldGame}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ids(c.v, c.q); !slices.Equal(got, c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+	// GameVisible agrees, and a removed member loses the games.
+	g, _, err := s.Game(ctx, club[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    Viewer
+		want bool
+	}{{Viewer{Fingerprint: member}, true}, {Viewer{Fingerprint: stranger}, false}, {Viewer{Admin: true}, true}, {Viewer{}, false}} {
+		if ok, err := s.GameVisible(ctx, g, c.v); err != nil || ok != c.want {
+			t.Errorf("GameVisible(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
+		}
+	}
+	if err := s.UpdateTable(ctx, "club", func(tb *Table) error { tb.Members = nil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.GameVisible(ctx, g, Viewer{Fingerprint: member}); ok {
+		t.Error("a removed member still sees the table's games")
+	}
+	if got := ids(Viewer{Fingerprint: member}, Query{Table: "club"}); len(got) != 0 {
+		t.Errorf("a removed member's history of the table: %v", got)
+	}
+}

@@ -1,0 +1,286 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The rating is a multiplayer Elo: a finished game of n players counts as
+// the n(n-1)/2 two-player results between every pair of seats, the one
+// placed higher in the standings beating the other. Each seat's rating
+// moves by K·Σ(score − expected) over its n−1 pairs, with K = 32/(n−1), so
+// one game moves a rating by at most 32 whatever the number of players,
+// and beating strong players earns more than beating weak ones. Every
+// pair's changes cancel, so a game leaves the sum of its players' ratings
+// as it was (Elo is zero-sum). All pairs use the ratings from before the
+// game. Ratings are kept overall and per table, updated by Append in the
+// transaction that finishes the game.
+const (
+	// StartRating is the rating of a player before their first game.
+	StartRating = 1500.0
+	// EloK is the most one game moves a rating; a game of n players uses
+	// EloK/(n−1) for each of the n−1 pairs of a seat.
+	EloK = 32.0
+)
+
+// Rating is a player's standing overall or at one table.
+type Rating struct {
+	Fingerprint string  `json:"fingerprint"`
+	Name        string  `json:"name"` // the current display name (a bot's as seated)
+	Bot         bool    `json:"bot"`
+	Rating      float64 `json:"rating"`
+	Games       int     `json:"games"` // finished games rated
+	Wins        int     `json:"wins"`
+}
+
+// ratingRecord is the stored value of a rating.
+type ratingRecord struct {
+	Name   string  `json:"name"`
+	Bot    bool    `json:"bot"`
+	Rating float64 `json:"rating"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+}
+
+// ratingKey is lower(table) 0x00 fingerprint; table "" is overall.
+func ratingKey(table, fingerprint string) []byte {
+	k := make([]byte, 0, len(table)+1+len(fingerprint))
+	k = append(k, fold(table)...)
+	k = append(k, 0)
+	return append(k, fingerprint...)
+}
+
+func getRating(b *bolt.Bucket, key []byte) (ratingRecord, bool, error) {
+	v := b.Get(key)
+	if v == nil {
+		return ratingRecord{Rating: StartRating}, false, nil
+	}
+	var r ratingRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return ratingRecord{}, false, fmt.Errorf("decode rating %q: %w", key, err)
+	}
+	return r, true, nil
+}
+
+// eloDeltas returns the change of each seat's rating for one game: before
+// holds the seats' ratings, place their places (0 first; equal places
+// draw). Seats i and j with same(i, j) (one key in two seats) are not
+// paired. The changes of every pair cancel out.
+func eloDeltas(before []float64, place []int, same func(i, j int) bool) []float64 {
+	n := len(before)
+	d := make([]float64, n)
+	if n < 2 {
+		return d
+	}
+	k := EloK / float64(n-1)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if same != nil && same(i, j) {
+				continue
+			}
+			expect := 1 / (1 + math.Pow(10, (before[j]-before[i])/400))
+			score := 0.5
+			switch {
+			case place[i] < place[j]:
+				score = 1
+			case place[i] > place[j]:
+				score = 0
+			}
+			d[i] += k * (score - expect)
+			d[j] -= k * (score - expect)
+		}
+	}
+	return d
+}
+
+// places turns standings (seats, winner first) into a place per seat; a
+// seat missing from the standings shares the last place.
+func places(n int, standings []int, winner int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = len(standings)
+	}
+	if len(standings) == 0 && winner >= 0 && winner < n {
+		for i := range p {
+			p[i] = 1
+		}
+		p[winner] = 0
+	}
+	for i, s := range standings {
+		if s >= 0 && s < n && p[s] == len(standings) {
+			p[s] = i
+		}
+	}
+	return p
+}
+
+// rateTx updates the overall and the table's ratings of a game's players
+// once it is finished. Seats without a fingerprint play at StartRating and
+// are not stored; a key in two seats counts the game once.
+func rateTx(tx *bolt.Tx, rec *gameRecord, res Result) error {
+	n := len(rec.Players)
+	place := places(n, res.Standings, res.Winner)
+	fp := func(i int) string { return rec.Players[i].Fingerprint }
+	same := func(i, j int) bool { return fp(i) != "" && fp(i) == fp(j) }
+	b := tx.Bucket(bucketRatings)
+	for _, table := range []string{"", rec.Table} {
+		before := make([]float64, n)
+		recs := make(map[string]ratingRecord, n)
+		for i := range rec.Players {
+			before[i] = StartRating
+			if fp(i) == "" {
+				continue
+			}
+			r, ok := recs[fp(i)]
+			if !ok {
+				var err error
+				if r, _, err = getRating(b, ratingKey(table, fp(i))); err != nil {
+					return err
+				}
+				recs[fp(i)] = r
+			}
+			before[i] = r.Rating
+		}
+		d := eloDeltas(before, place, same)
+		counted := make(map[string]bool, n)
+		for i, p := range rec.Players {
+			if p.Fingerprint == "" {
+				continue
+			}
+			r := recs[p.Fingerprint]
+			r.Rating += d[i]
+			r.Name, r.Bot = p.Name, p.Bot
+			if !counted[p.Fingerprint] {
+				counted[p.Fingerprint] = true
+				r.Games++
+				if res.Winner >= 0 && res.Winner < n && fp(res.Winner) == p.Fingerprint {
+					r.Wins++
+				}
+			}
+			recs[p.Fingerprint] = r
+		}
+		for f, r := range recs {
+			v, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			if err := b.Put(ratingKey(table, f), v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Rating returns a player's rating overall (table "") or at a table. A
+// player without a rated game there has StartRating and no games, not an
+// error.
+func (s *Store) Rating(ctx context.Context, fingerprint, table string) (Rating, error) {
+	if err := ctxErr(ctx, "rating"); err != nil {
+		return Rating{}, err
+	}
+	var out Rating
+	err := s.db.View(func(tx *bolt.Tx) error {
+		r, _, err := getRating(tx.Bucket(bucketRatings), ratingKey(table, fingerprint))
+		if err != nil {
+			return err
+		}
+		out = ratingOf(tx, fingerprint, r)
+		return nil
+	})
+	if err != nil {
+		return Rating{}, fmt.Errorf("rating of %s at %q: %w", fingerprint, table, err)
+	}
+	return out, nil
+}
+
+// ratingOf is r with the player's current name, if they have a profile.
+func ratingOf(tx *bolt.Tx, fingerprint string, r ratingRecord) Rating {
+	out := Rating{Fingerprint: fingerprint, Name: r.Name, Bot: r.Bot, Rating: r.Rating, Games: r.Games, Wins: r.Wins}
+	if p, err := getPlayer(tx, fingerprint); err == nil {
+		out.Name, out.Bot = p.Name, p.Bot
+	}
+	return out
+}
+
+// Leaderboard ranks the players with a rated game, overall (table "") or
+// at one table, best first (ties: more games, then name); at most limit of
+// them, all if limit <= 0. Names are the players' current ones.
+func (s *Store) Leaderboard(ctx context.Context, table string, limit int) ([]Rating, error) {
+	if err := ctxErr(ctx, "leaderboard"); err != nil {
+		return nil, err
+	}
+	var out []Rating
+	err := s.db.View(func(tx *bolt.Tx) error {
+		prefix := ratingKey(table, "")
+		c := tx.Bucket(bucketRatings).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var r ratingRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("decode rating %q: %w", k, err)
+			}
+			if r.Games == 0 {
+				continue
+			}
+			out = append(out, ratingOf(tx, string(k[len(prefix):]), r))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("leaderboard %q: %w", table, err)
+	}
+	slices.SortFunc(out, func(a, b Rating) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Games, a.Games),
+			cmp.Compare(fold(a.Name), fold(b.Name)), cmp.Compare(a.Fingerprint, b.Fingerprint))
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit:limit]
+	}
+	return out, nil
+}
+
+// addBuckets creates buckets of addedBuckets that an existing file lacks.
+// A new ratings bucket is filled from the finished games already stored,
+// in the order they ended, as if each had just finished.
+func (s *Store) addBuckets(missing [][]byte) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		rate := false
+		for _, b := range missing {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return fmt.Errorf("create bucket %s: %w", b, err)
+			}
+			rate = rate || bytes.Equal(b, bucketRatings)
+		}
+		if !rate {
+			return nil
+		}
+		var recs []gameRecord
+		err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
+			r, err := getGame(tx, binary.BigEndian.Uint64(k))
+			if err != nil {
+				return err
+			}
+			recs = append(recs, r)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("rate stored games: %w", err)
+		}
+		slices.SortStableFunc(recs, func(a, b gameRecord) int { return a.Ended.Compare(b.Ended) })
+		for i := range recs {
+			r := &recs[i]
+			if err := rateTx(tx, r, Result{Ended: r.Ended, Winner: r.Winner, Standings: r.Standings}); err != nil {
+				return fmt.Errorf("rate stored game %s: %w", r.ID, err)
+			}
+		}
+		return nil
+	})
+}
