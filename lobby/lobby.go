@@ -30,6 +30,8 @@ type Storage interface {
 	Append(ctx context.Context, gameID string, evs []engine.Event, res *store.Result) error
 	InProgress(ctx context.Context) ([]store.Recovered, error)
 	Player(ctx context.Context, fingerprint string) (store.Player, error)
+	AddInvite(ctx context.Context, table, code string, expires time.Time) error
+	UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error
 }
 
 // Player is a person or bot as the lobby knows them: identified by the

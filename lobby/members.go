@@ -1,0 +1,116 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/store"
+)
+
+// Errors of invites and members.
+var (
+	ErrBadInvite = errors.New("that invite code is not valid (unknown, used or expired)")
+	ErrPublic    = errors.New("the table is public: anyone may sit down, no invite needed")
+	ErrMember    = errors.New("you are a member of this table already")
+	ErrNotMember = errors.New("that player is neither a member of this table nor at it")
+	ErrKickHost  = errors.New("the host cannot be removed from their own table")
+)
+
+// Invite stores a one-time invite code to a private table, valid until
+// expires (host or admin only). The store keeps only its hash.
+func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.Time) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if p.Fingerprint != t.rec.Host && !p.Admin {
+			return ErrNotHost
+		}
+		if !t.rec.Private {
+			return ErrPublic
+		}
+		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+		defer cancel()
+		if err := t.lobby.cfg.Store.AddInvite(sctx, t.rec.Name, code, expires); err != nil {
+			return fmt.Errorf("save invite to %s: %w", t.name, err)
+		}
+		return nil
+	})
+}
+
+// Redeem spends an invite code: p becomes a member of the private table,
+// able to see it and sit down at once. A code works once; p's being a
+// member (or the host) already is ErrMember and leaves the code unspent.
+func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if !t.rec.Private {
+			return ErrPublic
+		}
+		if p.Fingerprint == t.rec.Host || slices.Contains(t.rec.Members, p.Fingerprint) {
+			return ErrMember
+		}
+		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+		defer cancel()
+		err := t.lobby.cfg.Store.UseInvite(sctx, t.rec.Name, code, p.Fingerprint, t.lobby.cfg.Clock.Now())
+		switch {
+		case errors.Is(err, store.ErrBadInvite):
+			return ErrBadInvite
+		case err != nil:
+			return fmt.Errorf("use invite to %s: %w", t.name, err)
+		}
+		t.rec.Members = append(slices.Clone(t.rec.Members), p.Fingerprint)
+		t.changed(false)
+		return nil
+	})
+}
+
+// Kick removes the player fp from the table (host or admin only): from
+// the members of a private table, so that they can no longer see it; from
+// their seat (in a running game they leave it, and are out); and from the
+// viewers, whose subscriptions end. At a public table they may come back.
+func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
+	return t.do(ctx, func(ctx context.Context) error {
+		if p.Fingerprint != t.rec.Host && !p.Admin {
+			return ErrNotHost
+		}
+		if fp == t.rec.Host {
+			return ErrKickHost
+		}
+		found := false
+		if slices.Contains(t.rec.Members, fp) {
+			found = true
+			err := t.update(ctx, func(r *store.Table) error {
+				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == fp })
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if seat := t.gameSeat(fp); t.running() && seat >= 0 {
+			found = true
+			if t.game.g.Lives(seat) > 0 {
+				if err := t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat}); err != nil {
+					return err
+				}
+			}
+		}
+		if i := t.seatOf(fp); i >= 0 {
+			found = true
+			t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+		}
+		for s := range t.subs {
+			if s.player.Fingerprint == fp {
+				found = true
+				delete(t.subs, s)
+				s.box.Close()
+			}
+		}
+		if !found {
+			return ErrNotMember
+		}
+		t.changed(false)
+		return nil
+	})
+}
