@@ -131,8 +131,9 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	}
 	games, err := cfg.Store.InProgress(ctx)
 	if err != nil {
-		l.Close()
-		return nil, fmt.Errorf("lobby: recover games: %w", err)
+		// A game whose log does not replay is left in the store as it is,
+		// for an admin to look at; every other game comes back.
+		l.log.Error("some unfinished games could not be recovered", "err", err)
 	}
 	for _, rg := range games {
 		t := l.tables[strings.ToLower(rg.Game.Table)]
