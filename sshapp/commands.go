@@ -93,7 +93,7 @@ func builtinCommands() commandTable {
 		notYet("replay", "GAME", "every event of a finished game"),
 		notYet("stats", "[PLAYER]", "games, wins, bluffs, challenges"),
 		notYet("leaderboard", "[--table T]", "players ranked"),
-		notYet("bot", "[TABLE]", "the bot line protocol on this channel (use ssh -T)"),
+		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
 	} {
 		t.add(cmd)
 	}

@@ -60,7 +60,7 @@ func TestCommands(t *testing.T) {
 		{"help takes no --json", "alice", "help --json", 2, nil, []string{"usage:"}, true},
 		{"no terminal, no command", "alice", "", 1, nil, []string{"needs a terminal", "ssh -t -p"}, true},
 	}
-	for _, name := range []string{"play", "table", "join", "history", "replay", "stats", "leaderboard", "bot"} {
+	for _, name := range []string{"play", "table", "join", "history", "replay", "stats", "leaderboard"} {
 		steps = append(steps, struct {
 			name    string
 			key     string

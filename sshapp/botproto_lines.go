@@ -1,0 +1,267 @@
+package sshapp
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// The bot line protocol of PROTOCOL.md §2: the lines a bot may send, and
+// the translation of a game's events into the lines the server sends.
+
+// botAnswer is one parsed line from a bot: an action and the token of the
+// prompt it answers.
+type botAnswer struct {
+	Action engine.Action // Kind, Look and Value; the seat is filled in later
+	Token  string
+}
+
+// Why a bot's line was refused. The texts go out as ERROR;TEXT.
+var (
+	errBotEmpty    = errors.New("empty line")
+	errBotUTF8     = errors.New("the line is not UTF-8")
+	errBotTooLong  = fmt.Errorf("the line is longer than %d bytes", maxBotLine)
+	errBotNoToken  = errors.New("the token is missing")
+	errBotBadDice  = errors.New("dice are two numbers 1-6 with a comma, higher first: 6,4 (Mia is 2,1)")
+	errBotBadField = errors.New("wrong number of fields")
+)
+
+// parseBotLine reads one line from a bot, without its "\n" (a trailing
+// "\r" is allowed). The words are those of PROTOCOL.md §2, in capitals:
+//
+//	ROLL;TOKEN  SEE;TOKEN  PASS;TOKEN  PASS;D1,D2;TOKEN  GIVE UP;TOKEN  ANNOUNCE;D1,D2;TOKEN
+func parseBotLine(line []byte) (botAnswer, error) {
+	line = trimCR(line)
+	if len(line) > maxBotLine {
+		return botAnswer{}, errBotTooLong
+	}
+	if !utf8.Valid(line) {
+		return botAnswer{}, errBotUTF8
+	}
+	if len(line) == 0 {
+		return botAnswer{}, errBotEmpty
+	}
+	f := strings.Split(string(line), ";")
+	word := f[0]
+	var a botAnswer
+	want := 2 // fields, the word included
+	switch word {
+	case "ROLL":
+		a.Action = engine.Action{Kind: engine.Roll, Look: true}
+	case "SEE":
+		a.Action = engine.Action{Kind: engine.Challenge}
+	case "GIVE UP":
+		a.Action = engine.Action{Kind: engine.GiveUp}
+	case "PASS":
+		a.Action = engine.Action{Kind: engine.Pass}
+		if len(f) == 3 {
+			want = 3
+		}
+	case "ANNOUNCE":
+		a.Action = engine.Action{Kind: engine.Claim}
+		want = 3
+	default:
+		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", clean(word, 24))
+	}
+	if len(f) != want {
+		return botAnswer{}, fmt.Errorf("%w: %s", errBotBadField, botUsage(word))
+	}
+	if want == 3 {
+		v, err := parseDice(f[1])
+		if err != nil {
+			return botAnswer{}, err
+		}
+		a.Action.Value = v
+	}
+	a.Token = f[want-1]
+	if a.Token == "" {
+		return botAnswer{}, fmt.Errorf("%w: %s", errBotNoToken, botUsage(word))
+	}
+	return a, nil
+}
+
+func botUsage(word string) string {
+	switch word {
+	case "PASS":
+		return "PASS;TOKEN or PASS;D1,D2;TOKEN"
+	case "ANNOUNCE":
+		return "ANNOUNCE;D1,D2;TOKEN"
+	}
+	return word + ";TOKEN"
+}
+
+func trimCR(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
+}
+
+// parseDice reads "D1,D2": two dice 1-6, higher first (the lower first is
+// taken too: "4,6" is 64).
+func parseDice(s string) (engine.Value, error) {
+	if len(s) != 3 || s[1] != ',' || s[0] < '1' || s[0] > '6' || s[2] < '1' || s[2] > '6' {
+		return engine.NoValue, errBotBadDice
+	}
+	return engine.FromDice(int(s[0]-'0'), int(s[2]-'0')), nil
+}
+
+// field makes a name safe as one field of a line, and as an item of a
+// list (P1,P2 and NAME:LIVES): no separators, no control characters.
+// Names and table names are validated when chosen, so this only guards
+// against old or odd records.
+func field(s string) string { return fieldOf(s, ";,:") }
+
+// textField makes text (a fingerprint, an ID) safe as one field.
+func textField(s string) string { return fieldOf(s, ";") }
+
+func fieldOf(s, seps string) string {
+	if s == "" {
+		return "?"
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case strings.ContainsRune(seps, r):
+			return '_'
+		case r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// errorLine is ERROR;TEXT, the text cut to one short line.
+func errorLine(text string) string {
+	text = strings.ReplaceAll(clean(text, 200), ";", ",")
+	return "ERROR;" + text
+}
+
+// Prompts: YOUR TURN and ROLLED.
+
+func yourTurnLine(claim engine.Value, token string) string {
+	c := "-"
+	if claim != engine.NoValue {
+		c = claim.Comma()
+	}
+	return "YOUR TURN;" + c + ";" + token
+}
+
+func rolledLine(dice engine.Value, token string) string {
+	d := "-"
+	if dice != engine.NoValue {
+		d = dice.Comma()
+	}
+	return "ROLLED;" + d + ";" + token
+}
+
+// Reasons of PLAYER LOST.
+const (
+	reasonCaught  = "CAUGHT_BLUFFING"
+	reasonSee     = "SEE_FAILED"
+	reasonMia     = "MIA"
+	reasonGaveUp  = "GAVE_UP"
+	reasonTimeout = "TIMED_OUT"
+	reasonLeft    = "LEFT"
+)
+
+// translator turns one game's events, as one seat sees them, into the
+// lines of PROTOCOL.md §2. It keeps the lives of every seat so that ROUND
+// STARTED and SCORE are as of that point in the game.
+type translator struct {
+	game  string // the game's ID
+	names []string
+	lives []int
+	next  int  // index of the next event to translate
+	over  bool // GAME OVER was sent
+}
+
+// newTranslator starts a game: its first line is GAME STARTING.
+func newTranslator(gameID string, names []string, lives int) (*translator, string) {
+	tr := &translator{game: gameID, names: make([]string, len(names)), lives: make([]int, len(names))}
+	for i, n := range names {
+		tr.names[i] = field(n)
+		tr.lives[i] = lives
+	}
+	return tr, "GAME STARTING;" + textField(gameID) + ";" + strings.Join(tr.names, ",") + ";" + strconv.Itoa(lives)
+}
+
+func (tr *translator) name(seat int) string {
+	if seat >= 0 && seat < len(tr.names) {
+		return tr.names[seat]
+	}
+	return "?"
+}
+
+// feed appends the lines of evs[tr.next:] to out. evs is the whole game
+// so far; it only ever grows.
+func (tr *translator) feed(out []string, evs []engine.Event) []string {
+	for ; tr.next < len(evs); tr.next++ {
+		out = tr.event(out, evs[tr.next])
+	}
+	return out
+}
+
+func (tr *translator) event(out []string, e engine.Event) []string {
+	switch e.Type {
+	case engine.EvRound:
+		order := make([]string, 0, len(tr.names))
+		for i := range tr.names {
+			if s := (e.Opener + i) % len(tr.names); tr.lives[s] > 0 {
+				order = append(order, tr.names[s])
+			}
+		}
+		out = append(out, "ROUND STARTED;"+strconv.Itoa(e.Round)+";"+strings.Join(order, ","))
+	case engine.EvRoll:
+		out = append(out, "PLAYER ROLLS;"+tr.name(e.Seat))
+	case engine.EvClaim:
+		out = append(out, "ANNOUNCED;"+tr.name(e.Seat)+";"+e.Value.Comma())
+	case engine.EvPass:
+		out = append(out, "PLAYER PASSES;"+tr.name(e.Seat)+";"+e.Value.Comma())
+	case engine.EvChallenge:
+		reason := reasonSee
+		switch {
+		case e.Loser == e.Claimant:
+			reason = reasonCaught
+		case e.Claim == engine.Mia && e.Dice == engine.Mia:
+			reason = reasonMia
+		}
+		out = append(out, "PLAYER WANTS TO SEE;"+tr.name(e.Seat), "ACTUAL DICE;"+e.Dice.Comma())
+		out = tr.lost(out, e.Loser, reason, e.LivesLost)
+	case engine.EvGiveUp:
+		out = tr.lost(out, e.Seat, reasonGaveUp, e.LivesLost)
+	case engine.EvTimeout:
+		out = tr.lost(out, e.Seat, reasonTimeout, e.LivesLost)
+	case engine.EvLeave:
+		out = tr.lost(out, e.Seat, reasonLeft, e.LivesLost)
+	case engine.EvOut:
+		out = append(out, "PLAYER OUT;"+tr.name(e.Seat))
+	case engine.EvEnd:
+		tr.over = true
+		out = append(out, "GAME OVER;"+tr.name(e.Winner)+";"+textField(tr.game))
+	}
+	return out
+}
+
+// lost is PLAYER LOST, then SCORE with the lives after the loss.
+func (tr *translator) lost(out []string, seat int, reason string, n int) []string {
+	if seat >= 0 && seat < len(tr.lives) {
+		tr.lives[seat] = max(0, tr.lives[seat]-n)
+	}
+	out = append(out, "PLAYER LOST;"+tr.name(seat)+";"+reason+";"+strconv.Itoa(n))
+	var b strings.Builder
+	b.WriteString("SCORE;")
+	for i, nm := range tr.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(nm)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(tr.lives[i]))
+	}
+	return append(out, b.String())
+}
