@@ -61,6 +61,7 @@ func (k formKeys) FullHelp() [][]key.Binding {
 // enabled, so the help bar lists exactly those.
 type tableKeys struct {
 	Roll, Blind, Challenge, Pass, GiveUp, Announce, Sit, Start, Chat, Back, Help, Quit key.Binding
+	AddBot, RemoveBot                                                                  key.Binding // the host's, between games
 
 	all [][]key.Binding // every binding, enabled, for the full help
 }
@@ -79,6 +80,8 @@ func newTableKeys() tableKeys {
 		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lobby")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		AddBot:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "add "+string(addBotLevel)+" bot")),
+		RemoveBot: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "remove bot")),
 	}
 	k.Pass.SetHelp("p", "pass on")
 	k.Announce.SetHelp("a", "announce/raise")
@@ -87,8 +90,8 @@ func newTableKeys() tableKeys {
 	k.all = [][]key.Binding{
 		{k.Roll, k.Blind, k.Announce},
 		{k.Challenge, k.Pass, k.GiveUp},
-		{k.Start, k.Sit, k.Chat},
-		{k.Back, k.Help, k.Quit},
+		{k.Start, k.Sit, k.AddBot, k.RemoveBot},
+		{k.Chat, k.Back, k.Help, k.Quit},
 	}
 	return k
 }
@@ -97,7 +100,7 @@ func newTableKeys() tableKeys {
 // bindings are not shown), then help, then the rest, which a narrow window
 // cuts off ("…") before the help key.
 func (k tableKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.Help, k.Chat, k.Back, k.Quit}
+	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Help, k.Chat, k.Back, k.Quit}
 }
 
 // FullHelp is the table's full help: every key, legal now or not.

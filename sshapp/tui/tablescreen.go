@@ -143,6 +143,7 @@ func (m *tableScreen) syncKeys() {
 		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && (seated || m.isHost()))
+	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
 		k.Start.SetHelp("enter", "play again")
 	} else {
@@ -216,6 +217,10 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 		default:
 			return m, m.sit()
 		}
+	case key.Matches(msg, k.AddBot):
+		return m, m.addBot()
+	case key.Matches(msg, k.RemoveBot):
+		return m, m.removeBot()
 	case key.Matches(msg, k.Start):
 		t, me := m.table, m.me
 		m.setStatus("starting…", false)
