@@ -2,7 +2,6 @@ package sshapp
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -79,17 +78,35 @@ func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var snap lobby.Snapshot
-	waitSnap := func(what string, cond func(lobby.Snapshot) bool) {
-		t.Helper()
+	// within waits up to d for the spectator to see cond hold.
+	within := func(d time.Duration, cond func(lobby.Snapshot) bool) bool {
+		wctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
 		for !cond(snap) {
-			s, ok := spec.Wait(ctx)
+			s, ok := spec.Wait(wctx)
 			if !ok {
-				t.Fatalf("waiting for %s: the table went quiet; last %+v", what, snap.Game)
+				return false
 			}
 			snap = s
 		}
+		return true
 	}
-	waitSnap("the game to start", func(s lobby.Snapshot) bool { return s.Playing })
+	// press sends a key until the table shows its effect: a player's
+	// screen may not have drawn their turn yet when the spectator sees it,
+	// and a key pressed too early is (rightly) ignored.
+	press := func(sc *screen, key, what string, cond func(lobby.Snapshot) bool) {
+		t.Helper()
+		for try := 0; try < 25; try++ {
+			sc.send(t, key)
+			if within(400*time.Millisecond, cond) {
+				return
+			}
+		}
+		t.Fatalf("%s: nothing happened; last %+v", what, snap.Game)
+	}
+	if !within(10*time.Second, func(s lobby.Snapshot) bool { return s.Playing }) {
+		t.Fatal("the game did not start")
+	}
 	for moves := 0; snap.Playing; moves++ {
 		if moves > 200 {
 			t.Fatal("the game did not end")
@@ -97,19 +114,17 @@ func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
 		turn := snap.Name(snap.Game.Turn)
 		sc := screens[turn]
 		n := len(snap.Events())
+		grew := func(s lobby.Snapshot) bool { return len(s.Events()) > n || !s.Playing }
 		switch snap.Game.Phase {
 		case engine.PhaseOpen:
 			// Roll and look: the claim picker opens; enter announces the
 			// lowest legal value.
-			sc.send(t, "r")
-			waitSnap(turn+" rolls", func(s lobby.Snapshot) bool { return len(s.Events()) > n })
-			sc.waitFor(t, "enter announce", 5*time.Second)
+			press(sc, "r", turn+" rolls", grew)
 			n = len(snap.Events())
-			sc.send(t, "\r")
+			press(sc, "\r", turn+" announces", grew)
 		default:
-			sc.send(t, "c") // liar!
+			press(sc, "c", turn+" calls liar", grew) // liar!
 		}
-		waitSnap(fmt.Sprintf("%s's move %d", turn, moves), func(s lobby.Snapshot) bool { return len(s.Events()) > n || !s.Playing })
 	}
 	winner := snap.Name(snap.Game.Winner)
 	screens[winner].waitFor(t, "win", 5*time.Second)
