@@ -549,8 +549,11 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 			if v.Can(engine.Roll) {
 				hint = append(hint, "roll: r or b (blind)")
 			}
-			if v.Can(engine.Pass) {
+			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
 				hint = append(hint, "pass: p")
+			}
+			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
+				hint = append(hint, "raise: a")
 			}
 		}
 		return s.Turn.Render("Your turn" + clock), strings.Join(hint, " · ")
