@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/mia-game/mia/engine"
@@ -85,11 +86,13 @@ func runBot(_ context.Context, c *Call) int {
 	bs.table, bs.sub = t, sub
 	bs.out.send(true, "JOINED;"+textField(t.Name())+";"+strconv.Itoa(seat))
 	c.srv.log.Info("bot seated", "name", p.Name, "table", t.Name())
+	release := holdBotSeat(c.srv, p.Fingerprint, t.Name())
 	code := bs.play(ctx)
-	if !c.srv.isClosing() {
+	if last := release(); last && !c.srv.isClosing() {
 		// A bot that hangs up gives its seat back (and leaves a running
-		// game) so that no table waits on a bot that is gone. A server
-		// shutdown keeps every game as it is.
+		// game) so that no table waits on a bot that is gone, unless the
+		// same key has another bot session at the table (a reconnect). A
+		// server shutdown keeps every game as it is.
 		sctx, cancel := context.WithTimeout(context.Background(), botCallTimeout)
 		if err := t.Stand(sctx, me); err != nil && !errors.Is(err, lobby.ErrNotSeated) && !errors.Is(err, lobby.ErrTableClosed) {
 			c.srv.log.Warn("bot could not stand", "name", p.Name, "table", t.Name(), "err", err)
@@ -97,6 +100,36 @@ func runBot(_ context.Context, c *Call) int {
 		cancel()
 	}
 	return code
+}
+
+// botSeats counts the bot sessions of each key at each table.
+var botSeats = struct {
+	sync.Mutex
+	n map[botSeatKey]int
+}{n: make(map[botSeatKey]int)}
+
+type botSeatKey struct {
+	srv       *Server
+	fp, table string
+}
+
+// holdBotSeat counts one more bot session of fp at table; the returned
+// func counts it gone and reports whether it was the last.
+func holdBotSeat(srv *Server, fp, table string) func() bool {
+	k := botSeatKey{srv, fp, table}
+	botSeats.Lock()
+	botSeats.n[k]++
+	botSeats.Unlock()
+	return func() bool {
+		botSeats.Lock()
+		defer botSeats.Unlock()
+		botSeats.n[k]--
+		if botSeats.n[k] > 0 {
+			return false
+		}
+		delete(botSeats.n, k)
+		return true
+	}
 }
 
 // seat finds the bot's table, watches it and sits down. With no name it
