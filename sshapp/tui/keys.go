@@ -5,6 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // lobbyKeys are the lobby's bindings.
 type lobbyKeys struct {
 	Up, Down, Open, New, Chat, Help, Quit key.Binding
+	History, Stats                        key.Binding // the records screens
 }
 
 func newLobbyKeys() lobbyKeys {
@@ -13,20 +14,23 @@ func newLobbyKeys() lobbyKeys {
 		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open table")),
 		New:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new table")),
-		Chat: key.NewBinding(key.WithKeys("c", "tab"), key.WithHelp("c/tab", "chat")),
+		Chat: key.NewBinding(key.WithKeys("c", "tab"), key.WithHelp("c", "chat")),
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		History: key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "history")),
+		Stats:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "stats")),
 	}
 }
 
 // ShortHelp is the lobby's help bar.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.New, k.Chat, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.New, k.Chat, k.History, k.Stats, k.Help, k.Quit}
 }
 
 // FullHelp is the lobby's full help.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.New, k.Chat}, {k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.New, k.Chat}, {k.History, k.Stats}, {k.Help, k.Quit}}
 }
 
 // formKeys are the create-table form's bindings.

@@ -104,6 +104,15 @@ func (m lobbyScreen) update(msg tea.KeyMsg) (lobbyScreen, tea.Cmd) {
 		m.setStatus("no table to open: press n to create one", true)
 	case key.Matches(msg, m.keys.New):
 		return m, func() tea.Msg { return lobbyNew{} }
+	case key.Matches(msg, m.keys.History), key.Matches(msg, m.keys.Stats):
+		table := "" // the selected table, for the "this table" views
+		if m.cursor < len(m.tables) {
+			table = m.tables[m.cursor].Name
+		}
+		if key.Matches(msg, m.keys.History) {
+			return m, func() tea.Msg { return openHistory{table} }
+		}
+		return m, func() tea.Msg { return openStats{table} }
 	case key.Matches(msg, m.keys.Chat):
 		m.typing = true
 		m.status = ""

@@ -32,6 +32,9 @@ type Config struct {
 	// Now is the clock of the turn countdown; time.Now if nil. Tests pass
 	// the lobby's clock so that the countdown is deterministic.
 	Now func() time.Time
+	// Records is the stored history behind the history (h), replay and
+	// stats (L) screens; nil: those keys say "history is not available".
+	Records Records
 }
 
 type screen int
@@ -59,6 +62,10 @@ type Model struct {
 	lobby  lobbyScreen
 	form   createForm
 	table  tableScreen
+
+	history historyScreen // the records screens (records.go)
+	replay  replayScreen
+	stats   statsScreen
 
 	box     *lobby.Mailbox[int] // the lobby's change signals while the lobby shows
 	sub     *lobby.Subscription // the table shown
@@ -248,6 +255,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.toLobby("", false)
 	case tableQuit:
 		return m, m.quit()
+	case recordsMsg:
+		return m, m.records(msg)
 	case GoodbyeMsg:
 		m.fatal = msg.Reason
 		if m.fatal == "" {
@@ -319,6 +328,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.form, cmd = m.form.update(msg)
 	case screenTable:
 		m.table, cmd = m.table.update(msg)
+	case screenHistory, screenReplay, screenStats:
+		if msg.String() == "q" {
+			return m.quit()
+		}
+		cmd = m.recordsKey(msg)
 	}
 	return cmd
 }
@@ -342,6 +356,8 @@ func (m *Model) View() string {
 		return m.form.view(m.s, &m.help, w, h)
 	case screenTable:
 		return m.table.render(m.s, &m.help, m.cfg.Now(), w, h)
+	case screenHistory, screenReplay, screenStats:
+		return m.recordsView(w, h)
 	}
 	return m.lobby.view(m.s, m.cfg.Player, &m.help, w, h)
 }

@@ -1,0 +1,379 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// Records is the stored history the history, replay and stats screens
+// read. *store.Store implements it; tests may pass a fake.
+type Records interface {
+	// Games lists finished games, newest first (store.Store.Games).
+	Games(ctx context.Context, q store.Query) ([]store.Game, error)
+	// Game returns a game with all its events and every die.
+	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
+	// Table returns a table's record, open or closed (store.ErrNotFound if
+	// there is none).
+	Table(ctx context.Context, name string) (store.Table, error)
+	// Tally returns a player's running totals.
+	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
+	// Rating returns a player's rating overall (table "") or at a table.
+	Rating(ctx context.Context, fingerprint, table string) (store.Rating, error)
+	// Leaderboard ranks players overall (table "") or at a table, best
+	// first, at most limit of them.
+	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
+}
+
+// The screens of the records, beside those of tui.go.
+const (
+	screenHistory screen = iota + 100
+	screenReplay
+	screenStats
+)
+
+// errNoRecords is shown when the session has no Records.
+const errNoRecords = "history is not available"
+
+// recordsMsg is every message of the history, replay and stats screens:
+// requests to change screen and answers of their loads. The root hands
+// them all to Model.records.
+type recordsMsg interface{ isRecordsMsg() }
+
+type (
+	// openHistory asks for the history list; table is the table the
+	// "this table" filter shows ("" for none).
+	openHistory struct{ table string }
+	// openStats asks for the stats and leaderboard.
+	openStats struct{ table string }
+	// openReplay asks for the replay viewer of a game.
+	openReplay struct{ id string }
+	// recordsBack leaves a records screen: the replay goes back to the
+	// list, the list and the stats to the lobby.
+	recordsBack struct{}
+
+	historyLoaded struct {
+		req   uint64
+		games []store.Game
+		next  string // Query.Before of the next page, "" if none
+		err   error
+	}
+	replayLoaded struct {
+		req uint64
+		rp  *replayGame
+		err error
+	}
+	statsLoaded struct {
+		req  uint64
+		data statsData
+		err  error
+	}
+)
+
+func (openHistory) isRecordsMsg()   {}
+func (openStats) isRecordsMsg()     {}
+func (openReplay) isRecordsMsg()    {}
+func (recordsBack) isRecordsMsg()   {}
+func (historyLoaded) isRecordsMsg() {}
+func (replayLoaded) isRecordsMsg()  {}
+func (statsLoaded) isRecordsMsg()   {}
+
+// reqSeq numbers the loads of the records screens; a screen keeps only the
+// answer to its newest request.
+var reqSeq atomic.Uint64
+
+func nextReq() uint64 { return reqSeq.Add(1) }
+
+// records handles a message of the records screens.
+func (m *Model) records(msg recordsMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case openHistory:
+		if m.cfg.Records == nil {
+			m.lobby.setStatus(errNoRecords, true)
+			return nil
+		}
+		cmd := m.leave()
+		m.screen = screenHistory
+		m.history = newHistoryScreen(m.cfg.Player, msg.table, m.pageSize())
+		return tea.Batch(cmd, m.history.load(m.cfg.Records))
+	case openStats:
+		if m.cfg.Records == nil {
+			m.lobby.setStatus(errNoRecords, true)
+			return nil
+		}
+		cmd := m.leave()
+		m.screen = screenStats
+		m.stats = newStatsScreen(m.cfg.Player, msg.table)
+		return tea.Batch(cmd, m.stats.load(m.cfg.Records))
+	case openReplay:
+		if m.cfg.Records == nil {
+			return nil
+		}
+		m.screen = screenReplay
+		m.replay = newReplayScreen(m.cfg.Player, msg.id)
+		return m.replay.load(m.cfg.Records)
+	case recordsBack:
+		if m.screen == screenReplay {
+			m.screen = screenHistory
+			return nil
+		}
+		return m.toLobby("", false)
+	case historyLoaded:
+		if m.screen == screenHistory || m.screen == screenReplay {
+			m.history.loaded(msg)
+		}
+	case replayLoaded:
+		if m.screen == screenReplay {
+			m.replay.loaded(msg)
+		}
+	case statsLoaded:
+		if m.screen == screenStats {
+			m.stats.loaded(msg)
+		}
+	}
+	return nil
+}
+
+// pageSize is how many games a history page holds at the window's height.
+func (m *Model) pageSize() int {
+	h := m.height
+	if h <= 0 {
+		h = MinHeight
+	}
+	return clamp(min(h, MaxHeight)-historyChrome, 1, store.DefaultLimit)
+}
+
+// recordsKey routes a key press to the records screen shown.
+func (m *Model) recordsKey(msg tea.KeyMsg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.screen {
+	case screenHistory:
+		m.history, cmd = m.history.update(msg, m.cfg.Records)
+	case screenReplay:
+		m.replay, cmd = m.replay.update(msg)
+	case screenStats:
+		m.stats, cmd = m.stats.update(msg, m.cfg.Records)
+	}
+	return cmd
+}
+
+// recordsView draws the records screen shown in w×h cells.
+func (m *Model) recordsView(w, h int) string {
+	now := m.cfg.Now()
+	switch m.screen {
+	case screenHistory:
+		return m.history.view(m.s, &m.help, now, w, h)
+	case screenReplay:
+		return m.replay.view(m.s, &m.help, now, w, h)
+	}
+	return m.stats.view(m.s, &m.help, w, h)
+}
+
+// canSee reports whether viewer may see game g, whose table's record is t
+// (nil when the store has none). It is the one rule of what the records
+// screens show:
+//
+//   - a server admin sees every game;
+//   - a player seated in the game sees it;
+//   - anyone else sees it when the store's rule (store.VisibleTo) lets
+//     them: every game of a public table, the games of a private table to
+//     its host and members only, and a game older than its table's record
+//     (the name was reused) or without a record to its players only.
+func canSee(g store.Game, t *store.Table, viewer lobby.Player) bool {
+	if viewer.Admin || g.Seated(viewer.Fingerprint) {
+		return true
+	}
+	return store.VisibleTo(g, t, store.Viewer{Fingerprint: viewer.Fingerprint})
+}
+
+// Bounds of one history page's search for games the viewer may see.
+const (
+	historyChunk    = 100 // games read from the store at a time
+	historyMaxReads = 20  // chunks read for one page at most
+)
+
+// visibleGames reads the page of finished games matching q that viewer
+// may see: up to q.Limit of them, newest first, skipping hidden ones, and
+// the Before of the next page ("" when there are no more).
+func visibleGames(ctx context.Context, rec Records, viewer lobby.Player, q store.Query) ([]store.Game, string, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = store.DefaultLimit
+	}
+	tables := map[string]*store.Table{} // nil: no record
+	tableOf := func(name string) (*store.Table, error) {
+		if t, ok := tables[name]; ok {
+			return t, nil
+		}
+		t, err := rec.Table(ctx, name)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			tables[name] = nil
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+		tables[name] = &t
+		return &t, nil
+	}
+	var out []store.Game
+	page := q
+	page.Limit = max(limit+1, historyChunk)
+	for reads := 0; ; reads++ {
+		if reads == historyMaxReads {
+			// Many hidden games in a row: show what was found and go on
+			// from the last game read.
+			return out, page.Before, nil
+		}
+		gs, err := rec.Games(ctx, page)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, g := range gs {
+			t, err := tableOf(g.Table)
+			if err != nil {
+				return nil, "", err
+			}
+			if !canSee(g, t, viewer) {
+				continue
+			}
+			if len(out) == limit {
+				return out, out[limit-1].ID, nil // g shows there is more
+			}
+			out = append(out, g)
+		}
+		if len(gs) < page.Limit {
+			return out, "", nil
+		}
+		page.Before = gs[len(gs)-1].ID
+	}
+}
+
+// loadGames is the command that reads one history page.
+func loadGames(rec Records, viewer lobby.Player, q store.Query, req uint64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		gs, next, err := visibleGames(ctx, rec, viewer, q)
+		if err != nil {
+			err = fmt.Errorf("could not read the history: %w", err)
+		}
+		return historyLoaded{req: req, games: gs, next: next, err: err}
+	}
+}
+
+// errStillPlaying refuses the replay of a game in progress.
+var errStillPlaying = errors.New("this game is still being played")
+
+// loadReplay is the command that reads a game for the replay viewer: only
+// a finished game the viewer may see.
+func loadReplay(rec Records, viewer lobby.Player, id string, req uint64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		rp, err := readReplay(ctx, rec, viewer, id)
+		return replayLoaded{req: req, rp: rp, err: err}
+	}
+}
+
+func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string) (*replayGame, error) {
+	g, evs, err := rec.Game(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("there is no game %s", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("could not read game %s: %w", id, err)
+	}
+	t, err := rec.Table(ctx, g.Table)
+	var tp *store.Table
+	switch {
+	case err == nil:
+		tp = &t
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("could not read game %s: %w", id, err)
+	}
+	switch {
+	case !canSee(g, tp, viewer):
+		return nil, fmt.Errorf("there is no game %s", id) // as if it did not exist
+	case g.Ended.IsZero():
+		return nil, errStillPlaying
+	case !g.Finished():
+		return nil, fmt.Errorf("game %s was abandoned without a result", id)
+	}
+	return newReplay(g, evs)
+}
+
+// statsData is what the stats screen shows.
+type statsData struct {
+	tally  store.Tally
+	rating store.Rating
+	board  []store.Rating
+	recent []store.Game // the viewer's last games, oldest first
+}
+
+// Sizes of the stats screen's reads.
+const (
+	boardLimit  = 50 // players on the leaderboard
+	recentGames = 60 // games in the win-rate sparkline
+)
+
+// loadStats is the command that reads the stats screen's data: the
+// viewer's tally and rating, the leaderboard (overall, or at table) and
+// the viewer's recent games.
+func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		var d statsData
+		err := func() error {
+			var err error
+			if d.tally, err = rec.Tally(ctx, viewer.Fingerprint); err != nil {
+				return fmt.Errorf("your stats: %w", err)
+			}
+			if d.rating, err = rec.Rating(ctx, viewer.Fingerprint, ""); err != nil {
+				return fmt.Errorf("your rating: %w", err)
+			}
+			if d.board, err = rec.Leaderboard(ctx, table, boardLimit); err != nil {
+				return fmt.Errorf("the leaderboard: %w", err)
+			}
+			gs, err := rec.Games(ctx, store.Query{Player: viewer.Fingerprint, Limit: recentGames})
+			if err != nil {
+				return fmt.Errorf("your games: %w", err)
+			}
+			for i := len(gs) - 1; i >= 0; i-- {
+				d.recent = append(d.recent, gs[i])
+			}
+			return nil
+		}()
+		if err != nil {
+			err = fmt.Errorf("could not read %w", err)
+		}
+		return statsLoaded{req: req, data: d, err: err}
+	}
+}
+
+// ago says how long before now t was: "just now", "5m ago", "3h ago",
+// "2d ago", or the date for more than a month.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h ago"
+	case d < 31*24*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
+	}
+	return t.UTC().Format("2 Jan 2006")
+}

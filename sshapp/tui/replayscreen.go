@@ -1,0 +1,358 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+)
+
+// replayScreen steps through a finished game, every die shown.
+type replayScreen struct {
+	me   lobby.Player
+	id   string
+	rp   *replayGame // nil while loading or refused
+	step int
+	req  uint64
+	err  string
+	keys replayKeys
+}
+
+func newReplayScreen(me lobby.Player, id string) replayScreen {
+	return replayScreen{me: me, id: id, keys: newReplayKeys()}
+}
+
+// load reads the game.
+func (m *replayScreen) load(rec Records) tea.Cmd {
+	m.req = nextReq()
+	return loadReplay(rec, m.me, m.id, m.req)
+}
+
+// loaded takes the game, or the reason it is not shown.
+func (m *replayScreen) loaded(msg replayLoaded) {
+	if msg.req != m.req {
+		return
+	}
+	if msg.err != nil {
+		m.err = msg.err.Error()
+		return
+	}
+	m.rp, m.step = msg.rp, 0
+}
+
+func (m replayScreen) update(msg tea.KeyMsg) (replayScreen, tea.Cmd) {
+	k := m.keys
+	if key.Matches(msg, k.Back) {
+		return m, func() tea.Msg { return recordsBack{} }
+	}
+	if m.rp == nil {
+		return m, nil
+	}
+	last := len(m.rp.steps) - 1
+	switch {
+	case key.Matches(msg, k.Back1):
+		m.step = max(0, m.step-1)
+	case key.Matches(msg, k.Fwd1):
+		m.step = min(last, m.step+1)
+	case key.Matches(msg, k.PrevRound):
+		m.step = m.rp.prevRound(m.step)
+	case key.Matches(msg, k.NextRound):
+		m.step = m.rp.nextRound(m.step)
+	case key.Matches(msg, k.First):
+		m.step = 0
+	case key.Matches(msg, k.Last):
+		m.step = last
+	}
+	return m, nil
+}
+
+// Widths of a seat row's parts before the chart: marker, name, tag,
+// hearts, and a gap.
+const (
+	replayNameW  = 14
+	replayTagW   = 6
+	replayChartX = 2 + replayNameW + 1 + replayTagW + 1 + engine.MaxLives + 2
+)
+
+// view draws the viewer in w×h cells.
+func (m *replayScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int) string {
+	var b strings.Builder
+	if m.rp == nil {
+		b.WriteString(fit(s.Title.Render("mia")+s.TitleBar.Render(" replay · game #"+m.id), w))
+		b.WriteString("\n\n")
+		if m.err != "" {
+			b.WriteString(s.Error.Render(cut(m.err, w)))
+		} else {
+			b.WriteString(s.Subtle.Render("loading game #" + m.id + "…"))
+		}
+		b.WriteString("\n\n")
+		b.WriteString(s.Subtle.Render("esc: back to the list"))
+		return b.String()
+	}
+	rp := m.rp
+	g := rp.game
+	st := rp.steps[m.step]
+
+	right := "ended " + ago(now, g.Ended)
+	title := s.Title.Render("mia") + s.TitleBar.Render(fmt.Sprintf(" replay · game #%s at %s · %s", g.ID, name(g.Table), shortRules(g.Rules)))
+	b.WriteString(fit(title, w-ansi.StringWidth(right)))
+	b.WriteString(s.Subtle.Render(right))
+	b.WriteString("\n\n")
+
+	// Header: where we are, and the chart's title above its column.
+	chartW := max(0, w-replayChartX)
+	c0 := chartStart(rp.rounds(), st.round, chartW)
+	pos := s.Header.Render(fmt.Sprintf("Round %d of %d", st.round, rp.rounds())) +
+		s.Subtle.Render(fmt.Sprintf(" · step %d of %d", m.step, len(rp.steps)-1))
+	chartTitle := "Lives per round"
+	if c0 > 0 || rp.rounds() > chartW {
+		chartTitle += fmt.Sprintf(" (%d–%d)", c0+1, min(rp.rounds(), c0+chartW))
+	}
+	b.WriteString(fit(pos, replayChartX))
+	b.WriteString(s.Header.Render(cut(chartTitle, chartW)))
+	b.WriteByte('\n')
+
+	for seat := range g.Seats {
+		b.WriteString(m.seatRow(s, seat, st, c0, chartW))
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+
+	// The claim, the cup, and what the dice say of this step.
+	for _, l := range m.panel(s, st, w) {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+
+	helpH := 1
+	logH := max(1, h-9-len(g.Seats)-helpH)
+	if hv.ShowAll {
+		full := cutLines(hv.View(m.keys), logH+1)
+		b.WriteString(full)
+		for i := strings.Count(full, "\n") + 1; i < logH+1; i++ {
+			b.WriteByte('\n')
+		}
+	} else {
+		b.WriteString(s.Header.Render(fmt.Sprintf("Round %d, all dice shown", st.round)))
+		b.WriteByte('\n')
+		log := m.logLines(s, w)
+		lines := tail(len(log), w, logH, func(i int) string { return log[i] })
+		for i := 0; i < logH; i++ {
+			if i < len(lines) {
+				b.WriteString(lines[i])
+			}
+			b.WriteByte('\n')
+		}
+	}
+	switch {
+	case st.over:
+		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
+	case m.step == 0:
+		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
+	}
+	b.WriteByte('\n')
+	if !hv.ShowAll {
+		b.WriteString(hv.View(m.keys))
+	}
+	return b.String()
+}
+
+// seatRow is one seat: who, the lives at this step, and the lives per
+// round as a bar chart (rounds after this step dim).
+func (m *replayScreen) seatRow(s *Styles, seat int, st replayStep, c0, chartW int) string {
+	rp := m.rp
+	g := rp.game
+	lives := st.lives[seat]
+	marker := "  "
+	nm := fit(rp.name(seat), replayNameW)
+	switch {
+	case st.over && seat == g.Winner:
+		marker = s.Accent.Render("★ ")
+		nm = s.Accent.Render(nm)
+	case seat == st.turn:
+		marker = s.Turn.Render("▶ ")
+		nm = s.Turn.Render(nm)
+	case lives == 0:
+		nm = s.Dim.Render(nm)
+	}
+	tag := ""
+	switch {
+	case g.Seats[seat].Bot:
+		tag = "[bot]"
+	case g.Seats[seat].Fingerprint == m.me.Fingerprint && m.me.Fingerprint != "":
+		tag = "(you)"
+	}
+	var hs string
+	if lives == 0 {
+		hs = s.Dim.Render(fit("out", engine.MaxLives))
+	} else {
+		l, lost := hearts(lives, g.Rules.Lives)
+		hs = s.Heart.Render(l) + s.HeartLost.Render(lost) + spaces(engine.MaxLives-max(g.Rules.Lives, lives))
+	}
+	return marker + nm + " " + fit(tag, replayTagW) + " " + hs + "  " +
+		chartRow(s, rp.chart[seat], g.Rules.Lives, c0, chartW, st.done)
+}
+
+// chartStart is the first round (from 0) of a chart of width cells that
+// shows round cur of n.
+func chartStart(n, cur, width int) int {
+	if width <= 0 || n <= width {
+		return 0
+	}
+	return clamp(cur-1-width/2, 0, n-width)
+}
+
+// blocks are the chart's eight heights.
+var blocks = []rune("▁▂▃▄▅▆▇█")
+
+// lifeBar is one round of the chart: a block as high as the share of
+// lives left, or "·" for none.
+func lifeBar(lives, most int) rune {
+	if lives <= 0 || most <= 0 {
+		return '·'
+	}
+	return blocks[clamp((lives*len(blocks)+most-1)/most, 1, len(blocks))-1]
+}
+
+// chartRow draws lives per round, from round c0+1, in at most width
+// cells: the first done rounds in hearts' colour, later ones dim.
+func chartRow(s *Styles, lives []int, most, c0, width, done int) string {
+	var past, future strings.Builder
+	for r := c0; r < len(lives) && r < c0+width; r++ {
+		if r < done {
+			past.WriteRune(lifeBar(lives[r], most))
+		} else {
+			future.WriteRune(lifeBar(lives[r], most))
+		}
+	}
+	out := ""
+	if past.Len() > 0 {
+		out = s.Heart.Render(past.String())
+	}
+	if future.Len() > 0 {
+		out += s.Dim.Render(future.String())
+	}
+	return out
+}
+
+// dieRunes are the faces ⚀ to ⚅.
+var dieRunes = []rune("⚀⚁⚂⚃⚄⚅")
+
+// cupText writes dice as faces and digits: "⚄⚂ 53".
+func cupText(v engine.Value) string {
+	if !v.Valid() {
+		return "-"
+	}
+	hi, lo := v.Dice()
+	return string([]rune{dieRunes[hi-1], dieRunes[lo-1]}) + " " + v.Name()
+}
+
+// panel is two lines: the claim and the cup at this step, then what the
+// dice say of the step's action in words (a bluff, a caught bluff), or
+// the action itself.
+func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
+	rp := m.rp
+	var claim string
+	switch {
+	case st.claimant < 0:
+		claim = s.Subtle.Render("No claim yet")
+	case st.claim == engine.Mia:
+		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.claimant)
+	default:
+		claim = "Claim: " + s.Accent.Render(st.claim.Name()) + " by " + rp.name(st.claimant)
+	}
+	cup := s.Subtle.Render("the cup is empty")
+	if st.roller >= 0 {
+		how := "seen"
+		if !st.looked {
+			how = "unseen"
+		}
+		cup = "in the cup: " + s.Bold.Render(cupText(st.cup)) + s.Subtle.Render(fmt.Sprintf(" (%s's roll, %s)", rp.name(st.roller), how))
+	}
+	first := cut(claim+s.Subtle.Render(" · ")+cup, w)
+
+	// The step's action: the event that says the most about it.
+	var second string
+	for i := st.first; i < st.end; i++ {
+		kind, words := rp.verdict(i)
+		if kind == verdictNone {
+			continue
+		}
+		second = verdictStyle(s, kind).Render(cut(words, w))
+		break
+	}
+	if second == "" && st.first < st.end {
+		second = cut(rp.describe(st.first), w)
+	}
+	return []string{first, second}
+}
+
+// verdictStyle is the colour of a verdict.
+func verdictStyle(s *Styles, k verdictKind) lipgloss.Style {
+	switch k {
+	case verdictBluff, verdictCaught:
+		return s.Error
+	case verdictTrue, verdictWrong:
+		return s.Info
+	}
+	return s.Subtle
+}
+
+// verdictTag is the short mark of a verdict after a log line.
+func verdictTag(k verdictKind) string {
+	switch k {
+	case verdictBluff:
+		return "bluff!"
+	case verdictCaught:
+		return "caught bluffing!"
+	case verdictBlind:
+		return "blind"
+	case verdictWrong:
+		return "the claim stood"
+	}
+	return ""
+}
+
+// logLines is the round of this step in words, up to the step, with the
+// cup under every claim and pass, and the bluffs marked. The step's own
+// lines are marked "›".
+func (m *replayScreen) logLines(s *Styles, w int) []string {
+	rp := m.rp
+	st := rp.steps[m.step]
+	from := rp.steps[rp.roundStart(m.step)].first
+	for from > 0 && rp.events[from].Type != engine.EvRound {
+		from--
+	}
+	var out []string
+	for i := from; i < st.end; i++ {
+		e := rp.events[i]
+		line := rp.describe(i)
+		if e.Type == engine.EvClaim || e.Type == engine.EvPass {
+			if r, ok := rp.rollBefore(i); ok {
+				line += s.Subtle.Render(" · cup " + cupText(r.Dice))
+			}
+		}
+		if e.Type == engine.EvChallenge {
+			line += s.Subtle.Render(fmt.Sprintf(", %s loses %s", rp.name(e.Loser), livesText(e.LivesLost)))
+		}
+		if kind, _ := rp.verdict(i); verdictTag(kind) != "" {
+			line += " " + verdictStyle(s, kind).Render(verdictTag(kind))
+		}
+		if i >= st.first {
+			line = s.Bold.Render("› ") + line
+		} else {
+			line = "  " + line
+		}
+		out = append(out, cut(line, w))
+	}
+	return out
+}
