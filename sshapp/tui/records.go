@@ -122,7 +122,7 @@ func (m *Model) records(msg recordsMsg) tea.Cmd {
 		m.replay = newReplayScreen(m.cfg.Player, msg.id)
 		return m.replay.load(m.cfg.Records)
 	case recordsBack:
-		if m.screen == screenReplay {
+		if m.screen == screenReplay && m.history.pages != nil { // opened from the list
 			m.screen = screenHistory
 			return nil
 		}

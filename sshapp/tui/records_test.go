@@ -238,6 +238,18 @@ func TestHistoryScreenPagesAndFilters(t *testing.T) {
 	key(keyRunes("f")) // back to mine, first page
 	page(mine[:5], true)
 
+	// An answer to an older request is dropped.
+	stale := m.query()
+	oldReq := m.req
+	m, cmd := m.update(keyRunes("f"), e.st)
+	late := loadGames(e.st, r.alice, stale, oldReq)().(historyLoaded)
+	m.loaded(late)
+	if !m.loading {
+		t.Error("a stale answer was taken")
+	}
+	do(cmd)
+	page(newestFirst(r.beta), false)
+
 	// Without a table, f skips the table filter.
 	m = newHistoryScreen(r.carol, "", 50)
 	do(m.load(e.st))
@@ -425,6 +437,15 @@ func TestReplayViewer(t *testing.T) {
 	// Home goes back to the start; the model answers keys without I/O.
 	m.Update(keyHome)
 	assertContains(t, m.View(), "step 0 of 15", "No claim yet")
+	for range 4 {
+		m.Update(keyRunes("l"))
+	}
+	caught := m.View()
+	assertFits(t, caught, 80, 24)
+	assertContains(t, caught, "step 4 of 15", "Claim: 65 by bob · in the cup: ⚃⚂ 43 (alice's roll, seen)",
+		"caught: 43 under bob's 65, bob loses a life", "alice announced 65 to bob · cup ⚃⚂ 43 bluff!",
+		"bob passed 65 to carol · cup ⚃⚂ 43 bluff!", "▶ carol", "♥♡")
+	t.Logf("the caught bluff at 80×24:\n%s", caught)
 }
 
 // finalModel quits the program and returns its model.
@@ -464,6 +485,14 @@ func TestReplayRefusesGameInProgress(t *testing.T) {
 	_, cmd = m.Update(openReplay{private.ID})
 	run(m, cmd)
 	assertContains(t, m.View(), "there is no game "+private.ID)
+
+	// esc: a replay not opened from the list goes back to the lobby.
+	_, cmd = m.Update(keyEsc)
+	_, cmd = m.Update(cmd())
+	if m.screen != screenLobby || cmd == nil {
+		t.Errorf("after esc: screen %d", m.screen)
+	}
+	m.Close()
 
 	// The player who sat in it may.
 	cfg.Player = b
