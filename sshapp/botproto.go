@@ -23,6 +23,9 @@ const botCallTimeout = 10 * time.Second
 // lines to be read.
 const botFlushGrace = 2 * time.Second
 
+// botByePoll is how often a bot session looks for the server's goodbye.
+const botByePoll = 200 * time.Millisecond
+
 // gameReader is the part of the store that gives a finished game's
 // events; a bot that fell behind when its table started the next game
 // reads the end of the last one from it.
@@ -234,6 +237,11 @@ func (bs *botSession) play(ctx context.Context) int {
 	defer close(stop)
 	go readBotLines(newBotLineReader(bs.ss), in, stop)
 
+	// The server says goodbye (a shutdown) through the session; the bot
+	// hears it as an ERROR line and a clean exit before the connection
+	// closes.
+	bye := time.NewTicker(botByePoll)
+	defer bye.Stop()
 	var touch <-chan time.Time
 	if d := bs.srv.lim.IdleTimeout; d > 0 {
 		tk := time.NewTicker(max(d/3, 10*time.Millisecond))
@@ -248,12 +256,21 @@ func (bs *botSession) play(ctx context.Context) int {
 			if snap, ok := bs.sub.Take(); ok {
 				bs.snap, bs.have, bs.pending = snap, true, true
 			}
+			if bs.have && !bs.snap.Seated { // the host kicked the bot
+				bs.flush(ctx)
+				bs.out.send(true, errorLine("you no longer have a seat at this table"))
+				return ExitRefused
+			}
 		case <-bs.sub.Done():
 			if snap, ok := bs.sub.Take(); ok {
 				bs.snap, bs.have, bs.pending = snap, true, true
 				bs.flush(ctx)
 			}
-			bs.out.send(true, errorLine("the table closed"))
+			why := "the table closed"
+			if t, err := bs.srv.cfg.Lobby.Table(bs.table.Name()); err == nil && t == bs.table {
+				why = "you no longer have a seat at this table"
+			}
+			bs.out.send(true, errorLine(why))
 			return ExitRefused
 		case <-bs.out.drained:
 		case l := <-in:
@@ -265,6 +282,12 @@ func (bs *botSession) play(ctx context.Context) int {
 			if l.err != nil {
 				bs.flush(ctx)
 				return ExitOK
+			}
+		case <-bye.C:
+			if reason := bs.ss.goodbyeReason(); reason != "" {
+				bs.flush(ctx)
+				bs.out.send(true, errorLine(reason))
+				return ExitRefused
 			}
 		case <-touch:
 			// Seated at a table, a bot may wait long for its turn: it is

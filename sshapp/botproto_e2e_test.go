@@ -562,3 +562,84 @@ func TestBotCommand(t *testing.T) {
 	tb, _ := e.lobby.Table("duel")
 	eventually(t, 5*time.Second, "alpha's seat given back", func() bool { return tb.Info().Taken == 0 })
 }
+
+// TestBotKickedAndClosed: a bot whose host kicks it, or whose table
+// closes, is told with ERROR and its session ends with status 1.
+func TestBotKickedAndClosed(t *testing.T) {
+	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
+	_, host := e.named(t, "hoster")
+	key, _ := e.named(t, "kicked")
+	for _, tt := range []struct {
+		name string
+		end  func(tb *lobby.Table) error
+		want string
+	}{
+		{"kick", func(tb *lobby.Table) error {
+			return tb.Kick(context.Background(), host, Fingerprint(key.PublicKey()))
+		}, "ERROR;you no longer have a seat at this table"},
+		{"close", func(tb *lobby.Table) error { return tb.Close(context.Background(), host) }, "ERROR;the table closed"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := e.table(t, host, "t-"+tt.name, 3, fastRules(2))
+			b, err := dialBot(e.addr, key, "kicked", tb.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.close()
+			if _, err := b.expect("HELLO;"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.expect("JOINED;" + tb.Name() + ";0"); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.end(tb); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := b.line(); err != nil || l != tt.want {
+				t.Errorf("got %q (%v), want %q", l, err, tt.want)
+			}
+			if code, err := b.exitCode(5 * time.Second); err != nil || code != ExitRefused {
+				t.Errorf("exit %d (%v), want %d", code, err, ExitRefused)
+			}
+		})
+	}
+}
+
+// TestBotShutdown: at a server shutdown a bot is told with ERROR and exits
+// with status 1 before the connection closes, and its seat and game stay
+// as they are (games resume with the next start).
+func TestBotShutdown(t *testing.T) {
+	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
+	_, host := e.named(t, "hoster")
+	key, _ := e.named(t, "stayer")
+	e.table(t, host, "keep", 3, fastRules(2))
+	b, err := dialBot(e.addr, key, "stayer", "keep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.close()
+	if _, err := b.expect("HELLO;"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.expect("JOINED;keep;0"); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		stopped <- e.Shutdown(ctx)
+	}()
+	if l, err := b.line(); err != nil || l != "ERROR;the server is shutting down" {
+		t.Errorf("got %q (%v)", l, err)
+	}
+	if code, err := b.exitCode(5 * time.Second); err != nil || code != ExitRefused {
+		t.Errorf("exit %d (%v), want %d", code, err, ExitRefused)
+	}
+	if err := <-stopped; err != nil {
+		t.Errorf("shutdown: %v", err)
+	}
+	if tb, _ := e.lobby.Table("keep"); tb.Info().Taken != 1 {
+		t.Errorf("the bot lost its seat in the shutdown: %+v", tb.Info())
+	}
+}

@@ -47,8 +47,9 @@ rank() {
 coproc BOT { exec ssh "${ssh_args[@]}" "$host" bot $table; }
 from=${BOT[0]} to=${BOT[1]} pid=$BOT_PID # bash unsets BOT when ssh exits
 claim=- played=0
-while IFS=';' read -r word a b _ <&"$from"; do
-	echo "< $word${a:+;$a}${b:+;$b}" >&2
+while IFS= read -r line <&"$from"; do
+	echo "< $line" >&2
+	IFS=';' read -r word a b _ <<<"$line"
 	case $word in
 	"YOUR TURN") # a: the claim ("-" when opening), b: the token
 		claim=${a/,/}

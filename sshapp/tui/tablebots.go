@@ -36,7 +36,6 @@ func (m *tableScreen) lastBot() string {
 // addBot seats a built-in bot (host only, between games).
 func (m *tableScreen) addBot() tea.Cmd {
 	t, me := m.table, m.me
-	m.setStatus("adding a bot…", false)
 	return tableCall("add bot", func(ctx context.Context) error {
 		_, err := t.AddBot(ctx, me, addBotLevel)
 		return err
@@ -49,6 +48,5 @@ func (m *tableScreen) removeBot() tea.Cmd {
 	if bot == "" {
 		return nil
 	}
-	m.setStatus("removing "+name(bot)+"…", false)
 	return tableCall("remove bot", func(ctx context.Context) error { return t.RemoveBot(ctx, me, bot) })
 }
