@@ -526,6 +526,7 @@ func (t *Table) start(ctx context.Context) error {
 	}
 	t.game = newRun(rec.ID, g, players, evs)
 	t.result = nil
+	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	return nil
 }
 
@@ -541,6 +542,7 @@ func (t *Table) resume(ctx context.Context, rg store.Recovered) error {
 			players[i] = Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot}
 		}
 		t.game = newRun(rg.Game.ID, g, players, rg.Events)
+		t.botFor = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
 			if !hasLeft(rg.Events, i) {
