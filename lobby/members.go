@@ -114,3 +114,8 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 		return nil
 	})
 }
+
+// Admits reports whether fp may see the table: anyone a public table, the
+// host and the members a private one. (Server admins may enter any table;
+// that is the caller's to add.)
+func (i TableInfo) Admits(fp string) bool { return i.visibleTo(fp) }

@@ -40,7 +40,7 @@ func runTables(ctx context.Context, c *Call) int {
 	hosts := map[string]string{}
 	out := tablesJSON{Tables: []tableJSON{}}
 	for _, t := range open {
-		if !t.IsOpen() || !visibleTo(t, c.Player.Fingerprint) {
+		if !t.IsOpen() || !(c.Admin || visibleTo(t, c.Player.Fingerprint)) {
 			continue
 		}
 		host, ok := hosts[t.Host]

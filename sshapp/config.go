@@ -38,6 +38,10 @@ type Config struct {
 	// Lobby is the live table registry. Nil serves commands and a name
 	// prompt only (as some tests do).
 	Lobby *lobby.Lobby
+	// Records is the history, ratings and bans. Nil: Players, if it
+	// implements Records (as *store.Store does); without either, history,
+	// replay, stats, leaderboard and ban are refused and no key is banned.
+	Records Records
 	// Admins marks server admins by key. Nil: nobody is an admin.
 	Admins KeySet
 	// Allow, when non-nil, is the only keys that may connect (even if

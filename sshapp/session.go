@@ -239,6 +239,9 @@ func (srv *Server) handle(s ssh.Session) {
 		return
 	}
 	defer ss.release()
+	if srv.refuseBanned(s, fp) {
+		return
+	}
 
 	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	p, err := srv.identify(ctx, fp)

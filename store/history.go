@@ -1,10 +1,16 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
 )
 
 // Viewer is who asks to see games: a key, and whether it is a server
@@ -133,6 +139,50 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 		}
 		page.Before = gs[len(gs)-1].ID
 		page.Limit = max(page.Limit, min(2*page.Limit, historyChunk))
+	}
+	return out, nil
+}
+
+// Rounds returns the number of rounds of each game (the number of its
+// last round event; 0 for an unknown game or one without events). It
+// reads each game's log backwards from its end, so it costs a few events
+// per game, not the whole log.
+func (s *Store) Rounds(ctx context.Context, ids []string) ([]int, error) {
+	if err := ctxErr(ctx, "rounds"); err != nil {
+		return nil, err
+	}
+	out := make([]int, len(ids))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketEvents).Cursor()
+		for i, sid := range ids {
+			id, err := parseID(sid)
+			if err != nil {
+				continue
+			}
+			k, v := c.Seek(eventKey(id+1, 0))
+			if k == nil {
+				k, v = c.Last()
+			} else {
+				k, v = c.Prev()
+			}
+			for ; k != nil && binary.BigEndian.Uint64(k) == id; k, v = c.Prev() {
+				if !bytes.Contains(v, []byte(`"round"`)) {
+					continue
+				}
+				var e engine.Event
+				if err := e.UnmarshalJSON(v); err != nil {
+					return fmt.Errorf("game %s: %w", sid, err)
+				}
+				if e.Type == engine.EvRound {
+					out[i] = e.Round
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rounds: %w", err)
 	}
 	return out, nil
 }

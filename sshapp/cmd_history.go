@@ -1,0 +1,183 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mia-game/mia/store"
+)
+
+const usageHistory = "history [--table T] [--player P] [--limit N] [--before GAME] [--json]"
+
+// MaxHistoryLimit is the most games one page of history lists.
+const MaxHistoryLimit = 200
+
+// historyCommand is `history`.
+var historyCommand = Command{
+	Name:    "history",
+	Args:    "[--table T] [--player P] [--limit N] [--before GAME]",
+	Summary: "finished games you may see, newest first (--before pages on)",
+	JSON:    true,
+	Run:     runHistory,
+}
+
+// seatJSON is one player of a game, as PROTOCOL.md §3 writes them.
+type seatJSON struct {
+	Seat        int    `json:"seat"`
+	Name        string `json:"name"`
+	Fingerprint string `json:"fingerprint"`
+	Bot         bool   `json:"bot"`
+}
+
+func seatsJSON(g store.Game) []seatJSON {
+	out := make([]seatJSON, len(g.Seats))
+	for i, s := range g.Seats {
+		out[i] = seatJSON{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+	}
+	return out
+}
+
+// historyGame is one game of `history --json`.
+type historyGame struct {
+	ID        string     `json:"id"`
+	Table     string     `json:"table"`
+	Started   time.Time  `json:"started"`
+	Ended     time.Time  `json:"ended"`
+	Players   []seatJSON `json:"players"`
+	Winner    int        `json:"winner"`
+	Standings []int      `json:"standings"`
+	Rounds    int        `json:"rounds"`
+}
+
+// historyJSON is the document of `history --json`. Next is the --before
+// of the next page, "" when this page is the last.
+type historyJSON struct {
+	Games []historyGame `json:"games"`
+	Next  string        `json:"next"`
+}
+
+func runHistory(ctx context.Context, c *Call) int {
+	fs := c.flagSet(usageHistory)
+	table := fs.String("table", "", "only games at table `T`")
+	player := fs.String("player", "", "only games of player `P` (a name or a SHA256 fingerprint)")
+	limit := fs.Int("limit", 20, fmt.Sprintf("`N` games a page, 1 to %d", MaxHistoryLimit))
+	before := fs.String("before", "", "only games older than `GAME` (the next page)")
+	words, err := parseFlags(fs, c.Args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 0 {
+		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
+	}
+	if *limit < 1 || *limit > MaxHistoryLimit {
+		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)
+	}
+	if _, err := strconv.ParseUint(*before, 10, 64); *before != "" && err != nil {
+		return c.usageError(fs, "--before takes a game ID (a number)")
+	}
+	recs := c.records()
+	if recs == nil {
+		return ExitRefused
+	}
+	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before} // one more: is there a next page?
+	if *table != "" && !c.tableVisible(ctx, recs, *table) {
+		return ExitRefused
+	}
+	if *player != "" {
+		p, ok := c.player(ctx, *player)
+		if !ok {
+			return ExitRefused
+		}
+		q.Player = p.Fingerprint
+	}
+	games, err := recs.History(ctx, q, c.viewer())
+	if err != nil {
+		return c.serverError("read the history", err)
+	}
+	next := ""
+	if len(games) > *limit {
+		games = games[:*limit]
+		next = games[len(games)-1].ID
+	}
+	ids := make([]string, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	rounds, err := recs.Rounds(ctx, ids)
+	if err != nil {
+		return c.serverError("read the history", err)
+	}
+	if c.JSON {
+		out := historyJSON{Games: []historyGame{}, Next: next}
+		for i, g := range games {
+			out.Games = append(out.Games, historyGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
+		}
+		return c.WriteJSON(out)
+	}
+	if len(games) == 0 {
+		fmt.Fprintln(c.Stdout, "No finished games to show.")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
+	for i, g := range games {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, clean(g.Table, store.MaxTableNameLen),
+			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
+	}
+	_ = tw.Flush()
+	if next != "" {
+		words := "history --before " + next
+		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
+			if f.v != "" {
+				words += " --" + f.name + " " + clean(f.v, 80)
+			}
+		}
+		if *limit != 20 {
+			words += " --limit " + strconv.Itoa(*limit)
+		}
+		fmt.Fprintf(c.Stdout, "More:  %s\n", c.Hint(words))
+	}
+	fmt.Fprintf(c.Stdout, "Replay a game:  %s\n", c.Hint("replay GAME"))
+	return ExitOK
+}
+
+// seatName is the name of a seat of g, "?" if there is none.
+func seatName(g store.Game, seat int) string {
+	if seat < 0 || seat >= len(g.Seats) {
+		return "?"
+	}
+	return clean(g.Seats[seat].Name, store.MaxNameLen)
+}
+
+// playerList names the players of g by seat, bots marked.
+func playerList(g store.Game) string {
+	names := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		names[i] = botLabel(s.Name, s.Fingerprint, s.Bot)
+	}
+	return strings.Join(names, ", ")
+}
+
+// tableVisible checks a --table argument: a table that never existed, or
+// a private one the caller is not admitted to, is "no table" (so that
+// nobody learns private tables' names by guessing). ok is false after a
+// refusal.
+func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
+	t, err := recs.Table(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		c.serverError("read the table", err)
+		return false
+	case c.Admin || t.Admits(c.Player.Fingerprint):
+		return true
+	}
+	c.Refuse("no table %s", clean(name, store.MaxTableNameLen))
+	return false
+}

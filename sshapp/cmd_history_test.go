@@ -1,0 +1,116 @@
+package sshapp
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// TestBotGamesReplayAndRatings: a table of built-in bots plays games on
+// its own; every finished game's `replay --json` re-checks through the
+// engine, the text replay tells it, history pages through them, and the
+// leaderboard and stats show the players.
+func TestBotGamesReplayAndRatings(t *testing.T) {
+	e := startRecServer(t, time.Millisecond)
+	e.steps(t, []step{
+		{name: "bots", who: "alice", code: 0,
+			cmd:    "table create arena --seats 3 --bots 3 --bot-level hard --lives 2 --ranking little-mia --mia-penalty-both",
+			stdout: []string{"Seated: ada, bert, cleo (bots, hard)", "bots are playing", "little-mia"}},
+	})
+	const want = 6
+	eventually(t, 60*time.Second, "six finished games", func() bool {
+		gs, err := e.st.Games(context.Background(), store.Query{Limit: want})
+		return err == nil && len(gs) >= want
+	})
+	ids := e.historyIDs(t, "carol", "--limit 50")
+	if len(ids) < want {
+		t.Fatalf("history lists %d games", len(ids))
+	}
+	for _, id := range ids {
+		g := e.checkReplayJSON(t, "carol", id)
+		if g.Table != "arena" || g.Rules.Ranking != engine.LittleMia || !g.Rules.MiaPenaltyBoth || len(g.Players) != 3 {
+			t.Errorf("game %s: %+v", id, g)
+		}
+		for _, p := range g.Players {
+			if !p.Bot || !strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix) {
+				t.Errorf("game %s: player %+v", id, p)
+			}
+		}
+	}
+
+	// Paging: two pages of 2 are the first four games, newest first. The
+	// bots play on, so the pages start below a fixed game.
+	n, _ := strconv.Atoi(ids[0])
+	top := strconv.Itoa(n + 1)
+	r := e.as(t, "carol", "history --limit 2 --json --before "+top)
+	var p1 historyJSON
+	if err := json.Unmarshal([]byte(r.stdout), &p1); err != nil || len(p1.Games) != 2 || p1.Next != p1.Games[1].ID {
+		t.Fatalf("page 1: %v %+v", err, p1)
+	}
+	p2 := e.historyIDs(t, "carol", "--limit 2 --before "+p1.Next)
+	if got := append([]string{p1.Games[0].ID, p1.Games[1].ID}, p2...); !slices.Equal(got, ids[:4]) {
+		t.Errorf("pages %v, want %v", got, ids[:4])
+	}
+	for _, g := range p1.Games {
+		if g.Rounds < 2 || g.Table != "arena" || len(g.Standings) != 3 {
+			t.Errorf("history game %+v", g)
+		}
+	}
+
+	e.steps(t, []step{
+		{name: "history text", who: "carol", cmd: "history --limit 2 --before " + top, code: 0,
+			stdout: []string{"GAME  TABLE  ENDED (UTC)", "arena", "(hard bot), ", "More:", "history --before " + p1.Next + " --limit 2", ids[0] + "  ", "replay GAME"}},
+		{name: "history by player", who: "carol", cmd: "history --player bot:hard:ada --limit 1", code: 0, stdout: []string{"ada (hard bot)"}},
+		{name: "history of an unknown player", who: "carol", cmd: "history --player nobody", code: 1, stderr: []string{"no player is called nobody"}},
+		{name: "history: bad limit", who: "carol", cmd: "history --limit 0", code: 2, stderr: []string{"--limit is 1 to 200"}},
+		{name: "history: bad before", who: "carol", cmd: "history --before yesterday", code: 2, stderr: []string{"--before takes a game ID"}},
+		{name: "history: stray word", who: "carol", cmd: "history arena", code: 2, stderr: []string{"unexpected"}},
+		{name: "replay text", who: "carol", cmd: "replay " + ids[0], code: 0,
+			stdout: []string{"Game " + ids[0] + " at arena: little-mia, 2 lives", "Round 1: ", "rolled", "announced", "called", "a liar", "wins the game", "Standings: 1. ", "Lives after each round:", "♥", "→ per round: 2 "}},
+		{name: "leaderboard", who: "carol", cmd: "leaderboard", code: 0, stdout: []string{"Leaderboard overall", "RANK", "ada (hard bot)", "bert (hard bot)", "cleo (hard bot)"}},
+		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2", code: 0, stdout: []string{"Leaderboard at arena", "1 "}},
+		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
+		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
+			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "caught bluffing", "challenges", "form", "last games"}},
+		{name: "stats of oneself, no games", who: "carol", cmd: "stats", code: 0, stdout: []string{"carol", "0 played", "none yet"}},
+		{name: "stats of nobody", who: "carol", cmd: "stats nobody", code: 1, stderr: []string{"no player is called nobody"}},
+	})
+
+	// The leaderboard's ratings sum to 1500 a player (zero-sum), and its
+	// games and wins are the stored games'.
+	r = e.as(t, "carol", "leaderboard --table arena --json")
+	var lb leaderboardJSON
+	if err := json.Unmarshal([]byte(r.stdout), &lb); err != nil || len(lb.Players) != 3 {
+		t.Fatalf("leaderboard: %v %s", err, r.stdout)
+	}
+	sum, games, wins := 0.0, 0, 0
+	for i, p := range lb.Players {
+		sum += p.Rating
+		games += p.Games
+		wins += p.Wins
+		if p.Rank != i+1 || (i > 0 && p.Rating > lb.Players[i-1].Rating) {
+			t.Errorf("leaderboard order: %+v", lb.Players)
+		}
+	}
+	if math.Abs(sum-3*1500) > 0.5 || games != 3*wins {
+		t.Errorf("leaderboard: ratings sum to %v, %d games, %d wins", sum, games, wins)
+	}
+	r = e.as(t, "carol", "stats bot:hard:ada --json")
+	var st statsJSON
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Games < want || st.Rating.Games < want || len(st.Form) == 0 || len(st.Recent) == 0 ||
+		st.Claims == 0 || st.BluffRate != float64(st.Bluffs)/float64(st.Claims) {
+		t.Errorf("stats: %+v", st)
+	}
+}

@@ -1,0 +1,62 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// joinCommand is `join NAME CODE`.
+var joinCommand = Command{
+	Name:    "join",
+	Args:    "NAME CODE",
+	Summary: "joins a private table with an invite code",
+	JSON:    true,
+	Run:     runJoin,
+}
+
+// joinJSON is the document of `join --json`.
+type joinJSON struct {
+	Table string `json:"table"`
+	Play  string `json:"play"`
+}
+
+func runJoin(ctx context.Context, c *Call) int {
+	if len(c.Args) != 2 || strings.HasPrefix(c.Args[0], "-") || strings.HasPrefix(c.Args[1], "-") {
+		return c.Usage()
+	}
+	if !c.needLobby() {
+		return ExitRefused
+	}
+	name, code := c.Args[0], strings.ToLower(strings.TrimSpace(c.Args[1]))
+	// An unknown table and a wrong code get the same answer, so that
+	// nobody learns the names of private tables by guessing.
+	refuse := func() int {
+		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", clean(name, store.MaxTableNameLen))
+	}
+	t, err := c.srv.cfg.Lobby.Table(name)
+	if err != nil {
+		return refuse()
+	}
+	err = t.Redeem(ctx, c.lobbyPlayer(), code)
+	switch {
+	case errors.Is(err, lobby.ErrBadInvite):
+		c.srv.log.Info("invite refused", "table", t.Name(), "fingerprint", c.Player.Fingerprint)
+		return refuse()
+	case errors.Is(err, lobby.ErrMember):
+		return c.Refuse("you are a member of %s already; the code is still unused", t.Name())
+	case err != nil:
+		return c.tableError(err)
+	}
+	c.srv.log.Info("joined", "table", t.Name(), "player", c.Player.Name)
+	play := c.srv.hint(c.Session, "-t") + " play " + t.Name()
+	if c.JSON {
+		return c.WriteJSON(joinJSON{Table: t.Name(), Play: play})
+	}
+	fmt.Fprintf(c.Stdout, "You are a member of %s now. Sit down with:\n  %s\n", t.Name(), play)
+	return ExitOK
+}

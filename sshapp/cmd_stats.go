@@ -1,0 +1,312 @@
+package sshapp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mia-game/mia/store"
+)
+
+const (
+	usageStats       = "stats [PLAYER] [--table T] [--json]"
+	usageLeaderboard = "leaderboard [--table T] [--limit N] [--json]"
+)
+
+// Form: the win rate over formWindow games, after each of the last
+// formPoints games.
+const (
+	formPoints = 20
+	formWindow = 10
+)
+
+var (
+	statsCommand = Command{
+		Name:    "stats",
+		Args:    "[PLAYER] [--table T]",
+		Summary: "games, wins, rating, bluffs, caught bluffing, challenges won/lost, recent form",
+		JSON:    true,
+		Run:     runStats,
+	}
+	leaderboardCommand = Command{
+		Name:    "leaderboard",
+		Args:    "[--table T] [--limit N]",
+		Summary: "players ranked by rating (multiplayer Elo), overall or at a table",
+		JSON:    true,
+		Run:     runLeaderboard,
+	}
+)
+
+// ratingJSON is a rating in the documents of stats and leaderboard.
+type ratingJSON struct {
+	Rank        int     `json:"rank,omitempty"`
+	Name        string  `json:"name"`
+	Fingerprint string  `json:"fingerprint"`
+	Bot         bool    `json:"bot"`
+	Rating      float64 `json:"rating"`
+	Games       int     `json:"games"`
+	Wins        int     `json:"wins"`
+}
+
+func ratingDoc(r store.Rating) ratingJSON {
+	return ratingJSON{Name: r.Name, Fingerprint: r.Fingerprint, Bot: r.Bot, Rating: math.Round(r.Rating*10) / 10,
+		Games: r.Games, Wins: r.Wins}
+}
+
+// recentJSON is one recent game of `stats --json`.
+type recentJSON struct {
+	Game  string `json:"game"`
+	Table string `json:"table"`
+	Won   bool   `json:"won"`
+}
+
+// statsJSON is the document of `stats --json`. The counters are over
+// every table; rates are 0 when there is nothing to divide by.
+type statsJSON struct {
+	Name           string       `json:"name"`
+	Fingerprint    string       `json:"fingerprint"`
+	Bot            bool         `json:"bot"`
+	Games          int          `json:"games"`
+	Wins           int          `json:"wins"`
+	WinRate        float64      `json:"win_rate"`
+	LivesLost      int          `json:"lives_lost"`
+	Claims         int          `json:"claims"`
+	Bluffs         int          `json:"bluffs"`
+	BluffRate      float64      `json:"bluff_rate"`
+	CaughtBluffing int          `json:"caught_bluffing"`
+	Challenges     int          `json:"challenges"`
+	ChallengesWon  int          `json:"challenges_won"`
+	ChallengeRate  float64      `json:"challenge_rate"`
+	Rating         ratingJSON   `json:"rating"`
+	Table          string       `json:"table,omitempty"`
+	TableRating    *ratingJSON  `json:"table_rating,omitempty"`
+	Recent         []recentJSON `json:"recent"` // newest first, the games the caller may see
+	Form           []float64    `json:"form"`   // oldest first
+}
+
+func rate(n, of int) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+func runStats(ctx context.Context, c *Call) int {
+	fs := c.flagSet(usageStats)
+	table := fs.String("table", "", "also the rating at table `T`, and the form there")
+	words, err := parseFlags(fs, c.Args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) > 1 {
+		return c.usageError(fs, "stats takes at most one PLAYER")
+	}
+	recs := c.records()
+	if recs == nil {
+		return ExitRefused
+	}
+	p := c.Player
+	if len(words) == 1 {
+		var ok bool
+		if p, ok = c.player(ctx, words[0]); !ok {
+			return ExitRefused
+		}
+	}
+	if *table != "" && !c.tableVisible(ctx, recs, *table) {
+		return ExitRefused
+	}
+	tally, err := c.srv.cfg.Players.Tally(ctx, p.Fingerprint)
+	if err != nil {
+		return c.serverError("read the stats", err)
+	}
+	overall, err := recs.Rating(ctx, p.Fingerprint, "")
+	if err != nil {
+		return c.serverError("read the rating", err)
+	}
+	out := statsJSON{
+		Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
+		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
+		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
+		CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
+		ChallengeRate: rate(tally.ChallengesWon, tally.Challenges), Rating: ratingDoc(overall),
+		Table: *table, Recent: []recentJSON{}, Form: []float64{},
+	}
+	if *table != "" {
+		tr, err := recs.Rating(ctx, p.Fingerprint, *table)
+		if err != nil {
+			return c.serverError("read the rating", err)
+		}
+		d := ratingDoc(tr)
+		out.TableRating = &d
+	}
+	recent, err := recs.History(ctx, store.Query{Player: p.Fingerprint, Table: *table, Limit: formPoints + formWindow - 1}, c.viewer())
+	if err != nil {
+		return c.serverError("read the games", err)
+	}
+	won := make([]bool, len(recent)) // oldest first
+	for i, g := range recent {
+		w := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == p.Fingerprint
+		won[len(recent)-1-i] = w
+		if i < formPoints {
+			out.Recent = append(out.Recent, recentJSON{Game: g.ID, Table: g.Table, Won: w})
+		}
+	}
+	out.Form = form(won)
+	if c.JSON {
+		return c.WriteJSON(out)
+	}
+	writeStats(c, out)
+	return ExitOK
+}
+
+// form is the win rate over the last formWindow games (fewer at the
+// start), after each of the last formPoints games; won is oldest first.
+func form(won []bool) []float64 {
+	out := []float64{}
+	for j := max(0, len(won)-formPoints); j < len(won); j++ {
+		from := max(0, j-formWindow+1)
+		n := 0
+		for _, w := range won[from : j+1] {
+			if w {
+				n++
+			}
+		}
+		out = append(out, rate(n, j+1-from))
+	}
+	return out
+}
+
+// sparkBlocks draw a sparkline, from 0 to 1.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// sparkline draws values between 0 and 1 on a fixed scale: ▁ is 0, █ is 1.
+func sparkline(vs []float64) string {
+	var b strings.Builder
+	for _, v := range vs {
+		i := int(math.Round(min(max(v, 0), 1) * float64(len(sparkBlocks)-1)))
+		b.WriteRune(sparkBlocks[i])
+	}
+	return b.String()
+}
+
+// percent writes n/of as "n of M (P%)", or "none" when of is 0.
+func percent(n, of int, what string) string {
+	if of == 0 {
+		return "none yet"
+	}
+	return fmt.Sprintf("%d of %d %s (%.0f%%)", n, of, what, 100*rate(n, of))
+}
+
+func writeStats(c *Call, s statsJSON) {
+	w := c.Stdout
+	who := displayName(store.Player{Name: s.Name, Fingerprint: s.Fingerprint})
+	if s.Bot {
+		who = botLabel(s.Name, s.Fingerprint, true)
+	}
+	fmt.Fprintf(w, "%s  %s\n", who, clean(s.Fingerprint, 80))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
+	fmt.Fprintf(tw, "rating\t%.0f overall after %d rated games\n", s.Rating.Rating, s.Rating.Games)
+	if s.TableRating != nil {
+		fmt.Fprintf(tw, "at %s\t%.0f after %d games, %d won\n", clean(s.Table, store.MaxTableNameLen),
+			s.TableRating.Rating, s.TableRating.Games, s.TableRating.Wins)
+	}
+	perGame := ""
+	if s.Games > 0 {
+		perGame = fmt.Sprintf(" (%.1f a game)", float64(s.LivesLost)/float64(s.Games))
+	}
+	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
+	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, "claims differed from the dice seen"))
+	fmt.Fprintf(tw, "caught bluffing\t%d times\n", s.CaughtBluffing)
+	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
+	if len(s.Form) > 0 {
+		fmt.Fprintf(tw, "form\t%s  win rate over %d games, after each of the last %d (oldest left; ▁ 0%%, █ 100%%)\n",
+			sparkline(s.Form), formWindow, len(s.Form))
+		marks := make([]string, 0, len(s.Recent))
+		for _, r := range slices.Backward(s.Recent) {
+			if r.Won {
+				marks = append(marks, "W")
+			} else {
+				marks = append(marks, "·")
+			}
+		}
+		fmt.Fprintf(tw, "last games	%s  (W won; newest right)\n", strings.Join(marks, ""))
+	}
+	_ = tw.Flush()
+	if s.Games > 0 && len(s.Form) == 0 {
+		fmt.Fprintln(w, "(no recent games you may see)")
+	}
+}
+
+// pct is " (P%)" of n/of, or "" when of is 0.
+func pct(n, of int) string {
+	if of == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%.0f%%)", 100*rate(n, of))
+}
+
+// leaderboardJSON is the document of `leaderboard --json`.
+type leaderboardJSON struct {
+	Table   string       `json:"table"` // "" overall
+	Players []ratingJSON `json:"players"`
+}
+
+func runLeaderboard(ctx context.Context, c *Call) int {
+	fs := c.flagSet(usageLeaderboard)
+	table := fs.String("table", "", "ratings at table `T` only")
+	limit := fs.Int("limit", 20, "`N` players to list, 1 to 1000")
+	words, err := parseFlags(fs, c.Args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 0 {
+		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
+	}
+	if *limit < 1 || *limit > 1000 {
+		return c.usageError(fs, "--limit is 1 to 1000")
+	}
+	recs := c.records()
+	if recs == nil {
+		return ExitRefused
+	}
+	if *table != "" && !c.tableVisible(ctx, recs, *table) {
+		return ExitRefused
+	}
+	rs, err := recs.Leaderboard(ctx, *table, *limit)
+	if err != nil {
+		return c.serverError("read the leaderboard", err)
+	}
+	out := leaderboardJSON{Table: *table, Players: []ratingJSON{}}
+	for i, r := range rs {
+		d := ratingDoc(r)
+		d.Rank = i + 1
+		out.Players = append(out.Players, d)
+	}
+	if c.JSON {
+		return c.WriteJSON(out)
+	}
+	where := "overall"
+	if *table != "" {
+		where = "at " + clean(*table, store.MaxTableNameLen)
+	}
+	if len(rs) == 0 {
+		fmt.Fprintf(c.Stdout, "No rated games %s yet.\n", where)
+		return ExitOK
+	}
+	fmt.Fprintf(c.Stdout, "Leaderboard %s (multiplayer Elo from %.0f):\n", where, store.StartRating)
+	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tPLAYER\tRATING\tGAMES\tWINS")
+	for _, r := range out.Players {
+		name := botLabel(r.Name, r.Fingerprint, r.Bot)
+		if r.Name == "" {
+			name = shortFP(r.Fingerprint)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%d\t%d%s\n", r.Rank, name, r.Rating, r.Games, r.Wins, pct(r.Wins, r.Games))
+	}
+	_ = tw.Flush()
+	return ExitOK
+}

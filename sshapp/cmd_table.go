@@ -1,0 +1,362 @@
+package sshapp
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/store"
+)
+
+// InviteTTL is how long an invite code stays valid.
+const InviteTTL = 7 * 24 * time.Hour
+
+// Usage lines of the table subcommands.
+const (
+	usageTableCreate = "table create NAME [--private] [--lives N] [--seats N] [--ranking R] [--no-pass] [--equal-claims]" +
+		" [--mia-penalty 1|2] [--mia-penalty-both] [--next-opener after-loser|loser] [--end last-standing|first-out]" +
+		" [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard] [--json]"
+	usageTableInvite = "table invite NAME [--json]"
+	usageTableKick   = "table kick NAME PLAYER [--json]"
+	usageTableRules  = "table rules NAME [--seats N] [OPTIONS as for create] [--json]"
+	usageTableClose  = "table close NAME [--json]"
+)
+
+// tableCommand is `table create|invite|kick|rules|close`.
+var tableCommand = Command{
+	Name:    "table",
+	Args:    "create|invite|kick|rules|close NAME [OPTIONS]",
+	Summary: "hosts a table, invites to a private one, removes a member, changes the rules, closes it",
+	JSON:    true,
+	Run:     runTable,
+}
+
+func runTable(ctx context.Context, c *Call) int {
+	if len(c.Args) == 0 {
+		return c.Usage()
+	}
+	sub, args := c.Args[0], c.Args[1:]
+	switch sub {
+	case "create":
+		return runTableCreate(ctx, c, args)
+	case "invite":
+		return runTableInvite(ctx, c, args)
+	case "kick":
+		return runTableKick(ctx, c, args)
+	case "rules":
+		return runTableRules(ctx, c, args)
+	case "close":
+		return runTableClose(ctx, c, args)
+	}
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", clean(sub, 32))
+	for _, u := range []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose} {
+		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), u)
+	}
+	return ExitUsage
+}
+
+// tableDoc is the document of the table commands' --json.
+type tableDoc struct {
+	Table   tableJSON `json:"table"`
+	Bots    []string  `json:"bots,omitempty"`    // create: the bots seated
+	Code    string    `json:"code,omitempty"`    // invite
+	Expires time.Time `json:"expires,omitzero"`  // invite
+	Join    string    `json:"join,omitempty"`    // invite: the command the invited player runs
+	Removed string    `json:"removed,omitempty"` // kick: who
+	Closed  bool      `json:"closed,omitempty"`  // close
+	Play    string    `json:"play,omitempty"`    // the command that opens the table
+}
+
+func docOf(info lobby.TableInfo) tableJSON {
+	return tableJSON{
+		Name: clean(info.Name, store.MaxTableNameLen), Host: clean(info.Host, store.MaxNameLen),
+		Seats: info.Seats, Taken: info.Taken, State: clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+	}
+}
+
+// needLobby refuses when the server runs without tables.
+func (c *Call) needLobby() bool {
+	if c.srv.cfg.Lobby == nil {
+		c.Refuse("tables are not available on this server")
+		return false
+	}
+	return true
+}
+
+// openTable finds an open table the caller may see; a private table of
+// which they are not a member is "no open table", as is one that does not
+// exist. ok is false after a refusal.
+func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
+	if !c.needLobby() {
+		return nil, lobby.TableInfo{}, false
+	}
+	t, err := c.srv.cfg.Lobby.Table(name)
+	if err == nil {
+		info := t.Info()
+		if c.Admin || info.Admits(c.Player.Fingerprint) {
+			return t, info, true
+		}
+	}
+	c.Refuse("no open table %s", clean(name, store.MaxTableNameLen))
+	return nil, lobby.TableInfo{}, false
+}
+
+// tableError refuses with a lobby error, which is written for people;
+// failures of the store are logged and not shown.
+func (c *Call) tableError(err error) int {
+	var oe *engine.OptionError
+	switch {
+	case errors.As(err, &oe):
+		return c.Refuse("%v", oe)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return c.serverError("finish in time", err)
+	case strings.HasPrefix(err.Error(), "save "), strings.HasPrefix(err.Error(), "use invite"),
+		strings.HasPrefix(err.Error(), "create table"):
+		return c.serverError("save the table", err)
+	}
+	return c.Refuse("%v", err)
+}
+
+func runTableCreate(ctx context.Context, c *Call, args []string) int {
+	if !c.needLobby() {
+		return ExitRefused
+	}
+	fs := c.flagSet(usageTableCreate)
+	private := fs.Bool("private", false, "only members (invited with table invite) may see and join it")
+	rf := addRulesFlags(fs, engine.DefaultOptions(), 6)
+	bots := fs.Int("bots", 0, "`N` built-in bots to seat at once")
+	level := ai.Normal
+	fs.Func("bot-level", "how well the bots play: `easy|normal|hard` (default normal)", func(s string) error {
+		l, err := ai.ParseLevel(s)
+		level = l
+		return err
+	})
+	words, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 1 {
+		return c.usageError(fs, "table create takes one NAME")
+	}
+	rules, seats, err := rf.rules()
+	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	if err := rules.Validate(); err != nil {
+		return c.tableError(err)
+	}
+	if seats < engine.MinSeats || seats > engine.MaxSeats {
+		return c.Refuse("%v", lobby.ErrBadSeats)
+	}
+	if *bots < 0 || *bots > seats {
+		return c.Refuse("--bots %d: a table of %d seats takes 0 to %d bots", *bots, seats, seats)
+	}
+	t, err := c.srv.cfg.Lobby.CreateTable(ctx, c.lobbyPlayer(), lobby.TableConfig{
+		Name: words[0], Rules: rules, Seats: seats, Private: *private,
+	})
+	if err != nil {
+		return c.tableError(err)
+	}
+	c.srv.log.Info("table created", "table", t.Name(), "host", c.Player.Name, "private", *private, "bots", *bots)
+	var seated []string
+	for range *bots {
+		b, err := t.AddBot(ctx, c.lobbyPlayer(), level)
+		if err != nil {
+			c.srv.log.Warn("seat a bot", "table", t.Name(), "err", err)
+			break
+		}
+		seated = append(seated, b.Name)
+	}
+	info := t.Info()
+	play := c.srv.hint(c.Session, "-t") + " play " + info.Name
+	if c.JSON {
+		return c.WriteJSON(tableDoc{Table: docOf(info), Bots: seated, Play: play})
+	}
+	kind := "public"
+	if info.Private {
+		kind = "private"
+	}
+	fmt.Fprintf(c.Stdout, "Table %s is open: %s, %d seats; %s.\n", info.Name, kind, info.Seats, rulesSummary(info.Rules))
+	if len(seated) > 0 {
+		fmt.Fprintf(c.Stdout, "Seated: %s (bots, %s).\n", strings.Join(seated, ", "), level)
+	}
+	if len(seated) < *bots {
+		fmt.Fprintf(c.Stderr, "mia: only %d of %d bots could be seated\n", len(seated), *bots)
+	}
+	if info.State == "playing" {
+		fmt.Fprintf(c.Stdout, "Every seat is taken: the bots are playing. Watch with:\n  %s\n", play)
+	} else {
+		fmt.Fprintf(c.Stdout, "You are not seated yet; sit down (and start the game) with:\n  %s\n", play)
+	}
+	if info.Private {
+		fmt.Fprintf(c.Stdout, "Only members see a private table. Invite a player with:\n  %s\n", c.Hint("table invite "+info.Name))
+	}
+	return ExitOK
+}
+
+// inviteAlphabet is lower-case base32: codes read aloud and typed easily.
+const inviteAlphabet = "abcdefghijklmnopqrstuvwxyz234567"
+
+// InviteCodeLen is the length of an invite code: 50 random bits.
+const InviteCodeLen = 10
+
+// newInviteCode draws a code from crypto/rand.
+func newInviteCode() (string, error) {
+	b := make([]byte, InviteCodeLen)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("invite code: %w", err)
+	}
+	for i := range b {
+		b[i] = inviteAlphabet[b[i]&31]
+	}
+	return string(b), nil
+}
+
+func runTableInvite(ctx context.Context, c *Call, args []string) int {
+	fs := c.flagSet(usageTableInvite)
+	words, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 1 {
+		return c.usageError(fs, "table invite takes one NAME")
+	}
+	t, info, ok := c.openTable(words[0])
+	if !ok {
+		return ExitRefused
+	}
+	code, err := newInviteCode()
+	if err != nil {
+		return c.serverError("make an invite code", err)
+	}
+	expires := c.srv.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
+	if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
+		return c.tableError(err)
+	}
+	c.srv.log.Info("invite made", "table", info.Name, "by", c.Player.Name)
+	join := c.Hint("join " + info.Name + " " + code)
+	if c.JSON {
+		return c.WriteJSON(tableDoc{Table: docOf(info), Code: code, Expires: expires, Join: join})
+	}
+	fmt.Fprintf(c.Stdout, "Invite code for %s: %s\n", info.Name, code)
+	fmt.Fprintf(c.Stdout, "It works once, for one key, until %s. The invited player runs:\n  %s\n",
+		expires.Format("2006-01-02 15:04 UTC"), join)
+	return ExitOK
+}
+
+func runTableKick(ctx context.Context, c *Call, args []string) int {
+	fs := c.flagSet(usageTableKick)
+	words, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 2 {
+		return c.usageError(fs, "table kick takes a table NAME and a PLAYER")
+	}
+	t, info, ok := c.openTable(words[0])
+	if !ok {
+		return ExitRefused
+	}
+	who := words[1]
+	var kickErr error
+	if bot, isBot := builtinBotAt(info, who); isBot {
+		kickErr = t.RemoveBot(ctx, c.lobbyPlayer(), bot)
+	} else {
+		p, ok := c.player(ctx, who)
+		if !ok {
+			return ExitRefused
+		}
+		who = displayName(p)
+		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.Fingerprint)
+	}
+	if kickErr != nil {
+		return c.tableError(kickErr)
+	}
+	c.srv.log.Info("kicked", "table", info.Name, "player", who, "by", c.Player.Name)
+	if c.JSON {
+		return c.WriteJSON(tableDoc{Table: docOf(t.Info()), Removed: who})
+	}
+	fmt.Fprintf(c.Stdout, "Removed %s from %s.\n", who, info.Name)
+	if !info.Private {
+		fmt.Fprintln(c.Stdout, "The table is public: they may come back.")
+	}
+	return ExitOK
+}
+
+// builtinBotAt finds a built-in bot of that name seated at the table.
+func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
+	for _, p := range info.Players {
+		if p.Bot && strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(p.Name, name) {
+			return p.Name, true
+		}
+	}
+	return "", false
+}
+
+func runTableRules(ctx context.Context, c *Call, args []string) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fs := c.flagSet(usageTableRules)
+		return c.usageError(fs, "table rules takes a table NAME first")
+	}
+	t, info, ok := c.openTable(args[0])
+	if !ok {
+		return ExitRefused
+	}
+	fs := c.flagSet(usageTableRules)
+	fs.Usage = func() {
+		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), usageTableRules)
+		printFlags(c.Stderr, fs, "now")
+	}
+	rf := addRulesFlags(fs, info.Rules, info.Seats)
+	words, err := parseFlags(fs, args[1:])
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 0 {
+		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
+	}
+	rules, seats, err := rf.rules()
+	if err != nil {
+		return c.usageError(fs, "%v", err)
+	}
+	if err := t.SetRules(ctx, c.lobbyPlayer(), rules, seats); err != nil {
+		return c.tableError(err)
+	}
+	info = t.Info()
+	c.srv.log.Info("rules changed", "table", info.Name, "by", c.Player.Name)
+	if c.JSON {
+		return c.WriteJSON(tableDoc{Table: docOf(info)})
+	}
+	fmt.Fprintf(c.Stdout, "Rules of %s from the next game: %d seats; %s.\n", info.Name, info.Seats, rulesSummary(info.Rules))
+	return ExitOK
+}
+
+func runTableClose(ctx context.Context, c *Call, args []string) int {
+	fs := c.flagSet(usageTableClose)
+	words, err := parseFlags(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(words) != 1 {
+		return c.usageError(fs, "table close takes one NAME")
+	}
+	t, info, ok := c.openTable(words[0])
+	if !ok {
+		return ExitRefused
+	}
+	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
+		return c.tableError(err)
+	}
+	c.srv.log.Info("table closed", "table", info.Name, "by", c.Player.Name, "admin", c.Admin)
+	if c.JSON {
+		return c.WriteJSON(tableDoc{Table: docOf(info), Closed: true})
+	}
+	fmt.Fprintf(c.Stdout, "Table %s is closed.\n", info.Name)
+	return ExitOK
+}

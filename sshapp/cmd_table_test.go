@@ -1,0 +1,180 @@
+package sshapp
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/lobby"
+)
+
+// TestTeamTables walks a private table through its life over SSH: created
+// with options, invisible and unjoinable to strangers, an invite used once,
+// a game played, its history, replay and stats seen by members only, a
+// member kicked, the host's rights refused to others, closed by an admin;
+// then a ban.
+func TestTeamTables(t *testing.T) {
+	e := startRecServer(t, -1, "root")
+	for _, n := range []string{"alice", "bob", "carol"} {
+		e.key(t, n)
+	}
+	e.steps(t, []step{
+		{name: "no name", who: "alice", cmd: "table", code: 2, stderr: []string{"usage:"}},
+		{name: "unknown subcommand", who: "alice", cmd: "table bogus x", code: 2, stderr: []string{`no table command "bogus"`, "table create NAME"}},
+		{name: "create without name", who: "alice", cmd: "table create --private", code: 2, stderr: []string{"one NAME", "--lives N"}},
+		{name: "two names", who: "alice", cmd: "table create a b", code: 2, stderr: []string{"one NAME"}},
+		{name: "not a number", who: "alice", cmd: "table create x --lives many", code: 2, stderr: []string{"invalid value", "--lives"}},
+		{name: "unknown flag", who: "alice", cmd: "table create x --colour red", code: 2, stderr: []string{"flag provided but not defined"}},
+		{name: "bad bot level", who: "alice", cmd: "table create x --bot-level genius", code: 2, stderr: []string{"bot-level"}},
+		{name: "pass and no-pass", who: "alice", cmd: "table create x --pass --no-pass", code: 2, stderr: []string{"contradict"}},
+		{name: "impossible lives", who: "alice", cmd: "table create x --lives 0", code: 1, stderr: []string{"option lives: 0 is not between 1 and 9"}},
+		{name: "equal claims and passing", who: "alice", cmd: "table create x --equal-claims --pass", code: 1, stderr: []string{"option equal-claims:"}},
+		{name: "bad ranking", who: "alice", cmd: "table create x --ranking upside-down", code: 1, stderr: []string{"option ranking:"}},
+		{name: "bad penalty", who: "alice", cmd: "table create x --mia-penalty 3", code: 1, stderr: []string{"option mia-penalty:"}},
+		{name: "bad seats", who: "alice", cmd: "table create x --seats 11", code: 1, stderr: []string{"2 to 10 seats"}},
+		{name: "too many bots", who: "alice", cmd: "table create x --seats 3 --bots 4", code: 1, stderr: []string{"0 to 3 bots"}},
+		{name: "bad name", who: "alice", cmd: "table create no/slash", code: 1, stderr: []string{"table name"}},
+		{name: "create", who: "alice", code: 0,
+			cmd:    "table create club --private --lives 1 --seats 3 --bots 1 --bot-level easy --no-pass --mia-penalty 1 --end first-out --turn-seconds 30",
+			stdout: []string{"Table club is open: private, 3 seats", "1 lives, no pass, mia-penalty 1, first out, 30s a turn", "Seated: ada", "not seated yet", "ssh -t -p", "play club", "table invite club"}},
+		{name: "equal claims turn passing off", who: "alice", cmd: "table create eq --equal-claims --next-opener loser", code: 0, stdout: []string{"no pass, equal claims, loser opens"}},
+		{name: "taken", who: "bob", cmd: "table create CLUB", code: 1, stderr: []string{"open already"}},
+		{name: "host sees it", who: "alice", cmd: "tables", code: 0, stdout: []string{"club", "waiting, private"}},
+		{name: "stranger does not", who: "carol", cmd: "tables", code: 0, stdout: []string{"eq"}, not: []string{"club"}},
+		{name: "admin does", who: "root", cmd: "tables", code: 0, stdout: []string{"club"}},
+		{name: "stranger cannot invite", who: "carol", cmd: "table invite club", code: 1, stderr: []string{"no open table club"}},
+		{name: "no invites to public tables", who: "alice", cmd: "table invite eq", code: 1, stderr: []string{"public"}},
+		{name: "stranger guesses a code", who: "carol", cmd: "join club abcdefghij", code: 1, stderr: []string{"no private table club takes that invite code"}},
+		{name: "same answer without a table", who: "carol", cmd: "join nosuch abcdefghij", code: 1, stderr: []string{"no private table nosuch takes that invite code"}},
+		{name: "join usage", who: "carol", cmd: "join club", code: 2, stderr: []string{"join NAME CODE"}},
+		{name: "stranger cannot kick", who: "carol", cmd: "table kick club alice", code: 1, stderr: []string{"no open table club"}},
+		{name: "stranger cannot close", who: "carol", cmd: "table close club", code: 1, stderr: []string{"no open table club"}},
+	})
+
+	// An invite works once, for one key.
+	r := e.as(t, "alice", "table invite club --json")
+	var inv tableDoc
+	if err := json.Unmarshal([]byte(r.stdout), &inv); r.code != 0 || err != nil {
+		t.Fatalf("invite: exit %d, %v: %s %s", r.code, err, r.stdout, r.stderr)
+	}
+	if len(inv.Code) != InviteCodeLen || !strings.Contains(inv.Join, "join club "+inv.Code) ||
+		inv.Expires.Sub(time.Now()) < InviteTTL-time.Minute {
+		t.Errorf("invite: %+v", inv)
+	}
+	r = e.as(t, "alice", "table invite club")
+	code2 := strings.Fields(strings.SplitN(r.stdout, "\n", 2)[0])[4]
+	e.steps(t, []step{
+		{name: "text invite", who: "alice", cmd: "table invite club", code: 0, stdout: []string{"Invite code for club:", "works once", "join club"}},
+		{name: "bob joins", who: "bob", cmd: "join club " + strings.ToUpper(inv.Code), code: 0, stdout: []string{"member of club now", "play club"}},
+		{name: "bob again", who: "bob", cmd: "join club " + code2, code: 1, stderr: []string{"member of club already", "still unused"}},
+		{name: "carol reuses bob's code", who: "carol", cmd: "join club " + inv.Code, code: 1, stderr: []string{"takes that invite code"}},
+		{name: "bob sees the table", who: "bob", cmd: "tables", code: 0, stdout: []string{"club"}},
+		{name: "bob cannot change the rules", who: "bob", cmd: "table rules club --lives 3", code: 1, stderr: []string{"only the table's host"}},
+		{name: "bob cannot kick", who: "bob", cmd: "table kick club alice", code: 1, stderr: []string{"only the table's host"}},
+		{name: "bob cannot close", who: "bob", cmd: "table close club", code: 1, stderr: []string{"only the table's host"}},
+		{name: "bob cannot invite", who: "bob", cmd: "table invite club", code: 1, stderr: []string{"only the table's host"}},
+		{name: "rules usage", who: "alice", cmd: "table rules --lives 2", code: 2, stderr: []string{"NAME first"}},
+		{name: "rules: impossible", who: "alice", cmd: "table rules club --turn-seconds 1", code: 1, stderr: []string{"option turn-seconds"}},
+		{name: "rules: too few seats", who: "alice", cmd: "table rules club --seats 1", code: 1, stderr: []string{"2 to 10 seats"}},
+		{name: "rules", who: "alice", cmd: "table rules club --lives 2 --pass --end last-standing", code: 0, stdout: []string{"Rules of club from the next game: 3 seats", "2 lives", "mia-penalty 1", "30s a turn"}, not: []string{"no pass", "first out"}},
+		{name: "rules help shows the current values", who: "alice", cmd: "table rules club --help", code: 2, stderr: []string{"--lives N", "(now 2)"}},
+	})
+
+	// alice and bob play with the bot; mid-game the game is refused by
+	// replay, and the rules cannot change.
+	tbl, err := e.lobby.Table("club")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice, bob := e.player(t, "alice"), e.player(t, "bob")
+	ctx := context.Background()
+	for _, p := range []lobby.Player{alice, bob} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatalf("%s sits: %v", p.Name, err)
+		}
+	}
+	id := playGame(t, tbl, []lobby.Player{alice, bob}, func(id string) {
+		e.steps(t, []step{
+			{name: "replay in progress", who: "alice", cmd: "replay " + id, code: 1, stderr: []string{"still being played", "hidden"}},
+			{name: "json too", who: "root", cmd: "replay " + id + " --json", code: 1, stderr: []string{"still being played"}},
+			{name: "rules mid-game", who: "alice", cmd: "table rules club --lives 3", code: 1, stderr: []string{"game is running"}},
+			{name: "close mid-game", who: "alice", cmd: "table close club", code: 1, stderr: []string{"game is running"}},
+		})
+	})
+	g := e.checkReplayJSON(t, "bob", id)
+	if g.Table != "club" || len(g.Players) != 3 || g.Rules.Lives != 2 {
+		t.Errorf("replay: %+v", g)
+	}
+	e.steps(t, []step{
+		{name: "member's history", who: "bob", cmd: "history", code: 0, stdout: []string{"GAME", "club", id, "alice", "bob", "ada (easy bot)"}},
+		{name: "member's history of the table", who: "bob", cmd: "history --table club --player alice", code: 0, stdout: []string{"club"}},
+		{name: "stranger's history", who: "carol", cmd: "history", code: 0, stdout: []string{"No finished games"}},
+		{name: "stranger's history by player", who: "carol", cmd: "history --player bob", code: 0, stdout: []string{"No finished games"}},
+		{name: "stranger names the table", who: "carol", cmd: "history --table club", code: 1, stderr: []string{"no table club"}},
+		{name: "stranger's replay", who: "carol", cmd: "replay " + id, code: 1, stderr: []string{"no game " + id}},
+		{name: "stranger's replay json", who: "carol", cmd: "replay " + id + " --json", code: 1, stderr: []string{"no game " + id}},
+		{name: "stranger's stats at the table", who: "carol", cmd: "stats bob --table club", code: 1, stderr: []string{"no table club"}},
+		{name: "stranger's leaderboard of the table", who: "carol", cmd: "leaderboard --table club", code: 1, stderr: []string{"no table club"}},
+		{name: "member's stats at the table", who: "bob", cmd: "stats --table club", code: 0, stdout: []string{"at club", "1 played"}},
+		{name: "member's leaderboard of the table", who: "bob", cmd: "leaderboard --table club", code: 0, stdout: []string{"Leaderboard at club", "alice", "bob", "ada (easy bot)"}},
+		{name: "admin's replay", who: "root", cmd: "replay " + id, code: 0, stdout: []string{"Game " + id + " at club", "Round 1", "wins the game", "Lives after each round"}},
+		{name: "no such game", who: "bob", cmd: "replay 999", code: 1, stderr: []string{"no game 999"}},
+		{name: "not a game id", who: "bob", cmd: "replay x", code: 1, stderr: []string{"no game x"}},
+		{name: "replay usage", who: "bob", cmd: "replay", code: 2, stderr: []string{"replay GAME"}},
+	})
+
+	// Kicked, bob loses the table and its games; the host stays.
+	e.steps(t, []step{
+		{name: "kick nobody", who: "alice", cmd: "table kick club nobody", code: 1, stderr: []string{"no player is called nobody"}},
+		{name: "kick a stranger", who: "alice", cmd: "table kick club carol", code: 1, stderr: []string{"neither a member"}},
+		{name: "kick the bot", who: "alice", cmd: "table kick club ada", code: 0, stdout: []string{"Removed ada from club"}},
+		{name: "kick bob", who: "alice", cmd: "table kick club bob", code: 0, stdout: []string{"Removed bob from club"}},
+		{name: "bob's tables", who: "bob", cmd: "tables", code: 0, not: []string{"club"}},
+		{name: "bob's history", who: "bob", cmd: "history", code: 0, stdout: []string{"No finished games"}},
+		{name: "bob's replay", who: "bob", cmd: "replay " + id, code: 1, stderr: []string{"no game"}},
+		{name: "bob cannot sit", who: "bob", cmd: "table rules club", code: 1, stderr: []string{"no open table club"}},
+		{name: "alice still sees", who: "alice", cmd: "history --limit 1", code: 0, stdout: []string{id}},
+		{name: "host's close is refused to the kicked", who: "bob", cmd: "table close club", code: 1, stderr: []string{"no open table"}},
+		{name: "admin closes any table", who: "root", cmd: "table close club", code: 0, stdout: []string{"Table club is closed"}},
+		{name: "gone", who: "alice", cmd: "tables", code: 0, not: []string{"club"}},
+		{name: "closed table's games stay", who: "alice", cmd: "history --table club", code: 0, stdout: []string{id}},
+	})
+	if info := tbl.Info(); !slices.ContainsFunc(info.Players, func(s lobby.SeatInfo) bool { return s.Name == "alice" }) {
+		t.Logf("seats after the game: %+v", info.Players)
+	}
+}
+
+// TestBans: only admins ban; a banned key is refused at the start of
+// every session, its open sessions are closed, and unban lets it back.
+func TestBans(t *testing.T) {
+	e := startRecServer(t, -1, "root", "boss")
+	e.key(t, "bob")
+	e.key(t, "carol")
+	// bob holds a session open (a screen) when the ban comes.
+	sc := openScreen(t, e.connect(t, e.key(t, "bob")), 80, 24)
+	sc.waitFor(t, "bob", 5*time.Second)
+	e.steps(t, []step{
+		{name: "not an admin", who: "carol", cmd: "ban bob", code: 1, stderr: []string{"only server admins"}},
+		{name: "not an admin, unban", who: "carol", cmd: "unban bob", code: 1, stderr: []string{"only server admins"}},
+		{name: "no bans yet", who: "root", cmd: "ban", code: 0, stdout: []string{"No key is banned"}},
+		{name: "nobody", who: "root", cmd: "ban nobody", code: 1, stderr: []string{"no player is called nobody"}},
+		{name: "not oneself", who: "root", cmd: "ban root", code: 1, stderr: []string{"cannot ban yourself"}},
+		{name: "not an admin key", who: "root", cmd: "ban boss", code: 1, stderr: []string{"server admin"}},
+		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.fps["bob"], "1 open session(s) closed", "unban"}},
+		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
+		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"fingerprint": "` + e.fps["bob"]}},
+		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned SHA256:unknownkey"}},
+		{name: "unban", who: "root", cmd: "unban " + e.fps["bob"], code: 0, stdout: []string{"bob", "may connect again"}},
+		{name: "unban twice", who: "root", cmd: "unban bob", code: 1, stderr: []string{"not banned"}},
+		{name: "back", who: "bob", cmd: "whoami", code: 0, stdout: []string{"bob"}},
+	})
+	if code := sc.wait(t, 5*time.Second); code == -1 {
+		t.Error("bob's screen stayed open after the ban")
+	}
+	if !strings.Contains(sc.out.String(), "banned") {
+		t.Errorf("bob's screen did not say why it closed: %q", sc.out.String())
+	}
+}

@@ -1,0 +1,140 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// Records is what the history, replay, stats, leaderboard and ban
+// commands need from storage. *store.Store implements it.
+type Records interface {
+	Table(ctx context.Context, name string) (store.Table, error)
+	History(ctx context.Context, q store.Query, v store.Viewer) ([]store.Game, error)
+	Rounds(ctx context.Context, ids []string) ([]int, error)
+	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
+	GameVisible(ctx context.Context, g store.Game, v store.Viewer) (bool, error)
+	Rating(ctx context.Context, fingerprint, table string) (store.Rating, error)
+	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
+	Ban(ctx context.Context, b store.Ban) error
+	Unban(ctx context.Context, fingerprint string) error
+	Banned(ctx context.Context, fingerprint string) (store.Ban, error)
+	Bans(ctx context.Context) ([]store.Ban, error)
+}
+
+// records is Config.Records, or Players if it implements Records, or nil.
+func (srv *Server) records() Records {
+	if srv.cfg.Records != nil {
+		return srv.cfg.Records
+	}
+	r, _ := srv.cfg.Players.(Records)
+	return r
+}
+
+// records is the server's Records; nil after a refusal written for c.
+func (c *Call) records() Records {
+	r := c.srv.records()
+	if r == nil {
+		c.Refuse("%s is not available on this server", c.cmd.Name)
+	}
+	return r
+}
+
+// viewer is the caller as the store's visibility rules see them.
+func (c *Call) viewer() store.Viewer {
+	return store.Viewer{Fingerprint: c.Player.Fingerprint, Admin: c.Admin}
+}
+
+// lobbyPlayer is the caller as the lobby knows them.
+func (c *Call) lobbyPlayer() lobby.Player {
+	return lobby.Player{Fingerprint: c.Player.Fingerprint, Name: c.Player.Name, Bot: c.Player.Bot, Admin: c.Admin}
+}
+
+// serverError logs err and refuses with a message that does not show it.
+func (c *Call) serverError(what string, err error) int {
+	c.srv.log.Error(what, "command", c.cmd.Name, "fingerprint", c.Player.Fingerprint, "err", err)
+	return c.Refuse("the server could not %s; please try again later", what)
+}
+
+// errNoPlayer: a PLAYER argument names nobody.
+var errNoPlayer = errors.New("no such player")
+
+// findPlayer reads a PLAYER argument: a display name (any case), a key
+// fingerprint ("SHA256:…"), which needs no profile, or a built-in bot's
+// ("bot:hard:ada", as --json output shows them).
+func (srv *Server) findPlayer(ctx context.Context, arg string) (store.Player, error) {
+	if rest, ok := strings.CutPrefix(arg, lobby.BotFingerprintPrefix); ok {
+		name := rest[strings.LastIndexByte(rest, ':')+1:]
+		return store.Player{Fingerprint: arg, Name: name, Bot: true}, nil
+	}
+	if strings.HasPrefix(arg, "SHA256:") {
+		p, err := srv.cfg.Players.Player(ctx, arg)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return store.Player{Fingerprint: arg}, nil
+		case err != nil:
+			return store.Player{}, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return p, nil
+	}
+	p, err := srv.cfg.Players.PlayerByName(ctx, arg)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return store.Player{}, fmt.Errorf("%w: %q", errNoPlayer, clean(arg, store.MaxNameLen))
+	case err != nil:
+		return store.Player{}, fmt.Errorf("player %q: %w", arg, err)
+	}
+	return p, nil
+}
+
+// player resolves a PLAYER argument for c; ok is false after a refusal.
+func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
+	p, err := c.srv.findPlayer(ctx, arg)
+	switch {
+	case errors.Is(err, errNoPlayer):
+		c.Refuse("no player is called %s", clean(arg, store.MaxNameLen))
+		return store.Player{}, false
+	case err != nil:
+		c.serverError("read the players", err)
+		return store.Player{}, false
+	}
+	return p, true
+}
+
+// displayName is a player's name for plain output, or a short fingerprint.
+func displayName(p store.Player) string {
+	if p.Name != "" {
+		return clean(p.Name, store.MaxNameLen)
+	}
+	return shortFP(p.Fingerprint)
+}
+
+// shortFP shortens a fingerprint for tables of text.
+func shortFP(fp string) string {
+	fp = clean(fp, 80)
+	if len(fp) > 19 {
+		return fp[:19] + "…"
+	}
+	return fp
+}
+
+// botLabel is a bot's name with what it is: "ada (hard bot)" for a
+// built-in bot, "name (bot)" for a bot on the line protocol; other
+// players' names as they are.
+func botLabel(name, fp string, bot bool) string {
+	name = clean(name, store.MaxNameLen)
+	if !bot {
+		return name
+	}
+	if rest, ok := strings.CutPrefix(fp, lobby.BotFingerprintPrefix); ok {
+		if level, _, ok := strings.Cut(rest, ":"); ok {
+			return name + " (" + clean(level, 16) + " bot)"
+		}
+	}
+	return name + " (bot)"
+}
