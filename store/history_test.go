@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -123,5 +124,52 @@ func TestHistoryVisibility(t *testing.T) {
 	}
 	if got := ids(Viewer{Fingerprint: member}, Query{Table: "club"}); len(got) != 0 {
 		t.Errorf("a removed member's history of the table: %v", got)
+	}
+}
+
+func TestRounds(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	r := newRand(5)
+	var ids []string
+	var want []int
+	for i := range 5 {
+		opts := engine.DefaultOptions()
+		opts.Lives = 2
+		g, chunks := playGame(t, r, opts, 2+i%3, 0)
+		gm := storeGame(t, s, "t", seats(g.Players()), opts, g, chunks)
+		ids = append(ids, gm.ID)
+		want = append(want, g.Round())
+	}
+	empty, err := s.CreateGame(ctx, Game{Table: "t", Seats: seats(2), Rules: engine.DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = append(ids, empty.ID, "999", "x")
+	want = append(want, 0, 0, 0)
+	got, err := s.Rounds(ctx, ids)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Rounds(%v) = %v, %v; want %v", ids, got, err, want)
+	}
+}
+
+func TestNewMethodsCheckTheContext(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	checks := map[string]error{}
+	_, checks["History"] = s.History(ctx, Query{}, Viewer{})
+	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
+	_, checks["GameVisible"] = s.GameVisible(ctx, Game{Table: "t"}, Viewer{})
+	_, checks["Rating"] = s.Rating(ctx, "x", "")
+	_, checks["Leaderboard"] = s.Leaderboard(ctx, "", 1)
+	checks["Ban"] = s.Ban(ctx, Ban{Fingerprint: "x"})
+	checks["Unban"] = s.Unban(ctx, "x")
+	_, checks["Banned"] = s.Banned(ctx, "x")
+	_, checks["Bans"] = s.Bans(ctx)
+	for name, err := range checks {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: err = %v, want context.Canceled", name, err)
+		}
 	}
 }
