@@ -90,17 +90,17 @@ func addRulesFlags(fs *flag.FlagSet, base engine.Options, seats int) *rulesFlags
 	for i, rk := range engine.Rankings {
 		names[i] = string(rk)
 	}
-	fs.IntVar(&r.o.Lives, "lives", base.Lives, fmt.Sprintf("`N` lives per player, %d to %d", engine.MinLives, engine.MaxLives))
-	fs.IntVar(&r.seats, "seats", seats, fmt.Sprintf("`N` seats at the table, %d to %d", engine.MinSeats, engine.MaxSeats))
-	fs.StringVar(&r.ranking, "ranking", r.ranking, "order of the values, `R`: "+strings.Join(names, ", "))
+	fs.IntVar(&r.o.Lives, "lives", base.Lives, fmt.Sprintf("lives per player, `N` from %d to %d", engine.MinLives, engine.MaxLives))
+	fs.IntVar(&r.seats, "seats", seats, fmt.Sprintf("seats at the table, `N` from %d to %d", engine.MinSeats, engine.MaxSeats))
+	fs.StringVar(&r.ranking, "ranking", r.ranking, "the order of the values, `R` one of "+strings.Join(names, ", "))
 	fs.BoolVar(&r.pass, "pass", base.Pass, "a claim may be passed on without rolling")
 	fs.BoolVar(&r.noPass, "no-pass", false, "no passing: every player rolls or challenges")
 	fs.BoolVar(&r.equalClaims, "equal-claims", base.EqualClaims, "a claim may equal the last one (turns passing off)")
-	fs.IntVar(&r.o.MiaPenalty, "mia-penalty", base.MiaPenalty, "lives (`1|2`) lost for challenging a true Mia")
+	fs.IntVar(&r.o.MiaPenalty, "mia-penalty", base.MiaPenalty, "lives lost for challenging a true Mia: `1|2`")
 	fs.BoolVar(&r.o.MiaPenaltyBoth, "mia-penalty-both", base.MiaPenaltyBoth, "whoever loses a challenge of a Mia claim loses the Mia penalty")
 	fs.StringVar(&r.nextOpener, "next-opener", r.nextOpener, "who opens after a lost life: `after-loser|loser`")
 	fs.StringVar(&r.end, "end", r.end, "when the game ends: `last-standing|first-out`")
-	fs.IntVar(&r.o.TurnSeconds, "turn-seconds", base.TurnSeconds, fmt.Sprintf("`N` seconds a turn, %d to %d", engine.MinTurnSeconds, engine.MaxTurnSeconds))
+	fs.IntVar(&r.o.TurnSeconds, "turn-seconds", base.TurnSeconds, fmt.Sprintf("seconds a turn, `N` from %d to %d", engine.MinTurnSeconds, engine.MaxTurnSeconds))
 	return r
 }
 

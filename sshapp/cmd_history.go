@@ -65,7 +65,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageHistory)
 	table := fs.String("table", "", "only games at table `T`")
 	player := fs.String("player", "", "only games of player `P` (a name or a SHA256 fingerprint)")
-	limit := fs.Int("limit", 20, fmt.Sprintf("`N` games a page, 1 to %d", MaxHistoryLimit))
+	limit := fs.Int("limit", 20, fmt.Sprintf("games a page, `N` from 1 to %d", MaxHistoryLimit))
 	before := fs.String("before", "", "only games older than `GAME` (the next page)")
 	words, err := parseFlags(fs, c.Args)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 	e.steps(t, []step{
 		{name: "bots", who: "alice", code: 0,
 			cmd:    "table create arena --seats 3 --bots 3 --bot-level hard --lives 2 --ranking little-mia --mia-penalty-both",
-			stdout: []string{"Seated: ada, bert, cleo (bots, hard)", "bots are playing", "little-mia"}},
+			stdout: []string{"Seated: ada, bert, cleo (hard bots)", "bots are playing", "little-mia"}},
 	})
 	const want = 6
 	eventually(t, 60*time.Second, "six finished games", func() bool {
@@ -81,6 +81,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
 			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "caught bluffing", "challenges", "form", "last games"}},
+		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
 		{name: "stats of oneself, no games", who: "carol", cmd: "stats", code: 0, stdout: []string{"carol", "0 played", "none yet"}},
 		{name: "stats of nobody", who: "carol", cmd: "stats nobody", code: 1, stderr: []string{"no player is called nobody"}},
 	})

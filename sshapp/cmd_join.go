@@ -48,7 +48,7 @@ func runJoin(ctx context.Context, c *Call) int {
 		c.srv.log.Info("invite refused", "table", t.Name(), "fingerprint", c.Player.Fingerprint)
 		return refuse()
 	case errors.Is(err, lobby.ErrMember):
-		return c.Refuse("you are a member of %s already; the code is still unused", t.Name())
+		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())
 	case err != nil:
 		return c.tableError(err)
 	}

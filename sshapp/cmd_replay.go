@@ -121,7 +121,11 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 			if pending != nil && pending.Seat == e.Seat {
 				s = rolled(*pending) + ", announced " + e.Value.Name()
 				if pending.Looked && pending.Dice != e.Value {
-					s += " (bluff)"
+					if g.Rules.Ranking.Compare(e.Value, pending.Dice) < 0 {
+						s += " (bluff, lower than the dice)"
+					} else {
+						s += " (bluff)"
+					}
 				}
 				pending = nil
 			}

@@ -209,10 +209,10 @@ func writeStats(c *Call, s statsJSON) {
 	fmt.Fprintf(w, "%s  %s\n", who, clean(s.Fingerprint, 80))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
-	fmt.Fprintf(tw, "rating\t%.0f overall after %d rated games\n", s.Rating.Rating, s.Rating.Games)
+	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, plural(s.Rating.Games, "rated game"))
 	if s.TableRating != nil {
-		fmt.Fprintf(tw, "at %s\t%.0f after %d games, %d won\n", clean(s.Table, store.MaxTableNameLen),
-			s.TableRating.Rating, s.TableRating.Games, s.TableRating.Wins)
+		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", clean(s.Table, store.MaxTableNameLen),
+			s.TableRating.Rating, plural(s.TableRating.Games, "game"), s.TableRating.Wins)
 	}
 	perGame := ""
 	if s.Games > 0 {
@@ -220,11 +220,11 @@ func writeStats(c *Call, s statsJSON) {
 	}
 	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
 	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, "claims differed from the dice seen"))
-	fmt.Fprintf(tw, "caught bluffing\t%d times\n", s.CaughtBluffing)
+	fmt.Fprintf(tw, "caught bluffing\t%s\n", plural(s.CaughtBluffing, "time"))
 	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
 	if len(s.Form) > 0 {
-		fmt.Fprintf(tw, "form\t%s  win rate over %d games, after each of the last %d (oldest left; ▁ 0%%, █ 100%%)\n",
-			sparkline(s.Form), formWindow, len(s.Form))
+		fmt.Fprintf(tw, "form\t%s  the win rate of %d games at a time, over the last %s (oldest left; ▁ 0%%, █ 100%%)\n",
+			sparkline(s.Form), formWindow, plural(len(s.Form), "game"))
 		marks := make([]string, 0, len(s.Recent))
 		for _, r := range slices.Backward(s.Recent) {
 			if r.Won {
@@ -258,7 +258,7 @@ type leaderboardJSON struct {
 func runLeaderboard(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageLeaderboard)
 	table := fs.String("table", "", "ratings at table `T` only")
-	limit := fs.Int("limit", 20, "`N` players to list, 1 to 1000")
+	limit := fs.Int("limit", 20, "players to list, `N` from 1 to 1000")
 	words, err := parseFlags(fs, c.Args)
 	if err != nil {
 		return ExitUsage
@@ -309,4 +309,12 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	}
 	_ = tw.Flush()
 	return ExitOK
+}
+
+// plural is "1 game", "2 games".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -130,7 +130,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	fs := c.flagSet(usageTableCreate)
 	private := fs.Bool("private", false, "only members (invited with table invite) may see and join it")
 	rf := addRulesFlags(fs, engine.DefaultOptions(), 6)
-	bots := fs.Int("bots", 0, "`N` built-in bots to seat at once")
+	bots := fs.Int("bots", 0, "seat `N` built-in bots at once")
 	level := ai.Normal
 	fs.Func("bot-level", "how well the bots play: `easy|normal|hard` (default normal)", func(s string) error {
 		l, err := ai.ParseLevel(s)
@@ -183,8 +183,12 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		kind = "private"
 	}
 	fmt.Fprintf(c.Stdout, "Table %s is open: %s, %d seats; %s.\n", info.Name, kind, info.Seats, rulesSummary(info.Rules))
-	if len(seated) > 0 {
-		fmt.Fprintf(c.Stdout, "Seated: %s (bots, %s).\n", strings.Join(seated, ", "), level)
+	switch len(seated) {
+	case 0:
+	case 1:
+		fmt.Fprintf(c.Stdout, "Seated: %s (a %s bot).\n", seated[0], level)
+	default:
+		fmt.Fprintf(c.Stdout, "Seated: %s (%s bots).\n", strings.Join(seated, ", "), level)
 	}
 	if len(seated) < *bots {
 		fmt.Fprintf(c.Stderr, "mia: only %d of %d bots could be seated\n", len(seated), *bots)

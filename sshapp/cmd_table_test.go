@@ -69,7 +69,7 @@ func TestTeamTables(t *testing.T) {
 	e.steps(t, []step{
 		{name: "text invite", who: "alice", cmd: "table invite club", code: 0, stdout: []string{"Invite code for club:", "works once", "join club"}},
 		{name: "bob joins", who: "bob", cmd: "join club " + strings.ToUpper(inv.Code), code: 0, stdout: []string{"member of club now", "play club"}},
-		{name: "bob again", who: "bob", cmd: "join club " + code2, code: 1, stderr: []string{"member of club already", "still unused"}},
+		{name: "bob again", who: "bob", cmd: "join club " + code2, code: 1, stderr: []string{"member of club already", "not spent"}},
 		{name: "carol reuses bob's code", who: "carol", cmd: "join club " + inv.Code, code: 1, stderr: []string{"takes that invite code"}},
 		{name: "bob sees the table", who: "bob", cmd: "tables", code: 0, stdout: []string{"club"}},
 		{name: "bob cannot change the rules", who: "bob", cmd: "table rules club --lives 3", code: 1, stderr: []string{"only the table's host"}},

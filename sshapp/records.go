@@ -85,12 +85,47 @@ func (srv *Server) findPlayer(ctx context.Context, arg string) (store.Player, er
 	p, err := srv.cfg.Players.PlayerByName(ctx, arg)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return store.Player{}, fmt.Errorf("%w: %q", errNoPlayer, clean(arg, store.MaxNameLen))
+		return srv.findBot(ctx, arg)
 	case err != nil:
 		return store.Player{}, fmt.Errorf("player %q: %w", arg, err)
 	}
 	return p, nil
 }
+
+// findBot finds a rated built-in bot by its name, when exactly one bot of
+// that name has played (bots of different levels share names).
+func (srv *Server) findBot(ctx context.Context, name string) (store.Player, error) {
+	none := fmt.Errorf("%w: %q", errNoPlayer, clean(name, store.MaxNameLen))
+	recs := srv.records()
+	if recs == nil || !store.ValidName(name) {
+		return store.Player{}, none
+	}
+	all, err := recs.Leaderboard(ctx, "", 0)
+	if err != nil {
+		return store.Player{}, fmt.Errorf("find bot %q: %w", name, err)
+	}
+	var found []store.Rating
+	for _, r := range all {
+		if r.Bot && strings.HasPrefix(r.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(r.Name, name) {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return store.Player{}, none
+	case 1:
+		return store.Player{Fingerprint: found[0].Fingerprint, Name: found[0].Name, Bot: true}, nil
+	}
+	fps := make([]string, len(found))
+	for i, r := range found {
+		fps[i] = r.Fingerprint
+	}
+	return store.Player{}, fmt.Errorf("%w: %d bots are called %s; name one: %s", errAmbiguous, len(found),
+		clean(name, store.MaxNameLen), strings.Join(fps, ", "))
+}
+
+// errAmbiguous: a PLAYER argument names more than one bot.
+var errAmbiguous = errors.New("ambiguous")
 
 // player resolves a PLAYER argument for c; ok is false after a refusal.
 func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
@@ -98,6 +133,9 @@ func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
 	switch {
 	case errors.Is(err, errNoPlayer):
 		c.Refuse("no player is called %s", clean(arg, store.MaxNameLen))
+		return store.Player{}, false
+	case errors.Is(err, errAmbiguous):
+		c.Refuse("%s", strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
 		return store.Player{}, false
 	case err != nil:
 		c.serverError("read the players", err)
