@@ -102,12 +102,6 @@ func builtinCommands() commandTable {
 	return t
 }
 
-func notYet(name, args, summary string) Command {
-	return Command{Name: name, Args: args, Summary: summary, Run: func(_ context.Context, c *Call) int {
-		return c.Refuse("%s is not available yet", name)
-	}}
-}
-
 // Call is one run of a command.
 type Call struct {
 	// Args are the words after the command's name, --json taken out.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -337,5 +336,3 @@ func (e *recEnv) historyIDs(t *testing.T, who, args string) []string {
 	}
 	return ids
 }
-
-func fmtIDs(ids []string) string { return fmt.Sprint(ids) }

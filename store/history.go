@@ -159,7 +159,8 @@ func (s *Store) Rounds(ctx context.Context, ids []string) ([]int, error) {
 			if err != nil {
 				continue
 			}
-			k, v := c.Seek(eventKey(id+1, 0))
+			k, _ := c.Seek(eventKey(id+1, 0))
+			var v []byte
 			if k == nil {
 				k, v = c.Last()
 			} else {
