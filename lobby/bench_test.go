@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkTables(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	l, err := New(context.Background(), Config{Store: st, Dice: newDice(1)})
+	l, err := New(context.Background(), Config{Store: st, Dice: lobbytest.NewDice(1)})
 	if err != nil {
 		b.Fatal(err)
 	}

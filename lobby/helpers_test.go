@@ -9,95 +9,22 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
 )
-
-// fakeClock is a manual clock: timers fire only when the test advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.stopped
-		t.stopped = true
-		return was
-	}
-}
-
-// Advance moves the clock and runs the timers now due, each in its own
-// goroutine as time.AfterFunc would.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.stopped:
-		case !t.at.After(c.now):
-			t.stopped = true
-			due = append(due, t.f)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
-}
-
-type pcg struct {
-	mu sync.Mutex
-	r  *rand.Rand
-}
-
-func newDice(seed uint64) *pcg { return &pcg{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
-
-func (p *pcg) Intn(n int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.r.IntN(n)
-}
 
 type env struct {
 	t     *testing.T
 	path  string
 	st    *store.Store
 	lobby *Lobby
-	clock *fakeClock
-	dice  *pcg
+	clock *lobbytest.Clock
+	dice  *lobbytest.Dice
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: newFakeClock(), dice: newDice(7)}
+	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7)}
 	e.open()
 	t.Cleanup(e.close)
 	return e

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
 )
 
 // fastRules are the classic rules with the shortest turn clock.
@@ -147,7 +148,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 // line), both bad bots lose their lives by the turn clock (an injected
 // clock: no real waiting), and the good bots' game ends normally.
 func TestBotGarbage(t *testing.T) {
-	clock := newBotClock()
+	clock := lobbytest.NewClock()
 	e := startBotServer(t, lobby.Config{BotDelay: -1, Clock: clock}, nil)
 	names := []string{"good1", "good2", "junk", "mute"}
 	keys := map[string]gossh.Signer{}
@@ -385,66 +386,6 @@ func TestBotGarbage(t *testing.T) {
 	}
 	if w := g.Seats[g.Winner].Name; w != "good1" && w != "good2" {
 		t.Errorf("winner %s", w)
-	}
-}
-
-// botClock is a manual clock for the lobby: timers fire when the test
-// advances it.
-type botClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*botTimer
-}
-
-type botTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func newBotClock() *botClock { return &botClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)} }
-
-func (c *botClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *botClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &botTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.stopped
-		t.stopped = true
-		return was
-	}
-}
-
-// Advance moves the clock on and runs the timers now due, each in its own
-// goroutine as time.AfterFunc would.
-func (c *botClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	keep := c.timers[:0]
-	for _, t := range c.timers {
-		switch {
-		case t.stopped:
-		case !t.at.After(c.now):
-			t.stopped = true
-			due = append(due, t.f)
-		default:
-			keep = append(keep, t)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
 	}
 }
 

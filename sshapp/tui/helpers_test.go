@@ -3,9 +3,7 @@ package tui
 import (
 	"context"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,84 +12,26 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
 )
-
-// fakeClock is a manual clock: timers fire only when the test advances it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		was := !t.stopped
-		t.stopped = true
-		return was
-	}
-}
-
-// Advance moves the clock on without firing timers: the tests only need
-// the countdown to move.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// pcg is a deterministic dice source.
-type pcg struct {
-	mu sync.Mutex
-	r  *rand.Rand
-}
-
-func newDice(seed uint64) *pcg { return &pcg{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))} }
-
-func (p *pcg) Intn(n int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.r.IntN(n)
-}
 
 // env is a real lobby on a real store in a temporary folder.
 type env struct {
 	t     testing.TB
 	st    *store.Store
 	lobby *lobby.Lobby
-	clock *fakeClock
+	clock *lobbytest.Clock
 }
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	e := &env{t: t, clock: newFakeClock()}
+	e := &env{t: t, clock: lobbytest.NewClock()}
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: st, Clock: e.clock, Dice: newDice(7)})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: st, Clock: e.clock, Dice: lobbytest.NewDice(7)})
 	if err != nil {
 		st.Close()
 		t.Fatalf("open lobby: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
 )
 
@@ -68,7 +69,7 @@ func recordGame(t testing.TB, st *store.Store, table string, seats []store.Seat,
 // announce a random legal value, challenge every claim) and stores it.
 func playGame(t testing.TB, st *store.Store, table string, seats []store.Seat, rules engine.Options, seed uint64, start time.Time) store.Game {
 	t.Helper()
-	src := newDice(seed)
+	src := lobbytest.NewDice(seed)
 	g, evs, err := engine.New(rules, len(seats), src)
 	if err != nil {
 		t.Fatal(err)

@@ -267,7 +267,7 @@ func TestHistoryScreenPagesAndFilters(t *testing.T) {
 func TestHistoryListScreen(t *testing.T) {
 	e := newEnv(t)
 	r := newRecords(t, e, 3, 2, 2)
-	e.clock.Advance(3*time.Hour + 30*time.Minute)
+	e.clock.Skip(3*time.Hour + 30*time.Minute)
 	newest, _, err := e.st.Game(ctxT(t), r.alpha[len(r.alpha)-1])
 	if err != nil {
 		t.Fatal(err)
@@ -393,7 +393,7 @@ func TestReplayViewer(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := bluffGame(t, e.st, "alpha", e.clock.Now().Add(time.Minute), a, b, c)
-	e.clock.Advance(3 * time.Hour)
+	e.clock.Skip(3 * time.Hour)
 	cfg := e.config(a, 80, 24)
 	cfg.Records = e.st
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))

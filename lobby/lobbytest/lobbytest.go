@@ -1,0 +1,100 @@
+// Package lobbytest holds test doubles for the lobby's injected
+// dependencies: a manual clock and deterministic dice.
+package lobbytest
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Clock is a manual clock for lobby.Config.Clock: timers fire only when
+// the test advances it.
+type Clock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*timer
+}
+
+type timer struct {
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+// NewClock returns a clock set to a fixed moment.
+func NewClock() *Clock {
+	return &Clock{now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+}
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// AfterFunc schedules f for d from now; the returned func stops it.
+func (c *Clock) AfterFunc(d time.Duration, f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &timer{at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, t)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := !t.stopped
+		t.stopped = true
+		return was
+	}
+}
+
+// Advance moves the clock and runs the timers now due, each in its own
+// goroutine as time.AfterFunc would.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	keep := c.timers[:0]
+	for _, t := range c.timers {
+		switch {
+		case t.stopped:
+		case !t.at.After(c.now):
+			t.stopped = true
+			due = append(due, t.f)
+		default:
+			keep = append(keep, t)
+		}
+	}
+	c.timers = keep
+	c.mu.Unlock()
+	for _, f := range due {
+		go f()
+	}
+}
+
+// Skip moves the clock without firing any timer, for tests that only
+// watch a countdown move.
+func (c *Clock) Skip(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Dice is a deterministic engine.Source, safe for concurrent use.
+type Dice struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+// NewDice returns dice that roll the same for the same seed.
+func NewDice(seed uint64) *Dice {
+	return &Dice{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// Intn returns a number in [0, n).
+func (d *Dice) Intn(n int) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.r.IntN(n)
+}
