@@ -98,7 +98,7 @@ func visibleTo(t store.Table, fp string) bool {
 // rulesSummary names the ranking, lives and turn time, and every option
 // that differs from the classic rule set.
 func rulesSummary(o engine.Options) string {
-	parts := []string{clean(string(o.Ranking), 32), fmt.Sprintf("%d lives", o.Lives)}
+	parts := []string{clean(string(o.Ranking), 32), countLives(o.Lives)}
 	if !o.Pass {
 		parts = append(parts, "no pass")
 	}
@@ -119,4 +119,12 @@ func rulesSummary(o engine.Options) string {
 	}
 	parts = append(parts, fmt.Sprintf("%ds a turn", o.TurnSeconds))
 	return strings.Join(parts, ", ")
+}
+
+// countLives is "1 life" or "N lives".
+func countLives(n int) string {
+	if n == 1 {
+		return "1 life"
+	}
+	return fmt.Sprintf("%d lives", n)
 }

@@ -174,7 +174,7 @@ func TestRulesSummary(t *testing.T) {
 		{"every option", func(o *engine.Options) {
 			o.Ranking, o.Lives, o.Pass, o.EqualClaims = engine.Ranking("numeric"), 1, false, true
 			o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End, o.TurnSeconds = 1, true, engine.Loser, engine.FirstOut, 5
-		}, "numeric, 1 lives, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
+		}, "numeric, 1 life, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
