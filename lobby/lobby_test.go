@@ -414,8 +414,17 @@ func TestPrivateTables(t *testing.T) {
 	if err := tbl.Sit(ctx, stranger); !errors.Is(err, ErrPrivate) {
 		t.Fatalf("stranger sits: %v", err)
 	}
-	if err := tbl.AddMember(ctx, member.Fingerprint); err != nil {
+	if err := tbl.Redeem(ctx, member, "no-such-code"); !errors.Is(err, ErrBadInvite) {
+		t.Fatalf("a made-up code: %v", err)
+	}
+	if err := tbl.Invite(ctx, host, "code-1", e.clock.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
+	}
+	if err := tbl.Redeem(ctx, member, "code-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Redeem(ctx, stranger, "code-1"); !errors.Is(err, ErrBadInvite) {
+		t.Fatalf("a used code: %v", err)
 	}
 	if got := e.lobby.Tables(member.Fingerprint); len(got) != 1 {
 		t.Fatalf("member lists %+v", got)
@@ -647,5 +656,46 @@ func TestBuiltinBotsPlayAGame(t *testing.T) {
 		if first != "" && snap.Result != nil && snap.Result.GameID != first {
 			return
 		}
+	}
+}
+
+// A move changes nothing the lobby lists, so it wakes only the people at
+// the table; a seat taken or a game starting wakes the lobby.
+func TestLobbyWokenOnlyByListedChanges(t *testing.T) {
+	e := newEnv(t)
+	ps := []Player{e.player("alice"), e.player("bob")}
+	tbl, err := e.lobby.CreateTable(ctxT(t), ps[0], TableConfig{Name: "quiet", Rules: quickRules(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mustWatch(t, tbl, ps[0])
+	box := e.lobby.Subscribe()
+	defer e.lobby.Unsubscribe(box)
+	drain := func() (int, bool) { return box.Take() }
+	drain()
+	for _, p := range ps {
+		if err := tbl.Sit(ctxT(t), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, woke := drain(); !woke {
+		t.Fatal("sitting down did not wake the lobby")
+	}
+	if err := tbl.Start(ctxT(t), ps[0]); err != nil {
+		t.Fatal(err)
+	}
+	snap := latest(t, s, tbl)
+	if _, woke := drain(); !woke {
+		t.Fatal("a game starting did not wake the lobby")
+	}
+	turn := ps[indexByName(ps, snap.Name(snap.Game.Turn))]
+	if err := tbl.Act(ctxT(t), turn, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+		t.Fatal(err)
+	}
+	if after := latest(t, s, tbl); after.Version <= snap.Version {
+		t.Fatal("the table did not see the move")
+	}
+	if v, woke := drain(); woke {
+		t.Fatalf("a roll woke the lobby (version %d)", v)
 	}
 }

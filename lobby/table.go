@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -406,22 +407,6 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 	})
 }
 
-// AddMember lets fp see and join a private table.
-func (t *Table) AddMember(ctx context.Context, fp string) error {
-	return t.do(ctx, func(ctx context.Context) error {
-		for _, m := range t.rec.Members {
-			if m == fp {
-				return nil
-			}
-		}
-		if err := t.update(ctx, func(r *store.Table) error { r.Members = append(r.Members, fp); return nil }); err != nil {
-			return err
-		}
-		t.changed(false)
-		return nil
-	})
-}
-
 // Close closes the table for good (host or admin). A running game must end
 // first.
 func (t *Table) Close(ctx context.Context, p Player) error {
@@ -657,9 +642,13 @@ func (t *Table) changed(newTurn bool) {
 		t.stopTick()
 		t.stopTick, t.deadline = nil, time.Time{}
 	}
-	t.publishInfo()
+	listed := t.publishInfo()
 	t.publish()
-	t.lobby.notify()
+	if listed {
+		// Lives and claims are not in the lobby's list: a move at a table
+		// wakes only the people at that table.
+		t.lobby.notify()
+	}
 }
 
 // arm starts the clock of the turn now open.
@@ -672,10 +661,7 @@ func (t *Table) arm() {
 	if !t.running() {
 		return
 	}
-	d := time.Duration(t.rec.Rules.TurnSeconds) * time.Second
-	if t.game.g.Options().TurnSeconds > 0 {
-		d = time.Duration(t.game.g.Options().TurnSeconds) * time.Second
-	}
+	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
 	clock := t.lobby.cfg.Clock
 	t.deadline = clock.Now().Add(d)
 	t.tickGen++
@@ -730,7 +716,9 @@ func (t *Table) viewerSeat(fp string) int {
 	return t.seatOf(fp)
 }
 
-func (t *Table) publishInfo() {
+// publishInfo stores the table's new TableInfo and reports whether what
+// the lobby lists of it (anything but lives and connections) changed.
+func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
 		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
@@ -757,5 +745,21 @@ func (t *Table) publishInfo() {
 	if strings.TrimSpace(info.Host) == "" {
 		info.Host = "?"
 	}
-	t.info.Store(&info)
+	old := t.info.Swap(&info)
+	return old == nil || listedDiffers(*old, info)
+}
+
+// listedDiffers compares two infos as the lobby lists them.
+func listedDiffers(a, b TableInfo) bool {
+	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
+		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		!slices.Equal(a.members, b.members) {
+		return true
+	}
+	for i := range a.Players {
+		if a.Players[i].Fingerprint != b.Players[i].Fingerprint || a.Players[i].Name != b.Players[i].Name {
+			return true
+		}
+	}
+	return false
 }
