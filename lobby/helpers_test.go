@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -20,11 +21,13 @@ type env struct {
 	lobby *Lobby
 	clock *lobbytest.Clock
 	dice  *lobbytest.Dice
+	// botDelay is Config.BotDelay (-1, no pause, unless a test sets it).
+	botDelay time.Duration
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7)}
+	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: -1}
 	e.open()
 	t.Cleanup(e.close)
 	return e
@@ -36,7 +39,7 @@ func (e *env) open() {
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
-	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice, BotDelay: -1})
+	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice, BotDelay: e.botDelay})
 	if err != nil {
 		st.Close()
 		e.t.Fatalf("open lobby: %v", err)
@@ -53,6 +56,36 @@ func (e *env) close() {
 		e.st.Close()
 		e.st = nil
 	}
+}
+
+// restart stops the lobby and opens it again on its file, as after a
+// clean stop.
+func (e *env) restart() {
+	e.t.Helper()
+	e.close()
+	e.open()
+}
+
+// crash opens a new lobby on what a process killed now would leave: a
+// consistent copy of the file as of its last commit (nothing the tables
+// hold only in memory, no timer). The old lobby is then stopped; it
+// writes only to the old file.
+func (e *env) crash() {
+	e.t.Helper()
+	image := filepath.Join(e.t.TempDir(), "crashed.db")
+	f, err := os.Create(image)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.st.Backup(context.Background(), f); err != nil {
+		e.t.Fatalf("copy the file: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.close()
+	e.path = image
+	e.open()
 }
 
 func (e *env) player(name string) Player {

@@ -93,8 +93,9 @@ type Lobby struct {
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
-// and puts every unfinished game back on its table, its turn clock
-// restarted.
+// with the players seated at it, puts every unfinished game back on its
+// table, its turn clock restarted, and schedules the next game of every
+// table of bots between games.
 func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("lobby: no store")
@@ -144,6 +145,15 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		if err := t.resume(ctx, rg); err != nil {
 			l.log.Error("could not resume game", "game", rg.Game.ID, "err", err)
 		}
+	}
+	// A table of bots between games schedules its next game again: the
+	// timer of the last run did not survive the stop.
+	for _, t := range l.tables {
+		t.post(func(context.Context) {
+			if !t.running() {
+				t.scheduleRestart()
+			}
+		})
 	}
 	return l, nil
 }

@@ -42,6 +42,7 @@ type Table struct {
 	botGen   int
 	botFor   int        // the game seq a bot move is scheduled for
 	rng      *rand.Rand // the built-in bots' randomness
+	nextGen  int        // names the bot table's next game scheduled; a new game voids it
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -94,9 +95,31 @@ func startTable(l *Lobby, rec store.Table, host Player) *Table {
 		subs: make(map[*Subscription]struct{}),
 	}
 	t.hostName = host.Name
+	for _, st := range rec.Seated {
+		t.sitters = append(t.sitters, Player{Fingerprint: st.Fingerprint, Name: st.Name, Bot: st.Bot})
+	}
 	t.publishInfo()
 	go t.loop()
 	return t
+}
+
+// seatSitters stores next as the players seated for the next game, then
+// seats them: a restart, clean or not, finds the table as it was.
+func (t *Table) seatSitters(ctx context.Context, next []Player) error {
+	seated := make([]store.Seat, len(next))
+	for i, p := range next {
+		seated[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+	}
+	if err := t.update(ctx, func(r *store.Table) error { r.Seated = seated; return nil }); err != nil {
+		return err
+	}
+	t.sitters = next
+	return nil
+}
+
+// without is ps without the player at index i, in a new slice.
+func without(ps []Player, i int) []Player {
+	return append(ps[:i:i], ps[i+1:]...)
 }
 
 // Name is the table's name.
@@ -270,7 +293,9 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
-		t.sitters = append(t.sitters, p)
+		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), p)); err != nil {
+			return err
+		}
 		if len(t.sitters) == t.rec.Seats {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
@@ -297,7 +322,9 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 		if i < 0 {
 			return ErrNotSeated
 		}
-		t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+		if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+			return err
+		}
 		t.changed(false)
 		return nil
 	})
@@ -418,7 +445,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrGameRunning
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		if err := t.update(ctx, func(r *store.Table) error { r.Closed = now; return nil }); err != nil {
+		if err := t.update(ctx, func(r *store.Table) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -512,6 +539,7 @@ func (t *Table) start(ctx context.Context) error {
 	t.game = newRun(rec.ID, g, players, evs)
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
+	t.nextGen++
 	return nil
 }
 
@@ -573,15 +601,24 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	}
 	run.g = next
 	run.record(evs)
-	if next.Over() {
-		t.finish()
-	}
+	sitters := t.sitters
 	for _, e := range evs {
 		if e.Type == engine.EvLeave {
-			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
-				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.Fingerprint == run.players[e.Seat].Fingerprint }); i >= 0 {
+				sitters = without(sitters, i)
 			}
 		}
+	}
+	if len(sitters) != len(t.sitters) {
+		// The move is saved: the seat is given up whatever happens here. (A
+		// stop in between keeps the seat until the player stands again.)
+		if err := t.seatSitters(ctx, sitters); err != nil {
+			t.lobby.log.Error("could not save the seats", "table", t.name, "err", err)
+			t.sitters = sitters
+		}
+	}
+	if next.Over() {
+		t.finish()
 	}
 	t.changed(a.Kind != engine.Roll)
 	return nil
@@ -599,35 +636,52 @@ func (t *Table) finish() {
 
 // scheduleRestart starts the next game by itself at a table where every
 // seat is taken by a bot (a bot tournament runs unattended). A table with a
-// person seated waits for someone to press "play again".
+// person seated waits for someone to press "play again". It is called when
+// a game ends and when a table comes back after a restart.
 func (t *Table) scheduleRestart() {
-	if len(t.sitters) < t.rec.Seats {
+	t.scheduleRestartIn(3 * t.lobby.cfg.BotDelay)
+}
+
+// scheduleRestartIn starts the next game of a bot table after d (at once
+// if d <= 0).
+func (t *Table) scheduleRestartIn(d time.Duration) {
+	if !t.allBots() {
 		return
 	}
-	for _, p := range t.sitters {
-		if !p.Bot {
-			return
-		}
-	}
-	id := t.game.id
+	t.nextGen++
+	gen := t.nextGen
 	restart := func() {
 		t.post(func(ctx context.Context) {
-			if t.running() || t.game == nil || t.game.id != id {
+			if gen != t.nextGen || t.running() || !t.allBots() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
+				// Try again later rather than leave the table dead.
 				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
+				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
 				return
 			}
 			t.changed(true)
 		})
 	}
-	d := 3 * t.lobby.cfg.BotDelay
 	if d <= 0 {
 		go restart()
 		return
 	}
 	t.lobby.cfg.Clock.AfterFunc(d, restart)
+}
+
+// allBots reports whether every seat is taken by a bot.
+func (t *Table) allBots() bool {
+	if len(t.sitters) < t.rec.Seats {
+		return false
+	}
+	for _, p := range t.sitters {
+		if !p.Bot {
+			return false
+		}
+	}
+	return true
 }
 
 // changed re-arms the turn clock (a new turn when newTurn), then publishes

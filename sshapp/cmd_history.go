@@ -2,7 +2,6 @@ package sshapp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -164,18 +163,17 @@ func playerList(g store.Game) string {
 	return strings.Join(names, ", ")
 }
 
-// tableVisible checks a --table argument: a table that never existed, or
-// a private one the caller is not admitted to, is "no table" (so that
-// nobody learns private tables' names by guessing). ok is false after a
-// refusal.
+// tableVisible checks a --table argument: a name no table ever had, or
+// only private tables the caller is not admitted to, is "no table" (so
+// that nobody learns private tables' names by guessing). ok is false
+// after a refusal.
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
-	t, err := recs.Table(ctx, name)
+	known, err := recs.TableKnown(ctx, name, c.viewer())
 	switch {
-	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
 		c.serverError("read the table", err)
 		return false
-	case c.Admin || t.Admits(c.Player.Fingerprint):
+	case known:
 		return true
 	}
 	c.Refuse("no table %s", clean(name, store.MaxTableNameLen))

@@ -14,7 +14,7 @@ import (
 // Records is what the history, replay, stats, leaderboard and ban
 // commands need from storage. *store.Store implements it.
 type Records interface {
-	Table(ctx context.Context, name string) (store.Table, error)
+	TableKnown(ctx context.Context, name string, v store.Viewer) (bool, error)
 	History(ctx context.Context, q store.Query, v store.Viewer) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -37,39 +36,60 @@ func (g Game) Seated(fp string) bool {
 }
 
 // VisibleTo reports whether v may see game g, whose table's record is t
-// (nil if there is none). The rules:
+// (RecordAt of the table's records; nil if there is none). The rules:
 //
 //   - a server admin sees every game;
 //   - a game of a table is seen by those the table admits (Table.Admits):
 //     everyone for a public table, the host and the current members for a
 //     private one, so a member who is removed no longer sees its games;
-//   - a game older than the table's record (the name was used by an
-//     earlier table, now closed, whose privacy is unknown) or without a
-//     table record is seen only by the players seated in it.
+//   - a closed table's games are also seen by the players seated in them
+//     (its members can no longer change);
+//   - a game without a record of its table (or older than it) is seen
+//     only by the players seated in it.
 func VisibleTo(g Game, t *Table, v Viewer) bool {
 	switch {
 	case v.Admin:
 		return true
 	case t == nil || g.Started.Before(t.Created):
 		return g.Seated(v.Fingerprint)
+	case !t.IsOpen() && g.Seated(v.Fingerprint):
+		return true
 	}
 	return t.Admits(v.Fingerprint)
 }
 
 // GameVisible reports whether v may see game g (see VisibleTo), reading
-// its table's record.
+// the record of the table it was played at.
 func (s *Store) GameVisible(ctx context.Context, g Game, v Viewer) (bool, error) {
 	if v.Admin {
 		return true, nil
 	}
-	t, err := s.Table(ctx, g.Table)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return VisibleTo(g, nil, v), nil
-	case err != nil:
+	ts, err := s.TableRecords(ctx, g.Table)
+	if err != nil {
 		return false, fmt.Errorf("game %s visible: %w", g.ID, err)
 	}
-	return VisibleTo(g, &t, v), nil
+	return VisibleTo(g, RecordAt(ts, g.Started), v), nil
+}
+
+// TableKnown reports whether v may know of a table of that name: a server
+// admin if there ever was one, anyone else if one of the tables of that
+// name (TableRecords) admits them. A private table is thus unknown to
+// those it does not admit, as is a name never used.
+func (s *Store) TableKnown(ctx context.Context, name string, v Viewer) (bool, error) {
+	ts, err := s.TableRecords(ctx, name)
+	if err != nil {
+		return false, err
+	}
+	return admitsAny(ts, v), nil
+}
+
+func admitsAny(ts []Table, v Viewer) bool {
+	for _, t := range ts {
+		if v.Admin || t.Admits(v.Fingerprint) {
+			return true
+		}
+	}
+	return false
 }
 
 // historyChunk is the most games History reads at a time while it skips
@@ -88,29 +108,25 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	tables := map[string]*Table{} // by folded name; nil: no record
-	table := func(name string) (*Table, error) {
+	records := map[string][]Table{} // by folded name
+	table := func(name string) ([]Table, error) {
 		key := fold(name)
-		if t, ok := tables[key]; ok {
-			return t, nil
+		if ts, ok := records[key]; ok {
+			return ts, nil
 		}
-		t, err := s.Table(ctx, name)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			tables[key] = nil
-			return nil, nil
-		case err != nil:
+		ts, err := s.TableRecords(ctx, name)
+		if err != nil {
 			return nil, err
 		}
-		tables[key] = &t
-		return &t, nil
+		records[key] = ts
+		return ts, nil
 	}
 	if q.Table != "" && q.Player == "" {
-		// At a table the viewer is not admitted to, only games older than
-		// its record where they sat can show: walk their own games.
-		if t, err := table(q.Table); err != nil {
+		// At a name no table of which admits the viewer, only games where
+		// they sat can show: walk their own games.
+		if ts, err := table(q.Table); err != nil {
 			return nil, fmt.Errorf("history: %w", err)
-		} else if t != nil && !t.Admits(v.Fingerprint) {
+		} else if !admitsAny(ts, v) {
 			q.Player = v.Fingerprint
 		}
 	}
@@ -123,11 +139,11 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		for _, g := range gs {
-			t, err := table(g.Table)
+			ts, err := table(g.Table)
 			if err != nil {
 				return nil, fmt.Errorf("history: %w", err)
 			}
-			if VisibleTo(g, t, v) {
+			if VisibleTo(g, RecordAt(ts, g.Started), v) {
 				out = append(out, g)
 				if len(out) == limit {
 					break

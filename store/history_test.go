@@ -173,3 +173,94 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 		}
 	}
 }
+
+// A closed table's games stay where they were when its name is used
+// again: the earlier table's record moves aside and still decides who sees
+// them, across a restart too.
+func TestClosedTableGamesAfterNameReused(t *testing.T) {
+	const (
+		host     = "SHA256:host"
+		member   = "SHA256:member"
+		stranger = "SHA256:stranger"
+		player   = "SHA256:player"
+	)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name         string
+		first, again bool // private?
+		viewer       string
+		wantOld      bool // the first table's game is listed and visible
+		wantKnown    bool // TableKnown
+	}{
+		{"public then public, a stranger", false, false, stranger, true, true},
+		{"public then private, a stranger", false, true, stranger, true, true},
+		{"private then public, a stranger", true, false, stranger, false, true},
+		{"private then public, its member", true, false, member, true, true},
+		{"private then private, a stranger", true, true, stranger, false, false},
+		{"private then private, a player there", true, true, player, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := openTemp(t)
+			ctx := context.Background()
+			mk := func(private bool, at time.Time) {
+				t.Helper()
+				tb := table("g2")
+				tb.Host, tb.Private, tb.Created = host, private, at
+				if private {
+					tb.Members = []string{member}
+				}
+				if err := s.CreateTable(ctx, tb); err != nil {
+					t.Fatal(err)
+				}
+			}
+			play := func(at time.Time) string {
+				t.Helper()
+				g, err := s.CreateGame(ctx, Game{Table: "g2", Seats: []Seat{{Name: "a", Fingerprint: player}, {Name: "b", Fingerprint: "bot:easy:b", Bot: true}},
+					Rules: engine.DefaultOptions(), Started: at})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+					t.Fatal(err)
+				}
+				return g.ID
+			}
+			mk(c.first, t0)
+			old := play(t0.Add(time.Minute))
+			if err := s.UpdateTable(ctx, "g2", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			mk(c.again, t0.Add(2*time.Hour))
+			s = reopen(t, s)
+			v := Viewer{Fingerprint: c.viewer}
+			for _, q := range []Query{{}, {Table: "G2"}, {Player: player}} {
+				gs, err := s.History(ctx, q, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				listed := len(gs) == 1 && gs[0].ID == old
+				if listed != c.wantOld || len(gs) > 1 {
+					t.Errorf("History(%+v) = %v, want the old game listed: %v", q, gs, c.wantOld)
+				}
+			}
+			g, _, err := s.Game(ctx, old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := s.GameVisible(ctx, g, v); err != nil || ok != c.wantOld {
+				t.Errorf("GameVisible = %v, %v; want %v", ok, err, c.wantOld)
+			}
+			if ok, err := s.TableKnown(ctx, "g2", v); err != nil || ok != c.wantKnown {
+				t.Errorf("TableKnown = %v, %v; want %v", ok, err, c.wantKnown)
+			}
+			recs, err := s.TableRecords(ctx, "g2")
+			if err != nil || len(recs) != 2 || recs[0].IsOpen() || !recs[1].IsOpen() || recs[0].Private != c.first {
+				t.Errorf("TableRecords = %+v, %v", recs, err)
+			}
+			if err := s.Check(ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

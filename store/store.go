@@ -8,7 +8,10 @@
 //	meta      "schema" -> big-endian uint64 schema version
 //	players   fingerprint -> Player (JSON)
 //	names     lower(name) -> fingerprint
-//	tables    lower(name) -> Table (JSON)
+//	tables    lower(name) -> Table (JSON): the newest table of that name
+//	closed_tables lower(name) 0x00 created(8) -> Table (JSON): closed tables
+//	          whose name was used again, so their games keep their rules of
+//	          who may see them
 //	invites   lower(table) 0x00 sha256(code) -> expiry (JSON)
 //	games     id(8) -> game meta (JSON, the shape of PROTOCOL.md §3 without events)
 //	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
@@ -89,18 +92,19 @@ var (
 	bucketTallies  = []byte("tallies")
 	bucketRatings  = []byte("ratings")
 	bucketBans     = []byte("bans")
+	bucketClosed   = []byte("closed_tables")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans,
+		bucketRatings, bucketBans, bucketClosed,
 	}
 
 	// addedBuckets came after the first files of schema 1 were written:
 	// Open creates them in a file that lacks them (see addBuckets) rather
 	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans}
+	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketClosed}
 
 	keySchema = []byte("schema")
 )

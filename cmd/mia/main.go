@@ -96,7 +96,11 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if err != nil {
 		return err
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: st, Log: logger})
+	botDelay := o.botDelay
+	if botDelay == 0 {
+		botDelay = -1 // the lobby's zero is its default
+	}
+	lob, err := lobby.New(ctx, lobby.Config{Store: st, Log: logger, BotDelay: botDelay})
 	if err != nil {
 		st.Close()
 		return err

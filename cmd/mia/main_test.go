@@ -227,11 +227,12 @@ func buildMia(t *testing.T) string {
 
 // startMia runs the binary in dir with no flags but the log format; the
 // address comes from MIA_ADDR, the data folder is the default ./mia-data.
-func startMia(t *testing.T, dir string) (*exec.Cmd, *logWatch, string, string) {
+// env adds settings (KEY=VALUE).
+func startMia(t *testing.T, dir string, env ...string) (*exec.Cmd, *logWatch, string, string) {
 	t.Helper()
 	cmd := exec.Command(buildMia(t), "--log-format", "json")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MIA_ADDR=127.0.0.1:0")
+	cmd.Env = append(append(os.Environ(), "MIA_ADDR=127.0.0.1:0"), env...)
 	logs := newLogWatch()
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {

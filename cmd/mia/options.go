@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -21,6 +22,7 @@ type options struct {
 	allowKeys string
 	logLevel  log.Level
 	logFormat log.Formatter
+	botDelay  time.Duration // the built-in bots' least pause; 0: none
 }
 
 // usageError is a bad command line: exit status 2.
@@ -47,6 +49,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
+	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
 		fs.PrintDefaults()
@@ -69,6 +72,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("log level %q: want debug, info, warn or error", *level)}
 	}
 	o.logLevel = lv
+	if o.botDelay, err = time.ParseDuration(*botDelay); err != nil || o.botDelay < 0 || o.botDelay > time.Minute {
+		return options{}, &usageError{fmt.Errorf("bot delay %q: want a duration from 0 to 1m, such as 1s or 250ms", *botDelay)}
+	}
 	switch strings.ToLower(*format) {
 	case "text":
 		o.logFormat = log.TextFormatter

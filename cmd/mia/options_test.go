@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -20,31 +21,33 @@ func TestParseOptions(t *testing.T) {
 	}{
 		{
 			name: "defaults",
-			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
 		},
 		{
 			name: "environment",
 			env: map[string]string{
 				"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_ADMIN_KEYS": "/etc/admins",
-				"MIA_ALLOW_KEYS": "/etc/allow", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json",
+				"MIA_ALLOW_KEYS": "/etc/allow", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "250ms",
 			},
 			want: options{addr: "127.0.0.1:1", data: "/srv/mia", hostKey: "/srv/mia/host_ed25519", adminKeys: "/etc/admins",
-				allowKeys: "/etc/allow", logLevel: log.DebugLevel, logFormat: log.JSONFormatter},
+				allowKeys: "/etc/allow", logLevel: log.DebugLevel, logFormat: log.JSONFormatter, botDelay: 250 * time.Millisecond},
 		},
 		{
 			name: "flags win over environment",
-			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt"},
-			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json"},
+			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt", "--bot-delay", "0"},
+			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "2s"},
 			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter},
 		},
 		{
 			name: "host key from the environment",
 			env:  map[string]string{"MIA_HOST_KEY": "/env/key"},
-			want: options{addr: ":23234", data: "./mia-data", hostKey: "/env/key", logLevel: log.InfoLevel, logFormat: log.TextFormatter},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "/env/key", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
 		},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: "log level"},
 		{name: "bad level in env", env: map[string]string{"MIA_LOG_LEVEL": "loud"}, wantErr: "log level"},
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
+		{name: "bad bot delay", args: []string{"--bot-delay", "soon"}, wantErr: "bot delay"},
+		{name: "negative bot delay", env: map[string]string{"MIA_BOT_DELAY": "-1s"}, wantErr: "bot delay"},
 		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "flag provided but not defined"},
 		{name: "stray argument", args: []string{"serve"}, wantErr: "unexpected argument"},
 		{name: "help", args: []string{"-h"}, wantErr: "help"},

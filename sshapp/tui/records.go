@@ -22,9 +22,9 @@ type Records interface {
 	Games(ctx context.Context, q store.Query) ([]store.Game, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	// Table returns a table's record, open or closed (store.ErrNotFound if
-	// there is none).
-	Table(ctx context.Context, name string) (store.Table, error)
+	// TableRecords returns the records of every table of that name,
+	// oldest first (store.RecordAt picks a game's).
+	TableRecords(ctx context.Context, name string) ([]store.Table, error)
 	// Tally returns a player's running totals.
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 	// Rating returns a player's rating overall (table "") or at a table.
@@ -179,15 +179,15 @@ func (m *Model) recordsView(w, h int) string {
 }
 
 // canSee reports whether viewer may see game g, whose table's record is t
-// (nil when the store has none). It is the one rule of what the records
+// (store.RecordAt; nil when the store has none). It is the one rule of what the records
 // screens show:
 //
 //   - a server admin sees every game;
 //   - a player seated in the game sees it;
 //   - anyone else sees it when the store's rule (store.VisibleTo) lets
 //     them: every game of a public table, the games of a private table to
-//     its host and members only, and a game older than its table's record
-//     (the name was reused) or without a record to its players only.
+//     its host and members only, and a game without a record of its
+//     table to its players only.
 func canSee(g store.Game, t *store.Table, viewer lobby.Player) bool {
 	if viewer.Admin || g.Seated(viewer.Fingerprint) {
 		return true
@@ -209,21 +209,17 @@ func visibleGames(ctx context.Context, rec Records, viewer lobby.Player, q store
 	if limit <= 0 {
 		limit = store.DefaultLimit
 	}
-	tables := map[string]*store.Table{} // nil: no record
-	tableOf := func(name string) (*store.Table, error) {
-		if t, ok := tables[name]; ok {
-			return t, nil
+	tables := map[string][]store.Table{}
+	tableOf := func(g store.Game) (*store.Table, error) {
+		ts, ok := tables[g.Table]
+		if !ok {
+			var err error
+			if ts, err = rec.TableRecords(ctx, g.Table); err != nil {
+				return nil, err
+			}
+			tables[g.Table] = ts
 		}
-		t, err := rec.Table(ctx, name)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			tables[name] = nil
-			return nil, nil
-		case err != nil:
-			return nil, err
-		}
-		tables[name] = &t
-		return &t, nil
+		return store.RecordAt(ts, g.Started), nil
 	}
 	var out []store.Game
 	page := q
@@ -239,7 +235,7 @@ func visibleGames(ctx context.Context, rec Records, viewer lobby.Player, q store
 			return nil, "", err
 		}
 		for _, g := range gs {
-			t, err := tableOf(g.Table)
+			t, err := tableOf(g)
 			if err != nil {
 				return nil, "", err
 			}
@@ -293,16 +289,12 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
 	}
-	t, err := rec.Table(ctx, g.Table)
-	var tp *store.Table
-	switch {
-	case err == nil:
-		tp = &t
-	case !errors.Is(err, store.ErrNotFound):
+	ts, err := rec.TableRecords(ctx, g.Table)
+	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
 	}
 	switch {
-	case !canSee(g, tp, viewer):
+	case !canSee(g, store.RecordAt(ts, g.Started), viewer):
 		return nil, fmt.Errorf("there is no game %s", id) // as if it did not exist
 	case g.Ended.IsZero():
 		return nil, errStillPlaying
