@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -39,6 +40,9 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	perIP     map[string]int
 	unauth    int
+	penalties *penalties
+	roll      func(n int) int   // random early drop's dice: [0, n)
+	refusals  map[string]uint64 // connections refused before their handshake, by reason
 	conns     map[*conn]struct{}
 	sessions  map[*session]struct{}
 }
@@ -63,10 +67,13 @@ func New(cfg Config) (*Server, error) {
 		log:       cfg.Log.WithPrefix("sshapp"),
 		commands:  builtinCommands(),
 		perIP:     make(map[string]int),
+		roll:      rand.IntN,
+		refusals:  make(map[string]uint64),
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*conn]struct{}),
 		sessions:  make(map[*session]struct{}),
 	}
+	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
 	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	s, err := wish.NewServer(
 		hostKey(cfg.HostKey),
