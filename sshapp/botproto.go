@@ -69,7 +69,7 @@ func runBot(_ context.Context, c *Call) int {
 		c.ss.setPlayer(np)
 	}
 	me := lobby.Player{Fingerprint: p.Fingerprint, Name: p.Name, Bot: true, Admin: c.Admin}
-	bs := &botSession{srv: c.srv, ss: c.ss, me: me, out: newBotWriter(c.Stdout)}
+	bs := &botSession{srv: c.srv, ss: c.ss, me: me, out: newBotWriter(c.ss.out)}
 	defer bs.out.close(botFlushGrace)
 	bs.out.send(true, "HELLO;"+field(p.Name)+";"+textField(p.Fingerprint))
 

@@ -291,7 +291,7 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 // lines are not, and everything queued arrives once the bot reads again.
 func TestBotWriterNeverBlocks(t *testing.T) {
 	w := &blockingWriter{release: make(chan struct{})}
-	bw := newBotWriter(w)
+	bw := newBotWriter(newOutbox(w, 0, nil))
 	done := make(chan int)
 	go func() {
 		sent := 0

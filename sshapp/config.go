@@ -112,6 +112,20 @@ type Limits struct {
 	// ShutdownGrace is how long Shutdown lets sessions say goodbye before
 	// it closes every connection (default 1 s).
 	ShutdownGrace time.Duration
+	// MaxOwed bounds the output a session may owe its client: bytes
+	// written and not yet taken because the client stopped reading (its
+	// SSH window is full). Past it the session's connection is dropped,
+	// with a log line (default 1 MiB; negative: no bound).
+	MaxOwed int
+	// SendBuffer caps the kernel's send buffer of each connection, so
+	// that what a client that stops reading holds in the kernel is bounded
+	// too, not grown by autotuning up to megabytes (default 256 KiB, which
+	// Linux doubles; negative: the system's default).
+	SendBuffer int
+	// FlushTimeout is how long the end of a session waits for its client
+	// to take the output still owed before dropping the connection
+	// (default 10 s).
+	FlushTimeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -145,5 +159,8 @@ func (l Limits) withDefaults() Limits {
 		l.MaxHeight = 200
 	}
 	dur(&l.ShutdownGrace, time.Second)
+	num(&l.MaxOwed, 1<<20)
+	num(&l.SendBuffer, 256<<10)
+	dur(&l.FlushTimeout, 10*time.Second)
 	return l
 }

@@ -106,6 +106,9 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse)
 		return nil
 	}
+	if tc, ok := nc.(*net.TCPConn); ok && srv.lim.SendBuffer > 0 {
+		_ = tc.SetWriteBuffer(srv.lim.SendBuffer)
+	}
 	c := &conn{Conn: nc, srv: srv, ip: ip, source: src, accepted: now}
 	srv.perIP[src]++
 	srv.unauth++

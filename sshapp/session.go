@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,8 @@ type session struct {
 	winch  chan ssh.Window // clamped window changes
 
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
+	out       *outbox      // what the session writes, bounded by MaxOwed
+	errOut    *outbox      // and on stderr
 
 	mu       sync.Mutex
 	player   store.Player // the caller as last read or renamed
@@ -60,6 +63,11 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	srv.sessions[ss] = struct{}{}
 	srv.handlers.Add(1)
 	srv.mu.Unlock()
+	over := func(owed int) {
+		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
+	}
+	ss.out = newOutbox(s, srv.lim.MaxOwed, over)
+	ss.errOut = newOutbox(s.Stderr(), srv.lim.MaxOwed, over)
 
 	if d := srv.lim.IdleTimeout; d > 0 {
 		ss.mu.Lock()
@@ -69,8 +77,10 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	return ss
 }
 
-// release unregisters the session once its handler is done.
+// release unregisters the session once its handler is done, after its
+// client took the output still owed (or FlushTimeout passed).
 func (ss *session) release() {
+	ss.flush()
 	ss.mu.Lock()
 	if ss.idle != nil {
 		ss.idle.Stop()
@@ -81,6 +91,46 @@ func (ss *session) release() {
 	delete(srv.sessions, ss)
 	srv.mu.Unlock()
 	srv.handlers.Done()
+}
+
+// Write queues output for the client (see outbox).
+func (ss *session) Write(p []byte) (int, error) { return ss.out.Write(p) }
+
+// Stderr is the session's stderr, its output queued as Write's is.
+func (ss *session) Stderr() io.ReadWriter {
+	return struct {
+		io.Reader
+		io.Writer
+	}{ss.Session.Stderr(), ss.errOut}
+}
+
+// Exit sends the exit status once the client took the output owed.
+func (ss *session) Exit(code int) error {
+	ss.flush()
+	return ss.Session.Exit(code)
+}
+
+// flush waits up to FlushTimeout for the client to take the output owed,
+// and drops the connection of a client that does not.
+func (ss *session) flush() {
+	deadline := time.Now().Add(ss.srv.lim.FlushTimeout)
+	for _, o := range []*outbox{ss.out, ss.errOut} {
+		if !o.close(time.Until(deadline)) {
+			ss.drop("its client did not take the end of its output", "owed", ss.out.owed()+ss.errOut.owed(),
+				"waited", ss.srv.lim.FlushTimeout)
+			return
+		}
+	}
+}
+
+// drop closes the session's connection, with a log line saying why.
+func (ss *session) drop(why string, kv ...any) {
+	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", remoteIP(ss.RemoteAddr())}, kv...)...)
+	if c := connOf(ss.Context()); c != nil {
+		_ = c.Close()
+		return
+	}
+	_ = ss.Session.Close()
 }
 
 // Read reads the person's input and notes when it came. An end of input
