@@ -1,7 +1,6 @@
 package sshapp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -79,24 +78,6 @@ func TestOutboxBound(t *testing.T) {
 	}
 }
 
-// logBuffer collects a server's log lines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // pausedConn is a client's TCP connection whose reads block while paused:
 // its SSH client stops reading altogether, as a client that hangs does.
 type pausedConn struct {
@@ -136,7 +117,7 @@ func (c *pausedConn) Read(p []byte) (int, error) {
 // is dropped once it owes MaxOwed, with a log line; the table never waits.
 func TestStalledReaderDropped(t *testing.T) {
 	const bound = 64 << 10
-	logs := &logBuffer{}
+	logs := &syncBuffer{}
 	e := startBotServer(t, lobby.Config{BotDelay: 5 * time.Millisecond}, func(c *Config) {
 		c.Limits.MaxOwed = bound
 		c.Log = log.New(logs)
