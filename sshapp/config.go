@@ -8,6 +8,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/store"
 )
 
@@ -20,12 +21,6 @@ type Players interface {
 	Touch(ctx context.Context, fingerprint string, at time.Time) error
 	OpenTables(ctx context.Context) ([]store.Table, error)
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
-}
-
-// Seat is one player's place in a live game, as whoami reports it.
-type Seat struct {
-	Table string `json:"table"`
-	Lives int    `json:"lives"`
 }
 
 // Config configures a Server. HostKey and Players are required; every
@@ -41,7 +36,7 @@ type Config struct {
 	// Records is the history, ratings and bans. Nil: Players, if it
 	// implements Records (as *store.Store does); without either, history,
 	// replay, stats, leaderboard and ban are refused and no key is banned.
-	Records Records
+	Records command.Records
 	// Admins marks server admins by key. Nil: nobody is an admin.
 	Admins KeySet
 	// Allow, when non-nil, is the only keys that may connect (even if
