@@ -39,13 +39,13 @@ func (srv *Server) endSessionsOf(fp, reason string) int {
 // message, and reports whether it did. Admin keys are never refused; if
 // the bans cannot be read, the key is let in (and the failure logged).
 func (srv *Server) refuseBanned(s ssh.Session, fp string) bool {
-	recs := srv.records()
-	if recs == nil || srv.IsAdmin(fp) {
+	bans := srv.cfg.Storage.Bans
+	if bans == nil || srv.IsAdmin(fp) {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	defer cancel()
-	_, err := recs.Banned(ctx, fp)
+	_, err := bans.Banned(ctx, fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return false

@@ -47,7 +47,7 @@ func startBotServer(t testing.TB, lcfg lobby.Config, tweak func(*Config)) *botEn
 		st.Close()
 	})
 	ts := startServer(t, func(c *Config) {
-		c.Players, c.Lobby = st, l
+		c.Storage, c.Lobby = storageOf(st), l
 		if tweak != nil {
 			tweak(c)
 		}

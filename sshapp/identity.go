@@ -146,7 +146,7 @@ func (srv *Server) setName(ctx context.Context, p store.Player, name string) (st
 	if !store.ValidName(name) {
 		return store.Player{}, store.ErrBadName
 	}
-	np, err := srv.cfg.Players.SetName(ctx, p.Fingerprint, name, p.Bot)
+	np, err := srv.cfg.Storage.Players.SetName(ctx, p.Fingerprint, name, p.Bot)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):
 		return store.Player{}, errNameTaken

@@ -49,7 +49,7 @@ func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *rec
 		e.key(t, a)
 		adminSet[e.fps[a]] = struct{}{}
 	}
-	e.testServer = startServer(t, func(c *Config) { c.Players, c.Lobby, c.Admins = st, lob, adminSet })
+	e.testServer = startServer(t, func(c *Config) { c.Storage, c.Lobby, c.Admins = storageOf(st), lob, adminSet })
 	t.Cleanup(func() { lob.Close(); st.Close() }) // after the server's shutdown
 	return e
 }

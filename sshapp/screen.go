@@ -58,7 +58,6 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 	}
 	return tui.NewRoot(prompt, func(name string) tea.Model {
 		pty, _, _ := ss.Pty()
-		records, _ := srv.cfg.Players.(tui.Records) // *store.Store in production
 		return tui.New(tui.Config{
 			Lobby:    srv.cfg.Lobby,
 			Player:   lobby.Player{Fingerprint: ss.fp, Name: name, Bot: ss.Player().Bot, Admin: srv.IsAdmin(ss.fp)},
@@ -67,7 +66,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 			Width:    pty.Window.Width,
 			Height:   pty.Window.Height,
 			Done:     ss.Context().Done(),
-			Records:  records,
+			Records:  srv.cfg.Storage.Screens,
 		})
 	})
 }

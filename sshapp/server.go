@@ -56,7 +56,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshapp: no host key")
 	}
-	if cfg.Players == nil {
+	if cfg.Storage.Players == nil || cfg.Storage.Commands == nil {
 		return nil, errors.New("sshapp: no player store")
 	}
 	if cfg.Log == nil {
@@ -76,14 +76,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	srv.commands = command.New(command.Config{
 		Lobby:       cfg.Lobby,
-		Players:     cfg.Players,
-		Records:     srv.records(),
+		Players:     cfg.Storage.Commands,
+		Records:     cfg.Storage.Records,
 		Log:         srv.log,
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,
 		EndSessions: srv.endSessionsOf,
 		Bots: botline.Config{
-			Games:       games(cfg.Players),
+			Games:       cfg.Storage.Games,
 			Seats:       &srv.botSeats,
 			IdleTimeout: srv.lim.IdleTimeout,
 			Closing:     srv.isClosing,
@@ -113,21 +113,6 @@ func New(cfg Config) (*Server, error) {
 // name (keeping its place in help). Call it before Serve.
 func (srv *Server) Handle(cmd command.Command) {
 	srv.commands.Handle(cmd)
-}
-
-// records is Config.Records, or Players if it implements Records, or nil.
-func (srv *Server) records() command.Records {
-	if srv.cfg.Records != nil {
-		return srv.cfg.Records
-	}
-	r, _ := srv.cfg.Players.(command.Records)
-	return r
-}
-
-// games is the store's reader of finished games, if players has one.
-func games(players Players) botline.Games {
-	g, _ := players.(botline.Games)
-	return g
 }
 
 func hostKey(signer gossh.Signer) ssh.Option {

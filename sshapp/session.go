@@ -302,14 +302,14 @@ func (srv *Server) handle(s ssh.Session) {
 // identify finds the player behind a fingerprint, a nameless one for a
 // new key, and notes that they were seen.
 func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
-	p, err := srv.cfg.Players.Player(ctx, fp)
+	p, err := srv.cfg.Storage.Players.Player(ctx, fp)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Player{Fingerprint: fp}, nil
 	}
 	if err != nil {
 		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
 	}
-	if err := srv.cfg.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
+	if err := srv.cfg.Storage.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
 		srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
 	}
 	return p, nil
