@@ -1,7 +1,11 @@
 // Package sshapp is the SSH front door of the Mia server: the wish server
-// and its middleware, identity from the authenticated key, the limits that
-// keep slow and greedy clients in check, the command router of PROTOCOL.md
-// §1 and the interactive screen.
+// and its middleware, the limits that keep slow and greedy clients in
+// check, sessions, identity from the authenticated key, and the config.
+// Room: the server itself. Its other rooms sit beside it: sshapp/command
+// (the command router and one file per command), sshapp/botline (the bot
+// line protocol) and sshapp/tui (every screen). It may import lobby,
+// engine, store (types only: storage comes through its Config), hostkeys
+// and its rooms; nothing below cmd imports it.
 package sshapp
 
 import (
@@ -19,6 +23,9 @@ import (
 	"github.com/charmbracelet/wish"
 	"github.com/charmbracelet/wish/recover"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/botline"
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -30,7 +37,8 @@ type Server struct {
 	lim      Limits
 	log      *log.Logger
 	ssh      *ssh.Server
-	commands commandTable
+	commands *command.Router
+	botSeats botline.Seats // the bot sessions of each key at each table
 
 	handlers sync.WaitGroup // running session handlers
 
@@ -52,7 +60,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshapp: no host key")
 	}
-	if cfg.Players == nil {
+	if cfg.Storage.Players == nil || cfg.Storage.Commands == nil {
 		return nil, errors.New("sshapp: no player store")
 	}
 	if cfg.Log == nil {
@@ -65,7 +73,6 @@ func New(cfg Config) (*Server, error) {
 		cfg:       cfg,
 		lim:       cfg.Limits.withDefaults(),
 		log:       cfg.Log.WithPrefix("sshapp"),
-		commands:  builtinCommands(),
 		perIP:     make(map[string]int),
 		roll:      rand.IntN,
 		refusals:  make(map[string]uint64),
@@ -74,6 +81,21 @@ func New(cfg Config) (*Server, error) {
 		sessions:  make(map[*session]struct{}),
 	}
 	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
+	srv.commands = command.New(command.Config{
+		Lobby:       cfg.Lobby,
+		Players:     cfg.Storage.Commands,
+		Records:     cfg.Storage.Records,
+		Log:         srv.log,
+		Now:         cfg.Now,
+		IsAdmin:     srv.IsAdmin,
+		EndSessions: srv.endSessionsOf,
+		Bots: botline.Config{
+			Games:       cfg.Storage.Games,
+			Seats:       &srv.botSeats,
+			IdleTimeout: srv.lim.IdleTimeout,
+			Closing:     srv.isClosing,
+		},
+	})
 	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	s, err := wish.NewServer(
 		hostKey(cfg.HostKey),
@@ -92,6 +114,12 @@ func New(cfg Config) (*Server, error) {
 	s.SubsystemHandlers = map[string]ssh.SubsystemHandler{} // no sftp
 	srv.ssh = s
 	return srv, nil
+}
+
+// Handle adds a command to the router, or replaces the one of the same
+// name (keeping its place in help). Call it before Serve.
+func (srv *Server) Handle(cmd command.Command) {
+	srv.commands.Handle(cmd)
 }
 
 func hostKey(signer gossh.Signer) ssh.Option {

@@ -1,4 +1,4 @@
-package sshapp
+package botline
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/internal/outbox"
 )
 
 func TestParseBotLine(t *testing.T) {
@@ -76,8 +77,8 @@ func TestErrorLine(t *testing.T) {
 		{strings.Repeat("x", 300), "ERROR;" + strings.Repeat("x", 200)},
 	}
 	for _, tt := range tests {
-		if got := errorLine(tt.in); got != tt.want {
-			t.Errorf("errorLine(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := ErrorLine(tt.in); got != tt.want {
+			t.Errorf("ErrorLine(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -291,7 +292,8 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 // lines are not, and everything queued arrives once the bot reads again.
 func TestBotWriterNeverBlocks(t *testing.T) {
 	w := &blockingWriter{release: make(chan struct{})}
-	bw := newBotWriter(newOutbox(w, 0, nil))
+	box := outbox.New(w, 0, nil)
+	bw := newBotWriter(box)
 	done := make(chan int)
 	go func() {
 		sent := 0
@@ -315,7 +317,7 @@ func TestBotWriterNeverBlocks(t *testing.T) {
 		t.Error("a game line was dropped")
 	}
 	close(w.release)
-	bw.close(5 * time.Second)
+	box.Close(5 * time.Second)
 	w.mu.Lock()
 	out := w.b.String()
 	w.mu.Unlock()

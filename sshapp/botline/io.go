@@ -1,10 +1,9 @@
-package sshapp
+package botline
 
 import (
 	"bufio"
 	"errors"
 	"io"
-	"time"
 )
 
 // maxBotLine is the longest line a bot may send, without its "\n".
@@ -60,26 +59,36 @@ const (
 	botHardLimit = 64 << 10
 )
 
-// botWriter sends a bot its lines through the session's outbox, whose
+// Output is where a bot's lines go: a writer that never blocks (package
+// outbox), which says how much the bot owes.
+type Output interface {
+	io.Writer
+	// Owed is the number of bytes written and not yet taken by the bot.
+	Owed() int
+	// Taken gets a token after the bot took some of what it owed.
+	Taken() <-chan struct{}
+}
+
+// botWriter sends a bot its lines through the session's Output, whose
 // goroutine alone waits on a bot that stops reading (a full SSH window):
 // the session's loop, which reads the bot's answers and the table, never
 // waits on it.
 type botWriter struct {
-	out     *outbox
+	out     Output
 	drained <-chan struct{} // a token after the bot took some of its lines
 }
 
-func newBotWriter(out *outbox) *botWriter {
-	return &botWriter{out: out, drained: out.took}
+func newBotWriter(out Output) *botWriter {
+	return &botWriter{out: out, drained: out.Taken()}
 }
 
 // backlog is the number of bytes waiting or being written.
-func (bw *botWriter) backlog() int { return bw.out.owed() }
+func (bw *botWriter) backlog() int { return bw.out.Owed() }
 
 // send queues lines. Unless must is set, they are dropped when the backlog
 // is over botHardLimit; it reports whether they were queued.
 func (bw *botWriter) send(must bool, lines ...string) bool {
-	if !must && bw.out.owed() > botHardLimit {
+	if !must && bw.out.Owed() > botHardLimit {
 		return false
 	}
 	n := 0
@@ -93,7 +102,3 @@ func (bw *botWriter) send(must bool, lines ...string) bool {
 	_, err := bw.out.Write(b)
 	return err == nil
 }
-
-// close flushes what is queued, waiting at most grace for a bot that does
-// not read.
-func (bw *botWriter) close(grace time.Duration) { bw.out.close(grace) }

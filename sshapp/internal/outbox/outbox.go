@@ -1,4 +1,8 @@
-package sshapp
+// Package outbox queues what a session writes for its client and hands it
+// over from its own goroutine, bounded: a client that stops reading blocks
+// only that goroutine, and owes at most a set number of bytes. Package
+// sshapp gives every session one; the bot line protocol writes through it.
+package outbox
 
 import (
 	"cmp"
@@ -9,16 +13,16 @@ import (
 	"time"
 )
 
-// errOwes is the error of every write to an outbox past its bound.
-var errOwes = errors.New("the client stopped reading its output")
+// ErrOwes is the error of every write to a Box past its bound.
+var ErrOwes = errors.New("the client stopped reading its output")
 
-// outbox holds what a session has written and its client has not taken
-// yet, and hands it to the channel from its own goroutine: a client that
-// stops reading (a full SSH window) blocks only that goroutine, never the
+// Box holds what a session has written and its client has not taken yet,
+// and hands it to the channel from its own goroutine: a client that stops
+// reading (a full SSH window) blocks only that goroutine, never the
 // writer. What it holds is bounded: a write that would make it owe more
 // than max bytes fails, as does every write after it, and over is called
 // once (the server then drops the session).
-type outbox struct {
+type Box struct {
 	w    io.Writer
 	max  int            // <= 0: no bound
 	over func(owed int) // called once, in its own goroutine, past max
@@ -26,7 +30,7 @@ type outbox struct {
 	mu   sync.Mutex
 	buf  []byte // written, not yet handed to w
 	busy int    // bytes in the w.Write under way
-	err  error  // why writes fail: errOwes, or w's error
+	err  error  // why writes fail: ErrOwes, or w's error
 	shut bool   // close was called
 
 	wake chan struct{} // one token while buf has bytes or shut
@@ -34,14 +38,15 @@ type outbox struct {
 	took chan struct{} // one token after each write to w
 }
 
-func newOutbox(w io.Writer, max int, over func(owed int)) *outbox {
-	o := &outbox{w: w, max: max, over: over,
+// New starts a Box writing to w; max <= 0 is no bound, over may be nil.
+func New(w io.Writer, max int, over func(owed int)) *Box {
+	o := &Box{w: w, max: max, over: over,
 		wake: make(chan struct{}, 1), done: make(chan struct{}), took: make(chan struct{}, 1)}
 	go o.run()
 	return o
 }
 
-func (o *outbox) run() {
+func (o *Box) run() {
 	defer close(o.done)
 	var out []byte
 	for {
@@ -83,25 +88,25 @@ func signal(ch chan struct{}) {
 	}
 }
 
-// errClosed is the error of a write after close.
-var errClosed = errors.New("the session's output is closed")
+// ErrClosed is the error of a write after Close.
+var ErrClosed = errors.New("the session's output is closed")
 
 // Write queues p whole, or fails.
-func (o *outbox) Write(p []byte) (int, error) {
+func (o *Box) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	if o.err != nil || o.shut {
-		err := cmp.Or(o.err, errClosed)
+		err := cmp.Or(o.err, ErrClosed)
 		o.mu.Unlock()
 		return 0, err
 	}
 	if owed := len(o.buf) + o.busy + len(p); o.max > 0 && owed > o.max {
-		o.err, o.buf = errOwes, nil
+		o.err, o.buf = ErrOwes, nil
 		o.mu.Unlock()
 		signal(o.wake)
 		if o.over != nil {
 			go o.over(owed)
 		}
-		return 0, fmt.Errorf("%w: %d bytes owed, at most %d", errOwes, owed, o.max)
+		return 0, fmt.Errorf("%w: %d bytes owed, at most %d", ErrOwes, owed, o.max)
 	}
 	o.buf = append(o.buf, p...)
 	o.mu.Unlock()
@@ -109,17 +114,20 @@ func (o *outbox) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// owed is the number of bytes written and not yet taken by the client.
-func (o *outbox) owed() int {
+// Owed is the number of bytes written and not yet taken by the client.
+func (o *Box) Owed() int {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return len(o.buf) + o.busy
 }
 
-// close refuses further writes and waits at most grace for the client to
-// take what is owed; it reports whether the outbox is done (everything
+// Taken gets a token after the client took some of what it owed.
+func (o *Box) Taken() <-chan struct{} { return o.took }
+
+// Close refuses further writes and waits at most grace for the client to
+// take what is owed; it reports whether the Box is done (everything
 // taken, or writing failed), false if the client still owes.
-func (o *outbox) close(grace time.Duration) bool {
+func (o *Box) Close(grace time.Duration) bool {
 	o.mu.Lock()
 	o.shut = true
 	o.mu.Unlock()
