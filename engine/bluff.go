@@ -42,15 +42,14 @@ func LastRoll(evs []Event) (Event, bool) {
 }
 
 // ClaimVerdict judges a claim event given the round's last roll before it
-// (ok false: none).
+// (ok false: none). Dice hidden from the viewer are Unjudged; the store
+// sees every die.
 func ClaimVerdict(roll Event, ok bool, claim Event) Verdict {
 	switch {
-	case !ok || roll.Seat != claim.Seat:
+	case !ok || roll.Seat != claim.Seat || roll.Dice == NoValue:
 		return Unjudged
 	case !roll.Looked:
 		return Unseen
-	case roll.Dice == NoValue:
-		return Unjudged
 	case roll.Dice != claim.Value:
 		return Bluffed
 	}

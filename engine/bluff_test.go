@@ -24,6 +24,7 @@ func TestJudge(t *testing.T) {
 		{"a bluff downwards", []Event{round, rolled(0, 21, true), claimed(0, 65)}, Bluffed},
 		{"a claim unseen", []Event{round, rolled(0, 21, false), claimed(0, 65)}, Unseen},
 		{"a claim on hidden dice", []Event{round, rolled(0, NoValue, true), claimed(0, 65)}, Unjudged},
+		{"a claim unseen on hidden dice", []Event{round, rolled(0, NoValue, false), claimed(0, 65)}, Unjudged},
 		{"a roll of the round before", []Event{rolled(0, 43, true), round, claimed(0, 52)}, Unjudged},
 		{"a pass at the cup's value", []Event{round, rolled(0, 52, true), claimed(0, 52), passed(1, 52)}, Truthful},
 		{"a pass under the cup", []Event{round, rolled(0, 66, true), claimed(0, 52), passed(1, 52)}, Truthful},
