@@ -18,7 +18,6 @@ type Players interface {
 	Player(ctx context.Context, fingerprint string) (store.Player, error)
 	PlayerByName(ctx context.Context, name string) (store.Player, error)
 	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
-	OpenTables(ctx context.Context) ([]store.Table, error)
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 }
 

@@ -72,6 +72,7 @@ type TableDoc struct {
 	Play    string    `json:"play,omitempty"`    // the command that opens the table
 }
 
+// docOf is a table as `tables` and `table` write it.
 func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
 		Name: lobby.Clean(info.Name, lobby.MaxNameLen), Host: lobby.Clean(info.Host, lobby.MaxNameLen),
