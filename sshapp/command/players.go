@@ -113,7 +113,7 @@ func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, erro
 	}
 	var found []store.Rating
 	for _, r := range all {
-		if r.Bot && strings.HasPrefix(r.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(r.Name, name) {
+		if r.Bot && lobby.IsBuiltinBot(r.Fingerprint) && strings.EqualFold(r.Name, name) {
 			found = append(found, r)
 		}
 	}

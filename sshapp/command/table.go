@@ -296,7 +296,7 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 // builtinBotAt finds a built-in bot of that name seated at the table.
 func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
 	for _, p := range info.Players {
-		if p.Bot && strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(p.Name, name) {
+		if p.Bot && lobby.IsBuiltinBot(p.Fingerprint) && strings.EqualFold(p.Name, name) {
 			return p.Name, true
 		}
 	}
