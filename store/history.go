@@ -5,25 +5,17 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
 )
 
-// Viewer is who asks to see games: a key, and whether it is a server
-// admin's.
-type Viewer struct {
-	Fingerprint string
-	Admin       bool
-}
-
-// Admits reports whether fp may see the table and its games: anyone for a
-// public table, the host and the members for a private one.
-func (t Table) Admits(fp string) bool {
-	return !t.Private || (fp != "" && (fp == t.Host || slices.Contains(t.Members, fp)))
-}
+// GameFilter decides whether a game may be shown; t is the record of its
+// table, nil when the store has none. Who may see what is not the store's
+// to say: the lobby's rule (lobby.Viewer.SeesGame) is, wired by
+// store/lobbystore.Shows. A nil GameFilter shows every game.
+type GameFilter func(g Game, t *Table) bool
 
 // Seated reports whether fp sat in the game.
 func (g Game) Seated(fp string) bool {
@@ -35,73 +27,32 @@ func (g Game) Seated(fp string) bool {
 	return false
 }
 
-// VisibleTo reports whether v may see game g, whose table's record is t
-// (RecordAt of the table's records; nil if there is none). The rules:
-//
-//   - a server admin sees every game;
-//   - a game of a table is seen by those the table admits (Table.Admits):
-//     everyone for a public table, the host and the current members for a
-//     private one, so a member who is removed no longer sees its games;
-//   - a closed table's games are also seen by the players seated in them
-//     (its members can no longer change);
-//   - a game without a record of its table (or older than it) is seen
-//     only by the players seated in it.
-func VisibleTo(g Game, t *Table, v Viewer) bool {
-	switch {
-	case v.Admin:
-		return true
-	case t == nil || g.Started.Before(t.Created):
-		return g.Seated(v.Fingerprint)
-	case !t.IsOpen() && g.Seated(v.Fingerprint):
-		return true
+// GameShown reports whether keep shows game g, reading the record of the
+// table it was played at (RecordAt).
+func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, error) {
+	if err := ctxErr(ctx, "game shown"); err != nil {
+		return false, err
 	}
-	return t.Admits(v.Fingerprint)
-}
-
-// GameVisible reports whether v may see game g (see VisibleTo), reading
-// the record of the table it was played at.
-func (s *Store) GameVisible(ctx context.Context, g Game, v Viewer) (bool, error) {
-	if v.Admin {
+	if keep == nil {
 		return true, nil
 	}
 	ts, err := s.TableRecords(ctx, g.Table)
 	if err != nil {
-		return false, fmt.Errorf("game %s visible: %w", g.ID, err)
+		return false, fmt.Errorf("game %s shown: %w", g.ID, err)
 	}
-	return VisibleTo(g, RecordAt(ts, g.Started), v), nil
-}
-
-// TableKnown reports whether v may know of a table of that name: a server
-// admin if there ever was one, anyone else if one of the tables of that
-// name (TableRecords) admits them. A private table is thus unknown to
-// those it does not admit, as is a name never used.
-func (s *Store) TableKnown(ctx context.Context, name string, v Viewer) (bool, error) {
-	ts, err := s.TableRecords(ctx, name)
-	if err != nil {
-		return false, err
-	}
-	return admitsAny(ts, v), nil
-}
-
-func admitsAny(ts []Table, v Viewer) bool {
-	for _, t := range ts {
-		if v.Admin || t.Admits(v.Fingerprint) {
-			return true
-		}
-	}
-	return false
+	return keep(g, RecordAt(ts, g.Started)), nil
 }
 
 // historyChunk is the most games History reads at a time while it skips
 // games the viewer may not see.
 const historyChunk = 200
 
-// History is Games limited to the games v may see (VisibleTo): newest
-// first, q.Limit of them (DefaultLimit if 0) even when hidden games lie in
+// History is Games limited to the games keep shows: newest first,
+// q.Limit of them (DefaultLimit if 0) even when hidden games lie in
 // between, and q.Before pages on as with Games (pass the last ID of a
-// page).
-func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) {
-	if v.Admin {
+// page). A nil keep is Games.
+func (s *Store) History(ctx context.Context, q Query, keep GameFilter) ([]Game, error) {
+	if keep == nil {
 		return s.Games(ctx, q)
 	}
 	limit := q.Limit
@@ -121,15 +72,6 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 		records[key] = ts
 		return ts, nil
 	}
-	if q.Table != "" && q.Player == "" {
-		// At a name no table of which admits the viewer, only games where
-		// they sat can show: walk their own games.
-		if ts, err := table(q.Table); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		} else if !admitsAny(ts, v) {
-			q.Player = v.Fingerprint
-		}
-	}
 	var out []Game
 	page := q
 	page.Limit = limit // most often every game is visible: read no more
@@ -143,7 +85,7 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 			if err != nil {
 				return nil, fmt.Errorf("history: %w", err)
 			}
-			if VisibleTo(g, RecordAt(ts, g.Started), v) {
+			if keep(g, RecordAt(ts, g.Started)) {
 				out = append(out, g)
 				if len(out) == limit {
 					break

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -11,31 +10,23 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-func TestHistoryVisibility(t *testing.T) {
+// TestHistoryFilters pages through the games a filter shows: a page of
+// Limit games even when hidden games lie between, Before going on from a
+// page's last game, the filter given each game's table record (nil when
+// there is none), and GameShown agreeing. Who may see what is the lobby's
+// rule; store/lobbystore tests it on this store.
+func TestHistoryFilters(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
-	const (
-		host     = "SHA256:host"
-		member   = "SHA256:member"
-		stranger = "SHA256:stranger"
-		old      = "SHA256:old" // sat at the earlier table of a reused name
-	)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	mk := func(name string, private bool, created time.Time, members ...string) {
-		t.Helper()
-		tb := table(name)
-		tb.Host, tb.Private, tb.Members, tb.Created = host, private, members, created
-		if err := s.CreateTable(ctx, tb); err != nil {
+	for _, name := range []string{"pub", "club"} {
+		if err := s.CreateTable(ctx, table(name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	play := func(tableName string, at time.Time, fps ...string) string {
+	play := func(tableName string, at time.Time) string {
 		t.Helper()
-		st := make([]Seat, len(fps))
-		for i, fp := range fps {
-			st[i] = Seat{Name: fmt.Sprintf("s%d", i), Fingerprint: fp}
-		}
-		g, err := s.CreateGame(ctx, Game{Table: tableName, Seats: st, Rules: engine.DefaultOptions(), Started: at})
+		g, err := s.CreateGame(ctx, Game{Table: tableName, Seats: seats(2), Rules: engine.DefaultOptions(), Started: at})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,30 +35,31 @@ func TestHistoryVisibility(t *testing.T) {
 		}
 		return g.ID
 	}
-	// "reuse" is first a private table where old played, then closed, then
-	// a public table of the same name.
-	mk("reuse", true, t0)
-	oldGame := play("reuse", t0.Add(time.Minute), host, old)
-	if err := s.UpdateTable(ctx, "reuse", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	mk("reuse", false, t0.Add(2*time.Hour))
-	newGame := play("reuse", t0.Add(3*time.Hour), host, member)
-	mk("pub", false, t0)
-	mk("club", true, t0, member)
 	var pub, club []string // newest last
 	for i := range 30 {
-		at := t0.Add(4*time.Hour + time.Duration(i)*time.Minute)
+		at := t0.Add(time.Duration(i) * time.Minute)
 		if i%5 == 0 {
-			pub = append(pub, play("pub", at, host, member))
+			pub = append(pub, play("pub", at))
 		} else {
-			club = append(club, play("club", at, host, member))
+			club = append(club, play("club", at))
 		}
 	}
+	gone := play("gone", t0.Add(time.Hour)) // no table record
+	var noRecord []string
+	hideClub := func(g Game, tb *Table) bool {
+		if tb == nil {
+			noRecord = append(noRecord, g.ID)
+			return true
+		}
+		if fold(tb.Name) != fold(g.Table) {
+			t.Errorf("game %s of %s given the record of %s", g.ID, g.Table, tb.Name)
+		}
+		return tb.Name != "club"
+	}
 	rev := func(ids ...string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
-	ids := func(v Viewer, q Query) []string {
+	ids := func(keep GameFilter, q Query) []string {
 		t.Helper()
-		gs, err := s.History(ctx, q, v)
+		gs, err := s.History(ctx, q, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,53 +69,42 @@ func TestHistoryVisibility(t *testing.T) {
 		}
 		return out
 	}
+	shown := append([]string{gone}, rev(pub...)...)
 	cases := []struct {
 		name string
-		v    Viewer
+		keep GameFilter
 		q    Query
 		want []string
 	}{
-		{"stranger sees public games only", Viewer{Fingerprint: stranger}, Query{Limit: 100}, append(rev(pub...), newGame)},
-		{"stranger's page skips hidden games", Viewer{Fingerprint: stranger}, Query{Limit: 3}, rev(pub...)[:3]},
-		{"stranger's next page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
-		{"stranger's last page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[5]}, []string{newGame}},
-		{"stranger asks for the private table", Viewer{Fingerprint: stranger}, Query{Table: "CLUB"}, []string{}},
-		{"stranger asks for a player there", Viewer{Fingerprint: stranger}, Query{Player: member, Table: "club"}, []string{}},
-		{"member sees the private table", Viewer{Fingerprint: member}, Query{Table: "club", Limit: 4}, rev(club...)[:4]},
-		{"host too", Viewer{Fingerprint: host}, Query{Table: "club", Limit: 2}, rev(club...)[:2]},
-		{"admin sees all", Viewer{Fingerprint: stranger, Admin: true}, Query{Table: "reuse"}, []string{newGame, oldGame}},
-		{"a reused name hides the old games", Viewer{Fingerprint: member}, Query{Table: "reuse"}, []string{newGame}},
-		{"but not from those who sat there", Viewer{Fingerprint: old}, Query{Table: "reuse"}, []string{newGame, oldGame}},
-		{"by player", Viewer{Fingerprint: old}, Query{Player: old}, []string{oldGame}},
+		{"the shown games only", hideClub, Query{Limit: 100}, shown},
+		{"a page skips hidden games", hideClub, Query{Limit: 3}, shown[:3]},
+		{"the next page", hideClub, Query{Limit: 3, Before: shown[2]}, shown[3:6]},
+		{"the last page", hideClub, Query{Limit: 3, Before: shown[5]}, shown[6:]},
+		{"a hidden table", hideClub, Query{Table: "CLUB"}, []string{}},
+		{"no filter shows all", nil, Query{Table: "club", Limit: 2}, rev(club...)[:2]},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := ids(c.v, c.q); !slices.Equal(got, c.want) {
+			if got := ids(c.keep, c.q); !slices.Equal(got, c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
 	}
-	// GameVisible agrees, and a removed member loses the games.
-	g, _, err := s.Game(ctx, club[0])
-	if err != nil {
-		t.Fatal(err)
+	if !slices.Contains(noRecord, gone) {
+		t.Errorf("the game without a table record was not given a nil record: %v", noRecord)
 	}
 	for _, c := range []struct {
-		v    Viewer
+		id   string
+		keep GameFilter
 		want bool
-	}{{Viewer{Fingerprint: member}, true}, {Viewer{Fingerprint: stranger}, false}, {Viewer{Admin: true}, true}, {Viewer{}, false}} {
-		if ok, err := s.GameVisible(ctx, g, c.v); err != nil || ok != c.want {
-			t.Errorf("GameVisible(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
+	}{{club[0], hideClub, false}, {pub[0], hideClub, true}, {gone, hideClub, true}, {club[0], nil, true}} {
+		g, _, err := s.Game(ctx, c.id)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := s.UpdateTable(ctx, "club", func(tb *Table) error { tb.Members = nil; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if ok, _ := s.GameVisible(ctx, g, Viewer{Fingerprint: member}); ok {
-		t.Error("a removed member still sees the table's games")
-	}
-	if got := ids(Viewer{Fingerprint: member}, Query{Table: "club"}); len(got) != 0 {
-		t.Errorf("a removed member's history of the table: %v", got)
+		if ok, err := s.GameShown(ctx, g, c.keep); err != nil || ok != c.want {
+			t.Errorf("GameShown(%s) = %v, %v; want %v", c.id, ok, err, c.want)
+		}
 	}
 }
 
@@ -158,9 +139,10 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	checks := map[string]error{}
-	_, checks["History"] = s.History(ctx, Query{}, Viewer{})
+	all := func(Game, *Table) bool { return true }
+	_, checks["History"] = s.History(ctx, Query{}, all)
 	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
-	_, checks["GameVisible"] = s.GameVisible(ctx, Game{Table: "t"}, Viewer{})
+	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
 	_, checks["Rating"] = s.Rating(ctx, "x", "")
 	_, checks["Leaderboard"] = s.Leaderboard(ctx, "", 1)
 	checks["Ban"] = s.Ban(ctx, Ban{Fingerprint: "x"})
@@ -174,93 +156,108 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	}
 }
 
-// A closed table's games stay where they were when its name is used
-// again: the earlier table's record moves aside and still decides who sees
-// them, across a restart too.
-func TestClosedTableGamesAfterNameReused(t *testing.T) {
-	const (
-		host     = "SHA256:host"
-		member   = "SHA256:member"
-		stranger = "SHA256:stranger"
-		player   = "SHA256:player"
-	)
+// A closed table's record moves aside when its name is used again:
+// TableRecords lists both, RecordAt picks the one each game was played
+// at, and History and GameShown hand that record to the filter, across a
+// reopen too.
+func TestClosedTableRecordsAfterNameReused(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	cases := []struct {
-		name         string
-		first, again bool // private?
-		viewer       string
-		wantOld      bool // the first table's game is listed and visible
-		wantKnown    bool // TableKnown
-	}{
-		{"public then public, a stranger", false, false, stranger, true, true},
-		{"public then private, a stranger", false, true, stranger, true, true},
-		{"private then public, a stranger", true, false, stranger, false, true},
-		{"private then public, its member", true, false, member, true, true},
-		{"private then private, a stranger", true, true, stranger, false, false},
-		{"private then private, a player there", true, true, player, true, false},
+	mk := func(host string, at time.Time) {
+		t.Helper()
+		tb := table("g2")
+		tb.Host, tb.Created = host, at
+		if err := s.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s, _ := openTemp(t)
-			ctx := context.Background()
-			mk := func(private bool, at time.Time) {
-				t.Helper()
-				tb := table("g2")
-				tb.Host, tb.Private, tb.Created = host, private, at
-				if private {
-					tb.Members = []string{member}
-				}
-				if err := s.CreateTable(ctx, tb); err != nil {
-					t.Fatal(err)
-				}
-			}
-			play := func(at time.Time) string {
-				t.Helper()
-				g, err := s.CreateGame(ctx, Game{Table: "g2", Seats: []Seat{{Name: "a", Fingerprint: player}, {Name: "b", Fingerprint: "bot:easy:b", Bot: true}},
-					Rules: engine.DefaultOptions(), Started: at})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
-					t.Fatal(err)
-				}
-				return g.ID
-			}
-			mk(c.first, t0)
-			old := play(t0.Add(time.Minute))
-			if err := s.UpdateTable(ctx, "g2", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			mk(c.again, t0.Add(2*time.Hour))
-			s = reopen(t, s)
-			v := Viewer{Fingerprint: c.viewer}
-			for _, q := range []Query{{}, {Table: "G2"}, {Player: player}} {
-				gs, err := s.History(ctx, q, v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				listed := len(gs) == 1 && gs[0].ID == old
-				if listed != c.wantOld || len(gs) > 1 {
-					t.Errorf("History(%+v) = %v, want the old game listed: %v", q, gs, c.wantOld)
-				}
-			}
-			g, _, err := s.Game(ctx, old)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok, err := s.GameVisible(ctx, g, v); err != nil || ok != c.wantOld {
-				t.Errorf("GameVisible = %v, %v; want %v", ok, err, c.wantOld)
-			}
-			if ok, err := s.TableKnown(ctx, "g2", v); err != nil || ok != c.wantKnown {
-				t.Errorf("TableKnown = %v, %v; want %v", ok, err, c.wantKnown)
-			}
-			recs, err := s.TableRecords(ctx, "g2")
-			if err != nil || len(recs) != 2 || recs[0].IsOpen() || !recs[1].IsOpen() || recs[0].Private != c.first {
-				t.Errorf("TableRecords = %+v, %v", recs, err)
-			}
-			if err := s.Check(ctx); err != nil {
-				t.Error(err)
-			}
-		})
+	play := func(at time.Time) string {
+		t.Helper()
+		g, err := s.CreateGame(ctx, Game{Table: "g2", Seats: seats(2), Rules: engine.DefaultOptions(), Started: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	closeAt := func(at time.Time) {
+		t.Helper()
+		if err := s.UpdateTable(ctx, "G2", func(tb *Table) error { tb.Closed = at; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("SHA256:first", t0)
+	first := play(t0.Add(time.Minute))
+	closeAt(t0.Add(time.Hour))
+	mk("SHA256:second", t0.Add(2*time.Hour))
+	second := play(t0.Add(3 * time.Hour))
+	closeAt(t0.Add(4 * time.Hour))
+	mk("SHA256:third", t0.Add(5*time.Hour))
+	s = reopen(t, s)
+
+	recs, err := s.TableRecords(ctx, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, r := range recs {
+		hosts = append(hosts, r.Host)
+	}
+	if want := []string{"SHA256:first", "SHA256:second", "SHA256:third"}; !slices.Equal(hosts, want) {
+		t.Fatalf("TableRecords hosts %v, want %v", hosts, want)
+	}
+	if recs[0].IsOpen() || recs[1].IsOpen() || !recs[2].IsOpen() {
+		t.Errorf("open: %v %v %v", recs[0].IsOpen(), recs[1].IsOpen(), recs[2].IsOpen())
+	}
+	for _, c := range []struct {
+		at   time.Time
+		want string // host; "" for none
+	}{
+		{t0.Add(-time.Minute), "SHA256:first"}, // older than every record: the oldest
+		{t0, "SHA256:first"},
+		{t0.Add(time.Minute), "SHA256:first"},
+		{t0.Add(3 * time.Hour), "SHA256:second"},
+		{t0.Add(6 * time.Hour), "SHA256:third"},
+	} {
+		got := ""
+		if r := RecordAt(recs, c.at); r != nil {
+			got = r.Host
+		}
+		if got != c.want {
+			t.Errorf("RecordAt(%s) is %q's, want %q's", c.at.Format(time.Kitchen), got, c.want)
+		}
+	}
+	if recs, err := s.TableRecords(ctx, "never"); err != nil || len(recs) != 0 {
+		t.Errorf("TableRecords(never) = %v, %v", recs, err)
+	}
+
+	// The filter is handed each game's own table.
+	hostOf := map[string]string{}
+	keep := func(g Game, t *Table) bool {
+		if t != nil {
+			hostOf[g.ID] = t.Host
+		}
+		return true
+	}
+	gs, err := s.History(ctx, Query{Table: "g2"}, keep)
+	if err != nil || len(gs) != 2 {
+		t.Fatalf("History = %v, %v", gs, err)
+	}
+	if hostOf[first] != "SHA256:first" || hostOf[second] != "SHA256:second" {
+		t.Errorf("History's filter saw the tables of %v", hostOf)
+	}
+	clear(hostOf)
+	g, _, err := s.Game(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.GameShown(ctx, g, keep); !ok || err != nil || hostOf[first] != "SHA256:first" {
+		t.Errorf("GameShown = %v, %v; its filter saw %v", ok, err, hostOf)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
 	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // shutdownTimeout bounds the goodbye to every session; the whole stop
@@ -100,7 +101,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if botDelay == 0 {
 		botDelay = -1 // the lobby's zero is its default
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: st, Log: logger, BotDelay: botDelay})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
 	if err != nil {
 		st.Close()
 		return err

@@ -8,8 +8,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 const usageHistory = "history [--table T] [--player P] [--limit N] [--before GAME] [--json]"
@@ -72,7 +73,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)
@@ -95,7 +96,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		}
 		q.Player = p.Fingerprint
 	}
-	games, err := recs.History(ctx, q, c.viewer())
+	games, err := recs.History(ctx, q, c.shows())
 	if err != nil {
 		return c.serverError("read the history", err)
 	}
@@ -127,7 +128,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, text.Clean(g.Table, store.MaxTableNameLen),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
 	}
 	_ = tw.Flush()
@@ -135,7 +136,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
 			if f.v != "" {
-				words += " --" + f.name + " " + text.Clean(f.v, 80)
+				words += " --" + f.name + " " + lobby.Clean(f.v, 80)
 			}
 		}
 		if *limit != 20 {
@@ -152,7 +153,7 @@ func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	return text.Clean(g.Seats[seat].Name, store.MaxNameLen)
+	return lobby.Clean(g.Seats[seat].Name, lobby.MaxNameLen)
 }
 
 // playerList names the players of g by seat, bots marked.
@@ -165,18 +166,20 @@ func playerList(g store.Game) string {
 }
 
 // tableVisible checks a --table argument: a name no table ever had, or
-// only private tables the caller is not admitted to, is "no table" (so
-// that nobody learns private tables' names by guessing). ok is false
-// after a refusal.
+// only tables the caller may not see (lobby.Viewer.Sees: private ones
+// that do not admit them), is "no table" (so that nobody learns private
+// tables' names by guessing). ok is false after a refusal.
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
-	known, err := recs.TableKnown(ctx, name, c.viewer())
-	switch {
-	case err != nil:
+	ts, err := recs.TableRecords(ctx, name)
+	if err != nil {
 		c.serverError("read the table", err)
 		return false
-	case known:
-		return true
 	}
-	c.Refuse("no table %s", text.Clean(name, store.MaxTableNameLen))
+	for _, t := range ts {
+		if c.viewer().Sees(lobbystore.Access(t)) {
+			return true
+		}
+	}
+	c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
 	return false
 }
