@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -67,6 +68,9 @@ type Config struct {
 type Lobby struct {
 	cfg Config
 	log *log.Logger
+
+	moves [engine.Leave + 1]atomic.Uint64 // actions applied, by kind
+	drops atomic.Uint64                   // snapshots and lobby versions replaced unread in a mailbox
 
 	mu     sync.Mutex
 	tables map[string]*Table // by lower-case name
@@ -238,7 +242,7 @@ func (l *Lobby) SeatedAt(fp string) []TableInfo {
 // Subscribe returns a mailbox that receives a new version number whenever
 // the table list or the lobby chat changes.
 func (l *Lobby) Subscribe() *Mailbox[int] {
-	m := NewMailbox[int]()
+	m := NewMailbox[int]().counted(&l.drops)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -318,6 +322,38 @@ func (l *Lobby) remove(t *Table) {
 		delete(l.tables, strings.ToLower(t.name))
 	}
 	l.notifyLocked()
+}
+
+// Stats is what the lobby counts, for the server's metrics.
+type Stats struct {
+	// Tables is the open tables by state ("waiting", "playing").
+	Tables map[string]int
+	// Moves is the actions applied since the lobby started, by kind
+	// ("roll", "claim", "pass", "challenge", "give up", "timeout",
+	// "leave").
+	Moves map[string]uint64
+	// MailboxDrops is the snapshots (and lobby list versions) a
+	// subscriber's mailbox replaced before they were read: a viewer too
+	// slow for the table saw only the newest.
+	MailboxDrops uint64
+}
+
+// Stats reports what the lobby counts now.
+func (l *Lobby) Stats() Stats {
+	st := Stats{Tables: map[string]int{"waiting": 0, "playing": 0}, Moves: map[string]uint64{}, MailboxDrops: l.drops.Load()}
+	for k := engine.Roll; k <= engine.Leave; k++ {
+		st.Moves[k.String()] = l.moves[k].Load()
+	}
+	l.mu.Lock()
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	l.mu.Unlock()
+	for _, t := range ts {
+		st.Tables[t.Info().State]++
+	}
+	return st
 }
 
 // Close stops every table actor. Games stay in the store as they are and

@@ -247,7 +247,7 @@ func (s *Subscription) Close() {
 // anyone else a spectator's. A private table admits only its host and
 // members.
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
-	s := &Subscription{box: NewMailbox[Snapshot](), table: t, player: p}
+	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
@@ -581,6 +581,9 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	}
 	run.g = next
 	run.record(evs)
+	if int(a.Kind) < len(t.lobby.moves) {
+		t.lobby.moves[a.Kind].Add(1)
+	}
 	sitters := t.sitters
 	for _, e := range evs {
 		if e.Type == engine.EvLeave {

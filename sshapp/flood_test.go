@@ -137,11 +137,7 @@ func flood(addr string, stop <-chan struct{}, attempts *atomic.Int64) *sync.Wait
 	return &wg
 }
 
-func (srv *Server) refusedFor(reason string) uint64 {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
-	return srv.refusals[reason]
-}
+func (srv *Server) refusedFor(reason refusal) uint64 { return srv.Stats().Refusals[string(reason)] }
 
 // 96 silent connections from 12 addresses: more than the handshake slots.
 // The version deadline frees the slots, the penalties then refuse the

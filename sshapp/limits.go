@@ -68,13 +68,30 @@ type conn struct {
 	noSession *time.Timer // closes an authenticated connection without sessions
 }
 
-// Why a connection is refused before its handshake.
+// refusal is why a connection is refused before its handshake, as Stats
+// names it.
+type refusal string
+
+// The refusals.
 const (
-	refuseClosing   = "the server is shutting down"
-	refusePenalised = "too many unfinished connections from your address; try again later"
-	refusePerSource = "too many connections from your address"
-	refuseBusy      = "the server is busy, try again in a minute"
+	refuseClosing   refusal = "shutdown"
+	refusePenalised refusal = "penalised"
+	refusePerSource refusal = "per_source"
+	refuseBusy      refusal = "busy"
 )
+
+// message is what the client is told.
+func (r refusal) message() string {
+	switch r {
+	case refuseClosing:
+		return "the server is shutting down"
+	case refusePenalised:
+		return "too many unfinished connections from your address; try again later"
+	case refusePerSource:
+		return "too many connections from your address"
+	}
+	return "the server is busy, try again in a minute"
+}
 
 // accept is the ConnCallback: it refuses a connection from a penalised
 // source, over a cap or by random early drop (by returning nil, which
@@ -85,7 +102,7 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	src := sourceOf(ip)
 	now := time.Now()
 	srv.mu.Lock()
-	var refuse string
+	var refuse refusal
 	switch {
 	case srv.closing:
 		refuse = refuseClosing
@@ -97,13 +114,13 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 		refuse = refuseBusy
 	}
 	if refuse != "" {
-		srv.refusals[refuse]++
+		srv.refusals[string(refuse)]++
 		srv.mu.Unlock()
-		srv.log.Debug("connection refused", "remote", ip, "reason", refuse)
+		srv.log.Debug("connection refused", "remote", ip, "reason", refuse.message())
 		// Before the version exchange a server may send text lines; ssh
 		// -v shows them. Never wait on a client that does not read.
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse)
+		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse.message())
 		return nil
 	}
 	if tc, ok := nc.(*net.TCPConn); ok && srv.lim.SendBuffer > 0 {
@@ -211,6 +228,7 @@ func (c *conn) authenticated(ctx ssh.Context) {
 
 	c.srv.mu.Lock()
 	c.srv.unauth--
+	c.srv.handshakes[handshakeOK]++
 	c.srv.mu.Unlock()
 	go c.keepalive(ctx)
 }
@@ -233,6 +251,11 @@ func (c *conn) Close() error {
 		}
 		if !wasAuthed {
 			srv.unauth--
+			if c.timedOut.Load() {
+				srv.handshakes[handshakeTimeout]++
+			} else {
+				srv.handshakes[handshakeNoAuth]++
+			}
 		}
 		delete(srv.conns, c)
 		closing := srv.closing

@@ -27,6 +27,7 @@ type session struct {
 	ssh.Session
 	srv     *Server
 	fp      string
+	kind    string // "screen", "bot" or "command" (Stats)
 	started time.Time
 
 	pty    ssh.Pty
@@ -49,6 +50,8 @@ type session struct {
 // newSession wraps s and registers it, or returns nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	ss := &session{Session: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	_, _, hasPty := s.Pty()
+	ss.kind = sessionKind(s.Command(), hasPty)
 	ss.lastInput.Store(time.Now().UnixNano())
 	pty, winch, ok := s.Pty()
 	if ok {
@@ -67,6 +70,7 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	srv.handlers.Add(1)
 	srv.mu.Unlock()
 	over := func(owed int) {
+		srv.count(srv.dropped, dropStalled)
 		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
 	}
 	ss.out = outbox.New(s, srv.lim.MaxOwed, over)
@@ -125,6 +129,7 @@ func (ss *session) flush() {
 	deadline := time.Now().Add(ss.srv.lim.FlushTimeout)
 	for _, o := range []*outbox.Box{ss.out, ss.errOut} {
 		if !o.Close(time.Until(deadline)) {
+			ss.srv.count(ss.srv.dropped, dropFlush)
 			ss.drop("its client did not take the end of its output", "owed", ss.out.Owed()+ss.errOut.Owed(),
 				"waited", ss.srv.lim.FlushTimeout)
 			return
@@ -370,6 +375,19 @@ func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error
 		srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
 	}
 	return p, nil
+}
+
+// sessionKind is what a session is, as Stats counts them: the game
+// screen (no command, or play, with a terminal), a bot on the line
+// protocol, or any other command.
+func sessionKind(args []string, pty bool) string {
+	switch {
+	case len(args) == 0 && pty, len(args) > 0 && args[0] == "play" && pty:
+		return "screen"
+	case len(args) > 0 && args[0] == "bot":
+		return "bot"
+	}
+	return "command"
 }
 
 func commandName(args []string) string {

@@ -81,7 +81,7 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string, bot bool)
 		return Player{}, fmt.Errorf("set name: %w", err)
 	}
 	var p Player
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
 		key := []byte(fold(name))
 		if owner := names.Get(key); owner != nil && string(owner) != fingerprint {
@@ -120,7 +120,7 @@ func (s *Store) Touch(ctx context.Context, fingerprint string, at time.Time) err
 	if err := ctxErr(ctx, "touch"); err != nil {
 		return err
 	}
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.batch(func(tx *bolt.Tx) error {
 		p, err := getPlayer(tx, fingerprint)
 		if err != nil {
 			return err

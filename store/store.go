@@ -131,6 +131,8 @@ type Store struct {
 	// truth (a stale seq is not trusted).
 	mu   sync.Mutex
 	live map[uint64]liveGame
+
+	lat *latency // of every write, for CommitLatency
 }
 
 // liveGame is what Store.live holds of a game.
@@ -194,7 +196,7 @@ func Open(path string) (*Store, error) {
 	}
 	db.MaxBatchDelay = maxBatchDelay
 	db.MaxBatchSize = maxBatchSize
-	s := &Store{db: db, path: path, live: map[uint64]liveGame{}}
+	s := &Store{db: db, path: path, live: map[uint64]liveGame{}, lat: newLatency()}
 	if err := s.initSchema(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -306,7 +308,7 @@ func (s *Store) initSchema() (err error) {
 	if err != nil || !fresh {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("create bucket %s: %w", b, err)

@@ -302,3 +302,42 @@ func TestBackupWhileWriting(t *testing.T) {
 		t.Fatalf("backup cancelled midway: %d bytes (%d written), %v", n, wrote, err)
 	}
 }
+
+func TestCommitLatency(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	before := s.CommitLatency()
+	for _, n := range []string{"a", "b", "c"} {
+		if err := s.CreateTable(ctx, table(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := s.CreateGame(ctx, Game{Table: "a", Seats: seats(2), Rules: engine.DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	after := s.CommitLatency()
+	if got := after.Count - before.Count; got != 5 {
+		t.Errorf("%d writes counted, want 5", got)
+	}
+	var sum uint64
+	for _, c := range after.Counts {
+		sum += c
+	}
+	if sum != after.Count || len(after.Counts) != len(after.Bounds)+1 || after.Sum <= 0 {
+		t.Errorf("histogram %+v", after)
+	}
+	if !slices.IsSorted(after.Bounds) || after.Bounds[0] != 250*time.Microsecond {
+		t.Errorf("bounds %v", after.Bounds)
+	}
+	l := newLatency()
+	for _, d := range []time.Duration{0, 250 * time.Microsecond, 251 * time.Microsecond, time.Hour} {
+		l.observe(d)
+	}
+	if l.counts[0].Load() != 2 || l.counts[1].Load() != 1 || l.counts[len(l.bounds)].Load() != 1 {
+		t.Errorf("buckets: first %d, second %d, over %d", l.counts[0].Load(), l.counts[1].Load(), l.counts[len(l.bounds)].Load())
+	}
+}

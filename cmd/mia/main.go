@@ -126,8 +126,16 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		closeAll()
 		return err
 	}
+	stopMetrics := func(context.Context) error { return nil }
+	if o.metrics != "" {
+		if stopMetrics, err = serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg); err != nil {
+			closeAll()
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
+		_ = stopMetrics(context.Background())
 		closeAll()
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -138,6 +146,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-ctx.Done():
 	case err := <-served:
+		_ = stopMetrics(context.Background())
 		closeAll()
 		return err
 	}
@@ -152,6 +161,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-served:
 	case <-sctx.Done():
+	}
+	if err := stopMetrics(sctx); err != nil {
+		lg.Warn("metrics shutdown incomplete", "err", err)
 	}
 	if err := closeAll(); err != nil {
 		return err

@@ -29,10 +29,11 @@ type logWatch struct {
 	partial   []byte
 	lines     []string
 	listening chan map[string]any
+	metrics   chan string // the address of the "metrics listening" line
 }
 
 func newLogWatch() *logWatch {
-	return &logWatch{listening: make(chan map[string]any, 1)}
+	return &logWatch{listening: make(chan map[string]any, 1), metrics: make(chan string, 1)}
 }
 
 func (w *logWatch) Write(p []byte) (int, error) {
@@ -51,6 +52,13 @@ func (w *logWatch) Write(p []byte) (int, error) {
 		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
 			select {
 			case w.listening <- m:
+			default:
+			}
+		}
+		if m["msg"] == "metrics listening" {
+			addr, _ := m["addr"].(string)
+			select {
+			case w.metrics <- addr:
 			default:
 			}
 		}
@@ -135,18 +143,34 @@ func command(t *testing.T, c *gossh.Client, cmd string) (string, int) {
 	return "", -1
 }
 
+// runInProcess runs the server in this process with env (MIA_*) and
+// args; stop ends it and returns run's error, failing the test if it
+// takes more than 5 s.
+func runInProcess(t *testing.T, env map[string]string, args ...string) (logs *logWatch, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	logs = newLogWatch()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, func(k string) string { return env[k] }, io.Discard, logs)
+	}()
+	return logs, func() error {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			t.Fatal("run did not return 5 s after its context ended")
+		}
+		return nil
+	}
+}
+
 func TestRunInProcess(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	logs := newLogWatch()
-	done := make(chan error, 1)
-	env := func(k string) string {
-		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
-	}
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, logs)
-	}()
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}, "--addr", "127.0.0.1:0")
 	addr, fp := logs.address(t)
 	c, hostFP := dial(t, addr, newKey(t))
 	if hostFP != fp {
@@ -155,19 +179,18 @@ func TestRunInProcess(t *testing.T) {
 	if out, code := command(t, c, "name alice"); code != 0 {
 		t.Errorf("name alice: %d %s", code, out)
 	}
+	select {
+	case a := <-logs.metrics:
+		t.Errorf("metrics served at %s though --metrics-addr was not given", a)
+	default:
+	}
 	for _, f := range []string{"host_ed25519", "mia.db"} {
 		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
 			t.Errorf("data folder: %v", err)
 		}
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not return 5 s after its context ended")
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
 	}
 }
 
@@ -270,30 +293,8 @@ func TestSignalStopsCleanly(t *testing.T) {
 			}
 
 			// A person on the screen.
-			sess, err := c.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
-				t.Fatal(err)
-			}
-			var screen syncBuffer
-			sess.Stdout = &screen
-			stdin, err := sess.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			if err := sess.Shell(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(5 * time.Second)
-			for !strings.Contains(screen.String(), "you are alice") {
-				if time.Now().After(deadline) {
-					t.Fatalf("screen never came up: %q", screen.String())
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			screen := openScreen(t, c)
+			waitUntil(t, 5*time.Second, "the screen", func() bool { return strings.Contains(screen.String(), "you are alice") })
 			// And one more connection, idle.
 			dial(t, addr, newKey(t))
 
@@ -333,6 +334,31 @@ func TestSignalStopsCleanly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openScreen opens the game screen on c (a "dumb" PTY, its input kept
+// open) and returns what it shows.
+func openScreen(t *testing.T, c *gossh.Client) *syncBuffer {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	screen := &syncBuffer{}
+	sess.Stdout = screen
+	stdin, err := sess.StdinPipe() // open: the end of input would quit the screen
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close() })
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return screen
 }
 
 type syncBuffer struct {

@@ -23,6 +23,7 @@ type options struct {
 	logLevel  log.Level
 	logFormat log.Formatter
 	botDelay  time.Duration // the built-in bots' least pause; 0: none
+	metrics   string        // address of the Prometheus metrics; "": off
 }
 
 // usageError is a bad command line: exit status 2.
@@ -49,6 +50,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
+	metrics := fs.String("metrics-addr", def("MIA_METRICS_ADDR", ""), "serve Prometheus metrics at http://ADDR/metrics, such as 127.0.0.1:9234; off if empty (MIA_METRICS_ADDR)")
 	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
@@ -63,7 +65,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
-	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys}
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics}
 	if o.hostKey == "" {
 		o.hostKey = filepath.Join(o.data, "host_ed25519")
 	}

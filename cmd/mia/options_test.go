@@ -28,15 +28,17 @@ func TestParseOptions(t *testing.T) {
 			env: map[string]string{
 				"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_ADMIN_KEYS": "/etc/admins",
 				"MIA_ALLOW_KEYS": "/etc/allow", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "250ms",
+				"MIA_METRICS_ADDR": "127.0.0.1:9234",
 			},
 			want: options{addr: "127.0.0.1:1", data: "/srv/mia", hostKey: "/srv/mia/host_ed25519", adminKeys: "/etc/admins",
-				allowKeys: "/etc/allow", logLevel: log.DebugLevel, logFormat: log.JSONFormatter, botDelay: 250 * time.Millisecond},
+				allowKeys: "/etc/allow", logLevel: log.DebugLevel, logFormat: log.JSONFormatter, botDelay: 250 * time.Millisecond,
+				metrics: "127.0.0.1:9234"},
 		},
 		{
 			name: "flags win over environment",
-			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt", "--bot-delay", "0"},
-			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "2s"},
-			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter},
+			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt", "--bot-delay", "0", "--metrics-addr", ":9"},
+			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "2s", "MIA_METRICS_ADDR": "127.0.0.1:1"},
+			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter, metrics: ":9"},
 		},
 		{
 			name: "host key from the environment",

@@ -1,27 +1,11 @@
 package outbox
 
 import (
-	"bytes"
 	"errors"
-	"sync"
+	"io"
 	"testing"
 	"time"
 )
-
-// blockingWriter blocks every Write until released, like an SSH channel
-// whose reader stopped reading.
-type blockingWriter struct {
-	release chan struct{}
-	mu      sync.Mutex
-	b       bytes.Buffer
-}
-
-func (w *blockingWriter) Write(p []byte) (int, error) {
-	<-w.release
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
 
 func TestBound(t *testing.T) {
 	tests := []struct {
@@ -37,9 +21,10 @@ func TestBound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := &blockingWriter{release: make(chan struct{})} // the client reads nothing
+			pr, pw := io.Pipe() // a client that reads nothing until the pipe is read
+			defer pr.Close()
 			overs := make(chan int, 4)
-			o := New(w, tt.max, func(owed int) { overs <- owed })
+			o := New(pw, tt.max, func(owed int) { overs <- owed })
 			first := -1
 			for i, n := range tt.writes {
 				if _, err := o.Write(make([]byte, n)); err != nil {
@@ -67,7 +52,7 @@ func TestBound(t *testing.T) {
 			if tt.wantErr < 0 && o.Close(10*time.Millisecond) {
 				t.Error("close reports done while the client reads nothing")
 			}
-			close(w.release)
+			go func() { _, _ = io.Copy(io.Discard, pr) }() // the client reads again
 			if !o.Close(5 * time.Second) {
 				t.Error("close still waits once the client reads")
 			}
