@@ -46,6 +46,9 @@ type Storage struct {
 	// Games is where a bot that fell behind reads the end of a game; nil:
 	// it misses the end of that game.
 	Games botline.Games
+	// Backups is the copies of the database the backup command streams;
+	// nil: backup is refused.
+	Backups command.Backups
 }
 
 // Config configures a Server. HostKey, Storage.Players and

@@ -89,6 +89,7 @@ func New(cfg Config) (*Server, error) {
 		Lobby:       cfg.Lobby,
 		Players:     cfg.Storage.Commands,
 		Records:     cfg.Storage.Records,
+		Backups:     cfg.Storage.Backups,
 		Log:         srv.log,
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,

@@ -139,8 +139,10 @@ func TestStalledReaderDropped(t *testing.T) {
 	took := time.Since(begin)
 	t.Logf("dropped after %s; %d games finished meanwhile", took.Round(time.Millisecond), finished()-games)
 	eventually(t, 5*time.Second, "the session gone", func() bool { return e.sessionCount() == 0 })
-	if got := e.Stats().Dropped["stalled"]; got != 1 {
-		t.Errorf("Stats: %d sessions dropped for not reading, want 1", got)
+	// Each screen that passed its bound before the connection closed
+	// counts.
+	if got := e.Stats().Dropped["stalled"]; got < 1 || got > uint64(len(screens)) {
+		t.Errorf("Stats: %d sessions dropped for not reading, want 1 to %d", got, len(screens))
 	}
 	if !strings.Contains(logs.String(), fmt.Sprintf("bound=%d", bound)) {
 		t.Errorf("the log line does not give the bound:\n%s", logs.String())

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -42,3 +45,28 @@ func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 type writerFunc func(p []byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// BackupFile makes a consistent copy of the file (Backup) into a
+// temporary file beside it, unlinked at once, and returns it open for
+// reading from its start, with its size; closing it frees its space. The
+// read transaction lasts only as long as the local copy, so a slow reader
+// of the copy never holds the database up.
+func (s *Store) BackupFile(ctx context.Context) (io.ReadCloser, int64, error) {
+	f, err := os.CreateTemp(filepath.Dir(s.path), ".mia-backup-*")
+	if err != nil {
+		return nil, 0, fmt.Errorf("backup: %w", err)
+	}
+	// Unlinked while open: nothing is left behind whatever happens next.
+	if err := os.Remove(f.Name()); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("backup: %w", err)
+	}
+	n, err := s.Backup(ctx, f)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		return nil, 0, errors.Join(err, f.Close())
+	}
+	return f, n, nil
+}

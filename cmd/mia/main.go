@@ -116,7 +116,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
-		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st},
+		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st},
 		Lobby:   lob,
 		Admins:  admins,
 		Allow:   allow,

@@ -104,6 +104,8 @@ type Config struct {
 	// Records is the history, ratings and bans; nil refuses history,
 	// replay, stats, leaderboard and ban.
 	Records Records
+	// Backups makes copies of the database; nil refuses backup.
+	Backups Backups
 	// Log receives the commands' logs.
 	Log *log.Logger
 	// Now is the clock.
@@ -144,6 +146,7 @@ func New(cfg Config) *Router {
 		leaderboardCommand,
 		banCommand,
 		unbanCommand,
+		backupCommand,
 		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
 	} {
 		r.Handle(cmd)
