@@ -336,11 +336,18 @@ func (r gameRecord) fingerprints() []string {
 // seats.
 func validSeats(e engine.Event, n int) bool {
 	ok := func(s int) bool { return s >= 0 && s < n }
+	for _, l := range e.Losses {
+		if !ok(l.Seat) {
+			return false
+		}
+	}
 	switch e.Type {
 	case engine.EvRound:
 		return ok(e.Opener)
-	case engine.EvChallenge:
-		return ok(e.Seat) && ok(e.Claimant) && ok(e.Loser)
+	case engine.EvChallenge: // claimant -1: a challenge of nothing (low-claim loses)
+		return ok(e.Seat) && (ok(e.Claimant) || e.Claimant == -1 && e.Claim == engine.NoValue) && ok(e.Loser)
+	case engine.EvLowClaim:
+		return ok(e.Seat) && ok(e.Loser)
 	case engine.EvEnd:
 		return e.Winner == -1 || ok(e.Winner)
 	}
