@@ -11,6 +11,9 @@ func TestJudge(t *testing.T) {
 	}
 	claimed := func(seat int, v Value) Event { return Event{Type: EvClaim, Seat: seat, Value: v} }
 	passed := func(seat int, v Value) Event { return Event{Type: EvPass, Seat: seat, Value: v} }
+	lowClaimed := func(seat int, v, c Value) Event {
+		return Event{Type: EvLowClaim, Seat: seat, Value: v, Claim: c, Loser: seat, LivesLost: 1}
+	}
 	challenged := func(seat, claimant, loser int) Event {
 		return Event{Type: EvChallenge, Seat: seat, Claimant: claimant, Loser: loser, Claim: 52, Dice: 43, LivesLost: 1}
 	}
@@ -35,6 +38,14 @@ func TestJudge(t *testing.T) {
 		{"a passer caught", []Event{round, rolled(0, 43, true), claimed(0, 52), passed(1, 52), challenged(2, 1, 1)}, Caught},
 		{"a claim that stood", []Event{round, rolled(0, 52, true), claimed(0, 52), challenged(1, 0, 1)}, Stood},
 		{"a roll", []Event{round, rolled(0, 52, true)}, Unjudged},
+		{"a low claim of the dice", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 43, true), lowClaimed(1, 43, 52)}, Truthful},
+		{"a low claim bluffed", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, true), lowClaimed(1, 43, 52)}, Bluffed},
+		{"a low claim unseen", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, false), lowClaimed(1, 43, 52)}, Unseen},
+		{"a challenge of nothing", []Event{round, {Type: EvChallenge, Seat: 0, Claimant: -1, Loser: 0, LivesLost: 1}}, Unjudged},
+		{"a false Mia revealed", []Event{round, rolled(0, 43, true), claimed(0, Mia), {Type: EvReveal, Seat: 0, Claim: Mia, Dice: 43}}, Caught},
+		{"a true Mia revealed", []Event{round, rolled(0, Mia, true), claimed(0, Mia), {Type: EvReveal, Seat: 0, Claim: Mia, Dice: Mia}}, Stood},
+		{"a Mia come back", []Event{round, rolled(0, Mia, true), claimed(0, Mia), passed(1, Mia), {Type: EvMiaBack, Seat: 0}}, Unjudged},
+		{"a roll again after a Mia came back", []Event{round, rolled(0, 43, true), claimed(0, Mia), passed(1, Mia), rolled(0, 52, true), claimed(0, 52)}, Truthful},
 		{"a round", []Event{round}, Unjudged},
 	}
 	for _, c := range cases {
@@ -56,5 +67,21 @@ func TestPassVerdictFollowsTheRanking(t *testing.T) {
 	}
 	if got := PassVerdict(Numeric, roll, true, pass); got != Truthful {
 		t.Errorf("numeric: 11 passed over 65 is %d, want Truthful", got)
+	}
+}
+
+// TestClaimVerdictFollowsTheRanking: under pips a claim names a rank, so
+// dice of the same sum are the truth (54 claimed as 9 pips, written 63).
+func TestClaimVerdictFollowsTheRanking(t *testing.T) {
+	roll := Event{Type: EvRoll, Seat: 0, Dice: 54, Looked: true}
+	claim := Event{Type: EvClaim, Seat: 0, Value: 63}
+	if got := ClaimVerdict(Pips, roll, true, claim); got != Truthful {
+		t.Errorf("pips: 54 claimed as 63 is %d, want Truthful", got)
+	}
+	if got := ClaimVerdict(Classic, roll, true, claim); got != Bluffed {
+		t.Errorf("classic: 54 claimed as 63 is %d, want Bluffed", got)
+	}
+	if got := ClaimVerdict(Pips, Event{Type: EvRoll, Seat: 0, Dice: 53, Looked: true}, true, claim); got != Bluffed {
+		t.Errorf("pips: 53 (8 pips) claimed as 9 pips is %d, want Bluffed", got)
 	}
 }

@@ -263,16 +263,17 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	var (
 		rec Replay
 		fps []string
+		rk  engine.Ranking
 	)
 	if known != nil {
-		fps = known.fps
+		fps, rk = known.fps, known.ranking
 	}
 	if fps == nil || res != nil {
 		var err error
 		if rec, err = getGame(tx, id); err != nil {
 			return err
 		}
-		fps = rec.fingerprints()
+		fps, rk = rec.fingerprints(), rec.Rules.Ranking
 	}
 	events := tx.Bucket(bucketEvents)
 	c := events.Cursor()
@@ -314,8 +315,8 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return rollBefore()
 	}
 	var d tallyDelta
-	d.events(len(fps), evs, prevRoll)
-	*after = liveGame{fps: fps, seq: last + len(evs)}
+	d.events(len(fps), rk, evs, prevRoll)
+	*after = liveGame{fps: fps, ranking: rk, seq: last + len(evs)}
 	after.roll, after.hasRoll = prevRoll(len(evs))
 
 	for i, e := range evs {

@@ -183,9 +183,9 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				roll = engine.Event{Seat: -1}
 			case engine.EvRoll:
 				roll = e
-			case engine.EvClaim:
+			case engine.EvClaim, engine.EvLowClaim: // a bluff names another rank than the dice
 				per[e.Seat].Claims++
-				if roll.Seat == e.Seat && roll.Looked && roll.Dice != e.Value {
+				if roll.Seat == e.Seat && roll.Looked && g.Rules.Ranking.Rank(roll.Dice) != g.Rules.Ranking.Rank(e.Value) {
 					per[e.Seat].Bluffs++
 				}
 			case engine.EvChallenge:
@@ -199,12 +199,16 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				}
 			case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
 				per[e.Seat].LivesLost += e.LivesLost
-			case engine.EvLowClaim:
-				per[e.Loser].LivesLost += e.LivesLost
 			case engine.EvReveal, engine.EvMiaBack:
 				for _, l := range e.Losses {
 					per[l.Seat].LivesLost += l.LivesLost
 				}
+				if e.Type == engine.EvReveal && e.Dice != engine.Mia {
+					per[e.Seat].BluffsCaught++
+				}
+			}
+			if e.Type == engine.EvLowClaim {
+				per[e.Loser].LivesLost += e.LivesLost
 			}
 		}
 		if g.Finished() {

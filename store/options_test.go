@@ -15,6 +15,8 @@ func TestOptionEvents(t *testing.T) {
 	maexchen, _ := engine.Preset(engine.PresetMaexchen)
 	wins := engine.DefaultOptions()
 	wins.MiaPass, wins.Lives = engine.MiaPassWins, 2
+	pipsOpts := engine.DefaultOptions()
+	pipsOpts.Ranking = engine.Pips
 	claim := func(s int, v engine.Value) engine.Action { return engine.Action{Kind: engine.Claim, Seat: s, Value: v} }
 	roll := func(s int) engine.Action { return engine.Action{Kind: engine.Roll, Seat: s, Look: true} }
 	pass := func(s int) engine.Action { return engine.Action{Kind: engine.Pass, Seat: s} }
@@ -24,13 +26,20 @@ func TestOptionEvents(t *testing.T) {
 		dice  []engine.Value
 		moves []engine.Action
 		typ   engine.EventType
-		lost  []int // lives lost by seat
+		want  []Tally // seats 0 and 1 (Games and Wins aside)
 	}{
-		{"a true Mia revealed at once", maexchen, []engine.Value{21}, []engine.Action{roll(0), claim(0, engine.Mia)}, engine.EvReveal, []int{0, 1, 1}},
-		{"a false Mia revealed at once", maexchen, []engine.Value{43}, []engine.Action{roll(0), claim(0, engine.Mia)}, engine.EvReveal, []int{1, 0, 0}},
-		{"a low claim", maexchen, []engine.Value{43, 52}, []engine.Action{roll(0), claim(0, 43), roll(1), claim(1, 42)}, engine.EvLowClaim, []int{0, 1, 0}},
-		{"a challenge of nothing", maexchen, nil, []engine.Action{{Kind: engine.Challenge, Seat: 0}}, engine.EvChallenge, []int{1, 0, 0}},
-		{"a Mia come back", wins, []engine.Value{21}, []engine.Action{roll(0), claim(0, engine.Mia), pass(1), pass(2)}, engine.EvMiaBack, []int{0, 1, 1}},
+		{"a true Mia revealed at once", maexchen, []engine.Value{21}, []engine.Action{roll(0), claim(0, engine.Mia)}, engine.EvReveal,
+			[]Tally{{Claims: 1}, {LivesLost: 1}}},
+		{"a false Mia revealed at once", maexchen, []engine.Value{43}, []engine.Action{roll(0), claim(0, engine.Mia)}, engine.EvReveal,
+			[]Tally{{LivesLost: 1, Claims: 1, Bluffs: 1, BluffsCaught: 1}, {}}},
+		{"a low claim", maexchen, []engine.Value{43, 52}, []engine.Action{roll(0), claim(0, 43), roll(1), claim(1, 42)}, engine.EvLowClaim,
+			[]Tally{{Claims: 1}, {LivesLost: 1, Claims: 1, Bluffs: 1}}},
+		{"a challenge of nothing", maexchen, nil, []engine.Action{{Kind: engine.Challenge, Seat: 0}}, engine.EvChallenge,
+			[]Tally{{LivesLost: 1, Challenges: 1}, {}}},
+		{"a Mia come back", wins, []engine.Value{21}, []engine.Action{roll(0), claim(0, engine.Mia), pass(1), pass(2)}, engine.EvMiaBack,
+			[]Tally{{Claims: 1}, {LivesLost: 1}}},
+		{"pips: a claim of the dice's rank is no bluff", pipsOpts, []engine.Value{54}, []engine.Action{roll(0), claim(0, 54), {Kind: engine.Challenge, Seat: 1}},
+			engine.EvChallenge, []Tally{{Claims: 1}, {LivesLost: 1, Challenges: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,9 +83,11 @@ func TestOptionEvents(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(stripAt(evs), all) || got.Rules != tt.opts {
 				t.Fatalf("read back %+v %+v, %v; stored %+v", got.Rules, evs, err, all)
 			}
-			for seat, n := range tt.lost {
-				if tl, _ := s.Tally(ctx, st[seat].Fingerprint); tl.LivesLost != n {
-					t.Errorf("seat %d: %d lives lost, want %d", seat, tl.LivesLost, n)
+			for seat, want := range tt.want {
+				tl, _ := s.Tally(ctx, st[seat].Fingerprint)
+				tl.Games, tl.Wins = 0, 0
+				if tl != want {
+					t.Errorf("seat %d: tally %+v, want %+v", seat, tl, want)
 				}
 			}
 		})
