@@ -57,31 +57,28 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestPassVerdictFollowsTheRanking: whether a pass over the cup is a bluff
-// depends on the table's ranking (11 beats 65 in classic, not in numeric).
-func TestPassVerdictFollowsTheRanking(t *testing.T) {
-	roll := Event{Type: EvRoll, Seat: 0, Dice: 65, Looked: true}
+// TestVerdictsFollowTheRanking: whether a pass over the cup is a bluff
+// depends on the table's ranking (11 beats 65 in classic, not in numeric),
+// and so does a claim: under pips it names a rank, so dice of the same sum
+// are the truth (54 claimed as 9 pips, written 63).
+func TestVerdictsFollowTheRanking(t *testing.T) {
+	rolled := func(d Value) Event { return Event{Type: EvRoll, Seat: 0, Dice: d, Looked: true} }
 	pass := Event{Type: EvPass, Seat: 1, Value: 11}
-	if got := PassVerdict(Classic, roll, true, pass); got != Bluffed {
-		t.Errorf("classic: 11 passed over 65 is %d, want Bluffed", got)
-	}
-	if got := PassVerdict(Numeric, roll, true, pass); got != Truthful {
-		t.Errorf("numeric: 11 passed over 65 is %d, want Truthful", got)
-	}
-}
-
-// TestClaimVerdictFollowsTheRanking: under pips a claim names a rank, so
-// dice of the same sum are the truth (54 claimed as 9 pips, written 63).
-func TestClaimVerdictFollowsTheRanking(t *testing.T) {
-	roll := Event{Type: EvRoll, Seat: 0, Dice: 54, Looked: true}
 	claim := Event{Type: EvClaim, Seat: 0, Value: 63}
-	if got := ClaimVerdict(Pips, roll, true, claim); got != Truthful {
-		t.Errorf("pips: 54 claimed as 63 is %d, want Truthful", got)
+	cases := []struct {
+		name string
+		got  Verdict
+		want Verdict
+	}{
+		{"classic: 11 passed over 65", PassVerdict(Classic, rolled(65), true, pass), Bluffed},
+		{"numeric: 11 passed over 65", PassVerdict(Numeric, rolled(65), true, pass), Truthful},
+		{"pips: 54 claimed as 63", ClaimVerdict(Pips, rolled(54), true, claim), Truthful},
+		{"classic: 54 claimed as 63", ClaimVerdict(Classic, rolled(54), true, claim), Bluffed},
+		{"pips: 53 (8 pips) claimed as 9 pips", ClaimVerdict(Pips, rolled(53), true, claim), Bluffed},
 	}
-	if got := ClaimVerdict(Classic, roll, true, claim); got != Bluffed {
-		t.Errorf("classic: 54 claimed as 63 is %d, want Bluffed", got)
-	}
-	if got := ClaimVerdict(Pips, Event{Type: EvRoll, Seat: 0, Dice: 53, Looked: true}, true, claim); got != Bluffed {
-		t.Errorf("pips: 53 (8 pips) claimed as 9 pips is %d, want Bluffed", got)
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+		}
 	}
 }

@@ -62,6 +62,16 @@ func (sc scenario) run(t *testing.T) {
 	})
 }
 
+// then is first followed by the changes more.
+func then(first func(*Options), more []func(*Options)) func(*Options) {
+	return func(o *Options) {
+		first(o)
+		for _, m := range more {
+			m(o)
+		}
+	}
+}
+
 // losses checks the losses of the event of type typ in evs.
 func losses(t *testing.T, evs []Event, typ EventType, seat int, want ...Loss) {
 	t.Helper()
@@ -133,12 +143,7 @@ func TestPips(t *testing.T) {
 
 func TestMiaPass(t *testing.T) {
 	with := func(mp MiaPass, more ...func(*Options)) func(*Options) {
-		return func(o *Options) {
-			o.MiaPass = mp
-			for _, m := range more {
-				m(o)
-			}
-		}
+		return then(func(o *Options) { o.MiaPass = mp }, more)
 	}
 	roundTrip := []Action{roll(0), claim(0, Mia), pass(1)} // and pass(2) brings it back
 	for _, sc := range []scenario{
@@ -231,12 +236,7 @@ func TestMiaPass(t *testing.T) {
 
 func TestMiaRevealAtOnce(t *testing.T) {
 	atOnce := func(more ...func(*Options)) func(*Options) {
-		return func(o *Options) {
-			o.MiaReveal = MiaRevealAtOnce
-			for _, m := range more {
-				m(o)
-			}
-		}
+		return then(func(o *Options) { o.MiaReveal = MiaRevealAtOnce }, more)
 	}
 	for _, sc := range []scenario{
 		{name: "a true Mia: every other player loses, the claimant opens", mod: atOnce(), players: 3, dice: []Value{21},
@@ -288,12 +288,7 @@ func TestMiaRevealAtOnce(t *testing.T) {
 
 func TestLowClaim(t *testing.T) {
 	loses := func(more ...func(*Options)) func(*Options) {
-		return func(o *Options) {
-			o.LowClaim = LowClaimLoses
-			for _, m := range more {
-				m(o)
-			}
-		}
+		return then(func(o *Options) { o.LowClaim = LowClaimLoses }, more)
 	}
 	for _, sc := range []scenario{
 		{name: "refused: a lower claim is refused", players: 3, dice: []Value{52, 43},
