@@ -41,6 +41,11 @@ type Player struct {
 	Name        string
 	Bot         bool
 	Admin       bool
+	// TurnClock, when set, is how long each of this player's prompts lasts
+	// (a turn, and the announcement after a roll, each get it afresh)
+	// instead of the table's turn-seconds: the Mäxchen gateway's bots
+	// answer within milliseconds, people keep the table's clock.
+	TurnClock time.Duration
 }
 
 // Errors returned to the people using the tables.
