@@ -40,8 +40,8 @@ type Table struct {
 	ver      uint64
 	botSeq   int
 	botGen   int
-	botFor   int        // the game seq a bot move is scheduled for
-	rng      *rand.Rand // the built-in bots' randomness
+	botFor   int             // the game seq a bot move is scheduled for
+	rng      *rand.Rand      // the built-in bots' randomness
 	driven   bool            // games start only by Deal (driven.go)
 	guests   map[string]bool // fingerprints seated by Deal for the running game only
 }
