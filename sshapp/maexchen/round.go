@@ -58,13 +58,14 @@ func (g *Gateway) startRound() {
 	g.round.n++
 	g.round.gen++
 	g.round.phase = joining
+	gen := g.round.gen
+	// The window is timed before anyone hears of it.
+	g.round.stopJoin = g.after(g.cfg.Timeout, func() { g.closeJoin(gen) })
 	for _, p := range g.players {
 		p.join, p.joined = newToken(), false
 		g.filter.add(p.join, tokenRef{kind: cmdJoin, to: p.addr})
 		g.send(p.addr, msgRoundStarting(p.join))
 	}
-	gen := g.round.gen
-	g.round.stopJoin = g.after(g.cfg.Timeout, func() { g.closeJoin(gen) })
 }
 
 // joinRound is JOIN;token. The round starts early once every registered
@@ -123,11 +124,11 @@ func (g *Gateway) closeJoin(gen int) {
 		g.sync()
 	case errors.Is(err, lobby.ErrTooFewPlayers) && len(dealt) == 0:
 		g.everyone(msgRoundCanceled("NO_PLAYERS"))
-		g.endRound(false)
+		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrTooFewPlayers):
 		g.everyone(msgRoundStarted(g.round.n, []string{dealt[0].Name}))
 		g.everyone(msgRoundCanceled("ONLY_ONE_PLAYER"))
-		g.endRound(false)
+		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrGameRunning):
 		// A game from before the gateway took the table: wait for its end.
 		g.round.phase = awaiting
@@ -142,18 +143,21 @@ func (g *Gateway) closeJoin(gen int) {
 // endRound sends SCORE and schedules the next round: at once after a
 // game of bots, after Pause when a person played, and after the timeout
 // when the round was cancelled (so that a lone bot does not spin).
-func (g *Gateway) endRound(played bool, people ...bool) {
+func (g *Gateway) endRound(played, people bool) {
 	g.dropPrompt()
-	g.everyone(msgScore(g.scores()))
 	g.round.phase = between
+	// The next round is timed before anyone hears the score.
 	switch {
 	case !played:
 		g.after(g.cfg.Timeout, g.startRound)
-	case len(people) > 0 && people[0] && g.cfg.Pause > 0:
+	case people && g.cfg.Pause > 0:
 		g.after(g.cfg.Pause, g.startRound)
 	default:
+		g.everyone(msgScore(g.scores()))
 		g.startRound()
+		return
 	}
+	g.everyone(msgScore(g.scores()))
 }
 
 // sync reads the table's newest snapshot: it tells the bots the events of

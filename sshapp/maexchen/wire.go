@@ -63,29 +63,43 @@ func parse(b []byte) message {
 		return message{}
 	}
 	f := strings.Split(string(b), ";")
-	switch {
-	case f[0] == "REGISTER" && len(f) == 2:
-		return message{cmd: cmdRegister, name: f[1]}
-	case f[0] == "REGISTER_SPECTATOR" && len(f) == 2:
-		return message{cmd: cmdSpectator, name: f[1]}
-	case f[0] == "UNREGISTER" && len(f) == 1:
-		return message{cmd: cmdUnregister}
-	case f[0] == "HEARTBEAT" && len(f) == 1:
-		return message{cmd: cmdHeartbeat}
-	case f[0] == "JOIN" && len(f) == 2 && validToken(f[1]):
-		return message{cmd: cmdJoin, token: f[1]}
-	case f[0] == "ROLL" && len(f) == 2 && validToken(f[1]):
-		return message{cmd: cmdRoll, token: f[1]}
-	case f[0] == "SEE" && len(f) == 2 && validToken(f[1]):
-		return message{cmd: cmdSee, token: f[1]}
-	case f[0] == "ANNOUNCE" && len(f) == 3 && validToken(f[2]):
-		v, ok := parseDice(f[1])
+	// Like the original server, fields past those a message needs are
+	// ignored.
+	arg := func(i int) string {
+		if i < len(f) {
+			return f[i]
+		}
+		return ""
+	}
+	m := message{name: arg(1), token: arg(1)}
+	switch f[0] {
+	case "REGISTER":
+		m.cmd = cmdRegister
+	case "REGISTER_SPECTATOR":
+		m.cmd = cmdSpectator
+	case "UNREGISTER":
+		m.cmd = cmdUnregister
+	case "HEARTBEAT":
+		m.cmd = cmdHeartbeat
+	case "JOIN":
+		m.cmd = cmdJoin
+	case "ROLL":
+		m.cmd = cmdRoll
+	case "SEE":
+		m.cmd = cmdSee
+	case "ANNOUNCE":
+		v, ok := parseDice(arg(1))
 		if !ok {
 			return message{}
 		}
-		return message{cmd: cmdAnnounce, dice: v, token: f[2]}
+		m.cmd, m.dice, m.token = cmdAnnounce, v, arg(2)
+	default:
+		return message{}
 	}
-	return message{}
+	if m.cmd >= cmdJoin && !validToken(m.token) {
+		return message{}
+	}
+	return m
 }
 
 // parseDice reads "D1,D2", the dice in either order: "3,1" and "1,3" are
