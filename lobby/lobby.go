@@ -161,7 +161,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 type TableConfig struct {
 	Name    string
 	Rules   engine.Options
-	Seats   int // 2..10; 0 means 6
+	Seats   int // engine.MinSeats..engine.MaxSeats; 0 means 6
 	Private bool
 }
 

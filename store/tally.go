@@ -20,8 +20,10 @@ type Tally struct {
 	// Wins is the number of those the player won.
 	Wins int `json:"wins"`
 	// LivesLost sums lives_lost where the player lost them: as the loser
-	// of a challenge, or by giving up, timing out or leaving (a leaver
-	// loses the lives they had).
+	// of a challenge or of a claim not higher than the last (low-claim
+	// loses), among the losses of a Mia revealed at once or come back, or
+	// by giving up, timing out or leaving (a leaver loses the lives they
+	// had).
 	LivesLost int `json:"lives_lost"`
 	// Challenges is the number of challenges the player made.
 	Challenges int `json:"challenges"`
@@ -86,6 +88,12 @@ func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (eng
 			}
 		case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
 			d.seat(n, e.Seat).LivesLost += e.LivesLost
+		case engine.EvLowClaim:
+			d.seat(n, e.Loser).LivesLost += e.LivesLost
+		case engine.EvReveal, engine.EvMiaBack:
+			for _, l := range e.Losses {
+				d.seat(n, l.Seat).LivesLost += l.LivesLost
+			}
 		}
 	}
 }

@@ -96,10 +96,13 @@ type Config struct {
 
 // Rules are the table's rules: the preset "maexchen" with turnSeconds as
 // the turn clock of people.
-func Rules(turnSeconds int) engine.Options {
-	o := presetMaexchen()
+func Rules(turnSeconds int) (engine.Options, error) {
+	o, err := engine.Preset(engine.PresetMaexchen)
 	o.TurnSeconds = turnSeconds
-	return o
+	if err == nil {
+		err = o.Validate()
+	}
+	return o, err
 }
 
 // Host is the identity that hosts and drives the gateway's table.
@@ -247,8 +250,8 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // players left from before a restart (a round cut by the restart ends:
 // its bots leave it).
 func (g *Gateway) takeTable(ctx context.Context) (*lobby.Table, error) {
-	rules := Rules(g.cfg.TurnSeconds)
-	if err := rules.Validate(); err != nil {
+	rules, err := Rules(g.cfg.TurnSeconds)
+	if err != nil {
 		return nil, fmt.Errorf("maexchen: %w", err)
 	}
 	l := g.cfg.Lobby

@@ -1,6 +1,8 @@
 package maexchen
 
 import (
+	"os"
+	"github.com/charmbracelet/log"
 	"context"
 	"errors"
 	"net"
@@ -93,7 +95,7 @@ type env struct {
 func newEnv(t *testing.T, mods ...func(*Config)) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: &script{}}
-	e.cfg = Config{Addr: "127.0.0.1:0", Clock: e.clock, Rand: &script{}, Pause: -1}
+	e.cfg = Config{Addr: "127.0.0.1:0", Clock: e.clock, Rand: &script{}, Pause: -1, Log: log.New(os.Stderr)}
 	for _, m := range mods {
 		m(&e.cfg)
 	}

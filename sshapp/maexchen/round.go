@@ -223,17 +223,17 @@ func (g *Gateway) tell(snap lobby.Snapshot, evs []engine.Event, i int) {
 			g.everyone(msgActualDice(e.Dice))
 			lost(e.Seat, lostSeeFailed)
 		}
-	case evLowClaim:
+	case engine.EvLowClaim:
 		g.everyone(msgAnnounced(name(e.Seat), e.Value))
 		lost(e.Seat, lostLosingDice)
-	case evReveal:
+	case engine.EvReveal:
 		if i == 0 || evs[i-1].Type != engine.EvClaim || evs[i-1].Seat != e.Seat {
 			g.everyone(msgAnnounced(name(e.Seat), e.Claim))
 		}
 		g.everyone(msgActualDice(e.Dice))
 		var losers []string
-		for _, seat := range lossSeats(e) {
-			losers = append(losers, name(seat))
+		for _, l := range e.Losses {
+			losers = append(losers, name(l.Seat))
 		}
 		reason := lostMia
 		if e.Dice != engine.Mia {
@@ -319,7 +319,7 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 	if err != nil {
 		// A move the rules refuse, or one that came as the clock ran out:
 		// the turn's clock decides.
-		g.log.Debug("bot move refused", "name", p.name, "action", a.Kind, "err", err)
+		g.log.Warn("bot move refused", "name", p.name, "action", a.Kind, "err", err)
 		g.sync()
 		return
 	}
