@@ -1,12 +1,12 @@
 package maexchen
 
 import (
-	"os"
-	"github.com/charmbracelet/log"
 	"context"
 	"errors"
+	"github.com/charmbracelet/log"
 	"net"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"

@@ -28,7 +28,7 @@ type round struct {
 	stopJoin func() bool
 	game     string // the game ID of the round in play, "" until seen
 	dealt    []lobby.Player
-	told     int    // the events of the game already told
+	told     int // the events of the game already told
 	over     bool
 	prompt   prompt
 	rolled   rolled
@@ -319,7 +319,7 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 	if err != nil {
 		// A move the rules refuse, or one that came as the clock ran out:
 		// the turn's clock decides.
-		g.log.Warn("bot move refused", "name", p.name, "action", a.Kind, "err", err)
+		g.log.Debug("bot move refused", "name", p.name, "action", a.Kind, "err", err)
 		g.sync()
 		return
 	}

@@ -170,12 +170,12 @@ const (
 	msgHeartbeat    = "HEARTBEAT"
 )
 
-func msgRejected(reason string) string { return "REJECTED;" + reason }
-func msgRoundStarting(token string) string { return "ROUND STARTING;" + token }
+func msgRejected(reason string) string      { return "REJECTED;" + reason }
+func msgRoundStarting(token string) string  { return "ROUND STARTING;" + token }
 func msgRoundCanceled(reason string) string { return "ROUND CANCELED;" + reason }
-func msgYourTurn(token string) string     { return "YOUR TURN;" + token }
-func msgPlayerRolls(name string) string   { return "PLAYER ROLLS;" + name }
-func msgWantsToSee(name string) string    { return "PLAYER WANTS TO SEE;" + name }
+func msgYourTurn(token string) string       { return "YOUR TURN;" + token }
+func msgPlayerRolls(name string) string     { return "PLAYER ROLLS;" + name }
+func msgWantsToSee(name string) string      { return "PLAYER WANTS TO SEE;" + name }
 
 func msgRoundStarted(n int, names []string) string {
 	return "ROUND STARTED;" + strconv.Itoa(n) + ";" + strings.Join(names, ",")
