@@ -3,10 +3,8 @@ package maexchen
 import (
 	"context"
 	"errors"
-	"github.com/charmbracelet/log"
 	"net"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -95,7 +93,7 @@ type env struct {
 func newEnv(t *testing.T, mods ...func(*Config)) *env {
 	t.Helper()
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: &script{}}
-	e.cfg = Config{Addr: "127.0.0.1:0", Clock: e.clock, Rand: &script{}, Pause: -1, Log: log.New(os.Stderr)}
+	e.cfg = Config{Addr: "127.0.0.1:0", Clock: e.clock, Rand: &script{}, Pause: -1}
 	for _, m := range mods {
 		m(&e.cfg)
 	}
@@ -332,4 +330,5 @@ func (e *env) events(id string) []engine.Event {
 	return evs
 }
 
-var _ = netip.AddrPort{}
+
+func mustAddr(s string) netip.AddrPort { return netip.MustParseAddrPort(s) }
