@@ -149,9 +149,9 @@ func TestStaleTokensAreIgnored(t *testing.T) {
 		joinToken = tokens[1]
 	}
 	for _, m := range []string{
-		"ROLL;" + joinToken,              // a spent JOIN token
+		"ROLL;" + joinToken,               // a spent JOIN token
 		"ROLL;" + strings.Repeat("0", 32), // a token never handed out
-		"ANNOUNCE;3,1;" + turn,           // the right token for the wrong word
+		"ANNOUNCE;3,1;" + turn,            // the right token for the wrong word
 		"JOIN;" + turn,
 	} {
 		first.send(m)

@@ -330,5 +330,4 @@ func (e *env) events(id string) []engine.Event {
 	return evs
 }
 
-
 func mustAddr(s string) netip.AddrPort { return netip.MustParseAddrPort(s) }
