@@ -227,13 +227,14 @@ func TestExampleOlafSturlaThormod(t *testing.T) {
 // TestExampleMeier plays the pass rules of seeds/004: a pass makes the
 // passer the cup owner; the cup back at its original owner cannot be passed
 // without raising; the loser of a challenged Mia loses two lives either way
-// (mia-penalty-both); the loser opens.
+// (mia-penalty-both); the loser opens; a Mia passed back to its owner must
+// be rolled again or challenged (mia-pass reroll).
 func TestExampleMeier(t *testing.T) {
 	const A, B, C = 0, 1, 2
 	o := rules(func(o *Options) {
-		o.Ranking, o.Lives, o.MiaPenaltyBoth, o.NextOpener = AscendingDoubles, 3, true, Loser
+		o.Ranking, o.Lives, o.MiaPenaltyBoth, o.NextOpener, o.MiaPass = AscendingDoubles, 3, true, Loser, MiaPassReroll
 	})
-	tb := newTable(t, o, 3, script(A, 42, 21, 63, 43))
+	tb := newTable(t, o, 3, script(A, 42, 21, 63, 43, 21, 54))
 
 	// Everyone passes; the owner, back with the cup, may not pass it on at
 	// the same value, and challenges the last passer, who owns the claim.
@@ -256,7 +257,6 @@ func TestExampleMeier(t *testing.T) {
 	tb.do(roll(C)) // Mia
 	tb.do(claim(C, Mia))
 	tb.refuse(roll(A), ErrMustAnswerMia)
-	tb.refuse(pass(A), ErrMustAnswerMia)
 	evs = tb.do(challenge(A))
 	lost(t, evs, A, 2)
 	opened(t, evs, A)
@@ -286,4 +286,21 @@ func TestExampleMeier(t *testing.T) {
 	if st := tb.g.Standings(); st != nil || tb.g.Over() {
 		t.Fatalf("game over too soon: %v", st)
 	}
+
+	// "If the original claim was 'Mia', then the original cup owner must
+	// reroll. They can also challenge": B's Mia comes back past C; B may
+	// not give up or pass it, rolls again and announces anything.
+	tb.do(roll(B)) // Mia
+	tb.do(claim(B, Mia))
+	tb.do(pass(C))
+	tb.refuse(giveUp(B), ErrMiaCameBack)
+	tb.refuse(pass(B), ErrOwnDice)
+	if v := tb.g.View(B); !reflect.DeepEqual(v.Legal, []Kind{Roll, Challenge, Timeout, Leave}) {
+		t.Fatalf("B's Mia came back: legal %v", v.Legal)
+	}
+	tb.do(roll(B)) // 54
+	tb.do(claim(B, 54))
+	evs = tb.do(challenge(C))
+	lost(t, evs, C, 1)
+	tb.lives(0, 2, 1)
 }

@@ -618,7 +618,7 @@ func (c *checker) compare(seat int) error {
 	if view.Dice != want {
 		return fmt.Errorf("step %d: seat %d sees dice %v, may see %v", c.steps, seat, view.Dice, want)
 	}
-	if view.MiaComesBack != (r.claim == Mia && r.ownMia) {
+	if view.MiaComesBack != (r.claim == Mia && r.ownMia && r.o.MiaPass != MiaPassOff) {
 		return fmt.Errorf("step %d: MiaComesBack %v, referee claim %v own %v", c.steps, view.MiaComesBack, r.claim, r.ownMia)
 	}
 	if seat != r.turn || r.phase == PhaseOver {

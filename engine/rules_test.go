@@ -239,6 +239,14 @@ func TestNextOpener(t *testing.T) {
 		{"loser, timeout at the open", Loser, 6, 31, []Action{timeout(0)}, 0},
 		{"loser out: the next living", Loser, 1, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 1},
 		{"loser out, next out too", Loser, 1, 66, []Action{roll(0), claim(0, 52), leave(2), challenge(1)}, 3},
+		{"before-loser, liar caught: the one before the liar", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 3},
+		{"before-loser, challenger wrong: the claimant", BeforeLoser, 6, 66, []Action{roll(0), claim(0, 52), challenge(1)}, 0},
+		{"before-loser, give up", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 51), passAs(1, Mia), giveUp(2)}, 1},
+		{"before-loser, timeout at the open", BeforeLoser, 6, 31, []Action{timeout(0)}, 3},
+		{"before-loser, the first seat loses: wraps to the last", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 51), pass(1), pass(2), passAs(3, 52), challenge(0)}, 2},
+		{"before-loser, loser out", BeforeLoser, 1, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 3},
+		{"before-loser, out seat skipped", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 52), pass(1), leave(0), challenge(2)}, 3},
+		{"before-loser, loser and the one before out", BeforeLoser, 1, 31, []Action{roll(0), claim(0, 52), leave(3), challenge(1)}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

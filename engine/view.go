@@ -24,9 +24,10 @@ type View struct {
 	// and cost the announcer a life at once.
 	LowClaims []Value
 	Passes    []Value // the values a Pass may announce now (the first is the claim itself when allowed)
-	// MiaComesBack: the claim is a Mia announced by the roller of the dice
-	// in the cup, so that if every other player passes it on it comes back
-	// to the roller (mia-pass). With MyTurn and Roller == Seat, it is back.
+	// MiaComesBack: passing a Mia is allowed (mia-pass) and the claim is a
+	// Mia announced by the roller of the dice in the cup, so that if every
+	// other player passes it on it comes back to the roller. With MyTurn
+	// and Roller == Seat, it is back.
 	MiaComesBack bool
 }
 
@@ -49,7 +50,7 @@ func (g *Game) View(seat int) View {
 		Seat: seat, Options: g.opts, Lives: append([]int(nil), g.lives...),
 		Round: g.round, Turn: g.turn, Phase: g.phase, Claim: g.claim, Claimant: g.claimant,
 		Roller: g.roller, Winner: g.winner, Standings: g.Standings(),
-		MiaComesBack: g.claim == Mia && g.miaOwn,
+		MiaComesBack: g.claim == Mia && g.miaOwn && g.opts.MiaPass != MiaPassOff,
 	}
 	if seat >= 0 && seat == g.roller && g.looked {
 		v.Dice = g.dice

@@ -116,7 +116,7 @@ func putGame(tx *bolt.Tx, id uint64, r gameRecord) error {
 
 // CreateGame stores a new game in progress and returns it with its ID
 // (the next decimal number), Winner -1 and no end. A zero Started is set to
-// now. It needs a table name, engine.MinSeats to engine.MaxSeats seats and valid rules.
+// now. It needs a table name, 2–10 seats and valid rules.
 func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	if err := ctxErr(ctx, "create game"); err != nil {
 		return Game{}, err
@@ -336,21 +336,18 @@ func (r gameRecord) fingerprints() []string {
 // seats.
 func validSeats(e engine.Event, n int) bool {
 	ok := func(s int) bool { return s >= 0 && s < n }
+	for _, l := range e.Losses {
+		if !ok(l.Seat) {
+			return false
+		}
+	}
 	switch e.Type {
 	case engine.EvRound:
 		return ok(e.Opener)
-	case engine.EvChallenge:
-		// Claimant -1: a challenge before anything was claimed (low-claim loses).
+	case engine.EvChallenge: // claimant -1: a challenge of nothing (low-claim loses)
 		return ok(e.Seat) && (ok(e.Claimant) || e.Claimant == -1 && e.Claim == engine.NoValue) && ok(e.Loser)
 	case engine.EvLowClaim:
 		return ok(e.Seat) && ok(e.Loser)
-	case engine.EvReveal, engine.EvMiaBack:
-		for _, l := range e.Losses {
-			if !ok(l.Seat) {
-				return false
-			}
-		}
-		return ok(e.Seat)
 	case engine.EvEnd:
 		return e.Winner == -1 || ok(e.Winner)
 	}

@@ -173,7 +173,7 @@ func TestGamesAndTallies(t *testing.T) {
 			defer wg.Done()
 			r := newRand(uint64(100 + w))
 			for i := w; i < n; i += 6 {
-				opts := engine.DefaultOptions()
+				opts := ruleSets()[i%len(ruleSets())]
 				opts.Lives = 1 + r.IntN(3)
 				np := 2 + r.IntN(4)
 				perm := r.Perm(len(players))[:np]

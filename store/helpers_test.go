@@ -61,6 +61,18 @@ func reopen(t testing.TB, s *Store) *Store {
 	return s2
 }
 
+// ruleSets are the rule sets the random games of the tests play: the
+// default and sets that make every event of PROTOCOL.md §3 (reveal,
+// low_claim, mia_back, a challenge of nothing).
+func ruleSets() []engine.Options {
+	maexchen, _ := engine.Preset(engine.PresetMaexchen)
+	pipsWins := engine.DefaultOptions()
+	pipsWins.Ranking, pipsWins.MiaPass, pipsWins.NextOpener = engine.Pips, engine.MiaPassWins, engine.BeforeLoser
+	rerollLoses := engine.DefaultOptions()
+	rerollLoses.MiaPass, rerollLoses.LowClaim, rerollLoses.MiaPenaltyBoth = engine.MiaPassReroll, engine.LowClaimLoses, true
+	return []engine.Options{engine.DefaultOptions(), maexchen, pipsWins, rerollLoses}
+}
+
 func seats(n int) []Seat {
 	ss := make([]Seat, n)
 	for i := range ss {
@@ -187,6 +199,12 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				}
 			case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
 				per[e.Seat].LivesLost += e.LivesLost
+			case engine.EvLowClaim:
+				per[e.Loser].LivesLost += e.LivesLost
+			case engine.EvReveal, engine.EvMiaBack:
+				for _, l := range e.Losses {
+					per[l.Seat].LivesLost += l.LivesLost
+				}
 			}
 		}
 		if g.Finished() {

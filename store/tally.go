@@ -20,10 +20,9 @@ type Tally struct {
 	// Wins is the number of those the player won.
 	Wins int `json:"wins"`
 	// LivesLost sums lives_lost where the player lost them: as the loser
-	// of a challenge or of a claim not higher than the last (low-claim
-	// loses), among the losses of a Mia revealed at once or come back, or
-	// by giving up, timing out or leaving (a leaver loses the lives they
-	// had).
+	// of a challenge or of a low claim, by giving up, timing out or
+	// leaving (a leaver loses the lives they had), and in the losses of a
+	// Mia revealed at once or come back.
 	LivesLost int `json:"lives_lost"`
 	// Challenges is the number of challenges the player made.
 	Challenges int `json:"challenges"`
