@@ -108,14 +108,9 @@ func (p picker) Refresh(v *engine.View) picker {
 	return np
 }
 
-// pickerChosen is sent by the picker when a value was chosen.
-type pickerChosen struct{ action engine.Action }
-
-// pickerCancelled is sent when the picker was closed without choosing.
-type pickerCancelled struct{}
-
-// Update moves the cursor, or chooses or cancels.
-func (p picker) Update(msg tea.KeyMsg) (picker, tea.Cmd) {
+// Update moves the cursor, or closes the picker on cancel. Choosing (the
+// Choose key) is the table screen's, which sends the move.
+func (p picker) Update(msg tea.KeyMsg) picker {
 	switch {
 	case key.Matches(msg, p.keys.Up):
 		if p.Cursor > 0 {
@@ -131,13 +126,10 @@ func (p picker) Update(msg tea.KeyMsg) (picker, tea.Cmd) {
 				p.Cursor = i
 			}
 		}
-	case key.Matches(msg, p.keys.Choose):
-		a := p.Action()
-		return picker{}, func() tea.Msg { return pickerChosen{a} }
 	case key.Matches(msg, p.keys.Cancel):
-		return picker{}, func() tea.Msg { return pickerCancelled{} }
+		return picker{}
 	}
-	return p, nil
+	return p
 }
 
 // View draws at most height lines: a title and a window of the values

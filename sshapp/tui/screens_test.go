@@ -245,12 +245,12 @@ func TestSizes(t *testing.T) {
 			"table": func() {
 				m.screen = screenTable
 				m.table = newTableScreen(m.s, a, "sizes", tbl)
-				m.table.setSnapshot(snap)
+				m.table, _ = m.table.setSnapshot(snap)
 			},
 			"waiting table": func() {
 				m.screen = screenTable
 				m.table = newTableScreen(m.s, a, big.Name(), big)
-				m.table.setSnapshot(bigSnap)
+				m.table, _ = m.table.setSnapshot(bigSnap)
 			},
 		}
 		for name, show := range screens {
@@ -466,7 +466,7 @@ func TestHelpToggle(t *testing.T) {
 	m := New(e.config(me, 80, 24)).(*Model)
 	m.screen = screenTable
 	m.table = newTableScreen(m.s, me, "help", tbl)
-	m.table.setSnapshot(e.snapshot(tbl, me))
+	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, me))
 	short := m.View()
 	assertContains(t, short, "Round log", "r roll • b blind")
 	m.Update(keyRunes("?"))

@@ -34,10 +34,16 @@ type tableScreen struct {
 	input   textinput.Model
 	status  string
 	isErr   bool
-	busy    bool // a move is on its way to the table
-	keys    tableKeys
-	ikeys   inputKeys
-	ckeys   confirmKeys
+	// busy is set from the moment a move is sent until its answer and the
+	// snapshot showing it have both arrived; keys pressed meanwhile wait in
+	// held, so that each is read against the table it was meant for.
+	busy   bool
+	moved  bool // the move in flight was taken; its snapshot is awaited
+	sentAt int  // the event count when the move was sent
+	held   []tea.KeyMsg
+	keys   tableKeys
+	ikeys  inputKeys
+	ckeys  confirmKeys
 }
 
 // Requests from the table screen to the root.
@@ -76,7 +82,7 @@ func (m *tableScreen) isHost() bool {
 
 // setSnapshot takes a newer snapshot: the log, the keys and the picker
 // follow it.
-func (m *tableScreen) setSnapshot(snap lobby.Snapshot) {
+func (m tableScreen) setSnapshot(snap lobby.Snapshot) (tableScreen, tea.Cmd) {
 	m.snap, m.have = snap, true
 	m.log = snap.LogLines(logKeep)
 	for i, l := range m.log {
@@ -97,6 +103,29 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) {
 		}
 	}
 	m.syncKeys()
+	if m.moved && len(snap.Events()) > m.sentAt {
+		return m.release()
+	}
+	return m, nil
+}
+
+// release ends the wait for a move and plays the keys held meanwhile, in
+// order, until one of them sends another move.
+func (m tableScreen) release() (tableScreen, tea.Cmd) {
+	m.busy, m.moved = false, false
+	keys := m.held
+	m.held = nil
+	var cmds []tea.Cmd
+	for i, k := range keys {
+		if m.busy {
+			m.held = append(m.held, keys[i:]...)
+			break
+		}
+		var cmd tea.Cmd
+		m, cmd = m.update(k)
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Sequence(cmds...)
 }
 
 // syncKeys enables the bindings of the actions legal now, so that the help
@@ -169,6 +198,9 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 	switch {
 	case m.typing:
 		return m.updateTyping(msg)
+	case m.busy:
+		m.held = append(m.held, msg)
+		return m, nil
 	case m.confirm:
 		ck := m.ckeys
 		switch {
@@ -180,10 +212,13 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 			m.setStatus("you stay in the game", false)
 		}
 		return m, nil
+	case m.picker.Open() && key.Matches(msg, m.picker.keys.Choose):
+		a := m.picker.Action()
+		m.picker = picker{}
+		return m.play(a)
 	case m.picker.Open():
-		var cmd tea.Cmd
-		m.picker, cmd = m.picker.Update(msg)
-		return m, cmd
+		m.picker = m.picker.Update(msg)
+		return m, nil
 	}
 	k := m.keys
 	v := m.view()
@@ -258,12 +293,12 @@ func (m tableScreen) updateTyping(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 	return m, cmd
 }
 
-// play sends a move unless one is on its way already.
+// play sends a move; the keys that follow wait until it has landed.
 func (m tableScreen) play(a engine.Action) (tableScreen, tea.Cmd) {
-	if m.busy {
+	if m.busy || m.table == nil {
 		return m, nil
 	}
-	m.busy = true
+	m.busy, m.moved, m.sentAt = true, false, len(m.snap.Events())
 	m.status = ""
 	return m, act(m.table, m.me, a)
 }
@@ -278,17 +313,23 @@ func (m *tableScreen) stand() tea.Cmd {
 	return tableCall("stand", func(ctx context.Context) error { return t.Stand(ctx, me) })
 }
 
-// done takes the answer to a move or request.
-func (m *tableScreen) done(msg doneMsg) {
-	if msg.move {
-		m.busy = false
-	}
+// done takes the answer to a move or request. A refused move frees the
+// held keys at once; a taken one frees them when its snapshot is in.
+func (m tableScreen) done(msg doneMsg) (tableScreen, tea.Cmd) {
 	switch {
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
 		m.setStatus("", false)
 	}
+	if !msg.move || !m.busy {
+		return m, nil
+	}
+	if msg.err != nil || len(m.snap.Events()) > m.sentAt {
+		return m.release()
+	}
+	m.moved = true
+	return m, nil
 }
 
 // remaining is the turn clock as the viewer sees it: whole seconds left.

@@ -1,8 +1,12 @@
-// Package tui is the interactive screen of an SSH session: the lobby with
-// its tables and chat, the create-table form, and the table itself, live.
-// One Model runs per session in its own Bubble Tea program; it talks to the
-// lobby only through tea.Cmds, and follows the lobby and the table it shows
-// through their mailboxes.
+// Package tui is every screen of an SSH session: the name prompt, the
+// lobby with its tables and chat, the create-table form, the table itself,
+// live, and the history, replay and stats screens. One model runs per
+// session in its own Bubble Tea program; it talks to the lobby only
+// through tea.Cmds, and follows the lobby and the table it shows through
+// their mailboxes. Room: under sshapp, beside the server (which runs it on
+// each session with a terminal). It may import lobby, engine and store
+// (the types of its storage, reached only through the interfaces of its
+// Config); never sshapp or its other rooms.
 package tui
 
 import (
@@ -218,8 +222,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.sub != m.sub || m.screen != screenTable {
 			return m, nil
 		}
-		m.table.setSnapshot(msg.snap)
-		cmds := []tea.Cmd{waitSnapshot(m.sub, m.cfg.Done)}
+		var held tea.Cmd
+		m.table, held = m.table.setSnapshot(msg.snap)
+		cmds := []tea.Cmd{waitSnapshot(m.sub, m.cfg.Done), held}
 		if msg.snap.Playing && !m.ticking {
 			m.ticking = true
 			cmds = append(cmds, tick())
@@ -239,17 +244,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case doneMsg:
 		if m.screen == screenTable {
-			m.table.done(msg)
-		}
-		return m, nil
-	case pickerChosen:
-		if m.screen == screenTable && m.table.table != nil {
 			var cmd tea.Cmd
-			m.table, cmd = m.table.play(msg.action)
+			m.table, cmd = m.table.done(msg)
 			return m, cmd
 		}
-		return m, nil
-	case pickerCancelled:
 		return m, nil
 	case tableBack:
 		return m, m.toLobby("", false)
@@ -305,8 +303,17 @@ func (m *Model) typing() bool {
 	return false
 }
 
-// key routes a key press to the screen shown.
+// key routes a key press to the screen shown. Runes typed faster than
+// they are read arrive as one message ("jjj"); outside a paste each is
+// one key press, taken in order.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		cmds := make([]tea.Cmd, 0, len(msg.Runes))
+		for _, r := range msg.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Sequence(cmds...)
+	}
 	if msg.String() == "ctrl+c" || (m.fatal != "" && msg.String() == "q") {
 		return m.quit()
 	}

@@ -173,12 +173,12 @@ func TestPickerKeysAndView(t *testing.T) {
 	s := NewStyles(asciiRenderer())
 
 	down := tea.KeyMsg{Type: tea.KeyDown}
-	p, _ = p.Update(down)
-	p, _ = p.Update(down)
+	p = p.Update(down)
+	p = p.Update(down)
 	if p.Selected() != 41 {
 		t.Errorf("two down from 31: %v", p.Selected())
 	}
-	p, _ = p.Update(keyRunes("d"))
+	p = p.Update(keyRunes("d"))
 	if p.Selected() != 64 {
 		t.Errorf("d jumps to %v, want the dice 64", p.Selected())
 	}
@@ -193,7 +193,7 @@ func TestPickerKeysAndView(t *testing.T) {
 		}
 	}
 	for range 30 {
-		p, _ = p.Update(down)
+		p = p.Update(down)
 	}
 	if p.Selected() != engine.Mia || !strings.Contains(p.View(s, 40, 8), "› 21 Mia") {
 		t.Errorf("the top is %v:\n%s", p.Selected(), p.View(s, 40, 8))
@@ -210,15 +210,10 @@ func TestPickerKeysAndView(t *testing.T) {
 		t.Error("the picker stays open after the claim")
 	}
 
-	closed, cmd := p.Update(keyEnter)
-	if closed.Open() || cmd == nil {
-		t.Fatal("enter does not choose")
+	if a := p.Action(); a != (engine.Action{Kind: engine.Claim, Value: engine.Mia}) {
+		t.Errorf("the picker would play %+v", a)
 	}
-	if msg, ok := cmd().(pickerChosen); !ok || msg.action != (engine.Action{Kind: engine.Claim, Value: engine.Mia}) {
-		t.Errorf("enter chose %+v", msg)
-	}
-	_, cmd = p.Update(keyEsc)
-	if _, ok := cmd().(pickerCancelled); !ok {
+	if p.Update(keyEsc).Open() {
 		t.Error("esc does not cancel")
 	}
 }
@@ -369,7 +364,7 @@ func TestColoursFollowTheRenderer(t *testing.T) {
 		m := New(cfg).(*Model)
 		m.screen = screenTable
 		m.table = newTableScreen(m.s, a, "colours", tbl)
-		m.table.setSnapshot(snap)
+		m.table, _ = m.table.setSnapshot(snap)
 		return m.View()
 	}
 	plain := frame(e.config(a, 80, 24))
@@ -410,9 +405,60 @@ func BenchmarkTableView(b *testing.B) {
 	m := New(e.config(p[0], 80, 24)).(*Model)
 	m.screen = screenTable
 	m.table = newTableScreen(m.s, p[0], "bench", tbl)
-	m.table.setSnapshot(e.snapshot(tbl, p[0]))
+	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, p[0]))
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()
+	}
+}
+
+// TestKeysWaitForTheMoveInFlight: keys pressed while a move is on its way
+// are read after it has landed, in order, against the table they were
+// meant for. "r r enter" rolls once (the second r meets the open claim
+// picker) and announces, as the player meant; the root splits a burst of
+// runes ("jj") into single key presses.
+func TestKeysWaitForTheMoveInFlight(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("burst", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, a)
+	p := a
+	if snap.Game.Turn != snap.Game.Seat {
+		p = b
+	}
+	m := New(e.config(p, 80, 24)).(*Model)
+	defer m.Close()
+	m.screen = screenTable
+	m.table = newTableScreen(m.s, p, "burst", tbl)
+	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, p))
+	n := len(m.table.snap.Events())
+
+	rollCmd := m.key(keyRunes("r"))
+	if rollCmd == nil || !m.table.busy {
+		t.Fatal("r sends no roll")
+	}
+	m.key(keyRunes("rj")) // a burst: r, then j
+	m.key(keyEnter)
+	if len(m.table.held) != 3 {
+		t.Fatalf("%d keys held while the roll is on its way, want 3", len(m.table.held))
+	}
+	var cmd tea.Cmd
+	m.table, cmd = m.table.done(rollCmd().(doneMsg))
+	if cmd != nil || !m.table.busy {
+		t.Fatal("the held keys ran before the roll's snapshot arrived")
+	}
+	rolled := e.until(tbl, p, "the roll", func(s lobby.Snapshot) bool { return len(s.Events()) > n })
+	want := rolled.Game.Claims[min(1, len(rolled.Game.Claims)-1)] // j moved the cursor one higher
+	m.table, cmd = m.table.setSnapshot(rolled)
+	if cmd == nil || len(m.table.held) != 0 {
+		t.Fatalf("the held keys did not run (%d held)", len(m.table.held))
+	}
+	m.table, _ = m.table.done(cmd().(doneMsg))
+	claimed := e.until(tbl, p, "the claim", func(s lobby.Snapshot) bool { return s.Game.Claim != engine.NoValue })
+	if claimed.Game.Claim != want {
+		t.Errorf("announced %v, want %v (the second value: one j)", claimed.Game.Claim, want)
+	}
+	if got := len(claimed.Events()); got != n+2 {
+		t.Errorf("%d events after r r j enter, want a roll and a claim", got-n)
 	}
 }
