@@ -481,7 +481,8 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.log.Error("could not check a name", "name", name, "err", err)
 		return // no answer: the bot may try again
 	}
-	if taken {
+	if taken || lobby.IsBotName(name) {
+		// An SSH player's name, or a built-in bot's: two seats never look alike.
 		g.send(from, msgRejected(rejectNameTaken))
 		return
 	}

@@ -32,6 +32,7 @@ func TestRegistration(t *testing.T) {
 		{"trailing CRLF", "REGISTER;crlf\r\n", "REGISTERED"},
 		{"fields past the name ignored", "REGISTER;extra;fields", "REGISTERED"},
 		{"an SSH player's name", "REGISTER;BOBBY", "REJECTED;NAME_ALREADY_TAKEN"},
+		{"a built-in bot's name", "REGISTER;Ada2", "REJECTED;NAME_ALREADY_TAKEN"},
 		{"a spectator", "REGISTER_SPECTATOR;watcher", "REGISTERED"},
 		{"a spectator's bad name", "REGISTER_SPECTATOR;a;b", "REGISTERED"},
 		{"a spectator without a name", "REGISTER_SPECTATOR", "REJECTED;INVALID_NAME"},

@@ -15,6 +15,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // waitFor bounds every wait of a test for a datagram.
@@ -108,7 +109,7 @@ func (e *env) open() {
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: st, Clock: e.clock, Dice: e.dice, BotDelay: -1})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: e.dice, BotDelay: -1})
 	if err != nil {
 		st.Close()
 		e.t.Fatalf("open lobby: %v", err)

@@ -80,7 +80,7 @@ func TestEveryEnding(t *testing.T) {
 			p.e.clock.Advance(p.e.gw.cfg.Timeout)
 		}, "DID_NOT_ANNOUNCE", []int{0}},
 	}
-	names := []string{"rational-python-bot", "ada", "luegender-python-bot"}
+	names := []string{"rational-python-bot", "simple-java-bot", "luegender-python-bot"}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)

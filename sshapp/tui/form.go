@@ -223,7 +223,7 @@ func (f *createForm) value(fl formField) string {
 	case fieldEqual:
 		return onOff(o.EqualClaims)
 	case fieldMiaPenalty:
-		return fmt.Sprintf("%d lives", o.MiaPenalty)
+		return lobby.Plural(o.MiaPenalty, "1 life", "lives")
 	case fieldMiaBoth:
 		return onOff(o.MiaPenaltyBoth)
 	case fieldNextOpener:
