@@ -196,6 +196,10 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 		g.host.Close()
 		return nil, fmt.Errorf("maexchen: listen: %w", err)
 	}
+	// A deep socket buffer absorbs bursts while the reader drops them.
+	if err := g.conn.SetReadBuffer(readBuffer); err != nil {
+		g.log.Debug("socket buffer", "err", err)
+	}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
 	g.wg.Add(2)
 	go g.read()

@@ -3,6 +3,7 @@ package maexchen
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -339,5 +340,71 @@ func waitSnap(t *testing.T, sub *lobby.Subscription, ok func(lobby.Snapshot) boo
 		if snap.Game != nil && ok(snap) {
 			return snap
 		}
+	}
+}
+
+// TestFloodDuringARound: while floods of garbage, stale moves and
+// registrations come from several sockets, a round is played to its end
+// and no move of its bots is lost (the round's clock never has to run).
+func TestFloodDuringARound(t *testing.T) {
+	e := newEnv(t)
+	bots, tokens := e.table("p1", "p2")
+	e.dice.push(0, 0)
+	e.dice.roll(5, 4)
+	order := e.join(bots, tokens)
+	first, second := order[0], order[1]
+	turn := first.expect("YOUR TURN")[0]
+	stop := make(chan struct{})
+	done := make(chan int, 4)
+	var flooded atomic.Int64
+	for i := range 4 {
+		f := e.dial("flood", "127.0.0.1:0")
+		go func() {
+			n := 0
+			msgs := []string{"ROLL;" + turn, "JOIN;" + tokens[0], "REGISTER;flood" + strings.Repeat("x", i), "\xff\xfe", strings.Repeat("A", 1200)}
+			// Bursts of 10 a millisecond a socket: up to 40,000 datagrams
+			// a second, a hundred times the bots' own traffic, and within
+			// what the reader drops even under the race detector (a flood
+			// faster than the reader is dropped by the kernel, bots'
+			// datagrams with it).
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					done <- n
+					return
+				case <-tick.C:
+				}
+				for range 10 {
+					f.conn.Write([]byte(msgs[n%len(msgs)]))
+					n++
+				}
+				flooded.Add(10)
+			}
+		}()
+	}
+	// The flood is well under way before the first move.
+	for deadline := time.Now().Add(waitFor); flooded.Load() < 10000; {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d datagrams flooded", flooded.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	first.send("ROLL;" + turn)
+	all("PLAYER ROLLS;"+first.name, order...)
+	first.send("ANNOUNCE;5,4;" + first.expect("ROLLED")[1])
+	all("ANNOUNCED;"+first.name+";5,4", order...)
+	second.send("SEE;" + second.expect("YOUR TURN")[0])
+	all("PLAYER WANTS TO SEE;"+second.name, order...)
+	all("ACTUAL DICE;5,4", order...)
+	all("PLAYER LOST;"+second.name+";SEE_FAILED", order...)
+	close(stop)
+	sent := 0
+	for range 4 {
+		sent += <-done
+	}
+	if st := e.gw.Stats(); st.Ignored == 0 || sent == 0 {
+		t.Errorf("%d datagrams flooded, stats %+v", sent, st)
 	}
 }

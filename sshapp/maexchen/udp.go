@@ -14,6 +14,9 @@ import (
 const (
 	inboxSize  = 256
 	outboxSize = 4096
+	// readBuffer is the socket's receive buffer asked of the kernel (it
+	// may give less: net.core.rmem_max).
+	readBuffer = 4 << 20
 	// regRate and regBurst limit REGISTER, REGISTER_SPECTATOR, UNREGISTER
 	// and HEARTBEAT from one IP: a token bucket of regBurst refilled
 	// regRate a second. Bots send them once, or every 2 s.
