@@ -252,9 +252,14 @@ func TestRegistrationsAreRateLimitedPerIP(t *testing.T) {
 
 func TestVanishedBotsAreUnregistered(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.Idle = 10 * time.Second })
+	spec := e.dial("spec", "127.0.0.1:0")
+	spec.send("REGISTER_SPECTATOR;spec")
+	spec.expect("REGISTERED")
 	a := e.bot("gone")
 	a.expect("ROUND STARTING")
 	e.clock.Advance(11 * time.Second)
+	// The heartbeat that unregisters the bot is heard by the spectator.
+	spec.heartbeat()
 	// The name is free again, even from another IP.
 	b := e.dial("gone", "127.0.0.2:0")
 	b.send("REGISTER;gone")

@@ -332,3 +332,19 @@ func (e *env) events(id string) []engine.Event {
 }
 
 func mustAddr(s string) netip.AddrPort { return netip.MustParseAddrPort(s) }
+
+// heartbeat waits for the next HEARTBEAT, skipping anything else.
+func (c *client) heartbeat() {
+	c.t.Helper()
+	timeout := time.After(waitFor)
+	for {
+		select {
+		case m := <-c.in:
+			if m == msgHeartbeat {
+				return
+			}
+		case <-timeout:
+			c.t.Fatalf("%s heard no heartbeat", c.name)
+		}
+	}
+}
