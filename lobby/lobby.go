@@ -32,6 +32,11 @@ type Player struct {
 	Name        string
 	Bot         bool
 	Admin       bool
+	// TurnClock, when set, is how long each of this player's prompts lasts
+	// (a turn, and the announcement after a roll, each get it afresh)
+	// instead of the table's turn-seconds: the Mäxchen gateway's bots
+	// answer within milliseconds, people keep the table's clock.
+	TurnClock time.Duration
 }
 
 // Viewer is the player as the access rule sees them.
@@ -147,7 +152,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 type TableConfig struct {
 	Name    string
 	Rules   engine.Options
-	Seats   int // 2..10; 0 means 6
+	Seats   int // engine.MinSeats..engine.MaxSeats; 0 means 6
 	Private bool
 }
 
