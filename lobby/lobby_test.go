@@ -461,7 +461,7 @@ func TestCreateTableRefusals(t *testing.T) {
 	}{
 		{"bad name", TableConfig{Name: "no spaces", Rules: quickRules()}, ErrBadTableName},
 		{"escape in name", TableConfig{Name: "a\x1b[2J", Rules: quickRules()}, ErrBadTableName},
-		{"too many seats", TableConfig{Name: "big", Rules: quickRules(), Seats: 11}, ErrBadSeats},
+		{"too many seats", TableConfig{Name: "big", Rules: quickRules(), Seats: engine.MaxSeats + 1}, ErrBadSeats},
 		{"bad rules", TableConfig{Name: "odd", Rules: bad}, engine.ErrBadOptions},
 	}
 	for _, c := range cases {

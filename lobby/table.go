@@ -39,9 +39,11 @@ type Table struct {
 	ver      uint64
 	botSeq   int
 	botGen   int
-	botFor   int        // the game seq a bot move is scheduled for
-	rng      *rand.Rand // the built-in bots' randomness
-	nextGen  int        // names the bot table's next game scheduled; a new game voids it
+	botFor   int             // the game seq a bot move is scheduled for
+	rng      *rand.Rand      // the built-in bots' randomness
+	nextGen  int             // names the bot table's next game scheduled; a new game voids it
+	driven   bool            // games start only by Deal (driven.go)
+	guests   map[string]bool // fingerprints seated by Deal for the running game only
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -103,9 +105,11 @@ func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 // seatSitters stores next as the players seated for the next game, then
 // seats them: a restart, clean or not, finds the table as it was.
 func (t *Table) seatSitters(ctx context.Context, next []Player) error {
-	seated := make([]Player, len(next))
-	for i, p := range next {
-		seated[i] = Player{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot} // not Admin: that is the session's
+	seated := make([]Player, 0, len(next))
+	for _, p := range next {
+		if !t.guests[p.Fingerprint] { // a driven table's guests sit for one game only
+			seated = append(seated, Player{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}) // not Admin: that is the session's
+		}
 	}
 	if err := t.update(ctx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
 		return err
@@ -274,7 +278,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if t.seatOf(p.Fingerprint) >= 0 {
 			return ErrSeated
 		}
-		if t.running() {
+		if t.running() && !t.driven {
 			return ErrGameRunning
 		}
 		if len(t.sitters) >= t.rec.Seats {
@@ -283,7 +287,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), p)); err != nil {
 			return err
 		}
-		if len(t.sitters) == t.rec.Seats {
+		if len(t.sitters) == t.rec.Seats && !t.driven {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
@@ -297,11 +301,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
-			seat := t.gameSeat(p.Fingerprint)
-			if seat < 0 {
-				return ErrNotSeated
-			}
-			if t.game.g.Lives(seat) > 0 {
+			if seat := t.gameSeat(p.Fingerprint); seat >= 0 && t.game.g.Lives(seat) > 0 {
 				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
@@ -324,6 +324,9 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
 			return ErrGameRunning
+		}
+		if t.driven {
+			return ErrDriven
 		}
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			if t.seatOf(p.Fingerprint) < 0 {
@@ -586,7 +589,9 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	}
 	sitters := t.sitters
 	for _, e := range evs {
-		if e.Type == engine.EvLeave {
+		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
+			// (A person who lets the clock run out at a driven table
+			// stands up, so that the next deal does not wait on them.)
 			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.Fingerprint == run.players[e.Seat].Fingerprint }); i >= 0 {
 				sitters = without(sitters, i)
 			}
@@ -603,7 +608,7 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	if next.Over() {
 		t.finish()
 	}
-	t.changed(a.Kind != engine.Roll)
+	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
 	return nil
 }
 
@@ -614,6 +619,10 @@ func (t *Table) finish() {
 		r.Standings = append(r.Standings, run.players[s].Name)
 	}
 	t.result = r
+	if t.driven {
+		t.dismissGuests()
+		return
+	}
 	t.scheduleRestart()
 }
 
@@ -628,14 +637,16 @@ func (t *Table) scheduleRestart() {
 // scheduleRestartIn starts the next game of a bot table after d (at once
 // if d <= 0).
 func (t *Table) scheduleRestartIn(d time.Duration) {
-	if !t.allBots() {
+	if !t.botsOnly() || t.driven {
 		return
 	}
 	t.nextGen++
 	gen := t.nextGen
 	restart := func() {
 		t.post(func(ctx context.Context) {
-			if gen != t.nextGen || t.running() || !t.allBots() {
+			// The seats may have changed meanwhile (a bot removed, the
+			// table handed to a driver), or a game started.
+			if gen != t.nextGen || t.running() || t.driven || !t.botsOnly() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
@@ -654,8 +665,8 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 	t.lobby.cfg.Clock.AfterFunc(d, restart)
 }
 
-// allBots reports whether every seat is taken by a bot.
-func (t *Table) allBots() bool {
+// botsOnly reports whether every seat is taken by a bot.
+func (t *Table) botsOnly() bool {
 	if len(t.sitters) < t.rec.Seats {
 		return false
 	}
@@ -699,6 +710,9 @@ func (t *Table) arm() {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
+	if own := t.game.players[t.game.g.Turn()].TurnClock; own > 0 {
+		d = own
+	}
 	clock := t.lobby.cfg.Clock
 	t.deadline = clock.Now().Add(d)
 	t.tickGen++
@@ -758,7 +772,7 @@ func (t *Table) viewerSeat(fp string) int {
 func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
 		members: t.rec.Members, created: t.rec.Created,
 	}
 	watchers := make(map[string]bool)
@@ -790,6 +804,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Driven != b.Driven ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

@@ -17,16 +17,6 @@ import (
 // store/lobbystore.Shows. A nil GameFilter shows every game.
 type GameFilter func(g Game, t *Table) bool
 
-// Seated reports whether fp sat in the game.
-func (g Game) Seated(fp string) bool {
-	for _, s := range g.Seats {
-		if fp != "" && s.Fingerprint == fp {
-			return true
-		}
-	}
-	return false
-}
-
 // GameShown reports whether keep shows game g, reading the record of the
 // table it was played at (RecordAt).
 func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, error) {

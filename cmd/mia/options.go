@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"github.com/mia-game/mia/sshapp/maexchen"
 )
 
 // options are the settings of PROTOCOL.md §0. Each is a flag and a MIA_*
@@ -24,6 +26,10 @@ type options struct {
 	logFormat log.Formatter
 	botDelay  time.Duration // the built-in bots' least pause; 0: none
 	metrics   string        // address of the Prometheus metrics; "": off
+	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
+	maexchenUDP     string
+	maexchenTable   string
+	maexchenTimeout time.Duration
 }
 
 // usageError is a bad command line: exit status 2.
@@ -52,6 +58,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
 	metrics := fs.String("metrics-addr", def("MIA_METRICS_ADDR", ""), "serve Prometheus metrics at http://ADDR/metrics, such as 127.0.0.1:9234; off if empty (MIA_METRICS_ADDR)")
 	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
+	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
+	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
+	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
 		fs.PrintDefaults()
@@ -65,7 +74,12 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
-	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics}
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable}
+	var err error
+	if o.maexchenTimeout, err = time.ParseDuration(*mxTimeout); err != nil || o.maexchenTimeout < time.Millisecond || o.maexchenTimeout > time.Minute {
+		return options{}, &usageError{fmt.Errorf("maexchen timeout %q: want a duration from 1ms to 1m, such as 250ms", *mxTimeout)}
+	}
 	if o.hostKey == "" {
 		o.hostKey = filepath.Join(o.data, "host_ed25519")
 	}
