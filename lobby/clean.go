@@ -1,48 +1,59 @@
 package lobby
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Length limits of user-typed text.
-const (
-	MaxChatRunes = 200
-	MaxNameRunes = 24
-)
+// MaxChatRunes is the longest chat line, in runes.
+const MaxChatRunes = 200
 
-// Clean makes user-typed text safe for other people's terminals: invalid
-// UTF-8, control characters (escape codes included), format characters
-// (bidi overrides, zero-width joiners) and private-use runes are dropped,
-// runs of space become one space, and the result is cut to max runes.
+// Clean is the one cleaner of text someone typed (names, chat, table
+// names, words echoed back), making it safe for other people's terminals:
+// escape sequences go whole (ansi.Strip), then invalid UTF-8, control
+// characters, format characters (bidi overrides, zero-width joiners),
+// surrogates and private-use runes; every white space (a tab, a line
+// break) becomes a space, and none is left at either end; the result is
+// cut to max runes.
 func Clean(s string, max int) string {
+	s = ansi.Strip(s)
 	var b strings.Builder
-	n := 0
-	space := false
-	for i := 0; i < len(s) && n < max; {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	n, spaces := 0, 0 // spaces: white space waiting for a rune after it
+	for _, r := range s {
 		switch {
-		case r == utf8.RuneError && size <= 1:
+		case r == utf8.RuneError:
 			continue
 		case unicode.IsSpace(r):
-			space = b.Len() > 0
+			if b.Len() > 0 {
+				spaces++
+			}
 			continue
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r),
-			unicode.Is(unicode.Cs, r), r == utf8.RuneError:
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r):
 			continue
 		}
-		if space {
-			if n+1 >= max {
-				break
-			}
+		if n+spaces+1 > max {
+			break
+		}
+		for ; spaces > 0; spaces-- {
 			b.WriteByte(' ')
 			n++
-			space = false
 		}
 		b.WriteRune(r)
 		n++
 	}
 	return b.String()
+}
+
+// Plural is a count in words: one when n is 1 ("a life", "1 game"),
+// otherwise n and many ("3 lives", "0 games"). It is the one plural of
+// every count the server writes.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

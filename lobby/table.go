@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/store"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -27,7 +26,7 @@ type Table struct {
 	info  atomic.Pointer[TableInfo]
 
 	// Owned by the actor goroutine.
-	rec      store.Table
+	rec      TableRecord
 	hostName string
 	sitters  []Player
 	game     *gameRun
@@ -40,8 +39,10 @@ type Table struct {
 	ver      uint64
 	botSeq   int
 	botGen   int
-	botFor   int        // the game seq a bot move is scheduled for
-	rng      *rand.Rand // the built-in bots' randomness
+	botFor   int             // the game seq a bot move is scheduled for
+	rng      *rand.Rand      // the built-in bots' randomness
+	driven   bool            // games start only by Deal (driven.go)
+	guests   map[string]bool // fingerprints seated by Deal for the running game only
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -87,7 +88,7 @@ type Result struct {
 	Standings []string
 }
 
-func startTable(l *Lobby, rec store.Table, host Player) *Table {
+func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
@@ -242,17 +243,7 @@ func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	return s, nil
 }
 
-func (t *Table) mayEnter(p Player) bool {
-	if !t.rec.Private || p.Admin || p.Fingerprint == t.rec.Host {
-		return true
-	}
-	for _, m := range t.rec.Members {
-		if m == p.Fingerprint {
-			return true
-		}
-	}
-	return false
-}
+func (t *Table) mayEnter(p Player) bool { return p.Viewer().Sees(t.rec.Access) }
 
 // Sit takes a free seat for the next game. When the last seat fills, the
 // game starts.
@@ -264,14 +255,14 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if t.seatOf(p.Fingerprint) >= 0 {
 			return ErrSeated
 		}
-		if t.running() {
+		if t.running() && !t.driven {
 			return ErrGameRunning
 		}
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
 		t.sitters = append(t.sitters, p)
-		if len(t.sitters) == t.rec.Seats {
+		if len(t.sitters) == t.rec.Seats && !t.driven {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
@@ -285,11 +276,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
-			seat := t.gameSeat(p.Fingerprint)
-			if seat < 0 {
-				return ErrNotSeated
-			}
-			if t.game.g.Lives(seat) > 0 {
+			if seat := t.gameSeat(p.Fingerprint); seat >= 0 && t.game.g.Lives(seat) > 0 {
 				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
@@ -310,6 +297,9 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
 			return ErrGameRunning
+		}
+		if t.driven {
+			return ErrDriven
 		}
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			if t.seatOf(p.Fingerprint) < 0 {
@@ -399,7 +389,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 		if seats < len(t.sitters) {
 			return fmt.Errorf("%d players are seated: ask some to stand first", len(t.sitters))
 		}
-		if err := t.update(ctx, func(r *store.Table) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
+		if err := t.update(ctx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -418,7 +408,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrGameRunning
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		if err := t.update(ctx, func(r *store.Table) error { r.Closed = now; return nil }); err != nil {
+		if err := t.update(ctx, func(r *TableRecord) error { r.Closed = now; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -433,11 +423,11 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 }
 
 // update writes the table record through fn, then keeps the new record.
-func (t *Table) update(ctx context.Context, fn func(*store.Table) error) error {
+func (t *Table) update(ctx context.Context, fn func(*TableRecord) error) error {
 	ctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	var next store.Table
-	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *store.Table) error {
+	var next TableRecord
+	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *TableRecord) error {
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -493,40 +483,33 @@ func (t *Table) start(ctx context.Context) error {
 		return err
 	}
 	now := t.lobby.cfg.Clock.Now().UTC()
-	seats := make([]store.Seat, len(players))
-	for i, p := range players {
-		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
-	}
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	rec, err := t.lobby.cfg.Store.CreateGame(sctx, store.Game{Table: t.rec.Name, Seats: seats, Rules: t.rec.Rules, Started: now, Winner: -1})
+	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	for i := range evs {
 		evs[i].At = now
 	}
-	if err := t.lobby.cfg.Store.Append(sctx, rec.ID, evs, nil); err != nil {
+	if err := t.lobby.cfg.Store.Append(sctx, id, evs, nil); err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
-	t.game = newRun(rec.ID, g, players, evs)
+	t.game = newRun(id, g, players, evs)
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	return nil
 }
 
 // resume puts a recovered game back on the table.
-func (t *Table) resume(ctx context.Context, rg store.Recovered) error {
+func (t *Table) resume(ctx context.Context, rg SavedGame) error {
 	return t.do(ctx, func(context.Context) error {
-		g, err := engine.Replay(rg.Game.Rules, len(rg.Game.Seats), rg.Events, t.lobby.cfg.Dice)
+		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, t.lobby.cfg.Dice)
 		if err != nil {
-			return fmt.Errorf("replay game %s: %w", rg.Game.ID, err)
+			return fmt.Errorf("replay game %s: %w", rg.ID, err)
 		}
-		players := make([]Player, len(rg.Game.Seats))
-		for i, s := range rg.Game.Seats {
-			players[i] = Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot}
-		}
-		t.game = newRun(rg.Game.ID, g, players, rg.Events)
+		players := slices.Clone(rg.Players)
+		t.game = newRun(rg.ID, g, players, rg.Events)
 		t.botFor = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
@@ -561,9 +544,9 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	for i := range evs {
 		evs[i].At = now
 	}
-	var res *store.Result
+	var res *GameResult
 	if next.Over() {
-		res = &store.Result{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
+		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
@@ -577,13 +560,15 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 		t.finish()
 	}
 	for _, e := range evs {
-		if e.Type == engine.EvLeave {
+		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
+			// A person who lets the clock run out at a driven table
+			// stands up, so that the next deal does not wait on them.
 			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
 				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
 			}
 		}
 	}
-	t.changed(a.Kind != engine.Roll)
+	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
 	return nil
 }
 
@@ -594,6 +579,10 @@ func (t *Table) finish() {
 		r.Standings = append(r.Standings, run.players[s].Name)
 	}
 	t.result = r
+	if t.driven {
+		t.dismissGuests()
+		return
+	}
 	t.scheduleRestart()
 }
 
@@ -601,18 +590,15 @@ func (t *Table) finish() {
 // seat is taken by a bot (a bot tournament runs unattended). A table with a
 // person seated waits for someone to press "play again".
 func (t *Table) scheduleRestart() {
-	if len(t.sitters) < t.rec.Seats {
+	if !t.botsOnly() {
 		return
-	}
-	for _, p := range t.sitters {
-		if !p.Bot {
-			return
-		}
 	}
 	id := t.game.id
 	restart := func() {
 		t.post(func(ctx context.Context) {
-			if t.running() || t.game == nil || t.game.id != id {
+			// The seats may have changed meanwhile (a bot removed, the
+			// table handed to a driver).
+			if t.running() || t.game == nil || t.game.id != id || t.driven || !t.botsOnly() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
@@ -628,6 +614,19 @@ func (t *Table) scheduleRestart() {
 		return
 	}
 	t.lobby.cfg.Clock.AfterFunc(d, restart)
+}
+
+// botsOnly reports whether every seat is taken by a bot.
+func (t *Table) botsOnly() bool {
+	if len(t.sitters) < t.rec.Seats {
+		return false
+	}
+	for _, p := range t.sitters {
+		if !p.Bot {
+			return false
+		}
+	}
+	return true
 }
 
 // changed re-arms the turn clock (a new turn when newTurn), then publishes
@@ -662,6 +661,9 @@ func (t *Table) arm() {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
+	if own := t.game.players[t.game.g.Turn()].TurnClock; own > 0 {
+		d = own
+	}
 	clock := t.lobby.cfg.Clock
 	t.deadline = clock.Now().Add(d)
 	t.tickGen++
@@ -721,8 +723,8 @@ func (t *Table) viewerSeat(fp string) int {
 func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
-		members: t.rec.Members,
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
+		members: t.rec.Members, created: t.rec.Created,
 	}
 	watchers := make(map[string]bool)
 	for s := range t.subs {
@@ -753,6 +755,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Driven != b.Driven ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

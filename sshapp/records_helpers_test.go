@@ -16,6 +16,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 
 	"github.com/mia-game/mia/sshapp/command"
 )
@@ -38,7 +39,7 @@ func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *rec
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: st, BotDelay: botDelay})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func pickMove(v *engine.View, r *rand.Rand) engine.Action {
 // checkReplayJSON runs `replay ID --json` as who and re-checks it: the
 // shape of PROTOCOL.md §3 key by key, then the events replayed through
 // the engine give the recorded winner and standings.
-func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) command.GameJSON {
+func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) store.Replay {
 	t.Helper()
 	r := e.as(t, who, "replay "+id+" --json")
 	if r.code != 0 {
@@ -206,7 +207,7 @@ func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) command.GameJSON 
 // §3's keys, in order for the top level.
 var (
 	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "events"}
-	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "next_opener", "end", "turn_seconds"}
+	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "mia_pass", "mia_reveal", "low_claim", "next_opener", "end", "turn_seconds"}
 	playerKeys = []string{"seat", "name", "fingerprint", "bot"}
 	eventKeys  = map[string][]string{
 		"round":     {"round", "opener"},
@@ -249,7 +250,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-func checkGameJSON(t *testing.T, doc []byte) command.GameJSON {
+func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	t.Helper()
 	if got := objectKeys(t, doc); !slices.Equal(got, gameKeys) {
 		t.Errorf("top-level keys %v, want %v in that order", got, gameKeys)
@@ -301,7 +302,7 @@ func checkGameJSON(t *testing.T, doc []byte) command.GameJSON {
 			t.Errorf("event %d (%s): keys %v, want seq, at, type and %v", i, head.Type, got, want)
 		}
 	}
-	var g command.GameJSON
+	var g store.Replay
 	if err := json.Unmarshal(doc, &g); err != nil {
 		t.Fatal(err)
 	}

@@ -149,7 +149,7 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 	if l.From == "" {
 		return s.Notice.Render(cut("* "+text, w))
 	}
-	from := lobby.Clean(l.From, lobby.MaxNameRunes)
+	from := lobby.Clean(l.From, lobby.MaxNameLen)
 	if l.Bot {
 		from += " [bot]"
 	}
@@ -162,7 +162,7 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 
 // maxChatWidth bounds a drawn chat line before wrapping: a name and the
 // longest message.
-const maxChatWidth = lobby.MaxNameRunes + 8 + lobby.MaxChatRunes
+const maxChatWidth = lobby.MaxNameLen + 8 + lobby.MaxChatRunes
 
 // chatLineOf draws line i of a chat, unwrapped.
 func (s *Styles) chatLineOf(lines []lobby.ChatLine) func(i int) string {
@@ -239,4 +239,4 @@ func cutLines(s string, n int) string {
 }
 
 // name cleans a display name for drawing.
-func name(s string) string { return lobby.Clean(s, lobby.MaxNameRunes) }
+func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }

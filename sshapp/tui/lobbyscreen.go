@@ -51,7 +51,7 @@ func (m *lobbyScreen) Init() tea.Cmd {
 }
 
 func (m *lobbyScreen) wait() tea.Cmd {
-	return ask(m, waitLobby(m.c.cfg.Lobby, m.c.cfg.Player.Fingerprint, m.box, m.c.cfg.Done))
+	return ask(m, waitLobby(m.c.cfg.Lobby, m.c.cfg.Player.Viewer(), m.box, m.c.cfg.Done))
 }
 
 // Leave stops following the lobby.
@@ -107,7 +107,7 @@ const lobbyHostW, lobbySeatsW, lobbyStateW = 12, 5, 7
 // lobbyColumns are the widths of the name and rules columns in w cells.
 func lobbyColumns(w int) (nameW, rulesW int) {
 	fixed := 2 + 2 + 1 + 1 + lobbyHostW + 1 + lobbySeatsW + 1 + lobbyStateW + 1
-	nameW = clamp(w-fixed-30, 12, 24)
+	nameW = clamp(w-fixed-30, 12, lobby.MaxNameLen)
 	return nameW, w - fixed - nameW
 }
 

@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/mia-game/mia/lobby"
 )
 
 type promptPhase int
@@ -37,8 +39,8 @@ type promptScreen struct {
 }
 
 func newPrompt(c *common) *promptScreen {
-	in := c.s.newInput("> ", "your name", 16)
-	in.Width = 17
+	in := c.s.newInput("> ", "your name", lobby.MaxNameLen)
+	in.Width = lobby.MaxNameLen + 1
 	in.Focus()
 	p := &promptScreen{c: c, input: in, phase: ready, keys: newPromptKeys()}
 	if c.cfg.Player.Name == "" {
@@ -123,7 +125,7 @@ func (p *promptScreen) View() string {
 	switch p.phase {
 	case asking, saving:
 		b.WriteString("Welcome! Choose a display name:\n")
-		b.WriteString(s.Subtle.Render("1 to 16 of A-Z a-z 0-9 _ . -") + "\n\n")
+		b.WriteString(s.Subtle.Render(lobby.NameHint()) + "\n\n")
 		b.WriteString(p.input.View() + "\n\n")
 		switch {
 		case p.phase == saving:

@@ -1,0 +1,267 @@
+package lobby
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/ai"
+)
+
+// TestCheckName holds the one name rule: people, bots and tables all have
+// 1 to 16 of [A-Za-z0-9_.-]; the built-in bots' names, in any case and
+// with any number after them, are nobody else's.
+func TestCheckName(t *testing.T) {
+	type want struct {
+		person    error // CheckName
+		tableOK   bool  // CheckTableName
+		botReserv bool  // IsBotName
+	}
+	cases := map[string]want{
+		"alice": {nil, true, false}, "a": {nil, true, false}, "sixteen_chars.ok": {nil, true, false},
+		// Too long, empty, or another character.
+		"seventeen_chars_x": {ErrBadName, false, false}, "": {ErrBadName, false, false},
+		"with space": {ErrBadName, false, false}, "ümlaut": {ErrBadName, false, false},
+		"esc\x1b[2J": {ErrBadName, false, false},
+		// The bots' names, in any case, with a number or not.
+		"ada": {ErrBotName, true, true}, "Ada": {ErrBotName, true, true}, "BERT": {ErrBotName, true, true},
+		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
+		// Names that only look like one.
+		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := CheckName(name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
+				t.Errorf("CheckName = %v, want %v", err, c.person)
+			}
+			if err := CheckTableName(name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
+				t.Errorf("CheckTableName = %v, want ok %v", err, c.tableOK)
+			}
+			if got := IsBotName(name); got != c.botReserv {
+				t.Errorf("IsBotName = %v, want %v", got, c.botReserv)
+			}
+		})
+	}
+	if got := CheckName("ada").Error(); got != "ada is the name of a built-in bot; choose another" {
+		t.Errorf("the message for a bot's name: %q", got)
+	}
+	for _, b := range botNames {
+		if !validName(b) || !IsBotName(b) {
+			t.Errorf("bot name %q breaks the name rule", b)
+		}
+	}
+}
+
+// TestBotsNeverLookAlike fills a table of ten with bots next to a player
+// whose name (from before the rule) is a bot's in other case: no two seats
+// share a name in any case.
+func TestBotsNeverLookAlike(t *testing.T) {
+	e := newEnv(t)
+	host := e.player("host")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "crowd", Rules: quickRules(), Seats: engine.MaxSeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, Player{Fingerprint: "SHA256:old-ada", Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < engine.MaxSeats; i++ {
+		if _, err := tbl.AddBot(ctx, host, ai.Easy); err != nil {
+			t.Fatalf("bot %d: %v", i, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range tbl.Info().Players {
+		key := strings.ToLower(p.Name)
+		if seen[key] {
+			t.Errorf("two seats are called %s: %+v", p.Name, tbl.Info().Players)
+		}
+		seen[key] = true
+		if p.Bot && !IsBotName(p.Name) {
+			t.Errorf("bot %q has a name a person could take", p.Name)
+		}
+	}
+	if len(seen) != engine.MaxSeats {
+		t.Errorf("%d seats taken, want %d", len(seen), engine.MaxSeats)
+	}
+}
+
+// TestAccess holds the one rule of who sees which table and game.
+func TestAccess(t *testing.T) {
+	created := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	public := Access{Host: "H", Created: created}
+	private := Access{Private: true, Host: "H", Members: []string{"M"}, Created: created}
+	host, member, stranger, admin := Viewer{Fingerprint: "H"}, Viewer{Fingerprint: "M"}, Viewer{Fingerprint: "S"}, Viewer{Fingerprint: "A", Admin: true}
+	nobody := Viewer{}
+	tables := []struct {
+		name string
+		a    Access
+		v    Viewer
+		want bool
+	}{
+		{"public, stranger", public, stranger, true},
+		{"public, no key", public, nobody, true},
+		// A private table: its host and members, and admins.
+		{"private, host", private, host, true},
+		{"private, member", private, member, true},
+		{"private, stranger", private, stranger, false},
+		{"private, no key", private, nobody, false},
+		{"private, admin", private, admin, true},
+	}
+	for _, c := range tables {
+		if got := c.v.Sees(c.a); got != c.want {
+			t.Errorf("table %s: Sees = %v, want %v", c.name, got, c.want)
+		}
+		if got := c.a.Admits(c.v.Fingerprint); got != c.want && !c.v.Admin {
+			t.Errorf("table %s: Admits = %v, want %v", c.name, got, c.want)
+		}
+	}
+	after, before := created.Add(time.Hour), created.Add(-time.Hour)
+	seated := []string{"S", "M"}
+	games := []struct {
+		name string
+		g    GameAccess
+		v    Viewer
+		want bool
+	}{
+		{"public game, stranger", GameAccess{Started: after, Table: &public}, stranger, true},
+		{"private game, member", GameAccess{Started: after, Table: &private}, member, true},
+		{"private game, stranger who sat in it (a kicked member)", GameAccess{Started: after, Players: seated, Table: &private}, stranger, false},
+		{"private game, admin", GameAccess{Started: after, Table: &private}, admin, true},
+		{"no table record, player", GameAccess{Started: after, Players: seated}, stranger, true},
+		{"no table record, host of nothing", GameAccess{Started: after, Players: seated}, host, false},
+		{"older than the record, player", GameAccess{Started: before, Players: seated, Table: &public}, member, true},
+		{"older than the record, stranger", GameAccess{Started: before, Players: seated, Table: &public}, host, false},
+		{"older than the record, admin", GameAccess{Started: before, Table: &private}, admin, true},
+		{"no key", GameAccess{Started: before, Players: []string{""}}, nobody, false},
+	}
+	for _, c := range games {
+		if got := c.v.SeesGame(c.g); got != c.want {
+			t.Errorf("%s: SeesGame = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestAdminListsPrivateTables: the lobby's list follows the same rule as
+// its doors — an admin, who may enter any table, sees every table.
+func TestAdminListsPrivateTables(t *testing.T) {
+	e := newEnv(t)
+	host, stranger := e.player("host"), e.player("stranger")
+	admin := e.player("root")
+	admin.Admin = true
+	if _, err := e.lobby.CreateTable(ctxT(t), host, TableConfig{Name: "secret", Rules: quickRules(), Private: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		who  Player
+		want int
+	}{{host, 1}, {stranger, 0}, {admin, 1}} {
+		if got := e.lobby.Tables(c.who.Viewer()); len(got) != c.want {
+			t.Errorf("%s lists %d tables, want %d", c.who.Name, len(got), c.want)
+		}
+	}
+}
+
+// TestPlural is the one plural.
+func TestPlural(t *testing.T) {
+	cases := []struct {
+		n         int
+		one, many string
+		want      string
+	}{
+		{1, "a life", "lives", "a life"},
+		{2, "a life", "lives", "2 lives"},
+		{0, "1 game", "games", "0 games"},
+		{1, "1 game", "games", "1 game"},
+		{3, "1 time", "times", "3 times"},
+	}
+	for _, c := range cases {
+		if got := Plural(c.n, c.one, c.many); got != c.want {
+			t.Errorf("Plural(%d, %q, %q) = %q, want %q", c.n, c.one, c.many, got, c.want)
+		}
+	}
+}
+
+// TestNarrator tells one round of events from a seat, from a spectator
+// (dice hidden as a redacted log hides them) and in a replay (every die).
+func TestNarrator(t *testing.T) {
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Dice: 43, Looked: true},
+		{Type: engine.EvClaim, Seat: 0, Value: 52},
+		{Type: engine.EvPass, Seat: 1, Value: 52},
+		{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 52, Dice: 43, Loser: 1, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: false},
+		{Type: engine.EvClaim, Seat: 1, Value: 21},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 2},
+		{Type: engine.EvOut, Seat: 2},
+		{Type: engine.EvTimeout, Seat: 0, LivesLost: 1},
+		{Type: engine.EvLeave, Seat: 1, LivesLost: 3},
+		{Type: engine.EvEnd, Winner: 0},
+	}
+	hidden := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		hidden[i] = e.Redacted(-1)
+	}
+	names := []string{"alice", "bob", "carol"}
+	replay := Narrator{Names: names, You: -1, Ranking: engine.Classic, Turn: -1}
+	bob := Narrator{Names: names, You: 1, Ranking: engine.Classic, Turn: -1}
+	cases := []struct {
+		i                     int
+		replay, bob, watching string
+		verdict               string
+	}{
+		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
+		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
+		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
+			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
+		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
+		{6, "bob rolled 65 without looking", "you rolled 65 without looking", "bob rolled without looking", ""},
+		{7, "bob announced Mia to carol", "you announced Mia to carol", "bob announced Mia to carol", "blind: Mia claimed unseen, 65 in the cup"},
+		{8, "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", ""},
+		{9, "carol is out", "carol is out", "carol is out", ""},
+		{10, "alice ran out of time and loses a life", "alice ran out of time and loses a life", "alice ran out of time and loses a life", ""},
+		{11, "bob left the game and loses 3 lives", "you left the game and lose 3 lives", "bob left the game and loses 3 lives", ""},
+		{12, "alice wins the game", "alice wins the game", "alice wins the game", ""},
+	}
+	for _, c := range cases {
+		if got := replay.Line(evs, c.i); got != c.replay {
+			t.Errorf("event %d in a replay: %q, want %q", c.i, got, c.replay)
+		}
+		if got := bob.Line(evs, c.i); got != c.bob {
+			t.Errorf("event %d from bob's seat: %q, want %q", c.i, got, c.bob)
+		}
+		if got := replay.Line(hidden, c.i); got != c.watching {
+			t.Errorf("event %d watched: %q, want %q", c.i, got, c.watching)
+		}
+		if _, got := replay.Verdict(evs, c.i); got != c.verdict {
+			t.Errorf("event %d verdict: %q, want %q", c.i, got, c.verdict)
+		}
+		if v, got := replay.Verdict(hidden, c.i); c.i != 4 && got != "" {
+			t.Errorf("event %d judged on hidden dice: %d %q", c.i, v, got)
+		}
+	}
+	if got := replay.Heading(evs[5]); got != "Round 2: bob opens" {
+		t.Errorf("heading %q", got)
+	}
+	// While a game runs, the last claim goes to whoever has the turn.
+	live := Narrator{Names: names, You: 0, Turn: 1}
+	if got := live.Line(evs[:3], 2); got != "you announced 52 to bob" {
+		t.Errorf("the last claim, live: %q", got)
+	}
+	if got := live.Line(evs, 12); got != "you win the game!" {
+		t.Errorf("the end, for the winner: %q", got)
+	}
+	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		if got := Mark(v); got != want {
+			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
