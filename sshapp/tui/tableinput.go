@@ -2,11 +2,9 @@ package tui
 
 import (
 	"context"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -20,8 +18,7 @@ const logKeep = MaxHeight
 // tableScreen shows one table, live, and takes the viewer's moves. This
 // file is its state and its input; tableview.go draws it.
 type tableScreen struct {
-	c       *common
-	w, h    int
+	frame
 	name    string
 	sitDown bool                // sit down once the table is open
 	table   *lobby.Table        // nil until open
@@ -37,8 +34,7 @@ type tableScreen struct {
 	picker  picker
 	autoAt  int // the event count at which the picker last opened by itself
 	confirm bool
-	typing  bool
-	input   textinput.Model
+	say     chatInput // the table chat line
 	status  string
 	isErr   bool
 	// busy is set from the moment a move is sent until its answer and the
@@ -49,14 +45,14 @@ type tableScreen struct {
 	sentAt int  // the event count when the move was sent
 	held   []tea.KeyMsg
 	keys   tableKeys
-	ikeys  inputKeys
 	ckeys  confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
-	m := &tableScreen{c: c, name: name, sitDown: sit, keys: newTableKeys(), ikeys: newInputKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		input:   c.s.newInput("say: ", "a line for the table", lobby.MaxChatRunes),
+	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
+		say:     c.s.newChatInput("a line for the table"),
 		logView: c.s.newView(), talk: c.s.newView()}
+	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	m.syncKeys()
 	return m
 }
@@ -74,27 +70,11 @@ func (m *tableScreen) Leave() tea.Cmd {
 	return closeSub(sub)
 }
 
-// Typing implements Component.
-func (m *tableScreen) Typing() bool { return m.typing }
-
-// SetSize implements Component.
-func (m *tableScreen) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.input.Width = w - 6
-	m.layout()
-}
-
-// ShortHelp implements help.KeyMap.
-func (m *tableScreen) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *tableScreen) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
-
 // helpKeys is the key map the help bar shows now.
 func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
-	case m.typing:
-		return m.ikeys
+	case m.say.typing:
+		return m.say.keys
 	case m.confirm:
 		return m.ckeys
 	case m.picker.Open():
@@ -189,7 +169,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 		m.picker = m.picker.Refresh(v)
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
-	if n := len(snap.Events()); !m.picker.Open() && !m.typing && !m.confirm && v != nil && snap.Playing &&
+	if n := len(snap.Events()); !m.picker.Open() && !m.say.typing && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
 			m.picker, m.autoAt = p, n
@@ -278,7 +258,7 @@ func (m *tableScreen) syncKeys() {
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	defer m.layout()
 	switch {
-	case m.typing:
+	case m.say.typing:
 		return m.keyTyping(msg)
 	case m.busy:
 		m.held = append(m.held, msg)
@@ -310,8 +290,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
-		m.typing = true
-		return m.input.Focus()
+		return m.say.start()
 	case !m.have:
 		return nil
 	case key.Matches(msg, k.Roll):
@@ -349,25 +328,12 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		text := m.input.Value()
-		m.input.Reset()
-		m.input.Blur()
-		m.typing = false
-		if strings.TrimSpace(text) == "" {
-			return nil
-		}
-		t, me := m.table, m.c.cfg.Player
-		return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
-	case "esc":
-		m.input.Blur()
-		m.typing = false
-		return nil
+	text, cmd := m.say.key(msg)
+	if text == "" {
+		return cmd
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return cmd
+	t, me := m.table, m.c.cfg.Player
+	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
 }
 
 // play sends a move; the keys that follow wait until it has landed.

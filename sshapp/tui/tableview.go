@@ -352,8 +352,8 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
-	case m.typing:
-		b.WriteString(m.input.View())
+	case m.say.typing:
+		b.WriteString(m.say.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
 	case m.status != "" && m.isErr:
