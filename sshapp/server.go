@@ -9,8 +9,9 @@
 //
 // It may import lobby, store (record types and errors only: the storage
 // itself comes through the interfaces of Config.Storage, each declared by
-// the room that uses it) and its rooms command, botline and tui. Only
-// cmd/mia imports it.
+// the room that uses it), its rooms command, botline and tui, and
+// sshapp/internal/outbox (each session's output queue). Only cmd/mia
+// imports it.
 package sshapp
 
 import (

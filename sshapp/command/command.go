@@ -4,8 +4,8 @@
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
 // command runs. It may import lobby (and lobby/ai), engine, store (record
-// types: its storage comes through the Players and Records interfaces of
-// its Config), store/lobbystore (the history filter of the lobby's access
+// types: its storage comes through the Players, Records and Backups
+// interfaces of its Config), store/lobbystore (the history filter of the lobby's access
 // rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
 package command
 

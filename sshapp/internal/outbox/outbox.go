@@ -1,7 +1,10 @@
 // Package outbox queues what a session writes for its client and hands it
 // over from its own goroutine, bounded: a client that stops reading blocks
-// only that goroutine, and owes at most a set number of bytes. Package
-// sshapp gives every session one; the bot line protocol writes through it.
+// only that goroutine, and owes at most a set number of bytes.
+//
+// Room: inside sshapp; sshapp gives every session one, and the bot line
+// protocol (sshapp/botline) writes through it. It imports the standard
+// library only.
 package outbox
 
 import (
