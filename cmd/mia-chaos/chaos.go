@@ -176,7 +176,7 @@ func (c *chaos) checkDown(ctx context.Context, when string) error {
 		return fmt.Errorf("%s: %w", when, err)
 	}
 	for _, p := range problems {
-		c.problems = append(c.problems, when+": "+p)
+		c.problem(when+": "+p)
 	}
 	return nil
 }
@@ -197,15 +197,15 @@ func (c *chaos) checkLive(ctx context.Context) error {
 		}
 		was := c.v.newest[sp.name]
 		for {
-			ids, err := a.history(sp.name)
+			id, err := a.newest(sp.name)
 			if err != nil {
 				return err
 			}
-			if len(ids) > 0 && atoi(ids[0]) > was {
+			if atoi(id) > was {
 				break
 			}
 			if time.Now().After(deadline) || ctx.Err() != nil {
-				c.problems = append(c.problems, fmt.Sprintf("after kill %d: table %s finished no game since the restart (newest %d)", c.kills, sp.name, was))
+				c.problem(fmt.Sprintf("after kill %d: table %s finished no game since the restart (newest %d)", c.kills, sp.name, was))
 				break
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -234,7 +234,7 @@ func (c *chaos) reuse() error {
 			break
 		}
 		if !strings.Contains(errs, "running") || time.Now().After(deadline) {
-			c.problems = append(c.problems, fmt.Sprintf("after kill %d: table close %s: %s", c.kills, sp.name, strings.TrimSpace(errs)))
+			c.problem(fmt.Sprintf("after kill %d: table close %s: %s", c.kills, sp.name, strings.TrimSpace(errs)))
 			return nil
 		}
 		time.Sleep(time.Duration(1+c.reuses%7) * time.Millisecond)
@@ -270,12 +270,12 @@ func (c *chaos) checkReuse() error {
 		}
 		for _, id := range old {
 			if !slices.Contains(got, id) {
-				c.problems = append(c.problems, fmt.Sprintf("after kill %d: game %s of the closed %s is not in its history", c.kills, id, table))
+				c.problem(fmt.Sprintf("after kill %d: game %s of the closed %s is not in its history", c.kills, id, table))
 			}
 		}
 		for _, id := range old[:min(3, len(old))] {
 			if out, errs, code, err := v.run("replay " + id); err != nil || code != 0 || !strings.Contains(out, "Game "+id) {
-				c.problems = append(c.problems, fmt.Sprintf("after kill %d: replay %s of the closed %s: exit %d %v %s", c.kills, id, table, code, err, errs))
+				c.problem(fmt.Sprintf("after kill %d: replay %s of the closed %s: exit %d %v %s", c.kills, id, table, code, err, errs))
 			}
 		}
 		c.reuseChecks++
@@ -288,7 +288,7 @@ func (c *chaos) checkReuse() error {
 func (c *chaos) finish(cause error) error {
 	if c.srv != nil {
 		if err := c.srv.stop(); err != nil {
-			c.problems = append(c.problems, "the last stop (SIGTERM): "+err.Error())
+			c.problem("the last stop (SIGTERM): "+err.Error())
 		}
 		c.collectErrors()
 		c.srv = nil
@@ -325,6 +325,12 @@ func (c *chaos) report() {
 	for _, p := range c.problems[:min(20, len(c.problems))] {
 		fmt.Fprintf(w, "    %s\n", p)
 	}
+}
+
+// problem notes a problem, and says it at once.
+func (c *chaos) problem(p string) {
+	c.problems = append(c.problems, p)
+	fmt.Fprintf(c.out, "  problem: %s\n", p)
 }
 
 // count is the number of problems that mention any of words.

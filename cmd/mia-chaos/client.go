@@ -75,11 +75,45 @@ func (c *client) must(cmd string) (string, error) {
 	return out, err
 }
 
-// history lists the finished games of a table that the client may see.
+// history lists every finished game of a table that the client may see,
+// newest first, page after page.
 func (c *client) history(table string) ([]string, error) {
-	out, err := c.must("history --limit 200 --json --table " + table)
+	var ids []string
+	before := ""
+	for {
+		cmd := "history --limit 200 --json --table " + table
+		if before != "" {
+			cmd += " --before " + before
+		}
+		out, err := c.must(cmd)
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			Games []struct {
+				ID string `json:"id"`
+			} `json:"games"`
+			Next string `json:"next"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			return nil, fmt.Errorf("history of %s: %w", table, err)
+		}
+		for _, g := range doc.Games {
+			ids = append(ids, g.ID)
+		}
+		if doc.Next == "" {
+			return ids, nil
+		}
+		before = doc.Next
+	}
+}
+
+// newest is the newest finished game of a table that the client may see,
+// "" if none.
+func (c *client) newest(table string) (string, error) {
+	out, err := c.must("history --limit 1 --json --table " + table)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	var doc struct {
 		Games []struct {
@@ -87,11 +121,10 @@ func (c *client) history(table string) ([]string, error) {
 		} `json:"games"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		return nil, fmt.Errorf("history of %s: %w", table, err)
+		return "", fmt.Errorf("history of %s: %w", table, err)
 	}
-	ids := make([]string, len(doc.Games))
-	for i, g := range doc.Games {
-		ids[i] = g.ID
+	if len(doc.Games) == 0 {
+		return "", nil
 	}
-	return ids, nil
+	return doc.Games[0].ID, nil
 }
