@@ -176,7 +176,7 @@ func (c *chaos) checkDown(ctx context.Context, when string) error {
 		return fmt.Errorf("%s: %w", when, err)
 	}
 	for _, p := range problems {
-		c.problem(when+": "+p)
+		c.problem(when + ": " + p)
 	}
 	return nil
 }
@@ -288,7 +288,7 @@ func (c *chaos) checkReuse() error {
 func (c *chaos) finish(cause error) error {
 	if c.srv != nil {
 		if err := c.srv.stop(); err != nil {
-			c.problem("the last stop (SIGTERM): "+err.Error())
+			c.problem("the last stop (SIGTERM): " + err.Error())
 		}
 		c.collectErrors()
 		c.srv = nil
