@@ -364,10 +364,10 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 		for i := range names {
 			names[i] = snap.Name(i)
 		}
-		var first string
-		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options.Lives)
+		var first []string
+		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options)
 		bs.mySeat = snap.You
-		out = append(out, first)
+		out = append(out, first...)
 	}
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game
