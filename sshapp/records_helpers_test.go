@@ -35,11 +35,18 @@ type recEnv struct {
 // here, named but not yet otherwise used).
 func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *recEnv {
 	t.Helper()
+	return startRecServerDice(t, botDelay, nil, admins...)
+}
+
+// startRecServerDice is startRecServer with the lobby's dice drawn from
+// dice (nil: crypto/rand).
+func startRecServerDice(t *testing.T, botDelay time.Duration, dice engine.Source, admins ...string) *recEnv {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay, Dice: dice})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
@@ -220,6 +227,9 @@ var (
 		"leave":     {"seat", "lives_lost"}, // §3's example omits lives_lost; it is the lives the leaver had
 		"out":       {"seat"},
 		"end":       {"winner"},
+		"reveal":    {"seat", "claim", "dice", "losses"},
+		"low_claim": {"seat", "value", "claim", "loser", "lives_lost"},
+		"mia_back":  {"seat", "losses"},
 	}
 )
 
@@ -265,7 +275,11 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	if err := json.Unmarshal(doc, &raw); err != nil {
 		t.Fatal(err)
 	}
-	if got := objectKeys(t, raw.Rules); !sameSet(got, rulesKeys) {
+	wantRules := rulesKeys
+	if strings.Contains(string(raw.Rules), `"preset"`) {
+		wantRules = append(slices.Clone(rulesKeys), "preset")
+	}
+	if got := objectKeys(t, raw.Rules); !sameSet(got, wantRules) {
 		t.Errorf("rules keys %v, want %v", got, rulesKeys)
 	}
 	for _, p := range raw.Players {
@@ -307,7 +321,7 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 		t.Fatal(err)
 	}
 	for _, ev := range g.Events {
-		if (ev.Type == engine.EvRoll || ev.Type == engine.EvChallenge) && !ev.Dice.Valid() {
+		if (ev.Type == engine.EvRoll || ev.Type == engine.EvChallenge && ev.Claimant >= 0) && !ev.Dice.Valid() {
 			t.Errorf("seq %d: a %s without its dice", ev.Seq, ev.Type)
 		}
 	}
