@@ -256,7 +256,7 @@ func (m *tableScreen) syncKeys() {
 // key takes a key press: typed into the chat line, held while a move is
 // on its way, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
-	defer m.layout()
+	defer m.fitPicker()
 	switch {
 	case m.say.typing:
 		return m.keyTyping(msg)

@@ -24,24 +24,35 @@ func (m *tableScreen) remaining(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
+// bottom is the size of the columns under the seats: the log (or the
+// picker) and the chat, each colW wide (the chat the rest), botH high.
+func (m *tableScreen) bottom() (colW, botH int) {
+	topH := max(9, m.seatCount())
+	return (m.w - 2) / 2, m.h - 2 - topH - 1 - 1 - 1
+}
+
 // layout sizes the log, the chat and the picker to the window and draws
 // the log and the chat into their viewports.
 func (m *tableScreen) layout() {
-	topH := max(9, m.seatCount())
-	botH := m.h - 2 - topH - 1 - 1 - 1
-	colW := (m.w - 2) / 2
+	colW, botH := m.bottom()
 	sizeView(&m.logView, colW, botH-1)
 	setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
 	sizeView(&m.talk, m.w-colW-2, botH-1)
 	setTail(&m.talk, len(m.snap.Chat), m.c.s.chatLineOf(m.snap.Chat))
 	m.drawn = [2][]string{viewLines(m.logView), viewLines(m.talk)}
+	m.fitPicker()
+}
+
+// fitPicker sizes the picker to the log's place.
+func (m *tableScreen) fitPicker() {
+	colW, botH := m.bottom()
 	m.picker.SetSize(colW, botH)
 }
 
 // View draws the table, with the help bar (or the full help in place of
 // the log and chat).
 func (m *tableScreen) View() string {
-	s, w, h, now := m.c.s, m.w, m.h, m.c.cfg.Now()
+	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
 	b.WriteString("\n\n")
@@ -57,7 +68,7 @@ func (m *tableScreen) View() string {
 	side(&b, left, right, 2)
 	b.WriteString("\n\n")
 
-	botH := h - 2 - topH - 1 - 1 - 1
+	colW, botH := m.bottom()
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, botH)
 		b.WriteString(full)
@@ -65,7 +76,6 @@ func (m *tableScreen) View() string {
 			b.WriteByte('\n')
 		}
 	} else {
-		colW := (w - 2) / 2
 		var lcol []string
 		if m.picker.Open() {
 			lcol = strings.Split(m.picker.View(), "\n")
