@@ -31,12 +31,15 @@ type tableScreen struct {
 	logView viewport.Model
 	talk    viewport.Model // the table chat
 	drawn   [2][]string    // the log's and the chat's views, drawn when they change
-	picker  picker
-	autoAt  int // the event count at which the picker last opened by itself
-	confirm bool
-	say     chatInput // the table chat line
-	status  string
-	isErr   bool
+	// what drawn shows
+	drawnLog  []string
+	drawnChat []lobby.ChatLine
+	picker    picker
+	autoAt    int // the event count at which the picker last opened by itself
+	confirm   bool
+	say       chatInput // the table chat line
+	status    string
+	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
 	// snapshot showing it have both arrived; keys pressed meanwhile wait in
 	// held, so that each is read against the table it was meant for.

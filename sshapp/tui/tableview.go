@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,15 +32,22 @@ func (m *tableScreen) bottom() (colW, botH int) {
 	return (m.w - 2) / 2, m.h - 2 - topH - 1 - 1 - 1
 }
 
-// layout sizes the log, the chat and the picker to the window and draws
-// the log and the chat into their viewports.
+// layout sizes the log, the chat and the picker to the window, and draws
+// the log and the chat into their viewports when they or the size changed
+// (most snapshots leave the chat as it was).
 func (m *tableScreen) layout() {
 	colW, botH := m.bottom()
-	sizeView(&m.logView, colW, botH-1)
-	setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
-	sizeView(&m.talk, m.w-colW-2, botH-1)
-	setTail(&m.talk, len(m.snap.Chat), m.c.s.chatLineOf(m.snap.Chat))
-	m.drawn = [2][]string{viewLines(m.logView), viewLines(m.talk)}
+	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
+		sizeView(&m.logView, colW, botH-1)
+		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
+		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
+	}
+	chat := m.snap.Chat
+	if m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+		sizeView(&m.talk, m.w-colW-2, botH-1)
+		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
+		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
+	}
 	m.fitPicker()
 }
 
