@@ -74,6 +74,7 @@ type Game struct {
 	looked   bool
 	winner   int // -1 until the end
 	seq      int
+	rolls    int // roll events so far
 }
 
 // New starts a game for the given number of players: it validates the
@@ -188,8 +189,7 @@ func (g *Game) AppendApply(dst []Event, a Action) ([]Event, error) {
 func (g *Game) play(evs []Event, a Action) []Event {
 	switch a.Kind {
 	case Roll:
-		d := FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
-		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: d, Looked: a.Look})
+		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: g.rollDice(), Looked: a.Look})
 	case Claim:
 		evs = g.emit(evs, Event{Type: EvClaim, Seat: a.Seat, Value: a.Value})
 	case Pass:
@@ -401,6 +401,7 @@ func (g *Game) apply(e *Event) {
 		g.claim, g.claimant, g.dice, g.roller, g.looked = NoValue, -1, NoValue, -1, false
 	case EvRoll:
 		g.dice, g.roller, g.looked, g.phase = e.Dice, e.Seat, e.Looked, PhaseAnnounce
+		g.rolls++
 	case EvClaim, EvPass:
 		g.claim, g.claimant, g.phase = e.Value, e.Seat, PhaseRespond
 		g.turn = g.next(e.Seat)
