@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Seat is one player of a game, by seat index.
@@ -33,6 +34,11 @@ type Game struct {
 	Ended     time.Time // zero while in progress
 	Winner    int       // seat index; -1 while in progress (or if abandoned)
 	Standings []int     // seat indexes, winner first; nil while in progress
+	// Fair is the game's proof of fair dice (nil for a game without one).
+	// Given to CreateGame with its ServerSeed, which the store keeps apart:
+	// a game read back has it only once the game has ended (or in
+	// InProgress, to resume the same dice).
+	Fair *fair.Proof
 }
 
 // Finished reports whether the game ended with a result (not abandoned).
@@ -63,11 +69,27 @@ type gameRecord struct {
 	Ended     time.Time      `json:"ended,omitzero"`
 	Winner    int            `json:"winner"`
 	Standings []int          `json:"standings,omitempty"`
+	Fair      *fair.Proof    `json:"fair,omitempty"`   // sealed while the game runs
+	Secret    string         `json:"secret,omitempty"` // the server seed until the game ends
+}
+
+// reveal moves the secret seed into the proof: the game has ended.
+func (r *gameRecord) reveal() {
+	if r.Fair != nil && r.Secret != "" {
+		p := *r.Fair
+		p.ServerSeed, r.Secret = r.Secret, ""
+		r.Fair = &p
+	}
 }
 
 func (r gameRecord) game() Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
 		Winner: r.Winner, Standings: slices.Clone(r.Standings)}
+	if r.Fair != nil {
+		p := r.Fair.Sealed()
+		p.ServerSeed = r.Fair.ServerSeed // set only once revealed
+		g.Fair = &p
+	}
 	g.Seats = make([]Seat, len(r.Players))
 	for i, p := range r.Players {
 		g.Seats[i] = Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
@@ -78,6 +100,10 @@ func (r gameRecord) game() Game {
 func recordOf(g Game) gameRecord {
 	r := gameRecord{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
 		Winner: g.Winner, Standings: slices.Clone(g.Standings)}
+	if g.Fair != nil {
+		p := g.Fair.Sealed()
+		r.Fair, r.Secret = &p, g.Fair.ServerSeed
+	}
 	r.Players = make([]seatRecord, len(g.Seats))
 	for i, s := range g.Seats {
 		r.Players[i] = seatRecord{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
@@ -133,6 +159,11 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	if err := noNUL("table", g.Table); err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
+	if g.Fair != nil {
+		if err := g.Fair.Check(len(g.Seats)); err != nil {
+			return Game{}, fmt.Errorf("create game at %s: fair dice: %w", g.Table, err)
+		}
+	}
 	for _, st := range g.Seats {
 		if err := noNUL("fingerprint", st.Fingerprint); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
@@ -144,15 +175,16 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		g.Started = time.Now()
 	}
 	g.Started = g.Started.UTC()
+	rec := recordOf(g)
 	var out Game
 	err := s.db.Batch(func(tx *bolt.Tx) error {
 		n, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err
 		}
-		out = g
-		out.ID = strconv.FormatUint(n, 10)
-		if err := putGame(tx, n, recordOf(out)); err != nil {
+		rec.ID = strconv.FormatUint(n, 10)
+		out = rec.game()
+		if err := putGame(tx, n, rec); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketActive).Put(u64(n), nil)
@@ -395,6 +427,7 @@ func finishTx(tx *bolt.Tx, id uint64, rec *gameRecord, res Result) error {
 		}
 	}
 	rec.Ended, rec.Winner, rec.Standings = res.Ended, res.Winner, res.Standings
+	rec.reveal()
 	if err := putGame(tx, id, *rec); err != nil {
 		return err
 	}
@@ -443,6 +476,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return ErrFinished
 		}
 		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
+		rec.reveal()
 		if err := putGame(tx, id, rec); err != nil {
 			return err
 		}
@@ -582,7 +616,9 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 	return out, nil
 }
 
-// Recovered is a game that was in progress, rebuilt from its events.
+// Recovered is a game that was in progress, rebuilt from its events. Its
+// Game.Fair carries the secret ServerSeed, so that the game resumes the
+// same dice; nothing else reads the seed before the game ends.
 type Recovered struct {
 	Game   Game
 	Events []engine.Event
@@ -644,6 +680,9 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			continue
 		}
 		g := l.rec.game()
+		if g.Fair != nil && l.rec.Secret != "" {
+			g.Fair.ServerSeed = l.rec.Secret
+		}
 		st, err := engine.Replay(g.Rules, len(g.Seats), l.evs, nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("recover game %s: %w", g.ID, err))

@@ -159,10 +159,7 @@ func TestCheckPlayerSeed(t *testing.T) {
 }
 
 func TestSeedDoesNotPrint(t *testing.T) {
-	seed, err := NewSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
+	seed := NewSeed()
 	secret := seed.Reveal()
 	type holder struct{ S Seed }
 	for _, s := range []string{
@@ -200,10 +197,7 @@ type game struct {
 // and every roll from the stream, random legal moves chosen by r.
 func playGame(t *testing.T, r *rand.Rand, opts engine.Options) game {
 	t.Helper()
-	seed, err := NewSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
+	seed := NewSeed()
 	n := engine.MinSeats + r.IntN(engine.MaxSeats-engine.MinSeats+1)
 	joined := make([]string, n)
 	var given []string
@@ -352,10 +346,7 @@ func TestVerifyTampered(t *testing.T) {
 	for g.proof.PlayerSeeds == nil || len(g.events) < 30 {
 		g = playGame(t, r, engine.DefaultOptions())
 	}
-	other, err := NewSeed()
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := NewSeed()
 	thirdRoll := 0
 	for i, n := 0, 0; i < len(g.events); i++ {
 		if g.events[i].Type == engine.EvRoll {

@@ -67,6 +67,14 @@ func Verify(p Proof, opts engine.Options, fingerprints []string, events []engine
 	return rolls, nil
 }
 
+// Check reports whether the proof can be checked for a game of players
+// seats: a known scheme, a seed that matches the commitment, the players'
+// seeds on distinct seats.
+func (p Proof) Check(players int) error {
+	_, err := p.stream(players)
+	return err
+}
+
 // stream checks the proof itself (scheme, revealed seed against the
 // commitment, the players' seeds) and returns its stream.
 func (p Proof) stream(players int) (*Stream, error) {
