@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/store"
 )
 
@@ -42,6 +43,7 @@ type Table struct {
 	botGen   int
 	botFor   int        // the game seq a bot move is scheduled for
 	rng      *rand.Rand // the built-in bots' randomness
+	next     nextDice   // the next game's committed seed and the seeds given for it
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -51,6 +53,7 @@ type gameRun struct {
 	players []Player         // by game seat
 	events  []engine.Event   // with the hidden dice; handed out only once the game is over
 	seen    [][]engine.Event // seen[seat+1]: the events as seat may see them (seen[0] for spectators)
+	proof   *fair.Proof      // sealed: the commitment and the players' seeds, never the server seed
 }
 
 func newRun(id string, g *engine.Game, players []Player, evs []engine.Event) *gameRun {
@@ -91,7 +94,7 @@ func startTable(l *Lobby, rec store.Table, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}),
+		subs: make(map[*Subscription]struct{}), next: newNextDice(),
 	}
 	t.hostName = host.Name
 	t.publishInfo()
