@@ -145,6 +145,15 @@ func (t *Table) resumeDice(proof *fair.Proof) (engine.Source, error) {
 	return fair.NewStream(seed, texts)
 }
 
+// sealed is p without its server seed (nil for nil).
+func sealed(p *fair.Proof) *fair.Proof {
+	if p == nil {
+		return nil
+	}
+	s := p.Sealed()
+	return &s
+}
+
 // fairInfo is the table's FairInfo for its snapshots.
 func (t *Table) fairInfo() FairInfo {
 	if t.running() && t.game.proof != nil {

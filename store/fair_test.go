@@ -52,6 +52,14 @@ func TestFairSeedKeptApart(t *testing.T) {
 				t.Fatal(err)
 			}
 			sealed(g, "Game")
+			if err := s.db.View(func(tx *bolt.Tx) error {
+				if v := tx.Bucket(bucketGames).Get(u64(1)); bytes.Contains(v, []byte(seed.Reveal())) {
+					t.Errorf("the running game's record holds its seed: %s", v)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
 			games, err := s.Games(ctx, Query{})
 			if err != nil {
 				t.Fatal(err)
@@ -87,8 +95,8 @@ func TestFairSeedKeptApart(t *testing.T) {
 				t.Errorf("the revealed proof: %v", err)
 			}
 			if err := s.db.View(func(tx *bolt.Tx) error {
-				if v := tx.Bucket(bucketGames).Get(u64(1)); bytes.Contains(v, []byte(`"secret"`)) {
-					t.Errorf("the ended game still keeps a secret: %s", v)
+				if v := tx.Bucket(bucketSeeds).Get(u64(1)); v != nil {
+					t.Errorf("the ended game's seed is still kept apart: %s", v)
 				}
 				return nil
 			}); err != nil {

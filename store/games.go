@@ -35,9 +35,9 @@ type Game struct {
 	Winner    int       // seat index; -1 while in progress (or if abandoned)
 	Standings []int     // seat indexes, winner first; nil while in progress
 	// Fair is the game's proof of fair dice (nil for a game without one).
-	// Given to CreateGame with its ServerSeed, which the store keeps apart:
-	// a game read back has it only once the game has ended (or in
-	// InProgress, to resume the same dice).
+	// Given to CreateGame with its ServerSeed, which the store keeps apart
+	// (bucket seeds): a game read back has it only once the game has ended
+	// (or in InProgress, to resume the same dice).
 	Fair *fair.Proof
 }
 
@@ -51,45 +51,35 @@ type Result struct {
 	Standings []int     // seat indexes, winner first
 }
 
-// seatRecord and gameRecord are the stored shape of a game's meta data,
-// the header of PROTOCOL.md §3.
-type seatRecord struct {
+// Replay is a game in the shape of PROTOCOL.md §3, the fields in its
+// order: the one type of that document. The store keeps a game's meta data
+// in it (without events); `replay GAME --json` writes it with the events,
+// which engine.Event's MarshalJSON writes.
+type Replay struct {
+	ID        string         `json:"id"`
+	Table     string         `json:"table"`
+	Rules     engine.Options `json:"rules"`
+	Players   []ReplayPlayer `json:"players"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended,omitzero"`      // zero while in progress
+	Winner    int            `json:"winner"`              // -1 while in progress
+	Standings []int          `json:"standings,omitempty"` // nil while in progress
+	Fair      *fair.Proof    `json:"fair,omitempty"`      // without server_seed while in progress
+	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
+}
+
+// ReplayPlayer is one player of a Replay.
+type ReplayPlayer struct {
 	Seat        int    `json:"seat"`
 	Name        string `json:"name"`
 	Fingerprint string `json:"fingerprint"`
 	Bot         bool   `json:"bot"`
 }
 
-type gameRecord struct {
-	ID        string         `json:"id"`
-	Table     string         `json:"table"`
-	Rules     engine.Options `json:"rules"`
-	Players   []seatRecord   `json:"players"`
-	Started   time.Time      `json:"started"`
-	Ended     time.Time      `json:"ended,omitzero"`
-	Winner    int            `json:"winner"`
-	Standings []int          `json:"standings,omitempty"`
-	Fair      *fair.Proof    `json:"fair,omitempty"`   // sealed while the game runs
-	Secret    string         `json:"secret,omitempty"` // the server seed until the game ends
-}
-
-// reveal moves the secret seed into the proof: the game has ended.
-func (r *gameRecord) reveal() {
-	if r.Fair != nil && r.Secret != "" {
-		p := *r.Fair
-		p.ServerSeed, r.Secret = r.Secret, ""
-		r.Fair = &p
-	}
-}
-
-func (r gameRecord) game() Game {
+// game is the Game a Replay's header describes.
+func (r Replay) game() Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
-		Winner: r.Winner, Standings: slices.Clone(r.Standings)}
-	if r.Fair != nil {
-		p := r.Fair.Sealed()
-		p.ServerSeed = r.Fair.ServerSeed // set only once revealed
-		g.Fair = &p
-	}
+		Winner: r.Winner, Standings: slices.Clone(r.Standings), Fair: cloneProof(r.Fair)}
 	g.Seats = make([]Seat, len(r.Players))
 	for i, p := range r.Players {
 		g.Seats[i] = Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
@@ -97,18 +87,42 @@ func (r gameRecord) game() Game {
 	return g
 }
 
-func recordOf(g Game) gameRecord {
-	r := gameRecord{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
-		Winner: g.Winner, Standings: slices.Clone(g.Standings)}
-	if g.Fair != nil {
-		p := g.Fair.Sealed()
-		r.Fair, r.Secret = &p, g.Fair.ServerSeed
-	}
-	r.Players = make([]seatRecord, len(g.Seats))
-	for i, s := range g.Seats {
-		r.Players[i] = seatRecord{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
-	}
+// Replay is g as the document of PROTOCOL.md §3, with the events evs.
+func (g Game) Replay(evs []engine.Event) Replay {
+	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair), Events: evs}
+	r.Players = g.Players()
 	return r
+}
+
+// Players is g's players as PROTOCOL.md §3 writes them.
+func (g Game) Players() []ReplayPlayer {
+	out := make([]ReplayPlayer, len(g.Seats))
+	for i, s := range g.Seats {
+		out[i] = ReplayPlayer{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+	}
+	return out
+}
+
+func cloneProof(p *fair.Proof) *fair.Proof {
+	if p == nil {
+		return nil
+	}
+	c := p.Clone()
+	return &c
+}
+
+// reveal moves a game's secret seed from bucket seeds into its proof: the
+// game has ended.
+func reveal(tx *bolt.Tx, id uint64, rec *Replay) error {
+	seeds := tx.Bucket(bucketSeeds)
+	v := seeds.Get(u64(id))
+	if v == nil || rec.Fair == nil {
+		return nil
+	}
+	rec.Fair = cloneProof(rec.Fair)
+	rec.Fair.ServerSeed = string(v)
+	return seeds.Delete(u64(id))
 }
 
 // parseID reads a decimal game ID; anything else is ErrNotFound.
@@ -120,19 +134,19 @@ func parseID(id string) (uint64, error) {
 	return n, nil
 }
 
-func getGame(tx *bolt.Tx, id uint64) (gameRecord, error) {
+func getGame(tx *bolt.Tx, id uint64) (Replay, error) {
 	v := tx.Bucket(bucketGames).Get(u64(id))
 	if v == nil {
-		return gameRecord{}, ErrNotFound
+		return Replay{}, ErrNotFound
 	}
-	var r gameRecord
+	var r Replay
 	if err := json.Unmarshal(v, &r); err != nil {
-		return gameRecord{}, fmt.Errorf("decode game %d: %w", id, err)
+		return Replay{}, fmt.Errorf("decode game %d: %w", id, err)
 	}
 	return r, nil
 }
 
-func putGame(tx *bolt.Tx, id uint64, r gameRecord) error {
+func putGame(tx *bolt.Tx, id uint64, r Replay) error {
 	v, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -159,10 +173,14 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	if err := noNUL("table", g.Table); err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
+	var secret string
 	if g.Fair != nil {
 		if err := g.Fair.Check(len(g.Seats)); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: fair dice: %w", g.Table, err)
 		}
+		secret = g.Fair.ServerSeed
+		sealed := g.Fair.Sealed()
+		g.Fair = &sealed
 	}
 	for _, st := range g.Seats {
 		if err := noNUL("fingerprint", st.Fingerprint); err != nil {
@@ -175,17 +193,21 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		g.Started = time.Now()
 	}
 	g.Started = g.Started.UTC()
-	rec := recordOf(g)
 	var out Game
 	err := s.db.Batch(func(tx *bolt.Tx) error {
 		n, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err
 		}
-		rec.ID = strconv.FormatUint(n, 10)
-		out = rec.game()
-		if err := putGame(tx, n, rec); err != nil {
+		out = g
+		out.ID = strconv.FormatUint(n, 10)
+		if err := putGame(tx, n, out.Replay(nil)); err != nil {
 			return err
+		}
+		if secret != "" {
+			if err := tx.Bucket(bucketSeeds).Put(u64(n), []byte(secret)); err != nil {
+				return err
+			}
 		}
 		return tx.Bucket(bucketActive).Put(u64(n), nil)
 	})
@@ -281,7 +303,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return ErrFinished
 	}
 	var (
-		rec gameRecord
+		rec Replay
 		fps []string
 	)
 	if known != nil {
@@ -356,7 +378,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 }
 
 // fingerprints lists the players' keys by seat.
-func (r gameRecord) fingerprints() []string {
+func (r Replay) fingerprints() []string {
 	fps := make([]string, len(r.Players))
 	for i, p := range r.Players {
 		fps[i] = p.Fingerprint
@@ -416,7 +438,7 @@ func storedRollBefore(c *bolt.Cursor, id uint64, last int) (engine.Event, bool) 
 }
 
 // finishTx marks a game finished and indexes it.
-func finishTx(tx *bolt.Tx, id uint64, rec *gameRecord, res Result) error {
+func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 	n := len(rec.Players)
 	if res.Winner < 0 || res.Winner >= n {
 		return fmt.Errorf("winner %d is not a seat of %d", res.Winner, n)
@@ -427,7 +449,9 @@ func finishTx(tx *bolt.Tx, id uint64, rec *gameRecord, res Result) error {
 		}
 	}
 	rec.Ended, rec.Winner, rec.Standings = res.Ended, res.Winner, res.Standings
-	rec.reveal()
+	if err := reveal(tx, id, rec); err != nil {
+		return err
+	}
 	if err := putGame(tx, id, *rec); err != nil {
 		return err
 	}
@@ -476,7 +500,9 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return ErrFinished
 		}
 		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
-		rec.reveal()
+		if err := reveal(tx, id, &rec); err != nil {
+			return err
+		}
 		if err := putGame(tx, id, rec); err != nil {
 			return err
 		}
@@ -641,7 +667,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 		return nil, err
 	}
 	type loaded struct {
-		rec gameRecord
+		rec Replay
 		evs []engine.Event
 		err error
 	}
@@ -651,8 +677,12 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			id := binary.BigEndian.Uint64(k)
 			rec, err := getGame(tx, id)
 			if err != nil {
-				games = append(games, loaded{rec: gameRecord{ID: strconv.FormatUint(id, 10)}, err: err})
+				games = append(games, loaded{rec: Replay{ID: strconv.FormatUint(id, 10)}, err: err})
 				return nil
+			}
+			if seed := tx.Bucket(bucketSeeds).Get(k); seed != nil && rec.Fair != nil {
+				rec.Fair = cloneProof(rec.Fair)
+				rec.Fair.ServerSeed = string(seed)
 			}
 			evs, err := readEvents(tx, id)
 			games = append(games, loaded{rec: rec, evs: evs, err: err})
@@ -680,9 +710,6 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			continue
 		}
 		g := l.rec.game()
-		if g.Fair != nil && l.rec.Secret != "" {
-			g.Fair.ServerSeed = l.rec.Secret
-		}
 		st, err := engine.Replay(g.Rules, len(g.Seats), l.evs, nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("recover game %s: %w", g.ID, err))

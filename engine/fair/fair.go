@@ -128,11 +128,18 @@ type Proof struct {
 	PlayerSeeds []PlayerSeed `json:"player_seeds"`
 }
 
+// Clone is a copy of p sharing nothing with it; PlayerSeeds is never nil
+// (JSON writes [] when nobody gave a seed).
+func (p Proof) Clone() Proof {
+	p.PlayerSeeds = append(make([]PlayerSeed, 0, len(p.PlayerSeeds)), p.PlayerSeeds...)
+	return p
+}
+
 // Sealed is the proof as anyone may see it while the game runs: the server
 // seed removed.
 func (p Proof) Sealed() Proof {
+	p = p.Clone()
 	p.ServerSeed = ""
-	p.PlayerSeeds = append([]PlayerSeed(nil), p.PlayerSeeds...)
 	return p
 }
 
