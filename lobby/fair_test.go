@@ -47,8 +47,8 @@ func TestFairDiceAtATable(t *testing.T) {
 	}
 	subs := watchAll(t, tbl, ps)
 	before := latest(t, subs[ps[0].Fingerprint], tbl)
-	if len(before.Fair.Commitment) != 64 || !before.Fair.Next || len(before.Fair.Seeds) != 0 {
-		t.Fatalf("before any seed: %+v", before.Fair)
+	if len(before.Table.Fair.Commitment) != 64 || !before.Table.Fair.Next || len(before.Table.Fair.Seeds) != 0 {
+		t.Fatalf("before any seed: %+v", before.Table.Fair)
 	}
 	outsider := e.player("dave")
 	for _, tc := range []struct {
@@ -69,13 +69,13 @@ func TestFairDiceAtATable(t *testing.T) {
 		}
 	}
 	waiting := latest(t, subs[ps[2].Fingerprint], tbl)
-	if waiting.Fair.Commitment != before.Fair.Commitment {
+	if waiting.Table.Fair.Commitment != before.Table.Fair.Commitment {
 		t.Fatal("the commitment changed when seeds were given")
 	}
-	if s, ok := waiting.Fair.Seed(ps[0].Fingerprint); !ok || s != "lucky 7" {
+	if s, ok := waiting.Table.Fair.Seed(ps[0].Fingerprint); !ok || s != "lucky 7" {
 		t.Errorf("alice's seed on screen: %q %v", s, ok)
 	}
-	if _, ok := waiting.Fair.Seed(ps[2].Fingerprint); ok {
+	if _, ok := waiting.Table.Fair.Seed(ps[2].Fingerprint); ok {
 		t.Error("carol's seed taken back is still shown")
 	}
 	for _, p := range ps {
@@ -90,18 +90,18 @@ func TestFairDiceAtATable(t *testing.T) {
 		t.Errorf("a seed during the game: %v", err)
 	}
 	playing := latest(t, subs[ps[0].Fingerprint], tbl)
-	if !playing.Playing || playing.Fair.Commitment != before.Fair.Commitment || playing.Fair.Next {
-		t.Fatalf("the game's dice: %+v, want the commitment shown before", playing.Fair)
+	if !playing.Playing || playing.Table.Fair.Commitment != before.Table.Fair.Commitment || playing.Table.Fair.Next {
+		t.Fatalf("the game's dice: %+v, want the commitment shown before", playing.Table.Fair)
 	}
-	if len(playing.Fair.Seeds) != 2 { // dave did not play
-		t.Errorf("the game's seeds: %+v, want alice's and bob's", playing.Fair.Seeds)
+	if len(playing.Table.Fair.Seeds) != 2 { // dave did not play
+		t.Errorf("the game's seeds: %+v, want alice's and bob's", playing.Table.Fair.Seeds)
 	}
 	stored, err := e.st.Game(playing.GameID)
 	if err != nil || stored.Fair == nil {
 		t.Fatalf("stored game: %+v %v", stored.Fair, err)
 	}
 	secret := stored.Fair.ServerSeed
-	if seed, err := fair.ParseSeed(secret); err != nil || seed.Commitment() != before.Fair.Commitment {
+	if seed, err := fair.ParseSeed(secret); err != nil || seed.Commitment() != before.Table.Fair.Commitment {
 		t.Fatalf("the stored seed %v does not match the commitment shown", err)
 	}
 	for _, p := range append(ps, outsider) {
@@ -116,8 +116,8 @@ func TestFairDiceAtATable(t *testing.T) {
 	if verifyStored(t, e, end.GameID) == 0 {
 		t.Error("no rolls re-derived")
 	}
-	if !end.Fair.Next || end.Fair.Commitment == before.Fair.Commitment || len(end.Fair.Seeds) != 0 {
-		t.Errorf("after the game: %+v, want a new commitment and no seeds yet", end.Fair)
+	if !end.Table.Fair.Next || end.Table.Fair.Commitment == before.Table.Fair.Commitment || len(end.Table.Fair.Seeds) != 0 {
+		t.Errorf("after the game: %+v, want a new commitment and no seeds yet", end.Table.Fair)
 	}
 }
 
@@ -153,8 +153,8 @@ func TestRestartResumesSameDice(t *testing.T) {
 	}
 	subs2 := watchAll(t, tbl2, ps)
 	back := latest(t, subs2[ps[0].Fingerprint], tbl2)
-	if back.GameID != mid.GameID || back.Fair.Commitment != mid.Fair.Commitment || back.Fair.Next {
-		t.Fatalf("after the restart: game %s, dice %+v (before: %s, %+v)", back.GameID, back.Fair, mid.GameID, mid.Fair)
+	if back.GameID != mid.GameID || back.Table.Fair.Commitment != mid.Table.Fair.Commitment || back.Table.Fair.Next {
+		t.Fatalf("after the restart: game %s, dice %+v (before: %s, %+v)", back.GameID, back.Table.Fair, mid.GameID, mid.Table.Fair)
 	}
 	end := playOut(t, tbl2, subs2, ps, 0)
 	if rolls := verifyStored(t, e, end.GameID); rolls <= rollsBefore {

@@ -18,6 +18,7 @@ type TableInfo struct {
 	Private         bool
 	Watching        int // people with the table open
 	Players         []SeatInfo
+	Fair            FairInfo // the dice: the server's commitment and the players' seeds
 
 	members []string
 	created time.Time
@@ -49,8 +50,7 @@ type Snapshot struct {
 	Game     *engine.View // the running or last game, from your seat; nil before the first
 	Deadline time.Time    // when the current turn times out
 	Chat     []ChatLine
-	Result   *Result  // how the last game ended, until the next starts
-	Fair     FairInfo // the dice's commitment and the players' seeds
+	Result   *Result // how the last game ended, until the next starts
 
 	names  []string
 	events []engine.Event // this viewer's redacted copy of the game's events
@@ -70,8 +70,7 @@ func (s Snapshot) Name(seat int) string {
 
 // snapshot builds the view from seat (-1 for a spectator).
 func (t *Table) snapshot(seat int) Snapshot {
-	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result,
-		Fair: t.fairInfo()}
+	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result}
 	if t.game != nil {
 		v := t.game.g.View(seat)
 		snap.Game = &v

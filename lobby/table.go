@@ -720,6 +720,7 @@ func (t *Table) publishInfo() bool {
 		watchers[s.player.Fingerprint] = true
 	}
 	info.Watching = len(watchers)
+	info.Fair = t.fairInfo()
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {

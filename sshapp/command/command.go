@@ -135,6 +135,8 @@ func New(cfg Config) *Router {
 		joinCommand,
 		historyCommand,
 		replayCommand,
+		verifyCommand,
+		seedCommand,
 		statsCommand,
 		leaderboardCommand,
 		banCommand,
