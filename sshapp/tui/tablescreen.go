@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -31,6 +32,7 @@ type tableScreen struct {
 	autoAt  int // the event count at which the picker last opened by itself
 	confirm bool
 	typing  bool
+	seeding bool // typing is the viewer's seed for the next game's dice, not chat
 	input   textinput.Model
 	status  string
 	isErr   bool
@@ -172,6 +174,7 @@ func (m *tableScreen) syncKeys() {
 		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && (seated || m.isHost()))
+	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
 		k.Start.SetHelp("enter", "play again")
@@ -227,7 +230,15 @@ func (m tableScreen) update(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, func() tea.Msg { return tableQuit{} }
 	case key.Matches(msg, k.Chat) && m.table != nil:
-		m.typing = true
+		m.typing, m.seeding = true, false
+		m.input.Prompt, m.input.Placeholder, m.input.CharLimit = "say: ", "a line for the table", lobby.MaxChatRunes
+		return m, m.input.Focus()
+	case key.Matches(msg, k.Seed) && m.table != nil:
+		m.typing, m.seeding = true, true
+		m.input.Prompt, m.input.Placeholder, m.input.CharLimit = "your seed: ", "any text; empty: none", fair.MaxSeedRunes
+		if s, ok := m.snap.Table.Fair.Seed(m.me.Fingerprint); ok {
+			m.input.SetValue(s)
+		}
 		return m, m.input.Focus()
 	case !m.have:
 		return m, nil
@@ -277,10 +288,18 @@ func (m tableScreen) updateTyping(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 		m.input.Reset()
 		m.input.Blur()
 		m.typing = false
+		t, me := m.table, m.me
+		if m.seeding {
+			return m, func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+				defer cancel()
+				s, err := t.SetSeed(ctx, me, text)
+				return seedSet{seed: s, err: err}
+			}
+		}
 		if strings.TrimSpace(text) == "" {
 			return m, nil
 		}
-		t, me := m.table, m.me
 		return m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) })
 	case "esc":
 		m.input.Blur()
@@ -348,7 +367,11 @@ func (m *tableScreen) remaining(now time.Time) int {
 func (m *tableScreen) render(s *Styles, hv *help.Model, now time.Time, w, h int) string {
 	var b strings.Builder
 	m.titleBar(&b, s, w)
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
+	if m.have {
+		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+	}
+	b.WriteByte('\n')
 	if !m.have {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
@@ -670,4 +693,60 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		b.WriteString(s.Subtle.Render("You are watching this game."))
 	}
+}
+
+// seedSet is the answer to the viewer's seed for the next game.
+type seedSet struct {
+	seed string
+	err  error
+}
+
+// seedDone shows what became of the viewer's seed.
+func (m tableScreen) seedDone(msg seedSet) (tableScreen, tea.Cmd) {
+	switch {
+	case msg.err != nil:
+		m.setStatus(msg.err.Error(), true)
+	case msg.seed == "":
+		m.setStatus("no seed of yours for the next game (none given is fine)", false)
+	default:
+		m.setStatus(fmt.Sprintf("your seed %q goes into the next game's dice", msg.seed), false)
+	}
+	return m, nil
+}
+
+// diceLine is the line under the title: the server's commitment to the
+// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
+// players' seeds, for the running game or the next.
+func (m *tableScreen) diceLine() string {
+	f := m.snap.Table.Fair
+	if f.Commitment == "" {
+		return "dice: this game was dealt before commitments"
+	}
+	var b strings.Builder
+	if f.Next {
+		b.WriteString("next game's dice: ")
+	} else {
+		b.WriteString("dice: ")
+	}
+	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
+	names := make([]string, len(f.Seeds))
+	for i, s := range f.Seeds {
+		names[i] = name(s.Name)
+	}
+	switch {
+	case len(names) == 0 && f.Next:
+		b.WriteString(" · no seeds yet")
+	case len(names) == 0:
+		b.WriteString(" · no player seeds")
+	default:
+		b.WriteString(" · seeds: " + strings.Join(names, ", "))
+	}
+	if f.Next {
+		if s, ok := f.Seed(m.me.Fingerprint); ok {
+			fmt.Fprintf(&b, " · yours %q (f)", s)
+		} else {
+			b.WriteString(" · yours: none (f)")
+		}
+	}
+	return b.String()
 }
