@@ -14,38 +14,32 @@ import (
 // 1 to 16 of [A-Za-z0-9_.-]; the built-in bots' names, in any case and
 // with any number after them, are nobody else's.
 func TestCheckName(t *testing.T) {
-	cases := []struct {
-		name      string
+	type want struct {
 		person    error // CheckName
 		tableOK   bool  // CheckTableName
 		botReserv bool  // IsBotName
-	}{
-		{"alice", nil, true, false},
-		{"a", nil, true, false},
-		{"sixteen_chars.ok", nil, true, false},
-		{"seventeen_chars_x", ErrBadName, false, false},
-		{"", ErrBadName, false, false},
-		{"with space", ErrBadName, false, false},
-		{"ümlaut", ErrBadName, false, false},
-		{"esc\x1b[2J", ErrBadName, false, false},
-		{"ada", ErrBotName, true, true},
-		{"Ada", ErrBotName, true, true},
-		{"BERT", ErrBotName, true, true},
-		{"ada2", ErrBotName, true, true},
-		{"ines07", ErrBotName, true, true},
-		{"adam", nil, true, false},
-		{"2ada", nil, true, false},
-		{"ada_", nil, true, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if err := CheckName(c.name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
+	cases := map[string]want{
+		"alice": {nil, true, false}, "a": {nil, true, false}, "sixteen_chars.ok": {nil, true, false},
+		// Too long, empty, or another character.
+		"seventeen_chars_x": {ErrBadName, false, false}, "": {ErrBadName, false, false},
+		"with space": {ErrBadName, false, false}, "ümlaut": {ErrBadName, false, false},
+		"esc\x1b[2J": {ErrBadName, false, false},
+		// The bots' names, in any case, with a number or not.
+		"ada": {ErrBotName, true, true}, "Ada": {ErrBotName, true, true}, "BERT": {ErrBotName, true, true},
+		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
+		// Names that only look like one.
+		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := CheckName(name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
 				t.Errorf("CheckName = %v, want %v", err, c.person)
 			}
-			if err := CheckTableName(c.name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
+			if err := CheckTableName(name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
 				t.Errorf("CheckTableName = %v, want ok %v", err, c.tableOK)
 			}
-			if got := IsBotName(c.name); got != c.botReserv {
+			if got := IsBotName(name); got != c.botReserv {
 				t.Errorf("IsBotName = %v, want %v", got, c.botReserv)
 			}
 		})
@@ -110,6 +104,7 @@ func TestAccess(t *testing.T) {
 	}{
 		{"public, stranger", public, stranger, true},
 		{"public, no key", public, nobody, true},
+		// A private table: its host and members, and admins.
 		{"private, host", private, host, true},
 		{"private, member", private, member, true},
 		{"private, stranger", private, stranger, false},
@@ -186,6 +181,87 @@ func TestPlural(t *testing.T) {
 	for _, c := range cases {
 		if got := Plural(c.n, c.one, c.many); got != c.want {
 			t.Errorf("Plural(%d, %q, %q) = %q, want %q", c.n, c.one, c.many, got, c.want)
+		}
+	}
+}
+
+// TestNarrator tells one round of events from a seat, from a spectator
+// (dice hidden as a redacted log hides them) and in a replay (every die).
+func TestNarrator(t *testing.T) {
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Dice: 43, Looked: true},
+		{Type: engine.EvClaim, Seat: 0, Value: 52},
+		{Type: engine.EvPass, Seat: 1, Value: 52},
+		{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 52, Dice: 43, Loser: 1, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: false},
+		{Type: engine.EvClaim, Seat: 1, Value: 21},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 2},
+		{Type: engine.EvOut, Seat: 2},
+		{Type: engine.EvTimeout, Seat: 0, LivesLost: 1},
+		{Type: engine.EvLeave, Seat: 1, LivesLost: 3},
+		{Type: engine.EvEnd, Winner: 0},
+	}
+	hidden := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		hidden[i] = e.Redacted(-1)
+	}
+	names := []string{"alice", "bob", "carol"}
+	replay := Narrator{Names: names, You: -1, Ranking: engine.Classic, Turn: -1}
+	bob := Narrator{Names: names, You: 1, Ranking: engine.Classic, Turn: -1}
+	cases := []struct {
+		i                     int
+		replay, bob, watching string
+		verdict               string
+	}{
+		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
+		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
+		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
+			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
+		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
+		{6, "bob rolled 65 without looking", "you rolled 65 without looking", "bob rolled without looking", ""},
+		{7, "bob announced Mia to carol", "you announced Mia to carol", "bob announced Mia to carol", "blind: Mia claimed unseen, 65 in the cup"},
+		{8, "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", ""},
+		{9, "carol is out", "carol is out", "carol is out", ""},
+		{10, "alice ran out of time and loses a life", "alice ran out of time and loses a life", "alice ran out of time and loses a life", ""},
+		{11, "bob left the game and loses 3 lives", "you left the game and lose 3 lives", "bob left the game and loses 3 lives", ""},
+		{12, "alice wins the game", "alice wins the game", "alice wins the game", ""},
+	}
+	for _, c := range cases {
+		if got := replay.Line(evs, c.i); got != c.replay {
+			t.Errorf("event %d in a replay: %q, want %q", c.i, got, c.replay)
+		}
+		if got := bob.Line(evs, c.i); got != c.bob {
+			t.Errorf("event %d from bob's seat: %q, want %q", c.i, got, c.bob)
+		}
+		if got := replay.Line(hidden, c.i); got != c.watching {
+			t.Errorf("event %d watched: %q, want %q", c.i, got, c.watching)
+		}
+		if _, got := replay.Verdict(evs, c.i); got != c.verdict {
+			t.Errorf("event %d verdict: %q, want %q", c.i, got, c.verdict)
+		}
+		if v, got := replay.Verdict(hidden, c.i); c.i != 4 && got != "" {
+			t.Errorf("event %d judged on hidden dice: %d %q", c.i, v, got)
+		}
+	}
+	if got := replay.Heading(evs[5]); got != "Round 2: bob opens" {
+		t.Errorf("heading %q", got)
+	}
+	// While a game runs, the last claim goes to whoever has the turn.
+	live := Narrator{Names: names, You: 0, Turn: 1}
+	if got := live.Line(evs[:3], 2); got != "you announced 52 to bob" {
+		t.Errorf("the last claim, live: %q", got)
+	}
+	if got := live.Line(evs, 12); got != "you win the game!" {
+		t.Errorf("the end, for the winner: %q", got)
+	}
+	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		if got := Mark(v); got != want {
+			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
 		}
 	}
 }

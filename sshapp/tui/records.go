@@ -26,9 +26,6 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	// Table returns a table's record, open or closed (store.ErrNotFound if
-	// there is none).
-	Table(ctx context.Context, name string) (store.Table, error)
 	// Tally returns a player's running totals.
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 	// Rating returns a player's rating overall (table "") or at a table.
