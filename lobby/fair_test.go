@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
 )
 
@@ -118,46 +116,5 @@ func TestFairDiceAtATable(t *testing.T) {
 	}
 	if !end.Table.Fair.Next || end.Table.Fair.Commitment == before.Table.Fair.Commitment || len(end.Table.Fair.Seeds) != 0 {
 		t.Errorf("after the game: %+v, want a new commitment and no seeds yet", end.Table.Fair)
-	}
-}
-
-// TestRestartResumesSameDice: a game stopped by a restart goes on with the
-// committed stream: every roll of the game, before and after the restart,
-// re-derives from the revealed seed.
-func TestRestartResumesSameDice(t *testing.T) {
-	e := newEnv(t)
-	ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
-	rules := quickRules()
-	rules.Lives = 4
-	tbl := seatPlayers(t, e, "durable", rules, ps...)
-	subs := watchAll(t, tbl, ps)
-	mid := playOut(t, tbl, subs, ps, 15)
-	if !mid.Playing {
-		t.Fatal("the game ended too soon for this test")
-	}
-	rollsBefore := 0
-	for _, ev := range mid.Events() {
-		if ev.Type == engine.EvRoll {
-			rollsBefore++
-		}
-	}
-	for _, s := range subs {
-		s.Close()
-	}
-	e.close()
-	e.clock.Advance(time.Minute)
-	e.open()
-	tbl2, err := e.lobby.Table("durable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs2 := watchAll(t, tbl2, ps)
-	back := latest(t, subs2[ps[0].Fingerprint], tbl2)
-	if back.GameID != mid.GameID || back.Table.Fair.Commitment != mid.Table.Fair.Commitment || back.Table.Fair.Next {
-		t.Fatalf("after the restart: game %s, dice %+v (before: %s, %+v)", back.GameID, back.Table.Fair, mid.GameID, mid.Table.Fair)
-	}
-	end := playOut(t, tbl2, subs2, ps, 0)
-	if rolls := verifyStored(t, e, end.GameID); rolls <= rollsBefore {
-		t.Fatalf("%d rolls in all, %d before the restart: none after it to check", rolls, rollsBefore)
 	}
 }

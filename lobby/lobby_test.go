@@ -335,6 +335,8 @@ func TestLeavingARunningGameIsOut(t *testing.T) {
 	}
 }
 
+// TestRestartResumesGames: a game stopped by a restart comes back with its
+// turn, claim, lives and clock, and goes on with the same committed dice.
 func TestRestartResumesGames(t *testing.T) {
 	e := newEnv(t)
 	ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
@@ -345,6 +347,12 @@ func TestRestartResumesGames(t *testing.T) {
 	mid := playOut(t, tbl, subs, ps, 12)
 	if !mid.Playing {
 		t.Fatal("the game ended too soon for this test")
+	}
+	rollsBefore := 0
+	for _, ev := range mid.Events() {
+		if ev.Type == engine.EvRoll {
+			rollsBefore++
+		}
 	}
 	for _, s := range subs {
 		s.Close()
@@ -361,6 +369,9 @@ func TestRestartResumesGames(t *testing.T) {
 	back := latest(t, subs2[ps[0].Fingerprint], tbl2)
 	if !back.Playing || back.GameID != mid.GameID {
 		t.Fatalf("after restart: playing %v game %s (was %s)", back.Playing, back.GameID, mid.GameID)
+	}
+	if back.Table.Fair.Commitment != mid.Table.Fair.Commitment || back.Table.Fair.Next {
+		t.Fatalf("after restart: dice %+v (before %+v)", back.Table.Fair, mid.Table.Fair)
 	}
 	if back.Game.Turn != mid.Game.Turn || back.Game.Claim != mid.Game.Claim || back.Game.Phase != mid.Game.Phase {
 		t.Fatalf("turn/claim/phase %d/%v/%v, before %d/%v/%v", back.Game.Turn, back.Game.Claim, back.Game.Phase,
@@ -393,6 +404,11 @@ func TestRestartResumesGames(t *testing.T) {
 	}
 	if g, err := e.st.Game(end.GameID); err != nil || g.Ended.IsZero() {
 		t.Fatalf("stored game after restart: %+v %v", g, err)
+	}
+	// The same dice: every roll, before and after the restart, re-derives
+	// from the committed seed.
+	if rolls := verifyStored(t, e, end.GameID); rolls <= rollsBefore {
+		t.Fatalf("%d rolls in all, %d before the restart: none after it to check", rolls, rollsBefore)
 	}
 }
 

@@ -34,7 +34,7 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	waitOutput(t, tm, "your seed:")
 	tm.Type("lucky 7")
 	tm.Send(keyEnter)
-	waitOutput(t, tm, `your seed "lucky 7" goes into the next game's dice`, `seeds: alice · yours "lucky 7" (f)`)
+	waitOutput(t, tm, "your seed goes into the next game's dice", `seeds: alice · yours "lucky 7" (f)`)
 	e.infoUntil(tbl, "alice's seed", func(i lobby.TableInfo) bool { s, ok := i.Fair.Seed(a.Fingerprint); return ok && s == "lucky 7" })
 
 	tm.Send(keyRunes("f"))

@@ -290,12 +290,11 @@ func (m tableScreen) updateTyping(msg tea.KeyMsg) (tableScreen, tea.Cmd) {
 		m.typing = false
 		t, me := m.table, m.me
 		if m.seeding {
-			return m, func() tea.Msg {
-				ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-				defer cancel()
-				s, err := t.SetSeed(ctx, me, text)
-				return seedSet{seed: s, err: err}
+			what := "seed"
+			if strings.TrimSpace(text) == "" {
+				what = "no seed"
 			}
+			return m, tableCall(what, func(ctx context.Context) error { _, err := t.SetSeed(ctx, me, text); return err })
 		}
 		if strings.TrimSpace(text) == "" {
 			return m, nil
@@ -339,6 +338,10 @@ func (m tableScreen) done(msg doneMsg) (tableScreen, tea.Cmd) {
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
 		m.setStatus("", false)
+	case msg.what == "seed":
+		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+	case msg.what == "no seed":
+		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}
 	if !msg.move || !m.busy {
 		return m, nil
@@ -693,25 +696,6 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		b.WriteString(s.Subtle.Render("You are watching this game."))
 	}
-}
-
-// seedSet is the answer to the viewer's seed for the next game.
-type seedSet struct {
-	seed string
-	err  error
-}
-
-// seedDone shows what became of the viewer's seed.
-func (m tableScreen) seedDone(msg seedSet) (tableScreen, tea.Cmd) {
-	switch {
-	case msg.err != nil:
-		m.setStatus(msg.err.Error(), true)
-	case msg.seed == "":
-		m.setStatus("no seed of yours for the next game (none given is fine)", false)
-	default:
-		m.setStatus(fmt.Sprintf("your seed %q goes into the next game's dice", msg.seed), false)
-	}
-	return m, nil
 }
 
 // diceLine is the line under the title: the server's commitment to the

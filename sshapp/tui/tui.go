@@ -242,13 +242,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.ticking = false
 		return m, nil
-	case seedSet:
-		if m.screen == screenTable {
-			var cmd tea.Cmd
-			m.table, cmd = m.table.seedDone(msg)
-			return m, cmd
-		}
-		return m, nil
 	case doneMsg:
 		if m.screen == screenTable {
 			var cmd tea.Cmd
