@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/store"
 )
@@ -37,31 +38,43 @@ func runVerify(ctx context.Context, c *Call) int {
 	if g.Fair == nil {
 		return c.Refuse("game %s was played before this server committed to its dice: there is nothing to verify", g.ID)
 	}
+	doc, err := verifyGame(g, evs)
+	if err != nil {
+		return c.serverError("verify the game", err) // a stored game that cannot be checked at all
+	}
+	if c.JSON {
+		if code := c.WriteJSON(doc); code != ExitOK || doc.OK {
+			return code
+		}
+		return ExitRefused
+	}
+	writeDice(c.Stdout, g)
+	if !doc.OK {
+		return c.Refuse("game %s does NOT verify: %s", g.ID, doc.Mismatch)
+	}
+	fmt.Fprintf(c.Stdout, "Re-derived: the seating, the first opener and all %d rolls match. The dice were fixed\n"+
+		"before the game by the commitment and the players' seeds; the server could not choose them.\n", doc.Rolls)
+	return ExitOK
+}
+
+// verifyGame checks a finished game with a proof: a document that is OK or
+// names the first mismatch; an error only when the record cannot be
+// checked at all (no seed, a malformed proof, events out of the rules).
+func verifyGame(g store.Game, evs []engine.Event) (VerifyJSON, error) {
 	fps := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
 		fps[i] = s.Fingerprint
 	}
 	rolls, err := fair.Verify(*g.Fair, g.Rules, fps, evs)
+	doc := VerifyJSON{Game: g.ID, OK: err == nil, Rolls: rolls, Fair: g.Fair}
 	var mm *fair.Mismatch
-	if err != nil && !errors.As(err, &mm) {
-		return c.serverError("verify the game", err) // a stored game that cannot be checked at all
+	switch {
+	case errors.As(err, &mm):
+		doc.Mismatch = mm.Error()
+	case err != nil:
+		return doc, err
 	}
-	if c.JSON {
-		doc := VerifyJSON{Game: g.ID, OK: err == nil, Rolls: rolls, Fair: g.Fair}
-		if err != nil {
-			doc.Mismatch = err.Error()
-			c.WriteJSON(doc)
-			return ExitRefused
-		}
-		return c.WriteJSON(doc)
-	}
-	writeDice(c.Stdout, g)
-	if err != nil {
-		return c.Refuse("game %s does NOT verify: %v", g.ID, err)
-	}
-	fmt.Fprintf(c.Stdout, "Re-derived: the seating, the first opener and all %d rolls match. The dice were fixed\n"+
-		"before the game by the commitment and the players' seeds; the server could not choose them.\n", rolls)
-	return ExitOK
+	return doc, nil
 }
 
 // writeDice writes a finished game's proof of fair dice: the commitment,
