@@ -437,3 +437,15 @@ func TestResumeSameStream(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRoll is the cost of deriving one roll (one HMAC-SHA256 almost
+// always).
+func BenchmarkRoll(b *testing.B) {
+	s, err := NewStream(vectorSeed(), []string{"lucky 7", "42"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		s.Roll(i + 1)
+	}
+}
