@@ -13,6 +13,7 @@ import (
 var (
 	ErrSeedTooLate  = errors.New("a game is running: seeds are given before a game starts, for the next one")
 	ErrTooManySeeds = errors.New("too many people gave a seed for the next game at this table")
+	ErrScriptedDice = errors.New("this server deals scripted dice (a test): there is no commitment to add a seed to")
 )
 
 // maxGivenSeeds bounds the seeds kept for a table's next game (only those
@@ -74,6 +75,9 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		if t.running() {
 			return ErrSeedTooLate
 		}
+		if t.lobby.scripted {
+			return ErrScriptedDice
+		}
 		i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.Fingerprint == p.Fingerprint })
 		switch {
 		case text == "" && i >= 0:
@@ -93,6 +97,23 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		return "", err
 	}
 	return text, nil
+}
+
+// deal seats the sitters and returns the game's dice and its proof (with
+// the secret seed, for the store): the table's committed stream, or the
+// lobby's scripted dice (tests), which shuffle the seats and carry no proof.
+func (t *Table) deal() ([]Player, engine.Source, *fair.Proof, error) {
+	if t.lobby.scripted {
+		dice := t.lobby.cfg.Dice
+		players := slices.Clone(t.sitters)
+		for i := len(players) - 1; i > 0; i-- {
+			j := dice.Intn(i + 1)
+			players[i], players[j] = players[j], players[i]
+		}
+		return players, dice, nil, nil
+	}
+	players, st, proof, err := t.next.deal(t.sitters)
+	return players, st, &proof, err
 }
 
 // deal seats players and derives the game's dice from the table's next
@@ -165,8 +186,8 @@ func (t *Table) fairInfo() FairInfo {
 		}
 		return info
 	}
-	if t.running() {
-		return FairInfo{} // a game recovered from before fair dice
+	if t.running() || t.lobby.scripted {
+		return FairInfo{} // a game dealt before fair dice, or scripted
 	}
 	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: slices.Clone(t.next.given)}
 }

@@ -36,7 +36,7 @@ func verifyStored(t *testing.T, e *env, id string) int {
 // count for one game; the game plays the committed dice, whose seed is in
 // no snapshot while it runs; after it a new commitment is shown.
 func TestFairDiceAtATable(t *testing.T) {
-	e := newEnv(t)
+	e := newFairEnv(t)
 	ctx := ctxT(t)
 	ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
 	tbl, err := e.lobby.CreateTable(ctx, ps[0], TableConfig{Name: "fairtable", Rules: quickRules(), Seats: 4})

@@ -32,6 +32,11 @@ type Player struct {
 	Name        string
 	Bot         bool
 	Admin       bool
+	// TurnClock, when set, is how long each of this player's prompts lasts
+	// (a turn, and the announcement after a roll, each get it afresh)
+	// instead of the table's turn-seconds: the Mäxchen gateway's bots
+	// answer within milliseconds, people keep the table's clock.
+	TurnClock time.Duration
 }
 
 // Viewer is the player as the access rule sees them.
@@ -59,10 +64,13 @@ var (
 
 // Config wires a lobby.
 type Config struct {
-	Store Storage       // required
-	Clock Clock         // RealClock if nil
-	Dice  engine.Source // engine.CryptoSource if nil
-	Log   *log.Logger   // a discarding logger if nil
+	Store Storage // required
+	Clock Clock   // RealClock if nil
+	// Dice, when set, deals every game (seating, openers, dice) without a
+	// proof: for tests that script their games. Nil (the server): games
+	// are dealt provably fair (engine/fair), and crypto/rand draws the rest.
+	Dice engine.Source
+	Log  *log.Logger // a discarding logger if nil
 	// SaveTimeout bounds one store write from a table (default 10 s).
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
@@ -72,8 +80,9 @@ type Config struct {
 
 // Lobby is the registry of open tables and the lobby chat.
 type Lobby struct {
-	cfg Config
-	log *log.Logger
+	cfg      Config
+	log      *log.Logger
+	scripted bool // cfg.Dice deals the games: no proof of fair dice
 
 	mu     sync.Mutex
 	tables map[string]*Table // by lower-case name
@@ -93,6 +102,7 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
 	}
+	scripted := cfg.Dice != nil
 	if cfg.Dice == nil {
 		cfg.Dice = engine.CryptoSource{}
 	}
@@ -108,7 +118,8 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{})}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
+		scripted: scripted}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load tables: %w", err)
@@ -147,7 +158,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 type TableConfig struct {
 	Name    string
 	Rules   engine.Options
-	Seats   int // 2..10; 0 means 6
+	Seats   int // engine.MinSeats..engine.MaxSeats; 0 means 6
 	Private bool
 }
 

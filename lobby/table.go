@@ -40,9 +40,11 @@ type Table struct {
 	ver      uint64
 	botSeq   int
 	botGen   int
-	botFor   int        // the game seq a bot move is scheduled for
-	rng      *rand.Rand // the built-in bots' randomness
-	next     nextDice   // the next game's committed seed and the seeds given for it
+	botFor   int             // the game seq a bot move is scheduled for
+	rng      *rand.Rand      // the built-in bots' randomness
+	driven   bool            // games start only by Deal (driven.go)
+	guests   map[string]bool // fingerprints seated by Deal for the running game only
+	next     nextDice        // the next game's committed seed and the seeds given for it
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -256,14 +258,14 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if t.seatOf(p.Fingerprint) >= 0 {
 			return ErrSeated
 		}
-		if t.running() {
+		if t.running() && !t.driven {
 			return ErrGameRunning
 		}
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
 		t.sitters = append(t.sitters, p)
-		if len(t.sitters) == t.rec.Seats {
+		if len(t.sitters) == t.rec.Seats && !t.driven {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
@@ -277,11 +279,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
-			seat := t.gameSeat(p.Fingerprint)
-			if seat < 0 {
-				return ErrNotSeated
-			}
-			if t.game.g.Lives(seat) > 0 {
+			if seat := t.gameSeat(p.Fingerprint); seat >= 0 && t.game.g.Lives(seat) > 0 {
 				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
@@ -302,6 +300,9 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
 			return ErrGameRunning
+		}
+		if t.driven {
+			return ErrDriven
 		}
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			if t.seatOf(p.Fingerprint) < 0 {
@@ -474,7 +475,7 @@ func (t *Table) start(ctx context.Context) error {
 	if len(t.sitters) < engine.MinSeats {
 		return ErrTooFewPlayers
 	}
-	players, dice, proof, err := t.next.deal(t.sitters)
+	players, dice, proof, err := t.deal()
 	if err != nil {
 		return err
 	}
@@ -486,7 +487,7 @@ func (t *Table) start(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
 	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
-		Fair: &proof})
+		Fair: proof})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
@@ -497,7 +498,7 @@ func (t *Table) start(ctx context.Context) error {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	t.game = newRun(id, g, players, evs)
-	t.game.proof = sealed(&proof)
+	t.game.proof = sealed(proof)
 	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
@@ -568,13 +569,15 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 		t.finish()
 	}
 	for _, e := range evs {
-		if e.Type == engine.EvLeave {
+		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
+			// A person who lets the clock run out at a driven table
+			// stands up, so that the next deal does not wait on them.
 			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
 				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
 			}
 		}
 	}
-	t.changed(a.Kind != engine.Roll)
+	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
 	return nil
 }
 
@@ -585,6 +588,10 @@ func (t *Table) finish() {
 		r.Standings = append(r.Standings, run.players[s].Name)
 	}
 	t.result = r
+	if t.driven {
+		t.dismissGuests()
+		return
+	}
 	t.scheduleRestart()
 }
 
@@ -592,18 +599,15 @@ func (t *Table) finish() {
 // seat is taken by a bot (a bot tournament runs unattended). A table with a
 // person seated waits for someone to press "play again".
 func (t *Table) scheduleRestart() {
-	if len(t.sitters) < t.rec.Seats {
+	if !t.botsOnly() {
 		return
-	}
-	for _, p := range t.sitters {
-		if !p.Bot {
-			return
-		}
 	}
 	id := t.game.id
 	restart := func() {
 		t.post(func(ctx context.Context) {
-			if t.running() || t.game == nil || t.game.id != id {
+			// The seats may have changed meanwhile (a bot removed, the
+			// table handed to a driver).
+			if t.running() || t.game == nil || t.game.id != id || t.driven || !t.botsOnly() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
@@ -619,6 +623,19 @@ func (t *Table) scheduleRestart() {
 		return
 	}
 	t.lobby.cfg.Clock.AfterFunc(d, restart)
+}
+
+// botsOnly reports whether every seat is taken by a bot.
+func (t *Table) botsOnly() bool {
+	if len(t.sitters) < t.rec.Seats {
+		return false
+	}
+	for _, p := range t.sitters {
+		if !p.Bot {
+			return false
+		}
+	}
+	return true
 }
 
 // changed re-arms the turn clock (a new turn when newTurn), then publishes
@@ -653,6 +670,9 @@ func (t *Table) arm() {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
+	if own := t.game.players[t.game.g.Turn()].TurnClock; own > 0 {
+		d = own
+	}
 	clock := t.lobby.cfg.Clock
 	t.deadline = clock.Now().Add(d)
 	t.tickGen++
@@ -712,7 +732,7 @@ func (t *Table) viewerSeat(fp string) int {
 func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
 		members: t.rec.Members, created: t.rec.Created,
 	}
 	watchers := make(map[string]bool)
@@ -745,6 +765,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Driven != b.Driven ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

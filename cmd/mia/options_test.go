@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -42,6 +43,21 @@ func TestParseOptions(t *testing.T) {
 			env:  map[string]string{"MIA_HOST_KEY": "/env/key"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "/env/key", logLevel: log.InfoLevel, logFormat: log.TextFormatter},
 		},
+		{
+			name: "maexchen gateway from the environment",
+			env:  map[string]string{"MIA_MAEXCHEN_UDP": "127.0.0.1:9000", "MIA_MAEXCHEN_TABLE": "dojo", "MIA_MAEXCHEN_TIMEOUT": "1s"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter,
+				maexchenUDP: "127.0.0.1:9000", maexchenTable: "dojo", maexchenTimeout: time.Second},
+		},
+		{
+			name: "maexchen flags win over environment",
+			args: []string{"--maexchen-udp", ":9001", "--maexchen-table", "bots", "--maexchen-timeout", "100ms"},
+			env:  map[string]string{"MIA_MAEXCHEN_UDP": "127.0.0.1:9000", "MIA_MAEXCHEN_TIMEOUT": "1s"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter,
+				maexchenUDP: ":9001", maexchenTable: "bots", maexchenTimeout: 100 * time.Millisecond},
+		},
+		{name: "bad maexchen timeout", args: []string{"--maexchen-timeout", "soon"}, wantErr: "maexchen timeout"},
+		{name: "maexchen timeout too long", env: map[string]string{"MIA_MAEXCHEN_TIMEOUT": "2m"}, wantErr: "maexchen timeout"},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: "log level"},
 		{name: "bad level in env", env: map[string]string{"MIA_LOG_LEVEL": "loud"}, wantErr: "log level"},
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
@@ -67,6 +83,9 @@ func TestParseOptions(t *testing.T) {
 				return
 			case err != nil:
 				t.Fatal(err)
+			}
+			if tt.want.maexchenTable == "" { // the gateway's defaults, off
+				tt.want.maexchenTable, tt.want.maexchenTimeout = "maexchen", 250*time.Millisecond
 			}
 			if got != tt.want {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)

@@ -16,7 +16,7 @@ import (
 // given is said); once the game runs the same commitment is shown and f is
 // gone from the help bar.
 func TestTableScreenDiceSeed(t *testing.T) {
-	e := newEnv(t)
+	e := newFairEnv(t)
 	a, b := e.player("alice"), e.player("bob")
 	ctx := ctxT(t)
 	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})

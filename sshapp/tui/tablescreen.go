@@ -158,7 +158,8 @@ func (m *tableScreen) syncKeys() {
 	switch {
 	case !m.have:
 		k.Sit.SetEnabled(false)
-	case !playing && !seated:
+	case !seated && (!playing || m.snap.Table.Driven):
+		// At a driven table one sits down for the next deal at any time.
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "sit")
 	case !playing:
@@ -173,7 +174,7 @@ func (m *tableScreen) syncKeys() {
 	default:
 		k.Sit.SetEnabled(false)
 	}
-	k.Start.SetEnabled(m.have && !playing && (seated || m.isHost()))
+	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
 	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
