@@ -247,7 +247,8 @@ func playGame(t *testing.T, r *rand.Rand, opts engine.Options) game {
 func lastLoss(evs []engine.Event) engine.EventType {
 	for i := len(evs) - 1; i >= 0; i-- {
 		switch t := evs[i].Type; t {
-		case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
+		case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave,
+			engine.EvReveal, engine.EvLowClaim, engine.EvMiaBack:
 			return t
 		}
 	}
@@ -294,6 +295,15 @@ func randomMove(r *rand.Rand, g *engine.Game) engine.Action {
 
 // randomOptions is a random legal rule set.
 func randomOptions(r *rand.Rand) engine.Options {
+	for {
+		if o := anyOptions(r); o.Validate() == nil {
+			return o
+		}
+	}
+}
+
+// anyOptions is a random rule set, legal or not.
+func anyOptions(r *rand.Rand) engine.Options {
 	o := engine.DefaultOptions()
 	o.Ranking = engine.Rankings[r.IntN(len(engine.Rankings))]
 	o.Lives = engine.MinLives + r.IntN(4)
@@ -301,14 +311,18 @@ func randomOptions(r *rand.Rand) engine.Options {
 	o.EqualClaims = !o.Pass && r.IntN(2) == 0
 	o.MiaPenalty = 1 + r.IntN(2)
 	o.MiaPenaltyBoth = r.IntN(2) == 0
-	o.NextOpener = []engine.NextOpener{engine.AfterLoser, engine.Loser}[r.IntN(2)]
+	o.NextOpener = []engine.NextOpener{engine.AfterLoser, engine.Loser, engine.BeforeLoser}[r.IntN(3)]
+	o.MiaPass = []engine.MiaPass{engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins}[r.IntN(3)]
+	o.MiaReveal = []engine.MiaReveal{engine.MiaRevealChallenge, engine.MiaRevealAtOnce}[r.IntN(2)]
+	o.LowClaim = []engine.LowClaim{engine.LowClaimRefused, engine.LowClaimLoses}[r.IntN(2)]
 	o.End = []engine.End{engine.LastStanding, engine.FirstOut}[r.IntN(2)]
 	return o
 }
 
-// TestVerifyEveryEnding: random games under random rule sets, ending by a
-// challenge, giving up, a timeout and leaving, under both ends, all verify
-// and their roll count is every roll of the game.
+// TestVerifyEveryEnding: random games under random rule sets (every
+// option), ending by a challenge, giving up, a timeout, leaving, a Mia
+// revealed at once and a low claim, under both ends, all verify and their
+// roll count is every roll of the game.
 func TestVerifyEveryEnding(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 2026))
 	seen := map[string]int{}
@@ -329,8 +343,10 @@ func TestVerifyEveryEnding(t *testing.T) {
 		}
 		seen[string(g.ending)+" "+string(g.opts.End)]++
 	}
+	t.Logf("games by how they ended: %v", seen)
 	for _, end := range []engine.End{engine.LastStanding, engine.FirstOut} {
-		for _, how := range []engine.EventType{engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave} {
+		for _, how := range []engine.EventType{engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave,
+			engine.EvReveal, engine.EvLowClaim} {
 			if seen[string(how)+" "+string(end)] == 0 {
 				t.Errorf("no game ended by %s under %s: %v", how, end, seen)
 			}
