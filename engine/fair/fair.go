@@ -33,6 +33,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strings"
 	"unicode"
@@ -126,6 +127,16 @@ type Proof struct {
 	Commitment  string       `json:"commitment"`
 	ServerSeed  string       `json:"server_seed,omitempty"`
 	PlayerSeeds []PlayerSeed `json:"player_seeds"`
+}
+
+// MarshalJSON writes the proof with "player_seeds" always a list ([] when
+// nobody gave a seed), so that a checker may iterate it.
+func (p Proof) MarshalJSON() ([]byte, error) {
+	type plain Proof
+	if p.PlayerSeeds == nil {
+		p.PlayerSeeds = []PlayerSeed{}
+	}
+	return json.Marshal(plain(p))
 }
 
 // Clone is a copy of p sharing nothing with it; PlayerSeeds is never nil

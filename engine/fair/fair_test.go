@@ -1,6 +1,7 @@
 package fair
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -181,6 +182,12 @@ func TestSeedDoesNotPrint(t *testing.T) {
 	}
 	if p := (Proof{Scheme: Scheme, ServerSeed: secret}).Sealed(); p.ServerSeed != "" {
 		t.Errorf("Sealed kept the seed")
+	}
+	for _, p := range []Proof{{Commitment: "c"}, {Commitment: "c", PlayerSeeds: []PlayerSeed{}}} {
+		b, err := json.Marshal(p)
+		if want := `{"scheme":"","commitment":"c","player_seeds":[]}`; err != nil || string(b) != want {
+			t.Errorf("JSON %s %v, want %s", b, err, want)
+		}
 	}
 }
 
