@@ -27,6 +27,11 @@
 // Player seeds are cleaned text (no control characters, so no "\n") of at
 // most MaxSeedRunes runes. The package is pure: no clocks, no I/O beyond
 // crypto/rand for a new seed.
+//
+// Its room: under engine, the proof beside the rules it plugs into (a
+// Stream is an engine.RollSource). It may import engine and the standard
+// library only; the lobby deals with it, the store keeps its Proof, the
+// verify command and the tests check with it.
 package fair
 
 import (

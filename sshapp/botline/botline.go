@@ -1,9 +1,11 @@
 // Package botline is the bot line protocol of PROTOCOL.md §2: a bot's
 // session at one table, the lines it may send, and the translation of a
-// game's events into the lines the server sends. Room: under sshapp, beside
-// the server and the commands; the bot command of package command runs it.
-// It may import lobby, engine, store (for the game records it reads) and
-// sshapp/internal/text; never sshapp or its other rooms.
+// game's events into the lines the server sends.
+//
+// Room: under sshapp, beside the server and the commands; the bot command
+// of package command runs it. It may import lobby, engine and store (the
+// record type of the finished games it reads through Config.Games); never
+// sshapp or its other rooms.
 package botline
 
 import (
