@@ -370,6 +370,11 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options.Lives)
 		bs.mySeat = snap.You
 		out = append(out, first)
+		if f := snap.Table.Fair; snap.Playing && !f.Next && f.Commitment != "" {
+			// A line after GAME STARTING, as RULES is: bots skip words they
+			// do not know (the examples of cmd/mia-bot do).
+			out = append(out, "COMMITMENT;"+f.Commitment)
+		}
 	}
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game

@@ -3,7 +3,8 @@
 //
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
-// command runs. It may import lobby (and lobby/ai), engine, store (record
+// command runs. It may import lobby (and lobby/ai), engine (and
+// engine/fair, to verify a game's dice), store (record
 // types: its storage comes through the Players and Records interfaces of
 // its Config), store/lobbystore (the history filter of the lobby's access
 // rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
@@ -137,6 +138,8 @@ func New(cfg Config) *Router {
 		joinCommand,
 		historyCommand,
 		replayCommand,
+		verifyCommand,
+		seedCommand,
 		statsCommand,
 		leaderboardCommand,
 		banCommand,

@@ -31,22 +31,28 @@ func (c *chatInput) start() tea.Cmd {
 // key takes a key press while typing. It returns the line to send when
 // enter ends one that is not blank.
 func (c *chatInput) key(msg tea.KeyMsg) (string, tea.Cmd) {
+	text, _, cmd := c.submit(msg)
+	if strings.TrimSpace(text) == "" {
+		return "", cmd
+	}
+	return text, cmd
+}
+
+// submit is key for a line where blank means something: sent reports that
+// enter ended the line, whatever it holds (esc sends nothing).
+func (c *chatInput) submit(msg tea.KeyMsg) (text string, sent bool, cmd tea.Cmd) {
 	switch {
 	case key.Matches(msg, c.keys.Send):
-		text := c.Value()
+		text = c.Value()
 		c.Reset()
 		c.Blur()
 		c.typing = false
-		if strings.TrimSpace(text) == "" {
-			return "", nil
-		}
-		return text, nil
+		return text, true, nil
 	case key.Matches(msg, c.keys.Cancel):
 		c.Blur()
 		c.typing = false
-		return "", nil
+		return "", false, nil
 	}
-	var cmd tea.Cmd
 	c.Model, cmd = c.Model.Update(msg)
-	return "", cmd
+	return "", false, cmd
 }

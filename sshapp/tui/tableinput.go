@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -9,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -38,6 +40,7 @@ type tableScreen struct {
 	autoAt    int // the event count at which the picker last opened by itself
 	confirm   bool
 	say       chatInput // the table chat line
+	seed      chatInput // the viewer's seed for the next game's dice (f)
 	status    string
 	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
@@ -54,6 +57,7 @@ type tableScreen struct {
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
 		say:     c.s.newChatInput("a line for the table"),
+		seed:    chatInput{Model: c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()},
 		logView: c.s.newView(), talk: c.s.newView()}
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	m.syncKeys()
@@ -78,6 +82,8 @@ func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
 	case m.say.typing:
 		return m.say.keys
+	case m.seed.typing:
+		return m.seed.keys
 	case m.confirm:
 		return m.ckeys
 	case m.picker.Open():
@@ -248,6 +254,7 @@ func (m *tableScreen) syncKeys() {
 		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
+	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
 		k.Start.SetHelp("enter", "play again")
@@ -263,6 +270,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case m.say.typing:
 		return m.keyTyping(msg)
+	case m.seed.typing:
+		return m.keySeed(msg)
 	case m.busy:
 		m.held = append(m.held, msg)
 		return nil
@@ -293,7 +302,14 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
+		m.input = &m.say
 		return m.say.start()
+	case key.Matches(msg, k.Seed) && m.table != nil:
+		m.input, m.seed.Width = &m.seed, m.w-6
+		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.Fingerprint); ok {
+			m.seed.SetValue(s)
+		}
+		return m.seed.start()
 	case !m.have:
 		return nil
 	case key.Matches(msg, k.Roll):
@@ -339,6 +355,24 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
 }
 
+// keySeed takes a key press while the viewer types their seed; enter
+// gives it, or takes it back when blank.
+func (m *tableScreen) keySeed(msg tea.KeyMsg) tea.Cmd {
+	text, sent, cmd := m.seed.submit(msg)
+	if !m.seed.typing {
+		m.input = &m.say // the table chat's line again
+	}
+	if !sent {
+		return cmd
+	}
+	what := "seed"
+	if strings.TrimSpace(text) == "" {
+		what = "no seed"
+	}
+	t, me := m.table, m.c.cfg.Player
+	return ask(m, tableCall(what, func(ctx context.Context) error { _, err := t.SetSeed(ctx, me, text); return err }))
+}
+
 // play sends a move; the keys that follow wait until it has landed.
 func (m *tableScreen) play(a engine.Action) tea.Cmd {
 	if m.busy || m.table == nil {
@@ -367,6 +401,10 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
 		m.setStatus("", false)
+	case msg.what == "seed":
+		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+	case msg.what == "no seed":
+		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}
 	if !msg.move || !m.busy {
 		return nil

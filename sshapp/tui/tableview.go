@@ -63,7 +63,11 @@ func (m *tableScreen) View() string {
 	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
+	if m.have {
+		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+	}
+	b.WriteByte('\n')
 	if !m.have {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
@@ -372,6 +376,8 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
 	case m.say.typing:
 		b.WriteString(m.say.View())
+	case m.seed.typing:
+		b.WriteString(m.seed.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
 	case m.status != "" && m.isErr:
@@ -382,4 +388,41 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		b.WriteString(s.Subtle.Render("You are watching this game."))
 	}
+}
+
+// diceLine is the line under the title: the server's commitment to the
+// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
+// players' seeds, for the running game or the next.
+func (m *tableScreen) diceLine() string {
+	f := m.snap.Table.Fair
+	if f.Commitment == "" {
+		return "dice: not committed (a game dealt before commitments, or scripted)"
+	}
+	var b strings.Builder
+	if f.Next {
+		b.WriteString("next game's dice: ")
+	} else {
+		b.WriteString("dice: ")
+	}
+	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
+	names := make([]string, len(f.Seeds))
+	for i, s := range f.Seeds {
+		names[i] = name(s.Name)
+	}
+	switch {
+	case len(names) == 0 && f.Next:
+		b.WriteString(" · no seeds yet")
+	case len(names) == 0:
+		b.WriteString(" · no player seeds")
+	default:
+		b.WriteString(" · seeds: " + strings.Join(names, ", "))
+	}
+	if f.Next {
+		if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
+			fmt.Fprintf(&b, " · yours %q (f)", s)
+		} else {
+			b.WriteString(" · yours: none (f)")
+		}
+	}
+	return b.String()
 }

@@ -8,7 +8,8 @@
 // the session's renderer, built once per session (styles.go).
 //
 // Room: under sshapp, beside the server, which runs it on each session
-// with a terminal. It may import lobby (and lobby/ai), engine, store
+// with a terminal. It may import lobby (and lobby/ai), engine (and
+// engine/fair), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access
 // rule); never sshapp or its other rooms.
