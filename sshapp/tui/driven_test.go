@@ -27,8 +27,9 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newTableScreen(NewStyles(asciiRenderer()), me, "maexchen", nil)
-			m, _ = m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
+			s := NewStyles(asciiRenderer())
+			m := newTableScreen(&common{cfg: Config{Player: me}, s: s, help: s.newHelp()}, "maexchen", false)
+			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
 				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven}})
 			if got := m.keys.Sit.Enabled(); got != tc.sit {
 				t.Errorf("sit key enabled %v, want %v", got, tc.sit)

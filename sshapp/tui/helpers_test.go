@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -25,14 +26,20 @@ type env struct {
 	clock *lobbytest.Clock
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvDice(t, lobbytest.NewDice(7)) }
+
+// newFairEnv is newEnv with the server's provably fair dice instead of
+// scripted ones.
+func newFairEnv(t testing.TB) *env { t.Helper(); return newEnvDice(t, nil) }
+
+func newEnvDice(t testing.TB, dice engine.Source) *env {
 	t.Helper()
 	e := &env{t: t, clock: lobbytest.NewClock()}
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: lobbytest.NewDice(7)})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: dice})
 	if err != nil {
 		st.Close()
 		t.Fatalf("open lobby: %v", err)
@@ -139,4 +146,32 @@ func asciiRenderer() *lipgloss.Renderer {
 // config is a session's config for p in e.
 func (e *env) config(p lobby.Player, w, h int) Config {
 	return Config{Lobby: e.lobby, Player: p, Renderer: asciiRenderer(), Width: w, Height: h, Now: e.clock.Now}
+}
+
+// common is the shared state of p's screens in e, with the store's records.
+func (e *env) common(p lobby.Player) *common {
+	cfg := e.config(p, 80, 24)
+	cfg.Records = e.st
+	s := NewStyles(cfg.Renderer)
+	return &common{cfg: cfg, s: s, help: s.newHelp()}
+}
+
+// answer runs a screen's command and returns the message it brings back
+// to the screen.
+func answer(cmd tea.Cmd) tea.Msg {
+	msg := cmd()
+	if r, ok := msg.(reply); ok {
+		return r.msg
+	}
+	return msg
+}
+
+// showTable shows tbl on a table screen of m at snap, without a
+// subscription (the test moves the table itself).
+func showTable(m *Model, tbl *lobby.Table, snap lobby.Snapshot) *tableScreen {
+	ts := newTableScreen(m.c, tbl.Name(), false)
+	ts.table = tbl
+	m.show(ts)
+	ts.setSnapshot(snap)
+	return ts
 }
