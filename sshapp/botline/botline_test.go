@@ -291,7 +291,7 @@ func TestTranslator(t *testing.T) {
 	}
 }
 
-// TestRulesLine holds the RULES line of PROTOCOL.md §4 to the keys of the
+// TestRulesLine holds the RULES line of PROTOCOL.md §2 to the keys of the
 // rules object of §3: a bot tells from it whether a Mia may be passed.
 func TestRulesLine(t *testing.T) {
 	wins := engine.DefaultOptions()

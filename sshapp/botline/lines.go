@@ -161,7 +161,7 @@ func rolledLine(dice engine.Value, token string) string {
 	return "ROLLED;" + d + ";" + token
 }
 
-// Reasons of PLAYER LOST (PROTOCOL.md §2 and §4).
+// Reasons of PLAYER LOST (PROTOCOL.md §2).
 const (
 	reasonCaught   = "CAUGHT_BLUFFING"
 	reasonSee      = "SEE_FAILED"
@@ -175,7 +175,7 @@ const (
 	reasonMiaBack  = "MIA_CAME_BACK"         // mia-pass wins: a Mia passed back to its roller
 )
 
-// rulesLine is RULES;KEY=VALUE,… (PROTOCOL.md §4): the keys and values of
+// rulesLine is RULES;KEY=VALUE,… (PROTOCOL.md §2): the keys and values of
 // the rules object of the game's JSON (§3), in its order, true and false
 // written on and off.
 func rulesLine(o engine.Options) string {
