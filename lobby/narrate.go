@@ -47,10 +47,13 @@ func lives(k int) string { return Plural(k, "a life", "lives") }
 // "64", "9 pips".
 func (n Narrator) claim(v engine.Value) string { return n.rank().Name(v) }
 
-// dice are the dice of a cup: "43", and under pips with their rank: "54
-// (9 pips)".
-func (n Narrator) dice(v engine.Value) string {
-	if name := n.rank().Name(v); name != v.Name() {
+// dice are the dice of a cup in words (DiceName).
+func (n Narrator) dice(v engine.Value) string { return DiceName(n.rank(), v) }
+
+// DiceName is how the dice of a cup are said under ranking r: "43", "Mia",
+// and under pips with their rank: "54 (9 pips)".
+func DiceName(r engine.Ranking, v engine.Value) string {
+	if name := r.Name(v); name != v.Name() {
 		return v.Name() + " (" + name + ")"
 	}
 	return v.Name()

@@ -57,6 +57,52 @@ func RuleWords(o engine.Options) []string {
 	return append(parts, fmt.Sprintf("%ds a turn", o.TurnSeconds))
 }
 
+// RuleTags names a rule set in as few letters as a list's column allows
+// (the turn clock left to the caller): the preset (whose rules it then
+// is) or the ranking, the lives, and a tag for each option that differs
+// from classic: "pips", "6♥", "Mia wins".
+func RuleTags(o engine.Options) []string {
+	if o.Preset != "" && o.Preset != engine.PresetClassic {
+		return []string{Clean(o.Preset, 16)}
+	}
+	tags := []string{Clean(string(o.Ranking), 32), fmt.Sprintf("%d♥", o.Lives)}
+	add := func(on bool, tag string) {
+		if on {
+			tags = append(tags, tag)
+		}
+	}
+	add(!o.Pass && !o.EqualClaims, "no pass")
+	add(o.EqualClaims, "equal")
+	add(o.LowClaim == engine.LowClaimLoses, "low loses")
+	add(o.MiaReveal == engine.MiaRevealAtOnce, "Mia at once")
+	add(o.MiaPass == engine.MiaPassReroll, "Mia reroll")
+	add(o.MiaPass == engine.MiaPassWins, "Mia wins")
+	add(o.MiaPenalty != 2, fmt.Sprintf("Mia −%d", o.MiaPenalty))
+	add(o.MiaPenaltyBoth, "Mia both")
+	add(o.NextOpener == engine.Loser, "loser opens")
+	add(o.NextOpener == engine.BeforeLoser, "before-loser")
+	add(o.End == engine.FirstOut, "first out")
+	return tags
+}
+
+// PresetKept is o with its preset's name kept only while its rules are
+// the preset's, the turn clock aside: a preset with other options on top
+// is no longer that preset.
+func PresetKept(o engine.Options) engine.Options {
+	if o.Preset == "" {
+		return o
+	}
+	p, err := engine.Preset(o.Preset)
+	if err != nil {
+		return o // an unknown name, for Validate to refuse
+	}
+	p.TurnSeconds = o.TurnSeconds
+	if p != o {
+		o.Preset = ""
+	}
+	return o
+}
+
 // RulesSummary is RuleWords in one line: "pips, 6 lives, Mia passed on,
 // wins when back, 60s a turn".
 func RulesSummary(o engine.Options) string { return strings.Join(RuleWords(o), ", ") }

@@ -263,13 +263,5 @@ func (r *rulesFlags) rules() (engine.Options, int, error) {
 	case set["equal-claims"] && r.equalClaims:
 		o.Pass = false
 	}
-	if o.Preset != "" {
-		if p, err := engine.Preset(o.Preset); err == nil {
-			p.TurnSeconds = o.TurnSeconds
-			if p != o {
-				o.Preset = ""
-			}
-		}
-	}
-	return o, r.seats, nil
+	return lobby.PresetKept(o), r.seats, nil
 }

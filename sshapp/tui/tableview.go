@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
 // The drawing of the table screen; tableinput.go is its state and input.
@@ -261,14 +262,14 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v.Claim == engine.Mia:
 		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
 	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+name(m.snap.Who(v.Claimant)))
 	}
 	turn, hint := m.turnLines(s, v, now)
 	out = append(out, cut(turn, w), cut(hint, w))
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
-		cap := "your dice: " + v.Dice.Name()
+		cap := "your dice: " + lobby.DiceName(v.Options.Ranking, v.Dice)
 		if v.Dice == engine.Mia {
 			cap += "!"
 		}
