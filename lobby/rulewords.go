@@ -17,43 +17,24 @@ import (
 // "Mia shown at once", "60s a turn".
 func RuleWords(o engine.Options) []string {
 	var parts []string
-	if o.Preset != "" && o.Preset != engine.PresetClassic {
-		parts = append(parts, "preset "+Clean(o.Preset, 16))
+	add := func(on bool, words string) {
+		if on {
+			parts = append(parts, words)
+		}
 	}
+	add(o.Preset != "" && o.Preset != engine.PresetClassic, "preset "+Clean(o.Preset, 16))
 	parts = append(parts, Clean(string(o.Ranking), 32), Plural(o.Lives, "1 life", "lives"))
-	if !o.Pass {
-		parts = append(parts, "no pass")
-	}
-	if o.EqualClaims {
-		parts = append(parts, "equal claims")
-	}
-	if o.MiaPenalty != 2 {
-		parts = append(parts, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
-	}
-	if o.MiaPenaltyBoth {
-		parts = append(parts, "mia-penalty-both")
-	}
-	switch o.MiaPass {
-	case engine.MiaPassReroll:
-		parts = append(parts, "Mia passed on, rerolled when back")
-	case engine.MiaPassWins:
-		parts = append(parts, "Mia passed on, wins when back")
-	}
-	if o.MiaReveal == engine.MiaRevealAtOnce {
-		parts = append(parts, "Mia shown at once")
-	}
-	if o.LowClaim == engine.LowClaimLoses {
-		parts = append(parts, "low claims lose")
-	}
-	switch o.NextOpener {
-	case engine.Loser:
-		parts = append(parts, "loser opens")
-	case engine.BeforeLoser:
-		parts = append(parts, "the one before the loser opens")
-	}
-	if o.End == engine.FirstOut {
-		parts = append(parts, "first out")
-	}
+	add(!o.Pass, "no pass")
+	add(o.EqualClaims, "equal claims")
+	add(o.MiaPenalty != 2, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
+	add(o.MiaPenaltyBoth, "mia-penalty-both")
+	add(o.MiaPass == engine.MiaPassReroll, "Mia passed on, rerolled when back")
+	add(o.MiaPass == engine.MiaPassWins, "Mia passed on, wins when back")
+	add(o.MiaReveal == engine.MiaRevealAtOnce, "Mia shown at once")
+	add(o.LowClaim == engine.LowClaimLoses, "low claims lose")
+	add(o.NextOpener == engine.Loser, "loser opens")
+	add(o.NextOpener == engine.BeforeLoser, "the one before the loser opens")
+	add(o.End == engine.FirstOut, "first out")
 	return append(parts, fmt.Sprintf("%ds a turn", o.TurnSeconds))
 }
 

@@ -142,7 +142,8 @@ func (s *Script) Push(draws ...int) {
 	s.q = append(s.q, draws...)
 }
 
-// Intn returns the next draw (0 when none is queued), kept in [0, n).
+// Intn returns the next draw; 0 when none is queued or it is not in
+// [0, n).
 func (s *Script) Intn(n int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -151,8 +152,14 @@ func (s *Script) Intn(n int) int {
 	}
 	v := s.q[0]
 	s.q = s.q[1:]
-	return v % n
+	if v < 0 || v >= n {
+		return 0
+	}
+	return v
 }
+
+// Roll queues a roll of the dice a and b (1-6).
+func (s *Script) Roll(a, b int) { s.Push(a-1, b-1) }
 
 // Left is the number of draws not yet taken.
 func (s *Script) Left() int {
