@@ -42,6 +42,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet, word string) {
 		if arg != "" {
 			name += " " + arg
 		}
+		if strings.Contains(arg, "|") { // the choices stand beside the name already
+			help = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(help, arg)), ":")
+		}
 		if def := f.DefValue; def != "" && def != "false" && def != "0" {
 			help += " (" + word + " " + def + ")"
 		}

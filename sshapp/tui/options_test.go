@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
 )
 
 // TestTwelveSeatsPips: a table of 12 playing under pips fits 80×24 with
@@ -114,4 +115,27 @@ func TestCreateFormOptions(t *testing.T) {
 	if !strings.Contains(frame, "pips · 6 lives · Mia passed on") {
 		t.Errorf("the title bar lacks the rules in words:\n%s", frame)
 	}
+}
+
+// TestMiaPassHint: under mia-pass wins the player facing a Mia is told
+// they may pass it on, and p passes it.
+func TestMiaPassHint(t *testing.T) {
+	dice := &lobbytest.Script{}
+	dice.Push(2, 1, 0) // the seats in order; the first opens
+	dice.Roll(2, 1)
+	e := newEnvDice(t, dice)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	rules := engine.DefaultOptions()
+	rules.MiaPass = engine.MiaPassWins
+	tbl := e.game("wins", rules, a, b, c)
+	for _, act := range []engine.Action{{Kind: engine.Roll, Look: true}, {Kind: engine.Claim, Value: engine.Mia}} {
+		if err := tbl.Act(ctxT(t), a, act); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := teatest.NewTestModel(t, New(e.config(b, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Mia! by alice", "Mia! liar: c · give up: g · pass: p", "p pass Mia")
+	tm.Send(keyRunes("p"))
+	e.until(tbl, b, "the pass", func(s lobby.Snapshot) bool { return s.Game.Claimant == 1 && s.Game.Claim == engine.Mia })
+	waitOutput(t, tm, "you passed Mia to carol")
 }

@@ -299,7 +299,16 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 		case v.Phase == engine.PhaseAnnounce:
 			hint = append(hint, "announce a value: a")
 		case v.Claim == engine.Mia:
-			hint = append(hint, "Mia! liar: c", "give up: g")
+			hint = append(hint, "Mia! liar: c")
+			if v.Can(engine.GiveUp) {
+				hint = append(hint, "give up: g")
+			}
+			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
+				hint = append(hint, "roll: r")
+			}
+			if len(v.Passes) > 0 { // mia-pass: it may go on
+				hint = append(hint, "pass: p")
+			}
 		default:
 			if v.Can(engine.Challenge) {
 				hint = append(hint, "liar: c")
