@@ -200,6 +200,23 @@ func ExplainRules(o engine.Options) []RuleText {
 	return out
 }
 
+// RulesApart is ExplainRules of only what sets o apart from the classic
+// rule set: its preset and each option whose value differs (the turn
+// clock included).
+func RulesApart(o engine.Options) []RuleText {
+	def := map[string]string{}
+	for _, r := range ExplainRules(engine.DefaultOptions()) {
+		def[r.Option] = r.Value
+	}
+	var out []RuleText
+	for _, r := range ExplainRules(o) {
+		if v, ok := def[r.Option]; r.Option != "" && (!ok || v != r.Value) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // presetText says where a preset's rules come from.
 func presetText(name string) string {
 	switch name {

@@ -109,3 +109,30 @@ func TestExplainRules(t *testing.T) {
 		})
 	}
 }
+
+// TestRulesApart explains only what differs from the classic rules.
+func TestRulesApart(t *testing.T) {
+	maex, _ := engine.Preset(engine.PresetMaexchen)
+	wins := engine.DefaultOptions()
+	wins.Ranking, wins.MiaPass = engine.Pips, engine.MiaPassWins
+	tests := []struct {
+		name string
+		o    engine.Options
+		want []string // option value
+	}{
+		{"classic", engine.DefaultOptions(), nil},
+		{"pips, mia-pass wins", wins, []string{"ranking pips", "mia-pass wins"}},
+		{"maexchen", maex, []string{"preset maexchen", "lives 1", "pass off", "low-claim loses", "mia-reveal at-once", "end first-out"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, r := range RulesApart(tt.o) {
+				got = append(got, r.Option+" "+r.Value)
+			}
+			if strings.Join(got, ", ") != strings.Join(tt.want, ", ") {
+				t.Errorf("RulesApart = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -118,7 +118,7 @@ func TestCreateFormOptions(t *testing.T) {
 }
 
 // TestMiaPassHint: under mia-pass wins the player facing a Mia is told
-// they may pass it on, and p passes it.
+// they may pass it on, and p passes it; ? shows the table's rules.
 func TestMiaPassHint(t *testing.T) {
 	dice := &lobbytest.Script{}
 	dice.Push(2, 1, 0) // the seats in order; the first opens
@@ -138,4 +138,11 @@ func TestMiaPassHint(t *testing.T) {
 	tm.Send(keyRunes("p"))
 	e.until(tbl, b, "the pass", func(s lobby.Snapshot) bool { return s.Game.Claimant == 1 && s.Game.Claim == engine.Mia })
 	waitOutput(t, tm, "you passed Mia to carol")
+
+	// ? shows the keys, then the table's rules: what sets them apart, in
+	// the rules command's words.
+	tm.Send(keyRunes("?"))
+	waitOutput(t, tm, "Rules: classic, 6 lives, Mia passed on, wins when back", "mia-pass wins: A Mia may be passed on")
+	tm.Send(keyRunes("?"))
+	assertFits(t, finalView(t, tm), 80, 24)
 }

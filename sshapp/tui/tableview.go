@@ -85,7 +85,12 @@ func (m *tableScreen) View() string {
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, botH)
 		b.WriteString(full)
-		for i := lineCount(full); i < botH; i++ {
+		n := lineCount(full)
+		for _, l := range m.rulesLines(s, w, botH-n) {
+			b.WriteString("\n" + l)
+			n++
+		}
+		for ; n < botH; n++ {
 			b.WriteByte('\n')
 		}
 	} else {
@@ -435,4 +440,28 @@ func (m *tableScreen) diceLine() string {
 		}
 	}
 	return b.String()
+}
+
+// rulesLines are the table's rules under the full help, in at most h
+// lines of w cells: a blank line, the rules in words, then what sets them
+// apart from the classic rules, explained (lobby.RulesApart); the rules
+// command tells them all.
+func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
+	if h < 3 {
+		return nil
+	}
+	o := m.snap.Table.Rules
+	if m.snap.Game != nil && m.snap.Playing {
+		o = m.snap.Game.Options // the game's, when the host changed them for the next one
+	}
+	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
+	for _, r := range lobby.RulesApart(o) {
+		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > h {
+		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
+	}
+	return out
 }
