@@ -59,7 +59,7 @@ var fieldHints = [fieldCount]string{
 	fieldMiaReveal:  "Mia shown when challenged, or at once",
 	fieldMiaPenalty: "a wrong challenge of a true Mia costs",
 	fieldMiaBoth:    "any loss in a Mia round costs as much",
-	fieldMiaPass:    "pass a Mia on; back at its roller:",
+	fieldMiaPass:    "a Mia passed on, back at its roller",
 	fieldNextOpener: "who opens the next round",
 	fieldEnd:        "when the game ends",
 	fieldTurn:       "per turn; out of time loses a life",

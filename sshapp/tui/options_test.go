@@ -62,7 +62,7 @@ func TestCreateFormOptions(t *testing.T) {
 	waitOutput(t, tm, "No tables yet")
 	tm.Send(keyRunes("n"))
 	waitOutput(t, tm, "new table", "Preset", "Low claim", "Mia reveal", "Mia pass", "a named rule set",
-		"a too-low claim: refused, or loses", "Mia shown when challenged, or at once", "pass a Mia on; back at its roller:")
+		"a too-low claim: refused, or loses", "Mia shown when challenged, or at once", "a Mia passed on, back at its roller")
 	down := func(n int) {
 		for range n {
 			tm.Send(tea.KeyMsg{Type: tea.KeyDown})
