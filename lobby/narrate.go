@@ -40,6 +40,21 @@ func (n Narrator) who(seat int) string {
 // does is "seat verb": "bob loses", "you lose".
 func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " + n.verb(seat, verb) }
 
+// botMark follows a built-in bot's name wherever the game's words show it.
+const botMark = " [bot]"
+
+// MaxLabelLen is the longest Label, in runes.
+const MaxLabelLen = MaxNameLen + len(botMark)
+
+// Label is a player's name as the log, the standings and the replay show
+// it: a bot's marked, "ada [bot]"; a person's as it is.
+func Label(name string, bot bool) string {
+	if bot {
+		return name + botMark
+	}
+	return name
+}
+
 // lives is a number of lives lost in words: "a life", "2 lives".
 func lives(k int) string { return Plural(k, "a life", "lives") }
 
@@ -72,15 +87,25 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		}
 		return line
 	case engine.EvClaim, engine.EvPass:
-		verb := "announced"
+		line := fmt.Sprintf("%s announced %s", n.who(e.Seat), e.Value.Name())
 		if e.Type == engine.EvPass {
-			verb = "passed"
+			line = fmt.Sprintf("%s passed %s", n.who(e.Seat), e.Value.Name())
+			if before, ok := claimBefore(evs, i); ok && before != e.Value {
+				// a pass that raises: the cup goes on unseen with a higher claim
+				line = fmt.Sprintf("%s raised blind to %s and passed", n.who(e.Seat), e.Value.Name())
+			}
 		}
-		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, e.Value.Name())
 		if r := n.receiver(evs, i); r >= 0 {
 			line += " to " + n.who(r)
 		}
 		return line
+	case engine.EvLowClaim:
+		return fmt.Sprintf("%s announced %s, not above %s: %s %s", n.who(e.Seat), e.Value.Name(), e.Claim.Name(),
+			n.does(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvReveal:
+		return fmt.Sprintf("the cup of %s's Mia is lifted: %s, %s", n.who(e.Seat), e.Dice.Name(), n.losses(e.Losses))
+	case engine.EvMiaBack:
+		return fmt.Sprintf("the Mia came back to %s: %s", n.who(e.Seat), n.losses(e.Losses))
 	case engine.EvChallenge:
 		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), e.Dice.Name(),
 			n.does(e.Loser, "lose"), lives(e.LivesLost))
@@ -106,6 +131,32 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		return n.name(e.Winner) + " wins the game"
 	}
 	return ""
+}
+
+// losses tells a loss falling on several players: "bob loses a life,
+// you lose 2 lives".
+func (n Narrator) losses(ls []engine.Loss) string {
+	parts := make([]string, 0, len(ls))
+	for _, l := range ls {
+		parts = append(parts, n.does(l.Seat, "lose")+" "+lives(l.LivesLost))
+	}
+	if len(parts) == 0 {
+		return "nobody loses a life"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// claimBefore is the claim standing before evs[i], in its round.
+func claimBefore(evs []engine.Event, i int) (engine.Value, bool) {
+	for j := i - 1; j >= 0; j-- {
+		switch evs[j].Type {
+		case engine.EvClaim, engine.EvPass:
+			return evs[j].Value, true
+		case engine.EvRound:
+			return engine.NoValue, false
+		}
+	}
+	return engine.NoValue, false
 }
 
 // verb is verb as seat's: "lose" for the viewer, "loses" for others.

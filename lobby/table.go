@@ -87,8 +87,8 @@ func (r *gameRun) log(seat int) []engine.Event {
 // Result is how the last game at a table ended.
 type Result struct {
 	GameID    string
-	Winner    string
-	Standings []string
+	Winner    string   // as Label shows it: a bot marked "[bot]"
+	Standings []string // first to last, each as Label shows it
 }
 
 func startTable(l *Lobby, rec TableRecord, host Player) *Table {
@@ -583,9 +583,10 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 
 func (t *Table) finish() {
 	run := t.game
-	r := &Result{GameID: run.id, Winner: run.players[run.g.Winner()].Name}
+	label := func(s int) string { return Label(run.players[s].Name, run.players[s].Bot) }
+	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
-		r.Standings = append(r.Standings, run.players[s].Name)
+		r.Standings = append(r.Standings, label(s))
 	}
 	t.result = r
 	if t.driven {

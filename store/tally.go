@@ -46,6 +46,14 @@ type Tally struct {
 	BluffsCaught int `json:"bluffs_caught"`
 }
 
+// What Bluffs and BluffsCaught count, in the words the stats screen and
+// the stats command explain them with: the two differ, as a claim made
+// without looking is never a bluff, yet can be caught short.
+const (
+	BluffsMeaning = "claims naming other dice than those you looked at"
+	CaughtMeaning = "claims or passes of yours found short when challenged, looked at or not"
+)
+
 func (t *Tally) add(d Tally) {
 	t.Games += d.Games
 	t.Wins += d.Wins

@@ -209,8 +209,8 @@ func writeStats(c *Call, s StatsJSON) {
 		perGame = fmt.Sprintf(" (%.1f a game)", float64(s.LivesLost)/float64(s.Games))
 	}
 	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
-	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, "claims differed from the dice seen"))
-	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
+	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, store.BluffsMeaning))
+	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times")+": "+store.CaughtMeaning)
 	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
 	if len(s.Form) > 0 {
 		fmt.Fprintf(tw, "form\t%s  the win rate of %d games at a time, over the last %s (oldest left; ▁ 0%%, █ 100%%)\n",

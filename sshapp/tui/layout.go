@@ -240,3 +240,7 @@ func cutLines(s string, n int) string {
 
 // name cleans a display name for drawing.
 func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }
+
+// label is a name as the game's words give it (lobby.Label: "ada [bot]"),
+// cleaned to its length.
+func label(s string) string { return lobby.Clean(s, lobby.MaxLabelLen) }

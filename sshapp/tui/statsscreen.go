@@ -9,6 +9,9 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
 )
 
 // statsScreen shows the viewer's own numbers and the leaderboard.
@@ -141,18 +144,22 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 		return out
 	}
 	t := m.data.tally
-	row := func(label, value string) string { return fit(label, 13) + " " + value }
+	const labelW = 15
+	row := func(label, value string) string { return fit(label, labelW) + " " + value }
+	indent := spaces(labelW + 1)
 	r := m.data.rating
 	rating := s.Subtle.Render("no rated game yet")
 	if r.Games > 0 {
-		rating = s.Accent.Render(fmt.Sprintf("%.0f", r.Rating)) + s.Subtle.Render(fmt.Sprintf(" (%d games)", r.Games))
+		rating = s.Accent.Render(fmt.Sprintf("%.0f", r.Rating)) + s.Subtle.Render(" ("+lobby.Plural(r.Games, "1 game", "games")+")")
 	}
 	out = append(out,
 		row("games", fmt.Sprintf("%d", t.Games)),
 		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
 		row("bluffs", fmt.Sprintf("%d of %d claims", t.Bluffs, t.Claims)+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
-		row("caught", fmt.Sprintf("%d", t.BluffsCaught)+s.Subtle.Render(" bluffs")),
+		s.Subtle.Render(cut(indent+store.BluffsMeaning, w)),
+		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
+		s.Subtle.Render(cut(indent+store.CaughtMeaning, w)),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+percent(t.ChallengesWon, t.Challenges))),
 		row("rating", rating),
 		"",
@@ -164,7 +171,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	if len(recent) > w {
 		recent = recent[len(recent)-w:]
 	}
-	out = append(out, s.Header.Render(cut(fmt.Sprintf("Win rate, your last %d games", len(recent)), w)))
+	out = append(out, s.Header.Render(cut("Win rate, your last "+lobby.Plural(len(recent), "game", "games"), w)))
 	var spark, results strings.Builder
 	wins := 0
 	for i, g := range recent {
@@ -232,10 +239,9 @@ func (m *statsScreen) drawBoard() {
 	nameW := boardNameW(w)
 	rows := make([]string, len(m.data.board))
 	for i, r := range m.data.board {
-		who := name(r.Name)
+		who := lobby.Label(name(r.Name), r.Bot)
 		switch {
 		case r.Bot:
-			who += " [bot]"
 		case r.Fingerprint == me.Fingerprint:
 			who += " (you)"
 		}

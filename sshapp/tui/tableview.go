@@ -259,9 +259,9 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v.Claim == engine.NoValue:
 		out = append(out, s.Subtle.Render("No claim yet"))
 	case v.Claim == engine.Mia:
-		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, s.Accent.Render("Mia!")+" by "+label(m.snap.Who(v.Claimant)))
 	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+label(m.snap.Who(v.Claimant)))
 	}
 	turn, hint := m.turnLines(s, v, now)
 	out = append(out, cut(turn, w), cut(hint, w))
@@ -345,10 +345,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 			out = append(out, s.Accent.Render(cut(name(m.snap.Name(v.Winner))+" wins!", w)))
 		}
 	} else {
-		out = append(out, s.Accent.Render(cut(name(res.Winner)+" wins!", w)))
+		out = append(out, s.Accent.Render(cut(label(res.Winner)+" wins!", w)))
 		var line strings.Builder
 		for i, n := range res.Standings {
-			item := fmt.Sprintf("%d. %s", i+1, name(n))
+			item := fmt.Sprintf("%d. %s", i+1, label(n))
 			if line.Len() > 0 && ansi.StringWidth(line.String())+2+ansi.StringWidth(item) > w {
 				out = append(out, line.String())
 				line.Reset()
