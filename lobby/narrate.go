@@ -226,3 +226,38 @@ func Mark(v engine.Verdict) string {
 	}
 	return ""
 }
+
+// EndsRound reports whether an event of type t ends a round (a
+// challenge, a give-up, a timeout, a low claim, a revealed Mia, a Mia
+// come back).
+func EndsRound(t engine.EventType) bool {
+	switch t {
+	case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLowClaim, engine.EvReveal, engine.EvMiaBack:
+		return true
+	}
+	return false
+}
+
+// Lifted tells the end of a round at evs[i] as the lifted cup shows it:
+// a heading, the dice shown (NoValue when the cup stayed shut: a give-up,
+// a timeout, a low claim), and the words: the claim it judged, then Line
+// with the verdict's Mark ("carol called bob a liar: 43, bob loses a
+// life — caught bluffing!"). ok is false for an event that ends no round.
+func (n Narrator) Lifted(evs []engine.Event, i int) (heading string, dice engine.Value, words []string, ok bool) {
+	e := evs[i]
+	if !EndsRound(e.Type) {
+		return "", engine.NoValue, nil, false
+	}
+	heading, dice = "Round over", engine.NoValue
+	if e.Type == engine.EvChallenge || e.Type == engine.EvReveal {
+		heading, dice = "The cup is lifted", e.Dice
+	}
+	if e.Type == engine.EvChallenge && e.Claim != engine.NoValue {
+		words = append(words, fmt.Sprintf("the claim: %s by %s", e.Claim.Name(), n.who(e.Claimant)))
+	}
+	line := n.Line(evs, i)
+	if v, _ := n.Verdict(evs, i); Mark(v) != "" && e.Type != engine.EvLowClaim {
+		line += " — " + Mark(v)
+	}
+	return heading, dice, append(words, line), true
+}

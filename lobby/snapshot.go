@@ -16,7 +16,8 @@ type TableInfo struct {
 	State           string // "waiting" or "playing"
 	Rules           engine.Options
 	Private         bool
-	Watching        int // people with the table open
+	Watching        int  // people with the table open
+	HostHere        bool // the host has the table open
 	Players         []SeatInfo
 	Fair            FairInfo // the dice: the server's commitment and the players' seeds
 	// Driven: the host's program deals every game (the Mäxchen gateway's

@@ -50,8 +50,8 @@ type Tally struct {
 // the stats command explain them with: the two differ, as a claim made
 // without looking is never a bluff, yet can be caught short.
 const (
-	BluffsMeaning = "claims naming other dice than those you looked at"
-	CaughtMeaning = "claims or passes of yours found short when challenged, looked at or not"
+	BluffsMeaning = "claims unlike the dice you saw"
+	CaughtMeaning = "your claims or passes found short when challenged, seen or blind"
 )
 
 func (t *Tally) add(d Tally) {

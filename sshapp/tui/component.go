@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Component is the contract of every screen, as soft-serve's
@@ -42,7 +43,23 @@ func (c *common) helpView(k help.KeyMap, lines int) string {
 	if c.help.ShowAll {
 		return cutLines(c.help.View(k), lines)
 	}
-	return c.help.View(k)
+	return c.shortHelp(k)
+}
+
+// shortHelp is the help bar of k in the help's width: keys that do not
+// fit are left out from the end (the full help, ?, lists every key),
+// never cut in the middle.
+func (c *common) shortHelp(k help.KeyMap) string {
+	whole := c.help
+	whole.Width = 0 // no limit: measured here
+	keys := k.ShortHelp()
+	for {
+		v := whole.ShortHelpView(keys)
+		if c.help.Width <= 0 || ansi.StringWidth(v) <= c.help.Width || len(keys) <= 1 {
+			return v
+		}
+		keys = keys[:len(keys)-1]
+	}
 }
 
 // helpHeight is the height of the help view of k, the full help counted up

@@ -185,7 +185,7 @@ func (m *replayScreen) View() string {
 	}
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
-		b.WriteString(m.c.help.View(m))
+		b.WriteString(m.c.helpView(m, 1))
 	}
 	return b.String()
 }

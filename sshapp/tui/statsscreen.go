@@ -146,7 +146,6 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	t := m.data.tally
 	const labelW = 15
 	row := func(label, value string) string { return fit(label, labelW) + " " + value }
-	indent := spaces(labelW + 1)
 	r := m.data.rating
 	rating := s.Subtle.Render("no rated game yet")
 	if r.Games > 0 {
@@ -157,13 +156,18 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
 		row("bluffs", fmt.Sprintf("%d of %d claims", t.Bluffs, t.Claims)+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
-		s.Subtle.Render(cut(indent+store.BluffsMeaning, w)),
 		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
-		s.Subtle.Render(cut(indent+store.CaughtMeaning, w)),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+percent(t.ChallengesWon, t.Challenges))),
 		row("rating", rating),
 		"",
 	)
+	// What the two bluff counts count: a claim made unseen is no bluff,
+	// yet may be caught short.
+	note := "bluffs: " + store.BluffsMeaning + "; caught bluffing: " + store.CaughtMeaning + "."
+	for _, l := range strings.Split(ansi.Wordwrap(note, w, " "), "\n") {
+		out = append(out, s.Subtle.Render(cut(l, w)))
+	}
+	out = append(out, "")
 	recent := m.data.recent
 	if len(recent) == 0 {
 		return out
