@@ -32,6 +32,8 @@ func newStatsScreen(c *common, table string) *statsScreen {
 	m := &statsScreen{frame: frame{c: c}, table: table, keys: newStatsKeys(), board: c.s.newView()}
 	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawBoard
 	m.keys.Board.SetEnabled(table != "")
+	m.ready = func() bool { return !m.loading }
+	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit, m.keys.Back) }
 	return m
 }
 
@@ -71,7 +73,7 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	return updateLoads(m, msg, m.loaded, m.key)
+	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
 func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {

@@ -64,6 +64,7 @@ func newTableScreen(c *common, name string, sit bool) *tableScreen {
 		say:     c.s.newChatInput("a line for the table"),
 		seed:    chatInput{Model: c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()},
 		logView: c.s.newView(), talk: c.s.newView()}
+	m.seed.keys.full(fair.MaxSeedRunes)
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	m.syncKeys()
 	return m
@@ -197,7 +198,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	m.syncKeys()
 	m.layout()
-	if m.moved && len(snap.Events()) > m.sentAt {
+	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
 		return tea.Batch(revealed, m.release())
 	}
 	return revealed
@@ -314,7 +315,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case m.seed.typing:
 		return m.keySeed(msg)
-	case m.busy:
+	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
+		// a move on its way, or the table not open yet: the key waits
 		m.held = append(m.held, msg)
 		return nil
 	case m.confirm:
@@ -442,6 +444,9 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 // held keys at once; a taken one frees them when its snapshot is in.
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	switch {
+	case msg.err != nil && msg.what == "chat":
+		m.say.refused()
+		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
