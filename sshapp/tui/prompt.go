@@ -130,7 +130,7 @@ func (p *promptScreen) View() string {
 	case ready:
 		b.WriteString("Hello, " + s.Bold.Render(name(p.c.cfg.Player.Name)) + ".\n")
 		b.WriteString(s.Subtle.Render("Your key: "+p.c.cfg.Player.Fingerprint) + "\n\n")
-		b.WriteString("The lobby is coming soon. Meanwhile, try:\n")
+		b.WriteString("This server has no tables to play at; its commands work:\n")
 		b.WriteString("  " + p.c.cfg.Hint + " help\n\n")
 		b.WriteString(s.Subtle.Render("q to quit"))
 	case leaving:
