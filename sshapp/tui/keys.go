@@ -151,7 +151,8 @@ func newInputKeys() inputKeys {
 	return inputKeys{
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		Full:   key.NewBinding(key.WithDisabled()),
+		// a key name no key press has: help shows only bindings with keys
+		Full: key.NewBinding(key.WithKeys("(full)"), key.WithDisabled()),
 	}
 }
 
