@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -47,18 +49,25 @@ func (c *common) helpView(k help.KeyMap, lines int) string {
 }
 
 // shortHelp is the help bar of k in the help's width: keys that do not
-// fit are left out from the end (the full help, ?, lists every key),
-// never cut in the middle.
+// fit are left out from the end, but ? (the full help, which lists every
+// key), never cut in the middle.
 func (c *common) shortHelp(k help.KeyMap) string {
 	whole := c.help
 	whole.Width = 0 // no limit: measured here
-	keys := k.ShortHelp()
+	keys := slices.Clone(k.ShortHelp())
 	for {
 		v := whole.ShortHelpView(keys)
-		if c.help.Width <= 0 || ansi.StringWidth(v) <= c.help.Width || len(keys) <= 1 {
+		if c.help.Width <= 0 || ansi.StringWidth(v) <= c.help.Width {
 			return v
 		}
-		keys = keys[:len(keys)-1]
+		j := len(keys) - 1
+		for j >= 0 && (!keys[j].Enabled() || keys[j].Help().Key == "?") {
+			j--
+		}
+		if j < 0 {
+			return c.help.ShortHelpView(keys) // ? alone: cut as the help cuts
+		}
+		keys = slices.Delete(keys, j, j+1)
 	}
 }
 

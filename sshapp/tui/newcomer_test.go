@@ -164,7 +164,8 @@ func TestHelpOffersOnlyLegalMoves(t *testing.T) {
 	}
 	e.infoUntil(tbl, "ann seated", seated(2))
 	_, v = draw(host)
-	assertContains(t, v, "enter start", "enter: start the game")
+	// The help bar keeps ? (every key) when the rest does not fit.
+	assertContains(t, v, "enter start", "enter: start the game", "+ add normal bot", "? help")
 	annTS, v := draw(ann)
 	assertContains(t, v, "waiting for the host to start")
 	assertLacks(t, v, "enter start", "enter: start")
@@ -202,7 +203,7 @@ func TestHelpOffersOnlyLegalMoves(t *testing.T) {
 		return slices.ContainsFunc(i.Players, func(s lobby.SeatInfo) bool { return s.Name == "bob" })
 	})
 	_, v = draw(ann)
-	assertContains(t, v, "enter: play again", "enter play again")
+	assertContains(t, v, "enter: play again", "enter play again", "? help")
 }
 
 // TestTooSmallTakesNoMoves: at 60×20 the table is not drawn, so its keys
