@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -456,5 +457,27 @@ func TestChatLineFullAndKept(t *testing.T) {
 	m.key(keyRunes("t"))
 	if !ts.say.typing || ts.say.Value() != "again" {
 		t.Errorf("t does not bring the kept line back: %q", ts.say.Value())
+	}
+}
+
+// wideKeys is a key map wider than the window.
+type wideKeys []key.Binding
+
+func (k wideKeys) ShortHelp() []key.Binding  { return k }
+func (k wideKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k} }
+
+// TestShortHelpKeepsHelp: a help bar too wide loses its last keys whole,
+// never ? (the full help), and is never cut with "…".
+func TestShortHelpKeepsHelp(t *testing.T) {
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	keys := wideKeys{b("enter", "play again"), b("s", "stand"), b("+", "add normal bot"), b("-", "remove bot"),
+		b("f", "dice seed"), b("?", "help"), b("t", "chat"), b("esc", "lobby"), b("q", "quit")}
+	s := NewStyles(asciiRenderer())
+	c := &common{s: s, help: s.newHelp()}
+	c.help.Width = 80
+	got := c.helpView(keys, 1)
+	want := "enter play again • s stand • + add normal bot • - remove bot • ? help"
+	if got != want {
+		t.Errorf("help bar %q, want %q", got, want)
 	}
 }
