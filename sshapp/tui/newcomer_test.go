@@ -458,6 +458,9 @@ func TestChatLineFullAndKept(t *testing.T) {
 	if !ts.say.typing || ts.say.Value() != "again" {
 		t.Errorf("t does not bring the kept line back: %q", ts.say.Value())
 	}
+	if ts.status != "" {
+		t.Errorf("the refusal stays once the line is taken up again: %q", ts.status)
+	}
 }
 
 // wideKeys is a key map wider than the window.

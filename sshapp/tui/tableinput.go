@@ -346,6 +346,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
+		m.setStatus("", false) // a refused line's status: the line is back in the input
 		m.input = &m.say
 		return m.say.start()
 	case key.Matches(msg, k.Seed) && m.table != nil:
