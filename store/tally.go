@@ -54,6 +54,10 @@ const (
 	CaughtMeaning = "your claims or passes found short when challenged, seen or blind"
 )
 
+// BluffsNote is the note under the stats that says what the two counts
+// count, in one sentence.
+const BluffsNote = "bluffs: " + BluffsMeaning + "; caught bluffing: " + CaughtMeaning + "."
+
 func (t *Tally) add(d Tally) {
 	t.Games += d.Games
 	t.Wins += d.Wins

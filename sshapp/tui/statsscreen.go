@@ -157,7 +157,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 		row("games", fmt.Sprintf("%d", t.Games)),
 		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
-		row("bluffs", fmt.Sprintf("%d of %d claims", t.Bluffs, t.Claims)+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
+		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
 		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+percent(t.ChallengesWon, t.Challenges))),
 		row("rating", rating),
@@ -165,8 +165,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	)
 	// What the two bluff counts count: a claim made unseen is no bluff,
 	// yet may be caught short.
-	note := "bluffs: " + store.BluffsMeaning + "; caught bluffing: " + store.CaughtMeaning + "."
-	for _, l := range strings.Split(ansi.Wordwrap(note, w, " "), "\n") {
+	for _, l := range strings.Split(ansi.Wordwrap(store.BluffsNote, w, " "), "\n") {
 		out = append(out, s.Subtle.Render(cut(l, w)))
 	}
 	out = append(out, "")
