@@ -132,8 +132,10 @@ func (f *frame) release(key func(tea.KeyMsg) tea.Cmd) tea.Cmd {
 	return tea.Sequence(cmds...)
 }
 
-// handOn gives the held keys to the screen shown next: they come back to
-// the root as key presses, in order.
+// handOn gives the held keys to the screen shown next (the root shows it
+// at once, in the Update that calls this): they come back to the root as
+// key presses, in order. Batch it beside the next screen's Init, never
+// after it in a sequence: an Init may wait for long (a subscription).
 func (f *frame) handOn() tea.Cmd {
 	keys := f.held
 	f.held = nil

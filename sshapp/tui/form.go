@@ -210,7 +210,7 @@ func (f *createForm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			f.err = msg.err.Error()
 			return f, f.release(f.key)
 		}
-		return f, tea.Sequence(f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true}), f.handOn())
+		return f, tea.Batch(f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true}), f.handOn())
 	case tea.KeyMsg:
 		return f, f.take(msg, f.key)
 	}

@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -483,4 +485,28 @@ func TestShortHelpKeepsHelp(t *testing.T) {
 	if got != want {
 		t.Errorf("help bar %q, want %q", got, want)
 	}
+}
+
+// TestKeysTypedWhileNamed: n typed right after the name, while it is
+// stored, reaches the lobby shown next (and opens the create form).
+func TestKeysTypedWhileNamed(t *testing.T) {
+	e := newEnv(t)
+	cfg := e.config(lobby.Player{Fingerprint: "SHA256:newcomer-key"}, 80, 24)
+	stored := make(chan struct{})
+	cfg.SetName = func(n string) (string, error) {
+		<-stored // the keys below are typed while the name is being stored
+		if _, err := e.st.SetName(ctxT(t), "SHA256:newcomer-key", n, false); err != nil {
+			return "", err
+		}
+		return n, nil
+	}
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	tm.Send(keyRunes("zoe"))
+	tm.Send(keyEnter)
+	waitOutput(t, tm, "saving…")
+	tm.Send(keyRunes("n"))
+	close(stored)
+	waitOutput(t, tm, "Mia penalty both", "enter create")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would be typed into the table's name
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

@@ -71,7 +71,7 @@ func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		p.errMsg, p.c.cfg.Player.Name = "", msg.name
 		if p.c.cfg.Lobby != nil {
-			return p, tea.Sequence(p.c.nav.goTo(p.c.first()), p.handOn())
+			return p, tea.Batch(p.c.nav.goTo(p.c.first()), p.handOn())
 		}
 		p.phase = ready
 		p.keys.Quit.SetEnabled(true)
