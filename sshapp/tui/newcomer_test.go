@@ -274,7 +274,8 @@ func TestStatusFollowsLeaving(t *testing.T) {
 func TestEveryLineFits80(t *testing.T) {
 	e := newEnv(t)
 	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
-	tbl := e.game("fits", engine.DefaultOptions(), a, b, c)
+	tbl := e.game("sixteen-letters1", engine.DefaultOptions(), a, b, c) // the longest name
+
 	opener, rest := whoseTurn(t, e.snapshot(tbl, a), a, b, c)
 	ctx := ctxT(t)
 	for _, x := range []engine.Action{{Kind: engine.Roll, Look: true}, {Kind: engine.Claim, Value: 43}} {
@@ -296,6 +297,12 @@ func TestEveryLineFits80(t *testing.T) {
 	w := New(e.config(e.player("dave"), 80, 24)).(*Model)
 	showTable(w, tbl, e.snapshot(tbl, e.player("dave")))
 	frames["watching"] = w.View()
+	waiting, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "sixteen-letters2", Rules: engine.DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	showTable(w, waiting, e.snapshot(waiting, e.player("dave")))
+	frames["watching a waiting table"] = w.View()
 	l := newLobbyScreen(m.c, "", false)
 	l.setTables(e.lobby.Tables(a.Viewer()))
 	m.show(l)
@@ -310,6 +317,9 @@ func TestEveryLineFits80(t *testing.T) {
 		lines := strings.Split(f, "\n")
 		if last := lines[len(lines)-1]; strings.Contains(last, "…") {
 			t.Errorf("%s: the help bar is cut: %q", what, last)
+		}
+		if strings.Contains(lines[0], "…") {
+			t.Errorf("%s: the title is cut: %q", what, lines[0])
 		}
 		for _, l := range lines {
 			if strings.Contains(l, ":") && strings.Contains(l, "…") && !strings.Contains(l, "sha256") {

@@ -135,9 +135,10 @@ func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
 	lw := w - ansi.StringWidth(right) - 1
 	rules := ""
 	if m.have {
-		rules = " · " + longRules(m.snap.Table.Rules)
+		// the rules that fit, each whole or not at all
+		rules = cutParts(" · "+longRules(m.snap.Table.Rules), " · ", max(0, lw-ansi.StringWidth(left)))
 	}
-	b.WriteString(fit(left+s.TitleBar.Render(cut(rules, max(0, lw-ansi.StringWidth(left)))), lw))
+	b.WriteString(fit(left+s.TitleBar.Render(rules), lw))
 	b.WriteByte(' ')
 	b.WriteString(s.Subtle.Render(right))
 }
