@@ -682,6 +682,15 @@ func TestBuiltinBotsPlayAGame(t *testing.T) {
 					t.Fatalf("a seat is not marked as a bot: %+v", p)
 				}
 			}
+			// The standings and the log mark every bot's name [bot].
+			for _, n := range append([]string{snap.Result.Winner}, snap.Result.Standings...) {
+				if !strings.HasSuffix(n, " [bot]") {
+					t.Errorf("%q in the result is not marked [bot]", n)
+				}
+			}
+			if log := strings.Join(snap.LogLines(20), "\n"); !strings.Contains(log, " [bot] wins the game") {
+				t.Errorf("the log does not mark the winner [bot]:\n%s", log)
+			}
 			first = snap.Result.GameID
 		}
 		// A table of bots starts its next game by itself, and its bots play

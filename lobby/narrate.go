@@ -40,6 +40,21 @@ func (n Narrator) who(seat int) string {
 // does is "seat verb": "bob loses", "you lose".
 func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " + n.verb(seat, verb) }
 
+// botMark follows a built-in bot's name wherever the game's words show it.
+const botMark = " [bot]"
+
+// MaxLabelLen is the longest Label, in runes.
+const MaxLabelLen = MaxNameLen + len(botMark)
+
+// Label is a player's name as the log, the standings and the replay show
+// it: a bot's marked, "ada [bot]"; a person's as it is.
+func Label(name string, bot bool) string {
+	if bot {
+		return name + botMark
+	}
+	return name
+}
+
 // lives is a number of lives lost in words: "a life", "2 lives".
 func lives(k int) string { return Plural(k, "a life", "lives") }
 
@@ -143,11 +158,14 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		}
 		return line
 	case engine.EvClaim, engine.EvPass:
-		verb := "announced"
+		line := fmt.Sprintf("%s announced %s", n.who(e.Seat), n.claim(e.Value))
 		if e.Type == engine.EvPass {
-			verb = "passed"
+			line = fmt.Sprintf("%s passed %s", n.who(e.Seat), n.claim(e.Value))
+			if before, ok := claimBefore(evs, i); ok && before != e.Value {
+				// a pass that raises: the cup goes on unseen with a higher claim
+				line = fmt.Sprintf("%s raised blind to %s and passed", n.who(e.Seat), n.claim(e.Value))
+			}
 		}
-		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, n.claim(e.Value))
 		if r := n.receiver(evs, i); r >= 0 {
 			line += " to " + n.who(r)
 		}
@@ -188,6 +206,19 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		return n.name(e.Winner) + " wins the game"
 	}
 	return ""
+}
+
+// claimBefore is the claim standing before evs[i], in its round.
+func claimBefore(evs []engine.Event, i int) (engine.Value, bool) {
+	for j := i - 1; j >= 0; j-- {
+		switch evs[j].Type {
+		case engine.EvClaim, engine.EvPass:
+			return evs[j].Value, true
+		case engine.EvRound:
+			return engine.NoValue, false
+		}
+	}
+	return engine.NoValue, false
 }
 
 // verb is verb as seat's: "lose" for the viewer, "loses" for others.
@@ -275,4 +306,39 @@ func Mark(v engine.Verdict) string {
 		return "the claim stood"
 	}
 	return ""
+}
+
+// EndsRound reports whether an event of type t ends a round (a
+// challenge, a give-up, a timeout, a low claim, a revealed Mia, a Mia
+// come back).
+func EndsRound(t engine.EventType) bool {
+	switch t {
+	case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLowClaim, engine.EvReveal, engine.EvMiaBack:
+		return true
+	}
+	return false
+}
+
+// Lifted tells the end of a round at evs[i] as the lifted cup shows it:
+// a heading, the dice shown (NoValue when the cup stayed shut: a give-up,
+// a timeout, a low claim), and the words: the claim it judged, then Line
+// with the verdict's Mark ("carol called bob a liar: 43, bob loses a
+// life — caught bluffing!"). ok is false for an event that ends no round.
+func (n Narrator) Lifted(evs []engine.Event, i int) (heading string, dice engine.Value, words []string, ok bool) {
+	e := evs[i]
+	if !EndsRound(e.Type) {
+		return "", engine.NoValue, nil, false
+	}
+	heading, dice = "Round over", engine.NoValue
+	if e.Type == engine.EvChallenge || e.Type == engine.EvReveal {
+		heading, dice = "The cup is lifted", e.Dice
+	}
+	if e.Type == engine.EvChallenge && e.Claim != engine.NoValue {
+		words = append(words, fmt.Sprintf("the claim: %s by %s", e.Claim.Name(), n.who(e.Claimant)))
+	}
+	line := n.Line(evs, i)
+	if v, _ := n.Verdict(evs, i); Mark(v) != "" && e.Type != engine.EvLowClaim {
+		line += " — " + Mark(v)
+	}
+	return heading, dice, append(words, line), true
 }

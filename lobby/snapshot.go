@@ -16,7 +16,8 @@ type TableInfo struct {
 	State           string // "waiting" or "playing"
 	Rules           engine.Options
 	Private         bool
-	Watching        int // people with the table open
+	Watching        int  // people with the table open
+	HostHere        bool // the host has the table open
 	Players         []SeatInfo
 	Fair            FairInfo // the dice: the server's commitment and the players' seeds
 	// Driven: the host's program deals every game (the Mäxchen gateway's
@@ -56,7 +57,8 @@ type Snapshot struct {
 	Chat     []ChatLine
 	Result   *Result // how the last game ended, until the next starts
 
-	names  []string
+	names  []string       // by game seat
+	labels []string       // names with the bots marked (Label), for the words of the game
 	events []engine.Event // this viewer's redacted copy of the game's events
 }
 
@@ -81,8 +83,9 @@ func (t *Table) snapshot(seat int) Snapshot {
 		snap.GameID = t.game.id
 		snap.Playing = !t.game.g.Over()
 		snap.names = make([]string, len(t.game.players))
+		snap.labels = make([]string, len(t.game.players))
 		for i, p := range t.game.players {
-			snap.names[i] = p.Name
+			snap.names[i], snap.labels[i] = p.Name, Label(p.Name, p.Bot)
 		}
 		snap.events = t.game.log(seat)
 	}
@@ -106,7 +109,7 @@ func (s Snapshot) LogLines(n int) []string {
 
 // Narrator tells the game's events from the viewer's seat.
 func (s Snapshot) Narrator() Narrator {
-	n := Narrator{Names: s.names, You: s.You, Turn: -1}
+	n := Narrator{Names: s.labels, You: s.You, Turn: -1}
 	if s.Game != nil {
 		n.Ranking = s.Game.Options.Ranking
 		if s.Game.Phase != engine.PhaseOver {

@@ -87,8 +87,8 @@ func (r *gameRun) log(seat int) []engine.Event {
 // Result is how the last game at a table ended.
 type Result struct {
 	GameID    string
-	Winner    string
-	Standings []string
+	Winner    string   // as Label shows it: a bot marked "[bot]"
+	Standings []string // first to last, each as Label shows it
 }
 
 func startTable(l *Lobby, rec TableRecord, host Player) *Table {
@@ -304,13 +304,8 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDriven
 		}
-		if p.Fingerprint != t.rec.Host && !p.Admin {
-			if t.seatOf(p.Fingerprint) < 0 {
-				return ErrNotHost
-			}
-			if t.hostPresent() {
-				return ErrNotHost
-			}
+		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.Fingerprint) >= 0); err != nil {
+			return err
 		}
 		if err := t.start(ctx); err != nil {
 			return err
@@ -318,6 +313,35 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		t.changed(true)
 		return nil
 	})
+}
+
+// mayStart is who may start a game: the host (or an admin), or a seated
+// player while the host is not at the table.
+func mayStart(p Player, host string, hostHere, seated bool) error {
+	if p.Fingerprint == host || p.Admin || (seated && !hostHere) {
+		return nil
+	}
+	return ErrNotHost
+}
+
+// MayStart reports why p may not start a game at the table as the info
+// shows it (nil: Start would be taken now), by the rule Start applies: the
+// help bar offers enter only to those it returns nil for.
+func (i TableInfo) MayStart(p Player) error {
+	switch {
+	case i.State == "playing":
+		return ErrGameRunning
+	case i.Driven:
+		return ErrDriven
+	}
+	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.Fingerprint == p.Fingerprint })
+	if err := mayStart(p, i.HostFingerprint, i.HostHere, seated); err != nil {
+		return err
+	}
+	if i.Taken < engine.MinSeats {
+		return ErrTooFewPlayers
+	}
+	return nil
 }
 
 func (t *Table) hostPresent() bool {
@@ -583,9 +607,10 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 
 func (t *Table) finish() {
 	run := t.game
-	r := &Result{GameID: run.id, Winner: run.players[run.g.Winner()].Name}
+	label := func(s int) string { return Label(run.players[s].Name, run.players[s].Bot) }
+	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
-		r.Standings = append(r.Standings, run.players[s].Name)
+		r.Standings = append(r.Standings, label(s))
 	}
 	t.result = r
 	if t.driven {
@@ -740,6 +765,7 @@ func (t *Table) publishInfo() bool {
 		watchers[s.player.Fingerprint] = true
 	}
 	info.Watching = len(watchers)
+	info.HostHere = watchers[t.rec.Host]
 	info.Fair = t.fairInfo()
 	if t.running() {
 		info.State = "playing"

@@ -210,7 +210,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		fmt.Fprintf(c.Stdout, "Seated: %s (%s bots).\n", strings.Join(seated, ", "), level)
 	}
 	if len(seated) < *bots {
-		fmt.Fprintf(c.Stderr, "mia: only %d of %d bots could be seated\n", len(seated), *bots)
+		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), lobby.Plural(*bots, "1 bot", "bots"))
 	}
 	if info.State == "playing" {
 		fmt.Fprintf(c.Stdout, "Every seat is taken: the bots are playing. Watch with:\n  %s\n", play)

@@ -190,7 +190,7 @@ Round 1: alice opens
 Round 2: carol opens
   carol rolled 65 without looking
   carol announced 31 to alice — blind
-  alice passed Mia to bob — bluff!
+  alice raised blind to Mia and passed to bob — bluff!
   bob gave up against Mia and loses a life
   bob is out
 Round 3: carol opens

@@ -49,7 +49,8 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	if _, err := tbl.SetSeed(ctx, b, "bob's"); err != nil {
 		t.Fatal(err)
 	}
-	tm.Send(keyEnter) // start
+	waitOutput(t, tm, "enter: start the game") // two seated: the host may start
+	tm.Send(keyEnter)
 	waitOutput(t, tm, "dice: sha256 "+commit[:16]+"… · seeds: bob", "round 1")
 	frame := finalView(t, tm)
 	assertFits(t, frame, 80, 24)

@@ -95,6 +95,10 @@ func newCreateForm(c *common) *createForm {
 	in.SetValue(defaultTableName(c.cfg.Player.Name))
 	f := &createForm{frame: frame{c: c}, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.shown = func() help.KeyMap { return f.keys }
+	// Keys typed while the table is created wait: for the form again if
+	// it is refused, else for the table.
+	f.ready = func() bool { return !f.busy }
+	f.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, f.keys.Back) }
 	f.name.Focus()
 	return f
 }
@@ -244,11 +248,11 @@ func (f *createForm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.err != nil {
 			f.err = msg.err.Error()
-			return f, nil
+			return f, f.release(f.key)
 		}
-		return f, f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true})
+		return f, tea.Batch(f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true}), f.handOn())
 	case tea.KeyMsg:
-		return f, f.key(msg)
+		return f, f.take(msg, f.key)
 	}
 	return f, nil
 }

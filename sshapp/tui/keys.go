@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // lobbyKeys are the lobby's bindings.
 type lobbyKeys struct {
@@ -138,17 +142,28 @@ func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // inputKeys are the bindings while typing a chat line.
 type inputKeys struct {
 	Send, Cancel key.Binding
+	// Full is no key: the note that the line holds all it may (enabled
+	// then, see full).
+	Full key.Binding
 }
 
 func newInputKeys() inputKeys {
 	return inputKeys{
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		// a key name no key press has: help shows only bindings with keys
+		Full: key.NewBinding(key.WithKeys("(full)"), key.WithDisabled()),
 	}
 }
 
+// full names the limit of a line of at most limit characters in the note
+// shown when it is reached.
+func (k *inputKeys) full(limit int) {
+	k.Full.SetHelp(fmt.Sprintf("%d/%d", limit, limit), "the line is full")
+}
+
 // ShortHelp is the chat input's help bar.
-func (k inputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Send, k.Cancel} }
+func (k inputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Send, k.Cancel, k.Full} }
 
 // FullHelp is the chat input's full help.
 func (k inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -48,6 +48,20 @@ func cut(s string, w int) string {
 	return s
 }
 
+// cutParts fits a list joined by sep ("classic · 6♥ · pass") in w cells:
+// whole parts are left out from the end, and the first is cut only when
+// it alone is too wide.
+func cutParts(s, sep string, w int) string {
+	for ansi.StringWidth(s) > w {
+		i := strings.LastIndex(s, sep)
+		if i < 0 {
+			return cut(s, w)
+		}
+		s = s[:i]
+	}
+	return s
+}
+
 var blank = strings.Repeat(" ", MaxWidth)
 
 // spaces returns n spaces without allocating (n up to MaxWidth).
@@ -209,3 +223,7 @@ func cutLines(s string, n int) string {
 
 // name cleans a display name for drawing.
 func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }
+
+// label is a name as the game's words give it (lobby.Label: "ada [bot]"),
+// cleaned to its length.
+func label(s string) string { return lobby.Clean(s, lobby.MaxLabelLen) }

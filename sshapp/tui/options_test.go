@@ -134,7 +134,7 @@ func TestMiaPassHint(t *testing.T) {
 		}
 	}
 	tm := teatest.NewTestModel(t, New(e.config(b, 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "Mia! by alice", "Mia! liar: c · give up: g · pass: p", "p pass Mia")
+	waitOutput(t, tm, "Mia! by alice", "Mia! c: liar · g: give up · p: pass", "p pass Mia")
 	tm.Send(keyRunes("p"))
 	e.until(tbl, b, "the pass", func(s lobby.Snapshot) bool { return s.Game.Claimant == 1 && s.Game.Claim == engine.Mia })
 	waitOutput(t, tm, "you passed Mia to carol")

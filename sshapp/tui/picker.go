@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -65,6 +66,9 @@ func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 		return picker{}, false
 	}
 	p.keys = newPickerKeys()
+	// d jumps to the viewer's dice: offered only when they are among the
+	// values (no dice seen, or dice below the claim: nothing to jump to).
+	p.keys.Truth.SetEnabled(slices.ContainsFunc(p.Items, func(it pickerItem) bool { return it.Truth }))
 	if p.Kind == engine.Pass {
 		p.keys.Choose.SetHelp("enter", "pass/raise")
 	}

@@ -61,7 +61,7 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	rp := &replayGame{game: g, events: evs, chart: make([][]int, n),
 		nar: lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}}
 	for i, s := range g.Seats {
-		rp.nar.Names[i] = name(s.Name)
+		rp.nar.Names[i] = lobby.Label(name(s.Name), s.Bot)
 	}
 	// Step boundaries: the start of every action, and the end.
 	var bounds []int

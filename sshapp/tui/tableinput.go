@@ -50,6 +50,11 @@ type tableScreen struct {
 	moved  bool // the move in flight was taken; its snapshot is awaited
 	sentAt int  // the event count when the move was sent
 	held   []tea.KeyMsg
+	// the events of the game seen so far, and the cup lifted at the end of
+	// the last round, shown until its time is over
+	gameID string
+	seen   int
+	cup    reveal
 	keys   tableKeys
 	ckeys  confirmKeys
 }
@@ -59,6 +64,7 @@ func newTableScreen(c *common, name string, sit bool) *tableScreen {
 		say:     c.s.newChatInput("a line for the table"),
 		seed:    chatInput{Model: c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()},
 		logView: c.s.newView(), talk: c.s.newView()}
+	m.seed.keys.full(fair.MaxSeedRunes)
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	m.syncKeys()
 	return m
@@ -124,6 +130,10 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 	case doneMsg:
 		return m, m.done(msg)
+	case revealEndMsg:
+		if msg.n == m.cup.n {
+			m.cup.heading = "" // put back; the count goes on
+		}
 	}
 	return m, nil
 }
@@ -165,7 +175,9 @@ func (m *tableScreen) isHost() bool {
 // setSnapshot takes a newer snapshot: the log, the keys and the picker
 // follow it; the keys held for a move that it shows landed run.
 func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
+	first := !m.have
 	m.snap, m.have = snap, true
+	revealed := m.follow(first)
 	m.log = snap.LogLines(logKeep)
 	for i, l := range m.log {
 		m.log[i] = lobby.Clean(l, 4*MaxWidth) // names in it were typed by people
@@ -186,10 +198,41 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	m.syncKeys()
 	m.layout()
-	if m.moved && len(snap.Events()) > m.sentAt {
-		return m.release()
+	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
+		return tea.Batch(revealed, m.release())
 	}
-	return nil
+	return revealed
+}
+
+// follow reads the events the snapshot adds to those seen: a round that
+// ended lifts the cup for a while (reveal), a new round or game ends the
+// status of a move refused in the one before. The first snapshot only
+// counts them. It returns the command that redraws when the cup is put
+// back.
+func (m *tableScreen) follow(first bool) tea.Cmd {
+	evs := m.snap.Events()
+	if m.snap.GameID != m.gameID {
+		m.gameID, m.seen = m.snap.GameID, 0
+		if !first && m.isErr {
+			m.setStatus("", false)
+		}
+	}
+	if first {
+		m.seen = len(evs)
+		return nil
+	}
+	var cmd tea.Cmd
+	for i := m.seen; i < len(evs); i++ {
+		switch {
+		case evs[i].Type == engine.EvRound && m.isErr:
+			m.setStatus("", false)
+		case lobby.EndsRound(evs[i].Type):
+			m.cup = newReveal(m.snap, i, m.cup.n+1)
+			cmd = ask(m, m.cup.end())
+		}
+	}
+	m.seen = len(evs)
+	return cmd
 }
 
 // release ends the wait for a move and plays the keys held meanwhile, in
@@ -253,7 +296,7 @@ func (m *tableScreen) syncKeys() {
 	default:
 		k.Sit.SetEnabled(false)
 	}
-	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
+	k.Start.SetEnabled(m.have && !playing && m.snap.Table.MayStart(m.c.cfg.Player) == nil)
 	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
@@ -272,7 +315,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case m.seed.typing:
 		return m.keySeed(msg)
-	case m.busy:
+	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
+		// a move on its way, or the table not open yet: the key waits
 		m.held = append(m.held, msg)
 		return nil
 	case m.confirm:
@@ -302,6 +346,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
+		m.setStatus("", false) // a refused line's status: the line is back in the input
 		m.input = &m.say
 		return m.say.start()
 	case key.Matches(msg, k.Seed) && m.table != nil:
@@ -340,8 +385,9 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.RemoveBot):
 		return m.removeBot()
 	case key.Matches(msg, k.Start):
+		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
-		return m.call("start", m.table.Start)
+		return cmd
 	}
 	return nil
 }
@@ -383,8 +429,10 @@ func (m *tableScreen) play(a engine.Action) tea.Cmd {
 	return ask(m, act(m.table, m.c.cfg.Player, a))
 }
 
-// call runs one request of the viewer at the table (sit, stand, start).
+// call runs one request of the viewer at the table (sit, stand, start);
+// the status of an earlier one goes.
 func (m *tableScreen) call(what string, fn func(context.Context, lobby.Player) error) tea.Cmd {
+	m.setStatus("", false)
 	me := m.c.cfg.Player
 	return ask(m, tableCall(what, func(ctx context.Context) error { return fn(ctx, me) }))
 }
@@ -397,6 +445,9 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 // held keys at once; a taken one frees them when its snapshot is in.
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	switch {
+	case msg.err != nil && msg.what == "chat":
+		m.say.refused()
+		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":

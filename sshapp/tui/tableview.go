@@ -29,9 +29,13 @@ func (m *tableScreen) remaining(now time.Time) int {
 // bottom is the size of the columns under the seats: the log (or the
 // picker) and the chat, each colW wide (the chat the rest), botH high.
 func (m *tableScreen) bottom() (colW, botH int) {
-	topH := max(9, m.seatCount())
-	return (m.w - 2) / 2, m.h - 2 - topH - 1 - 1 - 1
+	return (m.w - 2) / 2, m.h - 2 - m.topH() - 1 - 1 - 1
 }
+
+// topH is the height of the seats and the panel beside them: the panel's
+// tallest (a claim, the turn, two lines of hints, the dice and their
+// caption), or the seats.
+func (m *tableScreen) topH() int { return max(10, m.seatCount()) }
 
 // layout sizes the log, the chat and the picker to the window, and draws
 // the log and the chat into their viewports when they or the size changed
@@ -75,7 +79,7 @@ func (m *tableScreen) View() string {
 	}
 	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
 	rightW := w - leftW - 2
-	topH := max(9, m.seatCount())
+	topH := m.topH()
 	left := block(m.seatLines(s, now), leftW, topH)
 	right := block(m.panelLines(s, now, rightW), rightW, topH)
 	side(&b, left, right, 2)
@@ -95,9 +99,13 @@ func (m *tableScreen) View() string {
 		}
 	} else {
 		var lcol []string
-		if m.picker.Open() {
+		switch {
+		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
-		} else {
+		case m.cup.shown():
+			// the lifted cup, in place of the log that tells it too
+			lcol = m.cup.lines(s, colW, botH)
+		default:
 			lcol = append([]string{s.Header.Render("Round log")}, m.drawn[0]...)
 		}
 		rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
@@ -107,7 +115,7 @@ func (m *tableScreen) View() string {
 	m.statusLine(&b, s, w)
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
-		b.WriteString(m.c.help.View(m))
+		b.WriteString(m.c.helpView(m, 1))
 	}
 	return b.String()
 }
@@ -133,9 +141,10 @@ func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
 	lw := w - ansi.StringWidth(right) - 1
 	rules := ""
 	if m.have {
-		rules = " · " + longRules(m.snap.Table.Rules)
+		// the rules that fit, each whole or not at all
+		rules = cutParts(" · "+longRules(m.snap.Table.Rules), " · ", max(0, lw-ansi.StringWidth(left)))
 	}
-	b.WriteString(fit(left+s.TitleBar.Render(cut(rules, max(0, lw-ansi.StringWidth(left)))), lw))
+	b.WriteString(fit(left+s.TitleBar.Render(rules), lw))
 	b.WriteByte(' ')
 	b.WriteString(s.Subtle.Render(right))
 }
@@ -248,12 +257,14 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats),
 			"The game starts when all seats are",
 			"taken or the host presses enter.", "")
-		if !m.snap.Seated {
+		if !m.snap.Seated && m.keys.Sit.Enabled() {
 			out = append(out, s.Info.Render("s: take a seat"))
 		}
 		switch {
-		case m.isHost():
+		case m.keys.Start.Enabled():
 			out = append(out, s.Info.Render("enter: start the game"))
+		case m.isHost() || m.snap.Seated && !m.snap.Table.HostHere:
+			out = append(out, s.Subtle.Render("waiting for a second player"))
 		case m.snap.Seated:
 			out = append(out, s.Subtle.Render("waiting for the host to start"))
 		}
@@ -265,12 +276,13 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v.Claim == engine.NoValue:
 		out = append(out, s.Subtle.Render("No claim yet"))
 	case v.Claim == engine.Mia:
-		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, s.Accent.Render("Mia!")+" by "+label(m.snap.Who(v.Claimant)))
 	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+label(m.snap.Who(v.Claimant)))
 	}
-	turn, hint := m.turnLines(s, v, now)
-	out = append(out, cut(turn, w), cut(hint, w))
+	turn, hint := m.turnLines(s, v, now, w)
+	out = append(out, cut(turn, w))
+	out = append(out, hint...)
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
@@ -292,8 +304,9 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	return out
 }
 
-// turnLines say whose turn it is, the clock, and what they must do.
-func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (string, string) {
+// turnLines say whose turn it is, the clock, and what they must do, in
+// lines of at most w cells (two at most: the panel has room for them).
+func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int) (string, []string) {
 	clock := ""
 	if left := m.remaining(now); left >= 0 {
 		clock = " · " + clockText(left) + " left"
@@ -302,33 +315,33 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 		var hint []string
 		switch {
 		case v.Phase == engine.PhaseAnnounce:
-			hint = append(hint, "announce a value: a")
+			hint = append(hint, "a: announce a value")
 		case v.Claim == engine.Mia:
-			hint = append(hint, "Mia! liar: c")
+			hint = append(hint, "Mia! c: liar")
 			if v.Can(engine.GiveUp) {
-				hint = append(hint, "give up: g")
+				hint = append(hint, "g: give up")
 			}
 			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
-				hint = append(hint, "roll: r")
+				hint = append(hint, "r: roll")
 			}
 			if len(v.Passes) > 0 { // mia-pass: it may go on
-				hint = append(hint, "pass: p")
+				hint = append(hint, "p: pass")
 			}
 		default:
 			if v.Can(engine.Challenge) {
-				hint = append(hint, "liar: c")
+				hint = append(hint, "c: liar")
 			}
 			if v.Can(engine.Roll) {
-				hint = append(hint, "roll: r or b (blind)")
+				hint = append(hint, "r: roll", "b: roll blind")
 			}
 			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
-				hint = append(hint, "pass: p")
+				hint = append(hint, "p: pass")
 			}
 			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
-				hint = append(hint, "raise: a")
+				hint = append(hint, "a: raise")
 			}
 		}
-		return s.Turn.Render("Your turn" + clock), strings.Join(hint, " · ")
+		return s.Turn.Render("Your turn" + clock), joinLines(hint, " · ", w, 2)
 	}
 	who := name(m.snap.Name(v.Turn))
 	var doing string
@@ -340,7 +353,29 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 	default:
 		doing = who + " answers the claim"
 	}
-	return who + "'s turn" + clock, s.Subtle.Render(doing)
+	return who + "'s turn" + clock, []string{s.Subtle.Render(cut(doing, w))}
+}
+
+// joinLines joins items with sep into lines of at most w cells, an item
+// never split, at most most lines (an item too wide is cut).
+func joinLines(items []string, sep string, w, most int) []string {
+	var out []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case ansi.StringWidth(line+sep+it) <= w:
+			line += sep + it
+		default:
+			out = append(out, cut(line, w))
+			line = it
+		}
+	}
+	if line != "" {
+		out = append(out, cut(line, w))
+	}
+	return out[:min(len(out), most)]
 }
 
 // clockText writes seconds left: "42s", or "12:05" from 100 s up.
@@ -360,10 +395,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 			out = append(out, s.Accent.Render(cut(name(m.snap.Name(v.Winner))+" wins!", w)))
 		}
 	} else {
-		out = append(out, s.Accent.Render(cut(name(res.Winner)+" wins!", w)))
+		out = append(out, s.Accent.Render(cut(label(res.Winner)+" wins!", w)))
 		var line strings.Builder
 		for i, n := range res.Standings {
-			item := fmt.Sprintf("%d. %s", i+1, name(n))
+			item := fmt.Sprintf("%d. %s", i+1, label(n))
 			if line.Len() > 0 && ansi.StringWidth(line.String())+2+ansi.StringWidth(item) > w {
 				out = append(out, line.String())
 				line.Reset()
@@ -378,10 +413,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		}
 	}
 	out = append(out, "")
-	if !m.snap.Seated {
+	if !m.snap.Seated && m.keys.Sit.Enabled() {
 		out = append(out, s.Info.Render("s: sit for the next game"))
 	}
-	if m.snap.Seated || m.isHost() {
+	if m.keys.Start.Enabled() {
 		out = append(out, s.Info.Render("enter: play again"))
 	}
 	return out
@@ -464,4 +499,18 @@ func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
 		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
 	}
 	return out
+}
+
+// notice is what a window too small for the table still says: that it is
+// the viewer's turn, and the clock (noticer).
+func (m *tableScreen) notice() string {
+	v := m.view()
+	if !m.inGame() || !v.MyTurn() {
+		return ""
+	}
+	news := "Your turn at " + name(m.name)
+	if left := m.remaining(m.c.cfg.Now()); left >= 0 {
+		news += " · " + clockText(left) + " left"
+	}
+	return news
 }
