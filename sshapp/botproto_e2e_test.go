@@ -412,7 +412,7 @@ func TestBotGarbage(t *testing.T) {
 // choice of a table without a name, the bot mark in the store, the seat
 // given back on hang-up, and a seated bot that is never idle.
 func TestBotCommand(t *testing.T) {
-	const idle = 300 * time.Millisecond
+	const idle = time.Second // long enough for a handshake under -race on a busy machine
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Limits.IdleTimeout = idle })
 	ctx := context.Background()
 	_, host := e.named(t, "hoster")
