@@ -19,6 +19,7 @@ type options struct {
 	hostKey   string
 	adminKeys string
 	allowKeys string
+	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
 }
@@ -45,6 +46,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	hostKey := fs.String("host-key", def("MIA_HOST_KEY", ""), "host key file, created if missing (MIA_HOST_KEY; default DATA/host_ed25519)")
 	adminKeys := fs.String("admin-keys", def("MIA_ADMIN_KEYS", ""), "authorized_keys file of server admins (MIA_ADMIN_KEYS)")
 	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
+	debugAddr := fs.String("debug-addr", def("MIA_DEBUG_ADDR", ""), "serve Go profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060; off if empty (MIA_DEBUG_ADDR)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
 	fs.Usage = func() {
@@ -60,7 +62,12 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
-	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys}
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, debugAddr: *debugAddr}
+	if o.debugAddr != "" {
+		if err := checkDebugAddr(o.debugAddr); err != nil {
+			return options{}, &usageError{err}
+		}
+	}
 	if o.hostKey == "" {
 		o.hostKey = filepath.Join(o.data, "host_ed25519")
 	}
