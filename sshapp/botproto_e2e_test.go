@@ -13,6 +13,8 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // fastRules are the classic rules with the shortest turn clock.
@@ -292,7 +294,11 @@ func TestBotGarbage(t *testing.T) {
 		}
 		return -1
 	}
-	var advanced promptKey
+	type turnKey struct {
+		game   string
+		events int
+	}
+	var advanced turnKey
 	var gameID string
 	deadline := time.After(30 * time.Second)
 	for over := false; !over; {
@@ -312,7 +318,7 @@ func TestBotGarbage(t *testing.T) {
 			over = true
 			continue
 		}
-		key := promptKey{snap.GameID, len(snap.Events())}
+		key := turnKey{snap.GameID, len(snap.Events())}
 		turn := snap.Game.Turn
 		if key == advanced || (turn != seatOf(snap, "junk") && turn != seatOf(snap, "mute")) {
 			continue
@@ -408,10 +414,10 @@ func TestBotCommand(t *testing.T) {
 		code int
 		want string
 	}{
-		{"nameless", newKey(t), "", ExitRefused, "ERROR;choose a name first:  ssh -p "},
-		{"no table", aKey, "nowhere", ExitRefused, "ERROR;table nowhere: no such table"},
-		{"no waiting table", aKey, "", ExitRefused, "ERROR;no public table is waiting for players"},
-		{"usage", aKey, "a b", ExitUsage, "ERROR;usage: bot [TABLE]"},
+		{"nameless", newKey(t), "", command.ExitRefused, "ERROR;choose a name first:  ssh -p "},
+		{"no table", aKey, "nowhere", command.ExitRefused, "ERROR;table nowhere: no such table"},
+		{"no waiting table", aKey, "", command.ExitRefused, "ERROR;no public table is waiting for players"},
+		{"usage", aKey, "a b", command.ExitUsage, "ERROR;usage: bot [TABLE]"},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {
@@ -472,7 +478,7 @@ func TestBotCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := e.run(t, cKey, "bot duel")
-	if r.code != ExitRefused || !strings.Contains(r.stdout, "ERROR;table duel: a game is running") {
+	if r.code != command.ExitRefused || !strings.Contains(r.stdout, "ERROR;table duel: a game is running") {
 		t.Errorf("bot at a running table: %+v", r)
 	}
 
@@ -539,8 +545,8 @@ func TestBotKickedAndClosed(t *testing.T) {
 			if l, err := b.line(); err != nil || l != tt.want {
 				t.Errorf("got %q (%v), want %q", l, err, tt.want)
 			}
-			if code, err := b.exitCode(5 * time.Second); err != nil || code != ExitRefused {
-				t.Errorf("exit %d (%v), want %d", code, err, ExitRefused)
+			if code, err := b.exitCode(5 * time.Second); err != nil || code != command.ExitRefused {
+				t.Errorf("exit %d (%v), want %d", code, err, command.ExitRefused)
 			}
 		})
 	}
@@ -574,8 +580,8 @@ func TestBotShutdown(t *testing.T) {
 	if l, err := b.line(); err != nil || l != "ERROR;the server is shutting down" {
 		t.Errorf("got %q (%v)", l, err)
 	}
-	if code, err := b.exitCode(5 * time.Second); err != nil || code != ExitRefused {
-		t.Errorf("exit %d (%v), want %d", code, err, ExitRefused)
+	if code, err := b.exitCode(5 * time.Second); err != nil || code != command.ExitRefused {
+		t.Errorf("exit %d (%v), want %d", code, err, command.ExitRefused)
 	}
 	if err := <-stopped; err != nil {
 		t.Errorf("shutdown: %v", err)

@@ -47,7 +47,7 @@ func startBotServer(t testing.TB, lcfg lobby.Config, tweak func(*Config)) *botEn
 		st.Close()
 	})
 	ts := startServer(t, func(c *Config) {
-		c.Players, c.Lobby = st, l
+		c.Storage, c.Lobby = storageOf(st), l
 		if tweak != nil {
 			tweak(c)
 		}
@@ -220,9 +220,10 @@ func (m *simpleMove) answer(line string) string {
 	return ""
 }
 
+// mustDice reads dice as the server writes them: "D1,D2".
 func mustDice(s string) engine.Value {
-	v, err := parseDice(s)
-	if err != nil {
+	v, err := engine.ParseValue(s)
+	if err != nil || len(s) != 3 || s[1] != ',' {
 		panic(fmt.Sprintf("bad dice %q from the server", s))
 	}
 	return v

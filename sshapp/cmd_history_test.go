@@ -13,6 +13,8 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // TestBotGamesReplayAndRatings: a table of built-in bots plays games on
@@ -52,7 +54,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 	n, _ := strconv.Atoi(ids[0])
 	top := strconv.Itoa(n + 1)
 	r := e.as(t, "carol", "history --limit 2 --json --before "+top)
-	var p1 historyJSON
+	var p1 command.HistoryJSON
 	if err := json.Unmarshal([]byte(r.stdout), &p1); err != nil || len(p1.Games) != 2 || p1.Next != p1.Games[1].ID {
 		t.Fatalf("page 1: %v %+v", err, p1)
 	}
@@ -89,7 +91,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 	// The leaderboard's ratings sum to 1500 a player (zero-sum), and its
 	// games and wins are the stored games'.
 	r = e.as(t, "carol", "leaderboard --table arena --json")
-	var lb leaderboardJSON
+	var lb command.LeaderboardJSON
 	if err := json.Unmarshal([]byte(r.stdout), &lb); err != nil || len(lb.Players) != 3 {
 		t.Fatalf("leaderboard: %v %s", err, r.stdout)
 	}
@@ -106,7 +108,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		t.Errorf("leaderboard: ratings sum to %v, %d games, %d wins", sum, games, wins)
 	}
 	r = e.as(t, "carol", "stats bot:hard:ada --json")
-	var st statsJSON
+	var st command.StatsJSON
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // TestTeamTables walks a private table through its life over SSH: created
@@ -56,12 +58,12 @@ func TestTeamTables(t *testing.T) {
 
 	// An invite works once, for one key.
 	r := e.as(t, "alice", "table invite club --json")
-	var inv tableDoc
+	var inv command.TableDoc
 	if err := json.Unmarshal([]byte(r.stdout), &inv); r.code != 0 || err != nil {
 		t.Fatalf("invite: exit %d, %v: %s %s", r.code, err, r.stdout, r.stderr)
 	}
-	if len(inv.Code) != InviteCodeLen || !strings.Contains(inv.Join, "join club "+inv.Code) ||
-		time.Until(inv.Expires) < InviteTTL-time.Minute {
+	if len(inv.Code) != command.InviteCodeLen || !strings.Contains(inv.Join, "join club "+inv.Code) ||
+		time.Until(inv.Expires) < command.InviteTTL-time.Minute {
 		t.Errorf("invite: %+v", inv)
 	}
 	r = e.as(t, "alice", "table invite club")

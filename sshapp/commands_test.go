@@ -9,6 +9,8 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/store"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 func TestCommands(t *testing.T) {
@@ -111,7 +113,7 @@ func TestJSON(t *testing.T) {
 	ts.players.tally[fp] = store.Tally{Games: 7, Wins: 2}
 	ts.players.tables = []store.Table{{Name: "t1", Host: fp, Rules: engine.DefaultOptions(), Seats: 5}}
 
-	var nm nameJSON
+	var nm command.NameJSON
 	r := ts.run(t, key, "name --json dora")
 	if r.code != 0 {
 		t.Fatalf("name --json: exit %d: %s", r.code, r.stderr)
@@ -119,11 +121,11 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &nm); err != nil {
 		t.Fatalf("name --json is not JSON: %v\n%s", err, r.stdout)
 	}
-	if nm != (nameJSON{Name: "dora", Previous: "", Fingerprint: fp}) {
+	if nm != (command.NameJSON{Name: "dora", Previous: "", Fingerprint: fp}) {
 		t.Errorf("name --json = %+v", nm)
 	}
 
-	var who whoamiJSON
+	var who command.WhoamiJSON
 	r = ts.run(t, key, "whoami --json")
 	if err := json.Unmarshal([]byte(r.stdout), &who); err != nil || r.code != 0 {
 		t.Fatalf("whoami --json: exit %d, %v\n%s", r.code, err, r.stdout)
@@ -132,12 +134,12 @@ func TestJSON(t *testing.T) {
 		t.Errorf("whoami --json = %+v", who)
 	}
 
-	var tabs tablesJSON
+	var tabs command.TablesJSON
 	r = ts.run(t, key, "tables --json")
 	if err := json.Unmarshal([]byte(r.stdout), &tabs); err != nil || r.code != 0 {
 		t.Fatalf("tables --json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	want := tableJSON{Name: "t1", Host: "dora", Seats: 5, Taken: 0, State: "waiting", Rules: engine.DefaultOptions()}
+	want := command.TableJSON{Name: "t1", Host: "dora", Seats: 5, Taken: 0, State: "waiting", Rules: engine.DefaultOptions()}
 	if len(tabs.Tables) != 1 || tabs.Tables[0] != want {
 		t.Errorf("tables --json = %+v, want [%+v]", tabs.Tables, want)
 	}
@@ -152,59 +154,13 @@ func TestJSON(t *testing.T) {
 
 func TestPanicInCommandIsContained(t *testing.T) {
 	ts := startServer(t, nil)
-	ts.Handle(Command{Name: "boom", Anonymous: true, Run: func(context.Context, *Call) int { panic("kaboom") }})
+	ts.Handle(command.Command{Name: "boom", Anonymous: true, Run: func(context.Context, *command.Call) int { panic("kaboom") }})
 	key := newKey(t)
 	r := ts.run(t, key, "boom")
-	if r.code != ExitRefused || !strings.Contains(r.stderr, "internal error") {
+	if r.code != command.ExitRefused || !strings.Contains(r.stderr, "internal error") {
 		t.Errorf("boom: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := ts.run(t, key, "whoami"); r.code != 0 {
 		t.Errorf("server broken after a panic: %+v", r)
-	}
-}
-
-func TestRulesSummary(t *testing.T) {
-	d := engine.DefaultOptions()
-	tests := []struct {
-		name string
-		edit func(*engine.Options)
-		want string
-	}{
-		{"classic", func(*engine.Options) {}, "classic, 6 lives, 60s a turn"},
-		{"every option", func(o *engine.Options) {
-			o.Ranking, o.Lives, o.Pass, o.EqualClaims = engine.Ranking("numeric"), 1, false, true
-			o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End, o.TurnSeconds = 1, true, engine.Loser, engine.FirstOut, 5
-		}, "numeric, 1 life, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o := d
-			tt.edit(&o)
-			if got := rulesSummary(o); got != tt.want {
-				t.Errorf("rulesSummary = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestClean(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"plain", 16, "plain"},
-		{"\x1b[31mred\x1b[0m", 16, "[31mred[0m"},
-		{"bidi\u202eevil", 16, "bidievil"},
-		{"zero\u200dwidth", 16, "zerowidth"},
-		{"bad\xffutf8", 16, "badutf8"},
-		{"tab\there\r\n", 16, "tabhere"},
-		{"ünïcode", 16, "ünïcode"},
-		{"toolongtoolong", 5, "toolo"},
-	}
-	for _, tt := range tests {
-		if got := clean(tt.in, tt.max); got != tt.want {
-			t.Errorf("clean(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
-		}
 	}
 }

@@ -8,40 +8,56 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/botline"
+	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
 
-// Players is what the SSH front door needs from storage. *store.Store
-// implements it; tests use a fake.
+// Players is what the server itself needs of the player storage: who is
+// behind a key, when they were last seen, and their display name.
 type Players interface {
 	Player(ctx context.Context, fingerprint string) (store.Player, error)
-	PlayerByName(ctx context.Context, name string) (store.Player, error)
 	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
 	Touch(ctx context.Context, fingerprint string, at time.Time) error
-	OpenTables(ctx context.Context) ([]store.Table, error)
-	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 }
 
-// Seat is one player's place in a live game, as whoami reports it.
-type Seat struct {
-	Table string `json:"table"`
-	Lives int    `json:"lives"`
+// Bans is what the server needs to refuse a banned key at the door.
+type Bans interface {
+	Banned(ctx context.Context, fingerprint string) (store.Ban, error)
 }
 
-// Config configures a Server. HostKey and Players are required; every
-// other field has a default.
+// Storage is everything the server and its rooms read and write, one
+// small interface for each user, declared where it is used. *store.Store
+// implements all of them; cmd/mia passes it to each.
+type Storage struct {
+	// Players is the server's own: identity and names. Required.
+	Players Players
+	// Bans refuses banned keys at the door; nil: no key is banned.
+	Bans Bans
+	// Commands is the commands' players and tables. Required.
+	Commands command.Players
+	// Records is the history, ratings and bans of the commands; nil:
+	// history, replay, stats, leaderboard and ban are refused.
+	Records command.Records
+	// Screens is the stored history behind the history, replay and stats
+	// screens; nil: those keys say "history is not available".
+	Screens tui.Records
+	// Games is where a bot that fell behind reads the end of a game; nil:
+	// it misses the end of that game.
+	Games botline.Games
+}
+
+// Config configures a Server. HostKey, Storage.Players and
+// Storage.Commands are required; every other field has a default.
 type Config struct {
 	// HostKey signs the handshake (hostkeys.LoadOrCreate).
 	HostKey gossh.Signer
-	// Players is the player and table storage.
-	Players Players
+	// Storage is the server's storage.
+	Storage Storage
 	// Lobby is the live table registry. Nil serves commands and a name
 	// prompt only (as some tests do).
 	Lobby *lobby.Lobby
-	// Records is the history, ratings and bans. Nil: Players, if it
-	// implements Records (as *store.Store does); without either, history,
-	// replay, stats, leaderboard and ban are refused and no key is banned.
-	Records Records
 	// Admins marks server admins by key. Nil: nobody is an admin.
 	Admins KeySet
 	// Allow, when non-nil, is the only keys that may connect (even if

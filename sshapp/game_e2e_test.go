@@ -22,7 +22,7 @@ func startGameServer(t *testing.T) (*testServer, *lobby.Lobby, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := startServer(t, func(c *Config) { c.Players = st; c.Lobby = lob })
+	ts := startServer(t, func(c *Config) { c.Storage, c.Lobby = storageOf(st), lob })
 	t.Cleanup(func() { lob.Close(); st.Close() })
 	return ts, lob, st
 }

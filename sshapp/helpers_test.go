@@ -149,7 +149,7 @@ type testServer struct {
 func startServer(t testing.TB, tweak func(*Config)) *testServer {
 	t.Helper()
 	players := newFakePlayers()
-	cfg := Config{HostKey: testHostKey(t), Players: players}
+	cfg := Config{HostKey: testHostKey(t), Storage: Storage{Players: players, Commands: players}}
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -174,6 +174,11 @@ func startServer(t testing.TB, tweak func(*Config)) *testServer {
 		}
 	})
 	return ts
+}
+
+// storageOf is a real store in every role, as cmd/mia wires it.
+func storageOf(st *store.Store) Storage {
+	return Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st}
 }
 
 func clientConfig(signers ...gossh.Signer) *gossh.ClientConfig {

@@ -2,6 +2,8 @@ package sshapp
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/store"
 )
 
 // KeySet is a set of SSH public keys, by SHA256 fingerprint.
@@ -131,4 +135,27 @@ func remoteIP(addr net.Addr) string {
 		return addr.String()
 	}
 	return host
+}
+
+// errNameTaken is what a person sees for store.ErrNameTaken.
+var errNameTaken = errors.New("that name is taken; choose another")
+
+// setName validates and stores a display name. Its errors are fit to show
+// the person: the name rule, a taken name, or a server error.
+func (srv *Server) setName(ctx context.Context, p store.Player, name string) (store.Player, error) {
+	if !store.ValidName(name) {
+		return store.Player{}, store.ErrBadName
+	}
+	np, err := srv.cfg.Storage.Players.SetName(ctx, p.Fingerprint, name, p.Bot)
+	switch {
+	case errors.Is(err, store.ErrNameTaken):
+		return store.Player{}, errNameTaken
+	case errors.Is(err, store.ErrBadName):
+		return store.Player{}, store.ErrBadName
+	case err != nil:
+		srv.log.Error("set name", "fingerprint", p.Fingerprint, "err", err)
+		return store.Player{}, errors.New("the server could not save your name; please try again later")
+	}
+	srv.log.Info("name set", "fingerprint", p.Fingerprint, "name", np.Name, "previous", p.Name)
+	return np, nil
 }

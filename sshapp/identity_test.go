@@ -18,6 +18,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/hostkeys"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 func TestIdentityIsTheAuthenticatedKey(t *testing.T) {
@@ -40,7 +42,7 @@ func TestIdentityIsTheAuthenticatedKey(t *testing.T) {
 	}
 	defer c.Close()
 	r := runOn(t, c, "whoami --json")
-	var who whoamiJSON
+	var who command.WhoamiJSON
 	if err := json.Unmarshal([]byte(r.stdout), &who); err != nil {
 		t.Fatalf("whoami --json: %v: %q %q", err, r.stdout, r.stderr)
 	}
@@ -111,7 +113,7 @@ func TestIdentityOpenSSHAgentRefusesFirstKey(t *testing.T) {
 	if !strings.Contains(logs.String(), "key offered fingerprint="+afp) {
 		t.Errorf("the server's key callback never saw key A:\n%s", logs.String())
 	}
-	var who whoamiJSON
+	var who command.WhoamiJSON
 	if err := json.Unmarshal(out, &who); err != nil {
 		t.Fatalf("whoami --json: %v: %q", err, out)
 	}

@@ -118,7 +118,7 @@ func BenchmarkCommandsOver10kGames(b *testing.B) {
 	t0 := time.Now()
 	fillGames(b, st, pool, 10000)
 	b.Logf("10,000 games stored in %v", time.Since(t0).Round(time.Millisecond))
-	ts := startServer(b, func(c *Config) { c.Players, c.Lobby = st, lob })
+	ts := startServer(b, func(c *Config) { c.Storage, c.Lobby = storageOf(st), lob })
 	b.Cleanup(func() { lob.Close(); st.Close() })
 	for _, bc := range []struct{ name, cmd, want string }{
 		{"whoami", "whoami", "10000 played"},

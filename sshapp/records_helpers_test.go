@@ -16,6 +16,8 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // recEnv is a real server with a real lobby on a real store, and keys by
@@ -47,7 +49,7 @@ func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *rec
 		e.key(t, a)
 		adminSet[e.fps[a]] = struct{}{}
 	}
-	e.testServer = startServer(t, func(c *Config) { c.Players, c.Lobby, c.Admins = st, lob, adminSet })
+	e.testServer = startServer(t, func(c *Config) { c.Storage, c.Lobby, c.Admins = storageOf(st), lob, adminSet })
 	t.Cleanup(func() { lob.Close(); st.Close() }) // after the server's shutdown
 	return e
 }
@@ -192,7 +194,7 @@ func pickMove(v *engine.View, r *rand.Rand) engine.Action {
 // checkReplayJSON runs `replay ID --json` as who and re-checks it: the
 // shape of PROTOCOL.md §3 key by key, then the events replayed through
 // the engine give the recorded winner and standings.
-func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) GameJSON {
+func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) command.GameJSON {
 	t.Helper()
 	r := e.as(t, who, "replay "+id+" --json")
 	if r.code != 0 {
@@ -247,7 +249,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-func checkGameJSON(t *testing.T, doc []byte) GameJSON {
+func checkGameJSON(t *testing.T, doc []byte) command.GameJSON {
 	t.Helper()
 	if got := objectKeys(t, doc); !slices.Equal(got, gameKeys) {
 		t.Errorf("top-level keys %v, want %v in that order", got, gameKeys)
@@ -299,7 +301,7 @@ func checkGameJSON(t *testing.T, doc []byte) GameJSON {
 			t.Errorf("event %d (%s): keys %v, want seq, at, type and %v", i, head.Type, got, want)
 		}
 	}
-	var g GameJSON
+	var g command.GameJSON
 	if err := json.Unmarshal(doc, &g); err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +328,7 @@ func (e *recEnv) historyIDs(t *testing.T, who, args string) []string {
 	if r.code != 0 {
 		t.Fatalf("history: exit %d: %s", r.code, r.stderr)
 	}
-	var h historyJSON
+	var h command.HistoryJSON
 	if err := json.Unmarshal([]byte(r.stdout), &h); err != nil {
 		t.Fatal(err)
 	}

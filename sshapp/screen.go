@@ -13,7 +13,6 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/tui"
-	"github.com/mia-game/mia/sshapp/ui"
 )
 
 // FPS is the frame rate cap of every screen.
@@ -27,7 +26,7 @@ func (srv *Server) interactive(ss *session, table string) {
 	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss, table) }
 	bm.MiddlewareWithProgramHandler(handler, termenv.Ascii)(func(ssh.Session) {})(ss)
 	ss.programDone()
-	if reason := ss.goodbyeReason(); reason != "" {
+	if reason := ss.GoodbyeReason(); reason != "" {
 		fmt.Fprintf(ss, "mia: %s\n", reason)
 	}
 }
@@ -35,7 +34,7 @@ func (srv *Server) interactive(ss *session, table string) {
 // newProgram makes the session's Bubble Tea program: its own renderer
 // (never global lipgloss state), input and output on the session, at most
 // FPS frames a second, and no process signal handling (the server's
-// shutdown reaches programs as ui.GoodbyeMsg).
+// shutdown reaches programs as tui.GoodbyeMsg).
 func (srv *Server) newProgram(ss *session, table string) *tea.Program {
 	r := bm.MakeRenderer(ss)
 	opts := append(bm.MakeOptions(ss),
@@ -57,9 +56,8 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 	if srv.cfg.Lobby == nil {
 		return prompt
 	}
-	rt := &root{prompt: prompt, start: func(name string) tea.Model {
+	return tui.NewRoot(prompt, func(name string) tea.Model {
 		pty, _, _ := ss.Pty()
-		records, _ := srv.cfg.Players.(tui.Records) // *store.Store in production
 		return tui.New(tui.Config{
 			Lobby:    srv.cfg.Lobby,
 			Player:   lobby.Player{Fingerprint: ss.fp, Name: name, Bot: ss.Player().Bot, Admin: srv.IsAdmin(ss.fp)},
@@ -68,17 +66,13 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 			Width:    pty.Window.Width,
 			Height:   pty.Window.Height,
 			Done:     ss.Context().Done(),
-			Records:  records,
+			Records:  srv.cfg.Storage.Screens,
 		})
-	}}
-	if name, ok := prompt.Named(); ok {
-		rt.game = rt.start(name)
-	}
-	return rt
+	})
 }
 
-func (srv *Server) namePrompt(ss *session, r *lipgloss.Renderer) ui.Model {
-	return ui.New(ui.Params{
+func (srv *Server) namePrompt(ss *session, r *lipgloss.Renderer) tui.Prompt {
+	return tui.NewPrompt(tui.PromptParams{
 		Renderer:    r,
 		Name:        ss.Player().Name,
 		Fingerprint: ss.fp,
@@ -86,32 +80,11 @@ func (srv *Server) namePrompt(ss *session, r *lipgloss.Renderer) ui.Model {
 		SetName: func(name string) (string, error) {
 			ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)
 			defer cancel()
-			np, err := srv.setName(ctx, ss.Player(), name)
+			p, err := ss.Rename(ctx, name)
 			if err != nil {
 				return "", err
 			}
-			ss.setPlayer(np)
-			return np.Name, nil
+			return p.Name, nil
 		},
 	})
-}
-
-// runPlay is `play [TABLE]`: the game screen, straight to TABLE if given.
-func runPlay(_ context.Context, c *Call) int {
-	if len(c.Args) > 1 {
-		return c.Usage()
-	}
-	if !c.ss.hasPty {
-		words := "play"
-		if len(c.Args) == 1 {
-			words += " " + c.Args[0]
-		}
-		return c.Refuse("the game screen needs a terminal:  %s %s", c.srv.hint(c.Session, "-t"), clean(words, 64))
-	}
-	table := ""
-	if len(c.Args) == 1 {
-		table = c.Args[0]
-	}
-	c.srv.interactive(c.ss, table)
-	return ExitOK
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // named is a key whose player is called name.
@@ -108,12 +110,12 @@ func TestIdleTimeoutCountsInputOnly(t *testing.T) {
 	busy.wait(t, 2*time.Second)
 
 	// A command session idles out too, with the reason on stderr.
-	ts.Handle(Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *Call) int {
+	ts.Handle(command.Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *command.Call) int {
 		<-ctx.Done()
 		return 0
 	}})
 	r := ts.run(t, key, "wait")
-	if r.code != ExitRefused || !strings.Contains(r.stderr, "without input") {
+	if r.code != command.ExitRefused || !strings.Contains(r.stderr, "without input") {
 		t.Errorf("idle command: %+v", r)
 	}
 }
@@ -121,7 +123,7 @@ func TestIdleTimeoutCountsInputOnly(t *testing.T) {
 func TestShutdownTellsEveryone(t *testing.T) {
 	ts := startServer(t, nil)
 	started := make(chan struct{}, 1)
-	ts.Handle(Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *Call) int {
+	ts.Handle(command.Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *command.Call) int {
 		started <- struct{}{}
 		<-ctx.Done()
 		return 0

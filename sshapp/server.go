@@ -1,7 +1,11 @@
 // Package sshapp is the SSH front door of the Mia server: the wish server
-// and its middleware, identity from the authenticated key, the limits that
-// keep slow and greedy clients in check, the command router of PROTOCOL.md
-// §1 and the interactive screen.
+// and its middleware, the limits that keep slow and greedy clients in
+// check, sessions, identity from the authenticated key, and the config.
+// Room: the server itself. Its other rooms sit beside it: sshapp/command
+// (the command router and one file per command), sshapp/botline (the bot
+// line protocol) and sshapp/tui (every screen). It may import lobby,
+// engine, store (types only: storage comes through its Config), hostkeys
+// and its rooms; nothing below cmd imports it.
 package sshapp
 
 import (
@@ -18,6 +22,9 @@ import (
 	"github.com/charmbracelet/wish"
 	"github.com/charmbracelet/wish/recover"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/botline"
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -29,7 +36,8 @@ type Server struct {
 	lim      Limits
 	log      *log.Logger
 	ssh      *ssh.Server
-	commands commandTable
+	commands *command.Router
+	botSeats botline.Seats // the bot sessions of each key at each table
 
 	handlers sync.WaitGroup // running session handlers
 
@@ -48,7 +56,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HostKey == nil {
 		return nil, errors.New("sshapp: no host key")
 	}
-	if cfg.Players == nil {
+	if cfg.Storage.Players == nil || cfg.Storage.Commands == nil {
 		return nil, errors.New("sshapp: no player store")
 	}
 	if cfg.Log == nil {
@@ -61,12 +69,26 @@ func New(cfg Config) (*Server, error) {
 		cfg:       cfg,
 		lim:       cfg.Limits.withDefaults(),
 		log:       cfg.Log.WithPrefix("sshapp"),
-		commands:  builtinCommands(),
 		perIP:     make(map[string]int),
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*conn]struct{}),
 		sessions:  make(map[*session]struct{}),
 	}
+	srv.commands = command.New(command.Config{
+		Lobby:       cfg.Lobby,
+		Players:     cfg.Storage.Commands,
+		Records:     cfg.Storage.Records,
+		Log:         srv.log,
+		Now:         cfg.Now,
+		IsAdmin:     srv.IsAdmin,
+		EndSessions: srv.endSessionsOf,
+		Bots: botline.Config{
+			Games:       cfg.Storage.Games,
+			Seats:       &srv.botSeats,
+			IdleTimeout: srv.lim.IdleTimeout,
+			Closing:     srv.isClosing,
+		},
+	})
 	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	s, err := wish.NewServer(
 		hostKey(cfg.HostKey),
@@ -85,6 +107,12 @@ func New(cfg Config) (*Server, error) {
 	s.SubsystemHandlers = map[string]ssh.SubsystemHandler{} // no sftp
 	srv.ssh = s
 	return srv, nil
+}
+
+// Handle adds a command to the router, or replaces the one of the same
+// name (keeping its place in help). Call it before Serve.
+func (srv *Server) Handle(cmd command.Command) {
+	srv.commands.Handle(cmd)
 }
 
 func hostKey(signer gossh.Signer) ssh.Option {

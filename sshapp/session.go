@@ -11,7 +11,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
 
-	"github.com/mia-game/mia/sshapp/ui"
+	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
 
@@ -148,7 +150,7 @@ func (ss *session) checkIdle() {
 }
 
 // goodbye tells the person why the server ends their session: a screen
-// gets ui.GoodbyeMsg (and is killed if it has not quit after
+// gets tui.GoodbyeMsg (and is killed if it has not quit after
 // ShutdownGrace), a command gets the reason on stderr. The reason is
 // printed again after the screen closes.
 func (ss *session) goodbye(reason string) {
@@ -167,7 +169,7 @@ func (ss *session) goodbye(reason string) {
 		fmt.Fprintf(ss.Stderr(), "mia: %s\n", reason)
 		return
 	}
-	p.Send(ui.GoodbyeMsg{Reason: reason})
+	p.Send(tui.GoodbyeMsg{Reason: reason})
 	go func() {
 		t := time.NewTimer(ss.srv.lim.ShutdownGrace)
 		defer t.Stop()
@@ -187,18 +189,41 @@ func (ss *session) Player() store.Player {
 	return ss.player
 }
 
-func (ss *session) setPlayer(p store.Player) {
+// SetPlayer records the session's player after a change.
+func (ss *session) SetPlayer(p store.Player) {
 	ss.mu.Lock()
 	ss.player = p
 	ss.mu.Unlock()
 }
 
-// goodbyeReason is the reason given to goodbye, or "".
-func (ss *session) goodbyeReason() string {
+// GoodbyeReason is the reason given to goodbye, or "".
+func (ss *session) GoodbyeReason() string {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return ss.bye
 }
+
+// Touch counts as input for the idle timeout.
+func (ss *session) Touch() {
+	ss.lastInput.Store(time.Now().UnixNano())
+}
+
+// Rename validates and stores the session's display name. Its errors are
+// fit to show the person.
+func (ss *session) Rename(ctx context.Context, name string) (store.Player, error) {
+	p, err := ss.srv.setName(ctx, ss.Player(), name)
+	if err != nil {
+		return store.Player{}, err
+	}
+	ss.SetPlayer(p)
+	return p, nil
+}
+
+// Hint is the ssh command line that reaches the server, with extra flags.
+func (ss *session) Hint(flags string) string { return ss.srv.hint(ss, flags) }
+
+// Play runs the game screen on the session, straight to table if named.
+func (ss *session) Play(table string) { ss.srv.interactive(ss, table) }
 
 // setProgram records the session's Bubble Tea program, so that goodbye
 // and the end of input reach it.
@@ -209,7 +234,7 @@ func (ss *session) setProgram(p *tea.Program) {
 	bye := ss.bye
 	ss.mu.Unlock()
 	if bye != "" {
-		p.Send(ui.GoodbyeMsg{Reason: bye})
+		p.Send(tui.GoodbyeMsg{Reason: bye})
 	}
 }
 
@@ -229,13 +254,13 @@ func (srv *Server) handle(s ssh.Session) {
 	fp, ok := sessionIdentity(s)
 	if !ok || (srv.cfg.Allow != nil && !srv.cfg.Allow.Has(fp)) {
 		fmt.Fprintln(s.Stderr(), "mia: this server only admits known SSH keys")
-		_ = s.Exit(ExitRefused)
+		_ = s.Exit(command.ExitRefused)
 		return
 	}
 	ss := srv.newSession(s, fp)
 	if ss == nil {
 		fmt.Fprintln(s.Stderr(), "mia: the server is shutting down")
-		_ = s.Exit(ExitRefused)
+		_ = s.Exit(command.ExitRefused)
 		return
 	}
 	defer ss.release()
@@ -249,23 +274,23 @@ func (srv *Server) handle(s ssh.Session) {
 	if err != nil {
 		srv.log.Error("player lookup failed", "fingerprint", fp, "err", err)
 		fmt.Fprintln(s.Stderr(), "mia: the server could not read your profile; please try again later")
-		_ = s.Exit(ExitRefused)
+		_ = s.Exit(command.ExitRefused)
 		return
 	}
-	ss.setPlayer(p)
+	ss.SetPlayer(p)
 
 	args := s.Command()
-	code := ExitOK
+	code := command.ExitOK
 	switch {
 	case len(args) > 0:
-		code = srv.runCommand(ss, args)
+		code = srv.commands.Run(ss, args)
 		_ = ss.Exit(code)
 	case ss.hasPty:
 		srv.interactive(ss, "")
 	default:
 		fmt.Fprintf(s.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
 			srv.hint(s, "-t"), srv.hint(s, ""))
-		code = ExitRefused
+		code = command.ExitRefused
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
@@ -277,14 +302,14 @@ func (srv *Server) handle(s ssh.Session) {
 // identify finds the player behind a fingerprint, a nameless one for a
 // new key, and notes that they were seen.
 func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
-	p, err := srv.cfg.Players.Player(ctx, fp)
+	p, err := srv.cfg.Storage.Players.Player(ctx, fp)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Player{Fingerprint: fp}, nil
 	}
 	if err != nil {
 		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
 	}
-	if err := srv.cfg.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
+	if err := srv.cfg.Storage.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
 		srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
 	}
 	return p, nil
@@ -294,5 +319,5 @@ func commandName(args []string) string {
 	if len(args) == 0 {
 		return ""
 	}
-	return clean(args[0], 32)
+	return text.Clean(args[0], 32)
 }

@@ -47,7 +47,8 @@ func startServer(t *testing.T, hostKey string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := sshapp.New(sshapp.Config{HostKey: key.Signer, Players: st, Lobby: l})
+	srv, err := sshapp.New(sshapp.Config{HostKey: key.Signer, Lobby: l,
+		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,8 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	}
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
-		Players: st,
+		// The store in every role; each interface is declared by its user.
+		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st},
 		Lobby:   lob,
 		Admins:  admins,
 		Allow:   allow,

@@ -1,8 +1,12 @@
-// Package tui is the interactive screen of an SSH session: the lobby with
-// its tables and chat, the create-table form, and the table itself, live.
-// One Model runs per session in its own Bubble Tea program; it talks to the
-// lobby only through tea.Cmds, and follows the lobby and the table it shows
-// through their mailboxes.
+// Package tui is every screen of an SSH session: the name prompt, the
+// lobby with its tables and chat, the create-table form, the table itself,
+// live, and the history, replay and stats screens. One model runs per
+// session in its own Bubble Tea program; it talks to the lobby only
+// through tea.Cmds, and follows the lobby and the table it shows through
+// their mailboxes. Room: under sshapp, beside the server (which runs it on
+// each session with a terminal). It may import lobby, engine and store
+// (the types of its storage, reached only through the interfaces of its
+// Config); never sshapp or its other rooms.
 package tui
 
 import (

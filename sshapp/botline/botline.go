@@ -1,4 +1,10 @@
-package sshapp
+// Package botline is the bot line protocol of PROTOCOL.md §2: a bot's
+// session at one table, the lines it may send, and the translation of a
+// game's events into the lines the server sends. Room: under sshapp, beside
+// the server and the commands; the bot command of package command runs it.
+// It may import lobby, engine, store (for the game records it reads) and
+// sshapp/internal/text; never sshapp or its other rooms.
+package botline
 
 import (
 	"context"
@@ -6,12 +12,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/log"
+
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -26,111 +36,112 @@ const botFlushGrace = 2 * time.Second
 // botByePoll is how often a bot session looks for the server's goodbye.
 const botByePoll = 200 * time.Millisecond
 
-// gameReader is the part of the store that gives a finished game's
-// events; a bot that fell behind when its table started the next game
-// reads the end of the last one from it.
-type gameReader interface {
+// Games gives a finished game's events; a bot that fell behind when its
+// table started the next game reads the end of the last one from it.
+type Games interface {
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 }
 
-// runBot is `bot [TABLE]`: PROTOCOL.md §2 on the session's stdin and
-// stdout. It seats the caller at TABLE (or at the table where they are
-// seated already, or at the first public table waiting for players) and
-// plays until the bot closes its input or the table closes.
-func runBot(_ context.Context, c *Call) int {
-	if len(c.Args) > 1 {
-		fmt.Fprintln(c.Stdout, errorLine("usage: bot [TABLE]"))
-		return c.Usage()
-	}
-	refuse := func(format string, args ...any) int {
-		msg := fmt.Sprintf(format, args...)
-		fmt.Fprintln(c.Stdout, errorLine(msg))
-		return c.Refuse("%s", msg)
-	}
-	if c.Player.Name == "" {
-		return refuse("choose a name first:  %s", c.Hint("name NEW"))
-	}
-	if c.srv.cfg.Lobby == nil || c.ss == nil {
-		return refuse("tables are not available on this server")
-	}
-	// The command's own context ends after CommandTimeout; a bot plays as
-	// long as its connection lasts.
-	ctx := c.ss.Context()
-	p := c.Player
-	if !p.Bot {
-		cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
-		np, err := c.srv.cfg.Players.SetName(cctx, p.Fingerprint, p.Name, true)
-		cancel()
-		if err != nil {
-			c.srv.log.Error("mark bot", "fingerprint", p.Fingerprint, "err", err)
-			return refuse("the server could not save your profile; please try again later")
-		}
-		p = np
-		c.ss.setPlayer(np)
-	}
-	me := lobby.Player{Fingerprint: p.Fingerprint, Name: p.Name, Bot: true, Admin: c.Admin}
-	bs := &botSession{srv: c.srv, ss: c.ss, me: me, out: newBotWriter(c.Stdout)}
-	defer bs.out.close(botFlushGrace)
-	bs.out.send(true, "HELLO;"+field(p.Name)+";"+textField(p.Fingerprint))
+// Session is the bot's SSH session as the protocol needs it.
+type Session interface {
+	// Read reads the bot's lines.
+	io.Reader
+	// GoodbyeReason is why the server ends the session ("" while it
+	// does not).
+	GoodbyeReason() string
+	// Touch counts as input for the session's idle timeout.
+	Touch()
+}
 
-	table := ""
-	if len(c.Args) == 1 {
-		table = c.Args[0]
-	}
+// Config is what a bot session needs from the server.
+type Config struct {
+	// Lobby is the live table registry.
+	Lobby *lobby.Lobby
+	// Games reads finished games; nil: a bot that fell behind misses the
+	// end of a game.
+	Games Games
+	// Seats counts the bot sessions of each key at each table; the server
+	// owns it.
+	Seats *Seats
+	// Log receives the sessions' logs.
+	Log *log.Logger
+	// IdleTimeout is the session's idle timeout: a bot seated at a table
+	// touches its session a few times within it (0: never).
+	IdleTimeout time.Duration
+	// Closing reports whether the server is shutting down: then a bot
+	// that hangs up keeps its seat and its game.
+	Closing func() bool
+}
+
+// ErrEnded says the table or the server ended the bot's session; the bot
+// was told why in an ERROR line.
+var ErrEnded = errors.New("the bot's session was ended")
+
+// Serve runs the protocol for the bot me on s until it hangs up (nil) or
+// the table or the server ends its session (ErrEnded). It greets the bot,
+// seats it at table (or at the table where it is seated already, or at
+// the first public table waiting for players: table ""), and writes its
+// lines to out. An error that kept it from sitting down is returned after
+// the bot was told in an ERROR line. ctx is the bot's connection.
+func Serve(ctx context.Context, cfg Config, s Session, out io.Writer, me lobby.Player, table string) error {
+	bs := &botSession{cfg: cfg, s: s, me: me, out: newBotWriter(out)}
+	defer bs.out.close(botFlushGrace)
+	bs.out.send(true, "HELLO;"+field(me.Name)+";"+textField(me.Fingerprint))
+
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
 	t, sub, seat, err := bs.seat(cctx, table)
 	cancel()
 	if err != nil {
-		bs.out.send(true, errorLine(err.Error()))
-		fmt.Fprintf(c.Stderr, "mia: %v\n", err)
-		return ExitRefused
+		bs.out.send(true, ErrorLine(err.Error()))
+		return err
 	}
 	defer sub.Close()
 	bs.table, bs.sub = t, sub
 	bs.out.send(true, "JOINED;"+textField(t.Name())+";"+strconv.Itoa(seat))
-	c.srv.log.Info("bot seated", "name", p.Name, "table", t.Name())
-	release := holdBotSeat(c.srv, p.Fingerprint, t.Name())
-	code := bs.play(ctx)
-	if last := release(); last && !c.srv.isClosing() {
+	cfg.Log.Info("bot seated", "name", me.Name, "table", t.Name())
+	release := cfg.Seats.hold(me.Fingerprint, t.Name())
+	err = bs.play(ctx)
+	if last := release(); last && !cfg.Closing() {
 		// A bot that hangs up gives its seat back (and leaves a running
 		// game) so that no table waits on a bot that is gone, unless the
 		// same key has another bot session at the table (a reconnect). A
 		// server shutdown keeps every game as it is.
 		sctx, cancel := context.WithTimeout(context.Background(), botCallTimeout)
 		if err := t.Stand(sctx, me); err != nil && !errors.Is(err, lobby.ErrNotSeated) && !errors.Is(err, lobby.ErrTableClosed) {
-			c.srv.log.Warn("bot could not stand", "name", p.Name, "table", t.Name(), "err", err)
+			cfg.Log.Warn("bot could not stand", "name", me.Name, "table", t.Name(), "err", err)
 		}
 		cancel()
 	}
-	return code
+	return err
 }
 
-// botSeats counts the bot sessions of each key at each table.
-var botSeats = struct {
-	sync.Mutex
-	n map[botSeatKey]int
-}{n: make(map[botSeatKey]int)}
-
-type botSeatKey struct {
-	srv       *Server
-	fp, table string
+// Seats counts the bot sessions of each key at each table. Its zero value
+// is ready; the server holds one for all its sessions.
+type Seats struct {
+	mu sync.Mutex
+	n  map[seatKey]int
 }
 
-// holdBotSeat counts one more bot session of fp at table; the returned
-// func counts it gone and reports whether it was the last.
-func holdBotSeat(srv *Server, fp, table string) func() bool {
-	k := botSeatKey{srv, fp, table}
-	botSeats.Lock()
-	botSeats.n[k]++
-	botSeats.Unlock()
+type seatKey struct{ fp, table string }
+
+// hold counts one more bot session of fp at table; the returned func
+// counts it gone and reports whether it was the last.
+func (s *Seats) hold(fp, table string) func() bool {
+	k := seatKey{fp, table}
+	s.mu.Lock()
+	if s.n == nil {
+		s.n = make(map[seatKey]int)
+	}
+	s.n[k]++
+	s.mu.Unlock()
 	return func() bool {
-		botSeats.Lock()
-		defer botSeats.Unlock()
-		botSeats.n[k]--
-		if botSeats.n[k] > 0 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.n[k]--
+		if s.n[k] > 0 {
 			return false
 		}
-		delete(botSeats.n, k)
+		delete(s.n, k)
 		return true
 	}
 }
@@ -139,7 +150,7 @@ func holdBotSeat(srv *Server, fp, table string) func() bool {
 // takes the table where the bot is seated already, or else the first
 // public table waiting for players with a free seat.
 func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	l := bs.srv.cfg.Lobby
+	l := bs.cfg.Lobby
 	var candidates []string
 	if name != "" {
 		candidates = []string{name}
@@ -168,9 +179,9 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 }
 
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	t, err := bs.srv.cfg.Lobby.Table(name)
+	t, err := bs.cfg.Lobby.Table(name)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", clean(name, 32), err)
+		return nil, nil, 0, fmt.Errorf("table %s: %w", text.Clean(name, 32), err)
 	}
 	sub, err := t.Watch(ctx, bs.me)
 	if err != nil {
@@ -197,8 +208,8 @@ func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobb
 // botSession is one bot at one table. Its loop (play) owns every field
 // but out, which is safe for concurrent use.
 type botSession struct {
-	srv   *Server
-	ss    *session
+	cfg   Config
+	s     Session
 	me    lobby.Player
 	out   *botWriter
 	table *lobby.Table
@@ -229,13 +240,13 @@ type botLine struct {
 	err     error
 }
 
-// play runs the bot until it hangs up (ExitOK) or the table or server
-// goes away (ExitRefused).
-func (bs *botSession) play(ctx context.Context) int {
+// play runs the bot until it hangs up (nil) or the table or server goes
+// away (ErrEnded).
+func (bs *botSession) play(ctx context.Context) error {
 	in := make(chan botLine)
 	stop := make(chan struct{})
 	defer close(stop)
-	go readBotLines(newBotLineReader(bs.ss), in, stop)
+	go readBotLines(newBotLineReader(bs.s), in, stop)
 
 	// The server says goodbye (a shutdown) through the session; the bot
 	// hears it as an ERROR line and a clean exit before the connection
@@ -243,7 +254,7 @@ func (bs *botSession) play(ctx context.Context) int {
 	bye := time.NewTicker(botByePoll)
 	defer bye.Stop()
 	var touch <-chan time.Time
-	if d := bs.srv.lim.IdleTimeout; d > 0 {
+	if d := bs.cfg.IdleTimeout; d > 0 {
 		tk := time.NewTicker(max(d/3, 10*time.Millisecond))
 		defer tk.Stop()
 		touch = tk.C
@@ -251,15 +262,15 @@ func (bs *botSession) play(ctx context.Context) int {
 	for {
 		select {
 		case <-ctx.Done():
-			return ExitOK
+			return nil
 		case <-bs.sub.Ready():
 			if snap, ok := bs.sub.Take(); ok {
 				bs.snap, bs.have, bs.pending = snap, true, true
 			}
 			if bs.have && !bs.snap.Seated { // the host kicked the bot
 				bs.flush(ctx)
-				bs.out.send(true, errorLine("you no longer have a seat at this table"))
-				return ExitRefused
+				bs.out.send(true, ErrorLine("you no longer have a seat at this table"))
+				return ErrEnded
 			}
 		case <-bs.sub.Done():
 			if snap, ok := bs.sub.Take(); ok {
@@ -267,33 +278,33 @@ func (bs *botSession) play(ctx context.Context) int {
 				bs.flush(ctx)
 			}
 			why := "the table closed"
-			if t, err := bs.srv.cfg.Lobby.Table(bs.table.Name()); err == nil && t == bs.table {
+			if t, err := bs.cfg.Lobby.Table(bs.table.Name()); err == nil && t == bs.table {
 				why = "you no longer have a seat at this table"
 			}
-			bs.out.send(true, errorLine(why))
-			return ExitRefused
+			bs.out.send(true, ErrorLine(why))
+			return ErrEnded
 		case <-bs.out.drained:
 		case l := <-in:
 			if l.tooLong {
-				bs.out.send(false, errorLine(errBotTooLong.Error()))
+				bs.out.send(false, ErrorLine(errBotTooLong.Error()))
 			} else if l.text != nil {
 				bs.answer(ctx, l.text)
 			}
 			if l.err != nil {
 				bs.flush(ctx)
-				return ExitOK
+				return nil
 			}
 		case <-bye.C:
-			if reason := bs.ss.goodbyeReason(); reason != "" {
+			if reason := bs.s.GoodbyeReason(); reason != "" {
 				bs.flush(ctx)
-				bs.out.send(true, errorLine(reason))
-				return ExitRefused
+				bs.out.send(true, ErrorLine(reason))
+				return ErrEnded
 			}
 		case <-touch:
 			// Seated at a table, a bot may wait long for its turn: it is
 			// not idle in the sense of the interactive idle timeout.
 			if bs.have && bs.snap.Seated {
-				bs.ss.lastInput.Store(time.Now().UnixNano())
+				bs.s.Touch()
 			}
 		}
 		bs.flush(ctx)
@@ -383,15 +394,14 @@ func (bs *botSession) finish(ctx context.Context, out []string) []string {
 	if bs.tr.over {
 		return out
 	}
-	gr, ok := bs.srv.cfg.Players.(gameReader)
-	if !ok {
+	if bs.cfg.Games == nil {
 		return out
 	}
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
 	defer cancel()
-	_, evs, err := gr.Game(cctx, bs.tr.game)
+	_, evs, err := bs.cfg.Games.Game(cctx, bs.tr.game)
 	if err != nil {
-		bs.srv.log.Warn("bot: could not read the end of a game", "game", bs.tr.game, "err", err)
+		bs.cfg.Log.Warn("bot: could not read the end of a game", "game", bs.tr.game, "err", err)
 		return out
 	}
 	for i := range evs {
@@ -407,7 +417,7 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	case errors.Is(err, errBotEmpty):
 		return // blank lines are ignored
 	case err != nil:
-		bs.out.send(false, errorLine(err.Error()))
+		bs.out.send(false, ErrorLine(err.Error()))
 		return
 	}
 	// Take the newest state first, so that a token of a turn that has
@@ -419,13 +429,13 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	now := promptKey{bs.snap.GameID, len(bs.snap.Events())}
 	switch {
 	case bs.prompt == "":
-		bs.out.send(false, errorLine("no move is asked of you now"))
+		bs.out.send(false, ErrorLine("no move is asked of you now"))
 		return
 	case a.Token != bs.prompt:
-		bs.out.send(false, errorLine("wrong or stale token"))
+		bs.out.send(false, ErrorLine("wrong or stale token"))
 		return
 	case bs.asked != now:
-		bs.out.send(false, errorLine("stale token: the turn has moved on"))
+		bs.out.send(false, ErrorLine("stale token: the turn has moved on"))
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
@@ -433,7 +443,7 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	cancel()
 	if err != nil {
 		// The turn stays open, with the same token, until its clock runs out.
-		bs.out.send(false, errorLine(err.Error()))
+		bs.out.send(false, ErrorLine(err.Error()))
 		return
 	}
 	bs.prompt = ""

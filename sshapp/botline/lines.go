@@ -1,4 +1,4 @@
-package sshapp
+package botline
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/internal/text"
 )
 
 // The bot line protocol of PROTOCOL.md §2: the lines a bot may send, and
@@ -66,7 +67,7 @@ func parseBotLine(line []byte) (botAnswer, error) {
 		a.Action = engine.Action{Kind: engine.Claim}
 		want = 3
 	default:
-		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", clean(word, 24))
+		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", text.Clean(word, 24))
 	}
 	if len(f) != want {
 		return botAnswer{}, fmt.Errorf("%w: %s", errBotBadField, botUsage(word))
@@ -135,10 +136,9 @@ func fieldOf(s, seps string) string {
 	}, s)
 }
 
-// errorLine is ERROR;TEXT, the text cut to one short line.
-func errorLine(text string) string {
-	text = strings.ReplaceAll(clean(text, 200), ";", ",")
-	return "ERROR;" + text
+// ErrorLine is ERROR;TEXT, the text cut to one short line.
+func ErrorLine(msg string) string {
+	return "ERROR;" + strings.ReplaceAll(text.Clean(msg, 200), ";", ",")
 }
 
 // Prompts: YOUR TURN and ROLLED.

@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ func (c *Call) flagSet(usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.cmd.Name, flag.ContinueOnError)
 	fs.SetOutput(c.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), usage)
+		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), usage)
 		printFlags(c.Stderr, fs, "default")
 	}
 	return fs

@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
-// tableJSON is one table of `tables --json`.
-type tableJSON struct {
+// TableJSON is one table of `tables --json`.
+type TableJSON struct {
 	Name    string         `json:"name"`
 	Host    string         `json:"host"` // the host's display name
 	Seats   int            `json:"seats"`
@@ -23,22 +24,22 @@ type tableJSON struct {
 	Rules   engine.Options `json:"rules"`
 }
 
-// tablesJSON is the document of `tables --json`.
-type tablesJSON struct {
-	Tables []tableJSON `json:"tables"`
+// TablesJSON is the document of `tables --json`.
+type TablesJSON struct {
+	Tables []TableJSON `json:"tables"`
 }
 
 func runTables(ctx context.Context, c *Call) int {
 	if len(c.Args) != 0 {
 		return c.Usage()
 	}
-	open, err := c.srv.cfg.Players.OpenTables(ctx)
+	open, err := c.cfg.Players.OpenTables(ctx)
 	if err != nil {
-		c.srv.log.Error("open tables", "err", err)
+		c.cfg.Log.Error("open tables", "err", err)
 		return c.Refuse("could not read the tables; please try again later")
 	}
 	hosts := map[string]string{}
-	out := tablesJSON{Tables: []tableJSON{}}
+	out := TablesJSON{Tables: []TableJSON{}}
 	for _, t := range open {
 		if !t.IsOpen() || !(c.Admin || visibleTo(t, c.Player.Fingerprint)) {
 			continue
@@ -46,27 +47,27 @@ func runTables(ctx context.Context, c *Call) int {
 		host, ok := hosts[t.Host]
 		if !ok {
 			host = "?"
-			switch p, err := c.srv.cfg.Players.Player(ctx, t.Host); {
+			switch p, err := c.cfg.Players.Player(ctx, t.Host); {
 			case err == nil:
 				host = p.Name
 			case !errors.Is(err, store.ErrNotFound):
-				c.srv.log.Warn("table host lookup", "table", t.Name, "err", err)
+				c.cfg.Log.Warn("table host lookup", "table", t.Name, "err", err)
 			}
 			hosts[t.Host] = host
 		}
 		taken, state := 0, "waiting"
-		if c.srv.cfg.Lobby != nil {
-			if lt, err := c.srv.cfg.Lobby.Table(t.Name); err == nil {
+		if c.cfg.Lobby != nil {
+			if lt, err := c.cfg.Lobby.Table(t.Name); err == nil {
 				info := lt.Info()
 				taken, state = info.Taken, info.State
 			}
 		}
-		out.Tables = append(out.Tables, tableJSON{
-			Name: clean(t.Name, store.MaxTableNameLen), Host: clean(host, store.MaxNameLen),
-			Seats: t.Seats, Taken: taken, State: clean(state, 16), Private: t.Private, Rules: t.Rules,
+		out.Tables = append(out.Tables, TableJSON{
+			Name: text.Clean(t.Name, store.MaxTableNameLen), Host: text.Clean(host, store.MaxNameLen),
+			Seats: t.Seats, Taken: taken, State: text.Clean(state, 16), Private: t.Private, Rules: t.Rules,
 		})
 	}
-	slices.SortFunc(out.Tables, func(a, b tableJSON) int {
+	slices.SortFunc(out.Tables, func(a, b TableJSON) int {
 		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
 	})
 	if c.JSON {
@@ -98,7 +99,7 @@ func visibleTo(t store.Table, fp string) bool {
 // rulesSummary names the ranking, lives and turn time, and every option
 // that differs from the classic rule set.
 func rulesSummary(o engine.Options) string {
-	parts := []string{clean(string(o.Ranking), 32), countLives(o.Lives)}
+	parts := []string{text.Clean(string(o.Ranking), 32), countLives(o.Lives)}
 	if !o.Pass {
 		parts = append(parts, "no pass")
 	}

@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -8,8 +8,19 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
+
+// Players is what the commands need of the player and table storage.
+// *store.Store implements it.
+type Players interface {
+	Player(ctx context.Context, fingerprint string) (store.Player, error)
+	PlayerByName(ctx context.Context, name string) (store.Player, error)
+	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
+	OpenTables(ctx context.Context) ([]store.Table, error)
+	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
+}
 
 // Records is what the history, replay, stats, leaderboard and ban
 // commands need from storage. *store.Store implements it.
@@ -27,18 +38,9 @@ type Records interface {
 	Bans(ctx context.Context) ([]store.Ban, error)
 }
 
-// records is Config.Records, or Players if it implements Records, or nil.
-func (srv *Server) records() Records {
-	if srv.cfg.Records != nil {
-		return srv.cfg.Records
-	}
-	r, _ := srv.cfg.Players.(Records)
-	return r
-}
-
 // records is the server's Records; nil after a refusal written for c.
 func (c *Call) records() Records {
-	r := c.srv.records()
+	r := c.cfg.Records
 	if r == nil {
 		c.Refuse("%s is not available on this server", c.cmd.Name)
 	}
@@ -57,7 +59,7 @@ func (c *Call) lobbyPlayer() lobby.Player {
 
 // serverError logs err and refuses with a message that does not show it.
 func (c *Call) serverError(what string, err error) int {
-	c.srv.log.Error(what, "command", c.cmd.Name, "fingerprint", c.Player.Fingerprint, "err", err)
+	c.cfg.Log.Error(what, "command", c.cmd.Name, "fingerprint", c.Player.Fingerprint, "err", err)
 	return c.Refuse("the server could not %s; please try again later", what)
 }
 
@@ -67,13 +69,13 @@ var errNoPlayer = errors.New("no such player")
 // findPlayer reads a PLAYER argument: a display name (any case), a key
 // fingerprint ("SHA256:…"), which needs no profile, or a built-in bot's
 // ("bot:hard:ada", as --json output shows them).
-func (srv *Server) findPlayer(ctx context.Context, arg string) (store.Player, error) {
+func (cfg *Config) findPlayer(ctx context.Context, arg string) (store.Player, error) {
 	if rest, ok := strings.CutPrefix(arg, lobby.BotFingerprintPrefix); ok {
 		name := rest[strings.LastIndexByte(rest, ':')+1:]
 		return store.Player{Fingerprint: arg, Name: name, Bot: true}, nil
 	}
 	if strings.HasPrefix(arg, "SHA256:") {
-		p, err := srv.cfg.Players.Player(ctx, arg)
+		p, err := cfg.Players.Player(ctx, arg)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			return store.Player{Fingerprint: arg}, nil
@@ -82,10 +84,10 @@ func (srv *Server) findPlayer(ctx context.Context, arg string) (store.Player, er
 		}
 		return p, nil
 	}
-	p, err := srv.cfg.Players.PlayerByName(ctx, arg)
+	p, err := cfg.Players.PlayerByName(ctx, arg)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return srv.findBot(ctx, arg)
+		return cfg.findBot(ctx, arg)
 	case err != nil:
 		return store.Player{}, fmt.Errorf("player %q: %w", arg, err)
 	}
@@ -94,9 +96,9 @@ func (srv *Server) findPlayer(ctx context.Context, arg string) (store.Player, er
 
 // findBot finds a rated built-in bot by its name, when exactly one bot of
 // that name has played (bots of different levels share names).
-func (srv *Server) findBot(ctx context.Context, name string) (store.Player, error) {
-	none := fmt.Errorf("%w: %q", errNoPlayer, clean(name, store.MaxNameLen))
-	recs := srv.records()
+func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, error) {
+	none := fmt.Errorf("%w: %q", errNoPlayer, text.Clean(name, store.MaxNameLen))
+	recs := cfg.Records
 	if recs == nil || !store.ValidName(name) {
 		return store.Player{}, none
 	}
@@ -121,7 +123,7 @@ func (srv *Server) findBot(ctx context.Context, name string) (store.Player, erro
 		fps[i] = r.Fingerprint
 	}
 	return store.Player{}, fmt.Errorf("%w: %d bots are called %s; name one: %s", errAmbiguous, len(found),
-		clean(name, store.MaxNameLen), strings.Join(fps, ", "))
+		text.Clean(name, store.MaxNameLen), strings.Join(fps, ", "))
 }
 
 // errAmbiguous: a PLAYER argument names more than one bot.
@@ -129,10 +131,10 @@ var errAmbiguous = errors.New("ambiguous")
 
 // player resolves a PLAYER argument for c; ok is false after a refusal.
 func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
-	p, err := c.srv.findPlayer(ctx, arg)
+	p, err := c.cfg.findPlayer(ctx, arg)
 	switch {
 	case errors.Is(err, errNoPlayer):
-		c.Refuse("no player is called %s", clean(arg, store.MaxNameLen))
+		c.Refuse("no player is called %s", text.Clean(arg, store.MaxNameLen))
 		return store.Player{}, false
 	case errors.Is(err, errAmbiguous):
 		c.Refuse("%s", strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
@@ -147,14 +149,14 @@ func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
 // displayName is a player's name for plain output, or a short fingerprint.
 func displayName(p store.Player) string {
 	if p.Name != "" {
-		return clean(p.Name, store.MaxNameLen)
+		return text.Clean(p.Name, store.MaxNameLen)
 	}
 	return shortFP(p.Fingerprint)
 }
 
 // shortFP shortens a fingerprint for tables of text.
 func shortFP(fp string) string {
-	fp = clean(fp, 80)
+	fp = text.Clean(fp, 80)
 	if len(fp) > 19 {
 		return fp[:19] + "…"
 	}
@@ -165,13 +167,13 @@ func shortFP(fp string) string {
 // built-in bot, "name (bot)" for a bot on the line protocol; other
 // players' names as they are.
 func botLabel(name, fp string, bot bool) string {
-	name = clean(name, store.MaxNameLen)
+	name = text.Clean(name, store.MaxNameLen)
 	if !bot {
 		return name
 	}
 	if rest, ok := strings.CutPrefix(fp, lobby.BotFingerprintPrefix); ok {
 		if level, _, ok := strings.Cut(rest, ":"); ok {
-			return name + " (" + clean(level, 16) + " bot)"
+			return name + " (" + text.Clean(level, 16) + " bot)"
 		}
 	}
 	return name + " (bot)"

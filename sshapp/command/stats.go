@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -8,13 +8,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
-const (
-	usageStats       = "stats [PLAYER] [--table T] [--json]"
-	usageLeaderboard = "leaderboard [--table T] [--limit N] [--json]"
-)
+const usageStats = "stats [PLAYER] [--table T] [--json]"
 
 // Form: the win rate over formWindow games, after each of the last
 // formPoints games.
@@ -23,25 +21,17 @@ const (
 	formWindow = 10
 )
 
-var (
-	statsCommand = Command{
-		Name:    "stats",
-		Args:    "[PLAYER] [--table T]",
-		Summary: "games, wins, rating, bluffs, caught bluffing, challenges won/lost, recent form",
-		JSON:    true,
-		Run:     runStats,
-	}
-	leaderboardCommand = Command{
-		Name:    "leaderboard",
-		Args:    "[--table T] [--limit N]",
-		Summary: "players ranked by rating (multiplayer Elo), overall or at a table",
-		JSON:    true,
-		Run:     runLeaderboard,
-	}
-)
+// statsCommand is `stats`.
+var statsCommand = Command{
+	Name:    "stats",
+	Args:    "[PLAYER] [--table T]",
+	Summary: "games, wins, rating, bluffs, caught bluffing, challenges won/lost, recent form",
+	JSON:    true,
+	Run:     runStats,
+}
 
-// ratingJSON is a rating in the documents of stats and leaderboard.
-type ratingJSON struct {
+// RatingJSON is a rating in the documents of stats and leaderboard.
+type RatingJSON struct {
 	Rank        int     `json:"rank,omitempty"`
 	Name        string  `json:"name"`
 	Fingerprint string  `json:"fingerprint"`
@@ -51,21 +41,21 @@ type ratingJSON struct {
 	Wins        int     `json:"wins"`
 }
 
-func ratingDoc(r store.Rating) ratingJSON {
-	return ratingJSON{Name: r.Name, Fingerprint: r.Fingerprint, Bot: r.Bot, Rating: math.Round(r.Rating*10) / 10,
+func ratingDoc(r store.Rating) RatingJSON {
+	return RatingJSON{Name: r.Name, Fingerprint: r.Fingerprint, Bot: r.Bot, Rating: math.Round(r.Rating*10) / 10,
 		Games: r.Games, Wins: r.Wins}
 }
 
-// recentJSON is one recent game of `stats --json`.
-type recentJSON struct {
+// RecentJSON is one recent game of `stats --json`.
+type RecentJSON struct {
 	Game  string `json:"game"`
 	Table string `json:"table"`
 	Won   bool   `json:"won"`
 }
 
-// statsJSON is the document of `stats --json`. The counters are over
+// StatsJSON is the document of `stats --json`. The counters are over
 // every table; rates are 0 when there is nothing to divide by.
-type statsJSON struct {
+type StatsJSON struct {
 	Name           string       `json:"name"`
 	Fingerprint    string       `json:"fingerprint"`
 	Bot            bool         `json:"bot"`
@@ -80,10 +70,10 @@ type statsJSON struct {
 	Challenges     int          `json:"challenges"`
 	ChallengesWon  int          `json:"challenges_won"`
 	ChallengeRate  float64      `json:"challenge_rate"`
-	Rating         ratingJSON   `json:"rating"`
+	Rating         RatingJSON   `json:"rating"`
 	Table          string       `json:"table,omitempty"`
-	TableRating    *ratingJSON  `json:"table_rating,omitempty"`
-	Recent         []recentJSON `json:"recent"` // newest first, the games the caller may see
+	TableRating    *RatingJSON  `json:"table_rating,omitempty"`
+	Recent         []RecentJSON `json:"recent"` // newest first, the games the caller may see
 	Form           []float64    `json:"form"`   // oldest first
 }
 
@@ -118,7 +108,7 @@ func runStats(ctx context.Context, c *Call) int {
 	if *table != "" && !c.tableVisible(ctx, recs, *table) {
 		return ExitRefused
 	}
-	tally, err := c.srv.cfg.Players.Tally(ctx, p.Fingerprint)
+	tally, err := c.cfg.Players.Tally(ctx, p.Fingerprint)
 	if err != nil {
 		return c.serverError("read the stats", err)
 	}
@@ -126,13 +116,13 @@ func runStats(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.serverError("read the rating", err)
 	}
-	out := statsJSON{
+	out := StatsJSON{
 		Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
 		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
 		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
 		CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
 		ChallengeRate: rate(tally.ChallengesWon, tally.Challenges), Rating: ratingDoc(overall),
-		Table: *table, Recent: []recentJSON{}, Form: []float64{},
+		Table: *table, Recent: []RecentJSON{}, Form: []float64{},
 	}
 	if *table != "" {
 		tr, err := recs.Rating(ctx, p.Fingerprint, *table)
@@ -151,7 +141,7 @@ func runStats(ctx context.Context, c *Call) int {
 		w := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == p.Fingerprint
 		won[len(recent)-1-i] = w
 		if i < formPoints {
-			out.Recent = append(out.Recent, recentJSON{Game: g.ID, Table: g.Table, Won: w})
+			out.Recent = append(out.Recent, RecentJSON{Game: g.ID, Table: g.Table, Won: w})
 		}
 	}
 	out.Form = form(won)
@@ -200,18 +190,18 @@ func percent(n, of int, what string) string {
 	return fmt.Sprintf("%d of %d %s (%.0f%%)", n, of, what, 100*rate(n, of))
 }
 
-func writeStats(c *Call, s statsJSON) {
+func writeStats(c *Call, s StatsJSON) {
 	w := c.Stdout
 	who := displayName(store.Player{Name: s.Name, Fingerprint: s.Fingerprint})
 	if s.Bot {
 		who = botLabel(s.Name, s.Fingerprint, true)
 	}
-	fmt.Fprintf(w, "%s  %s\n", who, clean(s.Fingerprint, 80))
+	fmt.Fprintf(w, "%s  %s\n", who, text.Clean(s.Fingerprint, 80))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
 	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, plural(s.Rating.Games, "rated game"))
 	if s.TableRating != nil {
-		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", clean(s.Table, store.MaxTableNameLen),
+		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", text.Clean(s.Table, store.MaxTableNameLen),
 			s.TableRating.Rating, plural(s.TableRating.Games, "game"), s.TableRating.Wins)
 	}
 	perGame := ""
@@ -247,68 +237,6 @@ func pct(n, of int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%.0f%%)", 100*rate(n, of))
-}
-
-// leaderboardJSON is the document of `leaderboard --json`.
-type leaderboardJSON struct {
-	Table   string       `json:"table"` // "" overall
-	Players []ratingJSON `json:"players"`
-}
-
-func runLeaderboard(ctx context.Context, c *Call) int {
-	fs := c.flagSet(usageLeaderboard)
-	table := fs.String("table", "", "ratings at table `T` only")
-	limit := fs.Int("limit", 20, "players to list, `N` from 1 to 1000")
-	words, err := parseFlags(fs, c.Args)
-	if err != nil {
-		return ExitUsage
-	}
-	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
-	}
-	if *limit < 1 || *limit > 1000 {
-		return c.usageError(fs, "--limit is 1 to 1000")
-	}
-	recs := c.records()
-	if recs == nil {
-		return ExitRefused
-	}
-	if *table != "" && !c.tableVisible(ctx, recs, *table) {
-		return ExitRefused
-	}
-	rs, err := recs.Leaderboard(ctx, *table, *limit)
-	if err != nil {
-		return c.serverError("read the leaderboard", err)
-	}
-	out := leaderboardJSON{Table: *table, Players: []ratingJSON{}}
-	for i, r := range rs {
-		d := ratingDoc(r)
-		d.Rank = i + 1
-		out.Players = append(out.Players, d)
-	}
-	if c.JSON {
-		return c.WriteJSON(out)
-	}
-	where := "overall"
-	if *table != "" {
-		where = "at " + clean(*table, store.MaxTableNameLen)
-	}
-	if len(rs) == 0 {
-		fmt.Fprintf(c.Stdout, "No rated games %s yet.\n", where)
-		return ExitOK
-	}
-	fmt.Fprintf(c.Stdout, "Leaderboard %s (multiplayer Elo from %.0f):\n", where, store.StartRating)
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tPLAYER\tRATING\tGAMES\tWINS")
-	for _, r := range out.Players {
-		name := botLabel(r.Name, r.Fingerprint, r.Bot)
-		if r.Name == "" {
-			name = shortFP(r.Fingerprint)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%d\t%d%s\n", r.Rank, name, r.Rating, r.Games, r.Wins, pct(r.Wins, r.Games))
-	}
-	_ = tw.Flush()
-	return ExitOK
 }
 
 // plural is "1 game", "2 games".

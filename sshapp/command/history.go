@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -26,38 +27,38 @@ var historyCommand = Command{
 	Run:     runHistory,
 }
 
-// seatJSON is one player of a game, as PROTOCOL.md §3 writes them.
-type seatJSON struct {
+// SeatJSON is one player of a game, as PROTOCOL.md §3 writes them.
+type SeatJSON struct {
 	Seat        int    `json:"seat"`
 	Name        string `json:"name"`
 	Fingerprint string `json:"fingerprint"`
 	Bot         bool   `json:"bot"`
 }
 
-func seatsJSON(g store.Game) []seatJSON {
-	out := make([]seatJSON, len(g.Seats))
+func seatsJSON(g store.Game) []SeatJSON {
+	out := make([]SeatJSON, len(g.Seats))
 	for i, s := range g.Seats {
-		out[i] = seatJSON{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+		out[i] = SeatJSON{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
 	}
 	return out
 }
 
-// historyGame is one game of `history --json`.
-type historyGame struct {
+// HistoryGame is one game of `history --json`.
+type HistoryGame struct {
 	ID        string     `json:"id"`
 	Table     string     `json:"table"`
 	Started   time.Time  `json:"started"`
 	Ended     time.Time  `json:"ended"`
-	Players   []seatJSON `json:"players"`
+	Players   []SeatJSON `json:"players"`
 	Winner    int        `json:"winner"`
 	Standings []int      `json:"standings"`
 	Rounds    int        `json:"rounds"`
 }
 
-// historyJSON is the document of `history --json`. Next is the --before
+// HistoryJSON is the document of `history --json`. Next is the --before
 // of the next page, "" when this page is the last.
-type historyJSON struct {
-	Games []historyGame `json:"games"`
+type HistoryJSON struct {
+	Games []HistoryGame `json:"games"`
 	Next  string        `json:"next"`
 }
 
@@ -72,7 +73,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)
@@ -113,9 +114,9 @@ func runHistory(ctx context.Context, c *Call) int {
 		return c.serverError("read the history", err)
 	}
 	if c.JSON {
-		out := historyJSON{Games: []historyGame{}, Next: next}
+		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
-			out.Games = append(out.Games, historyGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
+			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
 				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
 		}
 		return c.WriteJSON(out)
@@ -127,7 +128,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, clean(g.Table, store.MaxTableNameLen),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, text.Clean(g.Table, store.MaxTableNameLen),
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
 	}
 	_ = tw.Flush()
@@ -135,7 +136,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
 			if f.v != "" {
-				words += " --" + f.name + " " + clean(f.v, 80)
+				words += " --" + f.name + " " + text.Clean(f.v, 80)
 			}
 		}
 		if *limit != 20 {
@@ -152,7 +153,7 @@ func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	return clean(g.Seats[seat].Name, store.MaxNameLen)
+	return text.Clean(g.Seats[seat].Name, store.MaxNameLen)
 }
 
 // playerList names the players of g by seat, bots marked.
@@ -178,6 +179,6 @@ func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool
 	case c.Admin || t.Admits(c.Player.Fingerprint):
 		return true
 	}
-	c.Refuse("no table %s", clean(name, store.MaxTableNameLen))
+	c.Refuse("no table %s", text.Clean(name, store.MaxTableNameLen))
 	return false
 }

@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -27,7 +28,7 @@ type GameJSON struct {
 	ID        string         `json:"id"`
 	Table     string         `json:"table"`
 	Rules     engine.Options `json:"rules"`
-	Players   []seatJSON     `json:"players"`
+	Players   []SeatJSON     `json:"players"`
 	Started   time.Time      `json:"started"`
 	Ended     time.Time      `json:"ended"`
 	Winner    int            `json:"winner"`
@@ -45,7 +46,9 @@ func runReplay(ctx context.Context, c *Call) int {
 	}
 	id := c.Args[0]
 	g, evs, err := recs.Game(ctx, id)
-	noGame := func() int { return c.Refuse("no game %s; list the games with:  %s", clean(id, 24), c.Hint("history")) }
+	noGame := func() int {
+		return c.Refuse("no game %s; list the games with:  %s", text.Clean(id, 24), c.Hint("history"))
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return noGame()
@@ -75,7 +78,7 @@ func runReplay(ctx context.Context, c *Call) int {
 // die, then each player's lives round by round.
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	name := func(seat int) string { return seatName(g, seat) }
-	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, clean(g.Table, store.MaxTableNameLen), rulesSummary(g.Rules))
+	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, text.Clean(g.Table, store.MaxTableNameLen), rulesSummary(g.Rules))
 	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
 		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
 	lives := make([]int, len(g.Seats))

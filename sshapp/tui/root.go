@@ -1,19 +1,26 @@
-package sshapp
+package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/mia-game/mia/sshapp/tui"
-	"github.com/mia-game/mia/sshapp/ui"
 )
 
 // root is a session's screen once the lobby is wired in: the name prompt
-// for a new key, then the lobby and tables of package tui.
+// for a new key, then the lobby and tables.
 type root struct {
-	prompt  ui.Model
+	prompt  Prompt
 	game    tea.Model // nil until the player has a name
 	start   func(name string) tea.Model
 	lastWin tea.WindowSizeMsg
+}
+
+// NewRoot is a session's screen: prompt until the player has a name, then
+// the model start makes for that name.
+func NewRoot(prompt Prompt, start func(name string) tea.Model) tea.Model {
+	r := &root{prompt: prompt, start: start}
+	if name, ok := prompt.Named(); ok {
+		r.game = start(name)
+	}
+	return r
 }
 
 func (r *root) Init() tea.Cmd {
@@ -28,15 +35,12 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r.lastWin = w
 	}
 	if r.game != nil {
-		if bye, ok := msg.(ui.GoodbyeMsg); ok {
-			msg = tui.GoodbyeMsg{Reason: bye.Reason}
-		}
 		var cmd tea.Cmd
 		r.game, cmd = r.game.Update(msg)
 		return r, cmd
 	}
 	m, cmd := r.prompt.Update(msg)
-	r.prompt = m.(ui.Model)
+	r.prompt = m.(Prompt)
 	if name, ok := r.prompt.Named(); ok {
 		r.game = r.start(name)
 		init := r.game.Init()

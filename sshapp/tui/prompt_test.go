@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 	"github.com/muesli/termenv"
 )
 
-func params(name string, set func(string) (string, error)) Params {
-	return Params{
+func promptParams(name string, set func(string) (string, error)) PromptParams {
+	return PromptParams{
 		Renderer:    lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)),
 		Name:        name,
 		Fingerprint: "SHA256:abc",
@@ -51,7 +51,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 		}
 		return name, nil
 	}
-	tm := teatest.NewTestModel(t, New(params("", set)), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, NewPrompt(promptParams("", set)), teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "Choose a display name")
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
@@ -69,7 +69,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 	waitFor(t, tm, "Hello, alice")
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Prompt)
 	if final.phase != leaving {
 		t.Errorf("phase after q = %v", final.phase)
 	}
@@ -81,7 +81,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 }
 
 func TestNamedPlayerSkipsThePrompt(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(params("zed", nil)), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, NewPrompt(promptParams("zed", nil)), teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "Hello, zed", "SHA256:abc", "q to quit")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
@@ -89,9 +89,9 @@ func TestNamedPlayerSkipsThePrompt(t *testing.T) {
 
 func TestGoodbyeQuits(t *testing.T) {
 	for _, name := range []string{"", "zed"} {
-		tm := teatest.NewTestModel(t, New(params(name, nil)), teatest.WithInitialTermSize(80, 24))
+		tm := teatest.NewTestModel(t, NewPrompt(promptParams(name, nil)), teatest.WithInitialTermSize(80, 24))
 		tm.Send(GoodbyeMsg{Reason: "the server is shutting down"})
-		final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
+		final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Prompt)
 		if final.bye != "the server is shutting down" || !strings.Contains(final.View(), "shutting down") {
 			t.Errorf("name %q: final view %q", name, final.View())
 		}
@@ -100,7 +100,7 @@ func TestGoodbyeQuits(t *testing.T) {
 
 func TestViewFitsAnySize(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {20, 5}, {500, 200}} {
-		m, _ := New(params("zed", nil)).Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m, _ := NewPrompt(promptParams("zed", nil)).Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		v := m.View()
 		if lines := strings.Count(v, "\n") + 1; size[1] > 12 && lines != size[1] {
 			t.Errorf("%v: %d lines", size, lines)

@@ -1,4 +1,11 @@
-package sshapp
+// Package command is the command router of PROTOCOL.md §1, `ssh HOST
+// COMMAND ARGS…`, and one file per command. Room: under sshapp, beside
+// the server (which runs the router for each session with a command) and
+// the bot line protocol (which the bot command runs). It may import lobby,
+// engine, store (the types of its storage, reached only through the
+// interfaces of its Config), sshapp/botline and sshapp/internal/text;
+// never sshapp or sshapp/tui.
+package command
 
 import (
 	"context"
@@ -6,12 +13,15 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/botline"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -56,31 +66,66 @@ func (cmd *Command) usage() string {
 	return u
 }
 
-// commandTable is the router: commands by name, in the order of help.
-type commandTable struct {
+// Session is the caller's SSH session as the commands need it. The
+// server's sessions implement it.
+type Session interface {
+	ssh.Session
+	// Player is the caller as last read or renamed; Name is "" until
+	// they choose one.
+	Player() store.Player
+	// SetPlayer records the caller's profile after a change.
+	SetPlayer(p store.Player)
+	// Rename validates and stores the caller's display name and makes it
+	// the session's. Its errors are fit to show the person.
+	Rename(ctx context.Context, name string) (store.Player, error)
+	// Hint is the ssh command line that reaches the server, with extra
+	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
+	Hint(flags string) string
+	// Play runs the game screen on the session (it has a terminal),
+	// straight to table if it is not "".
+	Play(table string)
+	// GoodbyeReason is why the server ends the session, "" while it
+	// does not.
+	GoodbyeReason() string
+	// Touch counts as input for the idle timeout.
+	Touch()
+}
+
+// Config is what the commands need from the server.
+type Config struct {
+	// Lobby is the live table registry; nil refuses the table commands.
+	Lobby *lobby.Lobby
+	// Players is the player and table storage.
+	Players Players
+	// Records is the history, ratings and bans; nil refuses history,
+	// replay, stats, leaderboard and ban.
+	Records Records
+	// Log receives the commands' logs.
+	Log *log.Logger
+	// Now is the clock.
+	Now func() time.Time
+	// IsAdmin reports whether a key is a server admin's.
+	IsAdmin func(fingerprint string) bool
+	// EndSessions says goodbye to every open session of a key and returns
+	// how many there were (ban).
+	EndSessions func(fingerprint, reason string) int
+	// Bots is the bot line protocol's config (bot); its Log and Lobby are
+	// filled in from this one.
+	Bots botline.Config
+}
+
+// Router holds the commands by name, in the order of help. Make it with
+// New.
+type Router struct {
+	cfg    Config
 	byName map[string]*Command
 	order  []string
 }
 
-func (t *commandTable) add(cmd Command) {
-	if t.byName == nil {
-		t.byName = make(map[string]*Command)
-	}
-	if _, ok := t.byName[cmd.Name]; !ok {
-		t.order = append(t.order, cmd.Name)
-	}
-	t.byName[cmd.Name] = &cmd
-}
-
-// Handle adds a command to the router, or replaces the one of the same
-// name (keeping its place in help). Call it before Serve.
-func (srv *Server) Handle(cmd Command) {
-	srv.commands.add(cmd)
-}
-
-// builtinCommands is PROTOCOL.md §1.
-func builtinCommands() commandTable {
-	var t commandTable
+// New makes the router of PROTOCOL.md §1.
+func New(cfg Config) *Router {
+	cfg.Bots.Lobby, cfg.Bots.Log = cfg.Lobby, cfg.Log
+	r := &Router{cfg: cfg, byName: make(map[string]*Command)}
 	for _, cmd := range []Command{
 		{Name: "help", Args: "[COMMAND]", Summary: "lists the commands", Anonymous: true, Run: runHelp},
 		{Name: "whoami", Summary: "your name, fingerprint, lives in current games, games played", JSON: true, Anonymous: true, Run: runWhoami},
@@ -97,9 +142,18 @@ func builtinCommands() commandTable {
 		unbanCommand,
 		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
 	} {
-		t.add(cmd)
+		r.Handle(cmd)
 	}
-	return t
+	return r
+}
+
+// Handle adds a command, or replaces the one of the same name (keeping its
+// place in help). Call it before the server serves.
+func (r *Router) Handle(cmd Command) {
+	if _, ok := r.byName[cmd.Name]; !ok {
+		r.order = append(r.order, cmd.Name)
+	}
+	r.byName[cmd.Name] = &cmd
 }
 
 // Call is one run of a command.
@@ -115,15 +169,12 @@ type Call struct {
 	// Stdout and Stderr are the session's streams.
 	Stdout, Stderr io.Writer
 	// Session is the SSH session (its terminal size is clamped).
-	Session ssh.Session
+	Session Session
 
-	srv *Server
+	cfg *Config
+	r   *Router
 	cmd *Command
-	ss  *session
 }
-
-// Server is the server running the command.
-func (c *Call) Server() *Server { return c.srv }
 
 // Refuse writes "mia: REASON" to stderr and returns ExitRefused.
 func (c *Call) Refuse(format string, args ...any) int {
@@ -133,7 +184,7 @@ func (c *Call) Refuse(format string, args ...any) int {
 
 // Usage writes the command's usage to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
-	fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), c.cmd.usage())
+	fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), c.cmd.usage())
 	return ExitUsage
 }
 
@@ -150,21 +201,22 @@ func (c *Call) WriteJSON(v any) int {
 // Hint is the command line that runs words on this server, as the
 // caller would type it: "ssh -p 23234 mia.example.org name NEW".
 func (c *Call) Hint(words string) string {
-	return c.srv.hint(c.Session, "") + " " + words
+	return c.Session.Hint("") + " " + words
 }
 
-// runCommand routes a command line and returns its exit status.
-func (srv *Server) runCommand(ss *session, args []string) (code int) {
-	p := ss.Player()
-	cmd := srv.commands.byName[args[0]]
+// Run routes a command line (args[0] is the command) and returns its exit
+// status.
+func (r *Router) Run(s Session, args []string) (code int) {
+	p := s.Player()
+	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(ss.Stderr(), "mia: unknown command %q\n\n", clean(args[0], 32))
-		srv.writeHelp(ss.Stderr(), ss)
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", text.Clean(args[0], 32))
+		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}
 	c := &Call{
-		Args: args[1:], Player: p, Admin: srv.IsAdmin(ss.fp),
-		Stdout: ss, Stderr: ss.Stderr(), Session: ss, srv: srv, cmd: cmd, ss: ss,
+		Args: args[1:], Player: p, Admin: r.cfg.IsAdmin(p.Fingerprint),
+		Stdout: s, Stderr: s.Stderr(), Session: s, cfg: &r.cfg, r: r, cmd: cmd,
 	}
 	if cmd.JSON {
 		c.Args, c.JSON = stripFlag(c.Args, "--json")
@@ -173,12 +225,12 @@ func (srv *Server) runCommand(ss *session, args []string) (code int) {
 		return c.Refuse("choose a name first:  %s", c.Hint("name NEW"))
 	}
 	defer func() {
-		if r := recover(); r != nil {
-			srv.log.Error("command panicked", "command", cmd.Name, "panic", r, "stack", string(debug.Stack()))
+		if rec := recover(); rec != nil {
+			r.cfg.Log.Error("command panicked", "command", cmd.Name, "panic", rec, "stack", string(debug.Stack()))
 			code = c.Refuse("internal error")
 		}
 	}()
-	ctx, cancel := context.WithTimeout(ss.Context(), CommandTimeout)
+	ctx, cancel := context.WithTimeout(s.Context(), CommandTimeout)
 	defer cancel()
 	return cmd.Run(ctx, c)
 }
@@ -198,34 +250,15 @@ func stripFlag(args []string, flag string) ([]string, bool) {
 }
 
 // writeHelp writes the list of commands.
-func (srv *Server) writeHelp(w io.Writer, s ssh.Session) {
+func (r *Router) writeHelp(w io.Writer, s Session) {
 	fmt.Fprintf(w, "Mia, the dice bluffing game, over SSH.\n\n")
-	fmt.Fprintf(w, "Play:      %s\n", srv.hint(s, "-t"))
-	fmt.Fprintf(w, "Commands:  %s COMMAND [ARGS]\n\n", srv.hint(s, ""))
+	fmt.Fprintf(w, "Play:      %s\n", s.Hint("-t"))
+	fmt.Fprintf(w, "Commands:  %s COMMAND [ARGS]\n\n", s.Hint(""))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, name := range srv.commands.order {
-		cmd := srv.commands.byName[name]
+	for _, name := range r.order {
+		cmd := r.byName[name]
 		fmt.Fprintf(tw, "  %s\t%s\n", cmd.usage(), cmd.Summary)
 	}
 	_ = tw.Flush()
 	fmt.Fprintf(w, "\nExit status: 0 done, 1 refused (reason on stderr), 2 usage error.\n")
-}
-
-func runHelp(_ context.Context, c *Call) int {
-	switch len(c.Args) {
-	case 0:
-		c.srv.writeHelp(c.Stdout, c.Session)
-		return ExitOK
-	case 1:
-		if strings.HasPrefix(c.Args[0], "-") {
-			return c.Usage()
-		}
-		cmd := c.srv.commands.byName[c.Args[0]]
-		if cmd == nil {
-			return c.Refuse("no command %q; run help for the list", clean(c.Args[0], 32))
-		}
-		fmt.Fprintf(c.Stdout, "%s %s\n  %s\n", c.srv.hint(c.Session, ""), cmd.usage(), cmd.Summary)
-		return ExitOK
-	}
-	return c.Usage()
 }

@@ -1,4 +1,4 @@
-package sshapp
+package botline
 
 import (
 	"bytes"
@@ -76,8 +76,8 @@ func TestErrorLine(t *testing.T) {
 		{strings.Repeat("x", 300), "ERROR;" + strings.Repeat("x", 200)},
 	}
 	for _, tt := range tests {
-		if got := errorLine(tt.in); got != tt.want {
-			t.Errorf("errorLine(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := ErrorLine(tt.in); got != tt.want {
+			t.Errorf("ErrorLine(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,4 @@
-// Package ui holds the interactive screens. For now it is a placeholder:
-// a name prompt for a new key, then a "lobby coming soon" page.
-package ui
+package tui
 
 import (
 	"strings"
@@ -11,13 +9,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// GoodbyeMsg tells a screen that the server is ending the session (it is
-// shutting down, or the person was idle too long). The screen should show
-// it and quit; the server kills it if it does not.
-type GoodbyeMsg struct{ Reason string }
-
-// Params are what the placeholder screen needs from its session.
-type Params struct {
+// PromptParams are what the name prompt needs from its session.
+type PromptParams struct {
 	// Renderer is the session's renderer: every style comes from it.
 	Renderer *lipgloss.Renderer
 	// Name is the player's display name, "" for a new key.
@@ -47,10 +40,11 @@ type nameSetMsg struct {
 	err  error
 }
 
-// Model is the placeholder screen.
-type Model struct {
-	p      Params
-	st     styles
+// Prompt is the name prompt of a new key, and without a lobby the page
+// after it.
+type Prompt struct {
+	p      PromptParams
+	st     promptStyles
 	phase  phase
 	input  textinput.Model
 	errMsg string
@@ -59,12 +53,12 @@ type Model struct {
 	height int
 }
 
-type styles struct {
+type promptStyles struct {
 	title, dim, err, key lipgloss.Style
 }
 
-func newStyles(r *lipgloss.Renderer) styles {
-	return styles{
+func newPromptStyles(r *lipgloss.Renderer) promptStyles {
+	return promptStyles{
 		title: r.NewStyle().Bold(true).Foreground(lipgloss.Color("205")),
 		dim:   r.NewStyle().Foreground(lipgloss.Color("245")),
 		err:   r.NewStyle().Foreground(lipgloss.Color("196")),
@@ -72,9 +66,9 @@ func newStyles(r *lipgloss.Renderer) styles {
 	}
 }
 
-// New makes the placeholder screen: the name prompt if p.Name is "",
-// else the lobby page.
-func New(p Params) Model {
+// NewPrompt makes the name prompt if p.Name is "", else the page after
+// it.
+func NewPrompt(p PromptParams) Prompt {
 	if p.Renderer == nil {
 		p.Renderer = lipgloss.NewRenderer(nil)
 	}
@@ -91,7 +85,7 @@ func New(p Params) Model {
 	in.Cursor.TextStyle = r.NewStyle()
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	m := Model{p: p, st: newStyles(r), input: in, phase: ready, width: 80, height: 24}
+	m := Prompt{p: p, st: newPromptStyles(r), input: in, phase: ready, width: 80, height: 24}
 	if p.Name == "" {
 		m.phase = asking
 	}
@@ -99,13 +93,13 @@ func New(p Params) Model {
 }
 
 // Named returns the player's name once they have one.
-func (m Model) Named() (string, bool) { return m.p.Name, m.phase == ready }
+func (m Prompt) Named() (string, bool) { return m.p.Name, m.phase == ready }
 
 // Init implements tea.Model.
-func (m Model) Init() tea.Cmd { return nil }
+func (m Prompt) Init() tea.Cmd { return nil }
 
 // Update implements tea.Model.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Prompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -130,7 +124,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Prompt) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch m.phase {
 	case asking:
 		if msg.Type == tea.KeyEnter {
@@ -159,7 +153,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 // View implements tea.Model.
-func (m Model) View() string {
+func (m Prompt) View() string {
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("Mia") + m.st.dim.Render(" · the dice bluffing game") + "\n\n")
 	switch m.phase {

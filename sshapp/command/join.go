@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -19,8 +20,8 @@ var joinCommand = Command{
 	Run:     runJoin,
 }
 
-// joinJSON is the document of `join --json`.
-type joinJSON struct {
+// JoinJSON is the document of `join --json`.
+type JoinJSON struct {
 	Table string `json:"table"`
 	Play  string `json:"play"`
 }
@@ -36,26 +37,26 @@ func runJoin(ctx context.Context, c *Call) int {
 	// An unknown table and a wrong code get the same answer, so that
 	// nobody learns the names of private tables by guessing.
 	refuse := func() int {
-		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", clean(name, store.MaxTableNameLen))
+		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", text.Clean(name, store.MaxTableNameLen))
 	}
-	t, err := c.srv.cfg.Lobby.Table(name)
+	t, err := c.cfg.Lobby.Table(name)
 	if err != nil {
 		return refuse()
 	}
 	err = t.Redeem(ctx, c.lobbyPlayer(), code)
 	switch {
 	case errors.Is(err, lobby.ErrBadInvite):
-		c.srv.log.Info("invite refused", "table", t.Name(), "fingerprint", c.Player.Fingerprint)
+		c.cfg.Log.Info("invite refused", "table", t.Name(), "fingerprint", c.Player.Fingerprint)
 		return refuse()
 	case errors.Is(err, lobby.ErrMember):
 		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())
 	case err != nil:
 		return c.tableError(err)
 	}
-	c.srv.log.Info("joined", "table", t.Name(), "player", c.Player.Name)
-	play := c.srv.hint(c.Session, "-t") + " play " + t.Name()
+	c.cfg.Log.Info("joined", "table", t.Name(), "player", c.Player.Name)
+	play := c.Session.Hint("-t") + " play " + t.Name()
 	if c.JSON {
-		return c.WriteJSON(joinJSON{Table: t.Name(), Play: play})
+		return c.WriteJSON(JoinJSON{Table: t.Name(), Play: play})
 	}
 	fmt.Fprintf(c.Stdout, "You are a member of %s now. Sit down with:\n  %s\n", t.Name(), play)
 	return ExitOK

@@ -1,4 +1,4 @@
-package sshapp
+package botline
 
 import (
 	"bufio"

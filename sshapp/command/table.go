@@ -1,4 +1,4 @@
-package sshapp
+package command
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -54,16 +55,16 @@ func runTable(ctx context.Context, c *Call) int {
 	case "close":
 		return runTableClose(ctx, c, args)
 	}
-	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", clean(sub, 32))
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", text.Clean(sub, 32))
 	for _, u := range []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose} {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), u)
+		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), u)
 	}
 	return ExitUsage
 }
 
-// tableDoc is the document of the table commands' --json.
-type tableDoc struct {
-	Table   tableJSON `json:"table"`
+// TableDoc is the document of the table commands' --json.
+type TableDoc struct {
+	Table   TableJSON `json:"table"`
 	Bots    []string  `json:"bots,omitempty"`    // create: the bots seated
 	Code    string    `json:"code,omitempty"`    // invite
 	Expires time.Time `json:"expires,omitzero"`  // invite
@@ -73,16 +74,16 @@ type tableDoc struct {
 	Play    string    `json:"play,omitempty"`    // the command that opens the table
 }
 
-func docOf(info lobby.TableInfo) tableJSON {
-	return tableJSON{
-		Name: clean(info.Name, store.MaxTableNameLen), Host: clean(info.Host, store.MaxNameLen),
-		Seats: info.Seats, Taken: info.Taken, State: clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+func docOf(info lobby.TableInfo) TableJSON {
+	return TableJSON{
+		Name: text.Clean(info.Name, store.MaxTableNameLen), Host: text.Clean(info.Host, store.MaxNameLen),
+		Seats: info.Seats, Taken: info.Taken, State: text.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
 	}
 }
 
 // needLobby refuses when the server runs without tables.
 func (c *Call) needLobby() bool {
-	if c.srv.cfg.Lobby == nil {
+	if c.cfg.Lobby == nil {
 		c.Refuse("tables are not available on this server")
 		return false
 	}
@@ -96,14 +97,14 @@ func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 	if !c.needLobby() {
 		return nil, lobby.TableInfo{}, false
 	}
-	t, err := c.srv.cfg.Lobby.Table(name)
+	t, err := c.cfg.Lobby.Table(name)
 	if err == nil {
 		info := t.Info()
 		if c.Admin || info.Admits(c.Player.Fingerprint) {
 			return t, info, true
 		}
 	}
-	c.Refuse("no open table %s", clean(name, store.MaxTableNameLen))
+	c.Refuse("no open table %s", text.Clean(name, store.MaxTableNameLen))
 	return nil, lobby.TableInfo{}, false
 }
 
@@ -157,26 +158,26 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	if *bots < 0 || *bots > seats {
 		return c.Refuse("--bots %d: a table of %d seats takes 0 to %d bots", *bots, seats, seats)
 	}
-	t, err := c.srv.cfg.Lobby.CreateTable(ctx, c.lobbyPlayer(), lobby.TableConfig{
+	t, err := c.cfg.Lobby.CreateTable(ctx, c.lobbyPlayer(), lobby.TableConfig{
 		Name: words[0], Rules: rules, Seats: seats, Private: *private,
 	})
 	if err != nil {
 		return c.tableError(err)
 	}
-	c.srv.log.Info("table created", "table", t.Name(), "host", c.Player.Name, "private", *private, "bots", *bots)
+	c.cfg.Log.Info("table created", "table", t.Name(), "host", c.Player.Name, "private", *private, "bots", *bots)
 	var seated []string
 	for range *bots {
 		b, err := t.AddBot(ctx, c.lobbyPlayer(), level)
 		if err != nil {
-			c.srv.log.Warn("seat a bot", "table", t.Name(), "err", err)
+			c.cfg.Log.Warn("seat a bot", "table", t.Name(), "err", err)
 			break
 		}
 		seated = append(seated, b.Name)
 	}
 	info := t.Info()
-	play := c.srv.hint(c.Session, "-t") + " play " + info.Name
+	play := c.Session.Hint("-t") + " play " + info.Name
 	if c.JSON {
-		return c.WriteJSON(tableDoc{Table: docOf(info), Bots: seated, Play: play})
+		return c.WriteJSON(TableDoc{Table: docOf(info), Bots: seated, Play: play})
 	}
 	kind := "public"
 	if info.Private {
@@ -239,14 +240,14 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 	if err != nil {
 		return c.serverError("make an invite code", err)
 	}
-	expires := c.srv.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
+	expires := c.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
 	if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
 		return c.tableError(err)
 	}
-	c.srv.log.Info("invite made", "table", info.Name, "by", c.Player.Name)
+	c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Player.Name)
 	join := c.Hint("join " + info.Name + " " + code)
 	if c.JSON {
-		return c.WriteJSON(tableDoc{Table: docOf(info), Code: code, Expires: expires, Join: join})
+		return c.WriteJSON(TableDoc{Table: docOf(info), Code: code, Expires: expires, Join: join})
 	}
 	fmt.Fprintf(c.Stdout, "Invite code for %s: %s\n", info.Name, code)
 	fmt.Fprintf(c.Stdout, "It works once, for one key, until %s. The invited player runs:\n  %s\n",
@@ -282,9 +283,9 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 	if kickErr != nil {
 		return c.tableError(kickErr)
 	}
-	c.srv.log.Info("kicked", "table", info.Name, "player", who, "by", c.Player.Name)
+	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Player.Name)
 	if c.JSON {
-		return c.WriteJSON(tableDoc{Table: docOf(t.Info()), Removed: who})
+		return c.WriteJSON(TableDoc{Table: docOf(t.Info()), Removed: who})
 	}
 	fmt.Fprintf(c.Stdout, "Removed %s from %s.\n", who, info.Name)
 	if !info.Private {
@@ -314,7 +315,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 	}
 	fs := c.flagSet(usageTableRules)
 	fs.Usage = func() {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.srv.hint(c.Session, ""), usageTableRules)
+		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), usageTableRules)
 		printFlags(c.Stderr, fs, "now")
 	}
 	rf := addRulesFlags(fs, info.Rules, info.Seats)
@@ -323,7 +324,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
 	}
 	rules, seats, err := rf.rules()
 	if err != nil {
@@ -333,9 +334,9 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return c.tableError(err)
 	}
 	info = t.Info()
-	c.srv.log.Info("rules changed", "table", info.Name, "by", c.Player.Name)
+	c.cfg.Log.Info("rules changed", "table", info.Name, "by", c.Player.Name)
 	if c.JSON {
-		return c.WriteJSON(tableDoc{Table: docOf(info)})
+		return c.WriteJSON(TableDoc{Table: docOf(info)})
 	}
 	fmt.Fprintf(c.Stdout, "Rules of %s from the next game: %d seats; %s.\n", info.Name, info.Seats, rulesSummary(info.Rules))
 	return ExitOK
@@ -357,9 +358,9 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
 		return c.tableError(err)
 	}
-	c.srv.log.Info("table closed", "table", info.Name, "by", c.Player.Name, "admin", c.Admin)
+	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Player.Name, "admin", c.Admin)
 	if c.JSON {
-		return c.WriteJSON(tableDoc{Table: docOf(info), Closed: true})
+		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true})
 	}
 	fmt.Fprintf(c.Stdout, "Table %s is closed.\n", info.Name)
 	return ExitOK

@@ -1,0 +1,60 @@
+package sshapp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+
+	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/store"
+)
+
+// endSessionsOf says goodbye to every open session of a key, and returns
+// how many there were.
+func (srv *Server) endSessionsOf(fp, reason string) int {
+	srv.mu.Lock()
+	var of []*session
+	for ss := range srv.sessions {
+		if ss.fp == fp {
+			of = append(of, ss)
+		}
+	}
+	srv.mu.Unlock()
+	for _, ss := range of {
+		ss.goodbye(reason)
+		ss.mu.Lock()
+		interactive := ss.program != nil
+		ss.mu.Unlock()
+		if !interactive {
+			_ = ss.Exit(command.ExitRefused)
+		}
+	}
+	return len(of)
+}
+
+// refuseBanned ends a session of a banned key at its start, with a
+// message, and reports whether it did. Admin keys are never refused; if
+// the bans cannot be read, the key is let in (and the failure logged).
+func (srv *Server) refuseBanned(s ssh.Session, fp string) bool {
+	bans := srv.cfg.Storage.Bans
+	if bans == nil || srv.IsAdmin(fp) {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
+	defer cancel()
+	_, err := bans.Banned(ctx, fp)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return false
+	case err != nil:
+		srv.log.Error("ban lookup failed", "fingerprint", fp, "err", err)
+		return false
+	}
+	srv.log.Info("banned key refused", "fingerprint", fp, "remote", remoteIP(s.RemoteAddr()))
+	fmt.Fprintln(s.Stderr(), "mia: this key is banned from this server")
+	_ = s.Exit(command.ExitRefused)
+	return true
+}

@@ -1,0 +1,29 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/sshapp/internal/text"
+)
+
+// runHelp is `help [COMMAND]`.
+func runHelp(_ context.Context, c *Call) int {
+	switch len(c.Args) {
+	case 0:
+		c.r.writeHelp(c.Stdout, c.Session)
+		return ExitOK
+	case 1:
+		if strings.HasPrefix(c.Args[0], "-") {
+			return c.Usage()
+		}
+		cmd := c.r.byName[c.Args[0]]
+		if cmd == nil {
+			return c.Refuse("no command %q; run help for the list", text.Clean(c.Args[0], 32))
+		}
+		fmt.Fprintf(c.Stdout, "%s %s\n  %s\n", c.Session.Hint(""), cmd.usage(), cmd.Summary)
+		return ExitOK
+	}
+	return c.Usage()
+}
