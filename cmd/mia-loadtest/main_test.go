@@ -36,7 +36,8 @@ func startServer(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := sshapp.New(sshapp.Config{HostKey: key.Signer, Players: st, Lobby: lob})
+	srv, err := sshapp.New(sshapp.Config{HostKey: key.Signer, Lobby: lob,
+		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st}})
 	if err != nil {
 		t.Fatal(err)
 	}
