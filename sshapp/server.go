@@ -25,6 +25,7 @@ import (
 
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/tui"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -40,6 +41,7 @@ type Server struct {
 	botSeats botline.Seats // the bot sessions of each key at each table
 
 	handlers sync.WaitGroup // running session handlers
+	styles   tui.StyleCache // the screens' styles, one per kind of terminal
 
 	mu        sync.Mutex
 	closing   bool

@@ -19,6 +19,7 @@ func NewRoot(prompt Prompt, start func(name string) tea.Model) tea.Model {
 	r := &root{prompt: prompt, start: start}
 	if name, ok := prompt.Named(); ok {
 		r.game = start(name)
+		r.prompt = Prompt{} // never shown again: let its styles go
 	}
 	return r
 }
@@ -43,6 +44,7 @@ func (r *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	r.prompt = m.(Prompt)
 	if name, ok := r.prompt.Named(); ok {
 		r.game = r.start(name)
+		r.prompt = Prompt{}
 		init := r.game.Init()
 		var size tea.Cmd
 		if r.lastWin.Width > 0 {

@@ -25,6 +25,9 @@ type Config struct {
 	Lobby    *lobby.Lobby
 	Player   lobby.Player       // the person at the keyboard, already named
 	Renderer *lipgloss.Renderer // the session's renderer (bm.MakeRenderer(s))
+	// Styles, when set, are the styles Renderer would build, shared with
+	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
+	Styles *Styles
 	Table    string             // optional: open this table first (ssh -t HOST play TABLE)
 	Width    int                // the initial size; tea.WindowSizeMsg updates it
 	Height   int
@@ -86,7 +89,10 @@ func New(cfg Config) tea.Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := NewStyles(cfg.Renderer)
+	s := cfg.Styles
+	if s == nil {
+		s = NewStyles(cfg.Renderer)
+	}
 	m := &Model{cfg: cfg, s: s, help: s.newHelp(), width: cfg.Width, height: cfg.Height}
 	m.lobby = newLobbyScreen(s)
 	m.resize()
