@@ -1,4 +1,4 @@
-package lobby
+package lobby_test
 
 import (
 	"context"
@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // BenchmarkTables runs 200 tables of 5 simulated players acting as fast as
@@ -26,7 +28,7 @@ func BenchmarkTables(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	l, err := New(context.Background(), Config{Store: st, Dice: lobbytest.NewDice(1)})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Dice: lobbytest.NewDice(1)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,17 +38,17 @@ func BenchmarkTables(b *testing.B) {
 	rules.Lives = 3
 
 	type seatTable struct {
-		tbl  *Table
-		ps   []Player
-		subs []*Subscription
+		tbl  *lobby.Table
+		ps   []lobby.Player
+		subs []*lobby.Subscription
 	}
 	all := make([]seatTable, tables)
 	for i := range all {
 		st := seatTable{}
 		for j := 0; j < players; j++ {
-			st.ps = append(st.ps, Player{Fingerprint: fmt.Sprintf("SHA256:t%dp%d", i, j), Name: fmt.Sprintf("t%dp%d", i, j)})
+			st.ps = append(st.ps, lobby.Player{Fingerprint: fmt.Sprintf("SHA256:t%dp%d", i, j), Name: fmt.Sprintf("t%dp%d", i, j)})
 		}
-		st.tbl, err = l.CreateTable(ctx, st.ps[0], TableConfig{Name: fmt.Sprintf("bench-%d", i), Rules: rules, Seats: players})
+		st.tbl, err = l.CreateTable(ctx, st.ps[0], lobby.TableConfig{Name: fmt.Sprintf("bench-%d", i), Rules: rules, Seats: players})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,7 +78,7 @@ func BenchmarkTables(b *testing.B) {
 		go func(st seatTable, seed uint64) {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, 1))
-			last := make([]Snapshot, players)
+			last := make([]lobby.Snapshot, players)
 			mine := make([]time.Duration, 0, perTable)
 			for n := 0; n < perTable; n++ {
 				for j, s := range st.subs {
@@ -94,9 +96,9 @@ func BenchmarkTables(b *testing.B) {
 					}
 					continue
 				}
-				turn := indexByName(st.ps, last[0].Name(last[0].Game.Turn))
+				turn := slices.IndexFunc(st.ps, func(p lobby.Player) bool { return p.Name == last[0].Name(last[0].Game.Turn) })
 				t0 := time.Now()
-				if err := st.tbl.Act(ctx, st.ps[turn], move(last[turn].Game, r)); err != nil {
+				if err := st.tbl.Act(ctx, st.ps[turn], lobbytest.Move(last[turn].Game, r)); err != nil {
 					b.Error(err)
 					return
 				}

@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/ai"
 )
-
-// botNames are given to built-in bots in turn; the table adds a number if
-// one is taken.
-var botNames = []string{"ada", "bert", "cleo", "dora", "emil", "fritz", "greta", "hugo", "ines"}
 
 // BotFingerprintPrefix starts the fingerprint of every built-in bot, so
 // that no SSH key can ever be one.
@@ -55,7 +53,7 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 			return ErrGameRunning
 		}
 		for i, s := range t.sitters {
-			if s.Bot && isBuiltin(s) && s.Name == name {
+			if s.Bot && isBuiltin(s) && strings.EqualFold(s.Name, name) {
 				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
 				t.changed(false)
 				return nil
@@ -65,18 +63,15 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 	})
 }
 
+// isBuiltin reports whether p is a built-in bot.
 func isBuiltin(p Player) bool {
-	return len(p.Fingerprint) > len(BotFingerprintPrefix) && p.Fingerprint[:len(BotFingerprintPrefix)] == BotFingerprintPrefix
+	return len(p.Fingerprint) > len(BotFingerprintPrefix) && strings.HasPrefix(p.Fingerprint, BotFingerprintPrefix)
 }
 
 func (t *Table) newBot(level ai.Level) Player {
+	// Two seats never look alike: a name taken in any case is skipped.
 	taken := func(name string) bool {
-		for _, s := range t.sitters {
-			if s.Name == name {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(t.sitters, func(s Player) bool { return strings.EqualFold(s.Name, name) })
 	}
 	for n := 0; ; n++ {
 		name := botNames[(t.botSeq+n)%len(botNames)]

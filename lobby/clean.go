@@ -1,22 +1,26 @@
 package lobby
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
-// Length limits of user-typed text.
-const (
-	MaxChatRunes = 200
-	MaxNameRunes = 24
-)
+// MaxChatRunes is the longest chat line, in runes.
+const MaxChatRunes = 200
 
-// Clean makes user-typed text safe for other people's terminals: invalid
-// UTF-8, control characters (escape codes included), format characters
-// (bidi overrides, zero-width joiners) and private-use runes are dropped,
-// runs of space become one space, and the result is cut to max runes.
+// Clean is the one cleaner of text someone typed (names, chat, table
+// names, arguments echoed back), making it safe for other people's
+// terminals: escape sequences go whole (ansi.Strip), then invalid UTF-8,
+// control characters, format characters (bidi overrides, zero-width
+// joiners), surrogates and private-use runes; runs of white space (line
+// breaks and tabs included) become one space, none at either end; and the
+// result is cut to max runes.
 func Clean(s string, max int) string {
+	s = ansi.Strip(s)
 	var b strings.Builder
 	n := 0
 	space := false
@@ -24,13 +28,12 @@ func Clean(s string, max int) string {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
-		case r == utf8.RuneError && size <= 1:
+		case r == utf8.RuneError:
 			continue
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
 			continue
-		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r),
-			unicode.Is(unicode.Cs, r), r == utf8.RuneError:
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r):
 			continue
 		}
 		if space {
@@ -45,4 +48,14 @@ func Clean(s string, max int) string {
 		n++
 	}
 	return b.String()
+}
+
+// Plural is a count in words: one when n is 1 ("a life", "1 game"),
+// otherwise n and many ("3 lives", "0 games"). It is the one plural of
+// every count the server writes.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -2,21 +2,16 @@ package lobby
 
 import (
 	"context"
-	"math/rand/v2"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/lobbytest"
-	"github.com/mia-game/mia/store"
 )
 
 type env struct {
 	t     *testing.T
-	path  string
-	st    *store.Store
+	st    *memStore // outlives a restart (close, then open)
 	lobby *Lobby
 	clock *lobbytest.Clock
 	dice  *lobbytest.Dice
@@ -24,7 +19,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7)}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7)}
 	e.open()
 	t.Cleanup(e.close)
 	return e
@@ -32,16 +27,12 @@ func newEnv(t *testing.T) *env {
 
 func (e *env) open() {
 	e.t.Helper()
-	st, err := store.Open(e.path)
+	e.st.reopen()
+	l, err := New(context.Background(), Config{Store: e.st, Clock: e.clock, Dice: e.dice, BotDelay: -1})
 	if err != nil {
-		e.t.Fatalf("open store: %v", err)
-	}
-	l, err := New(context.Background(), Config{Store: st, Clock: e.clock, Dice: e.dice, BotDelay: -1})
-	if err != nil {
-		st.Close()
 		e.t.Fatalf("open lobby: %v", err)
 	}
-	e.st, e.lobby = st, l
+	e.lobby = l
 }
 
 func (e *env) close() {
@@ -49,18 +40,13 @@ func (e *env) close() {
 		e.lobby.Close()
 		e.lobby = nil
 	}
-	if e.st != nil {
-		e.st.Close()
-		e.st = nil
-	}
+	e.st.Close()
 }
 
 func (e *env) player(name string) Player {
 	e.t.Helper()
 	p := Player{Fingerprint: "SHA256:" + name + "-key", Name: name}
-	if _, err := e.st.SetName(context.Background(), p.Fingerprint, name, false); err != nil {
-		e.t.Fatalf("set name %s: %v", name, err)
-	}
+	e.st.setName(p.Fingerprint, name)
 	return p
 }
 
@@ -112,24 +98,3 @@ var (
 	lastMu   sync.Mutex
 	lastSeen = map[*Subscription]Snapshot{}
 )
-
-// move picks a legal move for the seat whose turn it is: roll, claim the
-// truth when it is higher, challenge high claims.
-func move(v *engine.View, r *rand.Rand) engine.Action {
-	switch {
-	case v.Can(engine.Roll) && (v.Claim == engine.NoValue || r.IntN(3) > 0) && !v.Can(engine.Claim):
-		return engine.Action{Kind: engine.Roll, Look: true}
-	case v.Can(engine.Claim):
-		for _, c := range v.Claims {
-			if c == v.Dice {
-				return engine.Action{Kind: engine.Claim, Value: c}
-			}
-		}
-		return engine.Action{Kind: engine.Claim, Value: v.Claims[r.IntN(len(v.Claims))]}
-	case v.Can(engine.GiveUp) && r.IntN(2) == 0:
-		return engine.Action{Kind: engine.GiveUp}
-	case v.Can(engine.Pass) && r.IntN(4) == 0:
-		return engine.Action{Kind: engine.Pass, Value: v.Passes[0]}
-	}
-	return engine.Action{Kind: engine.Challenge}
-}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -17,22 +16,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/store"
 )
-
-// Storage is what the lobby needs from the store. *store.Store implements
-// it; another implementation can sit behind it.
-type Storage interface {
-	CreateTable(ctx context.Context, t store.Table) error
-	UpdateTable(ctx context.Context, name string, fn func(*store.Table) error) error
-	OpenTables(ctx context.Context) ([]store.Table, error)
-	CreateGame(ctx context.Context, g store.Game) (store.Game, error)
-	Append(ctx context.Context, gameID string, evs []engine.Event, res *store.Result) error
-	InProgress(ctx context.Context) ([]store.Recovered, error)
-	Player(ctx context.Context, fingerprint string) (store.Player, error)
-	AddInvite(ctx context.Context, table, code string, expires time.Time) error
-	UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error
-}
 
 // Player is a person or bot as the lobby knows them: identified by the
 // fingerprint of their SSH key.
@@ -43,11 +27,13 @@ type Player struct {
 	Admin       bool
 }
 
+// Viewer is the player as the access rule sees them.
+func (p Player) Viewer() Viewer { return Viewer{Fingerprint: p.Fingerprint, Admin: p.Admin} }
+
 // Errors returned to the people using the tables.
 var (
 	ErrNoTable        = errors.New("no such table")
 	ErrTableExists    = errors.New("a table with that name is open already")
-	ErrBadTableName   = errors.New("a table name is 1 to 24 of A-Z a-z 0-9 _ . -")
 	ErrBadSeats       = fmt.Errorf("a table has %d to %d seats", engine.MinSeats, engine.MaxSeats)
 	ErrTableFull      = errors.New("every seat is taken")
 	ErrSeated         = errors.New("you are seated at this table already")
@@ -64,11 +50,9 @@ var (
 	ErrNotYourGameAct = errors.New("you are not playing in this game")
 )
 
-var tableNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,24}$`)
-
 // Config wires a lobby.
 type Config struct {
-	Store Storage
+	Store Storage       // required
 	Clock Clock         // RealClock if nil
 	Dice  engine.Source // engine.CryptoSource if nil
 	Log   *log.Logger   // a discarding logger if nil
@@ -124,8 +108,8 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	}
 	for _, rec := range recs {
 		host := Player{Fingerprint: rec.Host, Name: "?"}
-		if p, err := cfg.Store.Player(ctx, rec.Host); err == nil {
-			host.Name = p.Name
+		if name, err := cfg.Store.PlayerName(ctx, rec.Host); err == nil {
+			host.Name = name
 		}
 		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, host)
 	}
@@ -136,13 +120,13 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		l.log.Error("some unfinished games could not be recovered", "err", err)
 	}
 	for _, rg := range games {
-		t := l.tables[strings.ToLower(rg.Game.Table)]
+		t := l.tables[strings.ToLower(rg.Table)]
 		if t == nil {
-			l.log.Warn("unfinished game of a closed table left as it is", "game", rg.Game.ID, "table", rg.Game.Table)
+			l.log.Warn("unfinished game of a closed table left as it is", "game", rg.ID, "table", rg.Table)
 			continue
 		}
 		if err := t.resume(ctx, rg); err != nil {
-			l.log.Error("could not resume game", "game", rg.Game.ID, "err", err)
+			l.log.Error("could not resume game", "game", rg.ID, "err", err)
 		}
 	}
 	return l, nil
@@ -162,8 +146,8 @@ type TableConfig struct {
 
 // CreateTable opens a new table hosted by host, stored before it is shown.
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
-	if !tableNameRE.MatchString(tc.Name) {
-		return nil, ErrBadTableName
+	if err := CheckTableName(tc.Name); err != nil {
+		return nil, err
 	}
 	if tc.Seats == 0 {
 		tc.Seats = 6
@@ -183,10 +167,10 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if l.tables[key] != nil {
 		return nil, ErrTableExists
 	}
-	rec := store.Table{Name: tc.Name, Host: host.Fingerprint, Rules: tc.Rules, Seats: tc.Seats,
-		Private: tc.Private, Created: l.cfg.Clock.Now().UTC()}
+	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
+		Access: Access{Private: tc.Private, Host: host.Fingerprint, Created: l.cfg.Clock.Now().UTC()}}
 	if err := l.cfg.Store.CreateTable(ctx, rec); err != nil {
-		if errors.Is(err, store.ErrExists) {
+		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
@@ -208,8 +192,8 @@ func (l *Lobby) Table(name string) (*Table, error) {
 	return t, nil
 }
 
-// Tables lists the open tables that fp may see, by name.
-func (l *Lobby) Tables(fp string) []TableInfo {
+// Tables lists the open tables that v may see (Viewer.Sees), by name.
+func (l *Lobby) Tables(v Viewer) []TableInfo {
 	l.mu.Lock()
 	ts := make([]*Table, 0, len(l.tables))
 	for _, t := range l.tables {
@@ -218,7 +202,7 @@ func (l *Lobby) Tables(fp string) []TableInfo {
 	l.mu.Unlock()
 	var out []TableInfo
 	for _, t := range ts {
-		if info := t.Info(); info.visibleTo(fp) {
+		if info := t.Info(); v.Sees(info.Access()) {
 			out = append(out, info)
 		}
 	}
@@ -230,7 +214,7 @@ func (l *Lobby) Tables(fp string) []TableInfo {
 // player goes straight back to their game.
 func (l *Lobby) SeatedAt(fp string) []TableInfo {
 	var out []TableInfo
-	for _, info := range l.Tables(fp) {
+	for _, info := range l.Tables(Viewer{Fingerprint: fp}) {
 		for _, s := range info.Players {
 			if s.Fingerprint == fp {
 				out = append(out, info)

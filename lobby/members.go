@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/store"
 )
 
 // Errors of invites and members.
@@ -54,7 +53,7 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 		defer cancel()
 		err := t.lobby.cfg.Store.UseInvite(sctx, t.rec.Name, code, p.Fingerprint, t.lobby.cfg.Clock.Now())
 		switch {
-		case errors.Is(err, store.ErrBadInvite):
+		case errors.Is(err, ErrBadInvite):
 			return ErrBadInvite
 		case err != nil:
 			return fmt.Errorf("use invite to %s: %w", t.name, err)
@@ -80,7 +79,7 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 		found := false
 		if slices.Contains(t.rec.Members, fp) {
 			found = true
-			err := t.update(ctx, func(r *store.Table) error {
+			err := t.update(ctx, func(r *TableRecord) error {
 				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == fp })
 				return nil
 			})
@@ -114,8 +113,3 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 		return nil
 	})
 }
-
-// Admits reports whether fp may see the table: anyone a public table, the
-// host and the members a private one. (Server admins may enter any table;
-// that is the caller's to add.)
-func (i TableInfo) Admits(fp string) bool { return i.visibleTo(fp) }

@@ -33,8 +33,8 @@ func TestInvitesAndKicks(t *testing.T) {
 		{"a wrong code", func() error { return tbl.Redeem(ctx, ann, "nope") }, ErrBadInvite},
 		{"ann redeems", func() error { return tbl.Redeem(ctx, ann, "code-a") }, nil},
 		{"ann sees it at once", func() error {
-			if len(e.lobby.Tables(ann.Fingerprint)) != 2 {
-				t.Errorf("ann lists %+v", e.lobby.Tables(ann.Fingerprint))
+			if len(e.lobby.Tables(ann.Viewer())) != 2 {
+				t.Errorf("ann lists %+v", e.lobby.Tables(ann.Viewer()))
 			}
 			return nil
 		}, nil},
@@ -57,13 +57,13 @@ func TestInvitesAndKicks(t *testing.T) {
 			t.Fatalf("%s: err = %v, want %v", st.name, err, st.want)
 		}
 	}
-	if got := e.lobby.Tables(ann.Fingerprint); len(got) != 1 || got[0].Name != "open" {
+	if got := e.lobby.Tables(ann.Viewer()); len(got) != 1 || got[0].Name != "open" {
 		t.Errorf("kicked ann lists %+v", got)
 	}
 	if info := tbl.Info(); info.Taken != 0 {
 		t.Errorf("ann kept her seat: %+v", info.Players)
 	}
-	rec, err := e.st.Table(ctx, "club")
+	rec, err := e.st.Table("club")
 	if err != nil || len(rec.Members) != 0 {
 		t.Errorf("stored members %v, %v", rec.Members, err)
 	}

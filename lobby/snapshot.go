@@ -1,7 +1,6 @@
 package lobby
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/mia-game/mia/engine"
@@ -21,18 +20,12 @@ type TableInfo struct {
 	Players         []SeatInfo
 
 	members []string
+	created time.Time
 }
 
-func (i TableInfo) visibleTo(fp string) bool {
-	if !i.Private || fp == i.HostFingerprint {
-		return true
-	}
-	for _, m := range i.members {
-		if m == fp {
-			return true
-		}
-	}
-	return false
+// Access is who may see the table (see Access.Admits).
+func (i TableInfo) Access() Access {
+	return Access{Private: i.Private, Host: i.HostFingerprint, Members: i.members, Created: i.created}
 }
 
 // SeatInfo is one seat as everyone may see it.
@@ -92,103 +85,31 @@ func (t *Table) snapshot(seat int) Snapshot {
 }
 
 // LogLines describes the last n events of the game in words, from the
-// viewer's seat: "bob passed 65 to you", "carol called alice a liar: 43,
-// alice loses a life".
+// viewer's seat (see Narrator): "bob passed 65 to you", "carol called
+// alice a liar: 43, alice loses a life".
 func (s Snapshot) LogLines(n int) []string {
+	nar := s.Narrator()
 	evs := s.events
-	start := max(0, len(evs)-n)
 	var out []string
-	for i := start; i < len(evs); i++ {
-		if line := s.describe(evs, i); line != "" {
+	for i := max(0, len(evs)-n); i < len(evs); i++ {
+		if line := nar.Line(evs, i); line != "" {
 			out = append(out, line)
 		}
 	}
 	return out
 }
 
-func (s Snapshot) who(seat int) string {
-	if seat == s.You {
-		return "you"
+// Narrator tells the game's events from the viewer's seat.
+func (s Snapshot) Narrator() Narrator {
+	n := Narrator{Names: s.names, You: s.You, Turn: -1}
+	if s.Game != nil {
+		n.Ranking = s.Game.Options.Ranking
+		if s.Game.Phase != engine.PhaseOver {
+			n.Turn = s.Game.Turn
+		}
 	}
-	return s.Name(seat)
+	return n
 }
 
 // Who is the name of seat, or "you" for the viewer's own.
-func (s Snapshot) Who(seat int) string { return s.who(seat) }
-
-// receiver is who took the cup after the claim or pass at i.
-func (s Snapshot) receiver(evs []engine.Event, i int) int {
-	for j := i + 1; j < len(evs); j++ {
-		switch evs[j].Type {
-		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout:
-			return evs[j].Seat
-		case engine.EvRound, engine.EvEnd:
-			return -1
-		}
-	}
-	if s.Game != nil && s.Game.Phase != engine.PhaseOver {
-		return s.Game.Turn
-	}
-	return -1
-}
-
-func lives(n int) string {
-	if n == 1 {
-		return "a life"
-	}
-	return fmt.Sprintf("%d lives", n)
-}
-
-func (s Snapshot) describe(evs []engine.Event, i int) string {
-	e := evs[i]
-	switch e.Type {
-	case engine.EvRound:
-		return fmt.Sprintf("— round %d: %s open%s —", e.Round, s.who(e.Opener), verbS(e.Opener == s.You))
-	case engine.EvRoll:
-		switch {
-		case e.Dice != engine.NoValue && e.Looked:
-			return fmt.Sprintf("%s rolled %s", s.who(e.Seat), e.Dice.Name())
-		case !e.Looked:
-			return fmt.Sprintf("%s rolled without looking", s.who(e.Seat))
-		}
-		return fmt.Sprintf("%s rolled", s.who(e.Seat))
-	case engine.EvClaim, engine.EvPass:
-		verb := "announced"
-		if e.Type == engine.EvPass {
-			verb = "passed"
-		}
-		line := fmt.Sprintf("%s %s %s", s.who(e.Seat), verb, e.Value.Name())
-		if r := s.receiver(evs, i); r >= 0 {
-			line += " to " + s.who(r)
-		}
-		return line
-	case engine.EvChallenge:
-		return fmt.Sprintf("%s called %s a liar: %s, %s lose%s %s", s.who(e.Seat), s.who(e.Claimant),
-			e.Dice.Name(), s.who(e.Loser), verbS(e.Loser == s.You), lives(e.LivesLost))
-	case engine.EvGiveUp:
-		return fmt.Sprintf("%s gave up against Mia and lose%s %s", s.who(e.Seat), verbS(e.Seat == s.You), lives(e.LivesLost))
-	case engine.EvTimeout:
-		return fmt.Sprintf("%s ran out of time and lose%s %s", s.who(e.Seat), verbS(e.Seat == s.You), lives(e.LivesLost))
-	case engine.EvLeave:
-		return fmt.Sprintf("%s left the game", s.who(e.Seat))
-	case engine.EvOut:
-		if e.Seat == s.You {
-			return "you are out"
-		}
-		return fmt.Sprintf("%s is out", s.Name(e.Seat))
-	case engine.EvEnd:
-		if e.Winner == s.You {
-			return "you win the game!"
-		}
-		return fmt.Sprintf("%s wins the game", s.Name(e.Winner))
-	}
-	return ""
-}
-
-// verbS is the "s" of a third-person verb, empty for "you".
-func verbS(you bool) string {
-	if you {
-		return ""
-	}
-	return "s"
-}
+func (s Snapshot) Who(seat int) string { return s.Narrator().who(seat) }

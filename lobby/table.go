@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/store"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -27,7 +26,7 @@ type Table struct {
 	info  atomic.Pointer[TableInfo]
 
 	// Owned by the actor goroutine.
-	rec      store.Table
+	rec      TableRecord
 	hostName string
 	sitters  []Player
 	game     *gameRun
@@ -87,7 +86,7 @@ type Result struct {
 	Standings []string
 }
 
-func startTable(l *Lobby, rec store.Table, host Player) *Table {
+func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
@@ -242,17 +241,7 @@ func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	return s, nil
 }
 
-func (t *Table) mayEnter(p Player) bool {
-	if !t.rec.Private || p.Admin || p.Fingerprint == t.rec.Host {
-		return true
-	}
-	for _, m := range t.rec.Members {
-		if m == p.Fingerprint {
-			return true
-		}
-	}
-	return false
-}
+func (t *Table) mayEnter(p Player) bool { return p.Viewer().Sees(t.rec.Access) }
 
 // Sit takes a free seat for the next game. When the last seat fills, the
 // game starts.
@@ -399,7 +388,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 		if seats < len(t.sitters) {
 			return fmt.Errorf("%d players are seated: ask some to stand first", len(t.sitters))
 		}
-		if err := t.update(ctx, func(r *store.Table) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
+		if err := t.update(ctx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -418,7 +407,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrGameRunning
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		if err := t.update(ctx, func(r *store.Table) error { r.Closed = now; return nil }); err != nil {
+		if err := t.update(ctx, func(r *TableRecord) error { r.Closed = now; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -433,11 +422,11 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 }
 
 // update writes the table record through fn, then keeps the new record.
-func (t *Table) update(ctx context.Context, fn func(*store.Table) error) error {
+func (t *Table) update(ctx context.Context, fn func(*TableRecord) error) error {
 	ctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	var next store.Table
-	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *store.Table) error {
+	var next TableRecord
+	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *TableRecord) error {
 		if err := fn(r); err != nil {
 			return err
 		}
@@ -493,40 +482,33 @@ func (t *Table) start(ctx context.Context) error {
 		return err
 	}
 	now := t.lobby.cfg.Clock.Now().UTC()
-	seats := make([]store.Seat, len(players))
-	for i, p := range players {
-		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
-	}
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	rec, err := t.lobby.cfg.Store.CreateGame(sctx, store.Game{Table: t.rec.Name, Seats: seats, Rules: t.rec.Rules, Started: now, Winner: -1})
+	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	for i := range evs {
 		evs[i].At = now
 	}
-	if err := t.lobby.cfg.Store.Append(sctx, rec.ID, evs, nil); err != nil {
+	if err := t.lobby.cfg.Store.Append(sctx, id, evs, nil); err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
-	t.game = newRun(rec.ID, g, players, evs)
+	t.game = newRun(id, g, players, evs)
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	return nil
 }
 
 // resume puts a recovered game back on the table.
-func (t *Table) resume(ctx context.Context, rg store.Recovered) error {
+func (t *Table) resume(ctx context.Context, rg SavedGame) error {
 	return t.do(ctx, func(context.Context) error {
-		g, err := engine.Replay(rg.Game.Rules, len(rg.Game.Seats), rg.Events, t.lobby.cfg.Dice)
+		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, t.lobby.cfg.Dice)
 		if err != nil {
-			return fmt.Errorf("replay game %s: %w", rg.Game.ID, err)
+			return fmt.Errorf("replay game %s: %w", rg.ID, err)
 		}
-		players := make([]Player, len(rg.Game.Seats))
-		for i, s := range rg.Game.Seats {
-			players[i] = Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot}
-		}
-		t.game = newRun(rg.Game.ID, g, players, rg.Events)
+		players := slices.Clone(rg.Players)
+		t.game = newRun(rg.ID, g, players, rg.Events)
 		t.botFor = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
@@ -561,9 +543,9 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	for i := range evs {
 		evs[i].At = now
 	}
-	var res *store.Result
+	var res *GameResult
 	if next.Over() {
-		res = &store.Result{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
+		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
@@ -722,7 +704,7 @@ func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
 		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
-		members: t.rec.Members,
+		members: t.rec.Members, created: t.rec.Created,
 	}
 	watchers := make(map[string]bool)
 	for s := range t.subs {

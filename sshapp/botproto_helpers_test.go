@@ -19,6 +19,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // botEnv is a real server with a real lobby on a real store.
@@ -36,7 +37,7 @@ func startBotServer(t testing.TB, lcfg lobby.Config, tweak func(*Config)) *botEn
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	lcfg.Store = st
+	lcfg.Store = lobbystore.New(st)
 	l, err := lobby.New(context.Background(), lcfg)
 	if err != nil {
 		st.Close()

@@ -9,6 +9,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // startGameServer is the real server with a real store and lobby.
@@ -18,7 +19,7 @@ func startGameServer(t *testing.T) (*testServer, *lobby.Lobby, *store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: st})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -140,18 +141,19 @@ func remoteIP(addr net.Addr) string {
 // errNameTaken is what a person sees for store.ErrNameTaken.
 var errNameTaken = errors.New("that name is taken; choose another")
 
-// setName validates and stores a display name. Its errors are fit to show
-// the person: the name rule, a taken name, or a server error.
+// setName checks a display name by the name rule (lobby.CheckName: the
+// characters, the length, and no built-in bot's name) and stores it; it is
+// the one door to a name, for the name command and the name prompt alike.
+// Its errors are fit to show the person: the name rule, a taken name, or a
+// server error.
 func (srv *Server) setName(ctx context.Context, p store.Player, name string) (store.Player, error) {
-	if !store.ValidName(name) {
-		return store.Player{}, store.ErrBadName
+	if err := lobby.CheckName(name); err != nil {
+		return store.Player{}, err
 	}
 	np, err := srv.cfg.Storage.Players.SetName(ctx, p.Fingerprint, name, p.Bot)
 	switch {
 	case errors.Is(err, store.ErrNameTaken):
 		return store.Player{}, errNameTaken
-	case errors.Is(err, store.ErrBadName):
-		return store.Player{}, store.ErrBadName
 	case err != nil:
 		srv.log.Error("set name", "fingerprint", p.Fingerprint, "err", err)
 		return store.Player{}, errors.New("the server could not save your name; please try again later")

@@ -14,6 +14,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // seededSource is a deterministic engine.Source.
@@ -99,7 +100,7 @@ func BenchmarkCommandsOver10kGames(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: st})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 
 	"github.com/mia-game/mia/sshapp/command"
 )
@@ -38,7 +39,7 @@ func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *rec
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: st, BotDelay: botDelay})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

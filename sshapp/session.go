@@ -11,8 +11,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
-	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
@@ -319,5 +319,5 @@ func commandName(args []string) string {
 	if len(args) == 0 {
 		return ""
 	}
-	return text.Clean(args[0], 32)
+	return lobby.Clean(args[0], 32)
 }

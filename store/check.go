@@ -28,9 +28,9 @@ func (s *Store) Check(ctx context.Context) error {
 		for err := range tx.Check() {
 			errs = append(errs, fmt.Errorf("bbolt: %w", err))
 		}
-		games := map[uint64]gameRecord{}
+		games := map[uint64]Replay{}
 		if err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
-			var r gameRecord
+			var r Replay
 			if err := json.Unmarshal(v, &r); err != nil {
 				errs = append(errs, fmt.Errorf("game key %x: %w", k, err))
 				return nil

@@ -45,27 +45,32 @@ type Result struct {
 	Standings []int     // seat indexes, winner first
 }
 
-// seatRecord and gameRecord are the stored shape of a game's meta data,
-// the header of PROTOCOL.md §3.
-type seatRecord struct {
+// Replay is a game in the shape of PROTOCOL.md §3, the fields in its
+// order: the one type of that document. The store keeps a game's meta data
+// in it (without events); `replay GAME --json` writes it with the events,
+// which engine.Event's MarshalJSON writes.
+type Replay struct {
+	ID        string         `json:"id"`
+	Table     string         `json:"table"`
+	Rules     engine.Options `json:"rules"`
+	Players   []ReplayPlayer `json:"players"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended,omitzero"`      // zero while in progress
+	Winner    int            `json:"winner"`              // -1 while in progress
+	Standings []int          `json:"standings,omitempty"` // nil while in progress
+	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
+}
+
+// ReplayPlayer is one player of a Replay.
+type ReplayPlayer struct {
 	Seat        int    `json:"seat"`
 	Name        string `json:"name"`
 	Fingerprint string `json:"fingerprint"`
 	Bot         bool   `json:"bot"`
 }
 
-type gameRecord struct {
-	ID        string         `json:"id"`
-	Table     string         `json:"table"`
-	Rules     engine.Options `json:"rules"`
-	Players   []seatRecord   `json:"players"`
-	Started   time.Time      `json:"started"`
-	Ended     time.Time      `json:"ended,omitzero"`
-	Winner    int            `json:"winner"`
-	Standings []int          `json:"standings,omitempty"`
-}
-
-func (r gameRecord) game() Game {
+// game is the Game a Replay's header describes.
+func (r Replay) game() Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
 		Winner: r.Winner, Standings: slices.Clone(r.Standings)}
 	g.Seats = make([]Seat, len(r.Players))
@@ -75,14 +80,21 @@ func (r gameRecord) game() Game {
 	return g
 }
 
-func recordOf(g Game) gameRecord {
-	r := gameRecord{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
-		Winner: g.Winner, Standings: slices.Clone(g.Standings)}
-	r.Players = make([]seatRecord, len(g.Seats))
-	for i, s := range g.Seats {
-		r.Players[i] = seatRecord{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
-	}
+// Replay is g as the document of PROTOCOL.md §3, with the events evs.
+func (g Game) Replay(evs []engine.Event) Replay {
+	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Events: evs}
+	r.Players = g.Players()
 	return r
+}
+
+// Players is g's players as PROTOCOL.md §3 writes them.
+func (g Game) Players() []ReplayPlayer {
+	out := make([]ReplayPlayer, len(g.Seats))
+	for i, s := range g.Seats {
+		out[i] = ReplayPlayer{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+	}
+	return out
 }
 
 // parseID reads a decimal game ID; anything else is ErrNotFound.
@@ -94,19 +106,19 @@ func parseID(id string) (uint64, error) {
 	return n, nil
 }
 
-func getGame(tx *bolt.Tx, id uint64) (gameRecord, error) {
+func getGame(tx *bolt.Tx, id uint64) (Replay, error) {
 	v := tx.Bucket(bucketGames).Get(u64(id))
 	if v == nil {
-		return gameRecord{}, ErrNotFound
+		return Replay{}, ErrNotFound
 	}
-	var r gameRecord
+	var r Replay
 	if err := json.Unmarshal(v, &r); err != nil {
-		return gameRecord{}, fmt.Errorf("decode game %d: %w", id, err)
+		return Replay{}, fmt.Errorf("decode game %d: %w", id, err)
 	}
 	return r, nil
 }
 
-func putGame(tx *bolt.Tx, id uint64, r gameRecord) error {
+func putGame(tx *bolt.Tx, id uint64, r Replay) error {
 	v, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -152,7 +164,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		}
 		out = g
 		out.ID = strconv.FormatUint(n, 10)
-		if err := putGame(tx, n, recordOf(out)); err != nil {
+		if err := putGame(tx, n, out.Replay(nil)); err != nil {
 			return err
 		}
 		return tx.Bucket(bucketActive).Put(u64(n), nil)
@@ -249,7 +261,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return ErrFinished
 	}
 	var (
-		rec gameRecord
+		rec Replay
 		fps []string
 	)
 	if known != nil {
@@ -324,7 +336,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 }
 
 // fingerprints lists the players' keys by seat.
-func (r gameRecord) fingerprints() []string {
+func (r Replay) fingerprints() []string {
 	fps := make([]string, len(r.Players))
 	for i, p := range r.Players {
 		fps[i] = p.Fingerprint
@@ -384,7 +396,7 @@ func storedRollBefore(c *bolt.Cursor, id uint64, last int) (engine.Event, bool) 
 }
 
 // finishTx marks a game finished and indexes it.
-func finishTx(tx *bolt.Tx, id uint64, rec *gameRecord, res Result) error {
+func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 	n := len(rec.Players)
 	if res.Winner < 0 || res.Winner >= n {
 		return fmt.Errorf("winner %d is not a seat of %d", res.Winner, n)
@@ -605,7 +617,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 		return nil, err
 	}
 	type loaded struct {
-		rec gameRecord
+		rec Replay
 		evs []engine.Event
 		err error
 	}
@@ -615,7 +627,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			id := binary.BigEndian.Uint64(k)
 			rec, err := getGame(tx, id)
 			if err != nil {
-				games = append(games, loaded{rec: gameRecord{ID: strconv.FormatUint(id, 10)}, err: err})
+				games = append(games, loaded{rec: Replay{ID: strconv.FormatUint(id, 10)}, err: err})
 				return nil
 			}
 			evs, err := readEvents(tx, id)

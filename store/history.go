@@ -6,25 +6,17 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
 )
 
-// Viewer is who asks to see games: a key, and whether it is a server
-// admin's.
-type Viewer struct {
-	Fingerprint string
-	Admin       bool
-}
-
-// Admits reports whether fp may see the table and its games: anyone for a
-// public table, the host and the members for a private one.
-func (t Table) Admits(fp string) bool {
-	return !t.Private || (fp != "" && (fp == t.Host || slices.Contains(t.Members, fp)))
-}
+// GameFilter decides whether a game may be shown; t is the record of its
+// table, nil when the store has none. Who may see what is not the store's
+// to say: the lobby's rule (lobby.Viewer.SeesGame) is, wired by
+// store/lobbystore.Shows. A nil GameFilter shows every game.
+type GameFilter func(g Game, t *Table) bool
 
 // Seated reports whether fp sat in the game.
 func (g Game) Seated(fp string) bool {
@@ -36,52 +28,34 @@ func (g Game) Seated(fp string) bool {
 	return false
 }
 
-// VisibleTo reports whether v may see game g, whose table's record is t
-// (nil if there is none). The rules:
-//
-//   - a server admin sees every game;
-//   - a game of a table is seen by those the table admits (Table.Admits):
-//     everyone for a public table, the host and the current members for a
-//     private one, so a member who is removed no longer sees its games;
-//   - a game older than the table's record (the name was used by an
-//     earlier table, now closed, whose privacy is unknown) or without a
-//     table record is seen only by the players seated in it.
-func VisibleTo(g Game, t *Table, v Viewer) bool {
-	switch {
-	case v.Admin:
-		return true
-	case t == nil || g.Started.Before(t.Created):
-		return g.Seated(v.Fingerprint)
+// GameShown reports whether keep shows game g, reading its table's record.
+func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, error) {
+	if err := ctxErr(ctx, "game shown"); err != nil {
+		return false, err
 	}
-	return t.Admits(v.Fingerprint)
-}
-
-// GameVisible reports whether v may see game g (see VisibleTo), reading
-// its table's record.
-func (s *Store) GameVisible(ctx context.Context, g Game, v Viewer) (bool, error) {
-	if v.Admin {
+	if keep == nil {
 		return true, nil
 	}
 	t, err := s.Table(ctx, g.Table)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return VisibleTo(g, nil, v), nil
+		return keep(g, nil), nil
 	case err != nil:
-		return false, fmt.Errorf("game %s visible: %w", g.ID, err)
+		return false, fmt.Errorf("game %s shown: %w", g.ID, err)
 	}
-	return VisibleTo(g, &t, v), nil
+	return keep(g, &t), nil
 }
 
 // historyChunk is the most games History reads at a time while it skips
 // games the viewer may not see.
 const historyChunk = 200
 
-// History is Games limited to the games v may see (VisibleTo): newest
-// first, q.Limit of them (DefaultLimit if 0) even when hidden games lie in
+// History is Games limited to the games keep shows: newest first,
+// q.Limit of them (DefaultLimit if 0) even when hidden games lie in
 // between, and q.Before pages on as with Games (pass the last ID of a
-// page).
-func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) {
-	if v.Admin {
+// page). A nil keep is Games.
+func (s *Store) History(ctx context.Context, q Query, keep GameFilter) ([]Game, error) {
+	if keep == nil {
 		return s.Games(ctx, q)
 	}
 	limit := q.Limit
@@ -105,15 +79,6 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 		tables[key] = &t
 		return &t, nil
 	}
-	if q.Table != "" && q.Player == "" {
-		// At a table the viewer is not admitted to, only games older than
-		// its record where they sat can show: walk their own games.
-		if t, err := table(q.Table); err != nil {
-			return nil, fmt.Errorf("history: %w", err)
-		} else if t != nil && !t.Admits(v.Fingerprint) {
-			q.Player = v.Fingerprint
-		}
-	}
 	var out []Game
 	page := q
 	page.Limit = limit // most often every game is visible: read no more
@@ -127,7 +92,7 @@ func (s *Store) History(ctx context.Context, q Query, v Viewer) ([]Game, error) 
 			if err != nil {
 				return nil, fmt.Errorf("history: %w", err)
 			}
-			if VisibleTo(g, t, v) {
+			if keep(g, t) {
 				out = append(out, g)
 				if len(out) == limit {
 					break

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -11,31 +10,23 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-func TestHistoryVisibility(t *testing.T) {
+// TestHistoryFilters pages through the games a filter shows: a page of
+// Limit games even when hidden games lie between, Before going on from a
+// page's last game, the filter given each game's table record (nil when
+// there is none), and GameShown agreeing. Who may see what is the lobby's
+// rule; store/lobbystore tests it on this store.
+func TestHistoryFilters(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
-	const (
-		host     = "SHA256:host"
-		member   = "SHA256:member"
-		stranger = "SHA256:stranger"
-		old      = "SHA256:old" // sat at the earlier table of a reused name
-	)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	mk := func(name string, private bool, created time.Time, members ...string) {
-		t.Helper()
-		tb := table(name)
-		tb.Host, tb.Private, tb.Members, tb.Created = host, private, members, created
-		if err := s.CreateTable(ctx, tb); err != nil {
+	for _, name := range []string{"pub", "club"} {
+		if err := s.CreateTable(ctx, table(name)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	play := func(tableName string, at time.Time, fps ...string) string {
+	play := func(tableName string, at time.Time) string {
 		t.Helper()
-		st := make([]Seat, len(fps))
-		for i, fp := range fps {
-			st[i] = Seat{Name: fmt.Sprintf("s%d", i), Fingerprint: fp}
-		}
-		g, err := s.CreateGame(ctx, Game{Table: tableName, Seats: st, Rules: engine.DefaultOptions(), Started: at})
+		g, err := s.CreateGame(ctx, Game{Table: tableName, Seats: seats(2), Rules: engine.DefaultOptions(), Started: at})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,30 +35,31 @@ func TestHistoryVisibility(t *testing.T) {
 		}
 		return g.ID
 	}
-	// "reuse" is first a private table where old played, then closed, then
-	// a public table of the same name.
-	mk("reuse", true, t0)
-	oldGame := play("reuse", t0.Add(time.Minute), host, old)
-	if err := s.UpdateTable(ctx, "reuse", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	mk("reuse", false, t0.Add(2*time.Hour))
-	newGame := play("reuse", t0.Add(3*time.Hour), host, member)
-	mk("pub", false, t0)
-	mk("club", true, t0, member)
 	var pub, club []string // newest last
 	for i := range 30 {
-		at := t0.Add(4*time.Hour + time.Duration(i)*time.Minute)
+		at := t0.Add(time.Duration(i) * time.Minute)
 		if i%5 == 0 {
-			pub = append(pub, play("pub", at, host, member))
+			pub = append(pub, play("pub", at))
 		} else {
-			club = append(club, play("club", at, host, member))
+			club = append(club, play("club", at))
 		}
 	}
+	gone := play("gone", t0.Add(time.Hour)) // no table record
+	var noRecord []string
+	hideClub := func(g Game, tb *Table) bool {
+		if tb == nil {
+			noRecord = append(noRecord, g.ID)
+			return true
+		}
+		if fold(tb.Name) != fold(g.Table) {
+			t.Errorf("game %s of %s given the record of %s", g.ID, g.Table, tb.Name)
+		}
+		return tb.Name != "club"
+	}
 	rev := func(ids ...string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
-	ids := func(v Viewer, q Query) []string {
+	ids := func(keep GameFilter, q Query) []string {
 		t.Helper()
-		gs, err := s.History(ctx, q, v)
+		gs, err := s.History(ctx, q, keep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,53 +69,42 @@ func TestHistoryVisibility(t *testing.T) {
 		}
 		return out
 	}
+	shown := append([]string{gone}, rev(pub...)...)
 	cases := []struct {
 		name string
-		v    Viewer
+		keep GameFilter
 		q    Query
 		want []string
 	}{
-		{"stranger sees public games only", Viewer{Fingerprint: stranger}, Query{Limit: 100}, append(rev(pub...), newGame)},
-		{"stranger's page skips hidden games", Viewer{Fingerprint: stranger}, Query{Limit: 3}, rev(pub...)[:3]},
-		{"stranger's next page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
-		{"stranger's last page", Viewer{Fingerprint: stranger}, Query{Limit: 3, Before: rev(pub...)[5]}, []string{newGame}},
-		{"stranger asks for the private table", Viewer{Fingerprint: stranger}, Query{Table: "CLUB"}, []string{}},
-		{"stranger asks for a player there", Viewer{Fingerprint: stranger}, Query{Player: member, Table: "club"}, []string{}},
-		{"member sees the private table", Viewer{Fingerprint: member}, Query{Table: "club", Limit: 4}, rev(club...)[:4]},
-		{"host too", Viewer{Fingerprint: host}, Query{Table: "club", Limit: 2}, rev(club...)[:2]},
-		{"admin sees all", Viewer{Fingerprint: stranger, Admin: true}, Query{Table: "reuse"}, []string{newGame, oldGame}},
-		{"a reused name hides the old games", Viewer{Fingerprint: member}, Query{Table: "reuse"}, []string{newGame}},
-		{"but not from those who sat there", Viewer{Fingerprint: old}, Query{Table: "reuse"}, []string{newGame, oldGame}},
-		{"by player", Viewer{Fingerprint: old}, Query{Player: old}, []string{oldGame}},
+		{"the shown games only", hideClub, Query{Limit: 100}, shown},
+		{"a page skips hidden games", hideClub, Query{Limit: 3}, shown[:3]},
+		{"the next page", hideClub, Query{Limit: 3, Before: shown[2]}, shown[3:6]},
+		{"the last page", hideClub, Query{Limit: 3, Before: shown[5]}, shown[6:]},
+		{"a hidden table", hideClub, Query{Table: "CLUB"}, []string{}},
+		{"no filter shows all", nil, Query{Table: "club", Limit: 2}, rev(club...)[:2]},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := ids(c.v, c.q); !slices.Equal(got, c.want) {
+			if got := ids(c.keep, c.q); !slices.Equal(got, c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
 	}
-	// GameVisible agrees, and a removed member loses the games.
-	g, _, err := s.Game(ctx, club[0])
-	if err != nil {
-		t.Fatal(err)
+	if !slices.Contains(noRecord, gone) {
+		t.Errorf("the game without a table record was not given a nil record: %v", noRecord)
 	}
 	for _, c := range []struct {
-		v    Viewer
+		id   string
+		keep GameFilter
 		want bool
-	}{{Viewer{Fingerprint: member}, true}, {Viewer{Fingerprint: stranger}, false}, {Viewer{Admin: true}, true}, {Viewer{}, false}} {
-		if ok, err := s.GameVisible(ctx, g, c.v); err != nil || ok != c.want {
-			t.Errorf("GameVisible(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
+	}{{club[0], hideClub, false}, {pub[0], hideClub, true}, {gone, hideClub, true}, {club[0], nil, true}} {
+		g, _, err := s.Game(ctx, c.id)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if err := s.UpdateTable(ctx, "club", func(tb *Table) error { tb.Members = nil; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if ok, _ := s.GameVisible(ctx, g, Viewer{Fingerprint: member}); ok {
-		t.Error("a removed member still sees the table's games")
-	}
-	if got := ids(Viewer{Fingerprint: member}, Query{Table: "club"}); len(got) != 0 {
-		t.Errorf("a removed member's history of the table: %v", got)
+		if ok, err := s.GameShown(ctx, g, c.keep); err != nil || ok != c.want {
+			t.Errorf("GameShown(%s) = %v, %v; want %v", c.id, ok, err, c.want)
+		}
 	}
 }
 
@@ -158,9 +139,10 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	checks := map[string]error{}
-	_, checks["History"] = s.History(ctx, Query{}, Viewer{})
+	all := func(Game, *Table) bool { return true }
+	_, checks["History"] = s.History(ctx, Query{}, all)
 	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
-	_, checks["GameVisible"] = s.GameVisible(ctx, Game{Table: "t"}, Viewer{})
+	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
 	_, checks["Rating"] = s.Rating(ctx, "x", "")
 	_, checks["Leaderboard"] = s.Leaderboard(ctx, "", 1)
 	checks["Ban"] = s.Ban(ctx, Ban{Fingerprint: "x"})

@@ -19,29 +19,6 @@ type Player struct {
 	LastSeen    time.Time `json:"last_seen"`
 }
 
-// MaxNameLen is the longest display name.
-const MaxNameLen = 16
-
-// ErrBadName: a display name is not 1–16 of [A-Za-z0-9_.-].
-var ErrBadName = errors.New("a name is 1 to 16 of the characters A-Z a-z 0-9 _ . -")
-
-// ValidName reports whether name is a legal display name: 1–16 of
-// [A-Za-z0-9_.-].
-func ValidName(name string) bool {
-	if len(name) < 1 || len(name) > MaxNameLen {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '.', c == '-':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // Player returns the profile of a key, or ErrNotFound.
 func (s *Store) Player(ctx context.Context, fingerprint string) (Player, error) {
 	if err := ctxErr(ctx, "player"); err != nil {
@@ -82,16 +59,20 @@ func (s *Store) PlayerByName(ctx context.Context, name string) (Player, error) {
 }
 
 // SetName gives a key its display name, creating the player if the key is
-// new (Created and LastSeen are then now). The name must be valid
-// (ErrBadName) and not used by another key, ignoring case (ErrNameTaken).
-// Renaming frees the old name; a change of case only is allowed. Bot is
-// stored as given.
+// new (Created and LastSeen are then now). The name must not be used by
+// another key, ignoring case (ErrNameTaken); the store keeps any name that
+// is not empty and has no NUL byte: what a name may be is the caller's rule
+// (lobby.CheckName). Renaming frees the old name; a change of case only is
+// allowed. Bot is stored as given.
 func (s *Store) SetName(ctx context.Context, fingerprint, name string, bot bool) (Player, error) {
 	if err := ctxErr(ctx, "set name"); err != nil {
 		return Player{}, err
 	}
-	if !ValidName(name) {
-		return Player{}, fmt.Errorf("set name %q: %w", name, ErrBadName)
+	if name == "" {
+		return Player{}, fmt.Errorf("set name: empty name")
+	}
+	if err := noNUL("name", name); err != nil {
+		return Player{}, fmt.Errorf("set name: %w", err)
 	}
 	if fingerprint == "" {
 		return Player{}, fmt.Errorf("set name %q: empty fingerprint", name)

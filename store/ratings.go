@@ -125,7 +125,7 @@ func places(n int, standings []int, winner int) []int {
 // rateTx updates the overall and the table's ratings of a game's players
 // once it is finished. Seats without a fingerprint play at StartRating and
 // are not stored; a key in two seats counts the game once.
-func rateTx(tx *bolt.Tx, rec *gameRecord, res Result) error {
+func rateTx(tx *bolt.Tx, rec *Replay, res Result) error {
 	n := len(rec.Players)
 	place := places(n, res.Standings, res.Winner)
 	fp := func(i int) string { return rec.Players[i].Fingerprint }
@@ -262,7 +262,7 @@ func (s *Store) addBuckets(missing [][]byte) error {
 		if !rate {
 			return nil
 		}
-		var recs []gameRecord
+		var recs []Replay
 		err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
 			r, err := getGame(tx, binary.BigEndian.Uint64(k))
 			if err != nil {
@@ -274,7 +274,7 @@ func (s *Store) addBuckets(missing [][]byte) error {
 		if err != nil {
 			return fmt.Errorf("rate stored games: %w", err)
 		}
-		slices.SortStableFunc(recs, func(a, b gameRecord) int { return a.Ended.Compare(b.Ended) })
+		slices.SortStableFunc(recs, func(a, b Replay) int { return a.Ended.Compare(b.Ended) })
 		for i := range recs {
 			r := &recs[i]
 			if err := rateTx(tx, r, Result{Ended: r.Ended, Winner: r.Winner, Standings: r.Standings}); err != nil {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-	"unicode"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -33,19 +32,15 @@ type Table struct {
 // IsOpen reports whether the table is not closed.
 func (t Table) IsOpen() bool { return t.Closed.IsZero() }
 
-// MaxTableNameLen is the longest table name the store accepts.
-const MaxTableNameLen = 64
-
-// validTable checks what the store relies on; the caller enforces its own
-// rules for names on top.
+// validTable checks what the store relies on: a name (without NUL
+// bytes, which would break the index keys), seats and valid rules. What a
+// table's name may be is the caller's rule (lobby.CheckTableName).
 func validTable(t Table) error {
-	if t.Name == "" || len(t.Name) > MaxTableNameLen {
-		return fmt.Errorf("table name must be 1 to %d bytes", MaxTableNameLen)
+	if t.Name == "" {
+		return errors.New("a table needs a name")
 	}
-	for _, r := range t.Name {
-		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return fmt.Errorf("table name %q has a control or invalid character", t.Name)
-		}
+	if err := noNUL("table name", t.Name); err != nil {
+		return err
 	}
 	if t.Seats < engine.MinSeats || t.Seats > engine.MaxSeats {
 		return fmt.Errorf("table %s: %d seats is not between %d and %d", t.Name, t.Seats, engine.MinSeats, engine.MaxSeats)
@@ -58,8 +53,8 @@ func validTable(t Table) error {
 
 // CreateTable stores a new open table. ErrExists if an open table has the
 // same name, ignoring case. A zero Created is set to now; Closed must be
-// zero. The name must be 1–64 bytes without control characters, Seats
-// 2–10, and the rules valid.
+// zero. The name must not be empty nor hold a NUL byte, Seats 2–10, and
+// the rules valid.
 func (s *Store) CreateTable(ctx context.Context, t Table) error {
 	if err := ctxErr(ctx, "create table"); err != nil {
 		return err

@@ -26,7 +26,6 @@ func TestTables(t *testing.T) {
 		{Name: "x", Rules: engine.DefaultOptions(), Seats: 11},
 		{Name: "x", Rules: engine.Options{}, Seats: 4},
 		{Name: "a\x00b", Rules: engine.DefaultOptions(), Seats: 4},
-		{Name: "esc\x1b[2J", Rules: engine.DefaultOptions(), Seats: 4},
 	}
 	for _, tb := range bad {
 		if err := s.CreateTable(ctx, tb); err == nil {

@@ -30,14 +30,16 @@ type Tally struct {
 	// Claims is the number of claim events (announcements after a roll) by
 	// the player; passes, blind raises included, are not claims.
 	Claims int `json:"claims"`
-	// Bluffs counts claims that differ from the dice the player had just
-	// rolled and looked at. A claim after a roll without looking is not a
-	// bluff (the player did not know).
+	// Bluffs counts claims that engine.ClaimVerdict finds Bluffed: they
+	// differ from the dice the player had just rolled and looked at. A
+	// claim after a roll without looking is not a bluff (the player did
+	// not know).
 	Bluffs int `json:"bluffs"`
-	// BluffsCaught counts challenges the player lost as the claimant, that
-	// is, the dice were lower than the claim the player answered for.
-	// Since a passer answers for the claim (RULES.md "pass"), a passer
-	// caught this way counts, though their pass is not counted in Bluffs.
+	// BluffsCaught counts challenges the player lost as the claimant
+	// (engine.ChallengeVerdict: Caught), that is, the dice were lower than
+	// the claim the player answered for. Since a passer answers for the
+	// claim (RULES.md "pass"), a passer caught this way counts, though
+	// their pass is not counted in Bluffs.
 	BluffsCaught int `json:"bluffs_caught"`
 }
 
@@ -71,7 +73,7 @@ func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (eng
 		case engine.EvClaim:
 			t := d.seat(n, e.Seat)
 			t.Claims++
-			if r, ok := prevRoll(i); ok && r.Seat == e.Seat && r.Looked && r.Dice != e.Value {
+			if r, ok := prevRoll(i); engine.ClaimVerdict(r, ok, e) == engine.Bluffed {
 				t.Bluffs++
 			}
 		case engine.EvChallenge:
@@ -81,7 +83,7 @@ func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (eng
 				c.ChallengesWon++
 			}
 			d.seat(n, e.Loser).LivesLost += e.LivesLost
-			if e.Loser == e.Claimant && e.Claimant != e.Seat {
+			if engine.ChallengeVerdict(e) == engine.Caught {
 				d.seat(n, e.Claimant).BluffsCaught++
 			}
 		case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:

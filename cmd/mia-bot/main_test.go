@@ -23,6 +23,7 @@ import (
 	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // server is the Mia server in this process, on 127.0.0.1.
@@ -43,7 +44,7 @@ func startServer(t *testing.T, hostKey string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: st, BotDelay: -1})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // shutdownTimeout bounds the goodbye to every session; the whole stop
@@ -97,7 +98,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if err != nil {
 		return err
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: st, Log: logger})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger})
 	if err != nil {
 		st.Close()
 		return err

@@ -1,11 +1,14 @@
 // Package lobbytest holds test doubles for the lobby's injected
-// dependencies: a manual clock and deterministic dice.
+// dependencies: a manual clock and deterministic dice; and a simple player
+// for tests that play games.
 package lobbytest
 
 import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/mia-game/mia/engine"
 )
 
 // Clock is a manual clock for lobby.Config.Clock: timers fire only when
@@ -97,4 +100,26 @@ func (d *Dice) Intn(n int) int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.r.IntN(n)
+}
+
+// Move picks a legal move for the seat whose view v is, at its turn: roll,
+// claim the truth when it is higher, challenge high claims, now and then
+// give up or pass.
+func Move(v *engine.View, r *rand.Rand) engine.Action {
+	switch {
+	case v.Can(engine.Roll) && (v.Claim == engine.NoValue || r.IntN(3) > 0) && !v.Can(engine.Claim):
+		return engine.Action{Kind: engine.Roll, Look: true}
+	case v.Can(engine.Claim):
+		for _, c := range v.Claims {
+			if c == v.Dice {
+				return engine.Action{Kind: engine.Claim, Value: c}
+			}
+		}
+		return engine.Action{Kind: engine.Claim, Value: v.Claims[r.IntN(len(v.Claims))]}
+	case v.Can(engine.GiveUp) && r.IntN(2) == 0:
+		return engine.Action{Kind: engine.GiveUp}
+	case v.Can(engine.Pass) && r.IntN(4) == 0:
+		return engine.Action{Kind: engine.Pass, Value: v.Passes[0]}
+	}
+	return engine.Action{Kind: engine.Challenge}
 }

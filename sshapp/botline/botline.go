@@ -21,7 +21,6 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -158,7 +157,7 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 		for _, info := range l.SeatedAt(bs.me.Fingerprint) {
 			candidates = append(candidates, info.Name)
 		}
-		for _, info := range l.Tables(bs.me.Fingerprint) {
+		for _, info := range l.Tables(bs.me.Viewer()) {
 			if !info.Private && info.State == "waiting" && info.Taken < info.Seats {
 				candidates = append(candidates, info.Name)
 			}
@@ -181,7 +180,7 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
 	t, err := bs.cfg.Lobby.Table(name)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", text.Clean(name, 32), err)
+		return nil, nil, 0, fmt.Errorf("table %s: %w", lobby.Clean(name, 32), err)
 	}
 	sub, err := t.Watch(ctx, bs.me)
 	if err != nil {

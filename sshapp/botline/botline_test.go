@@ -34,7 +34,7 @@ func TestParseBotLine(t *testing.T) {
 		{"JOIN;t1", botAnswer{}, `unknown word "JOIN"`},
 		{"HELLO", botAnswer{}, "unknown word"},
 		{"GIVEUP;t", botAnswer{}, "unknown word"},
-		{"\x1b[31mX;t", botAnswer{}, `unknown word "[31mX"`},
+		{"\x1b[31mX;t", botAnswer{}, `unknown word "X"`},
 		{"ROLL", botAnswer{}, "wrong number of fields: ROLL;TOKEN"},
 		{"ROLL;", botAnswer{}, "token is missing"},
 		{"ROLL;a;b", botAnswer{}, "wrong number of fields"},
@@ -72,7 +72,7 @@ func TestParseBotLine(t *testing.T) {
 func TestErrorLine(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"not your turn", "ERROR;not your turn"},
-		{"a;b\nc\x1b", "ERROR;a,bc"},
+		{"a;b\nc\x1b", "ERROR;a,b c"},
 		{strings.Repeat("x", 300), "ERROR;" + strings.Repeat("x", 200)},
 	}
 	for _, tt := range tests {

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 )
 
 // The bot line protocol of PROTOCOL.md §2: the lines a bot may send, and
@@ -67,7 +67,7 @@ func parseBotLine(line []byte) (botAnswer, error) {
 		a.Action = engine.Action{Kind: engine.Claim}
 		want = 3
 	default:
-		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", text.Clean(word, 24))
+		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", lobby.Clean(word, 24))
 	}
 	if len(f) != want {
 		return botAnswer{}, fmt.Errorf("%w: %s", errBotBadField, botUsage(word))
@@ -138,7 +138,7 @@ func fieldOf(s, seps string) string {
 
 // ErrorLine is ERROR;TEXT, the text cut to one short line.
 func ErrorLine(msg string) string {
-	return "ERROR;" + strings.ReplaceAll(text.Clean(msg, 200), ";", ",")
+	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")
 }
 
 // Prompts: YOUR TURN and ROLLED.

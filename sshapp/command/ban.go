@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -62,11 +62,11 @@ func runBan(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{Fingerprint: p.Fingerprint, Name: p.Name, At: b.At.UTC(), Sessions: closed, Banned: true})
 	}
-	fmt.Fprintf(c.Stdout, "Banned %s (%s): the key is refused from now on", displayName(p), text.Clean(p.Fingerprint, 80))
+	fmt.Fprintf(c.Stdout, "Banned %s (%s): the key is refused from now on", displayName(p), lobby.Clean(p.Fingerprint, 80))
 	if closed > 0 {
 		fmt.Fprintf(c.Stdout, "; %d open session(s) closed", closed)
 	}
-	fmt.Fprintf(c.Stdout, ".\nLift it with:  %s\n", c.Hint("unban "+text.Clean(p.Fingerprint, 80)))
+	fmt.Fprintf(c.Stdout, ".\nLift it with:  %s\n", c.Hint("unban "+lobby.Clean(p.Fingerprint, 80)))
 	return ExitOK
 }
 
@@ -91,7 +91,7 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "FINGERPRINT\tNAME\tSINCE")
 	for _, b := range bans {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", text.Clean(b.Fingerprint, 80), text.Clean(b.Name, store.MaxNameLen), b.At.UTC().Format("2006-01-02 15:04 UTC"))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", lobby.Clean(b.Fingerprint, 80), lobby.Clean(b.Name, lobby.MaxNameLen), b.At.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	_ = tw.Flush()
 	return ExitOK

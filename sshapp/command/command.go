@@ -21,7 +21,6 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
-	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
 )
 
@@ -210,7 +209,7 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	p := s.Player()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", text.Clean(args[0], 32))
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", lobby.Clean(args[0], 32))
 		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 )
 
 // runHelp is `help [COMMAND]`.
@@ -20,7 +20,7 @@ func runHelp(_ context.Context, c *Call) int {
 		}
 		cmd := c.r.byName[c.Args[0]]
 		if cmd == nil {
-			return c.Refuse("no command %q; run help for the list", text.Clean(c.Args[0], 32))
+			return c.Refuse("no command %q; run help for the list", lobby.Clean(c.Args[0], 32))
 		}
 		fmt.Fprintf(c.Stdout, "%s %s\n  %s\n", c.Session.Hint(""), cmd.usage(), cmd.Summary)
 		return ExitOK

@@ -9,8 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 const usageHistory = "history [--table T] [--player P] [--limit N] [--before GAME] [--json]"
@@ -73,7 +74,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)
@@ -96,7 +97,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		}
 		q.Player = p.Fingerprint
 	}
-	games, err := recs.History(ctx, q, c.viewer())
+	games, err := recs.History(ctx, q, c.shows())
 	if err != nil {
 		return c.serverError("read the history", err)
 	}
@@ -128,7 +129,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, text.Clean(g.Table, store.MaxTableNameLen),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
 	}
 	_ = tw.Flush()
@@ -136,7 +137,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
 			if f.v != "" {
-				words += " --" + f.name + " " + text.Clean(f.v, 80)
+				words += " --" + f.name + " " + lobby.Clean(f.v, 80)
 			}
 		}
 		if *limit != 20 {
@@ -153,7 +154,7 @@ func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	return text.Clean(g.Seats[seat].Name, store.MaxNameLen)
+	return lobby.Clean(g.Seats[seat].Name, lobby.MaxNameLen)
 }
 
 // playerList names the players of g by seat, bots marked.
@@ -176,9 +177,9 @@ func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool
 	case err != nil:
 		c.serverError("read the table", err)
 		return false
-	case c.Admin || t.Admits(c.Player.Fingerprint):
+	case c.viewer().Sees(lobbystore.Access(t)):
 		return true
 	}
-	c.Refuse("no table %s", text.Clean(name, store.MaxTableNameLen))
+	c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
 	return false
 }

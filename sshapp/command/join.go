@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/sshapp/internal/text"
-	"github.com/mia-game/mia/store"
 )
 
 // joinCommand is `join NAME CODE`.
@@ -37,7 +35,7 @@ func runJoin(ctx context.Context, c *Call) int {
 	// An unknown table and a wrong code get the same answer, so that
 	// nobody learns the names of private tables by guessing.
 	refuse := func() int {
-		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", text.Clean(name, store.MaxTableNameLen))
+		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", lobby.Clean(name, lobby.MaxNameLen))
 	}
 	t, err := c.cfg.Lobby.Table(name)
 	if err != nil {

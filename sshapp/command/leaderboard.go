@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -35,7 +35,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
 	}
 	if *limit < 1 || *limit > 1000 {
 		return c.usageError(fs, "--limit is 1 to 1000")
@@ -62,7 +62,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	}
 	where := "overall"
 	if *table != "" {
-		where = "at " + text.Clean(*table, store.MaxTableNameLen)
+		where = "at " + lobby.Clean(*table, lobby.MaxNameLen)
 	}
 	if len(rs) == 0 {
 		fmt.Fprintf(c.Stdout, "No rated games %s yet.\n", where)

@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 )
 
 // runPlay is `play [TABLE]`: the game screen, straight to TABLE if given.
@@ -16,7 +16,7 @@ func runPlay(_ context.Context, c *Call) int {
 		if len(c.Args) == 1 {
 			words += " " + c.Args[0]
 		}
-		return c.Refuse("the game screen needs a terminal:  %s %s", c.Session.Hint("-t"), text.Clean(words, 64))
+		return c.Refuse("the game screen needs a terminal:  %s %s", c.Session.Hint("-t"), lobby.Clean(words, 64))
 	}
 	table := ""
 	if len(c.Args) == 1 {

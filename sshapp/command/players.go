@@ -8,8 +8,8 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/sshapp/internal/text"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // Players is what the commands need of the player and table storage.
@@ -26,10 +26,10 @@ type Players interface {
 // commands need from storage. *store.Store implements it.
 type Records interface {
 	Table(ctx context.Context, name string) (store.Table, error)
-	History(ctx context.Context, q store.Query, v store.Viewer) ([]store.Game, error)
+	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	GameVisible(ctx context.Context, g store.Game, v store.Viewer) (bool, error)
+	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	Rating(ctx context.Context, fingerprint, table string) (store.Rating, error)
 	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
 	Ban(ctx context.Context, b store.Ban) error
@@ -47,10 +47,11 @@ func (c *Call) records() Records {
 	return r
 }
 
-// viewer is the caller as the store's visibility rules see them.
-func (c *Call) viewer() store.Viewer {
-	return store.Viewer{Fingerprint: c.Player.Fingerprint, Admin: c.Admin}
-}
+// viewer is the caller as the lobby's access rule sees them.
+func (c *Call) viewer() lobby.Viewer { return c.lobbyPlayer().Viewer() }
+
+// shows is the filter of the stored games the caller may see.
+func (c *Call) shows() store.GameFilter { return lobbystore.Shows(c.viewer()) }
 
 // lobbyPlayer is the caller as the lobby knows them.
 func (c *Call) lobbyPlayer() lobby.Player {
@@ -68,8 +69,13 @@ var errNoPlayer = errors.New("no such player")
 
 // findPlayer reads a PLAYER argument: a display name (any case), a key
 // fingerprint ("SHA256:…"), which needs no profile, or a built-in bot's
-// ("bot:hard:ada", as --json output shows them).
+// name ("ada") or fingerprint ("bot:hard:ada", as --json output shows
+// them). A built-in bot's name is the bot's, even where a person took it
+// before bots' names were reserved.
 func (cfg *Config) findPlayer(ctx context.Context, arg string) (store.Player, error) {
+	if lobby.IsBotName(arg) {
+		return cfg.findBot(ctx, arg)
+	}
 	if rest, ok := strings.CutPrefix(arg, lobby.BotFingerprintPrefix); ok {
 		name := rest[strings.LastIndexByte(rest, ':')+1:]
 		return store.Player{Fingerprint: arg, Name: name, Bot: true}, nil
@@ -97,9 +103,9 @@ func (cfg *Config) findPlayer(ctx context.Context, arg string) (store.Player, er
 // findBot finds a rated built-in bot by its name, when exactly one bot of
 // that name has played (bots of different levels share names).
 func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, error) {
-	none := fmt.Errorf("%w: %q", errNoPlayer, text.Clean(name, store.MaxNameLen))
+	none := fmt.Errorf("%w: %q", errNoPlayer, lobby.Clean(name, lobby.MaxNameLen))
 	recs := cfg.Records
-	if recs == nil || !store.ValidName(name) {
+	if recs == nil || !lobby.IsBotName(name) {
 		return store.Player{}, none
 	}
 	all, err := recs.Leaderboard(ctx, "", 0)
@@ -123,7 +129,7 @@ func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, erro
 		fps[i] = r.Fingerprint
 	}
 	return store.Player{}, fmt.Errorf("%w: %d bots are called %s; name one: %s", errAmbiguous, len(found),
-		text.Clean(name, store.MaxNameLen), strings.Join(fps, ", "))
+		lobby.Clean(name, lobby.MaxNameLen), strings.Join(fps, ", "))
 }
 
 // errAmbiguous: a PLAYER argument names more than one bot.
@@ -134,7 +140,7 @@ func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
 	p, err := c.cfg.findPlayer(ctx, arg)
 	switch {
 	case errors.Is(err, errNoPlayer):
-		c.Refuse("no player is called %s", text.Clean(arg, store.MaxNameLen))
+		c.Refuse("no player is called %s", lobby.Clean(arg, lobby.MaxNameLen))
 		return store.Player{}, false
 	case errors.Is(err, errAmbiguous):
 		c.Refuse("%s", strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
@@ -149,14 +155,14 @@ func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
 // displayName is a player's name for plain output, or a short fingerprint.
 func displayName(p store.Player) string {
 	if p.Name != "" {
-		return text.Clean(p.Name, store.MaxNameLen)
+		return lobby.Clean(p.Name, lobby.MaxNameLen)
 	}
 	return shortFP(p.Fingerprint)
 }
 
 // shortFP shortens a fingerprint for tables of text.
 func shortFP(fp string) string {
-	fp = text.Clean(fp, 80)
+	fp = lobby.Clean(fp, 80)
 	if len(fp) > 19 {
 		return fp[:19] + "…"
 	}
@@ -167,13 +173,13 @@ func shortFP(fp string) string {
 // built-in bot, "name (bot)" for a bot on the line protocol; other
 // players' names as they are.
 func botLabel(name, fp string, bot bool) string {
-	name = text.Clean(name, store.MaxNameLen)
+	name = lobby.Clean(name, lobby.MaxNameLen)
 	if !bot {
 		return name
 	}
 	if rest, ok := strings.CutPrefix(fp, lobby.BotFingerprintPrefix); ok {
 		if level, _, ok := strings.Cut(rest, ":"); ok {
-			return name + " (" + text.Clean(level, 16) + " bot)"
+			return name + " (" + lobby.Clean(level, 16) + " bot)"
 		}
 	}
 	return name + " (bot)"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -47,7 +47,7 @@ func runReplay(ctx context.Context, c *Call) int {
 	id := c.Args[0]
 	g, evs, err := recs.Game(ctx, id)
 	noGame := func() int {
-		return c.Refuse("no game %s; list the games with:  %s", text.Clean(id, 24), c.Hint("history"))
+		return c.Refuse("no game %s; list the games with:  %s", lobby.Clean(id, 24), c.Hint("history"))
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -55,7 +55,7 @@ func runReplay(ctx context.Context, c *Call) int {
 	case err != nil:
 		return c.serverError("read the game", err)
 	}
-	if ok, err := recs.GameVisible(ctx, g, c.viewer()); err != nil {
+	if ok, err := recs.GameShown(ctx, g, c.shows()); err != nil {
 		return c.serverError("read the game", err)
 	} else if !ok {
 		return noGame() // a private table's game is not there for others
@@ -78,7 +78,7 @@ func runReplay(ctx context.Context, c *Call) int {
 // die, then each player's lives round by round.
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	name := func(seat int) string { return seatName(g, seat) }
-	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, text.Clean(g.Table, store.MaxTableNameLen), rulesSummary(g.Rules))
+	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), rulesSummary(g.Rules))
 	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
 		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
 	lives := make([]int, len(g.Seats))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -132,7 +132,7 @@ func runStats(ctx context.Context, c *Call) int {
 		d := ratingDoc(tr)
 		out.TableRating = &d
 	}
-	recent, err := recs.History(ctx, store.Query{Player: p.Fingerprint, Table: *table, Limit: formPoints + formWindow - 1}, c.viewer())
+	recent, err := recs.History(ctx, store.Query{Player: p.Fingerprint, Table: *table, Limit: formPoints + formWindow - 1}, c.shows())
 	if err != nil {
 		return c.serverError("read the games", err)
 	}
@@ -196,12 +196,12 @@ func writeStats(c *Call, s StatsJSON) {
 	if s.Bot {
 		who = botLabel(s.Name, s.Fingerprint, true)
 	}
-	fmt.Fprintf(w, "%s  %s\n", who, text.Clean(s.Fingerprint, 80))
+	fmt.Fprintf(w, "%s  %s\n", who, lobby.Clean(s.Fingerprint, 80))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
 	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, plural(s.Rating.Games, "rated game"))
 	if s.TableRating != nil {
-		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", text.Clean(s.Table, store.MaxTableNameLen),
+		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", lobby.Clean(s.Table, lobby.MaxNameLen),
 			s.TableRating.Rating, plural(s.TableRating.Games, "game"), s.TableRating.Wins)
 	}
 	perGame := ""

@@ -11,8 +11,6 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
-	"github.com/mia-game/mia/sshapp/internal/text"
-	"github.com/mia-game/mia/store"
 )
 
 // InviteTTL is how long an invite code stays valid.
@@ -55,7 +53,7 @@ func runTable(ctx context.Context, c *Call) int {
 	case "close":
 		return runTableClose(ctx, c, args)
 	}
-	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", text.Clean(sub, 32))
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", lobby.Clean(sub, 32))
 	for _, u := range []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose} {
 		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), u)
 	}
@@ -76,8 +74,8 @@ type TableDoc struct {
 
 func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
-		Name: text.Clean(info.Name, store.MaxTableNameLen), Host: text.Clean(info.Host, store.MaxNameLen),
-		Seats: info.Seats, Taken: info.Taken, State: text.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+		Name: lobby.Clean(info.Name, lobby.MaxNameLen), Host: lobby.Clean(info.Host, lobby.MaxNameLen),
+		Seats: info.Seats, Taken: info.Taken, State: lobby.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
 	}
 }
 
@@ -100,11 +98,11 @@ func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 	t, err := c.cfg.Lobby.Table(name)
 	if err == nil {
 		info := t.Info()
-		if c.Admin || info.Admits(c.Player.Fingerprint) {
+		if c.viewer().Sees(info.Access()) {
 			return t, info, true
 		}
 	}
-	c.Refuse("no open table %s", text.Clean(name, store.MaxTableNameLen))
+	c.Refuse("no open table %s", lobby.Clean(name, lobby.MaxNameLen))
 	return nil, lobby.TableInfo{}, false
 }
 
@@ -324,7 +322,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", text.Clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
 	}
 	rules, seats, err := rf.rules()
 	if err != nil {

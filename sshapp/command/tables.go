@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -63,8 +63,8 @@ func runTables(ctx context.Context, c *Call) int {
 			}
 		}
 		out.Tables = append(out.Tables, TableJSON{
-			Name: text.Clean(t.Name, store.MaxTableNameLen), Host: text.Clean(host, store.MaxNameLen),
-			Seats: t.Seats, Taken: taken, State: text.Clean(state, 16), Private: t.Private, Rules: t.Rules,
+			Name: lobby.Clean(t.Name, lobby.MaxNameLen), Host: lobby.Clean(host, lobby.MaxNameLen),
+			Seats: t.Seats, Taken: taken, State: lobby.Clean(state, 16), Private: t.Private, Rules: t.Rules,
 		})
 	}
 	slices.SortFunc(out.Tables, func(a, b TableJSON) int {
@@ -99,7 +99,7 @@ func visibleTo(t store.Table, fp string) bool {
 // rulesSummary names the ranking, lives and turn time, and every option
 // that differs from the classic rule set.
 func rulesSummary(o engine.Options) string {
-	parts := []string{text.Clean(string(o.Ranking), 32), countLives(o.Lives)}
+	parts := []string{lobby.Clean(string(o.Ranking), 32), countLives(o.Lives)}
 	if !o.Pass {
 		parts = append(parts, "no pass")
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -45,6 +45,6 @@ func runUnban(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{Fingerprint: p.Fingerprint, Name: p.Name})
 	}
-	fmt.Fprintf(c.Stdout, "%s (%s) may connect again.\n", displayName(p), text.Clean(p.Fingerprint, 80))
+	fmt.Fprintf(c.Stdout, "%s (%s) may connect again.\n", displayName(p), lobby.Clean(p.Fingerprint, 80))
 	return ExitOK
 }

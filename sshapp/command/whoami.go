@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/mia-game/mia/sshapp/internal/text"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -86,7 +86,7 @@ func describeSeats(seats []Seat) string {
 		if s.Lives == 1 {
 			lives = "life"
 		}
-		parts[i] = fmt.Sprintf("%s (%d %s)", text.Clean(s.Table, 64), s.Lives, lives)
+		parts[i] = fmt.Sprintf("%s (%d %s)", lobby.Clean(s.Table, 64), s.Lives, lives)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // env is a real lobby on a real store in a temporary folder.
@@ -31,7 +32,7 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: st, Clock: e.clock, Dice: lobbytest.NewDice(7)})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: lobbytest.NewDice(7)})
 	if err != nil {
 		st.Close()
 		t.Fatalf("open lobby: %v", err)

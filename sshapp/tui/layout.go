@@ -148,7 +148,7 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 	if l.From == "" {
 		return s.Notice.Render(cut("* "+text, w))
 	}
-	from := lobby.Clean(l.From, lobby.MaxNameRunes)
+	from := lobby.Clean(l.From, lobby.MaxNameLen)
 	if l.Bot {
 		from += " [bot]"
 	}
@@ -167,7 +167,7 @@ func chatBlock(s *Styles, lines []lobby.ChatLine, w, h int) []string {
 
 // maxChatWidth bounds a drawn chat line before wrapping: a name and the
 // longest message.
-const maxChatWidth = lobby.MaxNameRunes + 8 + lobby.MaxChatRunes
+const maxChatWidth = lobby.MaxNameLen + 8 + lobby.MaxChatRunes
 
 // tail wraps the n items that line(i) draws to w cells and returns the
 // last h lines, drawing only the items it needs.
@@ -188,4 +188,4 @@ func tail(n, w, h int, line func(i int) string) []string {
 }
 
 // name cleans a display name for drawing.
-func name(s string) string { return lobby.Clean(s, lobby.MaxNameRunes) }
+func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }

@@ -13,13 +13,17 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // Records is the stored history the history, replay and stats screens
 // read. *store.Store implements it; tests may pass a fake.
 type Records interface {
-	// Games lists finished games, newest first (store.Store.Games).
-	Games(ctx context.Context, q store.Query) ([]store.Game, error)
+	// History lists the finished games keep shows, newest first
+	// (store.Store.History).
+	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
+	// GameShown reports whether keep shows a game (store.Store.GameShown).
+	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 	// Table returns a table's record, open or closed (store.ErrNotFound if
@@ -178,84 +182,21 @@ func (m *Model) recordsView(w, h int) string {
 	return m.stats.view(m.s, &m.help, w, h)
 }
 
-// canSee reports whether viewer may see game g, whose table's record is t
-// (nil when the store has none). It is the one rule of what the records
-// screens show:
-//
-//   - a server admin sees every game;
-//   - a player seated in the game sees it;
-//   - anyone else sees it when the store's rule (store.VisibleTo) lets
-//     them: every game of a public table, the games of a private table to
-//     its host and members only, and a game older than its table's record
-//     (the name was reused) or without a record to its players only.
-func canSee(g store.Game, t *store.Table, viewer lobby.Player) bool {
-	if viewer.Admin || g.Seated(viewer.Fingerprint) {
-		return true
-	}
-	return store.VisibleTo(g, t, store.Viewer{Fingerprint: viewer.Fingerprint})
-}
-
-// Bounds of one history page's search for games the viewer may see.
-const (
-	historyChunk    = 100 // games read from the store at a time
-	historyMaxReads = 20  // chunks read for one page at most
-)
-
 // visibleGames reads the page of finished games matching q that viewer
-// may see: up to q.Limit of them, newest first, skipping hidden ones, and
-// the Before of the next page ("" when there are no more).
+// may see (lobby.Viewer.SeesGame): up to q.Limit of them, newest first,
+// skipping hidden ones, and the Before of the next page ("" when there
+// are no more).
 func visibleGames(ctx context.Context, rec Records, viewer lobby.Player, q store.Query) ([]store.Game, string, error) {
 	limit := q.Limit
 	if limit <= 0 {
 		limit = store.DefaultLimit
 	}
-	tables := map[string]*store.Table{} // nil: no record
-	tableOf := func(name string) (*store.Table, error) {
-		if t, ok := tables[name]; ok {
-			return t, nil
-		}
-		t, err := rec.Table(ctx, name)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			tables[name] = nil
-			return nil, nil
-		case err != nil:
-			return nil, err
-		}
-		tables[name] = &t
-		return &t, nil
+	q.Limit = limit + 1 // one more: is there a next page?
+	gs, err := rec.History(ctx, q, lobbystore.Shows(viewer.Viewer()))
+	if err != nil || len(gs) <= limit {
+		return gs, "", err
 	}
-	var out []store.Game
-	page := q
-	page.Limit = max(limit+1, historyChunk)
-	for reads := 0; ; reads++ {
-		if reads == historyMaxReads {
-			// Many hidden games in a row: show what was found and go on
-			// from the last game read.
-			return out, page.Before, nil
-		}
-		gs, err := rec.Games(ctx, page)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, g := range gs {
-			t, err := tableOf(g.Table)
-			if err != nil {
-				return nil, "", err
-			}
-			if !canSee(g, t, viewer) {
-				continue
-			}
-			if len(out) == limit {
-				return out, out[limit-1].ID, nil // g shows there is more
-			}
-			out = append(out, g)
-		}
-		if len(gs) < page.Limit {
-			return out, "", nil
-		}
-		page.Before = gs[len(gs)-1].ID
-	}
+	return gs[:limit], gs[limit-1].ID, nil
 }
 
 // loadGames is the command that reads one history page.
@@ -293,16 +234,12 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
 	}
-	t, err := rec.Table(ctx, g.Table)
-	var tp *store.Table
-	switch {
-	case err == nil:
-		tp = &t
-	case !errors.Is(err, store.ErrNotFound):
+	shown, err := rec.GameShown(ctx, g, lobbystore.Shows(viewer.Viewer()))
+	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
 	}
 	switch {
-	case !canSee(g, tp, viewer):
+	case !shown:
 		return nil, fmt.Errorf("there is no game %s", id) // as if it did not exist
 	case g.Ended.IsZero():
 		return nil, errStillPlaying
@@ -345,7 +282,7 @@ func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.C
 			if d.board, err = rec.Leaderboard(ctx, table, boardLimit); err != nil {
 				return fmt.Errorf("the leaderboard: %w", err)
 			}
-			gs, err := rec.Games(ctx, store.Query{Player: viewer.Fingerprint, Limit: recentGames})
+			gs, err := rec.History(ctx, store.Query{Player: viewer.Fingerprint, Limit: recentGames}, lobbystore.Shows(viewer.Viewer()))
 			if err != nil {
 				return fmt.Errorf("your games: %w", err)
 			}

@@ -25,49 +25,6 @@ var (
 	keyHome  = tea.KeyMsg{Type: tea.KeyHome}
 )
 
-// TestCanSee is the rule of which games the records screens show.
-func TestCanSee(t *testing.T) {
-	created := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	public := &store.Table{Name: "open", Host: "H", Created: created}
-	private := &store.Table{Name: "club", Host: "H", Private: true, Members: []string{"M"}, Created: created}
-	game := func(table string, started time.Time, seated ...string) store.Game {
-		g := store.Game{ID: "1", Table: table, Started: started, Ended: started.Add(time.Hour), Winner: 0}
-		for _, fp := range seated {
-			g.Seats = append(g.Seats, store.Seat{Name: fp, Fingerprint: fp})
-		}
-		return g
-	}
-	later := created.Add(24 * time.Hour)
-	earlier := created.Add(-24 * time.Hour)
-	tests := []struct {
-		name   string
-		g      store.Game
-		t      *store.Table
-		viewer lobby.Player
-		want   bool
-	}{
-		{"public: anyone", game("open", later, "A", "B"), public, lobby.Player{Fingerprint: "X"}, true},
-		{"public: a player", game("open", later, "A", "B"), public, lobby.Player{Fingerprint: "A"}, true},
-		{"private: the host", game("club", later, "M", "B"), private, lobby.Player{Fingerprint: "H"}, true},
-		{"private: a member", game("club", later, "H", "B"), private, lobby.Player{Fingerprint: "M"}, true},
-		{"private: a player", game("club", later, "H", "B"), private, lobby.Player{Fingerprint: "B"}, true},
-		{"private: a stranger", game("club", later, "H", "M"), private, lobby.Player{Fingerprint: "X"}, false},
-		{"private: no key", game("club", later, "H", "M"), private, lobby.Player{}, false},
-		{"private: a server admin", game("club", later, "H", "M"), private, lobby.Player{Fingerprint: "X", Admin: true}, true},
-		{"no table record: a stranger", game("gone", later, "A", "B"), nil, lobby.Player{Fingerprint: "X"}, false},
-		{"no table record: a player", game("gone", later, "A", "B"), nil, lobby.Player{Fingerprint: "B"}, true},
-		{"older than the table's record: a stranger", game("open", earlier, "A", "B"), public, lobby.Player{Fingerprint: "X"}, false},
-		{"older than the table's record: a player", game("open", earlier, "A", "B"), public, lobby.Player{Fingerprint: "A"}, true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := canSee(tc.g, tc.t, tc.viewer); got != tc.want {
-				t.Errorf("canSee = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
 // records is a store with public and private games, for the history
 // tests: alpha (public) holds alice and bob's games, beta (public) bob
 // and carol's, club (private: host bob, member carol) bob and carol's.

@@ -240,7 +240,7 @@ func TestSizes(t *testing.T) {
 	for _, tc := range tests {
 		m := New(e.config(a, tc.w, tc.h)).(*Model)
 		screens := map[string]func(){
-			"lobby": func() { m.screen = screenLobby; m.lobby.setTables(e.lobby.Tables(a.Fingerprint)) },
+			"lobby": func() { m.screen = screenLobby; m.lobby.setTables(e.lobby.Tables(a.Viewer())) },
 			"form":  func() { m.screen = screenForm; m.form = newCreateForm(m.s, a) },
 			"table": func() {
 				m.screen = screenTable

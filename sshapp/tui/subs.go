@@ -85,13 +85,13 @@ func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}) tea.Cmd {
 
 // waitLobby waits for the next change of the lobby, then lists its tables
 // and chat.
-func waitLobby(l *lobby.Lobby, fp string, box *lobby.Mailbox[int], done <-chan struct{}) tea.Cmd {
+func waitLobby(l *lobby.Lobby, v lobby.Viewer, box *lobby.Mailbox[int], done <-chan struct{}) tea.Cmd {
 	return func() tea.Msg {
 		for {
 			select {
 			case <-box.Ready():
 				if _, ok := box.Take(); ok {
-					return lobbyMsg{box: box, tables: l.Tables(fp), chat: l.Chat()}
+					return lobbyMsg{box: box, tables: l.Tables(v), chat: l.Chat()}
 				}
 			case <-box.Done():
 				return lobbyClosedMsg{box: box}

@@ -154,7 +154,7 @@ func (m *Model) toLobby(status string, isErr bool) tea.Cmd {
 	m.screen = screenLobby
 	m.lobby.setStatus(status, isErr)
 	m.box = m.cfg.Lobby.Subscribe()
-	return tea.Batch(cmd, waitLobby(m.cfg.Lobby, m.cfg.Player.Fingerprint, m.box, m.cfg.Done))
+	return tea.Batch(cmd, waitLobby(m.cfg.Lobby, m.cfg.Player.Viewer(), m.box, m.cfg.Done))
 }
 
 // toTable opens a table (and sits down when sit is set).
@@ -187,7 +187,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.lobby.setTables(msg.tables)
 		m.lobby.chat = msg.chat
-		return m, waitLobby(m.cfg.Lobby, m.cfg.Player.Fingerprint, m.box, m.cfg.Done)
+		return m, waitLobby(m.cfg.Lobby, m.cfg.Player.Viewer(), m.box, m.cfg.Done)
 	case lobbyClosedMsg:
 		if msg.box == m.box {
 			m.box = nil

@@ -1,0 +1,95 @@
+package engine
+
+// Verdict is what the dice say of a claim, a pass or a challenge once the
+// cup is lifted. It is the one bluff rule: the statistics count by it and
+// the replays mark by it.
+type Verdict uint8
+
+// The verdicts.
+const (
+	// Unjudged: nothing to judge (no roll before it in the round, or its
+	// dice are hidden from the viewer).
+	Unjudged Verdict = iota
+	// Truthful: a claim of the dice its player saw, or a pass of no more
+	// than the cup holds.
+	Truthful
+	// Unseen: a claim after a roll its player did not look at. It is no
+	// bluff: the player did not know.
+	Unseen
+	// Bluffed: a claim that differs from the dice its player rolled and
+	// looked at, or a pass of a value higher than the cup holds.
+	Bluffed
+	// Caught: a challenge its claimant lost — the claimant was caught
+	// bluffing. A passer answers for the claim they passed (RULES.md
+	// "pass"), so a passer can be caught though their pass is no claim.
+	Caught
+	// Stood: a challenge of a claim that stood; the challenger lost.
+	Stood
+)
+
+// LastRoll is the round's last roll in evs (walking back from the end to
+// the round's start), and whether there is one.
+func LastRoll(evs []Event) (Event, bool) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		switch evs[i].Type {
+		case EvRoll:
+			return evs[i], true
+		case EvRound:
+			return Event{}, false
+		}
+	}
+	return Event{}, false
+}
+
+// ClaimVerdict judges a claim event given the round's last roll before it
+// (ok false: none). Dice hidden from the viewer are Unjudged; the store
+// sees every die.
+func ClaimVerdict(roll Event, ok bool, claim Event) Verdict {
+	switch {
+	case !ok || roll.Seat != claim.Seat || roll.Dice == NoValue:
+		return Unjudged
+	case !roll.Looked:
+		return Unseen
+	case roll.Dice != claim.Value:
+		return Bluffed
+	}
+	return Truthful
+}
+
+// PassVerdict judges a pass event, under ranking r, given the round's last
+// roll before it (ok false: none): the value passed on against the cup.
+func PassVerdict(r Ranking, roll Event, ok bool, pass Event) Verdict {
+	switch {
+	case !ok || roll.Dice == NoValue:
+		return Unjudged
+	case r.Compare(roll.Dice, pass.Value) < 0:
+		return Bluffed
+	}
+	return Truthful
+}
+
+// ChallengeVerdict judges a challenge event: Caught when the claimant lost,
+// Stood otherwise.
+func ChallengeVerdict(c Event) Verdict {
+	if c.Loser == c.Claimant && c.Claimant != c.Seat {
+		return Caught
+	}
+	return Stood
+}
+
+// Judge is the verdict on evs[i] under ranking r, from the events before
+// it; Unjudged for anything but a claim, a pass or a challenge.
+func Judge(r Ranking, evs []Event, i int) Verdict {
+	e := evs[i]
+	switch e.Type {
+	case EvClaim:
+		roll, ok := LastRoll(evs[:i])
+		return ClaimVerdict(roll, ok, e)
+	case EvPass:
+		roll, ok := LastRoll(evs[:i])
+		return PassVerdict(r, roll, ok, e)
+	case EvChallenge:
+		return ChallengeVerdict(e)
+	}
+	return Unjudged
+}

@@ -1,0 +1,61 @@
+package lobby
+
+import (
+	"slices"
+	"time"
+)
+
+// Access is what decides who may see a table and its games. It is the one
+// rule of private tables: the lobby's list and doors, the tables command,
+// the history, the stats and the replays all ask it.
+type Access struct {
+	Private bool
+	Host    string   // the host's fingerprint
+	Members []string // fingerprints a private table admits besides its host
+	// Created is when the table was created: a game of its name that
+	// started before was an earlier table's.
+	Created time.Time
+}
+
+// Admits reports whether the key fp may see the table: anyone a public
+// table, only its host and members a private one.
+func (a Access) Admits(fp string) bool {
+	return !a.Private || (fp != "" && (fp == a.Host || slices.Contains(a.Members, fp)))
+}
+
+// Viewer is who asks to see tables and games: a key, and whether it is a
+// server admin's.
+type Viewer struct {
+	Fingerprint string
+	Admin       bool
+}
+
+// Sees reports whether v may see, enter and sit at the table: a server
+// admin any table, anyone else a table that admits them.
+func (v Viewer) Sees(a Access) bool { return v.Admin || a.Admits(v.Fingerprint) }
+
+// GameAccess is what decides who may see a finished game.
+type GameAccess struct {
+	Started time.Time
+	Players []string // the seated players' fingerprints
+	Table   *Access  // the record of the game's table; nil when there is none
+}
+
+// SeesGame reports whether v may see a game:
+//
+//   - a server admin sees every game;
+//   - a game of a table is seen by those the table admits now: everyone
+//     for a public table, the host and the current members for a private
+//     one, so that a member who is removed no longer sees its games;
+//   - a game with no table record, or older than the record (the name was
+//     used by an earlier table, now closed, whose privacy is unknown), is
+//     seen only by the players seated in it.
+func (v Viewer) SeesGame(g GameAccess) bool {
+	switch {
+	case v.Admin:
+		return true
+	case g.Table == nil || g.Started.Before(g.Table.Created):
+		return v.Fingerprint != "" && slices.Contains(g.Players, v.Fingerprint)
+	}
+	return g.Table.Admits(v.Fingerprint)
+}

@@ -1,0 +1,238 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// memStore is the lobby's Storage in memory, for the lobby's tests: what
+// it keeps outlives a lobby (a restart is a new lobby on the same
+// memStore), and Close makes every later call fail, like a store whose
+// file went away, until reopen.
+type memStore struct {
+	mu      sync.Mutex
+	closed  bool
+	tables  map[string]TableRecord // by lower-case name
+	invites map[string]time.Time   // lower(table) + "\x00" + code -> expiry
+	names   map[string]string      // fingerprint -> display name
+	games   []*memGame             // game i has ID i+1
+}
+
+// memGame is a stored game.
+type memGame struct {
+	GameRecord
+	ID     string
+	Events []engine.Event
+	Ended  time.Time // zero while in progress
+	Winner int       // -1 while in progress
+}
+
+var errClosed = errors.New("memStore: closed")
+
+func newMemStore() *memStore {
+	return &memStore{tables: map[string]TableRecord{}, invites: map[string]time.Time{}, names: map[string]string{}}
+}
+
+// lock takes the lock, or fails when the store is closed.
+func (m *memStore) lock(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return errClosed
+	}
+	return nil
+}
+
+func (m *memStore) Close() { m.mu.Lock(); m.closed = true; m.mu.Unlock() }
+
+func (m *memStore) reopen() { m.mu.Lock(); m.closed = false; m.mu.Unlock() }
+
+// copyTable copies a record out, so that callers never share its members.
+func copyTable(t TableRecord) TableRecord {
+	t.Members = slices.Clone(t.Members)
+	return t
+}
+
+func (m *memStore) CreateTable(ctx context.Context, t TableRecord) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	key := strings.ToLower(t.Name)
+	if old, ok := m.tables[key]; ok && old.Closed.IsZero() {
+		return fmt.Errorf("create table %s: %w", t.Name, ErrTableExists)
+	}
+	m.tables[key] = copyTable(t)
+	return nil
+}
+
+func (m *memStore) UpdateTable(ctx context.Context, name string, fn func(*TableRecord) error) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	t, ok := m.tables[strings.ToLower(name)]
+	if !ok {
+		return fmt.Errorf("update table %s: not found", name)
+	}
+	t = copyTable(t)
+	if err := fn(&t); err != nil {
+		return err
+	}
+	m.tables[strings.ToLower(name)] = copyTable(t)
+	return nil
+}
+
+func (m *memStore) OpenTables(ctx context.Context) ([]TableRecord, error) {
+	if err := m.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	var out []TableRecord
+	for _, t := range m.tables {
+		if t.Closed.IsZero() {
+			out = append(out, copyTable(t))
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) CreateGame(ctx context.Context, g GameRecord) (string, error) {
+	if err := m.lock(ctx); err != nil {
+		return "", err
+	}
+	defer m.mu.Unlock()
+	g.Players = slices.Clone(g.Players)
+	id := strconv.Itoa(len(m.games) + 1)
+	m.games = append(m.games, &memGame{GameRecord: g, ID: id, Winner: -1})
+	return id, nil
+}
+
+// game finds a game by ID; the lock is held.
+func (m *memStore) game(id string) (*memGame, error) {
+	n, err := strconv.Atoi(id)
+	if err != nil || n < 1 || n > len(m.games) {
+		return nil, fmt.Errorf("no game %q", id)
+	}
+	return m.games[n-1], nil
+}
+
+func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, res *GameResult) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	g, err := m.game(id)
+	switch {
+	case err != nil:
+		return err
+	case !g.Ended.IsZero():
+		return fmt.Errorf("game %s is over", id)
+	}
+	for i, e := range evs {
+		if e.Seq != len(g.Events)+i+1 {
+			return fmt.Errorf("game %s: event %d has seq %d after %d events", id, i, e.Seq, len(g.Events))
+		}
+	}
+	g.Events = append(g.Events, evs...)
+	if res != nil {
+		g.Ended, g.Winner = res.Ended, res.Winner
+	}
+	return nil
+}
+
+func (m *memStore) InProgress(ctx context.Context) ([]SavedGame, error) {
+	if err := m.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	var out []SavedGame
+	for _, g := range m.games {
+		if g.Ended.IsZero() && len(g.Events) > 0 {
+			out = append(out, SavedGame{ID: g.ID, GameRecord: g.GameRecord, Events: slices.Clone(g.Events)})
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) PlayerName(ctx context.Context, fp string) (string, error) {
+	if err := m.lock(ctx); err != nil {
+		return "", err
+	}
+	defer m.mu.Unlock()
+	name, ok := m.names[fp]
+	if !ok {
+		return "", fmt.Errorf("no player %s", fp)
+	}
+	return name, nil
+}
+
+func (m *memStore) AddInvite(ctx context.Context, table, code string, expires time.Time) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	m.invites[strings.ToLower(table)+"\x00"+code] = expires
+	return nil
+}
+
+func (m *memStore) UseInvite(ctx context.Context, table, code, fp string, now time.Time) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	key := strings.ToLower(table) + "\x00" + code
+	expires, ok := m.invites[key]
+	delete(m.invites, key)
+	t, open := m.tables[strings.ToLower(table)]
+	if !ok || !now.Before(expires) || !open || !t.Closed.IsZero() {
+		return fmt.Errorf("use invite for %s: %w", table, ErrBadInvite)
+	}
+	if !slices.Contains(t.Members, fp) {
+		t.Members = append(slices.Clone(t.Members), fp)
+	}
+	m.tables[strings.ToLower(table)] = t
+	return nil
+}
+
+// setName gives a key its display name.
+func (m *memStore) setName(fp, name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.names[fp] = name
+}
+
+// Game returns a copy of a stored game.
+func (m *memStore) Game(id string) (memGame, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	g, err := m.game(id)
+	if err != nil {
+		return memGame{}, err
+	}
+	c := *g
+	c.Events = slices.Clone(g.Events)
+	return c, nil
+}
+
+// Table returns a copy of a stored table.
+func (m *memStore) Table(name string) (TableRecord, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tables[strings.ToLower(name)]
+	if !ok {
+		return TableRecord{}, fmt.Errorf("no table %s", name)
+	}
+	return copyTable(t), nil
+}

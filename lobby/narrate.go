@@ -1,0 +1,177 @@
+package lobby
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Narrator tells a game's events in words. It is the one narration of the
+// game: the table's live log, the replay screen and the text replay all
+// say an event the way it does. It tells the dice the events hold: a
+// viewer's redacted copy hides other players' rolls, a finished game's
+// log shows them all.
+type Narrator struct {
+	Names   []string       // display names by seat
+	You     int            // the viewer's seat, told as "you"; -1 for none
+	Ranking engine.Ranking // the game's ranking, to judge passes
+	// Turn is whose turn it is while the game runs (who holds the cup
+	// after the last claim); -1 once it is over.
+	Turn int
+}
+
+// name is the display name of seat.
+func (n Narrator) name(seat int) string {
+	if seat >= 0 && seat < len(n.Names) {
+		return n.Names[seat]
+	}
+	return "?"
+}
+
+// who is seat's name, or "you" for the viewer's.
+func (n Narrator) who(seat int) string {
+	if seat == n.You && seat >= 0 {
+		return "you"
+	}
+	return n.name(seat)
+}
+
+// does is "seat verb": "bob loses", "you lose".
+func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " + n.verb(seat, verb) }
+
+// lives is a number of lives lost in words: "a life", "2 lives".
+func lives(k int) string { return Plural(k, "a life", "lives") }
+
+// Round is the start of a round in words: "round 2: carol opens".
+func (n Narrator) Round(e engine.Event) string {
+	return fmt.Sprintf("round %d: %s", e.Round, n.does(e.Opener, "open"))
+}
+
+// Heading is Round as a heading: "Round 2: carol opens".
+func (n Narrator) Heading(e engine.Event) string {
+	r := n.Round(e)
+	return strings.ToUpper(r[:1]) + r[1:]
+}
+
+// Line is evs[i] in words: "— round 1: alice opens —", "bob passed 65 to
+// you", "carol called alice a liar: 43, alice loses a life". It is empty
+// for an event it does not tell.
+func (n Narrator) Line(evs []engine.Event, i int) string {
+	e := evs[i]
+	switch e.Type {
+	case engine.EvRound:
+		return "— " + n.Round(e) + " —"
+	case engine.EvRoll:
+		line := n.who(e.Seat) + " rolled"
+		if e.Dice != engine.NoValue {
+			line += " " + e.Dice.Name()
+		}
+		if !e.Looked {
+			line += " without looking"
+		}
+		return line
+	case engine.EvClaim, engine.EvPass:
+		verb := "announced"
+		if e.Type == engine.EvPass {
+			verb = "passed"
+		}
+		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, e.Value.Name())
+		if r := n.receiver(evs, i); r >= 0 {
+			line += " to " + n.who(r)
+		}
+		return line
+	case engine.EvChallenge:
+		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), e.Dice.Name(),
+			n.does(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvGiveUp:
+		return fmt.Sprintf("%s gave up against Mia and %s %s", n.who(e.Seat), n.verb(e.Seat, "lose"), lives(e.LivesLost))
+	case engine.EvTimeout:
+		return fmt.Sprintf("%s ran out of time and %s %s", n.who(e.Seat), n.verb(e.Seat, "lose"), lives(e.LivesLost))
+	case engine.EvLeave:
+		line := n.who(e.Seat) + " left the game"
+		if e.LivesLost > 0 {
+			line += fmt.Sprintf(" and %s %s", n.verb(e.Seat, "lose"), lives(e.LivesLost))
+		}
+		return line
+	case engine.EvOut:
+		if e.Seat == n.You {
+			return "you are out"
+		}
+		return n.name(e.Seat) + " is out"
+	case engine.EvEnd:
+		if e.Winner == n.You {
+			return "you win the game!"
+		}
+		return n.name(e.Winner) + " wins the game"
+	}
+	return ""
+}
+
+// verb is verb as seat's: "lose" for the viewer, "loses" for others.
+func (n Narrator) verb(seat int, verb string) string {
+	if seat == n.You && seat >= 0 {
+		return verb
+	}
+	return verb + "s"
+}
+
+// receiver is who took the cup after the claim or pass at i, or -1.
+func (n Narrator) receiver(evs []engine.Event, i int) int {
+	for j := i + 1; j < len(evs); j++ {
+		switch evs[j].Type {
+		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout:
+			return evs[j].Seat
+		case engine.EvRound, engine.EvEnd:
+			return -1
+		}
+	}
+	return n.Turn
+}
+
+// Verdict judges evs[i] by the bluff rule (engine.Judge) and says the
+// verdict in words: "bluff: 65 claimed, 43 in the cup", "caught: 43
+// under bob's 65, bob loses a life". The words are empty when it is
+// Unjudged.
+func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
+	e := evs[i]
+	v := engine.Judge(n.Ranking, evs, i)
+	if v == engine.Unjudged {
+		return v, ""
+	}
+	if e.Type == engine.EvChallenge {
+		if v == engine.Caught {
+			return v, fmt.Sprintf("caught: %s under %s's %s, %s %s", e.Dice.Name(), n.who(e.Claimant), e.Claim.Name(),
+				n.does(e.Loser, "lose"), lives(e.LivesLost))
+		}
+		return v, fmt.Sprintf("the %s stood: %s in the cup, %s %s", e.Claim.Name(), e.Dice.Name(),
+			n.does(e.Loser, "lose"), lives(e.LivesLost))
+	}
+	roll, _ := engine.LastRoll(evs[:i])
+	what := e.Value.Name() + " claimed"
+	if e.Type == engine.EvPass {
+		what = e.Value.Name() + " passed on"
+	}
+	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff"}[v]
+	if v == engine.Unseen {
+		what = e.Value.Name() + " claimed unseen"
+	}
+	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, roll.Dice.Name())
+}
+
+// Mark is a verdict's short mark after a line of the log: "bluff!",
+// "caught bluffing!", "blind", "the claim stood"; empty for a truthful or
+// unjudged move.
+func Mark(v engine.Verdict) string {
+	switch v {
+	case engine.Bluffed:
+		return "bluff!"
+	case engine.Caught:
+		return "caught bluffing!"
+	case engine.Unseen:
+		return "blind"
+	case engine.Stood:
+		return "the claim stood"
+	}
+	return ""
+}

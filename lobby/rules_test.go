@@ -1,0 +1,191 @@
+package lobby
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/ai"
+)
+
+// TestCheckName holds the one name rule: people, bots and tables all have
+// 1 to 16 of [A-Za-z0-9_.-]; the built-in bots' names, in any case and
+// with any number after them, are nobody else's.
+func TestCheckName(t *testing.T) {
+	cases := []struct {
+		name      string
+		person    error // CheckName
+		tableOK   bool  // CheckTableName
+		botReserv bool  // IsBotName
+	}{
+		{"alice", nil, true, false},
+		{"a", nil, true, false},
+		{"sixteen_chars.ok", nil, true, false},
+		{"seventeen_chars_x", ErrBadName, false, false},
+		{"", ErrBadName, false, false},
+		{"with space", ErrBadName, false, false},
+		{"ümlaut", ErrBadName, false, false},
+		{"esc\x1b[2J", ErrBadName, false, false},
+		{"ada", ErrBotName, true, true},
+		{"Ada", ErrBotName, true, true},
+		{"BERT", ErrBotName, true, true},
+		{"ada2", ErrBotName, true, true},
+		{"ines07", ErrBotName, true, true},
+		{"adam", nil, true, false},
+		{"2ada", nil, true, false},
+		{"ada_", nil, true, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := CheckName(c.name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
+				t.Errorf("CheckName = %v, want %v", err, c.person)
+			}
+			if err := CheckTableName(c.name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
+				t.Errorf("CheckTableName = %v, want ok %v", err, c.tableOK)
+			}
+			if got := IsBotName(c.name); got != c.botReserv {
+				t.Errorf("IsBotName = %v, want %v", got, c.botReserv)
+			}
+		})
+	}
+	if got := CheckName("ada").Error(); got != "ada is the name of a built-in bot; choose another" {
+		t.Errorf("the message for a bot's name: %q", got)
+	}
+	for _, b := range botNames {
+		if !validName(b) || !IsBotName(b) {
+			t.Errorf("bot name %q breaks the name rule", b)
+		}
+	}
+}
+
+// TestBotsNeverLookAlike fills a table of ten with bots next to a player
+// whose name (from before the rule) is a bot's in other case: no two seats
+// share a name in any case.
+func TestBotsNeverLookAlike(t *testing.T) {
+	e := newEnv(t)
+	host := e.player("host")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "crowd", Rules: quickRules(), Seats: engine.MaxSeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, Player{Fingerprint: "SHA256:old-ada", Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < engine.MaxSeats; i++ {
+		if _, err := tbl.AddBot(ctx, host, ai.Easy); err != nil {
+			t.Fatalf("bot %d: %v", i, err)
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range tbl.Info().Players {
+		key := strings.ToLower(p.Name)
+		if seen[key] {
+			t.Errorf("two seats are called %s: %+v", p.Name, tbl.Info().Players)
+		}
+		seen[key] = true
+		if p.Bot && !IsBotName(p.Name) {
+			t.Errorf("bot %q has a name a person could take", p.Name)
+		}
+	}
+	if len(seen) != engine.MaxSeats {
+		t.Errorf("%d seats taken, want %d", len(seen), engine.MaxSeats)
+	}
+}
+
+// TestAccess holds the one rule of who sees which table and game.
+func TestAccess(t *testing.T) {
+	created := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	public := Access{Host: "H", Created: created}
+	private := Access{Private: true, Host: "H", Members: []string{"M"}, Created: created}
+	host, member, stranger, admin := Viewer{Fingerprint: "H"}, Viewer{Fingerprint: "M"}, Viewer{Fingerprint: "S"}, Viewer{Fingerprint: "A", Admin: true}
+	nobody := Viewer{}
+	tables := []struct {
+		name string
+		a    Access
+		v    Viewer
+		want bool
+	}{
+		{"public, stranger", public, stranger, true},
+		{"public, no key", public, nobody, true},
+		{"private, host", private, host, true},
+		{"private, member", private, member, true},
+		{"private, stranger", private, stranger, false},
+		{"private, no key", private, nobody, false},
+		{"private, admin", private, admin, true},
+	}
+	for _, c := range tables {
+		if got := c.v.Sees(c.a); got != c.want {
+			t.Errorf("table %s: Sees = %v, want %v", c.name, got, c.want)
+		}
+		if got := c.a.Admits(c.v.Fingerprint); got != c.want && !c.v.Admin {
+			t.Errorf("table %s: Admits = %v, want %v", c.name, got, c.want)
+		}
+	}
+	after, before := created.Add(time.Hour), created.Add(-time.Hour)
+	seated := []string{"S", "M"}
+	games := []struct {
+		name string
+		g    GameAccess
+		v    Viewer
+		want bool
+	}{
+		{"public game, stranger", GameAccess{Started: after, Table: &public}, stranger, true},
+		{"private game, member", GameAccess{Started: after, Table: &private}, member, true},
+		{"private game, stranger who sat in it (a kicked member)", GameAccess{Started: after, Players: seated, Table: &private}, stranger, false},
+		{"private game, admin", GameAccess{Started: after, Table: &private}, admin, true},
+		{"no table record, player", GameAccess{Started: after, Players: seated}, stranger, true},
+		{"no table record, host of nothing", GameAccess{Started: after, Players: seated}, host, false},
+		{"older than the record, player", GameAccess{Started: before, Players: seated, Table: &public}, member, true},
+		{"older than the record, stranger", GameAccess{Started: before, Players: seated, Table: &public}, host, false},
+		{"older than the record, admin", GameAccess{Started: before, Table: &private}, admin, true},
+		{"no key", GameAccess{Started: before, Players: []string{""}}, nobody, false},
+	}
+	for _, c := range games {
+		if got := c.v.SeesGame(c.g); got != c.want {
+			t.Errorf("%s: SeesGame = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestAdminListsPrivateTables: the lobby's list follows the same rule as
+// its doors — an admin, who may enter any table, sees every table.
+func TestAdminListsPrivateTables(t *testing.T) {
+	e := newEnv(t)
+	host, stranger := e.player("host"), e.player("stranger")
+	admin := e.player("root")
+	admin.Admin = true
+	if _, err := e.lobby.CreateTable(ctxT(t), host, TableConfig{Name: "secret", Rules: quickRules(), Private: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		who  Player
+		want int
+	}{{host, 1}, {stranger, 0}, {admin, 1}} {
+		if got := e.lobby.Tables(c.who.Viewer()); len(got) != c.want {
+			t.Errorf("%s lists %d tables, want %d", c.who.Name, len(got), c.want)
+		}
+	}
+}
+
+// TestPlural is the one plural.
+func TestPlural(t *testing.T) {
+	cases := []struct {
+		n         int
+		one, many string
+		want      string
+	}{
+		{1, "a life", "lives", "a life"},
+		{2, "a life", "lives", "2 lives"},
+		{0, "1 game", "games", "0 games"},
+		{1, "1 game", "games", "1 game"},
+		{3, "1 time", "times", "3 times"},
+	}
+	for _, c := range cases {
+		if got := Plural(c.n, c.one, c.many); got != c.want {
+			t.Errorf("Plural(%d, %q, %q) = %q, want %q", c.n, c.one, c.many, got, c.want)
+		}
+	}
+}

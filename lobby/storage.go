@@ -1,0 +1,74 @@
+package lobby
+
+import (
+	"context"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// Storage is what the lobby needs from durable storage, declared in the
+// lobby's own types so that the lobby imports no storage package.
+// store/lobbystore adapts the bbolt store to it (cmd/mia wires it); another
+// implementation can sit behind it.
+type Storage interface {
+	// CreateTable stores a new open table. An open table of the same name
+	// (in any case) is an error matching ErrTableExists.
+	CreateTable(ctx context.Context, t TableRecord) error
+	// UpdateTable reads the table, lets fn change it and writes it back,
+	// in one transaction; an error from fn aborts the update.
+	UpdateTable(ctx context.Context, name string, fn func(*TableRecord) error) error
+	// OpenTables lists the tables not closed.
+	OpenTables(ctx context.Context) ([]TableRecord, error)
+	// CreateGame stores a game that begins and returns its ID.
+	CreateGame(ctx context.Context, g GameRecord) (string, error)
+	// Append stores a game's next events, durably, before it returns; a
+	// non-nil res ends the game in the same write.
+	Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error
+	// InProgress returns every unfinished game with its events, oldest
+	// first. A game that cannot be recovered is left out and named in
+	// the error, while the others are still returned.
+	InProgress(ctx context.Context) ([]SavedGame, error)
+	// PlayerName is the display name of a key.
+	PlayerName(ctx context.Context, fingerprint string) (string, error)
+	// AddInvite stores a one-time invite code to a table, valid until
+	// expires.
+	AddInvite(ctx context.Context, table, code string, expires time.Time) error
+	// UseInvite spends an invite code: fingerprint becomes a member of the
+	// table. A code unknown to the table, used or expired at now is an
+	// error matching ErrBadInvite.
+	UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error
+}
+
+// TableRecord is a table as it is stored: its name, who may see it
+// (Access: privacy, host, members, creation), rules and seats, and when it
+// was closed (zero while open).
+type TableRecord struct {
+	Name string
+	Access
+	Rules  engine.Options
+	Seats  int
+	Closed time.Time
+}
+
+// GameRecord is a game as it begins.
+type GameRecord struct {
+	Table   string
+	Players []Player // by seat
+	Rules   engine.Options
+	Started time.Time
+}
+
+// GameResult ends a game.
+type GameResult struct {
+	Ended     time.Time
+	Winner    int   // seat
+	Standings []int // seats, the winner first
+}
+
+// SavedGame is an unfinished game found in storage, with its events.
+type SavedGame struct {
+	ID string
+	GameRecord
+	Events []engine.Event
+}

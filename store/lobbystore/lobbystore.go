@@ -1,0 +1,159 @@
+// Package lobbystore adapts the bbolt store to the storage the lobby
+// declares in its own types (lobby.Storage), so that neither package
+// imports the other: the lobby's interface in the lobby's types, the
+// adapter beside the store (as raft-boltdb implements raft's LogStore).
+// cmd/mia wires it; tests that run a lobby on a real store use it too.
+//
+// Its room: the seam between lobby and store. It may import lobby, store
+// and engine; only composition roots (cmd/mia, tests) import it.
+package lobbystore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+)
+
+// Storage is a *store.Store as lobby.Storage.
+type Storage struct{ st *store.Store }
+
+var _ lobby.Storage = Storage{}
+
+// New adapts st to the lobby.
+func New(st *store.Store) Storage { return Storage{st: st} }
+
+// Access is a stored table's record as the lobby's access rule reads it.
+func Access(t store.Table) lobby.Access {
+	return lobby.Access{Private: t.Private, Host: t.Host, Members: slices.Clone(t.Members), Created: t.Created}
+}
+
+// GameAccess is a stored game, and its table's record (nil if none), as
+// the lobby's access rule reads them.
+func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
+	ga := lobby.GameAccess{Started: g.Started, Players: make([]string, len(g.Seats))}
+	for i, s := range g.Seats {
+		ga.Players[i] = s.Fingerprint
+	}
+	if t != nil {
+		a := Access(*t)
+		ga.Table = &a
+	}
+	return ga
+}
+
+// Shows is the store's filter of the games v may see, by the lobby's
+// rule (lobby.Viewer.SeesGame), for store.History and store.GameShown.
+func Shows(v lobby.Viewer) store.GameFilter {
+	return func(g store.Game, t *store.Table) bool { return v.SeesGame(GameAccess(g, t)) }
+}
+
+func toTable(t store.Table) lobby.TableRecord {
+	return lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
+}
+
+func fromTable(t lobby.TableRecord) store.Table {
+	return store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
+		Members: slices.Clone(t.Members), Created: t.Created, Closed: t.Closed}
+}
+
+// CreateTable stores a new table; store.ErrExists is lobby.ErrTableExists.
+func (s Storage) CreateTable(ctx context.Context, t lobby.TableRecord) error {
+	err := s.st.CreateTable(ctx, fromTable(t))
+	if errors.Is(err, store.ErrExists) {
+		return fmt.Errorf("%w: %w", lobby.ErrTableExists, err)
+	}
+	return err
+}
+
+// UpdateTable changes a table's record through fn, in one transaction.
+func (s Storage) UpdateTable(ctx context.Context, name string, fn func(*lobby.TableRecord) error) error {
+	return s.st.UpdateTable(ctx, name, func(t *store.Table) error {
+		rec := toTable(*t)
+		if err := fn(&rec); err != nil {
+			return err
+		}
+		*t = fromTable(rec)
+		return nil
+	})
+}
+
+// OpenTables lists the tables not closed.
+func (s Storage) OpenTables(ctx context.Context) ([]lobby.TableRecord, error) {
+	ts, err := s.st.OpenTables(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lobby.TableRecord, len(ts))
+	for i, t := range ts {
+		out[i] = toTable(t)
+	}
+	return out, nil
+}
+
+// CreateGame stores a game that begins.
+func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, error) {
+	seats := make([]store.Seat, len(g.Players))
+	for i, p := range g.Players {
+		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+	}
+	rec, err := s.st.CreateGame(ctx, store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1})
+	if err != nil {
+		return "", err
+	}
+	return rec.ID, nil
+}
+
+// Append stores a game's next events, and its result when res is given.
+func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
+	var r *store.Result
+	if res != nil {
+		r = &store.Result{Ended: res.Ended, Winner: res.Winner, Standings: res.Standings}
+	}
+	return s.st.Append(ctx, gameID, evs, r)
+}
+
+// InProgress returns the unfinished games (store.Store.InProgress).
+func (s Storage) InProgress(ctx context.Context) ([]lobby.SavedGame, error) {
+	games, err := s.st.InProgress(ctx)
+	out := make([]lobby.SavedGame, len(games))
+	for i, rg := range games {
+		g := rg.Game
+		players := make([]lobby.Player, len(g.Seats))
+		for j, st := range g.Seats {
+			players[j] = lobby.Player{Fingerprint: st.Fingerprint, Name: st.Name, Bot: st.Bot}
+		}
+		out[i] = lobby.SavedGame{ID: g.ID, Events: rg.Events,
+			GameRecord: lobby.GameRecord{Table: g.Table, Players: players, Rules: g.Rules, Started: g.Started}}
+	}
+	return out, err
+}
+
+// PlayerName is a key's display name.
+func (s Storage) PlayerName(ctx context.Context, fingerprint string) (string, error) {
+	p, err := s.st.Player(ctx, fingerprint)
+	if err != nil {
+		return "", err
+	}
+	return p.Name, nil
+}
+
+// AddInvite stores a one-time invite code.
+func (s Storage) AddInvite(ctx context.Context, table, code string, expires time.Time) error {
+	return s.st.AddInvite(ctx, table, code, expires)
+}
+
+// UseInvite spends an invite code; store.ErrBadInvite is
+// lobby.ErrBadInvite.
+func (s Storage) UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error {
+	err := s.st.UseInvite(ctx, table, code, fingerprint, now)
+	if errors.Is(err, store.ErrBadInvite) {
+		return fmt.Errorf("%w: %w", lobby.ErrBadInvite, err)
+	}
+	return err
+}

@@ -1,0 +1,224 @@
+package lobbystore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
+)
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// TestHistoryByTheLobbysRule pages through the history of a real store
+// with the lobby's access rule: private tables, a removed member, a
+// reused table name, admins.
+func TestHistoryByTheLobbysRule(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	const (
+		host     = "SHA256:host"
+		member   = "SHA256:member"
+		stranger = "SHA256:stranger"
+		old      = "SHA256:old" // sat at the earlier table of a reused name
+	)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(name string, private bool, created time.Time, members ...string) {
+		t.Helper()
+		tb := store.Table{Name: name, Host: host, Private: private, Members: members, Created: created,
+			Rules: engine.DefaultOptions(), Seats: 4}
+		if err := s.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(tableName string, at time.Time, fps ...string) string {
+		t.Helper()
+		st := make([]store.Seat, len(fps))
+		for i, fp := range fps {
+			st[i] = store.Seat{Name: fmt.Sprintf("s%d", i), Fingerprint: fp}
+		}
+		g, err := s.CreateGame(ctx, store.Game{Table: tableName, Seats: st, Rules: engine.DefaultOptions(), Started: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	// "reuse" is first a private table where old played, then closed, then
+	// a public table of the same name.
+	mk("reuse", true, t0)
+	oldGame := play("reuse", t0.Add(time.Minute), host, old)
+	if err := s.UpdateTable(ctx, "reuse", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	mk("reuse", false, t0.Add(2*time.Hour))
+	newGame := play("reuse", t0.Add(3*time.Hour), host, member)
+	mk("pub", false, t0)
+	mk("club", true, t0, member)
+	var pub, club []string // newest last
+	for i := range 30 {
+		at := t0.Add(4*time.Hour + time.Duration(i)*time.Minute)
+		if i%5 == 0 {
+			pub = append(pub, play("pub", at, host, member))
+		} else {
+			club = append(club, play("club", at, host, member))
+		}
+	}
+	rev := func(ids ...string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
+	ids := func(v lobby.Viewer, q store.Query) []string {
+		t.Helper()
+		gs, err := s.History(ctx, q, lobbystore.Shows(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := []string{}
+		for _, g := range gs {
+			out = append(out, g.ID)
+		}
+		return out
+	}
+	type V = lobby.Viewer
+	type Q = store.Query
+	cases := []struct {
+		name string
+		v    V
+		q    Q
+		want []string
+	}{
+		{"stranger sees public games only", V{Fingerprint: stranger}, Q{Limit: 100}, append(rev(pub...), newGame)},
+		{"stranger's page skips hidden games", V{Fingerprint: stranger}, Q{Limit: 3}, rev(pub...)[:3]},
+		{"stranger's next page", V{Fingerprint: stranger}, Q{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
+		{"stranger asks for the private table", V{Fingerprint: stranger}, Q{Table: "CLUB"}, []string{}},
+		{"stranger asks for a player there", V{Fingerprint: stranger}, Q{Player: member, Table: "club"}, []string{}},
+		{"member sees the private table", V{Fingerprint: member}, Q{Table: "club", Limit: 4}, rev(club...)[:4]},
+		{"host too", V{Fingerprint: host}, Q{Table: "club", Limit: 2}, rev(club...)[:2]},
+		{"admin sees all", V{Fingerprint: stranger, Admin: true}, Q{Table: "reuse"}, []string{newGame, oldGame}},
+		{"a reused name hides the old games", V{Fingerprint: member}, Q{Table: "reuse"}, []string{newGame}},
+		{"but not from those who sat there", V{Fingerprint: old}, Q{Table: "reuse"}, []string{newGame, oldGame}},
+		{"by player", V{Fingerprint: old}, Q{Player: old}, []string{oldGame}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ids(c.v, c.q); !slices.Equal(got, c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+	// GameShown agrees, and a removed member loses the games.
+	g, _, err := s.Game(ctx, club[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		v    V
+		want bool
+	}{{V{Fingerprint: member}, true}, {V{Fingerprint: stranger}, false}, {V{Admin: true}, true}, {V{}, false}} {
+		if ok, err := s.GameShown(ctx, g, lobbystore.Shows(c.v)); err != nil || ok != c.want {
+			t.Errorf("GameShown(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
+		}
+	}
+	if err := s.UpdateTable(ctx, "club", func(tb *store.Table) error { tb.Members = nil; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.GameShown(ctx, g, lobbystore.Shows(V{Fingerprint: member})); ok {
+		t.Error("a removed member still sees the table's games")
+	}
+	if got := ids(V{Fingerprint: member}, Q{Table: "club"}); len(got) != 0 {
+		t.Errorf("a removed member's history of the table: %v", got)
+	}
+}
+
+// TestStorage drives the adapter as the lobby does: tables, their updates
+// and invites, a game from its start to its result, and the errors the
+// lobby tells apart (ErrTableExists, ErrBadInvite).
+func TestStorage(t *testing.T) {
+	st := openStore(t)
+	s := lobbystore.New(st)
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rec := lobby.TableRecord{Name: "club", Rules: engine.DefaultOptions(), Seats: 3,
+		Access: lobby.Access{Private: true, Host: "SHA256:h", Created: now}}
+	if err := s.CreateTable(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateTable(ctx, rec); !errors.Is(err, lobby.ErrTableExists) {
+		t.Fatalf("the same table again: %v", err)
+	}
+	if err := s.AddInvite(ctx, "club", "code", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UseInvite(ctx, "club", "nope", "SHA256:m", now); !errors.Is(err, lobby.ErrBadInvite) {
+		t.Fatalf("a made-up code: %v", err)
+	}
+	if err := s.UseInvite(ctx, "club", "code", "SHA256:m", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateTable(ctx, "club", func(r *lobby.TableRecord) error { r.Seats = 4; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	open, err := s.OpenTables(ctx)
+	if err != nil || len(open) != 1 {
+		t.Fatalf("open tables %+v, %v", open, err)
+	}
+	got := open[0]
+	if got.Seats != 4 || !got.Private || got.Host != "SHA256:h" || !slices.Equal(got.Members, []string{"SHA256:m"}) || !got.Created.Equal(now) {
+		t.Fatalf("table read back as %+v", got)
+	}
+	if _, err := st.SetName(ctx, "SHA256:h", "host", false); err != nil {
+		t.Fatal(err)
+	}
+	if name, err := s.PlayerName(ctx, "SHA256:h"); err != nil || name != "host" {
+		t.Fatalf("PlayerName = %q, %v", name, err)
+	}
+
+	players := []lobby.Player{{Fingerprint: "SHA256:h", Name: "host"}, {Fingerprint: "bot:easy:ada", Name: "ada", Bot: true}}
+	rules := engine.DefaultOptions()
+	rules.Lives = 1
+	g, evs, err := engine.New(rules, 2, engine.CryptoSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := s.CreateGame(ctx, lobby.GameRecord{Table: "club", Players: players, Rules: rules, Started: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, id, evs, nil); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := s.InProgress(ctx)
+	if err != nil || len(saved) != 1 || saved[0].ID != id || !slices.Equal(saved[0].Players, players) ||
+		saved[0].Table != "club" || len(saved[0].Events) != len(evs) {
+		t.Fatalf("in progress: %+v, %v", saved, err)
+	}
+	more, err := g.Apply(engine.Action{Kind: engine.Leave, Seat: g.Turn()})
+	if err != nil || !g.Over() {
+		t.Fatalf("leave: %v (over %v)", err, g.Over())
+	}
+	if err := s.Append(ctx, id, more, &lobby.GameResult{Ended: now.Add(time.Minute), Winner: g.Winner(), Standings: g.Standings()}); err != nil {
+		t.Fatal(err)
+	}
+	stored, all, err := st.Game(ctx, id)
+	if err != nil || !stored.Finished() || stored.Winner != g.Winner() || len(all) != len(evs)+len(more) {
+		t.Fatalf("stored game %+v (%d events), %v", stored, len(all), err)
+	}
+	if saved, err := s.InProgress(ctx); err != nil || len(saved) != 0 {
+		t.Fatalf("in progress after the end: %+v, %v", saved, err)
+	}
+}
