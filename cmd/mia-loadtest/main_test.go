@@ -16,6 +16,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // startServer runs a real mia server (store, lobby, SSH) on 127.0.0.1:0
@@ -32,7 +33,7 @@ func startServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	lob, err := lobby.New(ctx, lobby.Config{Store: st, BotDelay: 50 * time.Millisecond})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), BotDelay: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
