@@ -63,10 +63,13 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 	})
 }
 
-// isBuiltin reports whether p is a built-in bot.
-func isBuiltin(p Player) bool {
-	return len(p.Fingerprint) > len(BotFingerprintPrefix) && strings.HasPrefix(p.Fingerprint, BotFingerprintPrefix)
+// IsBuiltinBot reports whether the key fingerprint fp is a built-in bot's.
+func IsBuiltinBot(fp string) bool {
+	return len(fp) > len(BotFingerprintPrefix) && strings.HasPrefix(fp, BotFingerprintPrefix)
 }
+
+// isBuiltin reports whether p is a built-in bot.
+func isBuiltin(p Player) bool { return IsBuiltinBot(p.Fingerprint) }
 
 func (t *Table) newBot(level ai.Level) Player {
 	// Two seats never look alike: a name taken in any case is skipped.

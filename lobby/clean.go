@@ -13,36 +13,34 @@ import (
 const MaxChatRunes = 200
 
 // Clean is the one cleaner of text someone typed (names, chat, table
-// names, arguments echoed back), making it safe for other people's
-// terminals: escape sequences go whole (ansi.Strip), then invalid UTF-8,
-// control characters, format characters (bidi overrides, zero-width
-// joiners), surrogates and private-use runes; runs of white space (line
-// breaks and tabs included) become one space, none at either end; and the
-// result is cut to max runes.
+// names, words echoed back), making it safe for other people's terminals:
+// escape sequences go whole (ansi.Strip), then invalid UTF-8, control
+// characters, format characters (bidi overrides, zero-width joiners),
+// surrogates and private-use runes; every white space (a tab, a line
+// break) becomes a space, and none is left at either end; the result is
+// cut to max runes.
 func Clean(s string, max int) string {
 	s = ansi.Strip(s)
 	var b strings.Builder
-	n := 0
-	space := false
-	for i := 0; i < len(s) && n < max; {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+	n, spaces := 0, 0 // spaces: white space waiting for a rune after it
+	for _, r := range s {
 		switch {
 		case r == utf8.RuneError:
 			continue
 		case unicode.IsSpace(r):
-			space = b.Len() > 0
+			if b.Len() > 0 {
+				spaces++
+			}
 			continue
 		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Co, r), unicode.Is(unicode.Cs, r):
 			continue
 		}
-		if space {
-			if n+1 >= max {
-				break
-			}
+		if n+spaces+1 > max {
+			break
+		}
+		for ; spaces > 0; spaces-- {
 			b.WriteByte(' ')
 			n++
-			space = false
 		}
 		b.WriteRune(r)
 		n++

@@ -564,7 +564,8 @@ func TestClean(t *testing.T) {
 		want string
 	}{
 		{"plain", 50, "plain"},
-		{"  spaced   out  ", 50, "spaced out"},
+		{"  spaced   out  ", 50, "spaced   out"},
+		{"line\r\nbreak", 50, "line  break"},
 		{"esc\x1b]0;title\x07", 50, "esc"},
 		{"\x1b[2Jclear \x1b[31mred\x1b[0m", 50, "clear red"},
 		{"c1\u009b2J", 50, "c12J"},
@@ -577,6 +578,8 @@ func TestClean(t *testing.T) {
 		{"private\ue000use", 50, "privateuse"},
 		{strings.Repeat("ab", 20), 10, strings.Repeat("ab", 5)},
 		{"abc def", 4, "abc"},
+		{"abc def", 5, "abc d"},
+		{"abc def", 6, "abc de"},
 	}
 	for _, c := range cases {
 		if got := Clean(c.in, c.max); got != c.want {

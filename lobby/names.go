@@ -10,10 +10,17 @@ import (
 // is 1 to 16 of the characters A-Z a-z 0-9 _ . - (PROTOCOL.md §1).
 const MaxNameLen = 16
 
+// nameChars are the characters of a name, in words.
+const nameChars = "A-Z a-z 0-9 _ . -"
+
+// NameHint is the name rule in a few words, for the screens' hints: "1 to
+// 16 of A-Z a-z 0-9 _ . -".
+func NameHint() string { return fmt.Sprintf("1 to %d of %s", MaxNameLen, nameChars) }
+
 // Errors of the name rule, fit to show the person who typed the name.
 var (
-	ErrBadName      = fmt.Errorf("a name is 1 to %d of the characters A-Z a-z 0-9 _ . -", MaxNameLen)
-	ErrBadTableName = fmt.Errorf("a table name is 1 to %d of the characters A-Z a-z 0-9 _ . -", MaxNameLen)
+	ErrBadName      = fmt.Errorf("a name is 1 to %d of the characters %s", MaxNameLen, nameChars)
+	ErrBadTableName = fmt.Errorf("a table name is 1 to %d of the characters %s", MaxNameLen, nameChars)
 	// ErrBotName: the name is a built-in bot's; it reads "NAME is the name
 	// of a built-in bot; choose another".
 	ErrBotName = errors.New("the name of a built-in bot; choose another")

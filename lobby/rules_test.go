@@ -189,3 +189,84 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrator tells one round of events from a seat, from a spectator
+// (dice hidden as a redacted log hides them) and in a replay (every die).
+func TestNarrator(t *testing.T) {
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Dice: 43, Looked: true},
+		{Type: engine.EvClaim, Seat: 0, Value: 52},
+		{Type: engine.EvPass, Seat: 1, Value: 52},
+		{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 52, Dice: 43, Loser: 1, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: false},
+		{Type: engine.EvClaim, Seat: 1, Value: 21},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 2},
+		{Type: engine.EvOut, Seat: 2},
+		{Type: engine.EvTimeout, Seat: 0, LivesLost: 1},
+		{Type: engine.EvLeave, Seat: 1, LivesLost: 3},
+		{Type: engine.EvEnd, Winner: 0},
+	}
+	hidden := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		hidden[i] = e.Redacted(-1)
+	}
+	names := []string{"alice", "bob", "carol"}
+	replay := Narrator{Names: names, You: -1, Ranking: engine.Classic, Turn: -1}
+	bob := Narrator{Names: names, You: 1, Ranking: engine.Classic, Turn: -1}
+	cases := []struct {
+		i                     int
+		replay, bob, watching string
+		verdict               string
+	}{
+		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
+		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
+		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
+			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
+		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
+		{6, "bob rolled 65 without looking", "you rolled 65 without looking", "bob rolled without looking", ""},
+		{7, "bob announced Mia to carol", "you announced Mia to carol", "bob announced Mia to carol", "blind: Mia claimed unseen, 65 in the cup"},
+		{8, "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", ""},
+		{9, "carol is out", "carol is out", "carol is out", ""},
+		{10, "alice ran out of time and loses a life", "alice ran out of time and loses a life", "alice ran out of time and loses a life", ""},
+		{11, "bob left the game and loses 3 lives", "you left the game and lose 3 lives", "bob left the game and loses 3 lives", ""},
+		{12, "alice wins the game", "alice wins the game", "alice wins the game", ""},
+	}
+	for _, c := range cases {
+		if got := replay.Line(evs, c.i); got != c.replay {
+			t.Errorf("event %d in a replay: %q, want %q", c.i, got, c.replay)
+		}
+		if got := bob.Line(evs, c.i); got != c.bob {
+			t.Errorf("event %d from bob's seat: %q, want %q", c.i, got, c.bob)
+		}
+		if got := replay.Line(hidden, c.i); got != c.watching {
+			t.Errorf("event %d watched: %q, want %q", c.i, got, c.watching)
+		}
+		if _, got := replay.Verdict(evs, c.i); got != c.verdict {
+			t.Errorf("event %d verdict: %q, want %q", c.i, got, c.verdict)
+		}
+		if v, got := replay.Verdict(hidden, c.i); c.i != 4 && got != "" {
+			t.Errorf("event %d judged on hidden dice: %d %q", c.i, v, got)
+		}
+	}
+	if got := replay.Heading(evs[5]); got != "Round 2: bob opens" {
+		t.Errorf("heading %q", got)
+	}
+	// While a game runs, the last claim goes to whoever has the turn.
+	live := Narrator{Names: names, You: 0, Turn: 1}
+	if got := live.Line(evs[:3], 2); got != "you announced 52 to bob" {
+		t.Errorf("the last claim, live: %q", got)
+	}
+	if got := live.Line(evs, 12); got != "you win the game!" {
+		t.Errorf("the end, for the winner: %q", got)
+	}
+	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		if got := Mark(v); got != want {
+			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
+		}
+	}
+}

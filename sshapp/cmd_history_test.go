@@ -33,6 +33,9 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		gs, err := e.st.Games(context.Background(), store.Query{Limit: want})
 		return err == nil && len(gs) >= want
 	})
+	if _, err := e.st.SetName(context.Background(), "SHA256:before-the-rule", "Ada", false); err != nil {
+		t.Fatal(err)
+	}
 	ids := e.historyIDs(t, "carol", "--limit 50")
 	if len(ids) < want {
 		t.Fatalf("history lists %d games", len(ids))
@@ -84,6 +87,9 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
 			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "caught bluffing", "challenges", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
+		// A person who took a bot's name before bots' names were reserved
+		// does not hide the bot.
+		{name: "stats of a bot by a name a person took", who: "carol", cmd: "stats Ada", code: 0, stdout: []string{"ada (hard bot)  bot:hard:ada"}},
 		{name: "stats of oneself, no games", who: "carol", cmd: "stats", code: 0, stdout: []string{"carol", "0 played", "none yet"}},
 		{name: "stats of nobody", who: "carol", cmd: "stats nobody", code: 1, stderr: []string{"no player is called nobody"}},
 	})

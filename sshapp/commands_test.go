@@ -5,16 +5,17 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 
 	"github.com/mia-game/mia/sshapp/command"
 )
 
 func TestCommands(t *testing.T) {
-	ts := startServer(t, nil)
+	var lob *lobby.Lobby
+	ts := startServer(t, withLobby(t, &lob))
 	alice, bob, carol := newKey(t), newKey(t), newKey(t)
 	afp, cfp := Fingerprint(alice.PublicKey()), Fingerprint(carol.PublicKey())
 
@@ -25,11 +26,19 @@ func TestCommands(t *testing.T) {
 	rules := engine.DefaultOptions()
 	odd := rules
 	odd.Pass, odd.Lives, odd.End = false, 3, engine.FirstOut
-	ts.players.tables = []store.Table{
-		{Name: "zeta", Host: cfp, Rules: odd, Seats: 6},
-		{Name: "alpha", Host: cfp, Rules: rules, Seats: 4},
-		{Name: "hidden", Host: cfp, Rules: rules, Seats: 4, Private: true},
-		{Name: "gone", Host: cfp, Rules: rules, Seats: 4, Closed: time.Now()},
+	host := lobby.Player{Fingerprint: cfp, Name: "carol"}
+	for _, tc := range []lobby.TableConfig{
+		{Name: "zeta", Rules: odd, Seats: 6},
+		{Name: "alpha", Rules: rules, Seats: 4},
+		{Name: "hidden", Rules: rules, Seats: 4, Private: true},
+		{Name: "gone", Rules: rules, Seats: 4},
+	} {
+		if _, err := lob.CreateTable(context.Background(), host, tc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gone, err := lob.Table("gone"); err != nil || gone.Close(context.Background(), host) != nil {
+		t.Fatalf("close gone: %v", err)
 	}
 
 	steps := []struct {
@@ -53,6 +62,8 @@ func TestCommands(t *testing.T) {
 		{"rename", "alice", "name Alice2", 0, []string{"You were alice; you are Alice2 now."}, nil, false},
 		{"name back", "alice", "name alice", 0, nil, nil, false},
 		{"name taken, other case", "bob", "name ALICE", 1, nil, []string{"taken"}, true},
+		{"a built-in bot's name", "bob", "name Ada", 1, nil, []string{"Ada is the name of a built-in bot; choose another"}, true},
+		{"a built-in bot's name with a number", "bob", "name ines2", 1, nil, []string{"built-in bot"}, true},
 		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
 		{"help of a command", "bob", "help tables", 0, []string{"tables [--json]"}, nil, false},
 		{"help of nothing", "bob", "help nosuch", 1, nil, []string{"no command"}, true},
@@ -106,22 +117,23 @@ func TestCommands(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	ts := startServer(t, func(c *Config) { c.Admins = KeySet{} })
+	var lob *lobby.Lobby
+	withTables := withLobby(t, &lob)
+	ts := startServer(t, func(c *Config) { c.Admins = KeySet{}; withTables(c) })
 	key := newKey(t)
 	fp := Fingerprint(key.PublicKey())
 	ts.cfg.Admins[fp] = struct{}{}
 	ts.players.tally[fp] = store.Tally{Games: 7, Wins: 2}
-	ts.players.tables = []store.Table{{Name: "t1", Host: fp, Rules: engine.DefaultOptions(), Seats: 5}}
 
 	var nm command.NameJSON
-	r := ts.run(t, key, "name --json dora")
+	r := ts.run(t, key, "name --json dorothea")
 	if r.code != 0 {
 		t.Fatalf("name --json: exit %d: %s", r.code, r.stderr)
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &nm); err != nil {
 		t.Fatalf("name --json is not JSON: %v\n%s", err, r.stdout)
 	}
-	if nm != (command.NameJSON{Name: "dora", Previous: "", Fingerprint: fp}) {
+	if nm != (command.NameJSON{Name: "dorothea", Previous: "", Fingerprint: fp}) {
 		t.Errorf("name --json = %+v", nm)
 	}
 
@@ -130,22 +142,29 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &who); err != nil || r.code != 0 {
 		t.Fatalf("whoami --json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	if who.Name != "dora" || who.Fingerprint != fp || who.Games != 7 || who.Wins != 2 || !who.Admin || who.Seats == nil {
+	if who.Name != "dorothea" || who.Fingerprint != fp || who.Games != 7 || who.Wins != 2 || !who.Admin || who.Seats == nil {
 		t.Errorf("whoami --json = %+v", who)
 	}
 
+	dora := lobby.Player{Fingerprint: fp, Name: "dorothea"}
+	t1, err := lob.CreateTable(context.Background(), dora, lobby.TableConfig{Name: "t1", Rules: engine.DefaultOptions(), Seats: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var tabs command.TablesJSON
 	r = ts.run(t, key, "tables --json")
 	if err := json.Unmarshal([]byte(r.stdout), &tabs); err != nil || r.code != 0 {
 		t.Fatalf("tables --json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	want := command.TableJSON{Name: "t1", Host: "dora", Seats: 5, Taken: 0, State: "waiting", Rules: engine.DefaultOptions()}
+	want := command.TableJSON{Name: "t1", Host: "dorothea", Seats: 5, Taken: 0, State: "waiting", Rules: engine.DefaultOptions()}
 	if len(tabs.Tables) != 1 || tabs.Tables[0] != want {
 		t.Errorf("tables --json = %+v, want [%+v]", tabs.Tables, want)
 	}
 
 	// An empty list is an empty array, not null.
-	ts.players.tables = nil
+	if err := t1.Close(context.Background(), dora); err != nil {
+		t.Fatal(err)
+	}
 	r = ts.run(t, key, "tables --json")
 	if !strings.Contains(r.stdout, `"tables": []`) {
 		t.Errorf("empty tables --json = %s", r.stdout)

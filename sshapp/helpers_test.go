@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"net"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,14 +15,15 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // fakePlayers is an in-memory Players.
 type fakePlayers struct {
 	mu      sync.Mutex
 	players map[string]store.Player // by fingerprint
-	tables  []store.Table
 	tally   map[string]store.Tally
 	seen    map[string]bool // fingerprints passed to any method
 }
@@ -84,12 +86,6 @@ func (f *fakePlayers) Touch(_ context.Context, fp string, at time.Time) error {
 	p.LastSeen = at
 	f.players[fp] = p
 	return nil
-}
-
-func (f *fakePlayers) OpenTables(context.Context) ([]store.Table, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]store.Table(nil), f.tables...), nil
 }
 
 func (f *fakePlayers) Tally(_ context.Context, fp string) (store.Tally, error) {
@@ -174,6 +170,24 @@ func startServer(t testing.TB, tweak func(*Config)) *testServer {
 		}
 	})
 	return ts
+}
+
+// withLobby gives the server a lobby on a store of its own (the players
+// stay fake); *lob receives it.
+func withLobby(t testing.TB, lob **lobby.Lobby) func(*Config) {
+	return func(c *Config) {
+		st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st)})
+		if err != nil {
+			st.Close()
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close(); st.Close() }) // registered first: runs after the server's shutdown
+		c.Lobby, *lob = l, l
+	}
 }
 
 // storageOf is a real store in every role, as cmd/mia wires it.

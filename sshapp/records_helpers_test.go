@@ -195,7 +195,7 @@ func pickMove(v *engine.View, r *rand.Rand) engine.Action {
 // checkReplayJSON runs `replay ID --json` as who and re-checks it: the
 // shape of PROTOCOL.md §3 key by key, then the events replayed through
 // the engine give the recorded winner and standings.
-func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) command.GameJSON {
+func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) store.Replay {
 	t.Helper()
 	r := e.as(t, who, "replay "+id+" --json")
 	if r.code != 0 {
@@ -250,7 +250,7 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-func checkGameJSON(t *testing.T, doc []byte) command.GameJSON {
+func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	t.Helper()
 	if got := objectKeys(t, doc); !slices.Equal(got, gameKeys) {
 		t.Errorf("top-level keys %v, want %v in that order", got, gameKeys)
@@ -302,7 +302,7 @@ func checkGameJSON(t *testing.T, doc []byte) command.GameJSON {
 			t.Errorf("event %d (%s): keys %v, want seq, at, type and %v", i, head.Type, got, want)
 		}
 	}
-	var g command.GameJSON
+	var g store.Replay
 	if err := json.Unmarshal(doc, &g); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ type Players interface {
 	Player(ctx context.Context, fingerprint string) (store.Player, error)
 	PlayerByName(ctx context.Context, name string) (store.Player, error)
 	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
-	OpenTables(ctx context.Context) ([]store.Table, error)
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 }
 
@@ -114,7 +113,7 @@ func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, erro
 	}
 	var found []store.Rating
 	for _, r := range all {
-		if r.Bot && strings.HasPrefix(r.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(r.Name, name) {
+		if r.Bot && lobby.IsBuiltinBot(r.Fingerprint) && strings.EqualFold(r.Name, name) {
 			found = append(found, r)
 		}
 	}

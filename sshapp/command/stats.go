@@ -199,10 +199,10 @@ func writeStats(c *Call, s StatsJSON) {
 	fmt.Fprintf(w, "%s  %s\n", who, lobby.Clean(s.Fingerprint, 80))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
-	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, plural(s.Rating.Games, "rated game"))
+	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games"))
 	if s.TableRating != nil {
 		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", lobby.Clean(s.Table, lobby.MaxNameLen),
-			s.TableRating.Rating, plural(s.TableRating.Games, "game"), s.TableRating.Wins)
+			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins)
 	}
 	perGame := ""
 	if s.Games > 0 {
@@ -210,11 +210,11 @@ func writeStats(c *Call, s StatsJSON) {
 	}
 	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
 	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, "claims differed from the dice seen"))
-	fmt.Fprintf(tw, "caught bluffing\t%s\n", plural(s.CaughtBluffing, "time"))
+	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
 	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
 	if len(s.Form) > 0 {
 		fmt.Fprintf(tw, "form\t%s  the win rate of %d games at a time, over the last %s (oldest left; ▁ 0%%, █ 100%%)\n",
-			sparkline(s.Form), formWindow, plural(len(s.Form), "game"))
+			sparkline(s.Form), formWindow, lobby.Plural(len(s.Form), "1 game", "games"))
 		marks := make([]string, 0, len(s.Recent))
 		for _, r := range slices.Backward(s.Recent) {
 			if r.Won {
@@ -237,12 +237,4 @@ func pct(n, of int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%.0f%%)", 100*rate(n, of))
-}
-
-// plural is "1 game", "2 games".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

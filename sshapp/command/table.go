@@ -72,6 +72,7 @@ type TableDoc struct {
 	Play    string    `json:"play,omitempty"`    // the command that opens the table
 }
 
+// docOf is a table as `tables` and `table` write it.
 func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
 		Name: lobby.Clean(info.Name, lobby.MaxNameLen), Host: lobby.Clean(info.Host, lobby.MaxNameLen),
@@ -295,7 +296,7 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 // builtinBotAt finds a built-in bot of that name seated at the table.
 func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
 	for _, p := range info.Players {
-		if p.Bot && strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix) && strings.EqualFold(p.Name, name) {
+		if p.Bot && lobby.IsBuiltinBot(p.Fingerprint) && strings.EqualFold(p.Name, name) {
 			return p.Name, true
 		}
 	}

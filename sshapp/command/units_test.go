@@ -182,19 +182,22 @@ func TestWriteReplay(t *testing.T) {
 	want := `Game 7 at club: classic, 2 lives, 60s a turn
 Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC). Players: alice, bob, carol
 Round 1: alice opens
-  alice rolled 43, announced 52 (bluff)
-  bob passed 52 on without rolling
-  carol called bob a liar: 43 — bob loses a life (caught bluffing)
+  alice rolled 43
+  alice announced 52 to bob — bluff!
+  bob passed 52 to carol — bluff!
+  carol called bob a liar: 43, bob loses a life — caught bluffing!
 Round 2: carol opens
-  carol rolled 65 without looking, announced 31
-  alice passed on without rolling, raising blind to Mia
-  bob gave up against Mia — loses a life
+  carol rolled 65 without looking
+  carol announced 31 to alice — blind
+  alice passed Mia to bob — bluff!
+  bob gave up against Mia and loses a life
   bob is out
 Round 3: carol opens
-  carol ran out of time — loses a life
+  carol ran out of time and loses a life
 Round 4: alice opens
-  alice rolled 66, announced 66
-  carol called alice a liar: 66 — carol loses a life (the dice beat or equal the claim)
+  alice rolled 66
+  alice announced 66 to carol
+  carol called alice a liar: 66, carol loses a life — the claim stood
   carol is out
   alice wins the game
 

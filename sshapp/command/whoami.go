@@ -82,11 +82,7 @@ func describeSeats(seats []Seat) string {
 	}
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		lives := "lives"
-		if s.Lives == 1 {
-			lives = "life"
-		}
-		parts[i] = fmt.Sprintf("%s (%d %s)", lobby.Clean(s.Table, 64), s.Lives, lives)
+		parts[i] = fmt.Sprintf("%s (%s)", lobby.Clean(s.Table, lobby.MaxNameLen), lobby.Plural(s.Lives, "1 life", "lives"))
 	}
 	return strings.Join(parts, ", ")
 }

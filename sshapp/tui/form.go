@@ -42,7 +42,7 @@ var fieldLabels = [fieldCount]string{
 }
 
 var fieldHints = [fieldCount]string{
-	fieldName:       "1–24 of A-Z a-z 0-9 _ . -",
+	fieldName:       lobby.NameHint(),
 	fieldSeats:      "players; starts when all are seated",
 	fieldLives:      "lives each, 1–9",
 	fieldPass:       "hand the cup on without rolling",
@@ -77,7 +77,7 @@ type (
 )
 
 func newCreateForm(s *Styles, host lobby.Player) createForm {
-	in := s.newInput("", "table name", 24)
+	in := s.newInput("", "table name", lobby.MaxNameLen)
 	in.SetValue(defaultTableName(host.Name))
 	f := createForm{name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.name.Focus()
@@ -87,8 +87,8 @@ func newCreateForm(s *Styles, host lobby.Player) createForm {
 // defaultTableName suggests "NAME-table", cut to a table name's length.
 func defaultTableName(player string) string {
 	n := player + "-table"
-	if len(n) > 24 {
-		n = n[:24]
+	if len(n) > lobby.MaxNameLen {
+		n = n[:lobby.MaxNameLen]
 	}
 	return n
 }
@@ -223,7 +223,7 @@ func (f *createForm) value(fl formField) string {
 	case fieldEqual:
 		return onOff(o.EqualClaims)
 	case fieldMiaPenalty:
-		return fmt.Sprintf("%d lives", o.MiaPenalty)
+		return lobby.Plural(o.MiaPenalty, "1 life", "lives")
 	case fieldMiaBoth:
 		return onOff(o.MiaPenaltyBoth)
 	case fieldNextOpener:

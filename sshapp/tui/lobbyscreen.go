@@ -146,7 +146,7 @@ func (m *lobbyScreen) view(s *Styles, me lobby.Player, hv *help.Model, w, h int)
 	// Columns: marker, lock, name, host, seats, state, rules.
 	const hostW, seatsW, stateW = 12, 5, 7
 	fixed := 2 + 2 + 1 + 1 + hostW + 1 + seatsW + 1 + stateW + 1
-	nameW := clamp(w-fixed-30, 12, 24)
+	nameW := clamp(w-fixed-30, 12, lobby.MaxNameLen)
 	rulesW := w - fixed - nameW
 	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", hostW)+" "+fit("SEATS", seatsW)+" "+
 		fit("STATE", stateW)+" RULES", w)))

@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/mia-game/mia/lobby"
 )
 
 // PromptParams are what the name prompt needs from its session.
@@ -75,8 +77,8 @@ func NewPrompt(p PromptParams) Prompt {
 	r := p.Renderer
 	in := textinput.New()
 	in.Placeholder = "your name"
-	in.CharLimit = 16
-	in.Width = 17
+	in.CharLimit = lobby.MaxNameLen
+	in.Width = lobby.MaxNameLen + 1
 	in.PromptStyle = r.NewStyle()
 	in.TextStyle = r.NewStyle()
 	in.PlaceholderStyle = r.NewStyle().Foreground(lipgloss.Color("240"))
@@ -159,7 +161,7 @@ func (m Prompt) View() string {
 	switch m.phase {
 	case asking, saving:
 		b.WriteString("Welcome! Choose a display name:\n")
-		b.WriteString(m.st.dim.Render("1 to 16 of A-Z a-z 0-9 _ . -") + "\n\n")
+		b.WriteString(m.st.dim.Render(lobby.NameHint()) + "\n\n")
 		b.WriteString(m.input.View() + "\n\n")
 		switch {
 		case m.phase == saving:

@@ -286,16 +286,16 @@ func TestReplaySteps(t *testing.T) {
 			}
 		}
 	}
-	verdicts := map[int]verdictKind{}
+	verdicts := map[int]engine.Verdict{}
 	for i := range rp.events {
-		if k, _ := rp.verdict(i); k != verdictNone {
+		if k, _ := rp.verdict(i); k != engine.Unjudged {
 			verdicts[i] = k
 		}
 	}
 	words := func(step int) string {
 		st := rp.steps[step]
 		for i := st.first; i < st.end; i++ {
-			if k, w := rp.verdict(i); k != verdictNone {
+			if k, w := rp.verdict(i); k != engine.Unjudged {
 				return w
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -16,6 +17,7 @@ import (
 type replayGame struct {
 	game   store.Game
 	events []engine.Event
+	nar    lobby.Narrator // tells the events, every die shown
 	steps  []replayStep
 	starts []int   // starts[r-1] is the step at which round r begins
 	chart  [][]int // chart[seat][r-1]: the seat's lives at the end of round r
@@ -55,7 +57,11 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	if _, err := engine.Replay(g.Rules, n, evs, nil); err != nil {
 		return nil, fmt.Errorf("game %s does not replay: %w", g.ID, err)
 	}
-	rp := &replayGame{game: g, events: evs, chart: make([][]int, n)}
+	rp := &replayGame{game: g, events: evs, chart: make([][]int, n),
+		nar: lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}}
+	for i, s := range g.Seats {
+		rp.nar.Names[i] = name(s.Name)
+	}
 	// Step boundaries: the start of every action, and the end.
 	var bounds []int
 	for i, e := range evs {
@@ -142,131 +148,12 @@ func (rp *replayGame) name(seat int) string {
 	return "?"
 }
 
-// rollBefore is the round's last roll before events[i], if any.
-func (rp *replayGame) rollBefore(i int) (engine.Event, bool) {
-	for j := i - 1; j >= 0; j-- {
-		switch rp.events[j].Type {
-		case engine.EvRoll:
-			return rp.events[j], true
-		case engine.EvRound:
-			return engine.Event{}, false
-		}
-	}
-	return engine.Event{}, false
-}
+// verdict is what the dice say of events[i], in words (lobby.Narrator,
+// by engine's bluff rule).
+func (rp *replayGame) verdict(i int) (engine.Verdict, string) { return rp.nar.Verdict(rp.events, i) }
 
-// receiver is who took the cup after the claim or pass at i, or -1.
-func (rp *replayGame) receiver(i int) int {
-	for j := i + 1; j < len(rp.events); j++ {
-		switch e := rp.events[j]; e.Type {
-		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout:
-			return e.Seat
-		case engine.EvRound, engine.EvEnd:
-			return -1
-		}
-	}
-	return -1
-}
-
-// verdictKind sorts what the dice say of a claim, a pass or a challenge.
-type verdictKind int
-
-const (
-	verdictNone   verdictKind = iota
-	verdictTrue               // the claim or pass was true to the cup
-	verdictBlind              // announced without looking: no bluff
-	verdictBluff              // a bluff
-	verdictCaught             // a challenge caught the claimant
-	verdictWrong              // a challenge of a claim that stood
-)
-
-// verdict is what the dice say of events[i]: whether a claim or pass
-// was a bluff, whether a challenge caught one, and a line in words.
-//
-// A claim is a bluff when its value is not the dice its player rolled and
-// looked at (as store.Tally counts bluffs); a claim after a roll without
-// looking is no bluff, the player did not know. A pass is a bluff when the
-// cup holds less than the value passed on.
-func (rp *replayGame) verdict(i int) (verdictKind, string) {
-	e := rp.events[i]
-	rank := rp.game.Rules.Ranking
-	switch e.Type {
-	case engine.EvClaim:
-		r, ok := rp.rollBefore(i)
-		switch {
-		case !ok:
-			return verdictNone, ""
-		case !r.Looked:
-			return verdictBlind, fmt.Sprintf("blind: %s claimed unseen, %s in the cup", e.Value.Name(), r.Dice.Name())
-		case r.Dice != e.Value:
-			return verdictBluff, fmt.Sprintf("bluff: %s claimed, %s in the cup", e.Value.Name(), r.Dice.Name())
-		}
-		return verdictTrue, fmt.Sprintf("true: %s claimed, %s in the cup", e.Value.Name(), r.Dice.Name())
-	case engine.EvPass:
-		r, ok := rp.rollBefore(i)
-		switch {
-		case !ok:
-			return verdictNone, ""
-		case rank.Compare(r.Dice, e.Value) < 0:
-			return verdictBluff, fmt.Sprintf("bluff: %s passed on, %s in the cup", e.Value.Name(), r.Dice.Name())
-		}
-		return verdictTrue, fmt.Sprintf("true: %s passed on, %s in the cup", e.Value.Name(), r.Dice.Name())
-	case engine.EvChallenge:
-		if e.Loser == e.Claimant && e.Claimant != e.Seat {
-			return verdictCaught, fmt.Sprintf("caught: %s under %s's %s, %s loses %s", e.Dice.Name(),
-				rp.name(e.Claimant), e.Claim.Name(), rp.name(e.Loser), livesText(e.LivesLost))
-		}
-		return verdictWrong, fmt.Sprintf("the %s stood: %s in the cup, %s loses %s", e.Claim.Name(), e.Dice.Name(),
-			rp.name(e.Loser), livesText(e.LivesLost))
-	}
-	return verdictNone, ""
-}
-
-// describe is events[i] in words, every die shown.
-func (rp *replayGame) describe(i int) string {
-	e := rp.events[i]
-	who := rp.name
-	switch e.Type {
-	case engine.EvRound:
-		return fmt.Sprintf("— round %d: %s opens —", e.Round, who(e.Opener))
-	case engine.EvRoll:
-		if e.Looked {
-			return fmt.Sprintf("%s rolled %s", who(e.Seat), e.Dice.Name())
-		}
-		return fmt.Sprintf("%s rolled %s without looking", who(e.Seat), e.Dice.Name())
-	case engine.EvClaim, engine.EvPass:
-		verb := "announced"
-		if e.Type == engine.EvPass {
-			verb = "passed"
-		}
-		line := fmt.Sprintf("%s %s %s", who(e.Seat), verb, e.Value.Name())
-		if r := rp.receiver(i); r >= 0 {
-			line += " to " + who(r)
-		}
-		return line
-	case engine.EvChallenge:
-		return fmt.Sprintf("%s called %s a liar: %s", who(e.Seat), who(e.Claimant), e.Dice.Name())
-	case engine.EvGiveUp:
-		return fmt.Sprintf("%s gave up against Mia and loses %s", who(e.Seat), livesText(e.LivesLost))
-	case engine.EvTimeout:
-		return fmt.Sprintf("%s ran out of time and loses %s", who(e.Seat), livesText(e.LivesLost))
-	case engine.EvLeave:
-		return fmt.Sprintf("%s left the game", who(e.Seat))
-	case engine.EvOut:
-		return fmt.Sprintf("%s is out", who(e.Seat))
-	case engine.EvEnd:
-		return fmt.Sprintf("%s wins the game", who(e.Winner))
-	}
-	return ""
-}
-
-// livesText is "a life" or "N lives".
-func livesText(n int) string {
-	if n == 1 {
-		return "a life"
-	}
-	return fmt.Sprintf("%d lives", n)
-}
+// describe is events[i] in words, every die shown (lobby.Narrator).
+func (rp *replayGame) describe(i int) string { return rp.nar.Line(rp.events, i) }
 
 // roundStart is the step at which the round of step i begins.
 func (rp *replayGame) roundStart(i int) int {

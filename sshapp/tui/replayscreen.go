@@ -284,7 +284,7 @@ func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
 	var second string
 	for i := st.first; i < st.end; i++ {
 		kind, words := rp.verdict(i)
-		if kind == verdictNone {
+		if kind == engine.Unjudged {
 			continue
 		}
 		second = verdictStyle(s, kind).Render(cut(words, w))
@@ -297,29 +297,14 @@ func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
 }
 
 // verdictStyle is the colour of a verdict.
-func verdictStyle(s *Styles, k verdictKind) lipgloss.Style {
+func verdictStyle(s *Styles, k engine.Verdict) lipgloss.Style {
 	switch k {
-	case verdictBluff, verdictCaught:
+	case engine.Bluffed, engine.Caught:
 		return s.Error
-	case verdictTrue, verdictWrong:
+	case engine.Truthful, engine.Stood:
 		return s.Info
 	}
 	return s.Subtle
-}
-
-// verdictTag is the short mark of a verdict after a log line.
-func verdictTag(k verdictKind) string {
-	switch k {
-	case verdictBluff:
-		return "bluff!"
-	case verdictCaught:
-		return "caught bluffing!"
-	case verdictBlind:
-		return "blind"
-	case verdictWrong:
-		return "the claim stood"
-	}
-	return ""
 }
 
 // logLines is the round of this step in words, up to the step, with the
@@ -337,15 +322,12 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 		e := rp.events[i]
 		line := rp.describe(i)
 		if e.Type == engine.EvClaim || e.Type == engine.EvPass {
-			if r, ok := rp.rollBefore(i); ok {
+			if r, ok := engine.LastRoll(rp.events[:i]); ok {
 				line += s.Subtle.Render(" · cup " + cupText(r.Dice))
 			}
 		}
-		if e.Type == engine.EvChallenge {
-			line += s.Subtle.Render(fmt.Sprintf(", %s loses %s", rp.name(e.Loser), livesText(e.LivesLost)))
-		}
-		if kind, _ := rp.verdict(i); verdictTag(kind) != "" {
-			line += " " + verdictStyle(s, kind).Render(verdictTag(kind))
+		if kind, _ := rp.verdict(i); lobby.Mark(kind) != "" {
+			line += " " + verdictStyle(s, kind).Render(lobby.Mark(kind))
 		}
 		if i >= st.first {
 			line = s.Bold.Render("› ") + line

@@ -219,7 +219,7 @@ func TestSizes(t *testing.T) {
 	a, b := e.player("alice"), e.player("bob")
 	tbl := e.game("sizes", engine.DefaultOptions(), a, b)
 	snap := e.snapshot(tbl, a)
-	big, err := e.lobby.CreateTable(ctxT(t), a, lobby.TableConfig{Name: "ten-seats-and-a-long-nam", Rules: engine.DefaultOptions(), Seats: 10})
+	big, err := e.lobby.CreateTable(ctxT(t), a, lobby.TableConfig{Name: "ten-seats-a-long", Rules: engine.DefaultOptions(), Seats: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestLobbyScreen(t *testing.T) {
 	if err := e.lobby.Say(b, "hi \x1b[31malice\u202e"); err != nil {
 		t.Fatal(err)
 	}
-	waitOutput(t, tm, "bob: hi [31malice")
+	waitOutput(t, tm, "bob: hi alice")
 
 	// The first table (bobs) is selected: open it, then sit.
 	tm.Send(keyEnter)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -26,7 +25,7 @@ func (m *tableScreen) syncBotKeys(playing bool) {
 func (m *tableScreen) lastBot() string {
 	ps := m.snap.Table.Players
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Bot && strings.HasPrefix(ps[i].Fingerprint, lobby.BotFingerprintPrefix) {
+		if ps[i].Bot && lobby.IsBuiltinBot(ps[i].Fingerprint) {
 			return ps[i].Name
 		}
 	}

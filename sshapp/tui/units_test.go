@@ -322,6 +322,9 @@ func TestFormOptions(t *testing.T) {
 	if o.MiaPenalty != 1 || !o.MiaPenaltyBoth || o.NextOpener != engine.Loser || o.End != engine.FirstOut || !tc.Private {
 		t.Errorf("changed options %+v private %v", o, tc.Private)
 	}
+	if got := f.value(fieldMiaPenalty); got != "1 life" {
+		t.Errorf("a Mia penalty of 1 reads %q", got)
+	}
 	if err := o.Validate(); err != nil {
 		t.Errorf("the form made impossible options: %v", err)
 	}
