@@ -84,10 +84,9 @@ func (m *tableScreen) isHost() bool {
 // follow it.
 func (m tableScreen) setSnapshot(snap lobby.Snapshot) (tableScreen, tea.Cmd) {
 	m.snap, m.have = snap, true
-	m.log = snap.LogLines(logKeep)
-	for i, l := range m.log {
-		m.log[i] = lobby.Clean(l, 4*MaxWidth) // names in it were typed by people
-	}
+	// Made once for everyone who sees the table from the same seat; the
+	// names in it were typed by people, so it is cleaned.
+	m.log = snap.CleanLogLines(logKeep, 4*MaxWidth)
 	if !m.inGame() {
 		m.confirm = false
 	}
@@ -343,9 +342,35 @@ func (m *tableScreen) remaining(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
+// spectatorFrame is what a spectator's frame depends on besides the
+// snapshot: spectators who match draw the same frame.
+type spectatorFrame struct {
+	name      string // the table's name as the viewer opened it
+	w, h      int
+	left      int // seconds on the turn clock
+	styles    *Styles
+	host      bool
+	canChat   bool
+	helpWidth int
+}
+
 // render draws the table in w×h cells, with the help bar (or the full help
-// in place of the log and chat).
+// in place of the log and chat). A spectator with nothing of their own on
+// the screen (no status, input, picker or full help) sees what every such
+// spectator of the table sees: the frame is drawn once for all of them
+// (lobby.Snapshot.Shared) instead of once each, every second.
 func (m *tableScreen) render(s *Styles, hv *help.Model, now time.Time, w, h int) string {
+	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.typing && !m.confirm && !m.busy && len(m.held) == 0 &&
+		!m.picker.Open() && m.status == "" && !hv.ShowAll {
+		k := spectatorFrame{name: m.name, w: w, h: h, left: m.remaining(now), styles: s, host: m.isHost(),
+			canChat: m.table != nil, helpWidth: hv.Width}
+		return m.snap.Shared(k, func() string { return m.draw(s, hv, now, w, h) })
+	}
+	return m.draw(s, hv, now, w, h)
+}
+
+// draw draws the table; see render.
+func (m *tableScreen) draw(s *Styles, hv *help.Model, now time.Time, w, h int) string {
 	var b strings.Builder
 	m.titleBar(&b, s, w)
 	b.WriteString("\n\n")
