@@ -28,9 +28,9 @@ type Config struct {
 	// Styles, when set, are the styles Renderer would build, shared with
 	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
 	Styles *Styles
-	Table    string             // optional: open this table first (ssh -t HOST play TABLE)
-	Width    int                // the initial size; tea.WindowSizeMsg updates it
-	Height   int
+	Table  string // optional: open this table first (ssh -t HOST play TABLE)
+	Width  int    // the initial size; tea.WindowSizeMsg updates it
+	Height int
 
 	// Done, when set, is closed when the session ends (s.Context().Done()).
 	// Every subscription the screens hold is then closed, even if the
