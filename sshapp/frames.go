@@ -1,6 +1,7 @@
 package sshapp
 
 import (
+	"bytes"
 	"hash/maphash"
 	"io"
 	"strings"
@@ -26,6 +27,7 @@ import (
 // each line is kept, not the text.
 type frames struct {
 	out      io.Writer
+	bufs     *sync.Pool // of *bytes.Buffer: a session keeps no buffer between frames
 	interval time.Duration
 	now      func() time.Time
 
@@ -45,9 +47,10 @@ type frames struct {
 	viewHash uint64 // of view
 }
 
-// newFrames draws on out at most fps frames a second.
-func newFrames(out io.Writer, fps int) *frames {
-	return &frames{out: out, interval: time.Second / time.Duration(fps), now: time.Now, seed: maphash.MakeSeed()}
+// newFrames draws on out at most fps frames a second, putting each frame
+// together in a buffer from bufs (shared between sessions).
+func newFrames(out io.Writer, fps int, bufs *sync.Pool) *frames {
+	return &frames{out: out, bufs: bufs, interval: time.Second / time.Duration(fps), now: time.Now, seed: maphash.MakeSeed()}
 }
 
 // show takes the newest view. It is drawn at once if the last frame is at
@@ -124,8 +127,16 @@ func (f *frames) stop() {
 
 // drawLocked writes f.view over the frame on the screen. f.mu is held.
 func (f *frames) drawLocked() {
-	var b strings.Builder
-	b.Grow(len(f.view) + 64)
+	b, _ := f.bufs.Get().(*bytes.Buffer)
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	defer func() {
+		if b.Cap() <= 64<<10 {
+			b.Reset()
+			f.bufs.Put(b)
+		}
+	}()
 	if !f.started {
 		f.started = true
 		b.WriteString(ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition +
@@ -170,7 +181,7 @@ func (f *frames) drawLocked() {
 		b.WriteString(ansi.EraseScreenBelow)
 	}
 	b.WriteString(ansi.CursorPosition(0, n))
-	_, _ = io.WriteString(f.out, b.String())
+	_, _ = f.out.Write(b.Bytes())
 	f.drawn, f.lines = f.viewHash, lines
 	f.view, f.pending = "", false
 	f.lastDraw = f.now()

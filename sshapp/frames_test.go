@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,7 +32,7 @@ type frameStep struct {
 func runSteps(t *testing.T, interval time.Duration, steps []frameStep) {
 	t.Helper()
 	var out bytes.Buffer
-	f := newFrames(&out, 20)
+	f := newFrames(&out, 20, &sync.Pool{})
 	f.interval = interval
 	clock := time.Unix(0, 0)
 	f.now = func() time.Time { return clock }
@@ -170,7 +171,7 @@ func (m quitModel) View() string { return "size " + strings.Repeat("x", m.w) }
 
 func TestFramedProgram(t *testing.T) {
 	var out syncBuffer
-	f := newFrames(&out, 1000)
+	f := newFrames(&out, 1000, &sync.Pool{})
 	in, feed := io.Pipe()
 	defer feed.Close()
 	p := tea.NewProgram(framed{quitModel{}, f}, tea.WithInput(in), tea.WithOutput(&out), tea.WithoutRenderer(), tea.WithoutSignalHandler())

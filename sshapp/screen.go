@@ -48,7 +48,7 @@ func (srv *Server) interactive(ss *session, table string) {
 // The caller stops the frames once the program has returned.
 func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames) {
 	r := bm.MakeRenderer(ss)
-	f := newFrames(ss, FPS)
+	f := newFrames(ss, FPS, &srv.frameBufs)
 	opts := append(bm.MakeOptions(ss),
 		tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(),

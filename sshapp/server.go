@@ -40,8 +40,9 @@ type Server struct {
 	commands *command.Router
 	botSeats botline.Seats // the bot sessions of each key at each table
 
-	handlers sync.WaitGroup // running session handlers
-	styles   tui.StyleCache // the screens' styles, one per kind of terminal
+	handlers  sync.WaitGroup // running session handlers
+	styles    tui.StyleCache // the screens' styles, one per kind of terminal
+	frameBufs sync.Pool      // buffers the screens' frames are put together in
 
 	mu        sync.Mutex
 	closing   bool
