@@ -198,3 +198,35 @@ func TestFramedProgram(t *testing.T) {
 		t.Errorf("the terminal is not given back last: %q", got)
 	}
 }
+
+// BenchmarkFramesShow draws a 100×30 screen whose clock line changes every
+// frame, as a watched table's does.
+func BenchmarkFramesShow(b *testing.B) {
+	f := newFrames(io.Discard, 20, &sync.Pool{})
+	f.interval = 0
+	f.resize(100, 30)
+	lines := make([]string, 30)
+	for i := range lines {
+		lines[i] = strings.Repeat("·", 60) + " line " + string(rune('a'+i%26))
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		lines[3] = "turn clock " + string(rune('0'+i%10))
+		f.show(strings.Join(lines, "\n"))
+		i++
+	}
+}
+
+// BenchmarkFramesUnchanged is the cost of a view that did not change: the
+// program asks for a view after every message.
+func BenchmarkFramesUnchanged(b *testing.B) {
+	f := newFrames(io.Discard, 20, &sync.Pool{})
+	f.resize(100, 30)
+	view := strings.Repeat(strings.Repeat("·", 80)+"\n", 29) + "end"
+	f.show(view)
+	b.ReportAllocs()
+	for b.Loop() {
+		f.show(view)
+	}
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,34 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 	later := mc.render(s, &hv, now.Add(3*time.Second), 80, 24)
 	if later == frame {
 		t.Error("three seconds later the spectators' frame is the same")
+	}
+}
+
+// BenchmarkSpectators is ten spectators of one table drawing their frame
+// (at one clock second): one draws, nine share it.
+func BenchmarkSpectators(b *testing.B) {
+	e := newEnv(b)
+	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
+	tbl := e.game("bench", engine.DefaultOptions(), p...)
+	s := NewStyles(nil)
+	hv := s.newHelp()
+	hv.Width = 100
+	now := e.clock.Now()
+	var screens []tableScreen
+	for i := range 10 {
+		m := newTableScreen(s, e.player(fmt.Sprintf("w%d", i)), "bench", tbl)
+		screens = append(screens, m)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		snap := e.snapshot(tbl, screens[0].me) // a new snapshot, as after a move
+		for i := range screens {
+			screens[i], _ = screens[i].setSnapshot(snap)
+		}
+		b.StartTimer()
+		for i := range screens {
+			_ = screens[i].render(s, &hv, now, 100, 30)
+		}
 	}
 }
