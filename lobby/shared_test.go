@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -91,5 +92,60 @@ func TestSharedIsBounded(t *testing.T) {
 	}
 	if n := len(s.shared.memo); n > maxShared {
 		t.Errorf("%d frames kept, at most %d", n, maxShared)
+	}
+}
+
+// TestWatchersComeAndGoQuietly: a spectator opening or leaving a table is
+// sent the table themselves but wakes no one else there (only the count of
+// watchers changed); a player's coming and going shows at their seat, so
+// everyone is told.
+func TestWatchersComeAndGoQuietly(t *testing.T) {
+	e := newEnv(t)
+	ps := []Player{e.player("alice"), e.player("bob")}
+	tbl := seatPlayers(t, e, "quiet", quickRules(), ps...)
+	alice := mustWatch(t, tbl, ps[0])
+	eve := mustWatch(t, tbl, e.player("eve"))
+	latest(t, alice, tbl)
+	latest(t, eve, tbl)
+	woken := func(s *Subscription) bool {
+		t.Helper()
+		if err := tbl.do(ctxT(t), func(context.Context) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		_, ok := s.Take()
+		return ok
+	}
+	steps := []struct {
+		name        string
+		do          func() *Subscription
+		watching    int
+		wakesOthers bool
+	}{
+		{"a spectator opens the table", func() *Subscription { return mustWatch(t, tbl, e.player("mallory")) }, 3, false},
+		{"a player opens it", func() *Subscription { return mustWatch(t, tbl, ps[1]) }, 4, true},
+	}
+	for _, st := range steps {
+		s := st.do()
+		if !woken(s) {
+			t.Errorf("%s: the newcomer got no snapshot", st.name)
+		}
+		if got := woken(eve); got != st.wakesOthers {
+			t.Errorf("%s: the other spectator woken = %v, want %v", st.name, got, st.wakesOthers)
+		}
+		if got := woken(alice); got != st.wakesOthers {
+			t.Errorf("%s: alice woken = %v, want %v", st.name, got, st.wakesOthers)
+		}
+		if w := tbl.Info().Watching; w != st.watching {
+			t.Errorf("%s: %d watching, want %d", st.name, w, st.watching)
+		}
+	}
+	// bob's session leaving shows his seat away: everyone is told.
+	latest(t, eve, tbl)
+	bob := mustWatch(t, tbl, ps[1])
+	latest(t, eve, tbl)
+	latest(t, alice, tbl)
+	bob.Close()
+	if !woken(eve) {
+		t.Error("a player leaving did not show")
 	}
 }
