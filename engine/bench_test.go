@@ -5,20 +5,26 @@ import (
 	"time"
 )
 
-// benchGames plays random games (classic rules, 5 players, 6 lives; mostly
-// legal moves) for b.N attempted actions, through apply, and reports the
-// applied actions per second.
-func benchGames(b *testing.B, apply func(g *Game, a Action) error) {
+// benchGames plays random games (5 players, 6 lives; mostly legal moves)
+// for b.N attempted actions, through apply, and reports the applied actions
+// per second. The rules are classic, or with random set a random rule set
+// (randomOptions) for each game.
+func benchGames(b *testing.B, random bool, apply func(g *Game, a Action) error) {
 	r := newPCG(1)
-	o := DefaultOptions()
-	g, _, _ := New(o, 5, r)
+	opts := func() Options {
+		if random {
+			return randomOptions(r)
+		}
+		return DefaultOptions()
+	}
+	g, _, _ := New(opts(), 5, r)
 	applied := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
 		if g.Over() {
-			g, _, _ = New(o, 5, r)
+			g, _, _ = New(opts(), 5, r)
 		}
 		if apply(g, randomAction(r, g, 0)) == nil {
 			applied++
@@ -29,18 +35,24 @@ func benchGames(b *testing.B, apply func(g *Game, a Action) error) {
 	b.ReportMetric(float64(applied)/float64(b.N), "applied/op")
 }
 
-// BenchmarkRandomGame measures Apply, the allocating form every caller uses.
+// BenchmarkRandomGame measures Apply, the allocating form every caller
+// uses, under the classic rules and under random rule sets.
 func BenchmarkRandomGame(b *testing.B) {
-	benchGames(b, func(g *Game, a Action) error {
-		_, err := g.Apply(a)
-		return err
-	})
+	for _, random := range []bool{false, true} {
+		name := map[bool]string{false: "classic", true: "random-options"}[random]
+		b.Run(name, func(b *testing.B) {
+			benchGames(b, random, func(g *Game, a Action) error {
+				_, err := g.Apply(a)
+				return err
+			})
+		})
+	}
 }
 
 // BenchmarkRandomGameAppend measures AppendApply into a reused buffer.
 func BenchmarkRandomGameAppend(b *testing.B) {
 	buf := make([]Event, 0, 8)
-	benchGames(b, func(g *Game, a Action) error {
+	benchGames(b, false, func(g *Game, a Action) error {
 		var err error
 		buf, err = g.AppendApply(buf[:0], a)
 		return err

@@ -41,16 +41,18 @@ func LastRoll(evs []Event) (Event, bool) {
 	return Event{}, false
 }
 
-// ClaimVerdict judges a claim event given the round's last roll before it
-// (ok false: none). Dice hidden from the viewer are Unjudged; the store
-// sees every die.
-func ClaimVerdict(roll Event, ok bool, claim Event) Verdict {
+// ClaimVerdict judges a claim event (or a low claim, which is judged the
+// same way), under ranking r, given the round's last roll before it (ok
+// false: none): a claim of another rank than the dice is a bluff (under
+// pips, 54 claimed as 9 pips, written 63, is the truth). Dice hidden from
+// the viewer are Unjudged; the store sees every die.
+func ClaimVerdict(r Ranking, roll Event, ok bool, claim Event) Verdict {
 	switch {
 	case !ok || roll.Seat != claim.Seat || roll.Dice == NoValue:
 		return Unjudged
 	case !roll.Looked:
 		return Unseen
-	case roll.Dice != claim.Value:
+	case r.Compare(roll.Dice, claim.Value) != 0:
 		return Bluffed
 	}
 	return Truthful
@@ -69,22 +71,37 @@ func PassVerdict(r Ranking, roll Event, ok bool, pass Event) Verdict {
 }
 
 // ChallengeVerdict judges a challenge event: Caught when the claimant lost,
-// Stood otherwise.
+// Stood otherwise; Unjudged for a challenge of nothing (low-claim loses).
 func ChallengeVerdict(c Event) Verdict {
-	if c.Loser == c.Claimant && c.Claimant != c.Seat {
+	switch {
+	case c.Claimant < 0:
+		return Unjudged
+	case c.Loser == c.Claimant && c.Claimant != c.Seat:
+		return Caught
+	}
+	return Stood
+}
+
+// RevealVerdict judges a reveal event (mia-reveal at-once) as a challenge
+// is judged: Caught when the Mia was not there, Stood when it was.
+func RevealVerdict(e Event) Verdict {
+	if e.Dice != Mia {
 		return Caught
 	}
 	return Stood
 }
 
 // Judge is the verdict on evs[i] under ranking r, from the events before
-// it; Unjudged for anything but a claim, a pass or a challenge.
+// it; Unjudged for anything but a claim (or low claim), a pass, a
+// challenge or a reveal.
 func Judge(r Ranking, evs []Event, i int) Verdict {
 	e := evs[i]
 	switch e.Type {
-	case EvClaim:
+	case EvClaim, EvLowClaim:
 		roll, ok := LastRoll(evs[:i])
-		return ClaimVerdict(roll, ok, e)
+		return ClaimVerdict(r, roll, ok, e)
+	case EvReveal:
+		return RevealVerdict(e)
 	case EvPass:
 		roll, ok := LastRoll(evs[:i])
 		return PassVerdict(r, roll, ok, e)

@@ -11,6 +11,9 @@ func TestJudge(t *testing.T) {
 	}
 	claimed := func(seat int, v Value) Event { return Event{Type: EvClaim, Seat: seat, Value: v} }
 	passed := func(seat int, v Value) Event { return Event{Type: EvPass, Seat: seat, Value: v} }
+	lowClaimed := func(seat int, v, c Value) Event {
+		return Event{Type: EvLowClaim, Seat: seat, Value: v, Claim: c, Loser: seat, LivesLost: 1}
+	}
 	challenged := func(seat, claimant, loser int) Event {
 		return Event{Type: EvChallenge, Seat: seat, Claimant: claimant, Loser: loser, Claim: 52, Dice: 43, LivesLost: 1}
 	}
@@ -35,6 +38,14 @@ func TestJudge(t *testing.T) {
 		{"a passer caught", []Event{round, rolled(0, 43, true), claimed(0, 52), passed(1, 52), challenged(2, 1, 1)}, Caught},
 		{"a claim that stood", []Event{round, rolled(0, 52, true), claimed(0, 52), challenged(1, 0, 1)}, Stood},
 		{"a roll", []Event{round, rolled(0, 52, true)}, Unjudged},
+		{"a low claim of the dice", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 43, true), lowClaimed(1, 43, 52)}, Truthful},
+		{"a low claim bluffed", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, true), lowClaimed(1, 43, 52)}, Bluffed},
+		{"a low claim unseen", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, false), lowClaimed(1, 43, 52)}, Unseen},
+		{"a challenge of nothing", []Event{round, {Type: EvChallenge, Seat: 0, Claimant: -1, Loser: 0, LivesLost: 1}}, Unjudged},
+		{"a false Mia revealed", []Event{round, rolled(0, 43, true), claimed(0, Mia), {Type: EvReveal, Seat: 0, Claim: Mia, Dice: 43}}, Caught},
+		{"a true Mia revealed", []Event{round, rolled(0, Mia, true), claimed(0, Mia), {Type: EvReveal, Seat: 0, Claim: Mia, Dice: Mia}}, Stood},
+		{"a Mia come back", []Event{round, rolled(0, Mia, true), claimed(0, Mia), passed(1, Mia), {Type: EvMiaBack, Seat: 0}}, Unjudged},
+		{"a roll again after a Mia came back", []Event{round, rolled(0, 43, true), claimed(0, Mia), passed(1, Mia), rolled(0, 52, true), claimed(0, 52)}, Truthful},
 		{"a round", []Event{round}, Unjudged},
 	}
 	for _, c := range cases {
@@ -46,15 +57,28 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestPassVerdictFollowsTheRanking: whether a pass over the cup is a bluff
-// depends on the table's ranking (11 beats 65 in classic, not in numeric).
-func TestPassVerdictFollowsTheRanking(t *testing.T) {
-	roll := Event{Type: EvRoll, Seat: 0, Dice: 65, Looked: true}
+// TestVerdictsFollowTheRanking: whether a pass over the cup is a bluff
+// depends on the table's ranking (11 beats 65 in classic, not in numeric),
+// and so does a claim: under pips it names a rank, so dice of the same sum
+// are the truth (54 claimed as 9 pips, written 63).
+func TestVerdictsFollowTheRanking(t *testing.T) {
+	rolled := func(d Value) Event { return Event{Type: EvRoll, Seat: 0, Dice: d, Looked: true} }
 	pass := Event{Type: EvPass, Seat: 1, Value: 11}
-	if got := PassVerdict(Classic, roll, true, pass); got != Bluffed {
-		t.Errorf("classic: 11 passed over 65 is %d, want Bluffed", got)
+	claim := Event{Type: EvClaim, Seat: 0, Value: 63}
+	cases := []struct {
+		name string
+		got  Verdict
+		want Verdict
+	}{
+		{"classic: 11 passed over 65", PassVerdict(Classic, rolled(65), true, pass), Bluffed},
+		{"numeric: 11 passed over 65", PassVerdict(Numeric, rolled(65), true, pass), Truthful},
+		{"pips: 54 claimed as 63", ClaimVerdict(Pips, rolled(54), true, claim), Truthful},
+		{"classic: 54 claimed as 63", ClaimVerdict(Classic, rolled(54), true, claim), Bluffed},
+		{"pips: 53 (8 pips) claimed as 9 pips", ClaimVerdict(Pips, rolled(53), true, claim), Bluffed},
 	}
-	if got := PassVerdict(Numeric, roll, true, pass); got != Truthful {
-		t.Errorf("numeric: 11 passed over 65 is %d, want Truthful", got)
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+		}
 	}
 }

@@ -1,13 +1,16 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Sentinel errors. Every refused action returns a *RuleError that wraps one
 // of the rule errors, so callers can test with errors.Is.
 var (
 	ErrBadValue   = errors.New("not a roll value")
 	ErrBadOptions = errors.New("impossible options")
-	ErrBadSeats   = errors.New("a game needs 2 to 10 players")
+	ErrBadSeats   = fmt.Errorf("a game needs %d to %d players", MinSeats, MaxSeats)
 
 	ErrGameOver       = errors.New("the game is over")
 	ErrNotYourTurn    = errors.New("not your turn")
@@ -22,6 +25,7 @@ var (
 	ErrOwnDice        = errors.New("you rolled these dice: raise, roll or challenge")
 	ErrMustAnswerMia  = errors.New("Mia was announced: challenge or give up")
 	ErrNotMia         = errors.New("you may give up only when Mia is announced")
+	ErrMiaCameBack    = errors.New("your Mia came back: challenge the last passer or roll again")
 	ErrUnknownAction  = errors.New("unknown action")
 	ErrBadEvent       = errors.New("event does not follow from the game")
 )

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -156,8 +157,8 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	at := time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC)
 	for i := range 200 {
 		r := newPCG(uint64(i) + 77)
-		o := optionCombos()[i%192]
-		g, evs, _ := New(o, 2+r.Intn(9), r)
+		o := randomOptions(r)
+		g, evs, _ := New(o, 2+r.Intn(MaxSeats-1), r)
 		for !g.Over() {
 			e, err := g.Apply(randomAction(r, g, 5))
 			if err == nil {
@@ -177,7 +178,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(back, evs) {
 			for j := range evs {
-				if back[j] != evs[j] {
+				if !reflect.DeepEqual(back[j], evs[j]) {
 					t.Fatalf("game %d event %d: %+v came back as %+v", i, j, evs[j], back[j])
 				}
 			}
@@ -219,7 +220,60 @@ func TestEventJSONErrors(t *testing.T) {
 	}
 	// Unmarshal replaces the whole event.
 	e := Event{Seq: 9, Type: EvChallenge, Loser: 3, Dice: 55}
-	if err := json.Unmarshal([]byte(`{"seq":1,"type":"out","seat":2}`), &e); err != nil || e != (Event{Seq: 1, Type: EvOut, Seat: 2}) {
+	if err := json.Unmarshal([]byte(`{"seq":1,"type":"out","seat":2}`), &e); err != nil || !reflect.DeepEqual(e, Event{Seq: 1, Type: EvOut, Seat: 2}) {
 		t.Errorf("Unmarshal over an event: %+v, %v", e, err)
+	}
+}
+
+// TestEventJSONOptionEvents reads and writes the event lines PROTOCOL.md §3
+// gives for the options (seq added): the same keys and values both ways.
+func TestEventJSONOptionEvents(t *testing.T) {
+	tests := []struct {
+		line string
+		want Event
+	}{
+		{`{"seq": 4, "type": "reveal", "seat": 2, "claim": "21", "dice": "21", "losses": [{"seat": 0, "lives_lost": 1}, {"seat": 1, "lives_lost": 1}]}`,
+			Event{Seq: 4, Type: EvReveal, Seat: 2, Claim: Mia, Dice: Mia, Losses: []Loss{{0, 1}, {1, 1}}}},
+		{`{"seq": 4, "type": "reveal", "seat": 2, "claim": "21", "dice": "54", "losses": [{"seat": 2, "lives_lost": 1}]}`,
+			Event{Seq: 4, Type: EvReveal, Seat: 2, Claim: Mia, Dice: 54, Losses: []Loss{{2, 1}}}},
+		{`{"seq": 6, "type": "low_claim", "seat": 1, "value": "43", "claim": "54", "loser": 1, "lives_lost": 1}`,
+			Event{Seq: 6, Type: EvLowClaim, Seat: 1, Value: 43, Claim: 54, Loser: 1, LivesLost: 1}},
+		{`{"seq": 7, "type": "mia_back", "seat": 0, "losses": [{"seat": 1, "lives_lost": 1}, {"seat": 2, "lives_lost": 1}]}`,
+			Event{Seq: 7, Type: EvMiaBack, Seat: 0, Losses: []Loss{{1, 1}, {2, 1}}}},
+		{`{"seq": 2, "type": "challenge", "seat": 1, "claimant": null, "claim": null, "dice": null, "loser": 1, "lives_lost": 1}`,
+			Event{Seq: 2, Type: EvChallenge, Seat: 1, Claimant: -1, Loser: 1, LivesLost: 1}},
+	}
+	for _, tt := range tests {
+		var e Event
+		if err := json.Unmarshal([]byte(tt.line), &e); err != nil {
+			t.Fatalf("%s: %v", tt.line, err)
+		}
+		if !reflect.DeepEqual(e, tt.want) {
+			t.Errorf("%s reads as %+v, want %+v", tt.line, e, tt.want)
+		}
+		b, err := json.Marshal(tt.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, ref map[string]any
+		json.Unmarshal(b, &got)
+		json.Unmarshal([]byte(tt.line), &ref)
+		if !reflect.DeepEqual(got, ref) {
+			t.Errorf("%s written as %s", tt.line, b)
+		}
+	}
+	// A loss list is written even when empty, so that readers find it.
+	b, _ := json.Marshal(Event{Seq: 1, Type: EvMiaBack, Seat: 3})
+	if string(b) != `{"seq":1,"type":"mia_back","seat":3,"losses":[]}` {
+		t.Errorf("empty losses: %s", b)
+	}
+	// A challenge with a claimant writes it, seat 0 included.
+	b, _ = json.Marshal(Event{Seq: 1, Type: EvChallenge, Seat: 1, Claimant: 0, Claim: 52, Dice: 43, Loser: 0, LivesLost: 1})
+	if !strings.Contains(string(b), `"claimant":0,"claim":"52"`) {
+		t.Errorf("challenge: %s", b)
+	}
+	b, _ = json.Marshal(Event{Seq: 1, At: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Type: EvChallenge, Seat: 1, Claimant: -1, Loser: 1, LivesLost: 1})
+	if string(b) != `{"seq":1,"at":"2025-01-01T00:00:00Z","type":"challenge","seat":1,"claimant":null,"claim":null,"dice":null,"loser":1,"lives_lost":1}` {
+		t.Errorf("challenge of nothing: %s", b)
 	}
 }

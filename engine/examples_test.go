@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -37,13 +38,13 @@ func TestExampleWikipedia(t *testing.T) {
 		t.Fatalf("B's choices: legal %v passes %v", v.Legal, v.Passes)
 	}
 	raise := tb.g.Clone()
-	if evs, err := raise.Apply(passAs(B, 66)); err != nil || evs[0] != (Event{Seq: tb.g.Seq() + 1, Type: EvPass, Seat: B, Value: 66}) {
+	if evs, err := raise.Apply(passAs(B, 66)); err != nil || !reflect.DeepEqual(evs[0], Event{Seq: tb.g.Seq() + 1, Type: EvPass, Seat: B, Value: 66}) {
 		t.Fatalf("B may raise to 66: %v %v", evs, err)
 	}
 
 	evs := tb.do(challenge(B))
 	want := Event{Seq: evs[0].Seq, Type: EvChallenge, Seat: B, Claimant: A, Claim: 65, Dice: 43, Loser: A, LivesLost: 1}
-	if evs[0] != want {
+	if !reflect.DeepEqual(evs[0], want) {
 		t.Fatalf("challenge = %+v, want %+v", evs[0], want)
 	}
 	opened(t, evs, B) // liar caught: the challenger opens
@@ -119,38 +120,23 @@ func TestExampleKasperAsWritten(t *testing.T) {
 	}
 }
 
-// TestExampleOlafSturlaThormod plays seeds/003 with the traditional
-// ascending doubles (Mia > 11 > 22 > … > 66 > 65 > …), three points each,
-// one point for a failed Mia challenge (mia-penalty 1) and the game going on
-// until one player is left.
-//
-// The seed's opener rule ("the pot comes back to the previous player who
-// starts a new game") makes the player before the loser open: Thormod after
-// Olaf lost, Sturla after Thormod lost. No next-opener option does that
-// (after-loser gives the player after the loser, loser the loser), so the
-// rounds cannot be played exactly as told. This is the closest legal
-// version, with next-opener `loser`: every round keeps its claims, passes,
-// challenges and losers, and only the opening move of a round is given to
-// the engine's opener:
-//
-//   - round 2 opens with Olaf rolling and calling 64 (the seed has Thormod
-//     open with 53 and Olaf roll 64 on it);
-//   - round 3 opens with Thormod rolling 42 and calling 54 (the seed has
-//     Sturla open with 52 first);
-//   - round 4 opens with Thormod calling his 52 and Olaf passing it, so that
-//     Sturla's double 2 called as double 3 still meets Thormod's challenge.
-//
-// The seed's rule that a Mia passed all the way back to its roller wins
-// cannot arise: RULES.md forbids passing a Mia.
+// TestExampleOlafSturlaThormod plays seeds/003 as told, under its own
+// rules: the traditional ascending doubles (Mia > 11 > 22 > … > 66 > 65 >
+// …), three points each, one point for a failed Mia challenge
+// (mia-penalty 1), "the pot comes back to the previous player who starts a
+// new game" (next-opener before-loser), and the game going on until one
+// player is left.
 func TestExampleOlafSturlaThormod(t *testing.T) {
 	const O, S, T = 0, 1, 2
 	o := rules(func(o *Options) {
-		o.Ranking, o.Lives, o.MiaPenalty, o.NextOpener = AscendingDoubles, 3, 1, Loser
+		o.Ranking, o.Lives, o.MiaPenalty, o.NextOpener = AscendingDoubles, 3, 1, BeforeLoser
 	})
-	tb := newTable(t, o, 3, script(O, 43, 32, 66, 64, 21, 42, 52, 22))
+	tb := newTable(t, o, 3, script(O, 43, 32, 66, 53, 64, 21, 52, 42, 22))
 
-	// Round 1: Olaf 43, Sturla rolls 32 and bluffs 51, Thormod rolls and
-	// calls a true 66, Olaf calls him a liar and loses.
+	// "Olaf ... calls a low score, 43." Sturla rolls a very low 32 and
+	// bluffs 51; Thormod rolls double 6 and calls it; Olaf calls him a
+	// liar, loses a point "and hands the pot back to Thormod who starts
+	// again".
 	tb.do(roll(O))
 	tb.do(claim(O, 43))
 	tb.do(roll(S)) // 32
@@ -159,24 +145,18 @@ func TestExampleOlafSturlaThormod(t *testing.T) {
 	tb.do(claim(T, 66))
 	evs := tb.do(challenge(O))
 	lost(t, evs, O, 1)
-	opened(t, evs, O) // the seed: Thormod
+	opened(t, evs, T)
 	tb.lives(2, 3, 3)
-	for _, no := range []NextOpener{AfterLoser, Loser} {
-		o2 := o
-		o2.NextOpener = no
-		g, _, _ := New(o2, 3, script(O, 43, 32, 66))
-		var evs []Event
-		for _, a := range []Action{roll(O), claim(O, 43), roll(S), claim(S, 51), roll(T), claim(T, 66), challenge(O)} {
-			evs, _ = g.Apply(a)
-		}
-		if last := evs[len(evs)-1]; last.Type != EvRound || last.Opener == T {
-			t.Fatalf("next-opener %s: %+v; the comment above says no option lets Thormod open", no, last)
-		}
-	}
 
-	// Round 2: Sturla rolls Mia and calls 11; Thormod and Olaf pass 11;
-	// Sturla, who knows the cup, raises to Mia without rolling; Thormod
-	// challenges and loses a point.
+	// "He plays and calls 53, passes it to Olaf who trusts and plays. He
+	// rolls and calls 64, passes the dice to Sturla": Sturla rolls Mia and
+	// calls double 1, just below it. Thormod and Olaf pass double 1 on;
+	// Sturla, who knows the cup, may not pass it again but "doesn't shake
+	// the box and calls Mia". Thormod accuses him and loses a point, "as
+	// there was Mia inside" (one point: mia-penalty 1). "Sturla takes the
+	// box again."
+	tb.do(roll(T)) // 53
+	tb.do(claim(T, 53))
 	tb.do(roll(O)) // 64
 	tb.do(claim(O, 64))
 	tb.do(roll(S)) // Mia
@@ -191,22 +171,25 @@ func TestExampleOlafSturlaThormod(t *testing.T) {
 	if evs[0].Claimant != S || evs[0].Dice != Mia {
 		t.Fatalf("challenge %+v", evs[0])
 	}
-	opened(t, evs, T) // the seed: Sturla
+	opened(t, evs, S)
 	tb.lives(2, 3, 2)
 
-	// Round 3: Thormod rolls 42 and bluffs 54; Olaf calls him a liar.
-	tb.do(roll(T))
+	// "Sturla ... rolls the dice and calls 52. Thormod validates the
+	// score, plays and gets a 42. He bluffs and calls 54." Olaf calls him
+	// a liar: "Thormod loses another point", and Sturla plays again.
+	tb.do(roll(S)) // 52
+	tb.do(claim(S, 52))
+	tb.do(roll(T)) // 42
 	tb.do(claim(T, 54))
 	evs = tb.do(challenge(O))
 	lost(t, evs, T, 1)
-	opened(t, evs, T)
+	opened(t, evs, S)
 	tb.lives(2, 3, 1)
 
-	// Round 4: Sturla rolls double 2 and bluffs down to double 3; Thormod
-	// challenges, loses his last point and is out.
-	tb.do(roll(T)) // 52
-	tb.do(claim(T, 52))
-	tb.do(pass(O))
+	// "Sturla plays again and calls double 3. Thormod ... checks the
+	// contents of the pot. Sturla had rolled double 2 and bluffed down."
+	// Double 2 ranks above double 3: "Thormod loses his last point and is
+	// out of the game." The pot goes to the player before him, Sturla.
 	tb.do(roll(S)) // 22
 	tb.do(claim(S, 33))
 	evs = tb.do(challenge(T))
@@ -217,24 +200,41 @@ func TestExampleOlafSturlaThormod(t *testing.T) {
 	if evs[1].Seat != T {
 		t.Fatalf("out: %+v", evs[1])
 	}
-	opened(t, evs, O) // Thormod is out: the next living player opens
+	opened(t, evs, S)
 	tb.lives(2, 3, 0)
 	if tb.g.Over() {
 		t.Fatal("two players are left: the game goes on")
 	}
 	tb.refuse(roll(T), ErrSeatOut)
+	g, err := Replay(o, 3, tb.events, nil)
+	if err != nil || !sameGame(g, tb.g) {
+		t.Fatalf("the example does not replay: %v", err)
+	}
+
+	// No other next-opener plays the seed: after Olaf's lost point,
+	// after-loser gives Sturla and loser gives Olaf, not Thormod.
+	for no, want := range map[NextOpener]int{AfterLoser: S, Loser: O, BeforeLoser: T} {
+		o2 := o
+		o2.NextOpener = no
+		tb2 := newTable(t, o2, 3, script(O, 43, 32, 66))
+		for _, a := range []Action{roll(O), claim(O, 43), roll(S), claim(S, 51), roll(T), claim(T, 66)} {
+			tb2.do(a)
+		}
+		opened(t, tb2.do(challenge(O)), want)
+	}
 }
 
 // TestExampleMeier plays the pass rules of seeds/004: a pass makes the
 // passer the cup owner; the cup back at its original owner cannot be passed
 // without raising; the loser of a challenged Mia loses two lives either way
-// (mia-penalty-both); the loser opens.
+// (mia-penalty-both); the loser opens; a Mia passed back to its owner must
+// be rolled again or challenged (mia-pass reroll).
 func TestExampleMeier(t *testing.T) {
 	const A, B, C = 0, 1, 2
 	o := rules(func(o *Options) {
-		o.Ranking, o.Lives, o.MiaPenaltyBoth, o.NextOpener = AscendingDoubles, 3, true, Loser
+		o.Ranking, o.Lives, o.MiaPenaltyBoth, o.NextOpener, o.MiaPass = AscendingDoubles, 3, true, Loser, MiaPassReroll
 	})
-	tb := newTable(t, o, 3, script(A, 42, 21, 63, 43))
+	tb := newTable(t, o, 3, script(A, 42, 21, 63, 43, 21, 54))
 
 	// Everyone passes; the owner, back with the cup, may not pass it on at
 	// the same value, and challenges the last passer, who owns the claim.
@@ -257,7 +257,6 @@ func TestExampleMeier(t *testing.T) {
 	tb.do(roll(C)) // Mia
 	tb.do(claim(C, Mia))
 	tb.refuse(roll(A), ErrMustAnswerMia)
-	tb.refuse(pass(A), ErrMustAnswerMia)
 	evs = tb.do(challenge(A))
 	lost(t, evs, A, 2)
 	opened(t, evs, A)
@@ -287,4 +286,21 @@ func TestExampleMeier(t *testing.T) {
 	if st := tb.g.Standings(); st != nil || tb.g.Over() {
 		t.Fatalf("game over too soon: %v", st)
 	}
+
+	// "If the original claim was 'Mia', then the original cup owner must
+	// reroll. They can also challenge": B's Mia comes back past C; B may
+	// not give up or pass it, rolls again and announces anything.
+	tb.do(roll(B)) // Mia
+	tb.do(claim(B, Mia))
+	tb.do(pass(C))
+	tb.refuse(giveUp(B), ErrMiaCameBack)
+	tb.refuse(pass(B), ErrOwnDice)
+	if v := tb.g.View(B); !reflect.DeepEqual(v.Legal, []Kind{Roll, Challenge, Timeout, Leave}) {
+		t.Fatalf("B's Mia came back: legal %v", v.Legal)
+	}
+	tb.do(roll(B)) // 54
+	tb.do(claim(B, 54))
+	evs = tb.do(challenge(C))
+	lost(t, evs, C, 1)
+	tb.lives(0, 2, 1)
 }

@@ -4,36 +4,35 @@ import "testing"
 
 // FuzzActions decodes bytes into a game and a list of actions, plays them
 // against the referee, and checks the invariants after every action and
-// the replay at the end. The first four bytes choose the rules (one of the
-// 192 option sets), the players, the lives and the dice seed; each
-// following pair of bytes is one action.
+// the replay at the end. The first two bytes choose the rules (every
+// option of RULES.md: optionsFromBits), the next three the players, the
+// lives and the dice seed; each following pair of bytes is one action.
 func FuzzActions(f *testing.F) {
-	f.Add([]byte{0, 1, 2, 3})
-	f.Add([]byte{0, 0, 0, 0, 1, 1, 1, 0, 5, 0, 5, 0, 9, 0})
-	f.Add([]byte{191, 8, 8, 255, 0, 0, 0, 0, 0, 0})
-	f.Add([]byte{17, 3, 1, 9, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4})
-	for i := range 24 { // longer random sequences, one per option set group
+	f.Add([]byte{0, 0, 1, 2, 3})
+	f.Add([]byte{0, 0, 0, 0, 0, 1, 1, 1, 0, 5, 0, 5, 0, 9, 0})
+	f.Add([]byte{191, 8, 10, 8, 255, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{17, 3, 3, 1, 9, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4})
+	for i := range 32 { // longer random sequences
 		r := newPCG(uint64(i) + 4242)
-		b := []byte{byte(i * 8), byte(r.Intn(256)), byte(r.Intn(256)), byte(r.Intn(256))}
+		b := []byte{byte(r.Intn(256)), byte(r.Intn(256)), byte(r.Intn(256)), byte(r.Intn(256)), byte(r.Intn(256))}
 		for range 150 + r.Intn(300) {
 			b = append(b, byte(r.Intn(256)))
 		}
 		f.Add(b)
 	}
-	combos := optionCombos()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 4 {
+		if len(data) < 5 {
 			return
 		}
-		o := combos[int(data[0])%len(combos)]
-		players := 2 + int(data[1])%9
-		o.Lives = 1 + int(data[2])%9
-		c, err := newChecker(o, players, newPCG(uint64(data[3])))
+		o := optionsFromBits(uint32(data[0]) | uint32(data[1])<<8)
+		players := MinSeats + int(data[2])%(MaxSeats-MinSeats+1)
+		o.Lives = 1 + int(data[3])%9
+		c, err := newChecker(o, players, newPCG(uint64(data[4])))
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.alloc = true
-		for i := 4; i+1 < len(data); i += 2 {
+		for i := 5; i+1 < len(data); i += 2 {
 			a := decodeAction(c.g, data[i], data[i+1])
 			if err := c.apply(a, int(data[i+1])%(players+1)-1); err != nil {
 				t.Fatal(err)
@@ -65,7 +64,7 @@ func decodeAction(g *Game, op, arg byte) Action {
 	}
 	turn, v, rk := g.turn, g.claim, g.opts.Ranking
 	above := func() Value {
-		o := rk.order()
+		o := rk.table().claims
 		k := len(o) - rk.Rank(v) // o[:k] are above v
 		if v == NoValue {
 			k = len(o)
@@ -83,8 +82,14 @@ func decodeAction(g *Game, op, arg byte) Action {
 	}
 	switch g.phase {
 	case PhaseOpen:
+		if (op>>2)%16 == 2 {
+			return Action{Kind: Challenge, Seat: turn}
+		}
 		return Action{Kind: Roll, Seat: turn, Look: arg&1 == 0}
 	case PhaseAnnounce:
+		if (op>>2)%16 == 2 {
+			return Action{Kind: Claim, Seat: turn, Value: AllValues()[int(arg)%21]} // any value, low ones too
+		}
 		return Action{Kind: Claim, Seat: turn, Value: above()}
 	}
 	switch (op >> 2) % 7 {

@@ -64,6 +64,8 @@ type Game struct {
 	src      Source
 	lives    []int
 	outOrder []int // seats in the order they went out
+	outAt    []int // for each of outOrder, the seq of the loss that put it out
+	lastLoss int   // the seq of the last event that cost lives
 	round    int
 	turn     int
 	phase    Phase
@@ -72,13 +74,15 @@ type Game struct {
 	dice     Value
 	roller   int // -1 when the cup is empty
 	looked   bool
-	winner   int // -1 until the end
+	miaOwn   bool // the Mia claim was announced by the roller of the dice in the cup
+	winner   int  // -1 until the end
 	seq      int
 }
 
 // New starts a game for the given number of players: it validates the
 // options, draws the first opener from src and returns the first round's
-// event.
+// event. Options left empty (MiaPass, MiaReveal, LowClaim) take their
+// defaults, and Options() returns them filled in.
 func New(opts Options, players int, src Source) (*Game, []Event, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, nil, err
@@ -89,7 +93,8 @@ func New(opts Options, players int, src Source) (*Game, []Event, error) {
 	if src == nil {
 		src = CryptoSource{}
 	}
-	g := &Game{opts: opts, src: src, lives: make([]int, players), outOrder: make([]int, 0, players),
+	g := &Game{opts: opts.withDefaults(), src: src, lives: make([]int, players),
+		outOrder: make([]int, 0, players), outAt: make([]int, 0, players),
 		claimant: -1, roller: -1, winner: -1}
 	for i := range g.lives {
 		g.lives[i] = opts.Lives
@@ -130,7 +135,8 @@ func (g *Game) Winner() int { return g.winner }
 func (g *Game) Seq() int { return g.seq }
 
 // Standings ranks every seat, winner first, once the game is over: the
-// living by lives (then seat order), then those out, last out first.
+// living by lives (then seat order), then those out, last out first
+// (players out at the same moment in seat order).
 func (g *Game) Standings() []int {
 	if g.phase != PhaseOver {
 		return nil
@@ -143,8 +149,13 @@ func (g *Game) Standings() []int {
 			}
 		}
 	}
-	for i := len(g.outOrder) - 1; i >= 0; i-- {
-		st = append(st, g.outOrder[i])
+	for i := len(g.outOrder) - 1; i >= 0; {
+		j := i // g.outOrder[j:i+1] went out together, in seat order
+		for j > 0 && g.outAt[j-1] == g.outAt[i] {
+			j--
+		}
+		st = append(st, g.outOrder[j:i+1]...)
+		i = j - 1
 	}
 	return st
 }
@@ -154,11 +165,13 @@ func (g *Game) Clone() *Game {
 	c := *g
 	c.lives = append([]int(nil), g.lives...)
 	c.outOrder = append(make([]int, 0, cap(g.outOrder)), g.outOrder...)
+	c.outAt = append(make([]int, 0, cap(g.outAt)), g.outAt...)
 	return &c
 }
 
-// maxEvents is the most events one action produces (a challenge, an out,
-// and the end or the next round).
+// maxEvents is the most events one action usually produces (a challenge,
+// an out, and the end or the next round); a loss falling on several
+// players produces more.
 const maxEvents = 3
 
 // Apply plays one action. On success it returns the events it produced, in
@@ -191,13 +204,28 @@ func (g *Game) play(evs []Event, a Action) []Event {
 		d := FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
 		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: d, Looked: a.Look})
 	case Claim:
-		evs = g.emit(evs, Event{Type: EvClaim, Seat: a.Seat, Value: a.Value})
+		v := g.opts.Ranking.Canonical(a.Value)
+		if g.claim != NoValue && g.checkHigher(v, g.opts.EqualClaims) != nil { // low-claim loses
+			evs = g.emit(evs, Event{Type: EvLowClaim, Seat: a.Seat, Value: v, Claim: g.claim,
+				Loser: a.Seat, LivesLost: g.cost(a.Seat)})
+			return g.endRound(evs, a.Seat)
+		}
+		evs = g.emit(evs, Event{Type: EvClaim, Seat: a.Seat, Value: v})
+		if v == Mia && g.opts.MiaReveal == MiaRevealAtOnce {
+			evs = g.reveal(evs, a.Seat)
+		}
 	case Pass:
-		v := a.Value
-		if v == NoValue {
-			v = g.claim
+		v, before := g.claim, g.claim
+		if a.Value != NoValue {
+			v = g.opts.Ranking.Canonical(a.Value)
 		}
 		evs = g.emit(evs, Event{Type: EvPass, Seat: a.Seat, Value: v})
+		switch {
+		case v == Mia && before != Mia && g.opts.MiaReveal == MiaRevealAtOnce:
+			evs = g.reveal(evs, a.Seat)
+		case g.miaCameBack() && g.opts.MiaPass == MiaPassWins:
+			evs = g.miaBack(evs)
+		}
 	case Challenge:
 		loser, lost := g.challengeLoser(a.Seat)
 		lost = min(lost, g.lives[loser])
@@ -205,15 +233,22 @@ func (g *Game) play(evs []Event, a Action) []Event {
 			Dice: g.dice, Loser: loser, LivesLost: lost})
 		evs = g.endRound(evs, loser)
 	case GiveUp:
-		evs = g.emit(evs, Event{Type: EvGiveUp, Seat: a.Seat, LivesLost: 1})
+		evs = g.emit(evs, Event{Type: EvGiveUp, Seat: a.Seat, LivesLost: g.cost(a.Seat)})
 		evs = g.endRound(evs, a.Seat)
 	case Timeout:
-		evs = g.emit(evs, Event{Type: EvTimeout, Seat: a.Seat, LivesLost: 1})
+		evs = g.emit(evs, Event{Type: EvTimeout, Seat: a.Seat, LivesLost: g.cost(a.Seat)})
 		evs = g.endRound(evs, a.Seat)
 	case Leave:
 		evs = g.leave(evs, a.Seat)
 	}
 	return evs
+}
+
+// miaCameBack reports whether the Mia on the table was announced by the
+// roller of the dice in the cup and passed on by every other player, so
+// that the turn is back at the roller (RULES.md, option mia-pass).
+func (g *Game) miaCameBack() bool {
+	return g.claim == Mia && g.miaOwn && g.turn == g.roller && g.phase == PhaseRespond
 }
 
 // check says why a is illegal now, or nil.
@@ -243,7 +278,7 @@ func (g *Game) check(a Action) error {
 		switch {
 		case g.phase == PhaseAnnounce:
 			return ErrMustAnnounce
-		case g.phase == PhaseRespond && g.claim == Mia:
+		case g.phase == PhaseRespond && g.claim == Mia && !(g.opts.MiaPass == MiaPassReroll && g.miaCameBack()):
 			return ErrMustAnswerMia
 		}
 		return nil
@@ -255,12 +290,17 @@ func (g *Game) check(a Action) error {
 			return ErrNothingToClaim
 		case !a.Value.Valid():
 			return ErrBadValue
+		case g.opts.LowClaim == LowClaimLoses:
+			return nil // a claim that is not higher stands, and costs a life
 		}
 		return g.checkHigher(a.Value, g.opts.EqualClaims)
 	}
 	// Pass, Challenge, GiveUp answer a standing claim.
 	switch g.phase {
 	case PhaseOpen:
+		if a.Kind == Challenge && g.opts.LowClaim == LowClaimLoses {
+			return nil // a challenge of nothing: it costs the challenger a life
+		}
 		return ErrMustRoll
 	case PhaseAnnounce:
 		return ErrMustAnnounce
@@ -270,22 +310,25 @@ func (g *Game) check(a Action) error {
 		if !g.opts.Pass {
 			return ErrPassDisabled
 		}
-		if g.claim == Mia {
+		if g.claim == Mia && g.opts.MiaPass == MiaPassOff {
 			return ErrMustAnswerMia
 		}
-		if a.Value == NoValue || a.Value == g.claim {
+		if a.Value != NoValue && !a.Value.Valid() {
+			return ErrBadValue
+		}
+		if a.Value == NoValue || g.opts.Ranking.Compare(a.Value, g.claim) == 0 {
 			if a.Seat == g.roller {
 				return ErrOwnDice
 			}
 			return nil
 		}
-		if !a.Value.Valid() {
-			return ErrBadValue
-		}
 		return g.checkHigher(a.Value, false)
 	case GiveUp:
-		if g.claim != Mia {
+		switch {
+		case g.claim != Mia:
 			return ErrNotMia
+		case g.opts.MiaPass == MiaPassReroll && g.miaCameBack():
+			return ErrMiaCameBack
 		}
 	}
 	return nil
@@ -302,9 +345,23 @@ func (g *Game) checkHigher(v Value, equal bool) error {
 	return ErrNotHigher
 }
 
+// cost is what a life lost by seat now costs it: 1, or the Mia penalty
+// under mia-penalty-both when the claim is Mia; never more than the lives
+// it has.
+func (g *Game) cost(seat int) int {
+	n := 1
+	if g.claim == Mia && g.opts.MiaPenaltyBoth {
+		n = g.opts.MiaPenalty
+	}
+	return min(n, g.lives[seat])
+}
+
 // challengeLoser applies RULES.md "A challenge" and "Mia is announced".
 func (g *Game) challengeLoser(challenger int) (loser, lives int) {
-	if g.claim == Mia {
+	switch {
+	case g.claim == NoValue: // nothing claimed yet (low-claim loses)
+		return challenger, 1
+	case g.claim == Mia:
 		if g.dice == Mia {
 			return challenger, g.opts.MiaPenalty
 		}
@@ -312,24 +369,77 @@ func (g *Game) challengeLoser(challenger int) (loser, lives int) {
 			return g.claimant, g.opts.MiaPenalty
 		}
 		return g.claimant, 1
-	}
-	if g.opts.Ranking.Compare(g.dice, g.claim) < 0 {
+	case g.opts.Ranking.Compare(g.dice, g.claim) < 0:
 		return g.claimant, 1
 	}
 	return challenger, 1
 }
 
-// endRound follows a lost life: out, end of game, or the next round.
+// othersLose lists a loss for every living seat but seat, in seat order.
+func (g *Game) othersLose(seat int) []Loss {
+	losses := make([]Loss, 0, len(g.lives)-1)
+	for s := range g.lives {
+		if s != seat && g.lives[s] > 0 {
+			losses = append(losses, Loss{Seat: s, LivesLost: g.cost(s)})
+		}
+	}
+	return losses
+}
+
+// reveal lifts the cup on a Mia just announced by claimant (mia-reveal
+// at-once): a Mia costs every other player, anything else the claimant.
+func (g *Game) reveal(evs []Event, claimant int) []Event {
+	if g.dice != Mia {
+		evs = g.emit(evs, Event{Type: EvReveal, Seat: claimant, Claim: Mia, Dice: g.dice,
+			Losses: []Loss{{Seat: claimant, LivesLost: g.cost(claimant)}}})
+		return g.endRound(evs, claimant)
+	}
+	losses := g.othersLose(claimant)
+	evs = g.emit(evs, Event{Type: EvReveal, Seat: claimant, Claim: Mia, Dice: g.dice, Losses: losses})
+	return g.endRoundAll(evs, losses, claimant)
+}
+
+// miaBack ends a round whose Mia came back to its roller (mia-pass wins).
+func (g *Game) miaBack(evs []Event) []Event {
+	roller := g.roller
+	losses := g.othersLose(roller)
+	evs = g.emit(evs, Event{Type: EvMiaBack, Seat: roller, Losses: losses})
+	return g.endRoundAll(evs, losses, roller)
+}
+
+// endRound follows a life lost by loser: out, end of game, or the next
+// round opened as option next-opener says.
 func (g *Game) endRound(evs []Event, loser int) []Event {
 	if g.lives[loser] == 0 {
 		evs = g.emit(evs, Event{Type: EvOut, Seat: loser})
 	}
+	var opener int
+	switch {
+	case g.opts.NextOpener == Loser && g.lives[loser] > 0:
+		opener = loser
+	case g.opts.NextOpener == BeforeLoser:
+		opener = g.prev(loser)
+	default:
+		opener = g.next(loser)
+	}
+	return g.nextRound(evs, opener)
+}
+
+// endRoundAll follows losses falling on several players: their outs, in
+// seat order, then the end of the game or the next round opened by opener.
+func (g *Game) endRoundAll(evs []Event, losses []Loss, opener int) []Event {
+	for _, l := range losses {
+		if g.lives[l.Seat] == 0 {
+			evs = g.emit(evs, Event{Type: EvOut, Seat: l.Seat})
+		}
+	}
+	return g.nextRound(evs, opener)
+}
+
+// nextRound ends the game if it is decided, or opens the next round.
+func (g *Game) nextRound(evs []Event, opener int) []Event {
 	if w, over := g.decided(); over {
 		return g.emit(evs, Event{Type: EvEnd, Winner: w})
-	}
-	opener := g.next(loser)
-	if g.opts.NextOpener == Loser && g.lives[loser] > 0 {
-		opener = loser
 	}
 	return g.emit(evs, Event{Type: EvRound, Round: g.round + 1, Opener: opener})
 }
@@ -384,6 +494,17 @@ func (g *Game) next(seat int) int {
 	return seat
 }
 
+// prev is the living seat before seat, counter-clockwise.
+func (g *Game) prev(seat int) int {
+	n := len(g.lives)
+	for i := 1; i <= n; i++ {
+		if s := (seat - i + n) % n; g.lives[s] > 0 {
+			return s
+		}
+	}
+	return seat
+}
+
 // emit numbers e, applies it to the state and appends it to evs.
 func (g *Game) emit(evs []Event, e Event) []Event {
 	g.seq++
@@ -398,18 +519,32 @@ func (g *Game) apply(e *Event) {
 	switch e.Type {
 	case EvRound:
 		g.round, g.turn, g.phase = e.Round, e.Opener, PhaseOpen
-		g.claim, g.claimant, g.dice, g.roller, g.looked = NoValue, -1, NoValue, -1, false
+		g.claim, g.claimant, g.dice, g.roller, g.looked, g.miaOwn = NoValue, -1, NoValue, -1, false, false
 	case EvRoll:
+		if g.claim == Mia { // a Mia that came back, rolled again (mia-pass reroll): the claim is gone
+			g.claim, g.claimant, g.miaOwn = NoValue, -1, false
+		}
 		g.dice, g.roller, g.looked, g.phase = e.Dice, e.Seat, e.Looked, PhaseAnnounce
 	case EvClaim, EvPass:
+		if e.Value == Mia && g.claim != Mia {
+			g.miaOwn = e.Seat == g.roller
+		}
 		g.claim, g.claimant, g.phase = e.Value, e.Seat, PhaseRespond
 		g.turn = g.next(e.Seat)
-	case EvChallenge:
+	case EvChallenge, EvLowClaim:
 		g.lives[e.Loser] -= e.LivesLost
+		g.lastLoss = e.Seq
+	case EvReveal, EvMiaBack:
+		for _, l := range e.Losses {
+			g.lives[l.Seat] -= l.LivesLost
+		}
+		g.lastLoss = e.Seq
 	case EvGiveUp, EvTimeout, EvLeave:
 		g.lives[e.Seat] -= e.LivesLost
+		g.lastLoss = e.Seq
 	case EvOut:
 		g.outOrder = append(g.outOrder, e.Seat)
+		g.outAt = append(g.outAt, g.lastLoss)
 	case EvEnd:
 		g.winner, g.phase = e.Winner, PhaseOver
 	}

@@ -149,15 +149,20 @@ func lost(t *testing.T, evs []Event, loser, n int) {
 	found := 0
 	for _, e := range evs {
 		switch e.Type {
-		case EvChallenge:
+		case EvChallenge, EvLowClaim:
 			found++
 			if e.Loser != loser || e.LivesLost != n {
-				t.Fatalf("challenge: loser %d lost %d, want seat %d losing %d (%+v)", e.Loser, e.LivesLost, loser, n, e)
+				t.Fatalf("%s: loser %d lost %d, want seat %d losing %d (%+v)", e.Type, e.Loser, e.LivesLost, loser, n, e)
 			}
 		case EvGiveUp, EvTimeout, EvLeave:
 			found++
 			if e.Seat != loser || e.LivesLost != n {
 				t.Fatalf("%s: seat %d lost %d, want seat %d losing %d", e.Type, e.Seat, e.LivesLost, loser, n)
+			}
+		case EvReveal, EvMiaBack:
+			found++
+			if !reflect.DeepEqual(e.Losses, []Loss{{Seat: loser, LivesLost: n}}) {
+				t.Fatalf("%s: losses %v, want seat %d losing %d", e.Type, e.Losses, loser, n)
 			}
 		}
 	}

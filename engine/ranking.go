@@ -1,74 +1,87 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Ranking orders the 21 values. Its name is a table option (RULES.md,
-// option `ranking`).
+// option `ranking`). Under most rankings every value is a rank of its own;
+// under Pips the mixed values with the same sum of dice share one.
 type Ranking string
 
-// The four rankings of RULES.md.
+// The rankings of RULES.md.
 const (
 	Classic          Ranking = "classic"
 	AscendingDoubles Ranking = "ascending-doubles"
 	Numeric          Ranking = "numeric"
 	LittleMia        Ranking = "little-mia"
+	// Pips ranks Mia and the doubles as Classic does, and the other rolls
+	// by the sum of their dice: 63 and 54 are both "9 pips", one rank.
+	Pips Ranking = "pips"
 )
 
 // Rankings lists every ranking, the default first.
-var Rankings = []Ranking{Classic, AscendingDoubles, Numeric, LittleMia}
+var Rankings = []Ranking{Classic, AscendingDoubles, Numeric, LittleMia, Pips}
 
-// orders lists each ranking's values from highest to lowest.
-var orders = map[Ranking][]Value{
-	Classic:          {21, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31},
-	AscendingDoubles: {21, 11, 22, 33, 44, 55, 66, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31},
-	Numeric:          {21, 66, 65, 64, 63, 62, 61, 55, 54, 53, 52, 51, 44, 43, 42, 41, 33, 32, 31, 22, 11},
-	LittleMia:        {21, 31, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32},
-}
-
-// order is orders[r] without the map lookup.
-func (r Ranking) order() []Value {
-	switch r {
-	case Classic:
-		return classicOrder
-	case AscendingDoubles:
-		return ascendingOrder
-	case Numeric:
-		return numericOrder
-	case LittleMia:
-		return littleMiaOrder
+// rankingNames lists the rankings for error messages.
+func rankingNames() string {
+	names := make([]string, len(Rankings))
+	for i, r := range Rankings {
+		names[i] = string(r)
 	}
-	return nil
+	return strings.Join(names, ", ")
 }
 
-var (
-	classicOrder   = orders[Classic]
-	ascendingOrder = orders[AscendingDoubles]
-	numericOrder   = orders[Numeric]
-	littleMiaOrder = orders[LittleMia]
-)
+// ranks holds one ranking's tables.
+type ranks struct {
+	order  []Value   // all 21 values, highest first; a rank's members together, highest first
+	claims []Value   // one value per rank, the highest of its members, highest rank first
+	rank   [67]uint8 // value -> rank: len(claims) for the best, 1 for the worst, 0 if invalid
+	canon  [67]Value // value -> the value naming its rank (claims[...])
+	ways   [22]uint8 // rank -> the outcomes of 36 that roll it
+}
 
-// rankTable maps each value to its rank under one ranking: 21 for the best,
-// 1 for the worst, 0 for an invalid value.
-type rankTable [67]uint8
+// newRanks builds a ranking's tables from its ranks, highest first, each
+// listing its members highest first.
+func newRanks(groups [][]Value) *ranks {
+	t := &ranks{}
+	for i, grp := range groups {
+		k := len(groups) - i
+		t.claims = append(t.claims, grp[0])
+		for _, v := range grp {
+			t.order = append(t.order, v)
+			t.rank[v] = uint8(k)
+			t.canon[v] = grp[0]
+			t.ways[k] += uint8(v.Ways())
+		}
+	}
+	return t
+}
 
-func newRankTable(order []Value) *rankTable {
-	var t rankTable
+// singles makes one rank of each value.
+func singles(order ...Value) [][]Value {
+	g := make([][]Value, len(order))
 	for i, v := range order {
-		t[v] = uint8(len(order) - i)
+		g[i] = []Value{v}
 	}
-	return &t
+	return g
 }
 
 var (
-	classicRanks   = newRankTable(orders[Classic])
-	ascendingRanks = newRankTable(orders[AscendingDoubles])
-	numericRanks   = newRankTable(orders[Numeric])
-	littleMiaRanks = newRankTable(orders[LittleMia])
+	classicRanks   = newRanks(singles(21, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31))
+	ascendingRanks = newRanks(singles(21, 11, 22, 33, 44, 55, 66, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31))
+	numericRanks   = newRanks(singles(21, 66, 65, 64, 63, 62, 61, 55, 54, 53, 52, 51, 44, 43, 42, 41, 33, 32, 31, 22, 11))
+	littleMiaRanks = newRanks(singles(21, 31, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32))
+	pipsRanks      = newRanks(append(singles(21, 66, 55, 44, 33, 22, 11),
+		[]Value{65}, []Value{64}, []Value{63, 54}, []Value{62, 53}, []Value{61, 52, 43},
+		[]Value{51, 42}, []Value{41, 32}, []Value{31}))
 )
 
-// table returns r's rank table, nil for an unknown ranking. A switch is
-// much cheaper than a map lookup, and rankings are compared on every move.
-func (r Ranking) table() *rankTable {
+// table returns r's tables, nil for an unknown ranking. A switch is much
+// cheaper than a map lookup, and rankings are compared on every move.
+func (r Ranking) table() *ranks {
 	switch r {
 	case Classic:
 		return classicRanks
@@ -78,46 +91,83 @@ func (r Ranking) table() *rankTable {
 		return numericRanks
 	case LittleMia:
 		return littleMiaRanks
+	case Pips:
+		return pipsRanks
 	}
 	return nil
 }
 
 // rank is v's rank in t (0 if t is nil or v invalid).
-func (t *rankTable) rank(v Value) int {
-	if t == nil || int(v) >= len(t) {
+func (t *ranks) rankOf(v Value) int {
+	if t == nil || int(v) >= len(t.rank) {
 		return 0
 	}
-	return int(t[v])
+	return int(t.rank[v])
 }
 
-// Valid reports whether r is one of the four rankings.
+// Valid reports whether r is one of the rankings.
 func (r Ranking) Valid() bool { return r.table() != nil }
 
 // ParseRanking checks a ranking's name.
 func ParseRanking(s string) (Ranking, error) {
 	r := Ranking(s)
 	if !r.Valid() {
-		return "", fmt.Errorf("%w: ranking %q (one of classic, ascending-doubles, numeric, little-mia)", ErrBadOptions, s)
+		return "", fmt.Errorf("%w: ranking %q (one of %s)", ErrBadOptions, s, rankingNames())
 	}
 	return r, nil
 }
 
-// Order returns the values from highest to lowest.
+// Order returns the 21 values from highest to lowest; values of one rank
+// (under Pips) stand together, the highest first.
 func (r Ranking) Order() []Value {
-	o := r.order()
-	out := make([]Value, len(o))
-	copy(out, o)
-	return out
+	t := r.table()
+	if t == nil {
+		return nil
+	}
+	return append([]Value(nil), t.order...)
 }
 
-// Rank is v's position, 21 for the highest value and 1 for the lowest; 0 if
-// v is not a valid value or r not a valid ranking.
-func (r Ranking) Rank(v Value) int { return r.table().rank(v) }
+// Claims returns one value per rank, highest first: the values a claim
+// names. It is Order, except under Pips, where each rank is named by its
+// highest member (63 for "9 pips").
+func (r Ranking) Claims() []Value {
+	t := r.table()
+	if t == nil {
+		return nil
+	}
+	return append([]Value(nil), t.claims...)
+}
+
+// Canonical is the value that names v's rank (see Claims): v itself
+// except under Pips, where 54 is written 63. It is NoValue when v is not a
+// valid value or r not a valid ranking.
+func (r Ranking) Canonical(v Value) Value {
+	t := r.table()
+	if t == nil || int(v) >= len(t.canon) {
+		return NoValue
+	}
+	return t.canon[v]
+}
+
+// Name is how a claim of v is spoken under r: "9 pips" for a mixed roll
+// under Pips, otherwise v.Name() ("Mia", "66", "64").
+func (r Ranking) Name(v Value) string {
+	if r == Pips && v.Valid() && v != Mia && !v.IsDouble() {
+		hi, lo := v.Dice()
+		return strconv.Itoa(hi+lo) + " pips"
+	}
+	return v.Name()
+}
+
+// Rank is v's position: 1 for the lowest rank, len(r.Claims()) for Mia (21
+// under every ranking but Pips, 15 under Pips); 0 if v is not a valid value
+// or r not a valid ranking.
+func (r Ranking) Rank(v Value) int { return r.table().rankOf(v) }
 
 // Compare returns -1 if a ranks below b, 0 if equal, +1 if above.
 func (r Ranking) Compare(a, b Value) int {
 	t := r.table()
-	ra, rb := t.rank(a), t.rank(b)
+	ra, rb := t.rankOf(a), t.rankOf(b)
 	switch {
 	case ra < rb:
 		return -1
@@ -127,17 +177,22 @@ func (r Ranking) Compare(a, b Value) int {
 	return 0
 }
 
-// Above returns the values that rank strictly above v (all 21 for NoValue),
-// lowest first.
+// Above returns the claims (see Claims) that rank strictly above v (all
+// of them for NoValue), lowest first.
 func (r Ranking) Above(v Value) []Value { return r.from(v, false) }
 
-// AtLeast returns the values that rank at or above v, lowest first.
+// AtLeast returns the claims that rank at or above v, lowest first; the
+// first names v's own rank.
 func (r Ranking) AtLeast(v Value) []Value { return r.from(v, true) }
 
 func (r Ranking) from(v Value, equal bool) []Value {
-	o := r.order() // highest first
-	n := len(o)    // NoValue or an invalid value: all of them
-	if rv := r.Rank(v); rv > 0 {
+	t := r.table()
+	if t == nil {
+		return nil
+	}
+	o := t.claims // highest first
+	n := len(o)   // NoValue or an invalid value: all of them
+	if rv := t.rankOf(v); rv > 0 {
 		n -= rv // o[:n] rank above v
 		if equal {
 			n++
@@ -154,11 +209,23 @@ func (r Ranking) from(v Value, equal bool) []Value {
 // in 36ths (Wikipedia's "to beat" column, times 36).
 func (r Ranking) ChanceToBeat(v Value) int {
 	t := r.table()
-	rv, n := t.rank(v), 0
-	for _, w := range r.order() {
-		if t.rank(w) > rv {
-			n += w.Ways()
-		}
+	if t == nil {
+		return 0
+	}
+	n := 0
+	for k := t.rankOf(v) + 1; k <= len(t.claims); k++ {
+		n += int(t.ways[k])
 	}
 	return n
+}
+
+// Ways is the number of the 36 outcomes of two dice that roll v's rank:
+// v.Ways() except under Pips, where 9 pips has 4 (63 and 54).
+func (r Ranking) Ways(v Value) int {
+	t := r.table()
+	k := t.rankOf(v)
+	if k == 0 {
+		return 0
+	}
+	return int(t.ways[k])
 }

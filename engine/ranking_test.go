@@ -11,21 +11,38 @@ import (
 )
 
 // rulesOrder is each ranking's order, highest first, copied from the table
-// in RULES.md (kept apart from the engine's own table on purpose).
+// in RULES.md (kept apart from the engine's own table on purpose). Values
+// joined by "=" are one rank (pips: "9 pips (63, 54)").
 var rulesOrder = map[Ranking]string{
 	Classic:          "21 66 55 44 33 22 11 65 64 63 62 61 54 53 52 51 43 42 41 32 31",
 	AscendingDoubles: "21 11 22 33 44 55 66 65 64 63 62 61 54 53 52 51 43 42 41 32 31",
 	Numeric:          "21 66 65 64 63 62 61 55 54 53 52 51 44 43 42 41 33 32 31 22 11",
 	LittleMia:        "21 31 66 55 44 33 22 11 65 64 63 62 61 54 53 52 51 43 42 41 32",
+	Pips:             "21 66 55 44 33 22 11 65 64 63=54 62=53 61=52=43 51=42 41=32 31",
 }
 
-// testRank is a value's rank under r according to rulesOrder: 21 for the
-// highest.
+// rulesRanks is rulesOrder[r] as ranks, highest first, each listing its
+// members as RULES.md does (the highest first).
+func rulesRanks(r Ranking) [][]Value {
+	var out [][]Value
+	for _, f := range strings.Fields(rulesOrder[r]) {
+		var grp []Value
+		for _, s := range strings.Split(f, "=") {
+			n, _ := strconv.Atoi(s)
+			grp = append(grp, Value(n))
+		}
+		out = append(out, grp)
+	}
+	return out
+}
+
+// testRank is a value's rank under r according to rulesOrder: the number
+// of ranks for the highest, 1 for the lowest.
 func testRank(r Ranking, v Value) int {
-	f := strings.Fields(rulesOrder[r])
-	for i, s := range f {
-		if s == v.String() {
-			return len(f) - i
+	rs := rulesRanks(r)
+	for i, grp := range rs {
+		if slices.Contains(grp, v) {
+			return len(rs) - i
 		}
 	}
 	return 0
@@ -131,8 +148,8 @@ func TestChanceToBeatByHand(t *testing.T) {
 					below += w.Ways()
 				}
 			}
-			if r.ChanceToBeat(v)+v.Ways()+below != 36 {
-				t.Errorf("%s %v: beat %d + tie %d + below %d != 36", r, v, r.ChanceToBeat(v), v.Ways(), below)
+			if r.ChanceToBeat(v)+r.Ways(v)+below != 36 {
+				t.Errorf("%s %v: beat %d + tie %d + below %d != 36", r, v, r.ChanceToBeat(v), r.Ways(v), below)
 			}
 		}
 	}
@@ -140,51 +157,117 @@ func TestChanceToBeatByHand(t *testing.T) {
 
 func TestRankingOrder(t *testing.T) {
 	for _, r := range Rankings {
-		var want []Value
-		for _, s := range strings.Fields(rulesOrder[r]) {
-			v, _ := ParseValue(s)
-			want = append(want, v)
+		groups := rulesRanks(r)
+		var want, wantClaims []Value
+		for _, grp := range groups {
+			want = append(want, grp...)
+			wantClaims = append(wantClaims, grp[0])
 		}
-		got := r.Order()
-		if !slices.Equal(got, want) {
+		if got := r.Order(); !slices.Equal(got, want) {
 			t.Errorf("%s.Order() = %v, want %v", r, got, want)
-		}
-		got[0] = 0 // a copy
-		if r.Order()[0] != Mia {
+		} else if got[0] = 0; r.Order()[0] != Mia { // a copy
 			t.Errorf("%s.Order() shares its slice", r)
 		}
-		for i, v := range want {
-			if r.Rank(v) != 21-i || testRank(r, v) != 21-i {
-				t.Errorf("%s.Rank(%v) = %d, want %d", r, v, r.Rank(v), 21-i)
-			}
-			for j, w := range want {
-				if c := r.Compare(v, w); c != cmpInt(j, i) {
-					t.Errorf("%s.Compare(%v, %v) = %d, want %d", r, v, w, c, cmpInt(j, i))
+		if got := r.Claims(); !slices.Equal(got, wantClaims) {
+			t.Errorf("%s.Claims() = %v, want %v", r, got, wantClaims)
+		} else if got[0] = 0; r.Claims()[0] != Mia {
+			t.Errorf("%s.Claims() shares its slice", r)
+		}
+		n := len(groups)
+		for i, grp := range groups {
+			wantAbove := reversed(wantClaims[:i])
+			for _, v := range grp {
+				if r.Rank(v) != n-i || testRank(r, v) != n-i {
+					t.Errorf("%s.Rank(%v) = %d, want %d", r, v, r.Rank(v), n-i)
+				}
+				if c := r.Canonical(v); c != grp[0] {
+					t.Errorf("%s.Canonical(%v) = %v, want %v", r, v, c, grp[0])
+				}
+				for j, other := range groups {
+					for _, w := range other {
+						if c := r.Compare(v, w); c != cmpInt(j, i) {
+							t.Errorf("%s.Compare(%v, %v) = %d, want %d", r, v, w, c, cmpInt(j, i))
+						}
+					}
+				}
+				if above := r.Above(v); !slices.Equal(above, wantAbove) {
+					t.Errorf("%s.Above(%v) = %v, want %v", r, v, above, wantAbove)
+				}
+				if atLeast := r.AtLeast(v); !slices.Equal(atLeast, append([]Value{grp[0]}, wantAbove...)) {
+					t.Errorf("%s.AtLeast(%v) = %v", r, v, atLeast)
 				}
 			}
-			above, atLeast := r.Above(v), r.AtLeast(v)
-			wantAbove := reversed(want[:i])
-			if !slices.Equal(above, wantAbove) {
-				t.Errorf("%s.Above(%v) = %v, want %v", r, v, above, wantAbove)
-			}
-			if !slices.Equal(atLeast, append([]Value{v}, wantAbove...)) {
-				t.Errorf("%s.AtLeast(%v) = %v", r, v, atLeast)
-			}
 		}
-		if all := r.Above(NoValue); !slices.Equal(all, reversed(want)) {
-			t.Errorf("%s.Above(NoValue) = %v, want all 21 lowest first", r, all)
+		if all := r.Above(NoValue); !slices.Equal(all, reversed(wantClaims)) {
+			t.Errorf("%s.Above(NoValue) = %v, want all %d claims lowest first", r, all, n)
 		}
 		for _, bad := range []Value{0, 12, 70, 255} {
-			if r.Rank(bad) != 0 {
-				t.Errorf("%s.Rank(%d) = %d, want 0", r, uint8(bad), r.Rank(bad))
+			if r.Rank(bad) != 0 || r.Canonical(bad) != NoValue || r.Ways(bad) != 0 {
+				t.Errorf("%s: invalid %d has rank %d, canonical %v", r, uint8(bad), r.Rank(bad), r.Canonical(bad))
 			}
 		}
 	}
-	if Ranking("nope").Rank(64) != 0 || Ranking("").Valid() {
+	if u := Ranking("nope"); u.Rank(64) != 0 || u.Valid() || u.Order() != nil || u.Claims() != nil ||
+		u.Canonical(64) != NoValue || u.Above(64) != nil || u.ChanceToBeat(64) != 0 || u.Ways(64) != 0 || Ranking("").Valid() {
 		t.Error("an unknown ranking ranks values")
 	}
-	if Rankings[0] != Classic || len(Rankings) != 4 {
-		t.Errorf("Rankings = %v, want classic first of four", Rankings)
+	if Rankings[0] != Classic || len(Rankings) != 5 {
+		t.Errorf("Rankings = %v, want classic first of five", Rankings)
+	}
+}
+
+// TestPipsChanceToBeat reproduces, from the pips ranking alone, the "to
+// beat" chances Wikipedia gives for pips (seeds/000, "Scoring
+// variations", quoted in RULES.md), with each rank's name and ways; the
+// doubles and Mia keep the Standard column's figures.
+func TestPipsChanceToBeat(t *testing.T) {
+	tests := []struct {
+		name    string
+		members []Value
+		ways    int
+		beat    string
+	}{
+		{"11 pips", []Value{65}, 2, "22.2%"},
+		{"10 pips", []Value{64}, 2, "27.8%"},
+		{"9 pips", []Value{63, 54}, 4, "33.3%"},
+		{"8 pips", []Value{62, 53}, 4, "44.4%"},
+		{"7 pips", []Value{61, 52, 43}, 6, "55.6%"},
+		{"6 pips", []Value{51, 42}, 4, "72.2%"},
+		{"5 pips", []Value{41, 32}, 4, "83.3%"},
+		{"4 pips", []Value{31}, 2, "94.4%"},
+	}
+	for _, tt := range tests {
+		for _, v := range tt.members {
+			if got := percent(Pips.ChanceToBeat(v)); got != tt.beat {
+				t.Errorf("pips: to beat %v = %s, Wikipedia says %s", v, got, tt.beat)
+			}
+			if got := Pips.Name(v); got != tt.name {
+				t.Errorf("Pips.Name(%v) = %q, want %q", v, got, tt.name)
+			}
+			if got := Pips.Ways(v); got != tt.ways {
+				t.Errorf("Pips.Ways(%v) = %d, want %d", v, got, tt.ways)
+			}
+		}
+	}
+	for _, cell := range strings.Split(wikipedia[Classic], ",")[:7] { // Mia and the doubles
+		f := strings.Fields(cell)
+		v, _ := ParseValue(f[0])
+		if got := percent(Pips.ChanceToBeat(v)); got != f[1] {
+			t.Errorf("pips: to beat %v = %s, the Standard column says %s", v, got, f[1])
+		}
+		if Pips.Name(v) != v.Name() || Pips.Ways(v) != v.Ways() {
+			t.Errorf("pips: %v is named %q with %d ways", v, Pips.Name(v), Pips.Ways(v))
+		}
+	}
+	for _, r := range []Ranking{Classic, AscendingDoubles, Numeric, LittleMia} {
+		for _, v := range AllValues() {
+			if r.Name(v) != v.Name() || r.Ways(v) != v.Ways() || r.Canonical(v) != v {
+				t.Errorf("%s: %v is named %q, ways %d, written %v", r, v, r.Name(v), r.Ways(v), r.Canonical(v))
+			}
+		}
+	}
+	if Pips.Name(NoValue) != "-" || Pips.Name(Mia) != "Mia" || Pips.Name(66) != "66" {
+		t.Errorf("pips names: %q %q %q", Pips.Name(NoValue), Pips.Name(Mia), Pips.Name(66))
 	}
 }
 

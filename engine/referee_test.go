@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // This file holds a second, independent reading of RULES.md: a referee that
@@ -12,51 +11,94 @@ import (
 // events each legal action must produce. The random-game property test and
 // the fuzz target hold the engine to it.
 
-// testRanks[r][v] is v's rank under r by rulesOrder (21 highest, 0 invalid).
-var testRanks = func() map[Ranking]*[100]int {
-	m := map[Ranking]*[100]int{}
-	for r, s := range rulesOrder {
+// testRanks[r][v] is v's rank under r by rulesOrder (the number of ranks
+// for the highest, 0 invalid); testCanon[r][v] the value RULES.md writes
+// for v's rank (the highest member).
+var testRanks, testCanon = func() (map[Ranking]*[100]int, map[Ranking]*[100]Value) {
+	rk, cn := map[Ranking]*[100]int{}, map[Ranking]*[100]Value{}
+	for r := range rulesOrder {
 		var t [100]int
-		f := strings.Fields(s)
-		for i, w := range f {
-			var v int
-			fmt.Sscan(w, &v)
-			t[v] = len(f) - i
-		}
-		m[r] = &t
-	}
-	return m
-}()
-
-// optionCombos lists every combination of the rule options (lives and turn
-// time aside): ranking × pass/equal-claims × mia-penalty × mia-penalty-both
-// × next-opener × end, 192 in all.
-func optionCombos() []Options {
-	var out []Options
-	for _, r := range Rankings {
-		for pm := range 3 { // pass on; pass off; equal claims (pass off)
-			for _, mp := range []int{1, 2} {
-				for _, both := range []bool{false, true} {
-					for _, no := range []NextOpener{AfterLoser, Loser} {
-						for _, end := range []End{LastStanding, FirstOut} {
-							o := DefaultOptions()
-							o.Ranking, o.Pass, o.EqualClaims = r, pm == 0, pm == 2
-							o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End = mp, both, no, end
-							out = append(out, o)
-						}
-					}
-				}
+		var c [100]Value
+		groups := rulesRanks(r)
+		for i, grp := range groups {
+			for _, v := range grp {
+				t[v] = len(groups) - i
+				c[v] = grp[0]
 			}
 		}
+		rk[r], cn[r] = &t, &c
 	}
-	return out
+	return rk, cn
+}()
+
+// randomOptions draws a rule set: every option of RULES.md at random
+// (lives and turn time aside), impossible combinations mended.
+func randomOptions(r pcg) Options {
+	return optionsFromBits(uint32(r.Intn(1 << 16)))
 }
 
+// optionsFromBits reads a rule set from 16 bits: ranking, pass /
+// equal-claims, mia-penalty, mia-penalty-both, next-opener, end, mia-pass,
+// mia-reveal, low-claim and the preset label. Combinations Validate
+// refuses are mended: equal-claims turns pass off, and mia-pass is off
+// without pass or with mia-reveal at-once.
+func optionsFromBits(b uint32) Options {
+	take := func(n uint32) int {
+		v := int(b % n)
+		b /= n
+		return v
+	}
+	o := DefaultOptions()
+	o.Ranking = Rankings[take(uint32(len(Rankings)))]
+	pm := take(3) // pass on; pass off; equal claims (pass off)
+	o.Pass, o.EqualClaims = pm == 0, pm == 2
+	o.MiaPenalty = 1 + take(2)
+	o.MiaPenaltyBoth = take(2) == 1
+	o.NextOpener = []NextOpener{AfterLoser, Loser, BeforeLoser}[take(3)]
+	o.End = []End{LastStanding, FirstOut}[take(2)]
+	o.MiaPass = []MiaPass{MiaPassOff, MiaPassReroll, MiaPassWins}[take(3)]
+	o.MiaReveal = []MiaReveal{MiaRevealChallenge, MiaRevealAtOnce}[take(2)]
+	o.LowClaim = []LowClaim{LowClaimRefused, LowClaimLoses}[take(2)]
+	if !o.Pass || o.MiaReveal == MiaRevealAtOnce {
+		o.MiaPass = MiaPassOff
+	}
+	if take(4) == 0 {
+		o.Preset = PresetMaexchen // a label only
+	}
+	return o
+}
+
+// The rare paths of RULES.md a referee counts, so that the random tests can
+// show they reached each.
+const (
+	pathRevealMia        = iota // a true Mia revealed at once
+	pathRevealBluff             // a false Mia revealed at once
+	pathLowClaim                // a claim not higher, which loses
+	pathNoClaim                 // a challenge of nothing
+	pathMiaPassed               // a Mia passed on unchanged
+	pathMiaBackWins             // a Mia back at its roller, who wins
+	pathMiaBackReroll           // a Mia back at its roller, rolled again
+	pathMiaBackChallenge        // a Mia back at its roller, who challenges
+	pathManyOut                 // several players out at once
+	pathPipsTie                 // a challenge of a pips claim by dice of the same rank, not the same value
+	pathBeforeLoser             // a round opened by the player before the loser
+	pathBothGiveUp              // giving up under mia-penalty-both 2
+	nPaths
+)
+
+var pathNames = [nPaths]string{"true Mia revealed", "false Mia revealed", "low claim", "challenge of nothing",
+	"Mia passed", "Mia back (wins)", "Mia back rolled again", "Mia back challenged", "several out at once",
+	"pips tie in a challenge", "before-loser opener", "give up under mia-penalty-both 2"}
+
 type referee struct {
+	seen     [nPaths]int
 	o        Options
 	rank     *[100]int
+	canon    *[100]Value
 	lives    []int
 	out      []int
+	outGroup []int // for each of out, the number of the loss that put it out
+	losses   int   // the losses so far
 	round    int
 	turn     int
 	phase    Phase
@@ -65,6 +107,7 @@ type referee struct {
 	dice     Value
 	roller   int
 	looked   bool
+	ownMia   bool // the Mia claim was announced by the roller
 	winner   int
 	seq      int
 	evs      []Event // the events of the current action, being checked
@@ -72,7 +115,7 @@ type referee struct {
 }
 
 func newReferee(o Options, players int, first Event) (*referee, error) {
-	r := &referee{o: o, rank: testRanks[o.Ranking], lives: make([]int, players), winner: -1}
+	r := &referee{o: o, rank: testRanks[o.Ranking], canon: testCanon[o.Ranking], lives: make([]int, players), winner: -1}
 	for i := range r.lives {
 		r.lives[i] = o.Lives
 	}
@@ -102,6 +145,31 @@ func (r *referee) nextAlive(s int) int {
 	return s
 }
 
+func (r *referee) prevAlive(s int) int {
+	n := len(r.lives)
+	for i := 1; i <= n; i++ {
+		if t := ((s-i)%n + n) % n; r.lives[t] > 0 {
+			return t
+		}
+	}
+	return s
+}
+
+// cameBack: a Mia announced by its roller passed on by everyone else, the
+// turn back at the roller.
+func (r *referee) cameBack() bool {
+	return r.phase == PhaseRespond && r.claim == Mia && r.ownMia && r.turn == r.roller
+}
+
+// rises reports whether announcing v now stands (strictly higher, or equal
+// under equal-claims; anything when nothing is claimed).
+func (r *referee) rises(v Value) bool {
+	if r.claim == NoValue {
+		return true
+	}
+	return r.rk(v) > r.rk(r.claim) || (r.o.EqualClaims && r.rk(v) == r.rk(r.claim))
+}
+
 // legal says whether RULES.md allows a now.
 func (r *referee) legal(a Action) bool {
 	if r.phase == PhaseOver || a.Kind < Roll || a.Kind > Leave || !r.alive(a.Seat) {
@@ -113,30 +181,29 @@ func (r *referee) legal(a Action) bool {
 	if a.Seat != r.turn {
 		return false
 	}
+	loses := r.o.LowClaim == LowClaimLoses
 	switch a.Kind {
 	case Timeout:
 		return true
 	case Roll:
-		return r.phase == PhaseOpen || (r.phase == PhaseRespond && r.claim != Mia)
+		return r.phase == PhaseOpen || (r.phase == PhaseRespond && r.claim != Mia) ||
+			(r.o.MiaPass == MiaPassReroll && r.cameBack())
 	case Claim:
-		if r.phase != PhaseAnnounce || r.rk(a.Value) == 0 {
-			return false
-		}
-		return r.claim == NoValue || r.rk(a.Value) > r.rk(r.claim) || (r.o.EqualClaims && a.Value == r.claim)
+		return r.phase == PhaseAnnounce && a.Value.Valid() && (loses || r.rises(a.Value))
+	case Challenge:
+		return r.phase == PhaseRespond || (r.phase == PhaseOpen && loses)
 	}
 	if r.phase != PhaseRespond {
 		return false
 	}
 	switch a.Kind {
-	case Challenge:
-		return true
 	case GiveUp:
-		return r.claim == Mia
+		return r.claim == Mia && !(r.o.MiaPass == MiaPassReroll && r.cameBack())
 	case Pass:
-		if !r.o.Pass || r.claim == Mia {
+		if !r.o.Pass || (r.claim == Mia && r.o.MiaPass == MiaPassOff) {
 			return false
 		}
-		if a.Value == NoValue || a.Value == r.claim {
+		if a.Value == NoValue || r.rk(a.Value) == r.rk(r.claim) {
 			return a.Seat != r.roller
 		}
 		return r.rk(a.Value) > r.rk(r.claim)
@@ -161,7 +228,7 @@ func (r *referee) expect(want Event) {
 	if got.Seq != want.Seq || got.Type != want.Type || got.Round != want.Round || got.Opener != want.Opener ||
 		got.Seat != want.Seat || got.Dice != want.Dice || got.Looked != want.Looked || got.Value != want.Value ||
 		got.Claimant != want.Claimant || got.Claim != want.Claim || got.Loser != want.Loser ||
-		got.LivesLost != want.LivesLost || got.Winner != want.Winner {
+		got.LivesLost != want.LivesLost || got.Winner != want.Winner || !slices.Equal(got.Losses, want.Losses) {
 		r.err = fmt.Errorf("event %+v, want %+v", *got, want)
 	}
 }
@@ -176,7 +243,7 @@ func (r *referee) done() error {
 func (r *referee) newRound(opener int) {
 	r.round++
 	r.expect(Event{Type: EvRound, Round: r.round, Opener: opener})
-	r.turn, r.phase, r.claim, r.claimant, r.dice, r.roller, r.looked = opener, PhaseOpen, NoValue, -1, NoValue, -1, false
+	r.turn, r.phase, r.claim, r.claimant, r.dice, r.roller, r.looked, r.ownMia = opener, PhaseOpen, NoValue, -1, NoValue, -1, false, false
 }
 
 // over ends the game if it is decided.
@@ -198,26 +265,86 @@ func (r *referee) over() bool {
 	return true
 }
 
-func (r *referee) lose(seat, n int) {
+// penalty is what one lost life costs now: the Mia penalty under
+// mia-penalty-both in a round whose claim is Mia, else 1.
+func (r *referee) penalty() int {
+	if r.claim == Mia && r.o.MiaPenaltyBoth {
+		return r.o.MiaPenalty
+	}
+	return 1
+}
+
+// lose takes n lives from seat (no more than it has) and says how many.
+func (r *referee) lose(seat, n int) int {
+	n = min(n, r.lives[seat])
 	r.lives[seat] -= n
-	if r.lives[seat] < 0 {
-		r.err = fmt.Errorf("seat %d at %d lives", seat, r.lives[seat])
+	return n
+}
+
+// outs expects the out events of the seats that lost in the last loss
+// and are at 0 lives, in seat order.
+func (r *referee) outs(seats ...int) {
+	r.losses++
+	slices.Sort(seats)
+	outs := 0
+	for _, s := range seats {
+		if r.lives[s] == 0 {
+			if outs++; outs == 2 {
+				r.seen[pathManyOut]++
+			}
+			r.expect(Event{Type: EvOut, Seat: s})
+			r.out = append(r.out, s)
+			r.outGroup = append(r.outGroup, r.losses)
+		}
 	}
 }
 
+// endRound follows a loss by one player.
 func (r *referee) endRound(loser int) {
-	if r.lives[loser] == 0 {
-		r.expect(Event{Type: EvOut, Seat: loser})
-		r.out = append(r.out, loser)
-	}
+	r.outs(loser)
 	if r.over() {
 		return
 	}
-	opener := r.nextAlive(loser)
-	if r.o.NextOpener == Loser && r.alive(loser) {
+	var opener int
+	switch r.o.NextOpener {
+	case AfterLoser:
+		opener = r.nextAlive(loser)
+	case Loser:
 		opener = loser
+		if !r.alive(loser) {
+			opener = r.nextAlive(loser)
+		}
+	case BeforeLoser:
+		opener = r.prevAlive(loser)
+		r.seen[pathBeforeLoser]++
 	}
 	r.newRound(opener)
+}
+
+// everyoneBut is a loss of the penalty for every living seat but seat.
+func (r *referee) everyoneBut(seat int) ([]Loss, []int) {
+	var ls []Loss
+	var seats []int
+	n := r.penalty()
+	for s := range r.lives {
+		if s != seat && r.alive(s) {
+			ls = append(ls, Loss{Seat: s, LivesLost: r.lose(s, n)})
+			seats = append(seats, s)
+		}
+	}
+	return ls, seats
+}
+
+// mia ends a round that a Mia won for seat: everyone else loses, seat
+// opens.
+func (r *referee) miaWins(ev Event, seat int) {
+	ls, seats := r.everyoneBut(seat)
+	ev.Losses = ls
+	r.expect(ev)
+	r.outs(seats...)
+	if !r.over() {
+		r.newRound(seat)
+	}
 }
 
 // step checks the events evs of the legal action a and follows them.
@@ -230,29 +357,48 @@ func (r *referee) step(a Action, evs []Event) error {
 		}
 		d := evs[0].Dice
 		r.expect(Event{Type: EvRoll, Seat: a.Seat, Dice: d, Looked: a.Look})
-		r.dice, r.roller, r.looked, r.phase = d, a.Seat, a.Look, PhaseAnnounce
-	case Claim, Pass:
-		v, t := a.Value, EvClaim
-		if a.Kind == Pass {
-			t = EvPass
-			if v == NoValue {
-				v = r.claim
-			}
+		if r.claim == Mia { // came back and rolled again: as an opener
+			r.claim, r.claimant = NoValue, -1
+			r.seen[pathMiaBackReroll]++
 		}
-		// Claims rise within a round: strictly, or equal under
-		// equal-claims, or equal by a pass of someone else's dice.
-		if r.claim != NoValue {
-			up := r.rk(v) > r.rk(r.claim)
-			eq := v == r.claim && ((a.Kind == Claim && r.o.EqualClaims) || (a.Kind == Pass && a.Seat != r.roller))
-			if !up && !eq {
-				return fmt.Errorf("%s %v after %v does not rise", a.Kind, v, r.claim)
-			}
+		r.dice, r.roller, r.looked, r.phase, r.ownMia = d, a.Seat, a.Look, PhaseAnnounce, false
+	case Claim:
+		v := r.canon[a.Value]
+		if !r.rises(v) {
+			r.seen[pathLowClaim]++
+			n := r.lose(a.Seat, r.penalty())
+			r.expect(Event{Type: EvLowClaim, Seat: a.Seat, Value: v, Claim: r.claim, Loser: a.Seat, LivesLost: n})
+			r.endRound(a.Seat)
+			break
 		}
-		r.expect(Event{Type: t, Seat: a.Seat, Value: v})
-		r.claim, r.claimant, r.phase, r.turn = v, a.Seat, PhaseRespond, r.nextAlive(a.Seat)
+		r.expect(Event{Type: EvClaim, Seat: a.Seat, Value: v})
+		r.announce(a.Seat, v)
+	case Pass:
+		v := r.claim
+		if a.Value != NoValue {
+			v = r.canon[a.Value]
+		}
+		// Claims rise within a round: strictly, or equal by a pass of
+		// someone else's dice.
+		if r.rk(v) < r.rk(r.claim) || (r.rk(v) == r.rk(r.claim) && a.Seat == r.roller) {
+			return fmt.Errorf("pass %v after %v does not rise", v, r.claim)
+		}
+		if v == Mia && r.claim == Mia {
+			r.seen[pathMiaPassed]++
+		}
+		r.expect(Event{Type: EvPass, Seat: a.Seat, Value: v})
+		r.announce(a.Seat, v)
 	case Challenge:
 		loser, n := a.Seat, 1
+		if r.cameBack() {
+			r.seen[pathMiaBackChallenge]++
+		}
+		if r.o.Ranking == Pips && r.claim != NoValue && r.rk(r.dice) == r.rk(r.claim) && r.dice != r.claim {
+			r.seen[pathPipsTie]++
+		}
 		switch {
+		case r.claim == NoValue:
+			r.seen[pathNoClaim]++
 		case r.claim == Mia && r.dice == Mia:
 			n = r.o.MiaPenalty
 		case r.claim == Mia:
@@ -263,23 +409,22 @@ func (r *referee) step(a Action, evs []Event) error {
 		case r.rk(r.dice) < r.rk(r.claim):
 			loser = r.claimant
 		}
-		n = min(n, r.lives[loser])
+		n = r.lose(loser, n)
 		r.expect(Event{Type: EvChallenge, Seat: a.Seat, Claimant: r.claimant, Claim: r.claim, Dice: r.dice, Loser: loser, LivesLost: n})
-		r.lose(loser, n)
 		r.endRound(loser)
 	case GiveUp, Timeout:
 		t := EvGiveUp
 		if a.Kind == Timeout {
 			t = EvTimeout
+		} else if r.penalty() == 2 {
+			r.seen[pathBothGiveUp]++
 		}
-		r.expect(Event{Type: t, Seat: a.Seat, LivesLost: 1})
-		r.lose(a.Seat, 1)
+		r.expect(Event{Type: t, Seat: a.Seat, LivesLost: r.lose(a.Seat, r.penalty())})
 		r.endRound(a.Seat)
 	case Leave:
 		r.expect(Event{Type: EvLeave, Seat: a.Seat, LivesLost: r.lives[a.Seat]})
 		r.lives[a.Seat] = 0
-		r.expect(Event{Type: EvOut, Seat: a.Seat})
-		r.out = append(r.out, a.Seat)
+		r.outs(a.Seat)
 		if !r.over() && (a.Seat == r.turn || a.Seat == r.claimant) {
 			opener := r.turn
 			if !r.alive(opener) {
@@ -291,27 +436,77 @@ func (r *referee) step(a Action, evs []Event) error {
 	return r.done()
 }
 
+// announce follows a claim or pass of v by seat that stands: Mia revealed
+// at once, a Mia back at its roller, or the next player's turn.
+func (r *referee) announce(seat int, v Value) {
+	newMia := v == Mia && r.claim != Mia
+	if newMia {
+		r.ownMia = seat == r.roller
+	}
+	r.claim, r.claimant, r.phase, r.turn = v, seat, PhaseRespond, r.nextAlive(seat)
+	switch {
+	case newMia && r.o.MiaReveal == MiaRevealAtOnce:
+		ev := Event{Type: EvReveal, Seat: seat, Claim: Mia, Dice: r.dice}
+		if r.dice == Mia {
+			r.seen[pathRevealMia]++
+			r.miaWins(ev, seat)
+			break
+		}
+		r.seen[pathRevealBluff]++
+		ev.Losses = []Loss{{Seat: seat, LivesLost: r.lose(seat, r.penalty())}}
+		r.expect(ev)
+		r.endRound(seat)
+	case r.cameBack() && r.o.MiaPass == MiaPassWins:
+		r.seen[pathMiaBackWins]++
+		r.miaWins(Event{Type: EvMiaBack, Seat: r.roller}, r.roller)
+	}
+}
+
+// standings are the standings RULES.md gives once the game is over: the
+// living by lives, then seat; then those out, last out first, those out
+// together in seat order.
+func (r *referee) standings() []int {
+	var st []int
+	for lv := r.o.Lives; lv >= 1; lv-- {
+		for s, l := range r.lives {
+			if l == lv {
+				st = append(st, s)
+			}
+		}
+	}
+	for g := r.losses; g >= 1; g-- {
+		for i, s := range r.out {
+			if r.outGroup[i] == g {
+				st = append(st, s)
+			}
+		}
+	}
+	return st
+}
+
 // snapshot is a cheap copy of a game's state (no pointers, so no write
 // barriers), to check that a refused action changed nothing.
 type snapshot struct {
 	round, turn, claimant, roller, winner, seq int
 	phase                                      Phase
 	claim, dice                                Value
-	looked                                     bool
+	looked, miaOwn                             bool
 	lives                                      [MaxSeats]int
-	outs                                       int
+	outs, lastLoss                             int
 }
 
 func (s *snapshot) take(g *Game) {
 	*s = snapshot{round: g.round, turn: g.turn, claimant: g.claimant, roller: g.roller, winner: g.winner, seq: g.seq,
-		phase: g.phase, claim: g.claim, dice: g.dice, looked: g.looked, outs: len(g.outOrder)}
+		phase: g.phase, claim: g.claim, dice: g.dice, looked: g.looked, miaOwn: g.miaOwn, outs: len(g.outOrder),
+		lastLoss: g.lastLoss}
 	copy(s.lives[:], g.lives)
 }
 
 func (s *snapshot) same(g *Game) bool {
 	if s.round != g.round || s.turn != g.turn || s.claimant != g.claimant || s.roller != g.roller ||
 		s.winner != g.winner || s.seq != g.seq || s.phase != g.phase || s.claim != g.claim ||
-		s.dice != g.dice || s.looked != g.looked || s.outs != len(g.outOrder) {
+		s.dice != g.dice || s.looked != g.looked || s.outs != len(g.outOrder) || s.miaOwn != g.miaOwn ||
+		s.lastLoss != g.lastLoss || len(g.outAt) != len(g.outOrder) {
 		return false
 	}
 	for i, l := range g.lives {
@@ -396,7 +591,9 @@ func (c *checker) apply(a Action, seat int) error {
 	return c.compare(seat)
 }
 
-// compare checks the engine's state against the referee's.
+// compare checks the engine's state against the referee's, and seat's
+// view: the dice it may see, and, on its turn, that the moves the view
+// offers are exactly those the referee allows.
 func (c *checker) compare(seat int) error {
 	g, r := c.g, c.ref
 	for s, l := range g.lives {
@@ -410,17 +607,79 @@ func (c *checker) compare(seat int) error {
 		return fmt.Errorf("step %d: engine turn %d phase %v claim %v/%d round %d seq %d winner %d; referee %+v",
 			c.steps, g.Turn(), g.Phase(), v, cl, g.Round(), g.Seq(), g.Winner(), *r)
 	}
-	if seat >= Spectator && seat < g.Players() {
-		want := NoValue
-		if seat >= 0 && seat == r.roller && r.looked {
-			want = r.dice
+	if seat < Spectator || seat >= g.Players() {
+		return nil
+	}
+	view := g.View(seat)
+	want := NoValue
+	if seat >= 0 && seat == r.roller && r.looked {
+		want = r.dice
+	}
+	if view.Dice != want {
+		return fmt.Errorf("step %d: seat %d sees dice %v, may see %v", c.steps, seat, view.Dice, want)
+	}
+	if view.MiaComesBack != (r.claim == Mia && r.ownMia && r.o.MiaPass != MiaPassOff) {
+		return fmt.Errorf("step %d: MiaComesBack %v, referee claim %v own %v", c.steps, view.MiaComesBack, r.claim, r.ownMia)
+	}
+	if seat != r.turn || r.phase == PhaseOver {
+		return nil
+	}
+	return c.checkMoves(view)
+}
+
+// checkMoves holds a view of the seat whose turn it is to the referee:
+// Legal lists the kinds with a legal action, Claims the claims that stand
+// and LowClaims those that lose (one per rank, lowest first), Passes the
+// legal passes (the same value first).
+func (c *checker) checkMoves(view View) error {
+	r, seat := c.ref, view.Seat
+	var claims, low, passes []Value
+	canClaim, canPass := false, false
+	for _, v := range testClaims[r.o.Ranking] {
+		if r.legal(Action{Kind: Claim, Seat: seat, Value: v}) {
+			canClaim = true
+			if r.rises(v) {
+				claims = append(claims, v)
+			} else {
+				low = append(low, v)
+			}
 		}
-		if d := g.View(seat).Dice; d != want {
-			return fmt.Errorf("step %d: seat %d sees dice %v, may see %v", c.steps, seat, d, want)
+		if r.legal(Action{Kind: Pass, Seat: seat, Value: v}) {
+			canPass = true
+			passes = append(passes, v)
 		}
+	}
+	for k := Roll; k <= Leave; k++ {
+		want := r.legal(Action{Kind: k, Seat: seat, Look: true})
+		switch k {
+		case Claim:
+			want = canClaim
+		case Pass:
+			want = canPass
+		}
+		if view.Can(k) != want {
+			return fmt.Errorf("step %d: seat %d may %s: view %v, referee %v (legal %v)", c.steps, seat, k, view.Can(k), want, view.Legal)
+		}
+	}
+	if !slices.Equal(view.Claims, claims) || !slices.Equal(view.LowClaims, low) || !slices.Equal(view.Passes, passes) {
+		return fmt.Errorf("step %d: seat %d: claims %v low %v passes %v; referee %v %v %v",
+			c.steps, seat, view.Claims, view.LowClaims, view.Passes, claims, low, passes)
 	}
 	return nil
 }
+
+// testClaims lists, for each ranking, the value naming each rank (RULES.md's
+// highest member), lowest rank first.
+var testClaims = func() map[Ranking][]Value {
+	m := map[Ranking][]Value{}
+	for r := range rulesOrder {
+		groups := rulesRanks(r)
+		for i := len(groups) - 1; i >= 0; i-- {
+			m[r] = append(m[r], groups[i][0])
+		}
+	}
+	return m
+}()
 
 // finish checks a finished game: one winner, standings, and the replay.
 func (c *checker) finish(jsonRoundTrip bool) error {
@@ -443,8 +702,8 @@ func (c *checker) finish(jsonRoundTrip bool) error {
 	if g.Options().End == LastStanding && alive != 1 {
 		return fmt.Errorf("last-standing ended with %d players alive", alive)
 	}
-	if g.Options().End == FirstOut && len(c.ref.out) != 1 {
-		return fmt.Errorf("first-out ended with %d out", len(c.ref.out))
+	if g.Options().End == FirstOut && (len(c.ref.out) == 0 || slices.ContainsFunc(c.ref.outGroup, func(k int) bool { return k != c.ref.outGroup[0] })) {
+		return fmt.Errorf("first-out ended with %v out, by losses %v", c.ref.out, c.ref.outGroup)
 	}
 	st := g.Standings()
 	if len(st) != g.Players() || st[0] != g.Winner() {
@@ -457,11 +716,8 @@ func (c *checker) finish(jsonRoundTrip bool) error {
 			return fmt.Errorf("standings %v are not the seats", st)
 		}
 	}
-	outs := st[len(st)-len(c.ref.out):]
-	for i, s := range outs {
-		if s != c.ref.out[len(c.ref.out)-1-i] {
-			return fmt.Errorf("standings %v, out order %v", st, c.ref.out)
-		}
+	if want := c.ref.standings(); !slices.Equal(st, want) {
+		return fmt.Errorf("standings %v, referee %v (out %v by losses %v)", st, want, c.ref.out, c.ref.outGroup)
 	}
 	events := c.events
 	if jsonRoundTrip {
@@ -508,19 +764,28 @@ func randomAction(r pcg, g *Game, bad int) Action {
 	v := g.claim
 	switch g.phase {
 	case PhaseOpen:
+		if x < 6 {
+			return Action{Kind: Challenge, Seat: turn}
+		}
 		return Action{Kind: Roll, Seat: turn, Look: x&7 != 0}
 	case PhaseAnnounce:
 		return Action{Kind: Claim, Seat: turn, Value: pickClaim(r, g.opts.Ranking, v)}
 	}
 	x = r.Intn(100)
 	if v == Mia {
-		switch {
-		case x < 55:
-			return Action{Kind: Challenge, Seat: turn}
-		case x < 90:
-			return Action{Kind: GiveUp, Seat: turn}
+		passing := 10
+		if g.opts.MiaPass != MiaPassOff {
+			passing = 75 // so that a Mia now and then goes all the way round
 		}
-		return Action{Kind: Pass, Seat: turn}
+		switch {
+		case x < passing:
+			return Action{Kind: Pass, Seat: turn}
+		case x < passing+5:
+			return Action{Kind: Roll, Seat: turn, Look: true}
+		case x < passing+(100-passing)/2:
+			return Action{Kind: Challenge, Seat: turn}
+		}
+		return Action{Kind: GiveUp, Seat: turn}
 	}
 	switch {
 	case x < 45:
@@ -535,17 +800,29 @@ func randomAction(r pcg, g *Game, bad int) Action {
 	return Action{Kind: GiveUp, Seat: turn}
 }
 
-// pickClaim draws a value a little above v (now and then equal to it).
+// pickClaim draws a value a little above v (now and then equal to it, or
+// lower; under pips sometimes not the value the rank is written as).
 func pickClaim(r pcg, rk Ranking, v Value) Value {
-	o := rk.order()
-	if v == NoValue {
-		return o[r.Intn(len(o))]
+	o := rk.table().claims // highest first
+	var w Value
+	switch above := len(o) - rk.Rank(v); { // o[:above] rank above v
+	case v == NoValue:
+		w = o[r.Intn(len(o))]
+	case above == 0 || r.Intn(16) == 0:
+		w = v
+	case r.Intn(16) == 0:
+		w = o[above+r.Intn(len(o)-above)] // v or lower
+	default:
+		w = o[above-1-r.Intn(min(above, 4))]
 	}
-	above := len(o) - rk.Rank(v) // o[:above] rank above v
-	if above == 0 || r.Intn(16) == 0 {
-		return v
+	if rk == Pips && r.Intn(4) == 0 {
+		for _, x := range AllValues() { // another member of w's rank, if any
+			if x != w && rk.Compare(x, w) == 0 {
+				return x
+			}
+		}
 	}
-	return o[above-1-r.Intn(min(above, 4))]
+	return w
 }
 
 // sameView is reflect.DeepEqual for views, without the reflection (nil and
@@ -554,5 +831,6 @@ func sameView(a, b View) bool {
 	return a.Seat == b.Seat && a.Options == b.Options && slices.Equal(a.Lives, b.Lives) && a.Round == b.Round &&
 		a.Turn == b.Turn && a.Phase == b.Phase && a.Claim == b.Claim && a.Claimant == b.Claimant &&
 		a.Roller == b.Roller && a.Dice == b.Dice && a.Winner == b.Winner && slices.Equal(a.Standings, b.Standings) &&
-		slices.Equal(a.Legal, b.Legal) && slices.Equal(a.Claims, b.Claims) && slices.Equal(a.Passes, b.Passes)
+		slices.Equal(a.Legal, b.Legal) && slices.Equal(a.Claims, b.Claims) && slices.Equal(a.Passes, b.Passes) &&
+		slices.Equal(a.LowClaims, b.LowClaims) && a.MiaComesBack == b.MiaComesBack
 }

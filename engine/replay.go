@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Replay rebuilds a game from its events by playing them again through the
 // rules: each action event becomes the action that produced it, the
@@ -59,7 +62,7 @@ func actionOf(e Event) (Action, bool) {
 	switch e.Type {
 	case EvRoll:
 		return Action{Kind: Roll, Seat: e.Seat, Look: e.Looked}, true
-	case EvClaim:
+	case EvClaim, EvLowClaim:
 		return Action{Kind: Claim, Seat: e.Seat, Value: e.Value}, true
 	case EvPass:
 		return Action{Kind: Pass, Seat: e.Seat, Value: e.Value}, true
@@ -91,5 +94,5 @@ func sameEvent(a, b *Event) bool {
 	return a.Seq == b.Seq && a.Type == b.Type && a.Round == b.Round && a.Opener == b.Opener &&
 		a.Seat == b.Seat && a.Dice == b.Dice && a.Looked == b.Looked && a.Value == b.Value &&
 		a.Claimant == b.Claimant && a.Claim == b.Claim && a.Loser == b.Loser &&
-		a.LivesLost == b.LivesLost && a.Winner == b.Winner
+		a.LivesLost == b.LivesLost && a.Winner == b.Winner && slices.Equal(a.Losses, b.Losses)
 }

@@ -146,15 +146,17 @@ func TestChallengeOutcomes(t *testing.T) {
 			if tt.claimantLoses {
 				want.Loser = 0
 			}
-			if evs[0] != want {
+			if !reflect.DeepEqual(evs[0], want) {
 				t.Fatalf("got %+v, want %+v", evs[0], want)
 			}
 		})
 	}
 }
 
-// TestMiaPenalties covers mia-penalty 1 and 2, mia-penalty-both, giving up,
-// and the cap at the lives left.
+// TestMiaPenalties covers mia-penalty 1 and 2, mia-penalty-both (every life
+// lost in a round whose claim is Mia costs the penalty: a wrong challenge,
+// a caught Mia bluff, giving up, running out of time), and the cap at the
+// lives left.
 func TestMiaPenalties(t *testing.T) {
 	tests := []struct {
 		penalty int
@@ -174,15 +176,21 @@ func TestMiaPenalties(t *testing.T) {
 		{2, true, 6, 65, challenge, 0, 2},
 		{1, true, 6, 65, challenge, 0, 1},
 		{2, false, 6, Mia, giveUp, 1, 1},
-		{2, true, 6, 31, giveUp, 1, 1},
+		{2, true, 6, 31, giveUp, 1, 2},
+		{2, true, 6, Mia, giveUp, 1, 2},
+		{1, true, 6, Mia, giveUp, 1, 1},
 		{2, false, 6, Mia, timeout, 1, 1},
+		{2, true, 6, Mia, timeout, 1, 2},
+		{2, true, 6, 43, timeout, 1, 2},
+		{1, true, 6, 43, timeout, 1, 1},
+		{2, true, 1, 43, giveUp, 1, 1},
 		{2, false, 1, Mia, challenge, 1, 1}, // 2 due, 1 left: never negative
 		{2, true, 1, 43, challenge, 0, 1},
 		{2, false, 2, Mia, challenge, 1, 2},
 	}
 	for _, tt := range tests {
 		o := rules(func(o *Options) { o.MiaPenalty, o.MiaPenaltyBoth, o.Lives = tt.penalty, tt.both, tt.lives })
-		tb := newTable(t, o, 3, script(0, tt.dice))
+		tb := newTable(t, o, 3, script(0, tt.dice, 52))
 		tb.do(roll(0))
 		tb.do(claim(0, Mia))
 		evs := tb.do(tt.act(1))
@@ -231,6 +239,14 @@ func TestNextOpener(t *testing.T) {
 		{"loser, timeout at the open", Loser, 6, 31, []Action{timeout(0)}, 0},
 		{"loser out: the next living", Loser, 1, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 1},
 		{"loser out, next out too", Loser, 1, 66, []Action{roll(0), claim(0, 52), leave(2), challenge(1)}, 3},
+		{"before-loser, liar caught: the one before the liar", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 3},
+		{"before-loser, challenger wrong: the claimant", BeforeLoser, 6, 66, []Action{roll(0), claim(0, 52), challenge(1)}, 0},
+		{"before-loser, give up", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 51), passAs(1, Mia), giveUp(2)}, 1},
+		{"before-loser, timeout at the open", BeforeLoser, 6, 31, []Action{timeout(0)}, 3},
+		{"before-loser, the first seat loses: wraps to the last", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 51), pass(1), pass(2), passAs(3, 52), challenge(0)}, 2},
+		{"before-loser, loser out", BeforeLoser, 1, 31, []Action{roll(0), claim(0, 52), challenge(1)}, 3},
+		{"before-loser, out seat skipped", BeforeLoser, 6, 31, []Action{roll(0), claim(0, 52), pass(1), leave(0), challenge(2)}, 3},
+		{"before-loser, loser and the one before out", BeforeLoser, 1, 31, []Action{roll(0), claim(0, 52), leave(3), challenge(1)}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -466,7 +482,7 @@ func TestTimeout(t *testing.T) {
 			tb.refuse(timeout((tt.seat+1)%3), ErrNotYourTurn)
 			evs := tb.do(timeout(tt.seat))
 			lost(t, evs, tt.seat, 1)
-			if evs[0] != (Event{Seq: evs[0].Seq, Type: EvTimeout, Seat: tt.seat, LivesLost: 1}) {
+			if !reflect.DeepEqual(evs[0], Event{Seq: evs[0].Seq, Type: EvTimeout, Seat: tt.seat, LivesLost: 1}) {
 				t.Fatalf("%+v", evs[0])
 			}
 			opened(t, evs, (tt.seat+1)%3)
@@ -533,4 +549,18 @@ func TestAppendApply(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("AppendApply allocates %.1f times per round", allocs)
 	}
+}
+
+// TestMiaPenaltyBothOnlyFacingMia: under mia-penalty-both a life lost in a
+// round whose claim is not Mia still costs 1.
+func TestMiaPenaltyBothOnlyFacingMia(t *testing.T) {
+	o := rules(func(o *Options) { o.MiaPenaltyBoth = true })
+	for _, act := range []func(int) Action{timeout, challenge} {
+		tb := newTable(t, o, 3, script(0, 43))
+		tb.do(roll(0))
+		tb.do(claim(0, 65))
+		lost(t, tb.do(act(1)), map[bool]int{true: 1, false: 0}[act(1).Kind == Timeout], 1)
+	}
+	tb := newTable(t, o, 3, script(0))
+	lost(t, tb.do(timeout(0)), 0, 1) // nothing claimed yet
 }

@@ -18,8 +18,17 @@ type View struct {
 	Winner    int   // -1 until the game is over
 	Standings []int // once the game is over
 	Legal     []Kind
-	Claims    []Value // the values a Claim may announce now
+	Claims    []Value // the values a Claim may announce now and stand by, lowest first (see Ranking.Claims)
+	// LowClaims are the values a Claim may also announce now under
+	// low-claim loses, lowest first: they are not higher than the claim,
+	// and cost the announcer a life at once.
+	LowClaims []Value
 	Passes    []Value // the values a Pass may announce now (the first is the claim itself when allowed)
+	// MiaComesBack: passing a Mia is allowed (mia-pass) and the claim is a
+	// Mia announced by the roller of the dice in the cup, so that if every
+	// other player passes it on it comes back to the roller. With MyTurn
+	// and Roller == Seat, it is back.
+	MiaComesBack bool
 }
 
 // MyTurn reports whether the viewer must act now.
@@ -41,6 +50,7 @@ func (g *Game) View(seat int) View {
 		Seat: seat, Options: g.opts, Lives: append([]int(nil), g.lives...),
 		Round: g.round, Turn: g.turn, Phase: g.phase, Claim: g.claim, Claimant: g.claimant,
 		Roller: g.roller, Winner: g.winner, Standings: g.Standings(),
+		MiaComesBack: g.claim == Mia && g.miaOwn && g.opts.MiaPass != MiaPassOff,
 	}
 	if seat >= 0 && seat == g.roller && g.looked {
 		v.Dice = g.dice
@@ -64,17 +74,23 @@ func (g *Game) View(seat int) View {
 		}
 	}
 	if g.phase == PhaseAnnounce {
-		if g.claim == NoValue {
-			v.Claims = g.opts.Ranking.Above(NoValue)
-		} else if g.opts.EqualClaims {
-			v.Claims = g.opts.Ranking.AtLeast(g.claim)
-		} else {
-			v.Claims = g.opts.Ranking.Above(g.claim)
+		rk := g.opts.Ranking
+		switch {
+		case g.claim == NoValue:
+			v.Claims = rk.Above(NoValue)
+		case g.opts.EqualClaims:
+			v.Claims = rk.AtLeast(g.claim)
+		default:
+			v.Claims = rk.Above(g.claim)
+		}
+		if g.claim != NoValue && g.opts.LowClaim == LowClaimLoses {
+			all := rk.Above(NoValue)
+			v.LowClaims = all[: len(all)-len(v.Claims) : len(all)-len(v.Claims)]
 		}
 		legal[n] = Claim
 		n++
 	}
-	if g.phase == PhaseRespond && g.opts.Pass && g.claim != Mia {
+	if g.phase == PhaseRespond && g.opts.Pass && (g.claim != Mia || g.opts.MiaPass != MiaPassOff) {
 		// Every value above the claim, and first the claim itself unless
 		// the seat rolled the dice in the cup.
 		same := g.check(Action{Kind: Pass, Seat: seat, Value: g.claim}) == nil

@@ -1,7 +1,14 @@
 // Package lobby runs the tables: a registry of tables, one actor goroutine
 // per table that owns its game, its seats and its subscribers, the turn
-// clocks and the chats. It knows nothing of SSH or terminals, and reaches
-// storage only through the Storage interface.
+// clocks and the chats. It is also the one home of the rules of what
+// people see: names (names.go), who may see a table and its games
+// (access.go), the cleaning of typed text and plurals (clean.go), and the
+// narration of a game's events (narrate.go).
+//
+// Its room: it knows nothing of SSH or terminals, and reaches storage only
+// through Storage, declared here in the lobby's own types (store/lobbystore
+// adapts the bbolt store to it). It may import engine and its own
+// subpackages (lobby/ai), never store or sshapp.
 package lobby
 
 import (
@@ -25,6 +32,11 @@ type Player struct {
 	Name        string
 	Bot         bool
 	Admin       bool
+	// TurnClock, when set, is how long each of this player's prompts lasts
+	// (a turn, and the announcement after a roll, each get it afresh)
+	// instead of the table's turn-seconds: the Mäxchen gateway's bots
+	// answer within milliseconds, people keep the table's clock.
+	TurnClock time.Duration
 }
 
 // Viewer is the player as the access rule sees them.
@@ -140,7 +152,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 type TableConfig struct {
 	Name    string
 	Rules   engine.Options
-	Seats   int // 2..10; 0 means 6
+	Seats   int // engine.MinSeats..engine.MaxSeats; 0 means 6
 	Private bool
 }
 

@@ -461,7 +461,7 @@ func TestCreateTableRefusals(t *testing.T) {
 	}{
 		{"bad name", TableConfig{Name: "no spaces", Rules: quickRules()}, ErrBadTableName},
 		{"escape in name", TableConfig{Name: "a\x1b[2J", Rules: quickRules()}, ErrBadTableName},
-		{"too many seats", TableConfig{Name: "big", Rules: quickRules(), Seats: 11}, ErrBadSeats},
+		{"too many seats", TableConfig{Name: "big", Rules: quickRules(), Seats: engine.MaxSeats + 1}, ErrBadSeats},
 		{"bad rules", TableConfig{Name: "odd", Rules: bad}, engine.ErrBadOptions},
 	}
 	for _, c := range cases {
@@ -563,19 +563,17 @@ func TestClean(t *testing.T) {
 		max  int
 		want string
 	}{
-		{"plain", 50, "plain"},
-		{"  spaced   out  ", 50, "spaced   out"},
-		{"line\r\nbreak", 50, "line  break"},
-		{"esc\x1b]0;title\x07", 50, "esc"},
-		{"\x1b[2Jclear \x1b[31mred\x1b[0m", 50, "clear red"},
-		{"c1\u009b2J", 50, "c12J"},
-		{"lone esc\x1b", 50, "lone esc"},
-		{"bidi\u202e\u2066x\u200f", 50, "bidix"},
-		{"zero\u200bwidth", 50, "zerowidth"},
-		{"bad\xffutf8", 50, "badutf8"},
-		{"tab\tnew\nline", 50, "tab new line"},
-		{"émoji 🎲", 50, "émoji 🎲"},
-		{"private\ue000use", 50, "privateuse"},
+		{"plain émoji 🎲", 50, "plain émoji 🎲"},
+		// White space: each a space, none at the ends.
+		{"  spaced   out \r\n", 50, "spaced   out"},
+		{"tab\tnew\nline\r\nbreak", 50, "tab new line  break"},
+		// Escape sequences go whole, and stray control characters.
+		{"esc\x1b]0;title\x07 \x1b[2Jclear \x1b[31mred\x1b[0m", 50, "esc clear red"},
+		{"c1\u009b2J, lone esc\x1b", 50, "c12J, lone esc"},
+		// Bidi and zero-width, bad UTF-8, private use.
+		{"bidi\u202e\u2066x\u200f zero\u200bwidth", 50, "bidix zerowidth"},
+		{"bad\xffutf8 private\ue000use", 50, "badutf8 privateuse"},
+		// Cut to max runes, spaces counted.
 		{strings.Repeat("ab", 20), 10, strings.Repeat("ab", 5)},
 		{"abc def", 4, "abc"},
 		{"abc def", 5, "abc d"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -94,12 +93,11 @@ func (m *memStore) UpdateTable(ctx context.Context, name string, fn func(*TableR
 	return nil
 }
 
-func (m *memStore) OpenTables(ctx context.Context) ([]TableRecord, error) {
+func (m *memStore) OpenTables(ctx context.Context) (out []TableRecord, err error) {
 	if err := m.lock(ctx); err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()
-	var out []TableRecord
 	for _, t := range m.tables {
 		if t.Closed.IsZero() {
 			out = append(out, copyTable(t))
@@ -114,15 +112,15 @@ func (m *memStore) CreateGame(ctx context.Context, g GameRecord) (string, error)
 	}
 	defer m.mu.Unlock()
 	g.Players = slices.Clone(g.Players)
-	id := strconv.Itoa(len(m.games) + 1)
+	id := fmt.Sprint(len(m.games) + 1)
 	m.games = append(m.games, &memGame{GameRecord: g, ID: id, Winner: -1})
 	return id, nil
 }
 
 // game finds a game by ID; the lock is held.
 func (m *memStore) game(id string) (*memGame, error) {
-	n, err := strconv.Atoi(id)
-	if err != nil || n < 1 || n > len(m.games) {
+	var n int
+	if _, err := fmt.Sscan(id, &n); err != nil || n < 1 || n > len(m.games) {
 		return nil, fmt.Errorf("no game %q", id)
 	}
 	return m.games[n-1], nil
@@ -152,18 +150,22 @@ func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, re
 	return nil
 }
 
+// InProgress returns the games not ended that have events (a game created
+// but never begun is not resumed).
 func (m *memStore) InProgress(ctx context.Context) ([]SavedGame, error) {
-	if err := m.lock(ctx); err != nil {
+	err := m.lock(ctx)
+	if err != nil {
 		return nil, err
 	}
 	defer m.mu.Unlock()
-	var out []SavedGame
+	saved := []SavedGame{}
 	for _, g := range m.games {
-		if g.Ended.IsZero() && len(g.Events) > 0 {
-			out = append(out, SavedGame{ID: g.ID, GameRecord: g.GameRecord, Events: slices.Clone(g.Events)})
+		if !g.Ended.IsZero() || len(g.Events) == 0 {
+			continue
 		}
+		saved = append(saved, SavedGame{ID: g.ID, GameRecord: g.GameRecord, Events: slices.Clone(g.Events)})
 	}
-	return out, nil
+	return saved, nil
 }
 
 func (m *memStore) PlayerName(ctx context.Context, fp string) (string, error) {

@@ -14,38 +14,32 @@ import (
 // 1 to 16 of [A-Za-z0-9_.-]; the built-in bots' names, in any case and
 // with any number after them, are nobody else's.
 func TestCheckName(t *testing.T) {
-	cases := []struct {
-		name      string
+	type want struct {
 		person    error // CheckName
 		tableOK   bool  // CheckTableName
 		botReserv bool  // IsBotName
-	}{
-		{"alice", nil, true, false},
-		{"a", nil, true, false},
-		{"sixteen_chars.ok", nil, true, false},
-		{"seventeen_chars_x", ErrBadName, false, false},
-		{"", ErrBadName, false, false},
-		{"with space", ErrBadName, false, false},
-		{"ümlaut", ErrBadName, false, false},
-		{"esc\x1b[2J", ErrBadName, false, false},
-		{"ada", ErrBotName, true, true},
-		{"Ada", ErrBotName, true, true},
-		{"BERT", ErrBotName, true, true},
-		{"ada2", ErrBotName, true, true},
-		{"ines07", ErrBotName, true, true},
-		{"adam", nil, true, false},
-		{"2ada", nil, true, false},
-		{"ada_", nil, true, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if err := CheckName(c.name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
+	cases := map[string]want{
+		"alice": {nil, true, false}, "a": {nil, true, false}, "sixteen_chars.ok": {nil, true, false},
+		// Too long, empty, or another character.
+		"seventeen_chars_x": {ErrBadName, false, false}, "": {ErrBadName, false, false},
+		"with space": {ErrBadName, false, false}, "ümlaut": {ErrBadName, false, false},
+		"esc\x1b[2J": {ErrBadName, false, false},
+		// The bots' names, in any case, with a number or not.
+		"ada": {ErrBotName, true, true}, "Ada": {ErrBotName, true, true}, "BERT": {ErrBotName, true, true},
+		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
+		// Names that only look like one.
+		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := CheckName(name); !errors.Is(err, c.person) || (c.person == nil) != (err == nil) {
 				t.Errorf("CheckName = %v, want %v", err, c.person)
 			}
-			if err := CheckTableName(c.name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
+			if err := CheckTableName(name); (err == nil) != c.tableOK || (err != nil && !errors.Is(err, ErrBadTableName)) {
 				t.Errorf("CheckTableName = %v, want ok %v", err, c.tableOK)
 			}
-			if got := IsBotName(c.name); got != c.botReserv {
+			if got := IsBotName(name); got != c.botReserv {
 				t.Errorf("IsBotName = %v, want %v", got, c.botReserv)
 			}
 		})
@@ -110,6 +104,7 @@ func TestAccess(t *testing.T) {
 	}{
 		{"public, stranger", public, stranger, true},
 		{"public, no key", public, nobody, true},
+		// A private table: its host and members, and admins.
 		{"private, host", private, host, true},
 		{"private, member", private, member, true},
 		{"private, stranger", private, stranger, false},

@@ -39,8 +39,10 @@ type Table struct {
 	ver      uint64
 	botSeq   int
 	botGen   int
-	botFor   int        // the game seq a bot move is scheduled for
-	rng      *rand.Rand // the built-in bots' randomness
+	botFor   int             // the game seq a bot move is scheduled for
+	rng      *rand.Rand      // the built-in bots' randomness
+	driven   bool            // games start only by Deal (driven.go)
+	guests   map[string]bool // fingerprints seated by Deal for the running game only
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -253,14 +255,14 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if t.seatOf(p.Fingerprint) >= 0 {
 			return ErrSeated
 		}
-		if t.running() {
+		if t.running() && !t.driven {
 			return ErrGameRunning
 		}
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
 		t.sitters = append(t.sitters, p)
-		if len(t.sitters) == t.rec.Seats {
+		if len(t.sitters) == t.rec.Seats && !t.driven {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
@@ -274,11 +276,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
-			seat := t.gameSeat(p.Fingerprint)
-			if seat < 0 {
-				return ErrNotSeated
-			}
-			if t.game.g.Lives(seat) > 0 {
+			if seat := t.gameSeat(p.Fingerprint); seat >= 0 && t.game.g.Lives(seat) > 0 {
 				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
@@ -299,6 +297,9 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
 			return ErrGameRunning
+		}
+		if t.driven {
+			return ErrDriven
 		}
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			if t.seatOf(p.Fingerprint) < 0 {
@@ -559,13 +560,15 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 		t.finish()
 	}
 	for _, e := range evs {
-		if e.Type == engine.EvLeave {
+		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
+			// A person who lets the clock run out at a driven table
+			// stands up, so that the next deal does not wait on them.
 			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
 				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
 			}
 		}
 	}
-	t.changed(a.Kind != engine.Roll)
+	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
 	return nil
 }
 
@@ -576,6 +579,10 @@ func (t *Table) finish() {
 		r.Standings = append(r.Standings, run.players[s].Name)
 	}
 	t.result = r
+	if t.driven {
+		t.dismissGuests()
+		return
+	}
 	t.scheduleRestart()
 }
 
@@ -583,18 +590,15 @@ func (t *Table) finish() {
 // seat is taken by a bot (a bot tournament runs unattended). A table with a
 // person seated waits for someone to press "play again".
 func (t *Table) scheduleRestart() {
-	if len(t.sitters) < t.rec.Seats {
+	if !t.botsOnly() {
 		return
-	}
-	for _, p := range t.sitters {
-		if !p.Bot {
-			return
-		}
 	}
 	id := t.game.id
 	restart := func() {
 		t.post(func(ctx context.Context) {
-			if t.running() || t.game == nil || t.game.id != id {
+			// The seats may have changed meanwhile (a bot removed, the
+			// table handed to a driver).
+			if t.running() || t.game == nil || t.game.id != id || t.driven || !t.botsOnly() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
@@ -610,6 +614,19 @@ func (t *Table) scheduleRestart() {
 		return
 	}
 	t.lobby.cfg.Clock.AfterFunc(d, restart)
+}
+
+// botsOnly reports whether every seat is taken by a bot.
+func (t *Table) botsOnly() bool {
+	if len(t.sitters) < t.rec.Seats {
+		return false
+	}
+	for _, p := range t.sitters {
+		if !p.Bot {
+			return false
+		}
+	}
+	return true
 }
 
 // changed re-arms the turn clock (a new turn when newTurn), then publishes
@@ -644,6 +661,9 @@ func (t *Table) arm() {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
+	if own := t.game.players[t.game.g.Turn()].TurnClock; own > 0 {
+		d = own
+	}
 	clock := t.lobby.cfg.Clock
 	t.deadline = clock.Now().Add(d)
 	t.tickGen++
@@ -730,7 +750,7 @@ func (t *Table) viewerSeat(fp string) int {
 func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting",
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
 		members: t.rec.Members, created: t.rec.Created,
 	}
 	watchers := make(map[string]bool)
@@ -762,6 +782,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Driven != b.Driven ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

@@ -36,7 +36,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "equal claims and passing", who: "alice", cmd: "table create x --equal-claims --pass", code: 1, stderr: []string{"option equal-claims:"}},
 		{name: "bad ranking", who: "alice", cmd: "table create x --ranking upside-down", code: 1, stderr: []string{"option ranking:"}},
 		{name: "bad penalty", who: "alice", cmd: "table create x --mia-penalty 3", code: 1, stderr: []string{"option mia-penalty:"}},
-		{name: "bad seats", who: "alice", cmd: "table create x --seats 11", code: 1, stderr: []string{"2 to 10 seats"}},
+		{name: "bad seats", who: "alice", cmd: "table create x --seats 13", code: 1, stderr: []string{"2 to 12 seats"}},
 		{name: "too many bots", who: "alice", cmd: "table create x --seats 3 --bots 4", code: 1, stderr: []string{"0 to 3 bots"}},
 		{name: "bad name", who: "alice", cmd: "table create no/slash", code: 1, stderr: []string{"table name"}},
 		{name: "create", who: "alice", code: 0,
@@ -80,7 +80,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "bob cannot invite", who: "bob", cmd: "table invite club", code: 1, stderr: []string{"only the table's host"}},
 		{name: "rules usage", who: "alice", cmd: "table rules --lives 2", code: 2, stderr: []string{"NAME first"}},
 		{name: "rules: impossible", who: "alice", cmd: "table rules club --turn-seconds 1", code: 1, stderr: []string{"option turn-seconds"}},
-		{name: "rules: too few seats", who: "alice", cmd: "table rules club --seats 1", code: 1, stderr: []string{"2 to 10 seats"}},
+		{name: "rules: too few seats", who: "alice", cmd: "table rules club --seats 1", code: 1, stderr: []string{"2 to 12 seats"}},
 		{name: "rules", who: "alice", cmd: "table rules club --lives 2 --pass --end last-standing", code: 0, stdout: []string{"Rules of club from the next game: 3 seats", "2 lives", "mia-penalty 1", "30s a turn"}, not: []string{"no pass", "first out"}},
 		{name: "rules help shows the current values", who: "alice", cmd: "table rules club --help", code: 2, stderr: []string{"--lives N", "(now 2)"}},
 	})

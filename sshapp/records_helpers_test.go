@@ -207,7 +207,7 @@ func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) store.Replay {
 // §3's keys, in order for the top level.
 var (
 	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "events"}
-	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "next_opener", "end", "turn_seconds"}
+	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "mia_pass", "mia_reveal", "low_claim", "next_opener", "end", "turn_seconds"}
 	playerKeys = []string{"seat", "name", "fingerprint", "bot"}
 	eventKeys  = map[string][]string{
 		"round":     {"round", "opener"},

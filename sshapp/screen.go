@@ -59,44 +59,30 @@ func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames)
 	return prog, f
 }
 
-// screen chooses the model of a session: the name prompt for a new key,
-// then the lobby and tables (straight to table, if named). Without a lobby
-// (some tests) the prompt leads to a plain page.
+// screen is the model of a session: the screens of package tui, from the
+// name prompt for a new key (straight to table, if named).
 func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.Model {
-	prompt := srv.namePrompt(ss, r)
-	if srv.cfg.Lobby == nil {
-		return prompt
-	}
-	return tui.NewRoot(prompt, func(name string) tea.Model {
-		pty, _, _ := ss.Pty()
-		return tui.New(tui.Config{
-			Lobby:    srv.cfg.Lobby,
-			Player:   lobby.Player{Fingerprint: ss.fp, Name: name, Bot: ss.Player().Bot, Admin: srv.IsAdmin(ss.fp)},
-			Renderer: r,
-			Styles:   srv.styles.For(r),
-			Table:    table,
-			Width:    pty.Window.Width,
-			Height:   pty.Window.Height,
-			Done:     ss.Context().Done(),
-			Records:  srv.cfg.Storage.Screens,
-		})
-	})
-}
-
-func (srv *Server) namePrompt(ss *session, r *lipgloss.Renderer) tui.Prompt {
-	return tui.NewPrompt(tui.PromptParams{
-		Renderer:    r,
-		Name:        ss.Player().Name,
-		Fingerprint: ss.fp,
-		Hint:        srv.hint(ss, ""),
+	pty, _, _ := ss.Pty()
+	p := ss.Player()
+	return tui.New(tui.Config{
+		Lobby:  srv.cfg.Lobby,
+		Player: lobby.Player{Fingerprint: ss.fp, Name: p.Name, Bot: p.Bot, Admin: srv.IsAdmin(ss.fp)},
 		SetName: func(name string) (string, error) {
 			ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)
 			defer cancel()
-			p, err := ss.Rename(ctx, name)
+			np, err := ss.Rename(ctx, name)
 			if err != nil {
 				return "", err
 			}
-			return p.Name, nil
+			return np.Name, nil
 		},
+		Hint:     srv.hint(ss, ""),
+		Renderer: r,
+		Styles:   srv.styles.For(r),
+		Table:    table,
+		Width:    pty.Window.Width,
+		Height:   pty.Window.Height,
+		Done:     ss.Context().Done(),
+		Records:  srv.cfg.Storage.Screens,
 	})
 }

@@ -263,16 +263,17 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	var (
 		rec Replay
 		fps []string
+		rk  engine.Ranking
 	)
 	if known != nil {
-		fps = known.fps
+		fps, rk = known.fps, known.ranking
 	}
 	if fps == nil || res != nil {
 		var err error
 		if rec, err = getGame(tx, id); err != nil {
 			return err
 		}
-		fps = rec.fingerprints()
+		fps, rk = rec.fingerprints(), rec.Rules.Ranking
 	}
 	events := tx.Bucket(bucketEvents)
 	c := events.Cursor()
@@ -314,8 +315,8 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return rollBefore()
 	}
 	var d tallyDelta
-	d.events(len(fps), evs, prevRoll)
-	*after = liveGame{fps: fps, seq: last + len(evs)}
+	d.events(len(fps), rk, evs, prevRoll)
+	*after = liveGame{fps: fps, ranking: rk, seq: last + len(evs)}
 	after.roll, after.hasRoll = prevRoll(len(evs))
 
 	for i, e := range evs {
@@ -348,11 +349,18 @@ func (r Replay) fingerprints() []string {
 // seats.
 func validSeats(e engine.Event, n int) bool {
 	ok := func(s int) bool { return s >= 0 && s < n }
+	for _, l := range e.Losses {
+		if !ok(l.Seat) {
+			return false
+		}
+	}
 	switch e.Type {
 	case engine.EvRound:
 		return ok(e.Opener)
-	case engine.EvChallenge:
-		return ok(e.Seat) && ok(e.Claimant) && ok(e.Loser)
+	case engine.EvChallenge: // claimant -1: a challenge of nothing (low-claim loses)
+		return ok(e.Seat) && (ok(e.Claimant) || e.Claimant == -1 && e.Claim == engine.NoValue) && ok(e.Loser)
+	case engine.EvLowClaim:
+		return ok(e.Seat) && ok(e.Loser)
 	case engine.EvEnd:
 		return e.Winner == -1 || ok(e.Winner)
 	}

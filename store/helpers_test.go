@@ -61,6 +61,18 @@ func reopen(t testing.TB, s *Store) *Store {
 	return s2
 }
 
+// ruleSets are the rule sets the random games of the tests play: the
+// default and sets that make every event of PROTOCOL.md §3 (reveal,
+// low_claim, mia_back, a challenge of nothing).
+func ruleSets() []engine.Options {
+	maexchen, _ := engine.Preset(engine.PresetMaexchen)
+	pipsWins := engine.DefaultOptions()
+	pipsWins.Ranking, pipsWins.MiaPass, pipsWins.NextOpener = engine.Pips, engine.MiaPassWins, engine.BeforeLoser
+	rerollLoses := engine.DefaultOptions()
+	rerollLoses.MiaPass, rerollLoses.LowClaim, rerollLoses.MiaPenaltyBoth = engine.MiaPassReroll, engine.LowClaimLoses, true
+	return []engine.Options{engine.DefaultOptions(), maexchen, pipsWins, rerollLoses}
+}
+
 func seats(n int) []Seat {
 	ss := make([]Seat, n)
 	for i := range ss {
@@ -171,9 +183,9 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				roll = engine.Event{Seat: -1}
 			case engine.EvRoll:
 				roll = e
-			case engine.EvClaim:
+			case engine.EvClaim, engine.EvLowClaim: // a bluff names another rank than the dice
 				per[e.Seat].Claims++
-				if roll.Seat == e.Seat && roll.Looked && roll.Dice != e.Value {
+				if roll.Seat == e.Seat && roll.Looked && g.Rules.Ranking.Rank(roll.Dice) != g.Rules.Ranking.Rank(e.Value) {
 					per[e.Seat].Bluffs++
 				}
 			case engine.EvChallenge:
@@ -187,6 +199,16 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				}
 			case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
 				per[e.Seat].LivesLost += e.LivesLost
+			case engine.EvReveal, engine.EvMiaBack:
+				for _, l := range e.Losses {
+					per[l.Seat].LivesLost += l.LivesLost
+				}
+				if e.Type == engine.EvReveal && e.Dice != engine.Mia {
+					per[e.Seat].BluffsCaught++
+				}
+			}
+			if e.Type == engine.EvLowClaim {
+				per[e.Loser].LivesLost += e.LivesLost
 			}
 		}
 		if g.Finished() {

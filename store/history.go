@@ -18,16 +18,6 @@ import (
 // store/lobbystore.Shows. A nil GameFilter shows every game.
 type GameFilter func(g Game, t *Table) bool
 
-// Seated reports whether fp sat in the game.
-func (g Game) Seated(fp string) bool {
-	for _, s := range g.Seats {
-		if fp != "" && s.Fingerprint == fp {
-			return true
-		}
-	}
-	return false
-}
-
 // GameShown reports whether keep shows game g, reading its table's record.
 func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, error) {
 	if err := ctxErr(ctx, "game shown"); err != nil {

@@ -131,10 +131,11 @@ type Store struct {
 
 // liveGame is what Store.live holds of a game.
 type liveGame struct {
-	fps     []string     // fingerprints by seat
-	seq     int          // the last stored event
-	roll    engine.Event // the round's last roll as of seq
-	hasRoll bool         // false: no roll yet in the round
+	fps     []string       // fingerprints by seat
+	ranking engine.Ranking // the game's ranking, by which claims are judged
+	seq     int            // the last stored event
+	roll    engine.Event   // the round's last roll as of seq
+	hasRoll bool           // false: no roll yet in the round
 }
 
 func (s *Store) cachedGame(id uint64) (liveGame, bool) {

@@ -23,7 +23,7 @@ func TestTables(t *testing.T) {
 	bad := []Table{
 		{Name: "", Rules: engine.DefaultOptions(), Seats: 4},
 		{Name: "x", Rules: engine.DefaultOptions(), Seats: 1},
-		{Name: "x", Rules: engine.DefaultOptions(), Seats: 11},
+		{Name: "x", Rules: engine.DefaultOptions(), Seats: engine.MaxSeats + 1},
 		{Name: "x", Rules: engine.Options{}, Seats: 4},
 		{Name: "a\x00b", Rules: engine.DefaultOptions(), Seats: 4},
 	}

@@ -20,26 +20,29 @@ type Tally struct {
 	// Wins is the number of those the player won.
 	Wins int `json:"wins"`
 	// LivesLost sums lives_lost where the player lost them: as the loser
-	// of a challenge, or by giving up, timing out or leaving (a leaver
-	// loses the lives they had).
+	// of a challenge or of a low claim, by giving up, timing out or
+	// leaving (a leaver loses the lives they had), and in the losses of a
+	// Mia revealed at once or come back.
 	LivesLost int `json:"lives_lost"`
 	// Challenges is the number of challenges the player made.
 	Challenges int `json:"challenges"`
 	// ChallengesWon counts those where the challenger was not the loser.
 	ChallengesWon int `json:"challenges_won"`
-	// Claims is the number of claim events (announcements after a roll) by
-	// the player; passes, blind raises included, are not claims.
+	// Claims is the number of announcements after a roll by the player:
+	// claim events, and low claims (low-claim loses); passes, blind raises
+	// included, are not claims.
 	Claims int `json:"claims"`
 	// Bluffs counts claims that engine.ClaimVerdict finds Bluffed: they
-	// differ from the dice the player had just rolled and looked at. A
-	// claim after a roll without looking is not a bluff (the player did
-	// not know).
+	// name another rank than the dice the player had just rolled and
+	// looked at. A claim after a roll without looking is not a bluff (the
+	// player did not know).
 	Bluffs int `json:"bluffs"`
 	// BluffsCaught counts challenges the player lost as the claimant
 	// (engine.ChallengeVerdict: Caught), that is, the dice were lower than
-	// the claim the player answered for. Since a passer answers for the
-	// claim (RULES.md "pass"), a passer caught this way counts, though
-	// their pass is not counted in Bluffs.
+	// the claim the player answered for, and Mias of theirs revealed at
+	// once that were not there (engine.RevealVerdict: Caught). Since a
+	// passer answers for the claim (RULES.md "pass"), a passer caught this
+	// way counts, though their pass is not counted in Bluffs.
 	BluffsCaught int `json:"bluffs_caught"`
 }
 
@@ -66,14 +69,15 @@ func (d *tallyDelta) seat(n, s int) *Tally {
 	return &d.seats[s]
 }
 
-// events counts evs. prevRoll(i) is the round's last roll before evs[i].
-func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (engine.Event, bool)) {
+// events counts evs of a game under ranking rk. prevRoll(i) is the round's
+// last roll before evs[i].
+func (d *tallyDelta) events(n int, rk engine.Ranking, evs []engine.Event, prevRoll func(i int) (engine.Event, bool)) {
 	for i, e := range evs {
 		switch e.Type {
-		case engine.EvClaim:
+		case engine.EvClaim, engine.EvLowClaim:
 			t := d.seat(n, e.Seat)
 			t.Claims++
-			if r, ok := prevRoll(i); engine.ClaimVerdict(r, ok, e) == engine.Bluffed {
+			if r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) == engine.Bluffed {
 				t.Bluffs++
 			}
 		case engine.EvChallenge:
@@ -88,6 +92,16 @@ func (d *tallyDelta) events(n int, evs []engine.Event, prevRoll func(i int) (eng
 			}
 		case engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
 			d.seat(n, e.Seat).LivesLost += e.LivesLost
+		case engine.EvReveal, engine.EvMiaBack:
+			for _, l := range e.Losses {
+				d.seat(n, l.Seat).LivesLost += l.LivesLost
+			}
+			if e.Type == engine.EvReveal && engine.RevealVerdict(e) == engine.Caught {
+				d.seat(n, e.Seat).BluffsCaught++
+			}
+		}
+		if e.Type == engine.EvLowClaim {
+			d.seat(n, e.Loser).LivesLost += e.LivesLost
 		}
 	}
 }

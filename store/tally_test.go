@@ -131,3 +131,73 @@ func TestTallyScripted(t *testing.T) {
 		t.Errorf("Tally(nobody) = %+v, %v; want zero", tl, err)
 	}
 }
+
+// TestTallyMaexchenLosses plays one round of the preset maexchen for each
+// way its losses fall (the Mäxchen gateway's points are Games − LivesLost):
+// a challenge of nothing, a claim not higher, a Mia revealed at once, true
+// (everyone else loses) and false.
+func TestTallyMaexchenLosses(t *testing.T) {
+	const A, B, C = 0, 1, 2
+	opts, err := engine.Preset(engine.PresetMaexchen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		dice  []engine.Value
+		moves []engine.Action
+		lost  []int // lives lost by seat
+	}{
+		{"see before the first roll", nil, []engine.Action{{Kind: engine.Challenge, Seat: A}}, []int{1, 0, 0}},
+		{"announced losing dice", []engine.Value{54, 66}, []engine.Action{
+			{Kind: engine.Roll, Seat: A, Look: true}, {Kind: engine.Claim, Seat: A, Value: 54},
+			{Kind: engine.Roll, Seat: B, Look: true}, {Kind: engine.Claim, Seat: B, Value: 43}}, []int{0, 1, 0}},
+		{"mia", []engine.Value{21}, []engine.Action{
+			{Kind: engine.Roll, Seat: A, Look: true}, {Kind: engine.Claim, Seat: A, Value: 21}}, []int{0, 1, 1}},
+		{"lied about mia", []engine.Value{32}, []engine.Action{
+			{Kind: engine.Roll, Seat: A, Look: true}, {Kind: engine.Claim, Seat: A, Value: 21}}, []int{1, 0, 0}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := openTemp(t)
+			ctx := context.Background()
+			src := &scriptSource{q: []int{A}}
+			for _, v := range tc.dice {
+				src.q = append(src.q, dice(v)...)
+			}
+			g, first, err := engine.New(opts, 3, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := seats(3)
+			gm, err := s.CreateGame(ctx, Game{Table: "maexchen", Seats: st, Rules: opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Append(ctx, gm.ID, first, nil); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range tc.moves {
+				evs, err := g.Apply(a)
+				if err != nil {
+					t.Fatalf("%+v: %v", a, err)
+				}
+				if err := s.Append(ctx, gm.ID, evs, resultOf(g)); err != nil {
+					t.Fatalf("append %+v: %v", evs, err)
+				}
+			}
+			if !g.Over() {
+				t.Fatal("one round is the whole game")
+			}
+			for seat, want := range tc.lost {
+				tl, err := s.Tally(ctx, st[seat].Fingerprint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tl.Games != 1 || tl.LivesLost != want {
+					t.Errorf("seat %d: games %d lives lost %d, want 1 and %d", seat, tl.Games, tl.LivesLost, want)
+				}
+			}
+		})
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/mia-game/mia/hostkeys"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/maexchen"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -103,10 +104,26 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		st.Close()
 		return err
 	}
+	var gw *maexchen.Gateway
+	if o.maexchenUDP != "" {
+		gw, err = maexchen.New(ctx, maexchen.Config{
+			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
+			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
+		})
+		if err != nil {
+			lob.Close()
+			st.Close()
+			return err
+		}
+		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
+	}
 	var dbg *debugServer // the profiling endpoint, if asked for
 	closeAll := func() error {
 		if err := dbg.stop(); err != nil {
 			lg.Warn("debug server", "err", err)
+		}
+		if gw != nil {
+			gw.Close()
 		}
 		lob.Close()
 		if err := st.Close(); err != nil {

@@ -30,10 +30,11 @@ type logWatch struct {
 	partial   []byte
 	lines     []string
 	listening chan map[string]any
+	added     chan struct{} // a token when a line came in
 }
 
 func newLogWatch() *logWatch {
-	return &logWatch{listening: make(chan map[string]any, 1)}
+	return &logWatch{listening: make(chan map[string]any, 1), added: make(chan struct{}, 1)}
 }
 
 func (w *logWatch) Write(p []byte) (int, error) {
@@ -48,6 +49,10 @@ func (w *logWatch) Write(p []byte) (int, error) {
 		line := string(w.partial[:i])
 		w.partial = w.partial[i+1:]
 		w.lines = append(w.lines, line)
+		select {
+		case w.added <- struct{}{}:
+		default:
+		}
 		var m map[string]any
 		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
 			select {
@@ -80,6 +85,28 @@ func (w *logWatch) address(t *testing.T) (string, string) {
 		t.Fatalf("server never logged its address; logs:\n%s", w.String())
 	}
 	return "", ""
+}
+
+// line waits for the JSON log line whose msg is msg and returns it.
+func (w *logWatch) line(t *testing.T, msg string) map[string]any {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		w.mu.Lock()
+		for _, l := range w.lines {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["msg"] == msg {
+				w.mu.Unlock()
+				return m
+			}
+		}
+		w.mu.Unlock()
+		select {
+		case <-w.added:
+		case <-timeout:
+			t.Fatalf("no log line %q; logs:\n%s", msg, w.String())
+		}
+	}
 }
 
 func newKey(t *testing.T) gossh.Signer {

@@ -7,8 +7,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/log"
+
+	"github.com/mia-game/mia/sshapp/maexchen"
 )
 
 // options are the settings of PROTOCOL.md §0. Each is a flag and a MIA_*
@@ -22,6 +25,10 @@ type options struct {
 	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
+	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
+	maexchenUDP     string
+	maexchenTable   string
+	maexchenTimeout time.Duration
 }
 
 // usageError is a bad command line: exit status 2.
@@ -49,6 +56,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	debugAddr := fs.String("debug-addr", def("MIA_DEBUG_ADDR", ""), "serve Go profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060; off if empty (MIA_DEBUG_ADDR)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
+	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
+	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
+	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
 		fs.PrintDefaults()
@@ -62,11 +72,16 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
-	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, debugAddr: *debugAddr}
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys,
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr}
 	if o.debugAddr != "" {
 		if err := checkDebugAddr(o.debugAddr); err != nil {
 			return options{}, &usageError{err}
 		}
+	}
+	var err error
+	if o.maexchenTimeout, err = time.ParseDuration(*mxTimeout); err != nil || o.maexchenTimeout < time.Millisecond || o.maexchenTimeout > time.Minute {
+		return options{}, &usageError{fmt.Errorf("maexchen timeout %q: want a duration from 1ms to 1m, such as 250ms", *mxTimeout)}
 	}
 	if o.hostKey == "" {
 		o.hostKey = filepath.Join(o.data, "host_ed25519")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -63,6 +64,21 @@ func TestParseOptions(t *testing.T) {
 		{name: "debug address on a LAN", env: map[string]string{"MIA_DEBUG_ADDR": "192.168.1.5:6060"}, wantErr: "only a loopback address"},
 		{name: "debug address by a host name", args: []string{"--debug-addr", "example.com:6060"}, wantErr: "only a loopback address"},
 		{name: "debug address without a port", args: []string{"--debug-addr", "127.0.0.1"}, wantErr: "debug address"},
+		{
+			name: "maexchen gateway from the environment",
+			env:  map[string]string{"MIA_MAEXCHEN_UDP": "127.0.0.1:9000", "MIA_MAEXCHEN_TABLE": "dojo", "MIA_MAEXCHEN_TIMEOUT": "1s"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter,
+				maexchenUDP: "127.0.0.1:9000", maexchenTable: "dojo", maexchenTimeout: time.Second},
+		},
+		{
+			name: "maexchen flags win over environment",
+			args: []string{"--maexchen-udp", ":9001", "--maexchen-table", "bots", "--maexchen-timeout", "100ms"},
+			env:  map[string]string{"MIA_MAEXCHEN_UDP": "127.0.0.1:9000", "MIA_MAEXCHEN_TIMEOUT": "1s"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter,
+				maexchenUDP: ":9001", maexchenTable: "bots", maexchenTimeout: 100 * time.Millisecond},
+		},
+		{name: "bad maexchen timeout", args: []string{"--maexchen-timeout", "soon"}, wantErr: "maexchen timeout"},
+		{name: "maexchen timeout too long", env: map[string]string{"MIA_MAEXCHEN_TIMEOUT": "2m"}, wantErr: "maexchen timeout"},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: "log level"},
 		{name: "bad level in env", env: map[string]string{"MIA_LOG_LEVEL": "loud"}, wantErr: "log level"},
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
@@ -88,6 +104,9 @@ func TestParseOptions(t *testing.T) {
 				return
 			case err != nil:
 				t.Fatal(err)
+			}
+			if tt.want.maexchenTable == "" { // the gateway's defaults, off
+				tt.want.maexchenTable, tt.want.maexchenTimeout = "maexchen", 250*time.Millisecond
 			}
 			if got != tt.want {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)

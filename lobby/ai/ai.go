@@ -31,6 +31,19 @@
 //     value only, and its bluffs are often one value above the minimum.
 //     With passing off it only varies its bluffs. Its settings were tuned
 //     by simulation (TestWinRates).
+//
+// Every level plays every option of RULES.md. The odds are taken by rank
+// (engine.Ranking.Claims), so that under pips a rank's chance is that of
+// all its members (9 pips: 63 and 54, 4 in 36) and claims name ranks. A
+// rolled Mia is always announced when it costs the others at once or when
+// it comes back (mia-reveal at-once, mia-pass wins). A Mia that may be
+// passed on (mia-pass) is weighed as a third answer by Normal and Hard:
+// passed, the seat answers for it; the roller of the dice, next, knows
+// them; under wins a Mia that comes back costs every passer a life
+// (engine.View.MiaComesBack tells whether it can). Its own Mia come back
+// (mia-pass reroll) a bot rolls again, or, knowing it bluffed, challenges
+// the last passer. No level announces a value that loses at once or
+// challenges before anything is claimed (low-claim loses).
 package ai
 
 import (

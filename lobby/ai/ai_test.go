@@ -47,6 +47,13 @@ func TestScenarios(t *testing.T) {
 	pen1.MiaPenalty = 1
 	noPass := classic
 	noPass.Pass = false
+	pips := classic
+	pips.Ranking = engine.Pips
+	maexchen, _ := engine.Preset(engine.PresetMaexchen)
+	wins := classic
+	wins.MiaPass = engine.MiaPassWins
+	reroll := classic
+	reroll.MiaPass = engine.MiaPassReroll
 	smartLevels := []Level{Normal, Hard}
 	tests := []struct {
 		name    string
@@ -173,6 +180,62 @@ func TestScenarios(t *testing.T) {
 			moves:  []engine.Action{roll(0), claim(0, 31), roll(1), claim(1, 21)},
 			levels: []Level{Easy}, want: []engine.Action{challenge(2), giveUp(2)},
 		},
+		{
+			name: "pips: hard opener caps a high roll at 10 pips", opts: pips, players: 3, src: newScript(0, 66),
+			moves: []engine.Action{roll(0)}, levels: []Level{Hard}, want: []engine.Action{claim(0, 64)},
+		},
+		{
+			name: "pips: hard opener tells 9 pips as it is", opts: pips, players: 3, src: newScript(0, 54),
+			moves: []engine.Action{roll(0)}, levels: []Level{Hard}, want: []engine.Action{claim(0, 63)},
+		},
+		{
+			name: "pips: a roll that beats is announced by its rank", opts: pips, players: 3, src: newScript(0, 43, 54),
+			moves:  []engine.Action{roll(0), claim(0, 52), roll(1)},
+			levels: []Level{Easy, Normal}, want: []engine.Action{claim(1, 63)},
+		},
+		{
+			name: "pips: the lowest bluff is the next rank, 8 pips after 7", opts: pips, players: 3, src: newScript(0, 43, 31),
+			moves:  []engine.Action{roll(0), claim(0, 43), roll(1)},
+			levels: []Level{Easy, Normal}, want: []engine.Action{claim(1, 62)},
+		},
+		{
+			name: "pips: 6 pips after 4 pips is likely true: roll or pass", opts: pips, players: 3, src: newScript(0, 31, 42),
+			moves:  []engine.Action{roll(0), claim(0, 31), roll(1), claim(1, 51)},
+			levels: smartLevels, want: []engine.Action{roll(2), pass(2, 51)},
+		},
+		{
+			name: "a Mia revealed at once: a rolled Mia is announced", opts: maexchen, players: 3, src: newScript(0, 21),
+			moves: []engine.Action{roll(0)}, levels: Levels, want: []engine.Action{claim(0, 21)},
+		},
+		{
+			name: "a Mia that wins when it comes back: a rolled Mia is announced", opts: wins, players: 3, src: newScript(0, 21),
+			moves: []engine.Action{roll(0)}, levels: Levels, want: []engine.Action{claim(0, 21)},
+		},
+		{
+			name: "a true Mia come back to its roller: roll again", opts: reroll, players: 3, src: newScript(0, 21),
+			moves:  []engine.Action{roll(0), claim(0, 21), pass(1, 21), pass(2, 21)},
+			levels: Levels, want: []engine.Action{roll(0)},
+		},
+		{
+			name: "a bluffed Mia come back to its roller: the last passer answers for it", opts: reroll, players: 3, src: newScript(0, 43),
+			moves:  []engine.Action{roll(0), claim(0, 21), pass(1, 21), pass(2, 21)},
+			levels: smartLevels, want: []engine.Action{challenge(0)},
+		},
+		{
+			name: "a likely Mia that may be passed on: pass it", opts: reroll, players: 4, src: newScript(0, 31, 21),
+			moves:  []engine.Action{roll(0), claim(0, 31), roll(1), claim(1, 21)},
+			levels: smartLevels, want: []engine.Action{pass(2, 21)},
+		},
+		{
+			name: "a Mia that would come back at once: hard does not pass it", opts: wins, players: 3, src: newScript(0, 31, 21),
+			moves:  []engine.Action{roll(0), claim(0, 31), roll(1), claim(1, 21), pass(2, 21)},
+			levels: []Level{Hard}, want: []engine.Action{challenge(0), giveUp(0)},
+		},
+		{
+			name: "a Mia the roller would know: a likely bluff is challenged", opts: reroll, players: 3, src: newScript(0, 66, 43),
+			moves:  []engine.Action{roll(0), claim(0, 66), roll(1), claim(1, 21)},
+			levels: smartLevels, want: []engine.Action{challenge(2)},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -201,19 +264,27 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// optionSets returns every combination of the options the bots look at.
+// optionSets returns the rule sets the bots are tried under: every
+// combination of ranking, pass / equal-claims, mia-pass, mia-reveal,
+// low-claim and next-opener that Validate accepts, with mia-penalty,
+// mia-penalty-both and end varied along.
 func optionSets() []engine.Options {
 	var sets []engine.Options
 	for _, r := range engine.Rankings {
 		for _, claims := range []struct{ pass, equal bool }{{true, false}, {false, false}, {false, true}} {
-			for _, pen := range []int{1, 2} {
-				for _, both := range []bool{false, true} {
-					for _, next := range []engine.NextOpener{engine.AfterLoser, engine.Loser} {
-						for _, end := range []engine.End{engine.LastStanding, engine.FirstOut} {
+			for _, mp := range []engine.MiaPass{engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins} {
+				for _, mr := range []engine.MiaReveal{engine.MiaRevealChallenge, engine.MiaRevealAtOnce} {
+					for _, lc := range []engine.LowClaim{engine.LowClaimRefused, engine.LowClaimLoses} {
+						for _, next := range []engine.NextOpener{engine.AfterLoser, engine.Loser, engine.BeforeLoser} {
 							o := engine.DefaultOptions()
 							o.Ranking, o.Pass, o.EqualClaims = r, claims.pass, claims.equal
-							o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End = pen, both, next, end
-							sets = append(sets, o)
+							o.MiaPass, o.MiaReveal, o.LowClaim, o.NextOpener = mp, mr, lc, next
+							n := len(sets)
+							o.MiaPenalty, o.MiaPenaltyBoth = 1+n%2, n/2%2 == 1
+							o.End = []engine.End{engine.LastStanding, engine.FirstOut}[n/4%2]
+							if o.Validate() == nil {
+								sets = append(sets, o)
+							}
 						}
 					}
 				}
@@ -249,17 +320,22 @@ func randomMove(r *rand.Rand, g *engine.Game, v engine.View) engine.Action {
 		a.Look = r.IntN(4) != 0
 	case engine.Claim:
 		a.Value = v.Claims[r.IntN(len(v.Claims))]
+		if len(v.LowClaims) > 0 && r.IntN(10) == 0 {
+			a.Value = v.LowClaims[r.IntN(len(v.LowClaims))]
+		}
 	case engine.Pass:
 		a.Value = v.Passes[r.IntN(len(v.Passes))]
 	}
 	return a
 }
 
-// TestDecideLegal plays random games under every option combination, with
-// 2 to 10 seats of bots of every level and random players, and at every
-// turn asks all three levels for a move (sometimes with no round events,
-// a cut round, or no randomness): each must be legal by the view's lists
-// and accepted by the engine. Easy must never pass.
+// TestDecideLegal plays random games under every rule set of optionSets,
+// with 2 to 12 seats of bots of every level and random players, and at
+// every turn asks all three levels for a move (sometimes with no round
+// events, a cut round, or no randomness): each must be legal by the view's
+// lists and accepted by the engine. No bot throws a life away: none
+// announces a value that loses at once (low-claim loses) or challenges
+// before anything is claimed. Easy must never pass.
 func TestDecideLegal(t *testing.T) {
 	sets := optionSets()
 	games := 8 * len(sets)
@@ -268,7 +344,7 @@ func TestDecideLegal(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(i), 11))
 		o := sets[i%len(sets)]
 		o.Lives = 1 + r.IntN(4)
-		players := 2 + r.IntN(9)
+		players := engine.MinSeats + r.IntN(engine.MaxSeats-engine.MinSeats+1)
 		who := make([]Level, players) // "" is a random player
 		for s := range who {
 			if k := r.IntN(4); k < 3 {
@@ -322,6 +398,9 @@ func TestDecideLegal(t *testing.T) {
 				if l == Easy && a.Kind == engine.Pass {
 					t.Fatalf("game %d: easy passed", i)
 				}
+				if a.Kind == engine.Challenge && v.Phase == engine.PhaseOpen || contains(v.LowClaims, a.Value) && a.Kind == engine.Claim {
+					t.Fatalf("game %d (%+v): %s threw a life away: %+v in %+v", i, o, l, a, v)
+				}
 				if l == who[s] {
 					mine = a
 				}
@@ -360,7 +439,7 @@ func TestOdds(t *testing.T) {
 				if o.atLeast[1] < 0.999999 || o.atLeast[1] > 1.000001 {
 					t.Errorf("the chances add up to %v", o.atLeast[1])
 				}
-				for k := 1; k <= top; k++ {
+				for k := 1; k <= o.top; k++ {
 					v := o.value[k]
 					if r.Rank(v) != k {
 						t.Errorf("value[%d] = %s has rank %d", k, v, r.Rank(v))
@@ -380,7 +459,7 @@ func TestOdds(t *testing.T) {
 				// A jump is more believable than the lowest claim above the
 				// same one (but for the lowest ones, under equal-claims
 				// always true).
-				for c0 := 3; c0+3 < top; c0++ {
+				for c0 := 3; c0+3 < o.top; c0++ {
 					lo := o.lowest(c0)
 					if o.believe[c0][lo] >= o.believe[c0][lo+3] {
 						t.Errorf("after %s: %s believed %.2f, %s %.2f", o.value[c0], o.value[lo], o.believe[c0][lo], o.value[lo+3], o.believe[c0][lo+3])

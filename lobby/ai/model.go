@@ -2,9 +2,11 @@ package ai
 
 import "github.com/mia-game/mia/engine"
 
-// top is the rank of Mia. The odds handle values by rank under the table's
-// ranking: 1 for the lowest value, top for Mia, 0 for "no claim".
-const top = 21
+// maxRanks is the most ranks a ranking has (21: one per value). The odds
+// handle values by rank under the table's ranking: 1 for the lowest rank,
+// odds.top for Mia (21, or 15 under pips, whose mixed values of one sum
+// share a rank), 0 for "no claim".
+const maxRanks = 21
 
 // Parameters of the model of a roller (any player who rolled the dice in
 // the cup and looked at them), used to read its announcements:
@@ -40,15 +42,16 @@ const (
 // odds holds the tables of one ranking and claim rule.
 type odds struct {
 	ranking engine.Ranking
-	equal   bool                  // option equal-claims: a claim may equal the one before
-	value   [top + 1]engine.Value // value[k] is the value of rank k
-	prior   [top + 1]float64      // chance that a fresh roll has rank k
-	atLeast [top + 2]float64      // chance that a fresh roll has rank ≥ k
-	median  int                   // the lowest rank a fresh roll reaches at most half the time
+	equal   bool                       // option equal-claims: a claim may equal the one before
+	top     int                        // the number of ranks: Mia's rank
+	value   [maxRanks + 1]engine.Value // value[k] is the value naming rank k
+	prior   [maxRanks + 1]float64      // chance that a fresh roll has rank k
+	atLeast [maxRanks + 2]float64      // chance that a fresh roll has rank ≥ k
+	median  int                        // the lowest rank a fresh roll reaches at most half the time
 	// believe[c0][k] is the chance that the dice are at least k when one
 	// roller announced k after the claim c0 (0: as opener), and nothing
 	// else is known.
-	believe [top + 1][top + 1]float64
+	believe [maxRanks + 1][maxRanks + 1]float64
 }
 
 // oddsTables holds the tables of every ranking, for both claim rules.
@@ -80,33 +83,33 @@ func oddsFor(o engine.Options) *odds {
 }
 
 func newOdds(r engine.Ranking, equal bool) *odds {
-	t := &odds{ranking: r, equal: equal}
-	order := r.Order() // highest first
-	if len(order) != top {
+	claims := r.Claims() // one value per rank, highest first
+	if len(claims) == 0 || len(claims) > maxRanks {
 		return nil
 	}
-	for i, v := range order {
-		k := top - i
+	t := &odds{ranking: r, equal: equal, top: len(claims)}
+	for i, v := range claims {
+		k := t.top - i
 		t.value[k] = v
-		t.prior[k] = float64(v.Ways()) / 36
+		t.prior[k] = float64(r.Ways(v)) / 36
 	}
-	for k := top; k >= 1; k-- {
+	for k := t.top; k >= 1; k-- {
 		t.atLeast[k] = t.atLeast[k+1] + t.prior[k]
 	}
 	t.atLeast[0] = 1
-	for k := 1; k <= top; k++ {
+	for k := 1; k <= t.top; k++ {
 		if t.atLeast[k] <= 0.5+1e-9 {
 			t.median = k
 			break
 		}
 	}
-	var post [top + 1]float64
-	for c0 := 0; c0 <= top; c0++ {
-		for k := t.lowest(c0); k <= top; k++ {
-			for d := 1; d <= top; d++ {
+	var post [maxRanks + 1]float64
+	for c0 := 0; c0 <= t.top; c0++ {
+		for k := t.lowest(c0); k <= t.top; k++ {
+			for d := 1; d <= t.top; d++ {
 				post[d] = t.prior[d] * t.likelihood(k, d, c0, false)
 			}
-			t.believe[c0][k] = atLeastIn(&post, k)
+			t.believe[c0][k] = t.atLeastIn(&post, k)
 		}
 	}
 	return t
@@ -129,7 +132,7 @@ func (t *odds) lowest(c0 int) int {
 // beat is the chance that a fresh roll may be announced truthfully after
 // the claim c: it ranks above c (or equal, under equal-claims).
 func (t *odds) beat(c int) float64 {
-	if c > top {
+	if c > t.top {
 		return 0
 	}
 	return t.atLeast[t.lowest(c)]
@@ -153,12 +156,12 @@ func (t *odds) likelihood(k, d, c0 int, returned bool) float64 {
 		if d >= t.median {
 			return truthful(k, d, 1) + slip
 		}
-		return openTruth*truthful(k, d, 1) + (1-openTruth)*bluffWeight(k, t.median) + slip
+		return openTruth*truthful(k, d, 1) + (1-openTruth)*t.bluffWeight(k, t.median) + slip
 	}
 	if d >= lo {
 		return truthful(k, d, lo) + slip
 	}
-	return bluffWeight(k, lo) + slip
+	return t.bluffWeight(k, lo) + slip
 }
 
 // truthful is the chance that a roller with dice d announces k when it may
@@ -177,11 +180,11 @@ func truthful(k, d, lo int) float64 {
 
 // bluffWeight is the chance that a bluffer who may announce anything from
 // lo up announces k.
-func bluffWeight(k, lo int) float64 {
-	if k < lo || lo > top {
+func (t *odds) bluffWeight(k, lo int) float64 {
+	if k < lo || lo > t.top {
 		return 0
 	}
-	n := top - lo + 1
+	n := t.top - lo + 1
 	norm := (1 - pow(bluffDecay, n)) / (1 - bluffDecay)
 	return (1-bluffFlat)*pow(bluffDecay, k-lo)/norm + bluffFlat/float64(n)
 }
@@ -195,9 +198,9 @@ func pow(x float64, n int) float64 {
 }
 
 // atLeastIn is the share of the weights post (by rank) on ranks ≥ k.
-func atLeastIn(post *[top + 1]float64, k int) float64 {
+func (t *odds) atLeastIn(post *[maxRanks + 1]float64, k int) float64 {
 	var all, hi float64
-	for d := 1; d <= top; d++ {
+	for d := 1; d <= t.top; d++ {
 		all += post[d]
 		if d >= k {
 			hi += post[d]
@@ -244,6 +247,9 @@ func readCup(t *odds, v engine.View, round []engine.Event) cup {
 		switch e.Type {
 		case engine.EvRoll:
 			c.roller, c.looked, c.says, c.passes = e.Seat, e.Looked, c.says[:0], 0
+			if claim == t.top { // a Mia that came back, rolled again: the claim is gone
+				claim = 0
+			}
 		case engine.EvClaim, engine.EvPass:
 			k := t.rank(e.Value)
 			if c.roller >= 0 && e.Seat == c.roller && k > 0 {
@@ -279,7 +285,7 @@ func (t *odds) chanceAtLeast(c cup, k int) float64 {
 		return 0
 	}
 	if !c.looked || len(c.says) == 0 {
-		return t.atLeast[min(k, top+1)]
+		return t.atLeast[min(k, t.top+1)]
 	}
 	if len(c.says) == 1 && !c.says[0].returned {
 		s := c.says[0]
@@ -287,13 +293,13 @@ func (t *odds) chanceAtLeast(c cup, k int) float64 {
 			return t.believe[s.c0][k]
 		}
 	}
-	var post [top + 1]float64
-	for d := 1; d <= top; d++ {
+	var post [maxRanks + 1]float64
+	for d := 1; d <= t.top; d++ {
 		p := t.prior[d]
 		for _, s := range c.says {
 			p *= t.likelihood(s.k, d, s.c0, s.returned)
 		}
 		post[d] = p
 	}
-	return atLeastIn(&post, k)
+	return t.atLeastIn(&post, k)
 }

@@ -14,7 +14,9 @@ type knobs struct {
 	understate float64
 	// openCap: an opener announces at most the value of this rank, 1 for
 	// the lowest (12 is 63 under classic); a lower truth is announced as it
-	// is. 0: the truth, whatever it is.
+	// is. 0: the truth, whatever it is. Under a ranking with fewer ranks
+	// (pips) the cap is the rank a fresh roll reaches as seldom as this one
+	// under classic (capRank).
 	openCap int
 	// bluffStep is the chance of bluffing one value above the lowest legal
 	// one (never up to Mia).
@@ -57,6 +59,29 @@ func smart(v engine.View, round []engine.Event, r *rand.Rand, kn knobs) engine.A
 	return engine.Action{Kind: engine.Roll, Look: true}
 }
 
+// capRank is the rank openCap stands for under t's ranking: itself when
+// every value is a rank, else the lowest rank a fresh roll reaches at most
+// as often as rank openCap of classic.
+func (t *odds) capRank(openCap int) int {
+	if openCap <= 0 || t.top == maxRanks {
+		return openCap
+	}
+	c := oddsFor(engine.DefaultOptions())
+	for k := 1; k <= t.top; k++ {
+		if t.atLeast[k] <= c.atLeast[openCap]+1e-9 {
+			return k
+		}
+	}
+	return t.top
+}
+
+// miaWins reports whether announcing a true Mia costs the others at once
+// or when it comes back (mia-reveal at-once, mia-pass wins): then a Mia
+// is always announced as it is.
+func miaWins(o engine.Options) bool {
+	return o.MiaReveal == engine.MiaRevealAtOnce || o.MiaPass == engine.MiaPassWins
+}
+
 // announce picks the value to claim after the seat rolled.
 func announce(t *odds, v engine.View, r *rand.Rand, kn knobs) engine.Action {
 	c0 := t.rank(v.Claim)
@@ -65,17 +90,19 @@ func announce(t *odds, v engine.View, r *rand.Rand, kn knobs) engine.Action {
 	k := lo
 	switch {
 	case d == 0: // did not look: the lowest value is the likeliest true
-	case c0 == 0 && kn.openCap > 0 && d > kn.openCap:
-		k = kn.openCap
+	case d == t.top && miaWins(v.Options):
+		k = d
+	case c0 == 0 && kn.openCap > 0 && d > t.capRank(kn.openCap):
+		k = t.capRank(kn.openCap)
 	case d >= lo:
 		k = d
 		if c0 > 0 && kn.understate > 0 && r.Float64() < kn.understate {
 			k = c0 + 1 // strictly higher, or claims could stall under equal-claims
 		}
-	case lo+1 < top && kn.bluffStep > 0 && r.Float64() < kn.bluffStep:
+	case lo+1 < t.top && kn.bluffStep > 0 && r.Float64() < kn.bluffStep:
 		k = lo + 1
 	}
-	return engine.Action{Kind: engine.Claim, Value: t.value[min(k, top)]}
+	return engine.Action{Kind: engine.Claim, Value: t.value[min(k, t.top)]}
 }
 
 // respond answers a standing claim. With the dice unknown it weighs, in
@@ -96,15 +123,9 @@ func announce(t *odds, v engine.View, r *rand.Rand, kn knobs) engine.Action {
 func respond(t *odds, v engine.View, cp cup, kn knobs) engine.Action {
 	c := t.rank(v.Claim)
 	me := v.Seat
-	alive := 0
-	for _, l := range v.Lives {
-		if l > 0 {
-			alive++
-		}
-	}
-	gamma := kn.others / float64(max(1, alive-1))
+	gamma := kn.others / float64(max(1, living(v.Lives)-1))
 	pen := v.Options.MiaPenalty
-	if c >= top {
+	if c >= t.top {
 		return answerMia(t, v, cp, gamma)
 	}
 	if cp.known > 0 { // the cup came back: the seat knows the dice
@@ -124,7 +145,7 @@ func respond(t *odds, v engine.View, cp cup, kn knobs) engine.Action {
 	pt := t.chanceAtLeast(cp, c)
 	pb := t.beat(c)
 	evChallenge := -pt + gamma*(1-pt)
-	caught, trap := t.afterRoll(c, pen, v.Options.Pass)
+	caught, trap := t.afterRoll(c, pen, v.Options)
 	evRoll := -(1-pb)*caught + gamma*pb*trap
 	best, act := evRoll, engine.Action{Kind: engine.Roll, Look: true}
 	if evChallenge > best {
@@ -154,31 +175,94 @@ func respond(t *odds, v engine.View, cp cup, kn knobs) engine.Action {
 	return act
 }
 
-// answerMia challenges a Mia claim or gives up, whichever costs fewer
-// lives on average: challenging costs the Mia penalty if the dice are Mia
-// (and the claimant the penalty or 1 life if not); giving up costs 1.
+// living counts the seats with lives.
+func living(lives []int) int {
+	n := 0
+	for _, l := range lives {
+		if l > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// answerMia answers a Mia claim with the move that costs fewest lives on
+// average: challenging costs the Mia penalty if the dice are Mia (and the
+// claimant the penalty or 1 life if not); giving up costs 1 (the penalty
+// under mia-penalty-both); passing it on (mia-pass) makes the seat answer
+// for it (passMia). A Mia that came back to the seat that rolled it
+// (mia-pass reroll) is rolled again, unless the seat knows it bluffed:
+// then the last passer answers for the bluff.
 func answerMia(t *odds, v engine.View, cp cup, gamma float64) engine.Action {
+	if v.Roller == v.Seat && v.MiaComesBack && v.Can(engine.Roll) {
+		if cp.known > 0 && cp.known < t.top {
+			return engine.Action{Kind: engine.Challenge}
+		}
+		return engine.Action{Kind: engine.Roll, Look: true}
+	}
 	if cp.known > 0 {
-		if cp.known >= top {
+		if cp.known >= t.top {
 			return engine.Action{Kind: engine.GiveUp}
 		}
 		return engine.Action{Kind: engine.Challenge}
 	}
-	pm := t.chanceAtLeast(cp, top)
-	pen := v.Options.MiaPenalty
-	lose := min(pen, v.Lives[v.Seat])
-	theirs := 1
-	if v.Options.MiaPenaltyBoth {
-		theirs = pen
+	o := v.Options
+	pm := t.chanceAtLeast(cp, t.top)
+	mine := v.Lives[v.Seat]
+	lose := min(o.MiaPenalty, mine)
+	cost := 1 // what a life lost facing Mia costs: giving up, being caught
+	if o.MiaPenaltyBoth {
+		cost = o.MiaPenalty
 	}
+	theirs := cost
 	if v.Claimant >= 0 && v.Claimant < len(v.Lives) {
 		theirs = min(theirs, v.Lives[v.Claimant])
 	}
 	evChallenge := -pm*float64(lose) + gamma*(1-pm)*float64(theirs)
-	if evChallenge > -1 {
-		return engine.Action{Kind: engine.Challenge}
+	best, act := -float64(min(cost, mine)), engine.Action{Kind: engine.GiveUp}
+	if evChallenge > best {
+		best, act = evChallenge, engine.Action{Kind: engine.Challenge}
 	}
-	return engine.Action{Kind: engine.GiveUp}
+	if v.Can(engine.Pass) && contains(v.Passes, engine.Mia) && passMia(v, cp, pm, cost, gamma) > best {
+		act = engine.Action{Kind: engine.Pass, Value: engine.Mia}
+	}
+	return act
+}
+
+// passMia is what passing a Mia on costs the seat on average (negative
+// lives, others' losses times gamma). The seat answers for the Mia: caught
+// if it is no Mia, it loses cost. The next player, knowing no more, is
+// taken to challenge as often as the Mia is false; the roller of the dice
+// knows them and challenges a false Mia surely. A Mia that can come back
+// to its roller (mia-pass wins) costs the seat a life if everyone passes
+// it on, which is certain when the next player is the roller.
+func passMia(v engine.View, cp cup, pm float64, cost int, gamma float64) float64 {
+	o := v.Options
+	me := v.Seat
+	caught := float64(min(cost, v.Lives[me]))
+	next := nextSeat(v.Lives, me)
+	back := v.MiaComesBack && o.MiaPass == engine.MiaPassWins
+	switch {
+	case next == v.Roller && back:
+		return -caught + gamma*float64(living(v.Lives)-2)
+	case next == v.Roller && v.MiaComesBack: // reroll: it rolls again unless it bluffed
+		if !cp.looked {
+			return 0
+		}
+		return -(1 - pm) * caught
+	case next == v.Roller: // a Mia raised blind: the roller knows, and gives up on a true one
+		return -(1-pm)*caught + gamma*pm
+	}
+	q := max(0.05, min(0.95, 1-pm))
+	ev := -(1-pm)*q*caught + gamma*pm*q*float64(o.MiaPenalty)
+	if back {
+		k := 0 // the players after next who may pass it on before the roller
+		for s := nextSeat(v.Lives, next); s != v.Roller && s != me && k < len(v.Lives); s = nextSeat(v.Lives, s) {
+			k++
+		}
+		ev -= pow(1-q, k+1) * caught
+	}
+	return ev
 }
 
 // afterRoll estimates, for a seat that rolls against the claim c, the
@@ -186,26 +270,31 @@ func answerMia(t *odds, v engine.View, cp cup, gamma float64) engine.Action {
 // and the chance that it challenges its truth (and loses), averaged over
 // the true rolls. The next player is taken to read the claim with the
 // model and to challenge when that is cheaper than its own roll (which it
-// would lose half the time it has to bluff) or pass.
-func (t *odds) afterRoll(c, pen int, pass bool) (caught, trap float64) {
+// would lose half the time it has to bluff) or pass. A Mia revealed at
+// once is caught surely, or costs the others surely.
+func (t *odds) afterRoll(c, pen int, o engine.Options) (caught, trap float64) {
 	lo := t.lowest(c)
-	if lo > top {
+	if lo > t.top {
 		return 1, 0
 	}
+	atOnce := o.MiaReveal == engine.MiaRevealAtOnce
 	q := func(k int) float64 {
 		b := t.believe[c][k]
-		if k >= top {
+		if k >= t.top {
+			if atOnce {
+				return 1
+			}
 			return ramp(b*float64(pen), 1)
 		}
 		alt := (1 - t.beat(k)) * 0.5
-		if pass {
+		if o.Pass {
 			alt = min(alt, (1-b)*0.5)
 		}
 		return ramp(b, alt)
 	}
 	caught = q(lo)
 	var w float64
-	for d := lo; d <= top; d++ {
+	for d := lo; d <= t.top; d++ {
 		trap += t.prior[d] * q(d)
 		w += t.prior[d]
 	}

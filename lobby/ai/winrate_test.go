@@ -13,8 +13,8 @@ type simSet struct {
 	opts engine.Options
 }
 
-// simSets are the rule sets TestWinRates plays: the default and three
-// others that change every option the bots look at.
+// simSets are the rule sets TestWinRates plays: the default and others
+// that change every option the bots look at.
 func simSets() []simSet {
 	d := engine.DefaultOptions()
 	numeric := d
@@ -23,11 +23,20 @@ func simSets() []simSet {
 	little.Ranking, little.MiaPenaltyBoth, little.NextOpener = engine.LittleMia, true, engine.Loser
 	asc := d
 	asc.Ranking, asc.Pass, asc.MiaPenalty, asc.End = engine.AscendingDoubles, false, 1, engine.FirstOut
+	pips := d
+	pips.Ranking, pips.MiaPass, pips.NextOpener = engine.Pips, engine.MiaPassWins, engine.BeforeLoser
+	reroll := d
+	reroll.MiaPass, reroll.LowClaim, reroll.MiaPenaltyBoth = engine.MiaPassReroll, engine.LowClaimLoses, true
+	maex, _ := engine.Preset(engine.PresetMaexchen)
+	maex.Lives, maex.End = 6, engine.LastStanding // one round a game says little of a bot
 	return []simSet{
 		{"classic (default)", d},
 		{"numeric, equal-claims, no pass", numeric},
 		{"little-mia, mia-penalty-both, loser opens", little},
 		{"ascending-doubles, no pass, mia-penalty 1, first-out", asc},
+		{"pips, mia-pass wins, before-loser", pips},
+		{"mia-pass reroll, low-claim loses, mia-penalty-both", reroll},
+		{"maexchen's rules with 6 lives to the last", maex},
 	}
 }
 

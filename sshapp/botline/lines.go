@@ -225,7 +225,7 @@ func (tr *translator) event(out []string, e engine.Event) []string {
 	case engine.EvChallenge:
 		reason := reasonSee
 		switch {
-		case e.Loser == e.Claimant:
+		case engine.ChallengeVerdict(e) == engine.Caught:
 			reason = reasonCaught
 		case e.Claim == engine.Mia && e.Dice == engine.Mia:
 			reason = reasonMia

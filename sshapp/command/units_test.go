@@ -32,6 +32,7 @@ func TestRulesFlags(t *testing.T) {
 				"--mia-penalty-both", "--next-opener", "loser", "--end", "first-out", "--turn-seconds", "20"},
 			check: func(o engine.Options, s int) bool {
 				return o == engine.Options{Ranking: engine.Numeric, Lives: 3, MiaPenalty: 1, MiaPenaltyBoth: true,
+					MiaPass: engine.MiaPassOff, MiaReveal: engine.MiaRevealChallenge, LowClaim: engine.LowClaimRefused,
 					NextOpener: engine.Loser, End: engine.FirstOut, TurnSeconds: 20} && s == 4
 			}},
 		{name: "equal claims turn passing off", base: def, args: []string{"--equal-claims"},

@@ -1,10 +1,10 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -58,8 +58,11 @@ var fieldHints = [fieldCount]string{
 // turnSteps are the turn times the form offers, in seconds.
 var turnSteps = []int{5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800, 3600}
 
-// createForm is the create-table form.
+// createForm is the create-table form. It creates the table itself, then
+// shows it with its host seated.
 type createForm struct {
+	c       *common
+	w, h    int
 	name    textinput.Model
 	seats   int
 	opts    engine.Options
@@ -67,22 +70,44 @@ type createForm struct {
 	focus   formField
 	err     string
 	busy    bool
+	left    bool // another screen shows: a late answer shows nothing
 	keys    formKeys
 }
 
-// formSubmit asks the root to create the table; formBack to leave.
-type (
-	formSubmit struct{ tc lobby.TableConfig }
-	formBack   struct{}
-)
+// createdMsg answers the form's request to create its table.
+type createdMsg struct {
+	name string
+	err  error
+}
 
-func newCreateForm(s *Styles, host lobby.Player) createForm {
-	in := s.newInput("", "table name", lobby.MaxNameLen)
-	in.SetValue(defaultTableName(host.Name))
-	f := createForm{name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
+func newCreateForm(c *common) *createForm {
+	in := c.s.newInput("", "table name", lobby.MaxNameLen)
+	in.SetValue(defaultTableName(c.cfg.Player.Name))
+	f := &createForm{c: c, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.name.Focus()
 	return f
 }
+
+// Init implements tea.Model.
+func (f *createForm) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (f *createForm) SetSize(w, h int) { f.w, f.h = w, h }
+
+// Typing implements Component: the name row is a text input.
+func (f *createForm) Typing() bool { return f.focus == fieldName }
+
+// Leave implements Component.
+func (f *createForm) Leave() tea.Cmd {
+	f.left = true
+	return nil
+}
+
+// ShortHelp implements help.KeyMap.
+func (f *createForm) ShortHelp() []key.Binding { return f.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (f *createForm) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
 
 // defaultTableName suggests "NAME-table", cut to a table name's length.
 func defaultTableName(player string) string {
@@ -94,7 +119,7 @@ func defaultTableName(player string) string {
 }
 
 // config is the table the form describes.
-func (f createForm) config() lobby.TableConfig {
+func (f *createForm) config() lobby.TableConfig {
 	return lobby.TableConfig{Name: strings.TrimSpace(f.name.Value()), Rules: f.opts, Seats: f.seats, Private: f.private}
 }
 
@@ -166,32 +191,61 @@ func (f *createForm) change(dir int) {
 	}
 }
 
-// helpKeys is the key map the help bar shows.
-func (f *createForm) helpKeys() help.KeyMap { return f.keys }
+// create opens the table the form describes, hosted by the player.
+func (f *createForm) create() tea.Cmd {
+	l, p, tc := f.c.cfg.Lobby, f.c.cfg.Player, f.config()
+	return ask(f, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		t, err := l.CreateTable(ctx, p, tc)
+		if err != nil {
+			return createdMsg{err: err}
+		}
+		return createdMsg{name: t.Name()}
+	})
+}
 
-func (f createForm) update(msg tea.KeyMsg) (createForm, tea.Cmd) {
+// Update implements tea.Model.
+func (f *createForm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case createdMsg:
+		f.busy = false
+		if f.left {
+			return f, nil
+		}
+		if msg.err != nil {
+			f.err = msg.err.Error()
+			return f, nil
+		}
+		return f, f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true})
+	case tea.KeyMsg:
+		return f, f.key(msg)
+	}
+	return f, nil
+}
+
+func (f *createForm) key(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, f.keys.Back):
-		return f, func() tea.Msg { return formBack{} }
+		return f.c.nav.goTo(goTo{to: screenLobby})
 	case key.Matches(msg, f.keys.Create):
 		if f.busy {
-			return f, nil
+			return nil
 		}
 		f.err = ""
 		f.busy = true
-		tc := f.config()
-		return f, func() tea.Msg { return formSubmit{tc} }
+		return f.create()
 	case key.Matches(msg, f.keys.Up):
 		f.setFocus(f.focus - 1)
-		return f, nil
+		return nil
 	case key.Matches(msg, f.keys.Down):
 		f.setFocus(f.focus + 1)
-		return f, nil
+		return nil
 	}
 	if f.focus == fieldName {
 		var cmd tea.Cmd
 		f.name, cmd = f.name.Update(msg)
-		return f, cmd
+		return cmd
 	}
 	switch {
 	case key.Matches(msg, f.keys.Left):
@@ -199,7 +253,7 @@ func (f createForm) update(msg tea.KeyMsg) (createForm, tea.Cmd) {
 	case key.Matches(msg, f.keys.Right), key.Matches(msg, f.keys.Toggle):
 		f.change(+1)
 	}
-	return f, nil
+	return nil
 }
 
 // value is the shown value of a row.
@@ -238,8 +292,9 @@ func (f *createForm) value(fl formField) string {
 	return ""
 }
 
-// view draws the form in w×h cells.
-func (f *createForm) view(s *Styles, hv *help.Model, w, h int) string {
+// View draws the form.
+func (f *createForm) View() string {
+	s, w, h := f.c.s, f.w, f.h
 	var b strings.Builder
 	b.WriteString(s.Title.Render("mia"))
 	b.WriteString(s.TitleBar.Render(" new table"))
@@ -282,11 +337,7 @@ func (f *createForm) view(s *Styles, hv *help.Model, w, h int) string {
 	}
 	b.WriteByte('\n')
 	used := 2 + int(fieldCount) + 1 + 2
-	if hv.ShowAll {
-		b.WriteString(cutLines(hv.View(f.helpKeys()), h-used))
-	} else {
-		b.WriteString(hv.View(f.helpKeys()))
-	}
+	b.WriteString(f.c.helpView(f, h-used))
 	return b.String()
 }
 
@@ -301,20 +352,4 @@ func rankingLine(r engine.Ranking) string {
 		b.WriteString(v.String())
 	}
 	return b.String()
-}
-
-// cutLines keeps the first n lines of s.
-func cutLines(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	i := 0
-	for k := 0; k < n; k++ {
-		j := strings.IndexByte(s[i:], '\n')
-		if j < 0 {
-			return s
-		}
-		i += j + 1
-	}
-	return s[:i-1]
 }

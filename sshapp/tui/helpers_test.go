@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
@@ -139,4 +140,32 @@ func asciiRenderer() *lipgloss.Renderer {
 // config is a session's config for p in e.
 func (e *env) config(p lobby.Player, w, h int) Config {
 	return Config{Lobby: e.lobby, Player: p, Renderer: asciiRenderer(), Width: w, Height: h, Now: e.clock.Now}
+}
+
+// common is the shared state of p's screens in e, with the store's records.
+func (e *env) common(p lobby.Player) *common {
+	cfg := e.config(p, 80, 24)
+	cfg.Records = e.st
+	s := NewStyles(cfg.Renderer)
+	return &common{cfg: cfg, s: s, help: s.newHelp()}
+}
+
+// answer runs a screen's command and returns the message it brings back
+// to the screen.
+func answer(cmd tea.Cmd) tea.Msg {
+	msg := cmd()
+	if r, ok := msg.(reply); ok {
+		return r.msg
+	}
+	return msg
+}
+
+// showTable shows tbl on a table screen of m at snap, without a
+// subscription (the test moves the table itself).
+func showTable(m *Model, tbl *lobby.Table, snap lobby.Snapshot) *tableScreen {
+	ts := newTableScreen(m.c, tbl.Name(), false)
+	ts.table = tbl
+	m.show(ts)
+	ts.setSnapshot(snap)
+	return ts
 }

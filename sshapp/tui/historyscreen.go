@@ -3,14 +3,12 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -29,9 +27,11 @@ const (
 // rows, with the one-line help bar.
 const historyChrome = 8
 
-// historyScreen lists finished games, newest first, a page at a time.
+// historyScreen lists finished games, newest first, a page of the store
+// at a time.
 type historyScreen struct {
-	me      lobby.Player
+	c       *common
+	w, h    int
 	table   string // the table of filterTable; "" skips that filter
 	filter  historyFilter
 	limit   int      // games per page
@@ -39,22 +39,50 @@ type historyScreen struct {
 	games   []store.Game
 	next    string // the Before of the next page, "" if none
 	cursor  int
+	list    viewport.Model
 	loading bool
 	req     uint64 // the load whose answer is wanted
 	err     string
 	keys    historyKeys
 }
 
-func newHistoryScreen(me lobby.Player, table string, limit int) historyScreen {
-	return historyScreen{me: me, table: table, limit: max(1, limit), pages: []string{""}, keys: newHistoryKeys()}
+// newHistoryScreen lists the games in pages of limit; 0 fits a page to the
+// window.
+func newHistoryScreen(c *common, table string, limit int) *historyScreen {
+	return &historyScreen{c: c, table: table, limit: limit, pages: []string{""}, keys: newHistoryKeys(), list: c.s.newView()}
 }
+
+// Init loads the first page.
+func (m *historyScreen) Init() tea.Cmd { return m.load() }
+
+// SetSize implements Component. The first size sets the page size, so
+// that a page fits the window.
+func (m *historyScreen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	if m.limit <= 0 {
+		m.limit = clamp(h-historyChrome, 1, store.DefaultLimit)
+	}
+	m.drawList()
+}
+
+// Typing implements Component.
+func (m *historyScreen) Typing() bool { return false }
+
+// Leave implements Component.
+func (m *historyScreen) Leave() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (m *historyScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *historyScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
 
 // query is the store query of the page shown.
 func (m *historyScreen) query() store.Query {
 	q := store.Query{Limit: m.limit, Before: m.pages[len(m.pages)-1]}
 	switch m.filter {
 	case filterMine:
-		q.Player = m.me.Fingerprint
+		q.Player = m.c.cfg.Player.Fingerprint
 	case filterTable:
 		q.Table = m.table
 	}
@@ -62,11 +90,11 @@ func (m *historyScreen) query() store.Query {
 }
 
 // load reads the page shown.
-func (m *historyScreen) load(rec Records) tea.Cmd {
-	m.req = nextReq()
+func (m *historyScreen) load() tea.Cmd {
+	m.req++
 	m.loading = true
 	m.err = ""
-	return loadGames(rec, m.me, m.query(), m.req)
+	return ask(m, loadGames(m.c.cfg.Records, m.c.cfg.Player, m.query(), m.req))
 }
 
 // loaded takes the answer to the newest load.
@@ -84,11 +112,26 @@ func (m *historyScreen) loaded(msg historyLoaded) {
 	m.cursor = clamp(m.cursor, 0, max(0, len(m.games)-1))
 }
 
-func (m historyScreen) update(msg tea.KeyMsg, rec Records) (historyScreen, tea.Cmd) {
+// Update implements tea.Model.
+func (m *historyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case historyLoaded:
+		m.loaded(msg)
+	case tea.KeyMsg:
+		cmd = m.key(msg)
+	}
+	m.drawList()
+	return m, cmd
+}
+
+func (m *historyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	switch {
+	case key.Matches(msg, k.Quit):
+		return m.c.nav.quit()
 	case key.Matches(msg, k.Back):
-		return m, func() tea.Msg { return recordsBack{} }
+		return m.c.nav.goTo(goTo{to: screenLobby})
 	case key.Matches(msg, k.Up):
 		if m.cursor > 0 {
 			m.cursor--
@@ -99,8 +142,7 @@ func (m historyScreen) update(msg tea.KeyMsg, rec Records) (historyScreen, tea.C
 		}
 	case key.Matches(msg, k.Open):
 		if m.cursor < len(m.games) && !m.loading {
-			id := m.games[m.cursor].ID
-			return m, func() tea.Msg { return openReplay{id} }
+			return m.c.nav.goTo(goTo{to: screenReplay, game: m.games[m.cursor].ID, back: m})
 		}
 	case key.Matches(msg, k.Filter):
 		m.filter = (m.filter + 1) % filterCount
@@ -108,21 +150,59 @@ func (m historyScreen) update(msg tea.KeyMsg, rec Records) (historyScreen, tea.C
 			m.filter++
 		}
 		m.pages, m.cursor = m.pages[:1], 0
-		return m, m.load(rec)
+		return m.load()
 	case key.Matches(msg, k.Next):
 		if m.next != "" && !m.loading {
 			m.pages = append(m.pages, m.next)
 			m.cursor = 0
-			return m, m.load(rec)
+			return m.load()
 		}
 	case key.Matches(msg, k.Prev):
 		if len(m.pages) > 1 && !m.loading {
 			m.pages = m.pages[:len(m.pages)-1]
 			m.cursor = 0
-			return m, m.load(rec)
+			return m.load()
 		}
 	}
-	return m, nil
+	return nil
+}
+
+// Columns of the list: marker, game, table, ended, players, winner.
+const historyIDW, historyTableW, historyEndedW, historyWinnerW = 7, 14, 9, 12
+
+func historyPlayersW(w int) int {
+	return max(8, w-2-historyIDW-1-historyTableW-1-historyEndedW-1-1-historyWinnerW)
+}
+
+// drawList sizes the list to the window and the help shown, and draws the
+// games into it.
+func (m *historyScreen) drawList() {
+	s, w, me := m.c.s, m.w, m.c.cfg.Player
+	sizeView(&m.list, w, m.h-historyChrome+1-m.c.helpHeight(m, 4))
+	now := m.c.cfg.Now()
+	playersW := historyPlayersW(w)
+	rows := make([]string, len(m.games))
+	for i, g := range m.games {
+		names := make([]string, len(g.Seats))
+		for j, st := range g.Seats {
+			names[j] = name(st.Name)
+			if st.Fingerprint == me.Fingerprint && me.Fingerprint != "" {
+				names[j] += " (you)"
+			}
+		}
+		winner := "-"
+		if g.Winner >= 0 && g.Winner < len(g.Seats) {
+			winner = name(g.Seats[g.Winner].Name)
+		}
+		row := "  " + fit("#"+g.ID, historyIDW) + " " + fit(name(g.Table), historyTableW) + " " + fit(ago(now, g.Ended), historyEndedW) + " " +
+			fit(strings.Join(names, ", "), playersW) + " " + fit(winner, historyWinnerW)
+		if i == m.cursor {
+			rows[i] = s.Selected.Render(fit("›"+row[1:], w))
+		} else {
+			rows[i] = fit(row, w)
+		}
+	}
+	setRows(&m.list, rows, m.cursor)
 }
 
 // filterName is the words for a filter in the title bar.
@@ -136,8 +216,9 @@ func (m *historyScreen) filterName(f historyFilter) string {
 	return "everyone's"
 }
 
-// view draws the list in w×h cells.
-func (m *historyScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int) string {
+// View draws the list.
+func (m *historyScreen) View() string {
+	s, w := m.c.s, m.w
 	var b strings.Builder
 	right := fmt.Sprintf("page %d", len(m.pages))
 	b.WriteString(fit(s.Title.Render("mia")+s.TitleBar.Render(" history · finished games, newest first"), w-ansi.StringWidth(right)))
@@ -160,49 +241,11 @@ func (m *historyScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int)
 	b.WriteString(cut(strings.Join(tabs, " ")+s.Subtle.Render("   f: change"), w))
 	b.WriteString("\n\n")
 
-	helpH := 1
-	var helpView string
-	if hv.ShowAll {
-		helpView = hv.View(m.keys)
-		helpH = min(strings.Count(helpView, "\n")+1, 4)
-	}
-	listH := max(1, h-historyChrome+1-helpH)
-
-	// Columns: marker, game, table, ended, players, winner.
-	const idW, tableW, endedW, winnerW = 7, 14, 9, 12
-	playersW := max(8, w-2-idW-1-tableW-1-endedW-1-1-winnerW)
-	b.WriteString(s.Header.Render(fit("  "+fit("GAME", idW)+" "+fit("TABLE", tableW)+" "+fit("ENDED", endedW)+" "+
-		fit("PLAYERS", playersW)+" WINNER", w)))
+	b.WriteString(s.Header.Render(fit("  "+fit("GAME", historyIDW)+" "+fit("TABLE", historyTableW)+" "+fit("ENDED", historyEndedW)+" "+
+		fit("PLAYERS", historyPlayersW(w))+" WINNER", w)))
 	b.WriteByte('\n')
-	lines := 0
-	start := clamp(m.cursor-listH+1, 0, max(0, len(m.games)-listH))
-	for i := start; i < len(m.games) && lines < listH; i++ {
-		g := m.games[i]
-		names := make([]string, len(g.Seats))
-		for j, st := range g.Seats {
-			names[j] = name(st.Name)
-			if st.Fingerprint == m.me.Fingerprint && m.me.Fingerprint != "" {
-				names[j] += " (you)"
-			}
-		}
-		winner := "-"
-		if g.Winner >= 0 && g.Winner < len(g.Seats) {
-			winner = name(g.Seats[g.Winner].Name)
-		}
-		row := "  " + fit("#"+g.ID, idW) + " " + fit(name(g.Table), tableW) + " " + fit(ago(now, g.Ended), endedW) + " " +
-			fit(strings.Join(names, ", "), playersW) + " " + fit(winner, winnerW)
-		if i == m.cursor {
-			b.WriteString(s.Selected.Render(fit("›"+row[1:], w)))
-		} else {
-			b.WriteString(fit(row, w))
-		}
-		b.WriteByte('\n')
-		lines++
-	}
-	for ; lines < listH; lines++ {
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
+	b.WriteString(viewText(m.list))
+	b.WriteString("\n\n")
 	switch {
 	case m.err != "":
 		b.WriteString(s.Error.Render(cut(m.err, w)))
@@ -225,11 +268,7 @@ func (m *historyScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int)
 		b.WriteString(s.Subtle.Render(cut(strings.Join(more, " · "), w)))
 	}
 	b.WriteByte('\n')
-	if hv.ShowAll {
-		b.WriteString(cutLines(helpView, helpH))
-	} else {
-		b.WriteString(hv.View(m.keys))
-	}
+	b.WriteString(m.c.helpView(m, 4))
 	return b.String()
 }
 

@@ -168,3 +168,21 @@ func (k confirmKeys) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.N
 
 // FullHelp is the question's full help.
 func (k confirmKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// promptKeys are the name prompt's bindings.
+type promptKeys struct {
+	Confirm, Quit key.Binding
+}
+
+func newPromptKeys() promptKeys {
+	return promptKeys{
+		Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
+		Quit:    key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the prompt's help bar.
+func (k promptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, k.Quit} }
+
+// FullHelp is the prompt's full help.
+func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

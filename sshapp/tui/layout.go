@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/viewport"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
@@ -159,32 +160,82 @@ func chatLine(s *Styles, l lobby.ChatLine, w int) string {
 	return s.ChatName.Render(from) + ": " + cut(text, w-nw)
 }
 
-// chatBlock draws the last lines of a chat that fit in h lines of w
-// cells, long lines wrapped.
-func chatBlock(s *Styles, lines []lobby.ChatLine, w, h int) []string {
-	return tail(len(lines), w, h, func(i int) string { return chatLine(s, lines[i], maxChatWidth) })
-}
-
 // maxChatWidth bounds a drawn chat line before wrapping: a name and the
 // longest message.
 const maxChatWidth = lobby.MaxNameLen + 8 + lobby.MaxChatRunes
 
-// tail wraps the n items that line(i) draws to w cells and returns the
-// last h lines, drawing only the items it needs.
-func tail(n, w, h int, line func(i int) string) []string {
-	if h <= 0 || w <= 0 {
-		return nil
+// chatLineOf draws line i of a chat, unwrapped.
+func (s *Styles) chatLineOf(lines []lobby.ChatLine) func(i int) string {
+	return func(i int) string { return chatLine(s, lines[i], maxChatWidth) }
+}
+
+// newView is a bubbles viewport drawn with the session's renderer.
+func (s *Styles) newView() viewport.Model {
+	vp := viewport.New(0, 0)
+	vp.Style = s.r.NewStyle()
+	return vp
+}
+
+// sizeView sets a viewport's size, at least one cell each way.
+func sizeView(vp *viewport.Model, w, h int) {
+	vp.Width, vp.Height = max(1, w), max(1, h)
+}
+
+// setTail shows the end of n items in vp, the newest last: line(i) draws
+// item i, wrapped to the viewport's width; only the items that show are
+// drawn.
+func setTail(vp *viewport.Model, n int, line func(i int) string) {
+	var out []string
+	for i := n - 1; i >= 0 && len(out) < vp.Height; i-- {
+		out = append(strings.Split(ansi.Wrap(line(i), vp.Width, " "), "\n"), out...)
 	}
-	out := make([]string, h)
-	k := h
-	for i := n - 1; i >= 0 && k > 0; i-- {
-		wrapped := strings.Split(ansi.Wrap(line(i), w, " "), "\n")
-		for j := len(wrapped) - 1; j >= 0 && k > 0; j-- {
-			k--
-			out[k] = wrapped[j]
+	vp.SetContent(strings.Join(out, "\n"))
+	vp.GotoBottom()
+}
+
+// setRows fills vp with the rows of a list (the cursor's row drawn
+// selected by the caller) and scrolls as little as keeps that row in
+// sight.
+func setRows(vp *viewport.Model, rows []string, cursor int) {
+	vp.SetContent(strings.Join(rows, "\n"))
+	switch {
+	case cursor < vp.YOffset:
+		vp.SetYOffset(cursor)
+	case cursor >= vp.YOffset+vp.Height:
+		vp.SetYOffset(cursor - vp.Height + 1)
+	}
+}
+
+// viewLines is a viewport's view as lines, without the spaces that pad
+// them (a column beside another is padded again by block).
+func viewLines(vp viewport.Model) []string {
+	lines := strings.Split(vp.View(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
+}
+
+// viewText is a viewport's view without the spaces that pad its lines.
+func viewText(vp viewport.Model) string { return strings.Join(viewLines(vp), "\n") }
+
+// lineCount is the number of lines of s.
+func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
+
+// cutLines keeps the first n lines of s.
+func cutLines(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return s
 		}
+		i += j + 1
 	}
-	return out[k:]
+	return s[:i-1]
 }
 
 // name cleans a display name for drawing.

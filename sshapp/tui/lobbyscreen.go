@@ -4,21 +4,29 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
 )
 
-// lobbyScreen lists the open tables and shows the lobby chat.
+// lobbyScreen lists the open tables and shows the lobby chat. It follows
+// the lobby's changes while it shows, and posts chat lines itself.
 type lobbyScreen struct {
+	c      *common
+	w, h   int
+	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
 	tables []lobby.TableInfo
 	rules  []string // shortRules of each table, made when the list changes
 	chat   []lobby.ChatLine
 	cursor int
+	list   viewport.Model // the rows of the tables
+	talk   viewport.Model // the lobby chat
+	listH  int
+	chatH  int
 	typing bool
 	input  textinput.Model
 	status string
@@ -27,17 +35,105 @@ type lobbyScreen struct {
 	ikeys  inputKeys
 }
 
-func newLobbyScreen(s *Styles) lobbyScreen {
-	return lobbyScreen{keys: newLobbyKeys(), ikeys: newInputKeys(), input: s.newInput("say: ", "a line for the lobby", lobby.MaxChatRunes)}
+// saidMsg answers a lobby chat line.
+type saidMsg struct{ err error }
+
+func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
+	return &lobbyScreen{c: c, status: status, isErr: isErr, keys: newLobbyKeys(), ikeys: newInputKeys(),
+		input: c.s.newInput("say: ", "a line for the lobby", lobby.MaxChatRunes),
+		list:  c.s.newView(), talk: c.s.newView()}
 }
 
-// lobbyOpen asks the root to open a table; lobbyNew to show the form;
-// lobbySay to post a chat line.
-type (
-	lobbyOpen struct{ name string }
-	lobbyNew  struct{}
-	lobbySay  struct{ text string }
-)
+// Init follows the lobby.
+func (m *lobbyScreen) Init() tea.Cmd {
+	m.box = m.c.cfg.Lobby.Subscribe()
+	return m.wait()
+}
+
+func (m *lobbyScreen) wait() tea.Cmd {
+	return ask(m, waitLobby(m.c.cfg.Lobby, m.c.cfg.Player.Viewer(), m.box, m.c.cfg.Done))
+}
+
+// Leave stops following the lobby.
+func (m *lobbyScreen) Leave() tea.Cmd {
+	if m.box != nil {
+		m.c.cfg.Lobby.Unsubscribe(m.box)
+		m.box = nil
+	}
+	return nil
+}
+
+// Typing implements Component.
+func (m *lobbyScreen) Typing() bool { return m.typing }
+
+// SetSize implements Component.
+func (m *lobbyScreen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.input.Width = w - 6
+	m.layout()
+}
+
+// ShortHelp implements help.KeyMap.
+func (m *lobbyScreen) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *lobbyScreen) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
+
+func (m *lobbyScreen) helpKeys() interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+} {
+	if m.typing {
+		return m.ikeys
+	}
+	return m.keys
+}
+
+// layout sizes the list and the chat to the window and the help shown,
+// and draws their rows.
+func (m *lobbyScreen) layout() {
+	m.chatH = clamp(m.h-18, 5, 10)
+	helpH := m.c.helpHeight(m, 4)
+	m.listH = max(1, m.h-2-1-1-(m.chatH+1)-1-helpH)
+	sizeView(&m.talk, m.w, m.chatH)
+	setTail(&m.talk, len(m.chat), m.c.s.chatLineOf(m.chat))
+	sizeView(&m.list, m.w, m.listH)
+	m.drawList()
+}
+
+// Columns of the list: marker, lock, name, host, seats, state, rules.
+const lobbyHostW, lobbySeatsW, lobbyStateW = 12, 5, 7
+
+// lobbyColumns are the widths of the name and rules columns in w cells.
+func lobbyColumns(w int) (nameW, rulesW int) {
+	fixed := 2 + 2 + 1 + 1 + lobbyHostW + 1 + lobbySeatsW + 1 + lobbyStateW + 1
+	nameW = clamp(w-fixed-30, 12, lobby.MaxNameLen)
+	return nameW, w - fixed - nameW
+}
+
+// drawList draws the rows of the tables into the list's viewport.
+func (m *lobbyScreen) drawList() {
+	s := m.c.s
+	if len(m.tables) == 0 {
+		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
+		return
+	}
+	nameW, rulesW := lobbyColumns(m.w)
+	rows := make([]string, len(m.tables))
+	for i, t := range m.tables {
+		lock := "  "
+		if t.Private {
+			lock = "🔒"
+		}
+		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
+			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(t.State, lobbyStateW) + " " + fit(m.rules[i], rulesW)
+		if i == m.cursor {
+			row = s.Selected.Render(fit("›"+row[1:], m.w))
+		}
+		rows[i] = row
+	}
+	setRows(&m.list, rows, m.cursor)
+}
 
 // setTables replaces the list, keeping the selected table selected.
 func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
@@ -58,15 +154,34 @@ func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
 
 func (m *lobbyScreen) setStatus(text string, isErr bool) { m.status, m.isErr = text, isErr }
 
-// helpKeys is the key map the help bar shows now.
-func (m *lobbyScreen) helpKeys() help.KeyMap {
-	if m.typing {
-		return m.ikeys
+// Update implements tea.Model.
+func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case lobbyMsg:
+		if msg.box != m.box {
+			return m, nil
+		}
+		m.setTables(msg.tables)
+		m.chat = msg.chat
+		cmd = m.wait()
+	case lobbyClosedMsg:
+		if msg.box == m.box && m.box != nil {
+			m.box = nil
+			m.setStatus("the server is shutting down", true)
+		}
+	case saidMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		}
+	case tea.KeyMsg:
+		cmd = m.key(msg)
 	}
-	return m.keys
+	m.layout()
+	return m, cmd
 }
 
-func (m lobbyScreen) update(msg tea.KeyMsg) (lobbyScreen, tea.Cmd) {
+func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	if m.typing {
 		switch msg.String() {
 		case "enter":
@@ -75,19 +190,22 @@ func (m lobbyScreen) update(msg tea.KeyMsg) (lobbyScreen, tea.Cmd) {
 			m.input.Blur()
 			m.typing = false
 			if strings.TrimSpace(text) == "" {
-				return m, nil
+				return nil
 			}
-			return m, func() tea.Msg { return lobbySay{text} }
+			l, p := m.c.cfg.Lobby, m.c.cfg.Player
+			return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text)} })
 		case "esc":
 			m.input.Blur()
 			m.typing = false
-			return m, nil
+			return nil
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
-		return m, cmd
+		return cmd
 	}
 	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return m.c.nav.quit()
 	case key.Matches(msg, m.keys.Up):
 		if m.cursor > 0 {
 			m.cursor--
@@ -98,34 +216,38 @@ func (m lobbyScreen) update(msg tea.KeyMsg) (lobbyScreen, tea.Cmd) {
 		}
 	case key.Matches(msg, m.keys.Open):
 		if m.cursor < len(m.tables) {
-			name := m.tables[m.cursor].Name
-			return m, func() tea.Msg { return lobbyOpen{name} }
+			return m.c.nav.goTo(goTo{to: screenTable, table: m.tables[m.cursor].Name})
 		}
 		m.setStatus("no table to open: press n to create one", true)
 	case key.Matches(msg, m.keys.New):
-		return m, func() tea.Msg { return lobbyNew{} }
+		return m.c.nav.goTo(goTo{to: screenForm})
 	case key.Matches(msg, m.keys.History), key.Matches(msg, m.keys.Stats):
+		if m.c.cfg.Records == nil {
+			m.setStatus(errNoRecords, true)
+			return nil
+		}
 		table := "" // the selected table, for the "this table" views
 		if m.cursor < len(m.tables) {
 			table = m.tables[m.cursor].Name
 		}
 		if key.Matches(msg, m.keys.History) {
-			return m, func() tea.Msg { return openHistory{table} }
+			return m.c.nav.goTo(goTo{to: screenHistory, table: table})
 		}
-		return m, func() tea.Msg { return openStats{table} }
+		return m.c.nav.goTo(goTo{to: screenStats, table: table})
 	case key.Matches(msg, m.keys.Chat):
 		m.typing = true
 		m.status = ""
-		return m, m.input.Focus()
+		return m.input.Focus()
 	}
-	return m, nil
+	return nil
 }
 
-// view draws the lobby in w×h cells.
-func (m *lobbyScreen) view(s *Styles, me lobby.Player, hv *help.Model, w, h int) string {
+// View draws the lobby.
+func (m *lobbyScreen) View() string {
+	s, w := m.c.s, m.w
 	var b strings.Builder
 	title := s.Title.Render("mia")
-	right := "you are " + name(me.Name)
+	right := "you are " + name(m.c.cfg.Player.Name)
 	count := "1 open table"
 	if len(m.tables) != 1 {
 		count = fmt.Sprintf("%d open tables", len(m.tables))
@@ -134,59 +256,16 @@ func (m *lobbyScreen) view(s *Styles, me lobby.Player, hv *help.Model, w, h int)
 	b.WriteString(s.Subtle.Render(right))
 	b.WriteString("\n\n")
 
-	chatH := clamp(h-18, 5, 10)
-	helpH := 1
-	var helpView string
-	if hv.ShowAll {
-		helpView = hv.View(m.helpKeys())
-		helpH = min(strings.Count(helpView, "\n")+1, 4)
-	}
-	listH := h - 2 - 1 - 1 - (chatH + 1) - 1 - helpH
-
-	// Columns: marker, lock, name, host, seats, state, rules.
-	const hostW, seatsW, stateW = 12, 5, 7
-	fixed := 2 + 2 + 1 + 1 + hostW + 1 + seatsW + 1 + stateW + 1
-	nameW := clamp(w-fixed-30, 12, lobby.MaxNameLen)
-	rulesW := w - fixed - nameW
-	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", hostW)+" "+fit("SEATS", seatsW)+" "+
-		fit("STATE", stateW)+" RULES", w)))
+	nameW, _ := lobbyColumns(w)
+	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", lobbyHostW)+" "+fit("SEATS", lobbySeatsW)+" "+
+		fit("STATE", lobbyStateW)+" RULES", w)))
 	b.WriteByte('\n')
-	lines := 0
-	if len(m.tables) == 0 {
-		b.WriteString(s.Subtle.Render(fit("    No tables yet: press n to open one.", w)))
-		b.WriteByte('\n')
-		lines++
-	}
-	start := clamp(m.cursor-listH+1, 0, max(0, len(m.tables)-listH))
-	for i := start; i < len(m.tables) && lines < listH; i++ {
-		t := m.tables[i]
-		lock := "  "
-		if t.Private {
-			lock = "🔒"
-		}
-		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), hostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), seatsW) + " " + fit(t.State, stateW) + " " + fit(m.rules[i], rulesW)
-		if i == m.cursor {
-			b.WriteString(s.Selected.Render(fit("›"+row[1:], w)))
-		} else {
-			b.WriteString(row)
-		}
-		b.WriteByte('\n')
-		lines++
-	}
-	for ; lines < listH; lines++ {
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
+	b.WriteString(viewText(m.list))
+	b.WriteString("\n\n")
 	b.WriteString(s.Header.Render("Lobby chat"))
 	b.WriteByte('\n')
-	chat := chatBlock(s, m.chat, w, chatH)
-	for i := 0; i < chatH; i++ {
-		if i < len(chat) {
-			b.WriteString(chat[i])
-		}
-		b.WriteByte('\n')
-	}
+	b.WriteString(viewText(m.talk))
+	b.WriteByte('\n')
 	switch {
 	case m.typing:
 		b.WriteString(m.input.View())
@@ -196,10 +275,6 @@ func (m *lobbyScreen) view(s *Styles, me lobby.Player, hv *help.Model, w, h int)
 		b.WriteString(s.Info.Render(cut(m.status, w)))
 	}
 	b.WriteByte('\n')
-	if hv.ShowAll {
-		b.WriteString(helpView)
-	} else {
-		b.WriteString(hv.View(m.helpKeys()))
-	}
+	b.WriteString(m.c.helpView(m, 4))
 	return b.String()
 }

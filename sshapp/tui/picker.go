@@ -2,9 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
@@ -20,19 +20,22 @@ type pickerItem struct {
 }
 
 // picker chooses a value to announce among only the legal ones, lowest
-// first, the lowest preselected. Its zero value is closed.
+// first, the lowest preselected. Its zero value is closed. Its rows show
+// in a viewport that scrolls to keep the cursor in sight.
 type picker struct {
 	Kind   engine.Kind // engine.Claim after a roll, engine.Pass to pass or raise blind
 	Items  []pickerItem
 	Cursor int
 	keys   pickerKeys
+	s      *Styles
+	vp     viewport.Model // the window on the values, below the title
 }
 
 // newPicker builds the picker for the view: the values of v.Claims when the
 // viewer must announce, else those of v.Passes (the standing claim first,
 // when it may be passed on, then the raises). ok is false when the viewer
 // may announce nothing now.
-func newPicker(v *engine.View) (p picker, ok bool) {
+func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 	if v == nil {
 		return picker{}, false
 	}
@@ -65,6 +68,8 @@ func newPicker(v *engine.View) (p picker, ok bool) {
 	if p.Kind == engine.Pass {
 		p.keys.Choose.SetHelp("enter", "pass/raise")
 	}
+	p.s, p.vp = s, s.newView()
+	p.draw()
 	return p, true
 }
 
@@ -95,7 +100,7 @@ func (p picker) Action() engine.Action {
 // Refresh rebuilds the picker from a newer view, keeping the selected value
 // when it is still legal. It closes when nothing may be announced now.
 func (p picker) Refresh(v *engine.View) picker {
-	np, ok := newPicker(v)
+	np, ok := newPicker(p.s, v)
 	if !ok || np.Kind != p.Kind {
 		return picker{}
 	}
@@ -105,7 +110,18 @@ func (p picker) Refresh(v *engine.View) picker {
 			np.Cursor = i
 		}
 	}
+	np.vp = p.vp
+	np.draw()
 	return np
+}
+
+// SetSize fits the picker in w×h cells: a title, then the values.
+func (p *picker) SetSize(w, h int) {
+	if !p.Open() {
+		return
+	}
+	sizeView(&p.vp, w, h-1)
+	p.draw()
 }
 
 // Update moves the cursor, or closes the picker on cancel. Choosing (the
@@ -129,34 +145,34 @@ func (p picker) Update(msg tea.KeyMsg) picker {
 	case key.Matches(msg, p.keys.Cancel):
 		return picker{}
 	}
+	p.draw()
 	return p
 }
 
-// View draws at most height lines: a title and a window of the values
-// around the cursor.
-func (p picker) View(s *Styles, width, height int) string {
-	if !p.Open() || height < 2 {
+// draw draws the values into the viewport, the cursor's marked.
+func (p *picker) draw() {
+	rows := make([]string, len(p.Items))
+	for i, it := range p.Items {
+		line := p.itemLine(it)
+		if i == p.Cursor {
+			rows[i] = p.s.Selected.Render(fit("› "+line, p.vp.Width))
+		} else {
+			rows[i] = fit("  "+line, p.vp.Width)
+		}
+	}
+	setRows(&p.vp, rows, p.Cursor)
+}
+
+// View draws the title and the window on the values.
+func (p picker) View() string {
+	if !p.Open() {
 		return ""
 	}
-	var b strings.Builder
 	title := "Announce (lowest first):"
 	if p.Kind == engine.Pass {
 		title = "Pass on or raise blind:"
 	}
-	b.WriteString(s.Header.Render(title))
-	rows := min(height-1, len(p.Items))
-	start := clamp(p.Cursor-rows/2, 0, len(p.Items)-rows)
-	for i := start; i < start+rows; i++ {
-		it := p.Items[i]
-		b.WriteByte('\n')
-		line := p.itemLine(it)
-		if i == p.Cursor {
-			b.WriteString(s.Selected.Render(fit("› "+line, width)))
-		} else {
-			b.WriteString(fit("  "+line, width))
-		}
-	}
-	return b.String()
+	return p.s.Header.Render(title) + "\n" + viewText(p.vp)
 }
 
 func (p picker) itemLine(it pickerItem) string {

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -11,179 +11,139 @@ import (
 	"github.com/mia-game/mia/lobby"
 )
 
-// PromptParams are what the name prompt needs from its session.
-type PromptParams struct {
-	// Renderer is the session's renderer: every style comes from it.
-	Renderer *lipgloss.Renderer
-	// Name is the player's display name, "" for a new key.
-	Name string
-	// Fingerprint identifies the player's key.
-	Fingerprint string
-	// SetName stores a name; it returns the stored name, or an error
-	// whose text is fit to show the person. It runs outside Update.
-	SetName func(name string) (string, error)
-	// Hint is the ssh command line that reaches the server
-	// ("ssh -p 23234 host"), for tips on screen.
-	Hint string
-}
-
-type phase int
+type promptPhase int
 
 const (
-	asking  phase = iota // choosing a name
-	saving               // the name is being stored
-	ready                // the placeholder lobby
-	leaving              // quitting
+	asking  promptPhase = iota // choosing a name
+	saving                     // the name is being stored
+	ready                      // named, without a lobby: the page that points to the commands
+	leaving                    // quitting
 )
 
-// nameSetMsg is the result of Params.SetName.
+// nameSetMsg is the answer of Config.SetName.
 type nameSetMsg struct {
 	name string
 	err  error
 }
 
-// Prompt is the name prompt of a new key, and without a lobby the page
-// after it.
-type Prompt struct {
-	p      PromptParams
-	st     promptStyles
-	phase  phase
+// promptScreen asks a new key for a display name, and stores it. Once the
+// player has a name it shows the first screen; without a lobby, a page
+// that points to the commands.
+type promptScreen struct {
+	c      *common
+	w, h   int
+	phase  promptPhase
 	input  textinput.Model
 	errMsg string
-	bye    string
-	width  int
-	height int
+	keys   promptKeys
 }
 
-type promptStyles struct {
-	title, dim, err, key lipgloss.Style
-}
-
-func newPromptStyles(r *lipgloss.Renderer) promptStyles {
-	return promptStyles{
-		title: r.NewStyle().Bold(true).Foreground(lipgloss.Color("205")),
-		dim:   r.NewStyle().Foreground(lipgloss.Color("245")),
-		err:   r.NewStyle().Foreground(lipgloss.Color("196")),
-		key:   r.NewStyle().Bold(true),
-	}
-}
-
-// NewPrompt makes the name prompt if p.Name is "", else the page after
-// it.
-func NewPrompt(p PromptParams) Prompt {
-	if p.Renderer == nil {
-		p.Renderer = lipgloss.NewRenderer(nil)
-	}
-	r := p.Renderer
-	in := textinput.New()
-	in.Placeholder = "your name"
-	in.CharLimit = lobby.MaxNameLen
+func newPrompt(c *common) *promptScreen {
+	in := c.s.newInput("> ", "your name", lobby.MaxNameLen)
 	in.Width = lobby.MaxNameLen + 1
-	in.PromptStyle = r.NewStyle()
-	in.TextStyle = r.NewStyle()
-	in.PlaceholderStyle = r.NewStyle().Foreground(lipgloss.Color("240"))
-	in.CompletionStyle = r.NewStyle()
-	in.Cursor.Style = r.NewStyle()
-	in.Cursor.TextStyle = r.NewStyle()
-	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
-	m := Prompt{p: p, st: newPromptStyles(r), input: in, phase: ready, width: 80, height: 24}
-	if p.Name == "" {
-		m.phase = asking
+	p := &promptScreen{c: c, input: in, phase: ready, keys: newPromptKeys()}
+	if c.cfg.Player.Name == "" {
+		p.phase = asking
 	}
-	return m
+	p.keys.Quit.SetEnabled(p.phase == ready)
+	return p
 }
 
-// Named returns the player's name once they have one.
-func (m Prompt) Named() (string, bool) { return m.p.Name, m.phase == ready }
+func (p *promptScreen) anySize() {}
 
 // Init implements tea.Model.
-func (m Prompt) Init() tea.Cmd { return nil }
+func (p *promptScreen) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (p *promptScreen) SetSize(w, h int) { p.w, p.h = w, h }
+
+// Typing implements Component: the name is typed.
+func (p *promptScreen) Typing() bool { return p.phase == asking }
+
+// Leave implements Component.
+func (p *promptScreen) Leave() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (p *promptScreen) ShortHelp() []key.Binding { return p.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (p *promptScreen) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
 
 // Update implements tea.Model.
-func (m Prompt) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-		return m, nil
-	case GoodbyeMsg:
-		m.phase, m.bye = leaving, msg.Reason
-		return m, tea.Quit
 	case nameSetMsg:
 		if msg.err != nil {
-			m.phase, m.errMsg = asking, msg.err.Error()
-			return m, nil
+			p.phase, p.errMsg = asking, msg.err.Error()
+			return p, nil
 		}
-		m.phase, m.errMsg, m.p.Name = ready, "", msg.name
-		return m, nil
+		p.errMsg, p.c.cfg.Player.Name = "", msg.name
+		if p.c.cfg.Lobby != nil {
+			return p, p.c.nav.goTo(p.c.first())
+		}
+		p.phase = ready
+		p.keys.Quit.SetEnabled(true)
+		return p, nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyCtrlC || msg.Type == tea.KeyCtrlD {
-			m.phase = leaving
-			return m, tea.Quit
-		}
-		return m.key(msg)
+		return p, p.key(msg)
 	}
-	return m, nil
+	return p, nil
 }
 
-func (m Prompt) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch m.phase {
-	case asking:
-		if msg.Type == tea.KeyEnter {
-			name := strings.TrimSpace(m.input.Value())
-			if name == "" {
-				m.errMsg = "type a name first"
-				return m, nil
-			}
-			m.phase, m.errMsg = saving, ""
-			set := m.p.SetName
-			return m, func() tea.Msg {
-				n, err := set(name)
-				return nameSetMsg{name: n, err: err}
-			}
-		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, cmd
-	case ready:
-		if msg.String() == "q" || msg.Type == tea.KeyEsc {
-			m.phase = leaving
-			return m, tea.Quit
-		}
+func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type == tea.KeyCtrlD || (p.phase == ready && key.Matches(msg, p.keys.Quit)) {
+		p.phase = leaving
+		return p.c.nav.quit()
 	}
-	return m, nil
+	if p.phase != asking {
+		return nil
+	}
+	if key.Matches(msg, p.keys.Confirm) {
+		name := strings.TrimSpace(p.input.Value())
+		if name == "" {
+			p.errMsg = "type a name first"
+			return nil
+		}
+		p.phase, p.errMsg = saving, ""
+		set := p.c.cfg.SetName
+		return ask(p, func() tea.Msg {
+			n, err := set(name)
+			return nameSetMsg{name: n, err: err}
+		})
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return cmd
 }
 
 // View implements tea.Model.
-func (m Prompt) View() string {
+func (p *promptScreen) View() string {
+	s := p.c.s
 	var b strings.Builder
-	b.WriteString(m.st.title.Render("Mia") + m.st.dim.Render(" · the dice bluffing game") + "\n\n")
-	switch m.phase {
+	b.WriteString(s.Title.Render("Mia") + s.Subtle.Render(" · the dice bluffing game") + "\n\n")
+	switch p.phase {
 	case asking, saving:
 		b.WriteString("Welcome! Choose a display name:\n")
-		b.WriteString(m.st.dim.Render(lobby.NameHint()) + "\n\n")
-		b.WriteString(m.input.View() + "\n\n")
+		b.WriteString(s.Subtle.Render(lobby.NameHint()) + "\n\n")
+		b.WriteString(p.input.View() + "\n\n")
 		switch {
-		case m.phase == saving:
-			b.WriteString(m.st.dim.Render("saving…") + "\n")
-		case m.errMsg != "":
-			b.WriteString(m.st.err.Render(m.errMsg) + "\n")
+		case p.phase == saving:
+			b.WriteString(s.Subtle.Render("saving…") + "\n")
+		case p.errMsg != "":
+			b.WriteString(s.Error.Render(p.errMsg) + "\n")
 		default:
 			b.WriteString("\n")
 		}
-		b.WriteString("\n" + m.st.dim.Render("enter to confirm · ctrl+c to leave"))
+		b.WriteString("\n" + s.Subtle.Render("enter to confirm · ctrl+c to leave"))
 	case ready:
-		b.WriteString("Hello, " + m.st.key.Render(m.p.Name) + ".\n")
-		b.WriteString(m.st.dim.Render("Your key: "+m.p.Fingerprint) + "\n\n")
+		b.WriteString("Hello, " + s.Bold.Render(name(p.c.cfg.Player.Name)) + ".\n")
+		b.WriteString(s.Subtle.Render("Your key: "+p.c.cfg.Player.Fingerprint) + "\n\n")
 		b.WriteString("The lobby is coming soon. Meanwhile, try:\n")
-		b.WriteString("  " + m.p.Hint + " help\n\n")
-		b.WriteString(m.st.dim.Render("q to quit"))
+		b.WriteString("  " + p.c.cfg.Hint + " help\n\n")
+		b.WriteString(s.Subtle.Render("q to quit"))
 	case leaving:
-		if m.bye != "" {
-			b.WriteString(m.bye + "\n")
-		} else {
-			b.WriteString("Bye!\n")
-		}
+		b.WriteString("Bye!\n")
 	}
-	return m.p.Renderer.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, b.String())
+	return s.r.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, b.String())
 }

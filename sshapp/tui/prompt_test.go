@@ -13,15 +13,18 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
+
+	"github.com/mia-game/mia/lobby"
 )
 
-func promptParams(name string, set func(string) (string, error)) PromptParams {
-	return PromptParams{
-		Renderer:    lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)),
-		Name:        name,
-		Fingerprint: "SHA256:abc",
-		SetName:     set,
-		Hint:        "ssh -p 23234 example.org",
+// promptConfig is a session without a lobby: the prompt, then the page
+// that points to the commands.
+func promptConfig(name string, set func(string) (string, error)) Config {
+	return Config{
+		Renderer: lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)),
+		Player:   lobby.Player{Name: name, Fingerprint: "SHA256:abc"},
+		SetName:  set,
+		Hint:     "ssh -p 23234 example.org",
 	}
 }
 
@@ -51,7 +54,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 		}
 		return name, nil
 	}
-	tm := teatest.NewTestModel(t, NewPrompt(promptParams("", set)), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, New(promptConfig("", set)), teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "Choose a display name")
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
@@ -69,9 +72,9 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 	waitFor(t, tm, "Hello, alice")
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Prompt)
-	if final.phase != leaving {
-		t.Errorf("phase after q = %v", final.phase)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Model)
+	if p, ok := final.cur.(*promptScreen); !ok || p.phase != leaving {
+		t.Errorf("after q: %T %+v", final.cur, final.cur)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -81,7 +84,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 }
 
 func TestNamedPlayerSkipsThePrompt(t *testing.T) {
-	tm := teatest.NewTestModel(t, NewPrompt(promptParams("zed", nil)), teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, New(promptConfig("zed", nil)), teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "Hello, zed", "SHA256:abc", "q to quit")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
@@ -89,10 +92,10 @@ func TestNamedPlayerSkipsThePrompt(t *testing.T) {
 
 func TestGoodbyeQuits(t *testing.T) {
 	for _, name := range []string{"", "zed"} {
-		tm := teatest.NewTestModel(t, NewPrompt(promptParams(name, nil)), teatest.WithInitialTermSize(80, 24))
+		tm := teatest.NewTestModel(t, New(promptConfig(name, nil)), teatest.WithInitialTermSize(80, 24))
 		tm.Send(GoodbyeMsg{Reason: "the server is shutting down"})
-		final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Prompt)
-		if final.bye != "the server is shutting down" || !strings.Contains(final.View(), "shutting down") {
+		final := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(*Model)
+		if final.fatal != "the server is shutting down" || !strings.Contains(final.View(), "shutting down") {
 			t.Errorf("name %q: final view %q", name, final.View())
 		}
 	}
@@ -100,9 +103,11 @@ func TestGoodbyeQuits(t *testing.T) {
 
 func TestViewFitsAnySize(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {20, 5}, {500, 200}} {
-		m, _ := NewPrompt(promptParams("zed", nil)).Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m := New(promptConfig("zed", nil))
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		v := m.View()
-		if lines := strings.Count(v, "\n") + 1; size[1] > 12 && lines != size[1] {
+		if lines := strings.Count(v, "\n") + 1; size[1] > 12 && lines != min(size[1], MaxHeight) {
 			t.Errorf("%v: %d lines", size, lines)
 		}
 		if strings.ContainsRune(v, '\x1b') {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,9 +25,6 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	// Table returns a table's record, open or closed (store.ErrNotFound if
-	// there is none).
-	Table(ctx context.Context, name string) (store.Table, error)
 	// Tally returns a player's running totals.
 	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
 	// Rating returns a player's rating overall (table "") or at a table.
@@ -38,33 +34,12 @@ type Records interface {
 	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
 }
 
-// The screens of the records, beside those of tui.go.
-const (
-	screenHistory screen = iota + 100
-	screenReplay
-	screenStats
-)
-
 // errNoRecords is shown when the session has no Records.
 const errNoRecords = "history is not available"
 
-// recordsMsg is every message of the history, replay and stats screens:
-// requests to change screen and answers of their loads. The root hands
-// them all to Model.records.
-type recordsMsg interface{ isRecordsMsg() }
-
+// The answers of the records screens' loads; req is the screen's number
+// of the load, and only the newest load's answer is taken.
 type (
-	// openHistory asks for the history list; table is the table the
-	// "this table" filter shows ("" for none).
-	openHistory struct{ table string }
-	// openStats asks for the stats and leaderboard.
-	openStats struct{ table string }
-	// openReplay asks for the replay viewer of a game.
-	openReplay struct{ id string }
-	// recordsBack leaves a records screen: the replay goes back to the
-	// list, the list and the stats to the lobby.
-	recordsBack struct{}
-
 	historyLoaded struct {
 		req   uint64
 		games []store.Game
@@ -82,105 +57,6 @@ type (
 		err  error
 	}
 )
-
-func (openHistory) isRecordsMsg()   {}
-func (openStats) isRecordsMsg()     {}
-func (openReplay) isRecordsMsg()    {}
-func (recordsBack) isRecordsMsg()   {}
-func (historyLoaded) isRecordsMsg() {}
-func (replayLoaded) isRecordsMsg()  {}
-func (statsLoaded) isRecordsMsg()   {}
-
-// reqSeq numbers the loads of the records screens; a screen keeps only the
-// answer to its newest request.
-var reqSeq atomic.Uint64
-
-func nextReq() uint64 { return reqSeq.Add(1) }
-
-// records handles a message of the records screens.
-func (m *Model) records(msg recordsMsg) tea.Cmd {
-	switch msg := msg.(type) {
-	case openHistory:
-		if m.cfg.Records == nil {
-			m.lobby.setStatus(errNoRecords, true)
-			return nil
-		}
-		cmd := m.leave()
-		m.screen = screenHistory
-		m.history = newHistoryScreen(m.cfg.Player, msg.table, m.pageSize())
-		return tea.Batch(cmd, m.history.load(m.cfg.Records))
-	case openStats:
-		if m.cfg.Records == nil {
-			m.lobby.setStatus(errNoRecords, true)
-			return nil
-		}
-		cmd := m.leave()
-		m.screen = screenStats
-		m.stats = newStatsScreen(m.cfg.Player, msg.table)
-		return tea.Batch(cmd, m.stats.load(m.cfg.Records))
-	case openReplay:
-		if m.cfg.Records == nil {
-			return nil
-		}
-		m.screen = screenReplay
-		m.replay = newReplayScreen(m.cfg.Player, msg.id)
-		return m.replay.load(m.cfg.Records)
-	case recordsBack:
-		if m.screen == screenReplay && m.history.pages != nil { // opened from the list
-			m.screen = screenHistory
-			return nil
-		}
-		return m.toLobby("", false)
-	case historyLoaded:
-		if m.screen == screenHistory || m.screen == screenReplay {
-			m.history.loaded(msg)
-		}
-	case replayLoaded:
-		if m.screen == screenReplay {
-			m.replay.loaded(msg)
-		}
-	case statsLoaded:
-		if m.screen == screenStats {
-			m.stats.loaded(msg)
-		}
-	}
-	return nil
-}
-
-// pageSize is how many games a history page holds at the window's height.
-func (m *Model) pageSize() int {
-	h := m.height
-	if h <= 0 {
-		h = MinHeight
-	}
-	return clamp(min(h, MaxHeight)-historyChrome, 1, store.DefaultLimit)
-}
-
-// recordsKey routes a key press to the records screen shown.
-func (m *Model) recordsKey(msg tea.KeyMsg) tea.Cmd {
-	var cmd tea.Cmd
-	switch m.screen {
-	case screenHistory:
-		m.history, cmd = m.history.update(msg, m.cfg.Records)
-	case screenReplay:
-		m.replay, cmd = m.replay.update(msg)
-	case screenStats:
-		m.stats, cmd = m.stats.update(msg, m.cfg.Records)
-	}
-	return cmd
-}
-
-// recordsView draws the records screen shown in w×h cells.
-func (m *Model) recordsView(w, h int) string {
-	now := m.cfg.Now()
-	switch m.screen {
-	case screenHistory:
-		return m.history.view(m.s, &m.help, now, w, h)
-	case screenReplay:
-		return m.replay.view(m.s, &m.help, now, w, h)
-	}
-	return m.stats.view(m.s, &m.help, w, h)
-}
 
 // visibleGames reads the page of finished games matching q that viewer
 // may see (lobby.Viewer.SeesGame): up to q.Limit of them, newest first,

@@ -151,19 +151,17 @@ func TestVisibleGames(t *testing.T) {
 func TestHistoryScreenPagesAndFilters(t *testing.T) {
 	e := newEnv(t)
 	r := newRecords(t, e, 7, 4, 3)
-	m := newHistoryScreen(r.alice, "beta", 5)
+	m := newHistoryScreen(e.common(r.alice), "beta", 5)
 	do := func(cmd tea.Cmd) {
 		t.Helper()
 		if cmd == nil {
 			t.Fatal("no load")
 		}
-		m.loaded(cmd().(historyLoaded))
+		m.loaded(answer(cmd).(historyLoaded))
 	}
 	key := func(k tea.KeyMsg) {
 		t.Helper()
-		var cmd tea.Cmd
-		m, cmd = m.update(k, e.st)
-		do(cmd)
+		do(m.key(k))
 	}
 	page := func(want []string, more bool) {
 		t.Helper()
@@ -171,12 +169,12 @@ func TestHistoryScreenPagesAndFilters(t *testing.T) {
 			t.Errorf("filter %d page %d: %v next %q, want %v more %v", m.filter, len(m.pages), got, m.next, want, more)
 		}
 	}
-	do(m.load(e.st))
+	do(m.load())
 	mine := newestFirst(r.alpha)
 	page(mine[:5], true)
 	key(keyRight)
 	page(mine[5:], false)
-	if _, cmd := m.update(keyRight, e.st); cmd != nil {
+	if cmd := m.key(keyRight); cmd != nil {
 		t.Error("→ on the last page loads")
 	}
 	key(keyLeft)
@@ -198,7 +196,7 @@ func TestHistoryScreenPagesAndFilters(t *testing.T) {
 	// An answer to an older request is dropped.
 	stale := m.query()
 	oldReq := m.req
-	m, cmd := m.update(keyRunes("f"), e.st)
+	cmd := m.key(keyRunes("f"))
 	late := loadGames(e.st, r.alice, stale, oldReq)().(historyLoaded)
 	m.loaded(late)
 	if !m.loading {
@@ -208,8 +206,8 @@ func TestHistoryScreenPagesAndFilters(t *testing.T) {
 	page(newestFirst(r.beta), false)
 
 	// Without a table, f skips the table filter.
-	m = newHistoryScreen(r.carol, "", 50)
-	do(m.load(e.st))
+	m = newHistoryScreen(e.common(r.carol), "", 50)
+	do(m.load())
 	page(newestFirst(r.beta, r.club), false)
 	key(keyRunes("f"))
 	if m.filter != filterAll {
@@ -433,28 +431,27 @@ func TestReplayRefusesGameInProgress(t *testing.T) {
 	cfg := e.config(a, 80, 24)
 	cfg.Records = e.st
 	m := New(cfg).(*Model)
-	_, cmd := m.Update(openReplay{running.ID})
+	cmd := m.goTo(goTo{to: screenReplay, game: running.ID})
 	run(m, cmd)
 	frame := m.View()
 	assertContains(t, frame, "this game is still being played", "esc: back")
 	assertLacks(t, frame, "43", "Claim", "Lives per round")
 
-	_, cmd = m.Update(openReplay{private.ID})
+	cmd = m.goTo(goTo{to: screenReplay, game: private.ID})
 	run(m, cmd)
 	assertContains(t, m.View(), "there is no game "+private.ID)
 
 	// esc: a replay not opened from the list goes back to the lobby.
 	_, cmd = m.Update(keyEsc)
-	_, cmd = m.Update(cmd())
-	if m.screen != screenLobby || cmd == nil {
-		t.Errorf("after esc: screen %d", m.screen)
+	if _, ok := m.cur.(*lobbyScreen); !ok || cmd == nil {
+		t.Errorf("after esc: screen %T", m.cur)
 	}
 	m.Close()
 
 	// The player who sat in it may.
 	cfg.Player = b
 	m = New(cfg).(*Model)
-	_, cmd = m.Update(openReplay{private.ID})
+	cmd = m.goTo(goTo{to: screenReplay, game: private.ID})
 	run(m, cmd)
 	assertContains(t, m.View(), "Lives per round", "Round 1 of 4")
 }
@@ -552,19 +549,20 @@ func TestRecordsSizes(t *testing.T) {
 		cfg.Records = e.st
 		m := New(cfg).(*Model)
 		screens := map[string]func(){
-			"history": func() { _, cmd := m.Update(openHistory{"alpha"}); run(m, cmd) },
-			"replay":  func() { _, cmd := m.Update(openReplay{g.ID}); run(m, cmd); m.Update(keyRunes("l")) },
+			"history": func() { cmd := m.goTo(goTo{to: screenHistory, table: "alpha"}); run(m, cmd) },
+			"replay":  func() { cmd := m.goTo(goTo{to: screenReplay, game: g.ID}); run(m, cmd); m.Update(keyRunes("l")) },
 			"big replay": func() {
-				_, cmd := m.Update(openReplay{big.ID})
+				cmd := m.goTo(goTo{to: screenReplay, game: big.ID})
 				run(m, cmd)
 				m.Update(keyDown)
 			},
-			"stats": func() { _, cmd := m.Update(openStats{"alpha"}); run(m, cmd) },
+			"stats": func() { cmd := m.goTo(goTo{to: screenStats, table: "alpha"}); run(m, cmd) },
 		}
 		for name, show := range screens {
 			for _, full := range []bool{false, true} {
 				show()
-				m.help.ShowAll = full
+				m.c.help.ShowAll = full
+				m.resize()
 				frame := m.View()
 				if got := strings.Contains(frame, "make the window at least 80×24"); got != tc.small {
 					t.Errorf("%s at %d×%d: size notice %v, want %v:\n%s", name, tc.w, tc.h, got, tc.small, frame)

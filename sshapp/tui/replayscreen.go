@@ -3,10 +3,9 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -17,24 +16,45 @@ import (
 
 // replayScreen steps through a finished game, every die shown.
 type replayScreen struct {
-	me   lobby.Player
+	c    *common
+	w, h int
 	id   string
+	back Component   // the list it was opened from; nil: the lobby
 	rp   *replayGame // nil while loading or refused
 	step int
+	log  viewport.Model // the step's round in words
 	req  uint64
 	err  string
 	keys replayKeys
 }
 
-func newReplayScreen(me lobby.Player, id string) replayScreen {
-	return replayScreen{me: me, id: id, keys: newReplayKeys()}
+func newReplayScreen(c *common, id string, back Component) *replayScreen {
+	return &replayScreen{c: c, id: id, back: back, keys: newReplayKeys(), log: c.s.newView()}
 }
 
-// load reads the game.
-func (m *replayScreen) load(rec Records) tea.Cmd {
-	m.req = nextReq()
-	return loadReplay(rec, m.me, m.id, m.req)
+// Init loads the game.
+func (m *replayScreen) Init() tea.Cmd {
+	m.req++
+	return ask(m, loadReplay(m.c.cfg.Records, m.c.cfg.Player, m.id, m.req))
 }
+
+// SetSize implements Component.
+func (m *replayScreen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.drawLog()
+}
+
+// Typing implements Component.
+func (m *replayScreen) Typing() bool { return false }
+
+// Leave implements Component.
+func (m *replayScreen) Leave() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (m *replayScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *replayScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
 
 // loaded takes the game, or the reason it is not shown.
 func (m *replayScreen) loaded(msg replayLoaded) {
@@ -48,13 +68,30 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 	m.rp, m.step = msg.rp, 0
 }
 
-func (m replayScreen) update(msg tea.KeyMsg) (replayScreen, tea.Cmd) {
-	k := m.keys
-	if key.Matches(msg, k.Back) {
-		return m, func() tea.Msg { return recordsBack{} }
+// Update implements tea.Model.
+func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case replayLoaded:
+		m.loaded(msg)
+	case tea.KeyMsg:
+		cmd = m.key(msg)
 	}
-	if m.rp == nil {
-		return m, nil
+	m.drawLog()
+	return m, cmd
+}
+
+func (m *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.c.nav.quit()
+	case key.Matches(msg, k.Back) && m.back != nil:
+		return m.c.nav.backTo(m.back)
+	case key.Matches(msg, k.Back):
+		return m.c.nav.goTo(goTo{to: screenLobby})
+	case m.rp == nil:
+		return nil
 	}
 	last := len(m.rp.steps) - 1
 	switch {
@@ -71,7 +108,23 @@ func (m replayScreen) update(msg tea.KeyMsg) (replayScreen, tea.Cmd) {
 	case key.Matches(msg, k.Last):
 		m.step = last
 	}
-	return m, nil
+	return nil
+}
+
+// logHeight is the height of the log at the window's height.
+func (m *replayScreen) logHeight() int {
+	const helpH = 1
+	return max(1, m.h-9-len(m.rp.game.Seats)-helpH)
+}
+
+// drawLog sizes the log and draws the round of the step into it.
+func (m *replayScreen) drawLog() {
+	if m.rp == nil {
+		return
+	}
+	sizeView(&m.log, m.w, m.logHeight())
+	log := m.logLines(m.c.s, m.w)
+	setTail(&m.log, len(log), func(i int) string { return log[i] })
 }
 
 // Widths of a seat row's parts before the chart: marker, name, tag,
@@ -82,8 +135,9 @@ const (
 	replayChartX = 2 + replayNameW + 1 + replayTagW + 1 + engine.MaxLives + 2
 )
 
-// view draws the viewer in w×h cells.
-func (m *replayScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int) string {
+// View draws the viewer.
+func (m *replayScreen) View() string {
+	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	if m.rp == nil {
 		b.WriteString(fit(s.Title.Render("mia")+s.TitleBar.Render(" replay · game #"+m.id), w))
@@ -133,25 +187,18 @@ func (m *replayScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int) 
 	}
 	b.WriteByte('\n')
 
-	helpH := 1
-	logH := max(1, h-9-len(g.Seats)-helpH)
-	if hv.ShowAll {
-		full := cutLines(hv.View(m.keys), logH+1)
+	logH := m.logHeight()
+	if m.c.help.ShowAll {
+		full := m.c.helpView(m, logH+1)
 		b.WriteString(full)
-		for i := strings.Count(full, "\n") + 1; i < logH+1; i++ {
+		for i := lineCount(full); i < logH+1; i++ {
 			b.WriteByte('\n')
 		}
 	} else {
 		b.WriteString(s.Header.Render(fmt.Sprintf("Round %d, all dice shown", st.round)))
 		b.WriteByte('\n')
-		log := m.logLines(s, w)
-		lines := tail(len(log), w, logH, func(i int) string { return log[i] })
-		for i := 0; i < logH; i++ {
-			if i < len(lines) {
-				b.WriteString(lines[i])
-			}
-			b.WriteByte('\n')
-		}
+		b.WriteString(viewText(m.log))
+		b.WriteByte('\n')
 	}
 	switch {
 	case st.over:
@@ -160,8 +207,8 @@ func (m *replayScreen) view(s *Styles, hv *help.Model, now time.Time, w, h int) 
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
 	}
 	b.WriteByte('\n')
-	if !hv.ShowAll {
-		b.WriteString(hv.View(m.keys))
+	if !m.c.help.ShowAll {
+		b.WriteString(m.c.help.View(m))
 	}
 	return b.String()
 }
@@ -184,11 +231,12 @@ func (m *replayScreen) seatRow(s *Styles, seat int, st replayStep, c0, chartW in
 	case lives == 0:
 		nm = s.Dim.Render(nm)
 	}
+	me := m.c.cfg.Player
 	tag := ""
 	switch {
 	case g.Seats[seat].Bot:
 		tag = "[bot]"
-	case g.Seats[seat].Fingerprint == m.me.Fingerprint && m.me.Fingerprint != "":
+	case g.Seats[seat].Fingerprint == me.Fingerprint && me.Fingerprint != "":
 		tag = "(you)"
 	}
 	var hs string

@@ -240,18 +240,14 @@ func TestSizes(t *testing.T) {
 	for _, tc := range tests {
 		m := New(e.config(a, tc.w, tc.h)).(*Model)
 		screens := map[string]func(){
-			"lobby": func() { m.screen = screenLobby; m.lobby.setTables(e.lobby.Tables(a.Viewer())) },
-			"form":  func() { m.screen = screenForm; m.form = newCreateForm(m.s, a) },
-			"table": func() {
-				m.screen = screenTable
-				m.table = newTableScreen(m.s, a, "sizes", tbl)
-				m.table, _ = m.table.setSnapshot(snap)
+			"lobby": func() {
+				l := newLobbyScreen(m.c, "", false)
+				l.setTables(e.lobby.Tables(a.Viewer()))
+				m.show(l)
 			},
-			"waiting table": func() {
-				m.screen = screenTable
-				m.table = newTableScreen(m.s, a, big.Name(), big)
-				m.table, _ = m.table.setSnapshot(bigSnap)
-			},
+			"form":          func() { m.show(newCreateForm(m.c)) },
+			"table":         func() { showTable(m, tbl, snap) },
+			"waiting table": func() { showTable(m, big, bigSnap) },
 		}
 		for name, show := range screens {
 			show()
@@ -464,9 +460,7 @@ func TestHelpToggle(t *testing.T) {
 	snap := e.snapshot(tbl, a)
 	me, _ := whoseTurn(t, snap, a, b)
 	m := New(e.config(me, 80, 24)).(*Model)
-	m.screen = screenTable
-	m.table = newTableScreen(m.s, me, "help", tbl)
-	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, me))
+	showTable(m, tbl, e.snapshot(tbl, me))
 	short := m.View()
 	assertContains(t, short, "Round log", "r roll • b blind")
 	m.Update(keyRunes("?"))

@@ -2,11 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/bubbles/help"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -14,63 +11,65 @@ import (
 
 // TestSpectatorsShareAFrame: spectators of one snapshot with nothing of
 // their own on the screen draw one frame between them; anything of their
-// own (a status line, a chat line being typed, the full help) is theirs.
+// own (a status line, a chat line being typed, the full help, the window)
+// is theirs.
 func TestSpectatorsShareAFrame(t *testing.T) {
 	e := newEnv(t)
 	a, b := e.player("alice"), e.player("bob")
 	tbl := e.game("watched", engine.DefaultOptions(), a, b)
 	c, d := e.player("carol"), e.player("dave")
 	snap := e.snapshot(tbl, c) // as the table publishes it to every spectator
-	s := NewStyles(nil)
-	now := e.clock.Now()
-	screen := func(p lobby.Player) tableScreen {
-		m := newTableScreen(s, p, "watched", tbl)
-		m, _ = m.setSnapshot(snap)
-		return m
+	s := NewStyles(asciiRenderer())
+	open := func(p lobby.Player, w int, snap lobby.Snapshot) (*Model, *tableScreen) {
+		cfg := e.config(p, w, 24)
+		cfg.Styles = s
+		m := New(cfg).(*Model)
+		return m, showTable(m, tbl, snap)
 	}
-	hv := s.newHelp()
-	hv.Width = 80
-	render := func(m tableScreen, hv help.Model, w, h int) string { return m.render(s, &hv, now, w, h) }
 
-	mc, md := screen(c), screen(d)
-	frame := render(mc, hv, 80, 24)
+	mc, tc := open(c, 80, snap)
+	frame := mc.View()
 	assertContains(t, frame, "watching", "Round log")
-	if got := render(md, hv, 80, 24); got != frame {
+	md, _ := open(d, 80, snap)
+	if got := md.View(); got != frame {
 		t.Errorf("two spectators drew different frames:\n%s\n---\n%s", frame, got)
 	}
-	if want := mc.draw(s, &hv, now, 80, 24); frame != want {
-		t.Errorf("the shared frame differs from the spectator's own:\n%s\n---\n%s", frame, want)
+	if own := tc.draw(); own != frame {
+		t.Errorf("the shared frame differs from the spectator's own:\n%s\n---\n%s", frame, own)
 	}
-	key := spectatorFrame{name: "watched", w: 80, h: 24, left: mc.remaining(now), styles: s, canChat: true, helpWidth: 80}
+	key := spectatorFrame{name: tbl.Name(), w: 80, h: 24, left: tc.remaining(e.clock.Now()), styles: s, canChat: true}
 	if got := snap.Shared(key, func() string { return "drawn again" }); got != frame {
 		t.Errorf("the frame was not kept for the next spectator: %q", got)
 	}
 
-	full := hv
-	full.ShowAll = true
 	tests := []struct {
 		name  string
-		m     func() tableScreen
-		hv    help.Model
-		w     int
+		open  func() *Model
 		has   string // in this spectator's frame
 		lacks string
 	}{
-		{"a status line of one's own", func() tableScreen { m := screen(d); m.setStatus("could not sit: full", true); return m },
-			hv, 80, "could not sit: full", ""},
-		{"a chat line being typed", func() tableScreen {
-			m := screen(d)
-			m.typing = true
-			m.input.Focus()
-			m.input.SetValue("hello there")
+		{"a status line of one's own", func() *Model {
+			m, ts := open(d, 80, snap)
+			ts.setStatus("could not sit: full", true)
 			return m
-		}, hv, 80, "hello there", ""},
-		{"the full help", func() tableScreen { return screen(d) }, full, 80, "sit/stand/leave", "Round log"},
-		{"a wider window", func() tableScreen { return screen(d) }, hv, 100, "watching", ""},
+		}, "could not sit: full", ""},
+		{"a chat line being typed", func() *Model {
+			m, ts := open(d, 80, snap)
+			ts.typing = true
+			ts.input.Focus()
+			ts.input.SetValue("hello there")
+			return m
+		}, "hello there", ""},
+		{"the full help", func() *Model {
+			m, _ := open(d, 80, snap)
+			m.c.help.ShowAll = true
+			return m
+		}, "sit/stand/leave", "Round log"},
+		{"a wider window", func() *Model { m, _ := open(d, 100, snap); return m }, "watching", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := render(tt.m(), tt.hv, tt.w, 24)
+			got := tt.open().View()
 			if got == frame {
 				t.Fatalf("got the shared frame")
 			}
@@ -78,51 +77,49 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 			if tt.lacks != "" {
 				assertLacks(t, got, tt.lacks)
 			}
-			if again := render(mc, hv, 80, 24); again != frame {
+			if again := mc.View(); again != frame {
 				t.Errorf("the other spectator's frame changed:\n%s", again)
 			}
 		})
 	}
 
 	// A player at the table draws their own frame from their own snapshot.
-	mine := newTableScreen(s, a, "watched", tbl)
-	mine, _ = mine.setSnapshot(e.snapshot(tbl, a))
-	if got := render(mine, hv, 80, 24); got == frame || !strings.Contains(got, "(you)") {
-		t.Errorf("alice's frame:\n%s", got)
+	ma, _ := open(a, 80, e.snapshot(tbl, a))
+	if got := ma.View(); got == frame {
+		t.Errorf("alice got the spectators' frame:\n%s", got)
 	}
 
 	// The turn clock moves every spectator's frame on.
-	later := mc.render(s, &hv, now.Add(3*time.Second), 80, 24)
-	if later == frame {
+	e.clock.Advance(3 * time.Second)
+	if later := mc.View(); later == frame {
 		t.Error("three seconds later the spectators' frame is the same")
 	}
 }
 
-// BenchmarkSpectators is ten spectators of one table drawing their frame
-// (at one clock second): one draws, nine share it.
+// BenchmarkSpectators is ten spectators of one table taking a new
+// snapshot and drawing their frame: one draws, nine share it.
 func BenchmarkSpectators(b *testing.B) {
 	e := newEnv(b)
 	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
 	tbl := e.game("bench", engine.DefaultOptions(), p...)
-	s := NewStyles(nil)
-	hv := s.newHelp()
-	hv.Width = 100
-	now := e.clock.Now()
-	var screens []tableScreen
+	s := NewStyles(asciiRenderer())
+	var models []*Model
+	var screens []*tableScreen
 	for i := range 10 {
-		m := newTableScreen(s, e.player(fmt.Sprintf("w%d", i)), "bench", tbl)
-		screens = append(screens, m)
+		cfg := e.config(e.player(fmt.Sprintf("w%d", i)), 100, 30)
+		cfg.Styles = s
+		m := New(cfg).(*Model)
+		models = append(models, m)
+		screens = append(screens, showTable(m, tbl, e.snapshot(tbl, p[0])))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		snap := e.snapshot(tbl, screens[0].me) // a new snapshot, as after a move
-		for i := range screens {
-			screens[i], _ = screens[i].setSnapshot(snap)
-		}
+		snap := e.snapshot(tbl, models[0].c.cfg.Player) // a new snapshot, as after a move
 		b.StartTimer()
-		for i := range screens {
-			_ = screens[i].render(s, &hv, now, 100, 30)
+		for i, m := range models {
+			screens[i].setSnapshot(snap)
+			_ = m.View()
 		}
 	}
 }

@@ -4,36 +4,56 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/mia-game/mia/lobby"
 )
 
 // statsScreen shows the viewer's own numbers and the leaderboard.
 type statsScreen struct {
-	me      lobby.Player
+	c       *common
+	w, h    int
 	table   string // the table of the table leaderboard; "" offers only overall
 	atTable bool   // the leaderboard shown is the table's
 	data    statsData
 	have    bool
 	loading bool
-	off     int // the first leaderboard row shown
+	board   viewport.Model // the rows of the leaderboard, below its headers
 	req     uint64
 	err     string
 	keys    statsKeys
 }
 
-func newStatsScreen(me lobby.Player, table string) statsScreen {
-	m := statsScreen{me: me, table: table, keys: newStatsKeys()}
+func newStatsScreen(c *common, table string) *statsScreen {
+	m := &statsScreen{c: c, table: table, keys: newStatsKeys(), board: c.s.newView()}
 	m.keys.Board.SetEnabled(table != "")
 	return m
 }
 
-// board is the table of the leaderboard shown, "" for overall.
-func (m *statsScreen) board() string {
+// Init loads everything the screen shows.
+func (m *statsScreen) Init() tea.Cmd { return m.load() }
+
+// SetSize implements Component.
+func (m *statsScreen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.drawBoard()
+}
+
+// Typing implements Component.
+func (m *statsScreen) Typing() bool { return false }
+
+// Leave implements Component.
+func (m *statsScreen) Leave() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (m *statsScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *statsScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
+
+// boardTable is the table of the leaderboard shown, "" for overall.
+func (m *statsScreen) boardTable() string {
 	if m.atTable {
 		return m.table
 	}
@@ -41,10 +61,10 @@ func (m *statsScreen) board() string {
 }
 
 // load reads everything the screen shows.
-func (m *statsScreen) load(rec Records) tea.Cmd {
-	m.req = nextReq()
+func (m *statsScreen) load() tea.Cmd {
+	m.req++
 	m.loading = true
-	return loadStats(rec, m.me, m.board(), m.req)
+	return ask(m, loadStats(m.c.cfg.Records, m.c.cfg.Player, m.boardTable(), m.req))
 }
 
 // loaded takes the answer to the newest load.
@@ -58,48 +78,63 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 		return
 	}
 	m.err = ""
-	m.data, m.have, m.off = msg.data, true, 0
+	m.data, m.have = msg.data, true
+	m.drawBoard()
+	m.board.GotoTop()
 }
 
-func (m statsScreen) update(msg tea.KeyMsg, rec Records) (statsScreen, tea.Cmd) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Back):
-		return m, func() tea.Msg { return recordsBack{} }
-	case key.Matches(msg, k.Board):
-		m.atTable = !m.atTable
-		return m, m.load(rec)
-	case key.Matches(msg, k.Reload):
-		return m, m.load(rec)
-	case key.Matches(msg, k.Up):
-		m.off = max(0, m.off-1)
-	case key.Matches(msg, k.Down):
-		m.off = min(max(0, len(m.data.board)-1), m.off+1)
+// Update implements tea.Model.
+func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case statsLoaded:
+		m.loaded(msg)
+	case tea.KeyMsg:
+		return m, m.key(msg)
 	}
 	return m, nil
+}
+
+func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.c.nav.quit()
+	case key.Matches(msg, k.Back):
+		return m.c.nav.goTo(goTo{to: screenLobby})
+	case key.Matches(msg, k.Board):
+		m.atTable = !m.atTable
+		return m.load()
+	case key.Matches(msg, k.Reload):
+		return m.load()
+	case key.Matches(msg, k.Up):
+		m.board.LineUp(1)
+	case key.Matches(msg, k.Down):
+		m.board.LineDown(1)
+	}
+	return nil
 }
 
 // statsLeftW is the width of the viewer's own numbers.
 const statsLeftW = 36
 
-// view draws the screen in w×h cells.
-func (m *statsScreen) view(s *Styles, hv *help.Model, w, h int) string {
+// bodyHeight is the height of the two columns.
+func (m *statsScreen) bodyHeight() int {
+	return max(1, m.h-2-1-m.c.helpHeight(m, 4)-1)
+}
+
+// View draws the screen.
+func (m *statsScreen) View() string {
+	s, w := m.c.s, m.w
 	var b strings.Builder
-	right := "you are " + name(m.me.Name)
+	right := "you are " + name(m.c.cfg.Player.Name)
 	b.WriteString(fit(s.Title.Render("mia")+s.TitleBar.Render(" stats & leaderboard"), w-ansi.StringWidth(right)))
 	b.WriteString(s.Subtle.Render(right))
 	b.WriteString("\n\n")
 
-	helpH := 1
-	var helpView string
-	if hv.ShowAll {
-		helpView = hv.View(m.keys)
-		helpH = min(strings.Count(helpView, "\n")+1, 4)
-	}
-	bodyH := max(1, h-2-1-helpH-1)
+	bodyH := m.bodyHeight()
 	rightW := w - statsLeftW - 2
 	left := block(m.mine(s, statsLeftW), statsLeftW, bodyH)
-	board := block(m.boardLines(s, rightW, bodyH), rightW, bodyH)
+	board := block(append(m.boardHeaders(s, rightW), viewLines(m.board)...), rightW, bodyH)
 	side(&b, left, board, 2)
 	b.WriteString("\n\n")
 	switch {
@@ -109,11 +144,7 @@ func (m *statsScreen) view(s *Styles, hv *help.Model, w, h int) string {
 		b.WriteString(s.Subtle.Render("loading…"))
 	}
 	b.WriteByte('\n')
-	if hv.ShowAll {
-		b.WriteString(cutLines(helpView, helpH))
-	} else {
-		b.WriteString(hv.View(m.keys))
-	}
+	b.WriteString(m.c.helpView(m, 4))
 	return b.String()
 }
 
@@ -160,7 +191,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	var spark, results strings.Builder
 	wins := 0
 	for i, g := range recent {
-		won := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == m.me.Fingerprint
+		won := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == m.c.cfg.Player.Fingerprint
 		if won {
 			wins++
 			results.WriteRune('●')
@@ -184,8 +215,16 @@ func rateBar(wins, games int) rune {
 	return blocks[clamp((wins*(len(blocks)-1)+games/2)/games, 0, len(blocks)-1)]
 }
 
-// boardLines is the leaderboard, the viewer's row marked.
-func (m *statsScreen) boardLines(s *Styles, w, h int) []string {
+// Columns of the leaderboard: marker, rank, player, rating, games, wins.
+const boardRankW, boardRatingW, boardGamesW, boardWinsW = 3, 6, 5, 5
+
+func boardNameW(w int) int {
+	return max(8, w-2-boardRankW-1-1-boardRatingW-1-boardGamesW-1-boardWinsW)
+}
+
+// boardHeaders are the two lines above the leaderboard's rows: its title
+// and its column names.
+func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 	where := "overall"
 	if m.atTable {
 		where = "at " + name(m.table)
@@ -198,32 +237,37 @@ func (m *statsScreen) boardLines(s *Styles, w, h int) []string {
 		}
 		hint = s.Subtle.Render(" (f: " + other + ")")
 	}
-	out := []string{s.Header.Render("Leaderboard · "+where) + hint}
-	const rankW, ratingW, gamesW, winsW = 3, 6, 5, 5
-	nameW := max(8, w-2-rankW-1-1-ratingW-1-gamesW-1-winsW)
-	out = append(out, s.Header.Render(fit("  "+fmt.Sprintf("%*s", rankW, "#")+" "+fit("PLAYER", nameW)+" "+
-		fmt.Sprintf("%*s %*s %*s", ratingW, "RATING", gamesW, "GAMES", winsW, "WINS"), w)))
+	return []string{s.Header.Render("Leaderboard · "+where) + hint,
+		s.Header.Render(fit("  "+fmt.Sprintf("%*s", boardRankW, "#")+" "+fit("PLAYER", boardNameW(w))+" "+
+			fmt.Sprintf("%*s %*s %*s", boardRatingW, "RATING", boardGamesW, "GAMES", boardWinsW, "WINS"), w))}
+}
+
+// drawBoard sizes the leaderboard to the window and the help shown, and
+// draws its rows, the viewer's marked, into its viewport.
+func (m *statsScreen) drawBoard() {
+	s, me := m.c.s, m.c.cfg.Player
+	w := m.w - statsLeftW - 2
+	sizeView(&m.board, w, m.bodyHeight()-2)
 	if m.have && len(m.data.board) == 0 {
-		return append(out, s.Subtle.Render("  no rated games yet"))
+		m.board.SetContent(s.Subtle.Render("  no rated games yet"))
+		return
 	}
-	rows := h - len(out)
-	off := clamp(m.off, 0, max(0, len(m.data.board)-rows))
-	for i := off; i < len(m.data.board) && len(out) < h; i++ {
-		r := m.data.board[i]
+	nameW := boardNameW(w)
+	rows := make([]string, len(m.data.board))
+	for i, r := range m.data.board {
 		who := name(r.Name)
 		switch {
 		case r.Bot:
 			who += " [bot]"
-		case r.Fingerprint == m.me.Fingerprint:
+		case r.Fingerprint == me.Fingerprint:
 			who += " (you)"
 		}
-		line := "  " + fmt.Sprintf("%*d", rankW, i+1) + " " + fit(who, nameW) + " " +
-			fmt.Sprintf("%*.0f %*d %*d", ratingW, r.Rating, gamesW, r.Games, winsW, r.Wins)
-		if r.Fingerprint == m.me.Fingerprint {
-			out = append(out, s.Selected.Render(fit("›"+line[1:], w)))
-		} else {
-			out = append(out, line)
+		line := "  " + fmt.Sprintf("%*d", boardRankW, i+1) + " " + fit(who, nameW) + " " +
+			fmt.Sprintf("%*.0f %*d %*d", boardRatingW, r.Rating, boardGamesW, r.Games, boardWinsW, r.Wins)
+		if r.Fingerprint == me.Fingerprint {
+			line = s.Selected.Render(fit("›"+line[1:], w))
 		}
+		rows[i] = line
 	}
-	return out
+	m.board.SetContent(strings.Join(rows, "\n"))
 }

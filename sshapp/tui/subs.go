@@ -32,21 +32,13 @@ type lobbyMsg struct {
 // lobbyClosedMsg says the lobby's mailbox was closed (shutdown).
 type lobbyClosedMsg struct{ box *lobby.Mailbox[int] }
 
-// openedMsg answers a request to open (and maybe create, and sit at) a
-// table.
+// openedMsg answers the table screen's request to open (and maybe sit
+// at) its table.
 type openedMsg struct {
-	gen    int
-	name   string
 	table  *lobby.Table
 	sub    *lobby.Subscription
 	err    error // the table could not be opened
 	sitErr error // opened, but sitting down failed
-}
-
-// createFailedMsg says the create-table form's request was refused.
-type createFailedMsg struct {
-	gen int
-	err error
 }
 
 // doneMsg answers an action at the table or a chat line.
@@ -55,9 +47,6 @@ type doneMsg struct {
 	move bool // a move of the game, not a chat line or a seat
 	err  error
 }
-
-// lobbySaidMsg answers a lobby chat line.
-type lobbySaidMsg struct{ err error }
 
 // tickMsg is the turn clock's once-a-second redraw.
 type tickMsg struct{}
@@ -104,40 +93,23 @@ func waitLobby(l *lobby.Lobby, v lobby.Viewer, box *lobby.Mailbox[int], done <-c
 }
 
 // openTable watches the named table, and sits p down when sit is set.
-func openTable(l *lobby.Lobby, p lobby.Player, name string, gen int, sit bool) tea.Cmd {
+func openTable(l *lobby.Lobby, p lobby.Player, name string, sit bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		t, err := l.Table(name)
 		if err != nil {
-			return openedMsg{gen: gen, name: name, err: err}
+			return openedMsg{err: err}
 		}
-		return watchAndSit(ctx, t, p, gen, sit)
-	}
-}
-
-func watchAndSit(ctx context.Context, t *lobby.Table, p lobby.Player, gen int, sit bool) openedMsg {
-	sub, err := t.Watch(ctx, p)
-	if err != nil {
-		return openedMsg{gen: gen, name: t.Name(), err: err}
-	}
-	msg := openedMsg{gen: gen, name: t.Name(), table: t, sub: sub}
-	if sit {
-		msg.sitErr = t.Sit(ctx, p)
-	}
-	return msg
-}
-
-// createTable opens a new table hosted by p, watches it and seats p.
-func createTable(l *lobby.Lobby, p lobby.Player, tc lobby.TableConfig, gen int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-		defer cancel()
-		t, err := l.CreateTable(ctx, p, tc)
+		sub, err := t.Watch(ctx, p)
 		if err != nil {
-			return createFailedMsg{gen: gen, err: err}
+			return openedMsg{err: err}
 		}
-		return watchAndSit(ctx, t, p, gen, true)
+		msg := openedMsg{table: t, sub: sub}
+		if sit {
+			msg.sitErr = t.Sit(ctx, p)
+		}
+		return msg
 	}
 }
 

@@ -34,8 +34,8 @@ func (m *tableScreen) lastBot() string {
 
 // addBot seats a built-in bot (host only, between games).
 func (m *tableScreen) addBot() tea.Cmd {
-	t, me := m.table, m.me
-	return tableCall("add bot", func(ctx context.Context) error {
+	t := m.table
+	return m.call("add bot", func(ctx context.Context, me lobby.Player) error {
 		_, err := t.AddBot(ctx, me, addBotLevel)
 		return err
 	})
@@ -43,9 +43,9 @@ func (m *tableScreen) addBot() tea.Cmd {
 
 // removeBot takes the last built-in bot off its seat.
 func (m *tableScreen) removeBot() tea.Cmd {
-	t, me, bot := m.table, m.me, m.lastBot()
+	t, bot := m.table, m.lastBot()
 	if bot == "" {
 		return nil
 	}
-	return tableCall("remove bot", func(ctx context.Context) error { return t.RemoveBot(ctx, me, bot) })
+	return m.call("remove bot", func(ctx context.Context, me lobby.Player) error { return t.RemoveBot(ctx, me, bot) })
 }

@@ -1,19 +1,21 @@
 // Package tui is every screen of an SSH session: the name prompt, the
 // lobby with its tables and chat, the create-table form, the table itself,
-// live, and the history, replay and stats screens. One model runs per
-// session in its own Bubble Tea program; it talks to the lobby only
-// through tea.Cmds, and follows the lobby and the table it shows through
-// their mailboxes. Room: under sshapp, beside the server (which runs it on
-// each session with a terminal). It may import lobby, engine and store
-// (the types of its storage, reached only through the interfaces of its
-// Config); never sshapp or its other rooms.
+// live, and the history, replay and stats screens. One Model runs per
+// session in its own Bubble Tea program and shows one screen at a time
+// (the list is in screens.go); every screen is a Component that makes its
+// own calls into the lobby and the store through tea.Cmds, and follows the
+// lobby and the table it shows through their mailboxes.
+//
+// Room: under sshapp, beside the server, which runs it on each session with
+// a terminal. It may import lobby, engine and store (the types of its
+// storage, reached only through the Records interface of its Config);
+// never sshapp or its other rooms.
 package tui
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -22,15 +24,29 @@ import (
 
 // Config is what one session's screens need.
 type Config struct {
-	Lobby    *lobby.Lobby
-	Player   lobby.Player       // the person at the keyboard, already named
-	Renderer *lipgloss.Renderer // the session's renderer (bm.MakeRenderer(s))
+	// Lobby is the live table registry. Nil: after the name prompt, a
+	// page that points to the commands (as some tests run the server).
+	Lobby *lobby.Lobby
+	// Player is the person at the keyboard; Name "" starts at the name
+	// prompt.
+	Player lobby.Player
+	// SetName stores a name chosen at the prompt; it returns the stored
+	// name, or an error whose text is fit to show the person. It runs off
+	// the event loop.
+	SetName func(name string) (string, error)
+	// Hint is the ssh command line that reaches the server
+	// ("ssh -p 23234 host"), for tips on screen.
+	Hint string
+	// Renderer is the session's renderer (bm.MakeRenderer(s)): every style
+	// comes from it.
+	Renderer *lipgloss.Renderer
 	// Styles, when set, are the styles Renderer would build, shared with
 	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
 	Styles *Styles
-	Table  string // optional: open this table first (ssh -t HOST play TABLE)
-	Width  int    // the initial size; tea.WindowSizeMsg updates it
-	Height int
+	// Table, if set, is opened first (ssh -t HOST play TABLE).
+	Table string
+	// Width and Height are the initial size; tea.WindowSizeMsg updates it.
+	Width, Height int
 
 	// Done, when set, is closed when the session ends (s.Context().Done()).
 	// Every subscription the screens hold is then closed, even if the
@@ -44,41 +60,22 @@ type Config struct {
 	Records Records
 }
 
-type screen int
-
-const (
-	screenLobby screen = iota
-	screenForm
-	screenTable
-)
-
 // GoodbyeMsg tells the screens that the server is ending the session (a
 // shutdown, or the person was idle too long): they close their
-// subscriptions, show the reason and quit.
+// subscriptions, show the reason and quit. The server kills the program
+// if it has not quit after a grace period.
 type GoodbyeMsg struct{ Reason string }
 
-// Model is the root model of a session's program. Create it with New.
+// Model is the root model of a session's program: it shows one screen at a
+// time, routes keys to it and answers to the screen that asked, and owns
+// what is global to the session (the size, the help toggle, quitting).
+// Create it with New.
 type Model struct {
-	cfg    Config
-	s      *Styles
-	help   help.Model
+	c      *common
+	cur    Component
 	width  int
 	height int
-
-	screen screen
-	lobby  lobbyScreen
-	form   createForm
-	table  tableScreen
-
-	history historyScreen // the records screens (records.go)
-	replay  replayScreen
-	stats   statsScreen
-
-	box     *lobby.Mailbox[int] // the lobby's change signals while the lobby shows
-	sub     *lobby.Subscription // the table shown
-	gen     int                 // the newest request to open a table; older answers are dropped
-	ticking bool                // a turn clock tick is armed
-	fatal   string              // a problem that leaves nothing to show, or the goodbye
+	fatal  string // the goodbye, which leaves nothing else to show
 }
 
 // New returns the root model of one session. The caller runs it with
@@ -93,82 +90,80 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{cfg: cfg, s: s, help: s.newHelp(), width: cfg.Width, height: cfg.Height}
-	m.lobby = newLobbyScreen(s)
-	m.resize()
+	m := &Model{c: &common{cfg: cfg, s: s, help: s.newHelp()}, width: cfg.Width, height: cfg.Height}
+	m.c.nav = m
 	return m
 }
 
-// Init opens the requested table, or the table where the player is seated
-// (a reconnect), or else the lobby.
+// Init shows the name prompt to a new key (and to everyone when there is
+// no lobby), else the first screen.
 func (m *Model) Init() tea.Cmd {
-	if m.cfg.Lobby == nil {
-		m.fatal = "the lobby is not available"
-		return nil
+	if m.c.cfg.Player.Name == "" || m.c.cfg.Lobby == nil {
+		return m.goTo(goTo{to: screenPrompt})
 	}
-	target := m.cfg.Table
-	if target == "" {
-		if seated := m.cfg.Lobby.SeatedAt(m.cfg.Player.Fingerprint); len(seated) > 0 {
-			target = seated[0].Name
-		}
-	}
-	if target != "" {
-		return m.toTable(target, false)
-	}
-	return m.toLobby("", false)
+	return m.goTo(m.c.first())
 }
 
 // Close ends the subscriptions the model still holds. It is for the caller
 // once the program has stopped (it must not run beside Update); quitting
 // with q has done it already.
 func (m *Model) Close() {
-	if m.sub != nil {
-		m.sub.Close()
-		m.sub = nil
+	if m.cur == nil {
+		return
 	}
-	if m.box != nil {
-		m.cfg.Lobby.Unsubscribe(m.box)
-		m.box = nil
+	if cmd := m.cur.Leave(); cmd != nil {
+		cmd()
 	}
 }
 
-// leave drops the current screen's subscriptions, returning the command
-// that closes a table subscription.
-func (m *Model) leave() tea.Cmd {
-	m.gen++
-	var cmd tea.Cmd
-	if m.sub != nil {
-		cmd = closeSub(m.sub)
-		m.sub = nil
-	}
-	if m.box != nil {
-		m.cfg.Lobby.Unsubscribe(m.box)
-		m.box = nil
-	}
-	return cmd
+// goTo shows a new screen.
+func (m *Model) goTo(g goTo) tea.Cmd {
+	next := m.c.open(g)
+	leave := m.show(next)
+	return tea.Batch(leave, next.Init())
 }
 
-// toLobby shows the lobby, with a status line.
-func (m *Model) toLobby(status string, isErr bool) tea.Cmd {
-	cmd := m.leave()
-	m.screen = screenLobby
-	m.lobby.setStatus(status, isErr)
-	m.box = m.cfg.Lobby.Subscribe()
-	return tea.Batch(cmd, waitLobby(m.cfg.Lobby, m.cfg.Player.Viewer(), m.box, m.cfg.Done))
-}
+// backTo shows again a screen shown before.
+func (m *Model) backTo(s Component) tea.Cmd { return m.show(s) }
 
-// toTable opens a table (and sits down when sit is set).
-func (m *Model) toTable(name string, sit bool) tea.Cmd {
-	cmd := m.leave()
-	m.screen = screenTable
-	m.table = newTableScreen(m.s, m.cfg.Player, name, nil)
+// show makes s the screen shown, leaving the one shown before, and returns
+// the command that finishes leaving it.
+func (m *Model) show(s Component) tea.Cmd {
+	var leave tea.Cmd
+	if m.cur != nil && m.cur != s {
+		leave = m.cur.Leave()
+	}
+	m.cur = s
 	m.resize()
-	return tea.Batch(cmd, openTable(m.cfg.Lobby, m.cfg.Player, name, m.gen, sit))
+	return leave
 }
 
 // quit closes every subscription, then quits.
 func (m *Model) quit() tea.Cmd {
-	return tea.Sequence(m.leave(), tea.Quit)
+	var leave tea.Cmd
+	if m.cur != nil {
+		leave = m.cur.Leave()
+	}
+	return tea.Sequence(leave, tea.Quit)
+}
+
+// size is the size the screens draw in: the window's, at most
+// MaxWidth×MaxHeight, and MinWidth×MinHeight while it is not known yet.
+func (m *Model) size() (int, int) {
+	w, h := m.width, m.height
+	if w <= 0 || h <= 0 {
+		w, h = MinWidth, MinHeight
+	}
+	return min(w, MaxWidth), min(h, MaxHeight)
+}
+
+// resize gives the screen shown its size, and the help view its width.
+func (m *Model) resize() {
+	w, h := m.size()
+	m.c.help.Width = w
+	if m.cur != nil {
+		m.cur.SetSize(w, h)
+	}
 }
 
 // Update handles one message.
@@ -180,87 +175,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
-
-	case lobbyMsg:
-		if msg.box != m.box {
-			return m, nil
-		}
-		m.lobby.setTables(msg.tables)
-		m.lobby.chat = msg.chat
-		return m, waitLobby(m.cfg.Lobby, m.cfg.Player.Viewer(), m.box, m.cfg.Done)
-	case lobbyClosedMsg:
-		if msg.box == m.box {
-			m.box = nil
-			m.lobby.setStatus("the server is shutting down", true)
-		}
-		return m, nil
-	case lobbyOpen:
-		return m, m.toTable(msg.name, false)
-	case lobbyNew:
-		cmd := m.leave()
-		m.screen = screenForm
-		m.form = newCreateForm(m.s, m.cfg.Player)
+	case reply:
+		_, cmd := msg.to.Update(msg.msg)
 		return m, cmd
-	case lobbySay:
-		l, p := m.cfg.Lobby, m.cfg.Player
-		return m, func() tea.Msg { return lobbySaidMsg{l.Say(p, msg.text)} }
-	case lobbySaidMsg:
-		if msg.err != nil {
-			m.lobby.setStatus(msg.err.Error(), true)
-		}
-		return m, nil
-
-	case formBack:
-		return m, m.toLobby("", false)
-	case formSubmit:
-		m.gen++
-		return m, createTable(m.cfg.Lobby, m.cfg.Player, msg.tc, m.gen)
-	case createFailedMsg:
-		if msg.gen == m.gen && m.screen == screenForm {
-			m.form.busy = false
-			m.form.err = msg.err.Error()
-		}
-		return m, nil
-
-	case openedMsg:
-		return m, m.opened(msg)
-	case snapshotMsg:
-		if msg.sub != m.sub || m.screen != screenTable {
-			return m, nil
-		}
-		var held tea.Cmd
-		m.table, held = m.table.setSnapshot(msg.snap)
-		cmds := []tea.Cmd{waitSnapshot(m.sub, m.cfg.Done), held}
-		if msg.snap.Playing && !m.ticking {
-			m.ticking = true
-			cmds = append(cmds, tick())
-		}
-		return m, tea.Batch(cmds...)
-	case subClosedMsg:
-		if msg.sub != m.sub {
-			return m, nil
-		}
-		m.sub = nil
-		return m, m.toLobby("the table "+name(m.table.name)+" was closed", true)
-	case tickMsg:
-		if m.screen == screenTable && m.table.have && m.table.snap.Playing {
-			return m, tick()
-		}
-		m.ticking = false
-		return m, nil
-	case doneMsg:
-		if m.screen == screenTable {
-			var cmd tea.Cmd
-			m.table, cmd = m.table.done(msg)
-			return m, cmd
-		}
-		return m, nil
-	case tableBack:
-		return m, m.toLobby("", false)
-	case tableQuit:
-		return m, m.quit()
-	case recordsMsg:
-		return m, m.records(msg)
 	case GoodbyeMsg:
 		m.fatal = msg.Reason
 		if m.fatal == "" {
@@ -268,50 +185,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.quit()
 	}
-	return m, nil
+	if m.cur == nil {
+		return m, nil
+	}
+	_, cmd := m.cur.Update(msg)
+	return m, cmd
 }
 
-// resize fits the text inputs to the window.
-func (m *Model) resize() {
-	w := clamp(m.width, MinWidth, MaxWidth)
-	m.lobby.input.Width = w - 6
-	m.table.input.Width = w - 6
-}
-
-// opened takes the answer to a request to open a table.
-func (m *Model) opened(msg openedMsg) tea.Cmd {
-	if msg.gen != m.gen || (m.screen != screenTable && m.screen != screenForm) {
-		return closeSub(msg.sub)
-	}
-	if msg.err != nil {
-		return m.toLobby(fmt.Sprintf("could not open %s: %v", name(msg.name), msg.err), true)
-	}
-	m.screen = screenTable
-	m.sub = msg.sub
-	m.table = newTableScreen(m.s, m.cfg.Player, msg.name, msg.table)
-	m.resize()
-	if msg.sitErr != nil {
-		m.table.setStatus("could not sit down: "+msg.sitErr.Error(), true)
-	}
-	return waitSnapshot(m.sub, m.cfg.Done)
-}
-
-// typing reports whether a text input has the keyboard.
-func (m *Model) typing() bool {
-	switch m.screen {
-	case screenLobby:
-		return m.lobby.typing
-	case screenForm:
-		return m.form.focus == fieldName
-	case screenTable:
-		return m.table.typing
-	}
-	return false
-}
-
-// key routes a key press to the screen shown. Runes typed faster than
-// they are read arrive as one message ("jjj"); outside a paste each is
-// one key press, taken in order.
+// key handles the keys of the whole session (ctrl+c, ? for the full help)
+// and hands the rest to the screen shown. Runes typed faster than they
+// are read arrive as one message ("jjj"); outside a paste each is one key
+// press, taken in order.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
 		cmds := make([]tea.Cmd, 0, len(msg.Runes))
@@ -323,32 +207,21 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" || (m.fatal != "" && msg.String() == "q") {
 		return m.quit()
 	}
-	if m.fatal != "" {
+	if m.fatal != "" || m.cur == nil {
 		return nil
 	}
-	if msg.String() == "?" && !m.typing() {
-		m.help.ShowAll = !m.help.ShowAll
+	if msg.String() == "?" && !m.cur.Typing() {
+		m.c.help.ShowAll = !m.c.help.ShowAll
+		m.resize()
 		return nil
 	}
-	var cmd tea.Cmd
-	switch m.screen {
-	case screenLobby:
-		if !m.lobby.typing && msg.String() == "q" {
-			return m.quit()
-		}
-		m.lobby, cmd = m.lobby.update(msg)
-	case screenForm:
-		m.form, cmd = m.form.update(msg)
-	case screenTable:
-		m.table, cmd = m.table.update(msg)
-	case screenHistory, screenReplay, screenStats:
-		if msg.String() == "q" {
-			return m.quit()
-		}
-		cmd = m.recordsKey(msg)
-	}
+	_, cmd := m.cur.Update(msg)
 	return cmd
 }
+
+// anySize is a screen that draws in any size (the name prompt); the
+// others need at least MinWidth×MinHeight.
+type anySize interface{ anySize() }
 
 // View draws the screen shown, or asks for a bigger window.
 func (m *Model) View() string {
@@ -356,28 +229,21 @@ func (m *Model) View() string {
 	if w <= 0 || h <= 0 {
 		w, h = MinWidth, MinHeight // size not known yet
 	}
-	if w < MinWidth || h < MinHeight {
+	if _, ok := m.cur.(anySize); !ok && (w < MinWidth || h < MinHeight) {
 		return m.tooSmall(w, h)
 	}
-	w, h = min(w, MaxWidth), min(h, MaxHeight)
-	m.help.Width = w
 	if m.fatal != "" {
-		return m.s.Error.Render(m.fatal) + "\n\n" + m.s.Subtle.Render("q: quit")
+		return m.c.s.Error.Render(m.fatal) + "\n\n" + m.c.s.Subtle.Render("q: quit")
 	}
-	switch m.screen {
-	case screenForm:
-		return m.form.view(m.s, &m.help, w, h)
-	case screenTable:
-		return m.table.render(m.s, &m.help, m.cfg.Now(), w, h)
-	case screenHistory, screenReplay, screenStats:
-		return m.recordsView(w, h)
+	if m.cur == nil {
+		return ""
 	}
-	return m.lobby.view(m.s, m.cfg.Player, &m.help, w, h)
+	return m.cur.View()
 }
 
 // tooSmall is the whole screen when the window cannot hold the layout.
 func (m *Model) tooSmall(w, h int) string {
-	msg := m.s.Center.Render(fmt.Sprintf("make the window at least %d×%d", MinWidth, MinHeight)) + "\n" +
-		m.s.Subtle.Render(fmt.Sprintf("(now %d×%d)", w, h))
-	return m.s.r.Place(min(w, MaxWidth), min(h, MaxHeight), lipgloss.Center, lipgloss.Center, msg)
+	msg := m.c.s.Center.Render(fmt.Sprintf("make the window at least %d×%d", MinWidth, MinHeight)) + "\n" +
+		m.c.s.Subtle.Render(fmt.Sprintf("(now %d×%d)", w, h))
+	return m.c.s.r.Place(min(w, MaxWidth), min(h, MaxHeight), lipgloss.Center, lipgloss.Center, msg)
 }

@@ -124,7 +124,7 @@ func TestPickerOffersOnlyLegalValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := newGame(t, tc.opts, tc.draws, tc.acts...)
 			v := g.View(tc.seat)
-			p, ok := newPicker(&v)
+			p, ok := newPicker(NewStyles(asciiRenderer()), &v)
 			if ok != tc.ok {
 				t.Fatalf("ok %v, want %v", ok, tc.ok)
 			}
@@ -169,8 +169,8 @@ func TestPickerOffersOnlyLegalValues(t *testing.T) {
 func TestPickerKeysAndView(t *testing.T) {
 	g := newGame(t, engine.DefaultOptions(), dice(64), engine.Action{Kind: engine.Roll, Seat: 0, Look: true})
 	v := g.View(0)
-	p, _ := newPicker(&v)
-	s := NewStyles(asciiRenderer())
+	p, _ := newPicker(NewStyles(asciiRenderer()), &v)
+	p.SetSize(40, 8)
 
 	down := tea.KeyMsg{Type: tea.KeyDown}
 	p = p.Update(down)
@@ -182,7 +182,7 @@ func TestPickerKeysAndView(t *testing.T) {
 	if p.Selected() != 64 {
 		t.Errorf("d jumps to %v, want the dice 64", p.Selected())
 	}
-	view := p.View(s, 40, 8)
+	view := p.View()
 	assertContains(t, view, "Announce (lowest first):", "› 64", "★ your dice", "to beat")
 	if n := strings.Count(view, "\n") + 1; n > 8 {
 		t.Errorf("%d lines in 8", n)
@@ -195,8 +195,8 @@ func TestPickerKeysAndView(t *testing.T) {
 	for range 30 {
 		p = p.Update(down)
 	}
-	if p.Selected() != engine.Mia || !strings.Contains(p.View(s, 40, 8), "› 21 Mia") {
-		t.Errorf("the top is %v:\n%s", p.Selected(), p.View(s, 40, 8))
+	if p.Selected() != engine.Mia || !strings.Contains(p.View(), "› 21 Mia") {
+		t.Errorf("the top is %v:\n%s", p.Selected(), p.View())
 	}
 
 	// A newer view keeps the selection; a view with nothing to announce
@@ -274,7 +274,7 @@ func TestDrawDice(t *testing.T) {
 
 func TestFormOptions(t *testing.T) {
 	s := NewStyles(asciiRenderer())
-	f := newCreateForm(s, lobby.Player{Name: "alice"})
+	f := newCreateForm(&common{cfg: Config{Player: lobby.Player{Name: "alice"}}, s: s})
 	if tc := f.config(); tc.Name != "alice-table" || tc.Seats != 6 || tc.Rules != engine.DefaultOptions() || tc.Private {
 		t.Fatalf("defaults %+v", tc)
 	}
@@ -338,17 +338,16 @@ func TestFormShowsLobbyError(t *testing.T) {
 	m := New(e.config(a, 80, 24)).(*Model)
 	defer m.Close()
 	m.Init()
-	m.Update(lobbyNew{})
-	if m.screen != screenForm {
+	m.goTo(goTo{to: screenForm})
+	f, ok := m.cur.(*createForm)
+	if !ok {
 		t.Fatal("no form")
 	}
-	m.form.name.SetValue("no spaces please")
-	_, cmd := m.Update(keyEnter)
-	msg := cmd()
-	_, cmd = m.Update(msg) // formSubmit: the create command
-	m.Update(cmd())        // its answer
-	if m.form.err != lobby.ErrBadTableName.Error() {
-		t.Errorf("form error %q", m.form.err)
+	f.name.SetValue("no spaces please")
+	_, cmd := m.Update(keyEnter) // the form creates the table
+	m.Update(cmd())              // its answer
+	if f.err != lobby.ErrBadTableName.Error() {
+		t.Errorf("form error %q", f.err)
 	}
 	assertContains(t, m.View(), lobby.ErrBadTableName.Error())
 	if _, err := e.lobby.Table("no spaces please"); err == nil {
@@ -365,9 +364,7 @@ func TestColoursFollowTheRenderer(t *testing.T) {
 	snap := e.snapshot(tbl, a)
 	frame := func(cfg Config) string {
 		m := New(cfg).(*Model)
-		m.screen = screenTable
-		m.table = newTableScreen(m.s, a, "colours", tbl)
-		m.table, _ = m.table.setSnapshot(snap)
+		showTable(m, tbl, snap)
 		return m.View()
 	}
 	plain := frame(e.config(a, 80, 24))
@@ -406,9 +403,7 @@ func BenchmarkTableView(b *testing.B) {
 	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
 	tbl := e.game("bench", engine.DefaultOptions(), p...)
 	m := New(e.config(p[0], 80, 24)).(*Model)
-	m.screen = screenTable
-	m.table = newTableScreen(m.s, p[0], "bench", tbl)
-	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, p[0]))
+	showTable(m, tbl, e.snapshot(tbl, p[0]))
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()
@@ -431,37 +426,49 @@ func TestKeysWaitForTheMoveInFlight(t *testing.T) {
 	}
 	m := New(e.config(p, 80, 24)).(*Model)
 	defer m.Close()
-	m.screen = screenTable
-	m.table = newTableScreen(m.s, p, "burst", tbl)
-	m.table, _ = m.table.setSnapshot(e.snapshot(tbl, p))
-	n := len(m.table.snap.Events())
+	ts := showTable(m, tbl, e.snapshot(tbl, p))
+	n := len(ts.snap.Events())
 
 	rollCmd := m.key(keyRunes("r"))
-	if rollCmd == nil || !m.table.busy {
+	if rollCmd == nil || !ts.busy {
 		t.Fatal("r sends no roll")
 	}
 	m.key(keyRunes("rj")) // a burst: r, then j
 	m.key(keyEnter)
-	if len(m.table.held) != 3 {
-		t.Fatalf("%d keys held while the roll is on its way, want 3", len(m.table.held))
+	if len(ts.held) != 3 {
+		t.Fatalf("%d keys held while the roll is on its way, want 3", len(ts.held))
 	}
-	var cmd tea.Cmd
-	m.table, cmd = m.table.done(rollCmd().(doneMsg))
-	if cmd != nil || !m.table.busy {
+	if cmd := ts.done(answer(rollCmd).(doneMsg)); cmd != nil || !ts.busy {
 		t.Fatal("the held keys ran before the roll's snapshot arrived")
 	}
 	rolled := e.until(tbl, p, "the roll", func(s lobby.Snapshot) bool { return len(s.Events()) > n })
 	want := rolled.Game.Claims[min(1, len(rolled.Game.Claims)-1)] // j moved the cursor one higher
-	m.table, cmd = m.table.setSnapshot(rolled)
-	if cmd == nil || len(m.table.held) != 0 {
-		t.Fatalf("the held keys did not run (%d held)", len(m.table.held))
+	cmd := ts.setSnapshot(rolled)
+	if cmd == nil || len(ts.held) != 0 {
+		t.Fatalf("the held keys did not run (%d held)", len(ts.held))
 	}
-	m.table, _ = m.table.done(cmd().(doneMsg))
+	ts.done(answer(cmd).(doneMsg))
 	claimed := e.until(tbl, p, "the claim", func(s lobby.Snapshot) bool { return s.Game.Claim != engine.NoValue })
 	if claimed.Game.Claim != want {
 		t.Errorf("announced %v, want %v (the second value: one j)", claimed.Game.Claim, want)
 	}
 	if got := len(claimed.Events()); got != n+2 {
 		t.Errorf("%d events after r r j enter, want a roll and a claim", got-n)
+	}
+}
+
+// BenchmarkTableSnapshot is a snapshot taken and drawn: what a session
+// spends on each change of its table.
+func BenchmarkTableSnapshot(b *testing.B) {
+	e := newEnv(b)
+	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
+	tbl := e.game("bench", engine.DefaultOptions(), p...)
+	m := New(e.config(p[0], 80, 24)).(*Model)
+	snap := e.snapshot(tbl, p[0])
+	ts := showTable(m, tbl, snap)
+	b.ReportAllocs()
+	for b.Loop() {
+		ts.setSnapshot(snap)
+		_ = m.View()
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/mia-game/mia/engine"
@@ -30,7 +29,7 @@ func New(st *store.Store) Storage { return Storage{st: st} }
 
 // Access is a stored table's record as the lobby's access rule reads it.
 func Access(t store.Table) lobby.Access {
-	return lobby.Access{Private: t.Private, Host: t.Host, Members: slices.Clone(t.Members), Created: t.Created}
+	return lobby.Access{Private: t.Private, Host: t.Host, Members: append([]string(nil), t.Members...), Created: t.Created}
 }
 
 // GameAccess is a stored game, and its table's record (nil if none), as
@@ -59,7 +58,7 @@ func toTable(t store.Table) lobby.TableRecord {
 
 func fromTable(t lobby.TableRecord) store.Table {
 	return store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
-		Members: slices.Clone(t.Members), Created: t.Created, Closed: t.Closed}
+		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed}
 }
 
 // CreateTable stores a new table; store.ErrExists is lobby.ErrTableExists.

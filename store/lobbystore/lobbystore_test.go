@@ -1,4 +1,4 @@
-package lobbystore_test
+package lobbystore
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
-	"github.com/mia-game/mia/store/lobbystore"
 )
 
 func openStore(t *testing.T) *store.Store {
@@ -84,13 +83,13 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	rev := func(ids ...string) []string { out := slices.Clone(ids); slices.Reverse(out); return out }
 	ids := func(v lobby.Viewer, q store.Query) []string {
 		t.Helper()
-		gs, err := s.History(ctx, q, lobbystore.Shows(v))
+		gs, err := s.History(ctx, q, Shows(v))
+		out := make([]string, len(gs))
+		for i, g := range gs {
+			out[i] = g.ID
+		}
 		if err != nil {
 			t.Fatal(err)
-		}
-		out := []string{}
-		for _, g := range gs {
-			out = append(out, g.ID)
 		}
 		return out
 	}
@@ -130,14 +129,14 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		v    V
 		want bool
 	}{{V{Fingerprint: member}, true}, {V{Fingerprint: stranger}, false}, {V{Admin: true}, true}, {V{}, false}} {
-		if ok, err := s.GameShown(ctx, g, lobbystore.Shows(c.v)); err != nil || ok != c.want {
+		if ok, err := s.GameShown(ctx, g, Shows(c.v)); err != nil || ok != c.want {
 			t.Errorf("GameShown(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
 		}
 	}
 	if err := s.UpdateTable(ctx, "club", func(tb *store.Table) error { tb.Members = nil; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := s.GameShown(ctx, g, lobbystore.Shows(V{Fingerprint: member})); ok {
+	if ok, _ := s.GameShown(ctx, g, Shows(V{Fingerprint: member})); ok {
 		t.Error("a removed member still sees the table's games")
 	}
 	if got := ids(V{Fingerprint: member}, Q{Table: "club"}); len(got) != 0 {
@@ -150,7 +149,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 // lobby tells apart (ErrTableExists, ErrBadInvite).
 func TestStorage(t *testing.T) {
 	st := openStore(t)
-	s := lobbystore.New(st)
+	s := New(st)
 	ctx := context.Background()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rec := lobby.TableRecord{Name: "club", Rules: engine.DefaultOptions(), Seats: 3,

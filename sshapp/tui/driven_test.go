@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"testing"
+
+	"github.com/mia-game/mia/lobby"
+)
+
+// TestSitKeyAtADrivenTable: at a table whose games a program deals (the
+// Mäxchen gateway's), a spectator may sit down while a game runs, for the
+// next deal, and nobody is offered start; elsewhere sitting waits for the
+// game's end.
+func TestSitKeyAtADrivenTable(t *testing.T) {
+	me := lobby.Player{Fingerprint: "SHA256:carol", Name: "carol"}
+	cases := []struct {
+		name            string
+		driven, playing bool
+		seated          bool
+		sit, start      bool
+		sitHelp         string
+	}{
+		{"driven, a game running", true, true, false, true, false, "sit"},
+		{"driven, between games", true, false, false, true, false, "sit"},
+		{"driven, seated for the next deal", true, true, true, true, false, "stand"},
+		{"a table of people, a game running", false, true, false, false, false, ""},
+		{"a table of people, between games", false, false, true, true, true, "stand"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStyles(asciiRenderer())
+			m := newTableScreen(&common{cfg: Config{Player: me}, s: s, help: s.newHelp()}, "maexchen", false)
+			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
+				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven}})
+			if got := m.keys.Sit.Enabled(); got != tc.sit {
+				t.Errorf("sit key enabled %v, want %v", got, tc.sit)
+			}
+			if tc.sit && m.keys.Sit.Help().Desc != tc.sitHelp {
+				t.Errorf("sit key says %q, want %q", m.keys.Sit.Help().Desc, tc.sitHelp)
+			}
+			if got := m.keys.Start.Enabled(); got != tc.start {
+				t.Errorf("start key enabled %v, want %v", got, tc.start)
+			}
+		})
+	}
+}

@@ -1,0 +1,410 @@
+package tui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+)
+
+// logKeep is how many log lines are kept from each snapshot.
+const logKeep = MaxHeight
+
+// tableScreen shows one table, live, and takes the viewer's moves. This
+// file is its state and its input; tableview.go draws it.
+type tableScreen struct {
+	c       *common
+	w, h    int
+	name    string
+	sitDown bool                // sit down once the table is open
+	table   *lobby.Table        // nil until open
+	sub     *lobby.Subscription // the table's snapshots; nil once left
+	left    bool                // another screen shows
+	ticking bool                // a turn clock tick is armed
+	snap    lobby.Snapshot
+	have    bool     // a snapshot arrived
+	log     []string // snap.LogLines, made when the snapshot arrives
+	logView viewport.Model
+	talk    viewport.Model // the table chat
+	drawn   [2][]string    // the log's and the chat's views, drawn when they change
+	fitted  bool           // logView, talk, drawn and the picker fit the window and snapshot
+	picker  picker
+	autoAt  int // the event count at which the picker last opened by itself
+	confirm bool
+	typing  bool
+	input   textinput.Model
+	status  string
+	isErr   bool
+	// busy is set from the moment a move is sent until its answer and the
+	// snapshot showing it have both arrived; keys pressed meanwhile wait in
+	// held, so that each is read against the table it was meant for.
+	busy   bool
+	moved  bool // the move in flight was taken; its snapshot is awaited
+	sentAt int  // the event count when the move was sent
+	held   []tea.KeyMsg
+	keys   tableKeys
+	ikeys  inputKeys
+	ckeys  confirmKeys
+}
+
+func newTableScreen(c *common, name string, sit bool) *tableScreen {
+	m := &tableScreen{c: c, name: name, sitDown: sit, keys: newTableKeys(), ikeys: newInputKeys(), ckeys: newConfirmKeys(), autoAt: -1,
+		input:   c.s.newInput("say: ", "a line for the table", lobby.MaxChatRunes),
+		logView: c.s.newView(), talk: c.s.newView()}
+	m.syncKeys()
+	return m
+}
+
+// Init opens the table (and sits down, if asked).
+func (m *tableScreen) Init() tea.Cmd {
+	return ask(m, openTable(m.c.cfg.Lobby, m.c.cfg.Player, m.name, m.sitDown))
+}
+
+// Leave closes the table's subscription.
+func (m *tableScreen) Leave() tea.Cmd {
+	m.left = true
+	sub := m.sub
+	m.sub = nil
+	return closeSub(sub)
+}
+
+// Typing implements Component.
+func (m *tableScreen) Typing() bool { return m.typing }
+
+// SetSize implements Component.
+func (m *tableScreen) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.input.Width = w - 6
+	m.layout()
+}
+
+// ShortHelp implements help.KeyMap.
+func (m *tableScreen) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m *tableScreen) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
+
+// helpKeys is the key map the help bar shows now.
+func (m *tableScreen) helpKeys() help.KeyMap {
+	switch {
+	case m.typing:
+		return m.ikeys
+	case m.confirm:
+		return m.ckeys
+	case m.picker.Open():
+		return m.picker.keys
+	}
+	return m.keys
+}
+
+func (m *tableScreen) setStatus(text string, isErr bool) { m.status, m.isErr = text, isErr }
+
+// Update implements tea.Model: the keys, and the answers of the table.
+func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case openedMsg:
+		return m, m.opened(msg)
+	case snapshotMsg:
+		if msg.sub != m.sub || m.sub == nil {
+			return m, nil
+		}
+		cmds := []tea.Cmd{ask(m, waitSnapshot(m.sub, m.c.cfg.Done)), m.setSnapshot(msg.snap)}
+		if msg.snap.Playing && !m.ticking {
+			m.ticking = true
+			cmds = append(cmds, ask(m, tick()))
+		}
+		return m, tea.Batch(cmds...)
+	case subClosedMsg:
+		if msg.sub != m.sub || m.sub == nil {
+			return m, nil
+		}
+		m.sub = nil
+		return m, m.c.nav.goTo(goTo{to: screenLobby, status: "the table " + name(m.name) + " was closed", isErr: true})
+	case tickMsg:
+		if !m.left && m.have && m.snap.Playing {
+			return m, ask(m, tick())
+		}
+		m.ticking = false
+	case doneMsg:
+		return m, m.done(msg)
+	}
+	return m, nil
+}
+
+// opened takes the answer to the request to open the table.
+func (m *tableScreen) opened(msg openedMsg) tea.Cmd {
+	if m.left {
+		return closeSub(msg.sub)
+	}
+	if msg.err != nil {
+		return m.c.nav.goTo(goTo{to: screenLobby, status: "could not open " + name(m.name) + ": " + msg.err.Error(), isErr: true})
+	}
+	m.name, m.table, m.sub = msg.table.Name(), msg.table, msg.sub
+	if msg.sitErr != nil {
+		m.setStatus("could not sit down: "+msg.sitErr.Error(), true)
+	}
+	return ask(m, waitSnapshot(m.sub, m.c.cfg.Done))
+}
+
+// view is the game as the viewer sees it, or nil.
+func (m *tableScreen) view() *engine.View {
+	if !m.have {
+		return nil
+	}
+	return m.snap.Game
+}
+
+// inGame reports whether the viewer holds a living seat in the running
+// game.
+func (m *tableScreen) inGame() bool {
+	v := m.view()
+	return m.snap.Playing && v != nil && v.Seat >= 0 && v.Seat < len(v.Lives) && v.Lives[v.Seat] > 0
+}
+
+func (m *tableScreen) isHost() bool {
+	return m.have && m.snap.Table.HostFingerprint == m.c.cfg.Player.Fingerprint
+}
+
+// setSnapshot takes a newer snapshot: the log, the keys and the picker
+// follow it; the keys held for a move that it shows landed run.
+func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
+	m.snap, m.have = snap, true
+	// Made once for everyone who sees the table from the same seat; the
+	// names in it were typed by people, so it is cleaned.
+	m.log = snap.CleanLogLines(logKeep, 4*MaxWidth)
+	if !m.inGame() {
+		m.confirm = false
+	}
+	v := m.view()
+	if m.picker.Open() {
+		m.picker = m.picker.Refresh(v)
+	}
+	// After the viewer's own roll, the picker opens by itself, once.
+	if n := len(snap.Events()); !m.picker.Open() && !m.typing && !m.confirm && v != nil && snap.Playing &&
+		v.Can(engine.Claim) && m.autoAt != n {
+		if p, ok := newPicker(m.c.s, v); ok {
+			m.picker, m.autoAt = p, n
+		}
+	}
+	m.syncKeys()
+	m.layout()
+	if m.moved && len(snap.Events()) > m.sentAt {
+		return m.release()
+	}
+	return nil
+}
+
+// release ends the wait for a move and plays the keys held meanwhile, in
+// order, until one of them sends another move.
+func (m *tableScreen) release() tea.Cmd {
+	m.busy, m.moved = false, false
+	keys := m.held
+	m.held = nil
+	var cmds []tea.Cmd
+	for i, k := range keys {
+		if m.busy {
+			m.held = append(m.held, keys[i:]...)
+			break
+		}
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Sequence(cmds...)
+}
+
+// syncKeys enables the bindings of the actions legal now, so that the help
+// bar shows only those.
+func (m *tableScreen) syncKeys() {
+	k := &m.keys
+	v := m.view()
+	playing := m.have && m.snap.Playing
+	can := func(kind engine.Kind) bool { return playing && v != nil && v.Can(kind) }
+	k.Roll.SetEnabled(can(engine.Roll))
+	k.Blind.SetEnabled(can(engine.Roll))
+	k.Challenge.SetEnabled(can(engine.Challenge))
+	k.GiveUp.SetEnabled(can(engine.GiveUp))
+	// p passes the claim on unchanged; raising without a roll goes through
+	// the picker (a).
+	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
+	k.Pass.SetEnabled(samePass)
+	if samePass {
+		k.Pass.SetHelp("p", "pass "+v.Claim.Name())
+	}
+	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
+	if can(engine.Claim) {
+		k.Announce.SetHelp("a", "announce")
+	} else {
+		k.Announce.SetHelp("a", "raise")
+	}
+	seated := m.have && m.snap.Seated
+	switch {
+	case !m.have:
+		k.Sit.SetEnabled(false)
+	case !seated && (!playing || m.snap.Table.Driven):
+		// At a driven table one sits down for the next deal at any time.
+		k.Sit.SetEnabled(true)
+		k.Sit.SetHelp("s", "sit")
+	case !playing:
+		k.Sit.SetEnabled(true)
+		k.Sit.SetHelp("s", "stand")
+	case m.inGame():
+		k.Sit.SetEnabled(true)
+		k.Sit.SetHelp("s", "leave")
+	case seated:
+		k.Sit.SetEnabled(true)
+		k.Sit.SetHelp("s", "stand")
+	default:
+		k.Sit.SetEnabled(false)
+	}
+	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
+	m.syncBotKeys(playing)
+	if m.have && m.snap.Game != nil {
+		k.Start.SetHelp("enter", "play again")
+	} else {
+		k.Start.SetHelp("enter", "start")
+	}
+}
+
+// key takes a key press: typed into the chat line, held while a move is
+// on its way, answered to the question or the picker, or a table key.
+func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
+	defer m.layout()
+	switch {
+	case m.typing:
+		return m.keyTyping(msg)
+	case m.busy:
+		m.held = append(m.held, msg)
+		return nil
+	case m.confirm:
+		ck := m.ckeys
+		switch {
+		case key.Matches(msg, ck.Yes):
+			m.confirm = false
+			return m.stand()
+		case key.Matches(msg, ck.No):
+			m.confirm = false
+			m.setStatus("you stay in the game", false)
+		}
+		return nil
+	case m.picker.Open() && key.Matches(msg, m.picker.keys.Choose):
+		a := m.picker.Action()
+		m.picker = picker{}
+		return m.play(a)
+	case m.picker.Open():
+		m.picker = m.picker.Update(msg)
+		return nil
+	}
+	k := m.keys
+	v := m.view()
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.c.nav.goTo(goTo{to: screenLobby})
+	case key.Matches(msg, k.Quit):
+		return m.c.nav.quit()
+	case key.Matches(msg, k.Chat) && m.table != nil:
+		m.typing = true
+		return m.input.Focus()
+	case !m.have:
+		return nil
+	case key.Matches(msg, k.Roll):
+		return m.play(engine.Action{Kind: engine.Roll, Look: true})
+	case key.Matches(msg, k.Blind):
+		return m.play(engine.Action{Kind: engine.Roll, Look: false})
+	case key.Matches(msg, k.Challenge):
+		return m.play(engine.Action{Kind: engine.Challenge})
+	case key.Matches(msg, k.GiveUp):
+		return m.play(engine.Action{Kind: engine.GiveUp})
+	case key.Matches(msg, k.Pass):
+		return m.play(engine.Action{Kind: engine.Pass, Value: v.Claim})
+	case key.Matches(msg, k.Announce):
+		if p, ok := newPicker(m.c.s, v); ok {
+			m.picker = p
+		}
+	case key.Matches(msg, k.Sit):
+		switch {
+		case m.inGame():
+			m.confirm = true
+		case m.snap.Seated:
+			return m.stand()
+		default:
+			return m.sit()
+		}
+	case key.Matches(msg, k.AddBot):
+		return m.addBot()
+	case key.Matches(msg, k.RemoveBot):
+		return m.removeBot()
+	case key.Matches(msg, k.Start):
+		m.setStatus("starting…", false)
+		return m.call("start", m.table.Start)
+	}
+	return nil
+}
+
+func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter":
+		text := m.input.Value()
+		m.input.Reset()
+		m.input.Blur()
+		m.typing = false
+		if strings.TrimSpace(text) == "" {
+			return nil
+		}
+		t, me := m.table, m.c.cfg.Player
+		return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
+	case "esc":
+		m.input.Blur()
+		m.typing = false
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+// play sends a move; the keys that follow wait until it has landed.
+func (m *tableScreen) play(a engine.Action) tea.Cmd {
+	if m.busy || m.table == nil {
+		return nil
+	}
+	m.busy, m.moved, m.sentAt = true, false, len(m.snap.Events())
+	m.status = ""
+	return ask(m, act(m.table, m.c.cfg.Player, a))
+}
+
+// call runs one request of the viewer at the table (sit, stand, start).
+func (m *tableScreen) call(what string, fn func(context.Context, lobby.Player) error) tea.Cmd {
+	me := m.c.cfg.Player
+	return ask(m, tableCall(what, func(ctx context.Context) error { return fn(ctx, me) }))
+}
+
+func (m *tableScreen) sit() tea.Cmd { return m.call("sit", m.table.Sit) }
+
+func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
+
+// done takes the answer to a move or request. A refused move frees the
+// held keys at once; a taken one frees them when its snapshot is in.
+func (m *tableScreen) done(msg doneMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.setStatus(msg.err.Error(), true)
+	case msg.what == "start":
+		m.setStatus("", false)
+	}
+	if !msg.move || !m.busy {
+		return nil
+	}
+	if msg.err != nil || len(m.snap.Events()) > m.sentAt {
+		return m.release()
+	}
+	m.moved = true
+	return nil
+}

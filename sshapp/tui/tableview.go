@@ -1,0 +1,402 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// The drawing of the table screen; tableinput.go is its state and input.
+
+// remaining is the turn clock as the viewer sees it: whole seconds left.
+func (m *tableScreen) remaining(now time.Time) int {
+	if m.snap.Deadline.IsZero() {
+		return -1
+	}
+	d := m.snap.Deadline.Sub(now)
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// layout asks for the log, the chat and the picker to be fitted to the
+// window again before the next frame is drawn (fitViews). It costs
+// nothing: a spectator whose frame is shared never fits them.
+func (m *tableScreen) layout() { m.fitted = false }
+
+// fitViews sizes the log, the chat and the picker to the window and draws
+// the log and the chat into their viewports, if layout asked for it.
+func (m *tableScreen) fitViews() {
+	if m.fitted {
+		return
+	}
+	m.fitted = true
+	topH := max(9, m.seatCount())
+	botH := m.h - 2 - topH - 1 - 1 - 1
+	colW := (m.w - 2) / 2
+	sizeView(&m.logView, colW, botH-1)
+	setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
+	sizeView(&m.talk, m.w-colW-2, botH-1)
+	setTail(&m.talk, len(m.snap.Chat), m.c.s.chatLineOf(m.snap.Chat))
+	m.drawn = [2][]string{viewLines(m.logView), viewLines(m.talk)}
+	m.picker.SetSize(colW, botH)
+}
+
+// spectatorFrame is what a spectator's frame depends on besides the
+// snapshot: spectators who match draw the same frame.
+type spectatorFrame struct {
+	name    string // the table's name as the viewer opened it
+	w, h    int
+	left    int // seconds on the turn clock
+	styles  *Styles
+	host    bool
+	canChat bool
+}
+
+// View draws the table, with the help bar (or the full help in place of
+// the log and chat). A spectator with nothing of their own on the screen
+// (no status line, chat input, picker, question or full help) sees what
+// every such spectator of the table sees: the frame is drawn once for all
+// of them (lobby.Snapshot.Shared) instead of once each, every second.
+func (m *tableScreen) View() string {
+	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.typing && !m.confirm && !m.busy && len(m.held) == 0 &&
+		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
+		k := spectatorFrame{name: m.name, w: m.w, h: m.h, left: m.remaining(m.c.cfg.Now()), styles: m.c.s,
+			host: m.isHost(), canChat: m.table != nil}
+		return m.snap.Shared(k, m.draw)
+	}
+	return m.draw()
+}
+
+// draw draws the table; see View.
+func (m *tableScreen) draw() string {
+	m.fitViews()
+	s, w, h, now := m.c.s, m.w, m.h, m.c.cfg.Now()
+	var b strings.Builder
+	m.titleBar(&b, s, w)
+	b.WriteString("\n\n")
+	if !m.have {
+		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
+		return b.String()
+	}
+	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
+	rightW := w - leftW - 2
+	topH := max(9, m.seatCount())
+	left := block(m.seatLines(s, now), leftW, topH)
+	right := block(m.panelLines(s, now, rightW), rightW, topH)
+	side(&b, left, right, 2)
+	b.WriteString("\n\n")
+
+	botH := h - 2 - topH - 1 - 1 - 1
+	if m.c.help.ShowAll {
+		full := m.c.helpView(m, botH)
+		b.WriteString(full)
+		for i := lineCount(full); i < botH; i++ {
+			b.WriteByte('\n')
+		}
+	} else {
+		colW := (w - 2) / 2
+		var lcol []string
+		if m.picker.Open() {
+			lcol = strings.Split(m.picker.View(), "\n")
+		} else {
+			lcol = append([]string{s.Header.Render("Round log")}, m.drawn[0]...)
+		}
+		rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
+		side(&b, block(lcol, colW, botH), rcol, 2)
+	}
+	b.WriteByte('\n')
+	m.statusLine(&b, s, w)
+	b.WriteByte('\n')
+	if !m.c.help.ShowAll {
+		b.WriteString(m.c.help.View(m))
+	}
+	return b.String()
+}
+
+func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
+	left := s.Title.Render("mia") + " " + s.Bold.Render(name(m.name))
+	if m.have && m.snap.Table.Private {
+		left += " 🔒"
+	}
+	var right string
+	switch {
+	case !m.have:
+	case m.snap.Playing && m.snap.Game != nil:
+		right = fmt.Sprintf("round %d", m.snap.Game.Round)
+	case m.snap.Game != nil:
+		right = "game over"
+	default:
+		right = fmt.Sprintf("waiting · %d/%d seated", m.snap.Table.Taken, m.snap.Table.Seats)
+	}
+	if m.have && !m.snap.Seated && (m.snap.Game == nil || m.snap.You < 0) {
+		right += " · watching"
+	}
+	lw := w - ansi.StringWidth(right) - 1
+	rules := ""
+	if m.have {
+		rules = " · " + longRules(m.snap.Table.Rules)
+	}
+	b.WriteString(fit(left+s.TitleBar.Render(cut(rules, max(0, lw-ansi.StringWidth(left)))), lw))
+	b.WriteByte(' ')
+	b.WriteString(s.Subtle.Render(right))
+}
+
+// seat is one seat as drawn.
+type seat struct {
+	name                string
+	lives, max          int
+	bot, away, you, out bool
+	turn, empty         bool
+}
+
+// seatCount is the number of lines the seats take, with their header
+// between games.
+func (m *tableScreen) seatCount() int {
+	if m.snap.Playing && m.snap.Game != nil {
+		return len(m.snap.Game.Lives)
+	}
+	return 1 + max(m.snap.Table.Seats, len(m.snap.Table.Players))
+}
+
+// seats lists the seats in order: the running game's, or else the people
+// seated for the next game and the empty seats.
+func (m *tableScreen) seats() []seat {
+	info := m.snap.Table
+	v := m.snap.Game
+	var out []seat
+	if m.snap.Playing && v != nil {
+		for i, l := range v.Lives {
+			st := seat{name: m.snap.Name(i), lives: l, max: v.Options.Lives, you: i == v.Seat, out: l == 0,
+				turn: i == v.Turn && v.Phase != engine.PhaseOver}
+			if i < len(info.Players) && info.Players[i].Name == st.name {
+				p := info.Players[i]
+				st.bot, st.away = p.Bot, !p.Bot && !p.Connected
+			}
+			out = append(out, st)
+		}
+		return out
+	}
+	for _, p := range info.Players {
+		out = append(out, seat{name: p.Name, lives: p.Lives, max: info.Rules.Lives, bot: p.Bot,
+			away: !p.Bot && !p.Connected, you: p.Fingerprint == m.c.cfg.Player.Fingerprint})
+	}
+	for len(out) < info.Seats {
+		out = append(out, seat{empty: true})
+	}
+	return out
+}
+
+func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
+	seats := m.seats()
+	lines := make([]string, 0, len(seats)+1)
+	switch {
+	case m.snap.Playing:
+	case m.snap.Game != nil:
+		lines = append(lines, s.Header.Render("Seated for the next game"))
+	default:
+		lines = append(lines, s.Header.Render("Seats"))
+	}
+	left := m.remaining(now)
+	for _, st := range seats {
+		if st.empty {
+			lines = append(lines, s.Dim.Render("  · empty seat"))
+			continue
+		}
+		marker := "  "
+		if st.turn {
+			marker = s.Turn.Render("▶ ")
+		}
+		nm := fit(name(st.name), 16)
+		switch {
+		case st.out:
+			nm = s.Dim.Render(nm)
+		case st.turn:
+			nm = s.Turn.Render(nm)
+		}
+		tag := ""
+		switch {
+		case st.bot:
+			tag = "[bot]"
+		case st.away:
+			tag = "(away)"
+		case st.you:
+			tag = "(you)"
+		}
+		var lives string
+		if st.out {
+			lives = s.Dim.Render(fit("out", engine.MaxLives))
+		} else {
+			l, lost := hearts(st.lives, st.max)
+			lives = s.Heart.Render(l) + s.HeartLost.Render(lost) + spaces(engine.MaxLives-st.max)
+		}
+		clock := ""
+		if st.turn && left >= 0 {
+			clock = " " + s.Turn.Render(fmt.Sprintf("%5s", clockText(left)))
+		}
+		lines = append(lines, marker+nm+" "+fit(tag, 6)+" "+lives+clock)
+	}
+	return lines
+}
+
+// panelLines is the right side: the claim, whose turn, the dice or cup, or
+// the result of the last game.
+func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
+	v := m.snap.Game
+	var out []string
+	switch {
+	case v == nil:
+		out = append(out, s.Header.Render("Waiting for players"),
+			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats),
+			"The game starts when all seats are",
+			"taken or the host presses enter.", "")
+		if !m.snap.Seated {
+			out = append(out, s.Info.Render("s: take a seat"))
+		}
+		switch {
+		case m.isHost():
+			out = append(out, s.Info.Render("enter: start the game"))
+		case m.snap.Seated:
+			out = append(out, s.Subtle.Render("waiting for the host to start"))
+		}
+		return out
+	case !m.snap.Playing:
+		return m.resultLines(s, w)
+	}
+	switch {
+	case v.Claim == engine.NoValue:
+		out = append(out, s.Subtle.Render("No claim yet"))
+	case v.Claim == engine.Mia:
+		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
+	default:
+		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
+	}
+	turn, hint := m.turnLines(s, v, now)
+	out = append(out, cut(turn, w), cut(hint, w))
+	switch {
+	case v.Dice != engine.NoValue:
+		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
+		cap := "your dice: " + v.Dice.Name()
+		if v.Dice == engine.Mia {
+			cap += "!"
+		}
+		out = append(out, s.Bold.Render(cap))
+	case v.Roller >= 0:
+		out = append(out, strings.Split(s.Cup.Render(drawCup()), "\n")...)
+		if v.Roller == v.Seat {
+			out = append(out, s.Subtle.Render("you rolled blind: unseen"))
+		} else {
+			out = append(out, s.Subtle.Render(cut("under the cup: "+name(m.snap.Name(v.Roller))+"'s roll", w)))
+		}
+	default:
+		out = append(out, s.Subtle.Render("the cup is empty"))
+	}
+	return out
+}
+
+// turnLines say whose turn it is, the clock, and what they must do.
+func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (string, string) {
+	clock := ""
+	if left := m.remaining(now); left >= 0 {
+		clock = " · " + clockText(left) + " left"
+	}
+	if v.MyTurn() {
+		var hint []string
+		switch {
+		case v.Phase == engine.PhaseAnnounce:
+			hint = append(hint, "announce a value: a")
+		case v.Claim == engine.Mia:
+			hint = append(hint, "Mia! liar: c", "give up: g")
+		default:
+			if v.Can(engine.Challenge) {
+				hint = append(hint, "liar: c")
+			}
+			if v.Can(engine.Roll) {
+				hint = append(hint, "roll: r or b (blind)")
+			}
+			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
+				hint = append(hint, "pass: p")
+			}
+			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
+				hint = append(hint, "raise: a")
+			}
+		}
+		return s.Turn.Render("Your turn" + clock), strings.Join(hint, " · ")
+	}
+	who := name(m.snap.Name(v.Turn))
+	var doing string
+	switch v.Phase {
+	case engine.PhaseOpen:
+		doing = who + " opens the round"
+	case engine.PhaseAnnounce:
+		doing = who + " announces"
+	default:
+		doing = who + " answers the claim"
+	}
+	return who + "'s turn" + clock, s.Subtle.Render(doing)
+}
+
+// clockText writes seconds left: "42s", or "12:05" from 100 s up.
+func clockText(sec int) string {
+	if sec < 100 {
+		return fmt.Sprintf("%ds", sec)
+	}
+	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
+}
+
+// resultLines shows how the last game ended.
+func (m *tableScreen) resultLines(s *Styles, w int) []string {
+	out := []string{s.Header.Render("Game over")}
+	res := m.snap.Result
+	if res == nil {
+		if v := m.snap.Game; v != nil && v.Winner >= 0 {
+			out = append(out, s.Accent.Render(cut(name(m.snap.Name(v.Winner))+" wins!", w)))
+		}
+	} else {
+		out = append(out, s.Accent.Render(cut(name(res.Winner)+" wins!", w)))
+		var line strings.Builder
+		for i, n := range res.Standings {
+			item := fmt.Sprintf("%d. %s", i+1, name(n))
+			if line.Len() > 0 && ansi.StringWidth(line.String())+2+ansi.StringWidth(item) > w {
+				out = append(out, line.String())
+				line.Reset()
+			}
+			if line.Len() > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(item)
+		}
+		if line.Len() > 0 {
+			out = append(out, line.String())
+		}
+	}
+	out = append(out, "")
+	if !m.snap.Seated {
+		out = append(out, s.Info.Render("s: sit for the next game"))
+	}
+	if m.snap.Seated || m.isHost() {
+		out = append(out, s.Info.Render("enter: play again"))
+	}
+	return out
+}
+
+func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
+	switch {
+	case m.typing:
+		b.WriteString(m.input.View())
+	case m.confirm:
+		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
+	case m.status != "" && m.isErr:
+		b.WriteString(s.Error.Render(cut(m.status, w)))
+	case m.status != "":
+		b.WriteString(s.Info.Render(cut(m.status, w)))
+	case !m.have:
+	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
+		b.WriteString(s.Subtle.Render("You are watching this game."))
+	}
+}
