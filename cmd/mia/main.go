@@ -36,6 +36,7 @@ import (
 const shutdownTimeout = 4 * time.Second
 
 func main() {
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
