@@ -29,53 +29,44 @@ func (s Snapshot) CleanLogLines(n, maxRunes int) []string {
 		}
 		return lines
 	}
-	sh := s.shared
-	if sh == nil {
+	if s.shared == nil {
 		return build()
 	}
-	k := [2]int{n, maxRunes}
-	sh.mu.Lock()
-	lines, ok := sh.logs[k]
-	sh.mu.Unlock()
-	if ok {
-		return lines
-	}
-	lines = build()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if sh.logs == nil {
-		sh.logs = map[[2]int][]string{}
-	}
-	if prev, ok := sh.logs[k]; ok { // another viewer was first
-		return prev
-	}
-	sh.logs[k] = lines
-	return lines
+	return remember(&s.shared.mu, &s.shared.logs, [2]int{n, maxRunes}, build)
 }
 
 // Shared returns what draw makes of this snapshot for key, made once for
 // every viewer who received this snapshot and asks with an equal key. The
 // key must hold everything besides the snapshot that draw depends on.
 func (s Snapshot) Shared(key any, draw func() string) string {
-	sh := s.shared
-	if sh == nil {
+	if s.shared == nil {
 		return draw()
 	}
-	sh.mu.Lock()
-	v, ok := sh.memo[key]
-	sh.mu.Unlock()
+	return remember(&s.shared.mu, &s.shared.memo, key, draw)
+}
+
+// remember returns (*m)[k], made by build and kept if missing (the map
+// emptied first if it holds maxShared). build runs outside the lock: two
+// viewers may both build; the first kept wins.
+func remember[K comparable, V any](mu *sync.Mutex, m *map[K]V, k K, build func() V) V {
+	mu.Lock()
+	v, ok := (*m)[k]
+	mu.Unlock()
 	if ok {
 		return v
 	}
-	v = draw()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if len(sh.memo) >= maxShared {
-		clear(sh.memo)
+	v = build()
+	mu.Lock()
+	defer mu.Unlock()
+	if prev, ok := (*m)[k]; ok {
+		return prev
 	}
-	if sh.memo == nil {
-		sh.memo = make(map[any]string)
+	if len(*m) >= maxShared {
+		clear(*m)
 	}
-	sh.memo[key] = v
+	if *m == nil {
+		*m = make(map[K]V)
+	}
+	(*m)[k] = v
 	return v
 }

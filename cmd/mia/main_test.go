@@ -188,15 +188,7 @@ func TestRunInProcess(t *testing.T) {
 			t.Errorf("data folder: %v", err)
 		}
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not return 5 s after its context ended")
-	}
+	stopRun(t, cancel, done)
 }
 
 func TestRunRefusesBadSetup(t *testing.T) {
@@ -379,6 +371,20 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// stopRun cancels an in-process run and waits for it to return cleanly.
+func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("run did not return 5 s after its context ended")
+	}
+}
+
 // logValue waits until a log line with message msg is in and returns its
 // field key.
 func (w *logWatch) logValue(t *testing.T, msg, key string) string {
@@ -449,15 +455,7 @@ func TestDebugAddrServesProfiles(t *testing.T) {
 					t.Errorf("GET %s: %d, %d bytes, want %q in it", path, resp.StatusCode, len(body), want)
 				}
 			}
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("run: %v", err)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("run did not return 5 s after its context ended")
-			}
+			stopRun(t, cancel, done)
 			if c, err := net.DialTimeout("tcp", dbg, time.Second); err == nil {
 				c.Close()
 				t.Errorf("the debug address %s still accepts after the server stopped", dbg)
@@ -476,10 +474,7 @@ func TestNoDebugAddrByDefault(t *testing.T) {
 	}
 	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, logs) }()
 	logs.address(t)
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("run: %v", err)
-	}
+	stopRun(t, cancel, done)
 	if strings.Contains(logs.String(), "debug listening") {
 		t.Errorf("a debug endpoint without --debug-addr:\n%s", logs.String())
 	}
