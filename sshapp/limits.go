@@ -204,10 +204,9 @@ func (c *conn) keepalive(ctx ssh.Context) {
 	if every <= 0 {
 		return
 	}
-	var t *time.Timer
-	t = time.AfterFunc(every, func() {
+	time.AfterFunc(every, func() {
 		if c.keepaliveOnce(ctx, every) {
-			t.Reset(every)
+			c.keepalive(ctx) // the next one
 		}
 	})
 }
