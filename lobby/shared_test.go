@@ -112,7 +112,12 @@ func TestWatchersComeAndGoQuietly(t *testing.T) {
 		if err := tbl.do(ctxT(t), func(context.Context) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		_, ok := s.Take()
+		snap, ok := s.Take()
+		if ok { // as latest would have seen it
+			lastMu.Lock()
+			lastSeen[s] = snap
+			lastMu.Unlock()
+		}
 		return ok
 	}
 	steps := []struct {
@@ -139,6 +144,19 @@ func TestWatchersComeAndGoQuietly(t *testing.T) {
 			t.Errorf("%s: %d watching, want %d", st.name, w, st.watching)
 		}
 	}
+	// A spectator coming in is sent the snapshot the others hold: they
+	// share its frame.
+	held := latest(t, eve, tbl)
+	zoe := mustWatch(t, tbl, e.player("zoe"))
+	first := next(t, zoe, 0)
+	if first.Version != held.Version {
+		t.Errorf("the newcomer got version %d, the others hold %d", first.Version, held.Version)
+	}
+	held.Shared("frame", func() string { return "eve drew it" })
+	if got := first.Shared("frame", func() string { return "zoe drew it again" }); got != "eve drew it" {
+		t.Errorf("the newcomer's frame: %q", got)
+	}
+
 	// bob's session leaving shows his seat away: everyone is told.
 	latest(t, eve, tbl)
 	bob := mustWatch(t, tbl, ps[1])

@@ -37,6 +37,7 @@ type Table struct {
 	stopTick func() bool
 	tickGen  int
 	ver      uint64
+	built    map[viewKey]Snapshot // the snapshots published at ver, by view
 	botSeq   int
 	botGen   int
 	botFor   int             // the game seq a bot move is scheduled for
@@ -692,9 +693,9 @@ func (t *Table) timeUp(ctx context.Context, gen int) {
 // publish sends every subscriber its own snapshot; one is built per seat
 // and one for all spectators.
 func (t *Table) publish() {
-	built := make(map[viewKey]Snapshot, 4)
+	t.built = make(map[viewKey]Snapshot, 4)
 	for s := range t.subs {
-		s.box.Put(t.snapshotFor(s, built))
+		s.box.Put(t.snapshotFor(s, t.built))
 	}
 }
 
@@ -719,20 +720,23 @@ func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapsho
 // watchersChanged follows a subscription of p opened (joined) or closed
 // (joined nil). A player's presence shows at the table (the "away" mark
 // of their seat), so everyone there is sent the table again. A
-// spectator's shows nowhere but in the count of watchers, so only a new
-// spectator is sent it: ten people opening a busy table caused 55 redraws
-// there, now 10.
+// spectator's shows nowhere but in the count of watchers (Info), so only a
+// new spectator is sent the table: the snapshot the other spectators hold,
+// whose frame they share (ten people opening a busy table caused 55
+// redraws there, now none but the first).
 func (t *Table) watchersChanged(p Player, joined *Subscription) {
 	if t.seatOf(p.Fingerprint) >= 0 || t.gameSeat(p.Fingerprint) >= 0 {
 		t.changed(false)
 		return
 	}
-	t.ver++
 	if t.publishInfo() {
 		t.lobby.notify()
 	}
 	if joined != nil {
-		joined.box.Put(t.snapshotFor(joined, map[viewKey]Snapshot{}))
+		if t.built == nil {
+			t.built = make(map[viewKey]Snapshot, 4)
+		}
+		joined.box.Put(t.snapshotFor(joined, t.built))
 	}
 }
 
