@@ -18,6 +18,7 @@ type TableInfo struct {
 	Private         bool
 	Watching        int // people with the table open
 	Players         []SeatInfo
+	Fair            FairInfo // the dice: the server's commitment and the players' seeds
 	// Driven: the host's program deals every game (the Mäxchen gateway's
 	// table): players sit down for the next deal even while a game runs,
 	// and nobody presses start.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -44,6 +45,7 @@ type Table struct {
 	rng      *rand.Rand      // the built-in bots' randomness
 	driven   bool            // games start only by Deal (driven.go)
 	guests   map[string]bool // fingerprints seated by Deal for the running game only
+	next     nextDice        // the next game's committed seed and the seeds given for it
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -53,6 +55,7 @@ type gameRun struct {
 	players []Player         // by game seat
 	events  []engine.Event   // with the hidden dice; handed out only once the game is over
 	seen    [][]engine.Event // seen[seat+1]: the events as seat may see them (seen[0] for spectators)
+	proof   *fair.Proof      // sealed: the commitment and the players' seeds, never the server seed
 }
 
 func newRun(id string, g *engine.Game, players []Player, evs []engine.Event) *gameRun {
@@ -93,7 +96,7 @@ func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}),
+		subs: make(map[*Subscription]struct{}), next: newNextDice(),
 	}
 	t.hostName = host.Name
 	t.publishInfo()
@@ -473,11 +476,9 @@ func (t *Table) start(ctx context.Context) error {
 	if len(t.sitters) < engine.MinSeats {
 		return ErrTooFewPlayers
 	}
-	players := append([]Player(nil), t.sitters...)
-	dice := t.lobby.cfg.Dice
-	for i := len(players) - 1; i > 0; i-- {
-		j := dice.Intn(i + 1)
-		players[i], players[j] = players[j], players[i]
+	players, dice, proof, err := t.deal()
+	if err != nil {
+		return err
 	}
 	g, evs, err := engine.New(t.rec.Rules, len(players), dice)
 	if err != nil {
@@ -486,7 +487,8 @@ func (t *Table) start(ctx context.Context) error {
 	now := t.lobby.cfg.Clock.Now().UTC()
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now})
+	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
+		Fair: proof})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
@@ -497,6 +499,8 @@ func (t *Table) start(ctx context.Context) error {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	t.game = newRun(id, g, players, evs)
+	t.game.proof = sealed(proof)
+	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	return nil
@@ -505,12 +509,17 @@ func (t *Table) start(ctx context.Context) error {
 // resume puts a recovered game back on the table.
 func (t *Table) resume(ctx context.Context, rg SavedGame) error {
 	return t.do(ctx, func(context.Context) error {
-		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, t.lobby.cfg.Dice)
+		dice, err := t.resumeDice(rg.Fair)
+		if err != nil {
+			return fmt.Errorf("resume the dice of game %s: %w", rg.ID, err)
+		}
+		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, dice)
 		if err != nil {
 			return fmt.Errorf("replay game %s: %w", rg.ID, err)
 		}
 		players := slices.Clone(rg.Players)
 		t.game = newRun(rg.ID, g, players, rg.Events)
+		t.game.proof = sealed(rg.Fair)
 		t.botFor = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
@@ -762,6 +771,7 @@ func (t *Table) publishInfo() bool {
 		watchers[s.player.Fingerprint] = true
 	}
 	info.Watching = len(watchers)
+	info.Fair = t.fairInfo()
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {

@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -206,7 +207,8 @@ func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) store.Replay {
 
 // §3's keys, in order for the top level.
 var (
-	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "events"}
+	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "fair", "events"}
+	fairKeys   = []string{"scheme", "commitment", "server_seed", "player_seeds"}
 	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "mia_pass", "mia_reveal", "low_claim", "next_opener", "end", "turn_seconds"}
 	playerKeys = []string{"seat", "name", "fingerprint", "bot"}
 	eventKeys  = map[string][]string{
@@ -257,6 +259,7 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	}
 	var raw struct {
 		Rules   json.RawMessage   `json:"rules"`
+		Fair    json.RawMessage   `json:"fair"`
 		Players []json.RawMessage `json:"players"`
 		Started string            `json:"started"`
 		Ended   string            `json:"ended"`
@@ -264,6 +267,9 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	}
 	if err := json.Unmarshal(doc, &raw); err != nil {
 		t.Fatal(err)
+	}
+	if got := objectKeys(t, raw.Fair); !slices.Equal(got, fairKeys) {
+		t.Errorf("fair keys %v, want %v", got, fairKeys)
 	}
 	if got := objectKeys(t, raw.Rules); !sameSet(got, rulesKeys) {
 		t.Errorf("rules keys %v, want %v", got, rulesKeys)
@@ -310,6 +316,15 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 		if (ev.Type == engine.EvRoll || ev.Type == engine.EvChallenge) && !ev.Dice.Valid() {
 			t.Errorf("seq %d: a %s without its dice", ev.Seq, ev.Type)
 		}
+	}
+	fps := make([]string, len(g.Players))
+	for i, p := range g.Players {
+		fps[i] = p.Fingerprint
+	}
+	if g.Fair == nil {
+		t.Errorf("game %s has no proof of its dice", g.ID)
+	} else if _, err := fair.Verify(*g.Fair, g.Rules, fps, g.Events); err != nil {
+		t.Errorf("game %s: the dice do not verify: %v", g.ID, err)
 	}
 	replayed, err := engine.Replay(g.Rules, len(g.Players), g.Events, nil)
 	if err != nil {

@@ -1,11 +1,16 @@
-// Package sshapp is the SSH front door of the Mia server: the wish server
-// and its middleware, the limits that keep slow and greedy clients in
-// check, sessions, identity from the authenticated key, and the config.
-// Room: the server itself. Its other rooms sit beside it: sshapp/command
-// (the command router and one file per command), sshapp/botline (the bot
-// line protocol) and sshapp/tui (every screen). It may import lobby,
-// engine, store (types only: storage comes through its Config), hostkeys
-// and its rooms; nothing below cmd imports it.
+// Package sshapp is the SSH front door of the Mia server.
+//
+// Room: the server itself — the wish server and its middleware, the limits
+// that keep slow and greedy clients in check, sessions, identity from the
+// authenticated key, and the config. Everything else a session does lives
+// in the rooms beside it: sshapp/command (the command router and one file
+// per command), sshapp/botline (the bot line protocol), sshapp/tui (every
+// screen) and sshapp/maexchen (the Mäxchen UDP gateway, wired by cmd/mia).
+//
+// It may import lobby, store (record types and errors only: the storage
+// itself comes through the interfaces of Config.Storage, each declared by
+// the room that uses it) and its rooms command, botline and tui. Only
+// cmd/mia imports it.
 package sshapp
 
 import (

@@ -1,9 +1,11 @@
 // Package botline is the bot line protocol of PROTOCOL.md §2: a bot's
 // session at one table, the lines it may send, and the translation of a
-// game's events into the lines the server sends. Room: under sshapp, beside
-// the server and the commands; the bot command of package command runs it.
-// It may import lobby, engine, store (for the game records it reads) and
-// sshapp/internal/text; never sshapp or its other rooms.
+// game's events into the lines the server sends.
+//
+// Room: under sshapp, beside the server and the commands; the bot command
+// of package command runs it. It may import lobby, engine and store (the
+// record type of the finished games it reads through Config.Games); never
+// sshapp or its other rooms.
 package botline
 
 import (
@@ -368,6 +370,11 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options.Lives)
 		bs.mySeat = snap.You
 		out = append(out, first)
+		if f := snap.Table.Fair; snap.Playing && !f.Next && f.Commitment != "" {
+			// A line after GAME STARTING, as RULES is: bots skip words they
+			// do not know (the examples of cmd/mia-bot do).
+			out = append(out, "COMMITMENT;"+f.Commitment)
+		}
 	}
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game

@@ -1,10 +1,13 @@
-// Package command is the command router of PROTOCOL.md §1, `ssh HOST
-// COMMAND ARGS…`, and one file per command. Room: under sshapp, beside
-// the server (which runs the router for each session with a command) and
-// the bot line protocol (which the bot command runs). It may import lobby,
-// engine, store (the types of its storage, reached only through the
-// interfaces of its Config), sshapp/botline and sshapp/internal/text;
-// never sshapp or sshapp/tui.
+// Package command is the command router of PROTOCOL.md §1,
+// `ssh HOST COMMAND ARGS…`, and one file per command.
+//
+// Room: under sshapp, beside the server, which runs the router for each
+// session with a command, and the bot line protocol, which the bot
+// command runs. It may import lobby (and lobby/ai), engine (and
+// engine/fair, to verify a game's dice), store (record
+// types: its storage comes through the Players and Records interfaces of
+// its Config), store/lobbystore (the history filter of the lobby's access
+// rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
 package command
 
 import (
@@ -135,6 +138,8 @@ func New(cfg Config) *Router {
 		joinCommand,
 		historyCommand,
 		replayCommand,
+		verifyCommand,
+		seedCommand,
 		statsCommand,
 		leaderboardCommand,
 		banCommand,

@@ -8,6 +8,10 @@
 // each bot's moves with Act like any seat's, and tells the bots what the
 // table's snapshots show. The game itself is the engine's, run by the
 // table's actor; the gateway keeps no game of its own.
+//
+// Room: under sshapp, the home of the outside interfaces beside the SSH
+// server; cmd/mia starts it. It may import lobby and engine; never sshapp
+// or its other rooms.
 package maexchen
 
 import (

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -51,6 +52,56 @@ func (c *common) helpHeight(k help.KeyMap, most int) int {
 		return 1
 	}
 	return min(lineCount(c.help.View(k)), most)
+}
+
+// frame is what every screen keeps: the session's common state, its size,
+// the key map its help shows now, its chat line if it has one, and what
+// it redraws when its size changes. Its methods are the defaults of
+// Component; a screen defines its own where it differs.
+type frame struct {
+	c       *common
+	w, h    int
+	shown   func() help.KeyMap // the key map the help shows now
+	input   *chatInput         // the screen's chat line, or nil
+	resized func()             // lays the screen out again after SetSize, or nil
+}
+
+// Init implements tea.Model: nothing to load.
+func (f *frame) Init() tea.Cmd { return nil }
+
+// SetSize implements Component.
+func (f *frame) SetSize(w, h int) {
+	f.w, f.h = w, h
+	if f.input != nil {
+		f.input.Width = w - 6
+	}
+	if f.resized != nil {
+		f.resized()
+	}
+}
+
+// Typing implements Component: the chat line has the keyboard.
+func (f *frame) Typing() bool { return f.input != nil && f.input.typing }
+
+// Leave implements Component: nothing held.
+func (f *frame) Leave() tea.Cmd { return nil }
+
+// ShortHelp implements help.KeyMap.
+func (f *frame) ShortHelp() []key.Binding { return f.shown().ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (f *frame) FullHelp() [][]key.Binding { return f.shown().FullHelp() }
+
+// updateLoads is the Update of a screen that loads what it shows: the
+// answers of type A go to loaded, the keys to key.
+func updateLoads[A any](m Component, msg tea.Msg, loaded func(A), key func(tea.KeyMsg) tea.Cmd) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case A:
+		loaded(msg)
+	case tea.KeyMsg:
+		return m, key(msg)
+	}
+	return m, nil
 }
 
 // reply carries the answer to a screen's request back to that screen,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -61,8 +62,7 @@ var turnSteps = []int{5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 18
 // createForm is the create-table form. It creates the table itself, then
 // shows it with its host seated.
 type createForm struct {
-	c       *common
-	w, h    int
+	frame
 	name    textinput.Model
 	seats   int
 	opts    engine.Options
@@ -83,16 +83,11 @@ type createdMsg struct {
 func newCreateForm(c *common) *createForm {
 	in := c.s.newInput("", "table name", lobby.MaxNameLen)
 	in.SetValue(defaultTableName(c.cfg.Player.Name))
-	f := &createForm{c: c, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
+	f := &createForm{frame: frame{c: c}, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
+	f.shown = func() help.KeyMap { return f.keys }
 	f.name.Focus()
 	return f
 }
-
-// Init implements tea.Model.
-func (f *createForm) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (f *createForm) SetSize(w, h int) { f.w, f.h = w, h }
 
 // Typing implements Component: the name row is a text input.
 func (f *createForm) Typing() bool { return f.focus == fieldName }
@@ -102,12 +97,6 @@ func (f *createForm) Leave() tea.Cmd {
 	f.left = true
 	return nil
 }
-
-// ShortHelp implements help.KeyMap.
-func (f *createForm) ShortHelp() []key.Binding { return f.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (f *createForm) FullHelp() [][]key.Binding { return f.keys.FullHelp() }
 
 // defaultTableName suggests "NAME-table", cut to a table name's length.
 func defaultTableName(player string) string {

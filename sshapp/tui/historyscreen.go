@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,8 +31,7 @@ const historyChrome = 8
 // historyScreen lists finished games, newest first, a page of the store
 // at a time.
 type historyScreen struct {
-	c       *common
-	w, h    int
+	frame
 	table   string // the table of filterTable; "" skips that filter
 	filter  historyFilter
 	limit   int      // games per page
@@ -49,7 +49,9 @@ type historyScreen struct {
 // newHistoryScreen lists the games in pages of limit; 0 fits a page to the
 // window.
 func newHistoryScreen(c *common, table string, limit int) *historyScreen {
-	return &historyScreen{c: c, table: table, limit: limit, pages: []string{""}, keys: newHistoryKeys(), list: c.s.newView()}
+	m := &historyScreen{frame: frame{c: c}, table: table, limit: limit, pages: []string{""}, keys: newHistoryKeys(), list: c.s.newView()}
+	m.shown = func() help.KeyMap { return m.keys }
+	return m
 }
 
 // Init loads the first page.
@@ -64,18 +66,6 @@ func (m *historyScreen) SetSize(w, h int) {
 	}
 	m.drawList()
 }
-
-// Typing implements Component.
-func (m *historyScreen) Typing() bool { return false }
-
-// Leave implements Component.
-func (m *historyScreen) Leave() tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (m *historyScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *historyScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
 
 // query is the store query of the page shown.
 func (m *historyScreen) query() store.Query {
@@ -112,17 +102,10 @@ func (m *historyScreen) loaded(msg historyLoaded) {
 	m.cursor = clamp(m.cursor, 0, max(0, len(m.games)-1))
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model: the answers of its loads and the keys.
 func (m *historyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch msg := msg.(type) {
-	case historyLoaded:
-		m.loaded(msg)
-	case tea.KeyMsg:
-		cmd = m.key(msg)
-	}
-	m.drawList()
-	return m, cmd
+	defer m.drawList()
+	return updateLoads(m, msg, m.loaded, m.key)
 }
 
 func (m *historyScreen) key(msg tea.KeyMsg) tea.Cmd {

@@ -66,6 +66,7 @@ func (k formKeys) FullHelp() [][]key.Binding {
 type tableKeys struct {
 	Roll, Blind, Challenge, Pass, GiveUp, Announce, Sit, Start, Chat, Back, Help, Quit key.Binding
 	AddBot, RemoveBot                                                                  key.Binding // the host's, between games
+	Seed                                                                               key.Binding // your seed for the next game's dice
 
 	all [][]key.Binding // every binding, enabled, for the full help
 }
@@ -86,6 +87,7 @@ func newTableKeys() tableKeys {
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		AddBot:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "add "+string(addBotLevel)+" bot")),
 		RemoveBot: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "remove bot")),
+		Seed:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "dice seed")),
 	}
 	k.Pass.SetHelp("p", "pass on")
 	k.Announce.SetHelp("a", "announce/raise")
@@ -94,7 +96,7 @@ func newTableKeys() tableKeys {
 	k.all = [][]key.Binding{
 		{k.Roll, k.Blind, k.Announce},
 		{k.Challenge, k.Pass, k.GiveUp},
-		{k.Start, k.Sit, k.AddBot, k.RemoveBot},
+		{k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Seed},
 		{k.Chat, k.Back, k.Help, k.Quit},
 	}
 	return k
@@ -104,7 +106,7 @@ func newTableKeys() tableKeys {
 // bindings are not shown), then help, then the rest, which a narrow window
 // cuts off ("…") before the help key.
 func (k tableKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Help, k.Chat, k.Back, k.Quit}
+	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Seed, k.Help, k.Chat, k.Back, k.Quit}
 }
 
 // FullHelp is the table's full help: every key, legal now or not.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -16,8 +16,7 @@ import (
 // lobbyScreen lists the open tables and shows the lobby chat. It follows
 // the lobby's changes while it shows, and posts chat lines itself.
 type lobbyScreen struct {
-	c      *common
-	w, h   int
+	frame
 	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
 	tables []lobby.TableInfo
 	rules  []string // shortRules of each table, made when the list changes
@@ -27,21 +26,21 @@ type lobbyScreen struct {
 	talk   viewport.Model // the lobby chat
 	listH  int
 	chatH  int
-	typing bool
-	input  textinput.Model
+	say    chatInput // the lobby chat line
 	status string
 	isErr  bool
 	keys   lobbyKeys
-	ikeys  inputKeys
 }
 
 // saidMsg answers a lobby chat line.
 type saidMsg struct{ err error }
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
-	return &lobbyScreen{c: c, status: status, isErr: isErr, keys: newLobbyKeys(), ikeys: newInputKeys(),
-		input: c.s.newInput("say: ", "a line for the lobby", lobby.MaxChatRunes),
-		list:  c.s.newView(), talk: c.s.newView()}
+	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
+		say:  c.s.newChatInput("a line for the lobby"),
+		list: c.s.newView(), talk: c.s.newView()}
+	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	return m
 }
 
 // Init follows the lobby.
@@ -63,28 +62,10 @@ func (m *lobbyScreen) Leave() tea.Cmd {
 	return nil
 }
 
-// Typing implements Component.
-func (m *lobbyScreen) Typing() bool { return m.typing }
-
-// SetSize implements Component.
-func (m *lobbyScreen) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.input.Width = w - 6
-	m.layout()
-}
-
-// ShortHelp implements help.KeyMap.
-func (m *lobbyScreen) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *lobbyScreen) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
-
-func (m *lobbyScreen) helpKeys() interface {
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
-} {
-	if m.typing {
-		return m.ikeys
+// helpKeys is the key map the help shows now.
+func (m *lobbyScreen) helpKeys() help.KeyMap {
+	if m.say.typing {
+		return m.say.keys
 	}
 	return m.keys
 }
@@ -182,26 +163,13 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if m.typing {
-		switch msg.String() {
-		case "enter":
-			text := m.input.Value()
-			m.input.Reset()
-			m.input.Blur()
-			m.typing = false
-			if strings.TrimSpace(text) == "" {
-				return nil
-			}
-			l, p := m.c.cfg.Lobby, m.c.cfg.Player
-			return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text)} })
-		case "esc":
-			m.input.Blur()
-			m.typing = false
-			return nil
+	if m.say.typing {
+		text, cmd := m.say.key(msg)
+		if text == "" {
+			return cmd
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return cmd
+		l, p := m.c.cfg.Lobby, m.c.cfg.Player
+		return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text)} })
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
@@ -235,9 +203,8 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return m.c.nav.goTo(goTo{to: screenStats, table: table})
 	case key.Matches(msg, m.keys.Chat):
-		m.typing = true
 		m.status = ""
-		return m.input.Focus()
+		return m.say.start()
 	}
 	return nil
 }
@@ -267,8 +234,8 @@ func (m *lobbyScreen) View() string {
 	b.WriteString(viewText(m.talk))
 	b.WriteByte('\n')
 	switch {
-	case m.typing:
-		b.WriteString(m.input.View())
+	case m.say.typing:
+		b.WriteString(m.say.View())
 	case m.status != "" && m.isErr:
 		b.WriteString(s.Error.Render(cut(m.status, w)))
 	case m.status != "":

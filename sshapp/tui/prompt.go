@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,8 +31,7 @@ type nameSetMsg struct {
 // player has a name it shows the first screen; without a lobby, a page
 // that points to the commands.
 type promptScreen struct {
-	c      *common
-	w, h   int
+	frame
 	phase  promptPhase
 	input  textinput.Model
 	errMsg string
@@ -42,7 +42,8 @@ func newPrompt(c *common) *promptScreen {
 	in := c.s.newInput("> ", "your name", lobby.MaxNameLen)
 	in.Width = lobby.MaxNameLen + 1
 	in.Focus()
-	p := &promptScreen{c: c, input: in, phase: ready, keys: newPromptKeys()}
+	p := &promptScreen{frame: frame{c: c}, input: in, phase: ready, keys: newPromptKeys()}
+	p.shown = func() help.KeyMap { return p.keys }
 	if c.cfg.Player.Name == "" {
 		p.phase = asking
 	}
@@ -52,23 +53,8 @@ func newPrompt(c *common) *promptScreen {
 
 func (p *promptScreen) anySize() {}
 
-// Init implements tea.Model.
-func (p *promptScreen) Init() tea.Cmd { return nil }
-
-// SetSize implements Component.
-func (p *promptScreen) SetSize(w, h int) { p.w, p.h = w, h }
-
 // Typing implements Component: the name is typed.
 func (p *promptScreen) Typing() bool { return p.phase == asking }
-
-// Leave implements Component.
-func (p *promptScreen) Leave() tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (p *promptScreen) ShortHelp() []key.Binding { return p.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (p *promptScreen) FullHelp() [][]key.Binding { return p.keys.FullHelp() }
 
 // Update implements tea.Model.
 func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,8 +17,7 @@ import (
 
 // replayScreen steps through a finished game, every die shown.
 type replayScreen struct {
-	c    *common
-	w, h int
+	frame
 	id   string
 	back Component   // the list it was opened from; nil: the lobby
 	rp   *replayGame // nil while loading or refused
@@ -29,7 +29,9 @@ type replayScreen struct {
 }
 
 func newReplayScreen(c *common, id string, back Component) *replayScreen {
-	return &replayScreen{c: c, id: id, back: back, keys: newReplayKeys(), log: c.s.newView()}
+	m := &replayScreen{frame: frame{c: c}, id: id, back: back, keys: newReplayKeys(), log: c.s.newView()}
+	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawLog
+	return m
 }
 
 // Init loads the game.
@@ -37,24 +39,6 @@ func (m *replayScreen) Init() tea.Cmd {
 	m.req++
 	return ask(m, loadReplay(m.c.cfg.Records, m.c.cfg.Player, m.id, m.req))
 }
-
-// SetSize implements Component.
-func (m *replayScreen) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.drawLog()
-}
-
-// Typing implements Component.
-func (m *replayScreen) Typing() bool { return false }
-
-// Leave implements Component.
-func (m *replayScreen) Leave() tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (m *replayScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *replayScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
 
 // loaded takes the game, or the reason it is not shown.
 func (m *replayScreen) loaded(msg replayLoaded) {
@@ -68,17 +52,10 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 	m.rp, m.step = msg.rp, 0
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model: the answers of its loads and the keys.
 func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch msg := msg.(type) {
-	case replayLoaded:
-		m.loaded(msg)
-	case tea.KeyMsg:
-		cmd = m.key(msg)
-	}
-	m.drawLog()
-	return m, cmd
+	defer m.drawLog()
+	return updateLoads(m, msg, m.loaded, m.key)
 }
 
 func (m *replayScreen) key(msg tea.KeyMsg) tea.Cmd {

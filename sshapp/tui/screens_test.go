@@ -77,7 +77,7 @@ func assertFits(t *testing.T, frame string, w, h int) {
 }
 
 // whoseTurn finds the player whose turn it is.
-func whoseTurn(t *testing.T, snap lobby.Snapshot, ps ...lobby.Player) (lobby.Player, []lobby.Player) {
+func whoseTurn(t testing.TB, snap lobby.Snapshot, ps ...lobby.Player) (lobby.Player, []lobby.Player) {
 	t.Helper()
 	var turn lobby.Player
 	var others []lobby.Player

@@ -55,9 +55,8 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 		}, "could not sit: full", ""},
 		{"a chat line being typed", func() *Model {
 			m, ts := open(d, 80, snap)
-			ts.typing = true
-			ts.input.Focus()
-			ts.input.SetValue("hello there")
+			ts.say.start()
+			ts.say.SetValue("hello there")
 			return m
 		}, "hello there", ""},
 		{"the full help", func() *Model {

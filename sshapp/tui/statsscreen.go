@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,8 +13,7 @@ import (
 
 // statsScreen shows the viewer's own numbers and the leaderboard.
 type statsScreen struct {
-	c       *common
-	w, h    int
+	frame
 	table   string // the table of the table leaderboard; "" offers only overall
 	atTable bool   // the leaderboard shown is the table's
 	data    statsData
@@ -26,31 +26,14 @@ type statsScreen struct {
 }
 
 func newStatsScreen(c *common, table string) *statsScreen {
-	m := &statsScreen{c: c, table: table, keys: newStatsKeys(), board: c.s.newView()}
+	m := &statsScreen{frame: frame{c: c}, table: table, keys: newStatsKeys(), board: c.s.newView()}
+	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawBoard
 	m.keys.Board.SetEnabled(table != "")
 	return m
 }
 
 // Init loads everything the screen shows.
 func (m *statsScreen) Init() tea.Cmd { return m.load() }
-
-// SetSize implements Component.
-func (m *statsScreen) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.drawBoard()
-}
-
-// Typing implements Component.
-func (m *statsScreen) Typing() bool { return false }
-
-// Leave implements Component.
-func (m *statsScreen) Leave() tea.Cmd { return nil }
-
-// ShortHelp implements help.KeyMap.
-func (m *statsScreen) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *statsScreen) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
 
 // boardTable is the table of the leaderboard shown, "" for overall.
 func (m *statsScreen) boardTable() string {
@@ -83,15 +66,9 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 	m.board.GotoTop()
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model: the answers of its loads and the keys.
 func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case statsLoaded:
-		m.loaded(msg)
-	case tea.KeyMsg:
-		return m, m.key(msg)
-	}
-	return m, nil
+	return updateLoads(m, msg, m.loaded, m.key)
 }
 
 func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {

@@ -6,11 +6,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -20,8 +20,7 @@ const logKeep = MaxHeight
 // tableScreen shows one table, live, and takes the viewer's moves. This
 // file is its state and its input; tableview.go draws it.
 type tableScreen struct {
-	c       *common
-	w, h    int
+	frame
 	name    string
 	sitDown bool                // sit down once the table is open
 	table   *lobby.Table        // nil until open
@@ -34,14 +33,17 @@ type tableScreen struct {
 	logView viewport.Model
 	talk    viewport.Model // the table chat
 	drawn   [2][]string    // the log's and the chat's views, drawn when they change
-	fitted  bool           // logView, talk, drawn and the picker fit the window and snapshot
-	picker  picker
-	autoAt  int // the event count at which the picker last opened by itself
-	confirm bool
-	typing  bool
-	input   textinput.Model
-	status  string
-	isErr   bool
+	// what drawn shows
+	drawnLog  []string
+	fitted    bool // the log, the chat and the picker fit the window and the snapshot
+	drawnChat []lobby.ChatLine
+	picker    picker
+	autoAt    int // the event count at which the picker last opened by itself
+	confirm   bool
+	say       chatInput // the table chat line
+	seed      chatInput // the viewer's seed for the next game's dice (f)
+	status    string
+	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
 	// snapshot showing it have both arrived; keys pressed meanwhile wait in
 	// held, so that each is read against the table it was meant for.
@@ -50,14 +52,15 @@ type tableScreen struct {
 	sentAt int  // the event count when the move was sent
 	held   []tea.KeyMsg
 	keys   tableKeys
-	ikeys  inputKeys
 	ckeys  confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
-	m := &tableScreen{c: c, name: name, sitDown: sit, keys: newTableKeys(), ikeys: newInputKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		input:   c.s.newInput("say: ", "a line for the table", lobby.MaxChatRunes),
+	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
+		say:     c.s.newChatInput("a line for the table"),
+		seed:    chatInput{Model: c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()},
 		logView: c.s.newView(), talk: c.s.newView()}
+	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	m.syncKeys()
 	return m
 }
@@ -75,27 +78,13 @@ func (m *tableScreen) Leave() tea.Cmd {
 	return closeSub(sub)
 }
 
-// Typing implements Component.
-func (m *tableScreen) Typing() bool { return m.typing }
-
-// SetSize implements Component.
-func (m *tableScreen) SetSize(w, h int) {
-	m.w, m.h = w, h
-	m.input.Width = w - 6
-	m.layout()
-}
-
-// ShortHelp implements help.KeyMap.
-func (m *tableScreen) ShortHelp() []key.Binding { return m.helpKeys().ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m *tableScreen) FullHelp() [][]key.Binding { return m.helpKeys().FullHelp() }
-
 // helpKeys is the key map the help bar shows now.
 func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
-	case m.typing:
-		return m.ikeys
+	case m.say.typing:
+		return m.say.keys
+	case m.seed.typing:
+		return m.seed.keys
 	case m.confirm:
 		return m.ckeys
 	case m.picker.Open():
@@ -189,7 +178,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 		m.picker = m.picker.Refresh(v)
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
-	if n := len(snap.Events()); !m.picker.Open() && !m.typing && !m.confirm && v != nil && snap.Playing &&
+	if n := len(snap.Events()); !m.picker.Open() && !m.say.typing && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
 			m.picker, m.autoAt = p, n
@@ -265,6 +254,7 @@ func (m *tableScreen) syncKeys() {
 		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
+	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
 		k.Start.SetHelp("enter", "play again")
@@ -276,10 +266,12 @@ func (m *tableScreen) syncKeys() {
 // key takes a key press: typed into the chat line, held while a move is
 // on its way, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
-	defer m.layout()
+	defer m.fitPicker()
 	switch {
-	case m.typing:
+	case m.say.typing:
 		return m.keyTyping(msg)
+	case m.seed.typing:
+		return m.keySeed(msg)
 	case m.busy:
 		m.held = append(m.held, msg)
 		return nil
@@ -310,8 +302,14 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
-		m.typing = true
-		return m.input.Focus()
+		m.input = &m.say
+		return m.say.start()
+	case key.Matches(msg, k.Seed) && m.table != nil:
+		m.input, m.seed.Width = &m.seed, m.w-6
+		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.Fingerprint); ok {
+			m.seed.SetValue(s)
+		}
+		return m.seed.start()
 	case !m.have:
 		return nil
 	case key.Matches(msg, k.Roll):
@@ -349,25 +347,30 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter":
-		text := m.input.Value()
-		m.input.Reset()
-		m.input.Blur()
-		m.typing = false
-		if strings.TrimSpace(text) == "" {
-			return nil
-		}
-		t, me := m.table, m.c.cfg.Player
-		return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
-	case "esc":
-		m.input.Blur()
-		m.typing = false
-		return nil
+	text, cmd := m.say.key(msg)
+	if text == "" {
+		return cmd
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return cmd
+	t, me := m.table, m.c.cfg.Player
+	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
+}
+
+// keySeed takes a key press while the viewer types their seed; enter
+// gives it, or takes it back when blank.
+func (m *tableScreen) keySeed(msg tea.KeyMsg) tea.Cmd {
+	text, sent, cmd := m.seed.submit(msg)
+	if !m.seed.typing {
+		m.input = &m.say // the table chat's line again
+	}
+	if !sent {
+		return cmd
+	}
+	what := "seed"
+	if strings.TrimSpace(text) == "" {
+		what = "no seed"
+	}
+	t, me := m.table, m.c.cfg.Player
+	return ask(m, tableCall(what, func(ctx context.Context) error { _, err := t.SetSeed(ctx, me, text); return err }))
 }
 
 // play sends a move; the keys that follow wait until it has landed.
@@ -398,6 +401,10 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
 		m.setStatus("", false)
+	case msg.what == "seed":
+		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+	case msg.what == "no seed":
+		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}
 	if !msg.move || !m.busy {
 		return nil

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,50 +25,73 @@ func (m *tableScreen) remaining(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
+// bottom is the size of the columns under the seats: the log (or the
+// picker) and the chat, each colW wide (the chat the rest), botH high.
+func (m *tableScreen) bottom() (colW, botH int) {
+	topH := max(9, m.seatCount())
+	return (m.w - 2) / 2, m.h - 2 - topH - 1 - 1 - 1
+}
+
 // layout asks for the log, the chat and the picker to be fitted to the
 // window again before the next frame is drawn (fitViews). It costs
 // nothing: a spectator whose frame is shared never fits them.
 func (m *tableScreen) layout() { m.fitted = false }
 
-// fitViews sizes the log, the chat and the picker to the window and draws
-// the log and the chat into their viewports, if layout asked for it.
+// fitViews sizes the log, the chat and the picker to the window, and draws
+// the log and the chat into their viewports when they or the size changed
+// (most snapshots leave the chat as it was); only if layout asked for it.
 func (m *tableScreen) fitViews() {
 	if m.fitted {
 		return
 	}
 	m.fitted = true
-	topH := max(9, m.seatCount())
-	botH := m.h - 2 - topH - 1 - 1 - 1
-	colW := (m.w - 2) / 2
-	sizeView(&m.logView, colW, botH-1)
-	setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
-	sizeView(&m.talk, m.w-colW-2, botH-1)
-	setTail(&m.talk, len(m.snap.Chat), m.c.s.chatLineOf(m.snap.Chat))
-	m.drawn = [2][]string{viewLines(m.logView), viewLines(m.talk)}
+	colW, botH := m.bottom()
+	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
+		sizeView(&m.logView, colW, botH-1)
+		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
+		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
+	}
+	chat := m.snap.Chat
+	if m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+		sizeView(&m.talk, m.w-colW-2, botH-1)
+		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
+		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
+	}
+	m.fitPicker()
+}
+
+// fitPicker sizes the picker to the log's place.
+func (m *tableScreen) fitPicker() {
+	colW, botH := m.bottom()
 	m.picker.SetSize(colW, botH)
 }
 
 // spectatorFrame is what a spectator's frame depends on besides the
 // snapshot: spectators who match draw the same frame.
 type spectatorFrame struct {
-	name    string // the table's name as the viewer opened it
-	w, h    int
-	left    int // seconds on the turn clock
-	styles  *Styles
-	host    bool
-	canChat bool
+	name      string // the table's name as the viewer opened it
+	w, h      int
+	left      int // seconds on the turn clock
+	styles    *Styles
+	host      bool
+	canChat   bool
+	yourSeed  string // the viewer's seed for the next game's dice, if any
+	seedGiven bool
 }
 
 // View draws the table, with the help bar (or the full help in place of
 // the log and chat). A spectator with nothing of their own on the screen
-// (no status line, chat input, picker, question or full help) sees what
-// every such spectator of the table sees: the frame is drawn once for all
-// of them (lobby.Snapshot.Shared) instead of once each, every second.
+// (no status line, line being typed, picker, question or full help) sees
+// what every such spectator of the table sees: the frame is drawn once for
+// all of them (lobby.Snapshot.Shared) instead of once each, every second.
 func (m *tableScreen) View() string {
-	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.typing && !m.confirm && !m.busy && len(m.held) == 0 &&
+	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.Typing() && !m.confirm && !m.busy && len(m.held) == 0 &&
 		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
 		k := spectatorFrame{name: m.name, w: m.w, h: m.h, left: m.remaining(m.c.cfg.Now()), styles: m.c.s,
 			host: m.isHost(), canChat: m.table != nil}
+		if f := m.snap.Table.Fair; f.Next {
+			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
+		}
 		return m.snap.Shared(k, m.draw)
 	}
 	return m.draw()
@@ -76,10 +100,14 @@ func (m *tableScreen) View() string {
 // draw draws the table; see View.
 func (m *tableScreen) draw() string {
 	m.fitViews()
-	s, w, h, now := m.c.s, m.w, m.h, m.c.cfg.Now()
+	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
+	if m.have {
+		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+	}
+	b.WriteByte('\n')
 	if !m.have {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
@@ -92,7 +120,7 @@ func (m *tableScreen) draw() string {
 	side(&b, left, right, 2)
 	b.WriteString("\n\n")
 
-	botH := h - 2 - topH - 1 - 1 - 1
+	colW, botH := m.bottom()
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, botH)
 		b.WriteString(full)
@@ -100,7 +128,6 @@ func (m *tableScreen) draw() string {
 			b.WriteByte('\n')
 		}
 	} else {
-		colW := (w - 2) / 2
 		var lcol []string
 		if m.picker.Open() {
 			lcol = strings.Split(m.picker.View(), "\n")
@@ -387,8 +414,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
-	case m.typing:
-		b.WriteString(m.input.View())
+	case m.say.typing:
+		b.WriteString(m.say.View())
+	case m.seed.typing:
+		b.WriteString(m.seed.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
 	case m.status != "" && m.isErr:
@@ -399,4 +428,41 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		b.WriteString(s.Subtle.Render("You are watching this game."))
 	}
+}
+
+// diceLine is the line under the title: the server's commitment to the
+// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
+// players' seeds, for the running game or the next.
+func (m *tableScreen) diceLine() string {
+	f := m.snap.Table.Fair
+	if f.Commitment == "" {
+		return "dice: not committed (a game dealt before commitments, or scripted)"
+	}
+	var b strings.Builder
+	if f.Next {
+		b.WriteString("next game's dice: ")
+	} else {
+		b.WriteString("dice: ")
+	}
+	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
+	names := make([]string, len(f.Seeds))
+	for i, s := range f.Seeds {
+		names[i] = name(s.Name)
+	}
+	switch {
+	case len(names) == 0 && f.Next:
+		b.WriteString(" · no seeds yet")
+	case len(names) == 0:
+		b.WriteString(" · no player seeds")
+	default:
+		b.WriteString(" · seeds: " + strings.Join(names, ", "))
+	}
+	if f.Next {
+		if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
+			fmt.Fprintf(&b, " · yours %q (f)", s)
+		} else {
+			b.WriteString(" · yours: none (f)")
+		}
+	}
+	return b.String()
 }

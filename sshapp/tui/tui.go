@@ -4,12 +4,15 @@
 // session in its own Bubble Tea program and shows one screen at a time
 // (the list is in screens.go); every screen is a Component that makes its
 // own calls into the lobby and the store through tea.Cmds, and follows the
-// lobby and the table it shows through their mailboxes.
+// lobby and the table it shows through their mailboxes. Styles come from
+// the session's renderer, built once per session (styles.go).
 //
-// Room: under sshapp, beside the server, which runs it on each session with
-// a terminal. It may import lobby, engine and store (the types of its
-// storage, reached only through the Records interface of its Config);
-// never sshapp or its other rooms.
+// Room: under sshapp, beside the server, which runs it on each session
+// with a terminal. It may import lobby (and lobby/ai), engine (and
+// engine/fair), store
+// (record types: the history comes through the Records interface of its
+// Config) and store/lobbystore (the history filter of the lobby's access
+// rule); never sshapp or its other rooms.
 package tui
 
 import (
