@@ -21,7 +21,10 @@
 // latency percentiles, how many sessions received output while held and
 // the bytes per second sent, and with -pid (Linux, /proc) the server's
 // resident memory per session (RSS growth over the sessions) and its CPU
-// while holding them.
+// while holding them. Give each scenario a fresh server: memory a server
+// freed stays in its RSS, and would hide the next scenario's growth. With
+// -ready FILE the file appears once every session is in, for a script to
+// take profiles (mia --debug-addr) while they are held.
 package main
 
 import (
