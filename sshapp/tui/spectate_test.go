@@ -55,7 +55,8 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 		}, "could not sit: full", ""},
 		{"a chat line being typed", func() *Model {
 			m, ts := open(d, 80, snap)
-			ts.say.start()
+			ts.input = ts.sayLine()
+			ts.input.start()
 			ts.say.SetValue("hello there")
 			return m
 		}, "hello there", ""},
@@ -114,7 +115,8 @@ func BenchmarkSpectators(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		snap := e.snapshot(tbl, models[0].c.cfg.Player) // a new snapshot, as after a move
+		e.snapshot(tbl, p[1]) // a player comes and goes: a new version, as after a move
+		snap := e.snapshot(tbl, models[0].c.cfg.Player)
 		b.StartTimer()
 		for i, m := range models {
 			screens[i].setSnapshot(snap)

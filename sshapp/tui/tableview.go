@@ -414,9 +414,9 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		b.WriteString(m.say.View())
-	case m.seed.typing:
+	case typing(m.seed):
 		b.WriteString(m.seed.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
