@@ -43,6 +43,74 @@ func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " 
 // lives is a number of lives lost in words: "a life", "2 lives".
 func lives(k int) string { return Plural(k, "a life", "lives") }
 
+// claim is a claimed value as the table's ranking speaks it: "Mia",
+// "64", "9 pips".
+func (n Narrator) claim(v engine.Value) string { return n.rank().Name(v) }
+
+// dice are the dice of a cup in words (DiceName).
+func (n Narrator) dice(v engine.Value) string { return DiceName(n.rank(), v) }
+
+// DiceName is how the dice of a cup are said under ranking r: "43", "Mia",
+// and under pips with their rank: "54 (9 pips)".
+func DiceName(r engine.Ranking, v engine.Value) string {
+	if name := r.Name(v); name != v.Name() {
+		return v.Name() + " (" + name + ")"
+	}
+	return v.Name()
+}
+
+// rank is the table's ranking (classic when unset).
+func (n Narrator) rank() engine.Ranking {
+	if n.Ranking == "" {
+		return engine.Classic
+	}
+	return n.Ranking
+}
+
+// whose is seat's in the possessive: "bob's", "your".
+func (n Narrator) whose(seat int) string {
+	if seat == n.You && seat >= 0 {
+		return "your"
+	}
+	return n.name(seat) + "'s"
+}
+
+// losses is a loss falling on several players in words: "bob and carol
+// lose a life", "you lose 2 lives", "bob loses a life and carol loses 2
+// lives".
+func (n Narrator) losses(ls []engine.Loss) string {
+	if len(ls) == 0 {
+		return "nobody loses a life"
+	}
+	same := true
+	for _, l := range ls {
+		same = same && l.LivesLost == ls[0].LivesLost
+	}
+	if same {
+		if len(ls) == 1 {
+			return n.does(ls[0].Seat, "lose") + " " + lives(ls[0].LivesLost)
+		}
+		who := make([]string, len(ls))
+		for i, l := range ls {
+			who[i] = n.who(l.Seat)
+		}
+		return andList(who) + " lose " + lives(ls[0].LivesLost)
+	}
+	each := make([]string, len(ls))
+	for i, l := range ls {
+		each[i] = n.does(l.Seat, "lose") + " " + lives(l.LivesLost)
+	}
+	return andList(each)
+}
+
+// andList joins words: "a", "a and b", "a, b and c".
+func andList(w []string) string {
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
+
 // Round is the start of a round in words: "round 2: carol opens".
 func (n Narrator) Round(e engine.Event) string {
 	return fmt.Sprintf("round %d: %s", e.Round, n.does(e.Opener, "open"))
@@ -64,8 +132,11 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		return "— " + n.Round(e) + " —"
 	case engine.EvRoll:
 		line := n.who(e.Seat) + " rolled"
+		if i > 0 && evs[i-1].Type == engine.EvPass && evs[i-1].Value == engine.Mia && n.miaCameBack(evs, i) {
+			line = n.whose(e.Seat) + " Mia came back round: " + n.who(e.Seat) + " rolled again"
+		}
 		if e.Dice != engine.NoValue {
-			line += " " + e.Dice.Name()
+			line += " " + n.dice(e.Dice)
 		}
 		if !e.Looked {
 			line += " without looking"
@@ -76,14 +147,25 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		if e.Type == engine.EvPass {
 			verb = "passed"
 		}
-		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, e.Value.Name())
+		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, n.claim(e.Value))
 		if r := n.receiver(evs, i); r >= 0 {
 			line += " to " + n.who(r)
 		}
 		return line
 	case engine.EvChallenge:
-		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), e.Dice.Name(),
+		if e.Claimant < 0 {
+			return fmt.Sprintf("%s challenged before anything was claimed and %s %s", n.who(e.Seat),
+				n.verb(e.Seat, "lose"), lives(e.LivesLost))
+		}
+		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), n.dice(e.Dice),
 			n.does(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvReveal:
+		return fmt.Sprintf("%s Mia is shown at once: %s, %s", n.whose(e.Seat), n.dice(e.Dice), n.losses(e.Losses))
+	case engine.EvLowClaim:
+		return fmt.Sprintf("%s announced %s, not above %s, and %s %s", n.who(e.Seat), n.claim(e.Value),
+			n.claim(e.Claim), n.verb(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvMiaBack:
+		return fmt.Sprintf("%s Mia came back round: %s", n.whose(e.Seat), n.losses(e.Losses))
 	case engine.EvGiveUp:
 		return fmt.Sprintf("%s gave up against Mia and %s %s", n.who(e.Seat), n.verb(e.Seat, "lose"), lives(e.LivesLost))
 	case engine.EvTimeout:
@@ -116,13 +198,29 @@ func (n Narrator) verb(seat int, verb string) string {
 	return verb + "s"
 }
 
+// miaCameBack reports whether the roll at i is a roller's new roll after
+// their own Mia came back to them (mia-pass reroll): the round's last claim
+// before it is their Mia, passed on by everyone since.
+func (n Narrator) miaCameBack(evs []engine.Event, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch evs[j].Type {
+		case engine.EvPass:
+			continue
+		case engine.EvClaim:
+			return evs[j].Seat == evs[i].Seat && evs[j].Value == engine.Mia
+		}
+		return false
+	}
+	return false
+}
+
 // receiver is who took the cup after the claim or pass at i, or -1.
 func (n Narrator) receiver(evs []engine.Event, i int) int {
 	for j := i + 1; j < len(evs); j++ {
 		switch evs[j].Type {
-		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout:
+		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvMiaBack:
 			return evs[j].Seat
-		case engine.EvRound, engine.EvEnd:
+		case engine.EvRound, engine.EvEnd, engine.EvReveal:
 			return -1
 		}
 	}
@@ -139,24 +237,27 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	if v == engine.Unjudged {
 		return v, ""
 	}
-	if e.Type == engine.EvChallenge {
-		if v == engine.Caught {
-			return v, fmt.Sprintf("caught: %s under %s's %s, %s %s", e.Dice.Name(), n.who(e.Claimant), e.Claim.Name(),
-				n.does(e.Loser, "lose"), lives(e.LivesLost))
+	switch e.Type {
+	case engine.EvChallenge, engine.EvReveal:
+		claimant, lost := e.Claimant, n.does(e.Loser, "lose")+" "+lives(e.LivesLost)
+		if e.Type == engine.EvReveal {
+			claimant, lost = e.Seat, n.losses(e.Losses)
 		}
-		return v, fmt.Sprintf("the %s stood: %s in the cup, %s %s", e.Claim.Name(), e.Dice.Name(),
-			n.does(e.Loser, "lose"), lives(e.LivesLost))
+		if v == engine.Caught {
+			return v, fmt.Sprintf("caught: %s under %s %s, %s", n.dice(e.Dice), n.whose(claimant), n.claim(e.Claim), lost)
+		}
+		return v, fmt.Sprintf("the %s stood: %s in the cup, %s", n.claim(e.Claim), n.dice(e.Dice), lost)
 	}
 	roll, _ := engine.LastRoll(evs[:i])
-	what := e.Value.Name() + " claimed"
+	what := n.claim(e.Value) + " claimed"
 	if e.Type == engine.EvPass {
-		what = e.Value.Name() + " passed on"
+		what = n.claim(e.Value) + " passed on"
 	}
 	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff"}[v]
 	if v == engine.Unseen {
-		what = e.Value.Name() + " claimed unseen"
+		what = n.claim(e.Value) + " claimed unseen"
 	}
-	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, roll.Dice.Name())
+	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, n.dice(roll.Dice))
 }
 
 // Mark is a verdict's short mark after a line of the log: "bluff!",

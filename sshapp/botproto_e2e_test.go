@@ -132,8 +132,8 @@ func TestBotTableTwentyGames(t *testing.T) {
 		}
 		commitment := ""
 		for j, l := range results[0].lines {
-			if strings.HasPrefix(l, "GAME STARTING;"+id+";") && j+1 < len(results[0].lines) {
-				commitment, _ = strings.CutPrefix(results[0].lines[j+1], "COMMITMENT;")
+			if strings.HasPrefix(l, "GAME STARTING;"+id+";") && j+2 < len(results[0].lines) { // then RULES, then COMMITMENT
+				commitment, _ = strings.CutPrefix(results[0].lines[j+2], "COMMITMENT;")
 			}
 		}
 		if g.Fair == nil || g.Fair.Commitment != commitment {

@@ -258,8 +258,11 @@ func (r *referee) check(line string) error {
 	f := strings.Split(line, ";")
 	last := r.last
 	r.last = f[0]
-	if (f[0] == "COMMITMENT") != (last == "GAME STARTING") {
-		return fmt.Errorf("%q after a %s line: COMMITMENT follows GAME STARTING", line, last)
+	if (f[0] == "RULES") != (last == "GAME STARTING") {
+		return fmt.Errorf("%q after a %s line: RULES follows GAME STARTING", line, last)
+	}
+	if (f[0] == "COMMITMENT") != (last == "RULES") {
+		return fmt.Errorf("%q after a %s line: COMMITMENT follows GAME STARTING and RULES", line, last)
 	}
 	switch f[0] {
 	case "COMMITMENT":

@@ -29,7 +29,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "create without name", who: "alice", cmd: "table create --private", code: 2, stderr: []string{"one NAME", "--lives N"}},
 		{name: "two names", who: "alice", cmd: "table create a b", code: 2, stderr: []string{"one NAME"}},
 		{name: "not a number", who: "alice", cmd: "table create x --lives many", code: 2, stderr: []string{"invalid value", "--lives"}},
-		{name: "unknown flag", who: "alice", cmd: "table create x --colour red", code: 2, stderr: []string{"flag provided but not defined"}},
+		{name: "unknown flag", who: "alice", cmd: "table create x --colour red", code: 2, stderr: []string{"mia: unknown flag --colour"}},
 		{name: "bad bot level", who: "alice", cmd: "table create x --bot-level genius", code: 2, stderr: []string{"bot-level"}},
 		{name: "pass and no-pass", who: "alice", cmd: "table create x --pass --no-pass", code: 2, stderr: []string{"contradict"}},
 		{name: "impossible lives", who: "alice", cmd: "table create x --lives 0", code: 1, stderr: []string{"option lives: 0 is not between 1 and 9"}},

@@ -16,7 +16,7 @@ import (
 var replayCommand = Command{
 	Name:    "replay",
 	Args:    "GAME",
-	Summary: "every event of a finished game, all dice shown (--json: PROTOCOL.md §3)",
+	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source",
 	JSON:    true,
 	Run:     runReplay,
 }
@@ -83,7 +83,7 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	for i := range g.Seats {
 		nar.Names[i] = seatName(g, i)
 	}
-	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), rulesSummary(g.Rules))
+	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules))
 	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
 		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round

@@ -221,27 +221,3 @@ func (s *queue) Intn(int) int {
 	s.q = s.q[1:]
 	return v
 }
-
-func TestRulesSummary(t *testing.T) {
-	d := engine.DefaultOptions()
-	tests := []struct {
-		name string
-		edit func(*engine.Options)
-		want string
-	}{
-		{"classic", func(*engine.Options) {}, "classic, 6 lives, 60s a turn"},
-		{"every option", func(o *engine.Options) {
-			o.Ranking, o.Lives, o.Pass, o.EqualClaims = engine.Ranking("numeric"), 1, false, true
-			o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End, o.TurnSeconds = 1, true, engine.Loser, engine.FirstOut, 5
-		}, "numeric, 1 life, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o := d
-			tt.edit(&o)
-			if got := rulesSummary(o); got != tt.want {
-				t.Errorf("rulesSummary = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}

@@ -88,47 +88,16 @@ func side(b *strings.Builder, left, right []string, gap int) {
 	}
 }
 
-// rankingShort names the rankings in the lobby's rules column.
-var rankingShort = map[engine.Ranking]string{
-	engine.Classic:          "classic",
-	engine.AscendingDoubles: "ascending",
-	engine.Numeric:          "numeric",
-	engine.LittleMia:        "little-mia",
-}
-
 // shortRules is a table's rules in one short phrase, as the lobby lists
-// them: "classic · 6♥ · pass · 60s".
+// them (lobby.RuleTags and the turn clock): "classic · 6♥ · 60s", "pips ·
+// 6♥ · Mia wins · 60s".
 func shortRules(o engine.Options) string {
-	name := rankingShort[o.Ranking]
-	if name == "" {
-		name = string(o.Ranking)
-	}
-	pass := "pass"
-	switch {
-	case o.EqualClaims:
-		pass = "equal"
-	case !o.Pass:
-		pass = "no pass"
-	}
-	return fmt.Sprintf("%s · %d♥ · %s · %s", name, o.Lives, pass, seconds(o.TurnSeconds))
+	return strings.Join(append(lobby.RuleTags(o), seconds(o.TurnSeconds)), " · ")
 }
 
-// longRules is every rule of a table, for its title bar.
-func longRules(o engine.Options) string {
-	var b strings.Builder
-	b.WriteString(shortRules(o))
-	fmt.Fprintf(&b, " · Mia −%d", o.MiaPenalty)
-	if o.MiaPenaltyBoth {
-		b.WriteString(" both")
-	}
-	if o.NextOpener == engine.Loser {
-		b.WriteString(" · loser opens")
-	}
-	if o.End == engine.FirstOut {
-		b.WriteString(" · first out ends")
-	}
-	return b.String()
-}
+// longRules is every rule of a table in words, for its title bar
+// (lobby.RuleWords).
+func longRules(o engine.Options) string { return strings.Join(lobby.RuleWords(o), " · ") }
 
 // seconds writes a turn time: "60s", "5m", "1h".
 func seconds(s int) string {

@@ -44,7 +44,8 @@ type replayStep struct {
 // isAction reports whether e is the first event of an action.
 func isAction(e engine.Event) bool {
 	switch e.Type {
-	case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
+	case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave,
+		engine.EvLowClaim:
 		return true
 	}
 	return false
@@ -105,6 +106,9 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 				ended = true
 			case engine.EvRoll:
 				cup, roller, looked = e.Dice, e.Seat, e.Looked
+				if claim == engine.Mia { // a Mia come back, rolled again (mia-pass reroll): no claim now
+					claim, claimant = engine.NoValue, -1
+				}
 			case engine.EvClaim, engine.EvPass:
 				claim, claimant = e.Value, e.Seat
 			}

@@ -293,7 +293,7 @@ func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
 	case st.claim == engine.Mia:
 		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.claimant)
 	default:
-		claim = "Claim: " + s.Accent.Render(st.claim.Name()) + " by " + rp.name(st.claimant)
+		claim = "Claim: " + s.Accent.Render(rp.game.Rules.Ranking.Name(st.claim)) + " by " + rp.name(st.claimant)
 	}
 	cup := s.Subtle.Render("the cup is empty")
 	if st.roller >= 0 {

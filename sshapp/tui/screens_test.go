@@ -342,6 +342,7 @@ func TestCreateForm(t *testing.T) {
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	tm.Type("night")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // preset
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // seats
 	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})  // 5
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // lives
@@ -362,7 +363,7 @@ func TestCreateForm(t *testing.T) {
 		t.Errorf("host not seated: %+v", info)
 	}
 	frame := finalView(t, tm)
-	assertContains(t, frame, "night", "classic · 7♥ · equal · 60s", "enter start", "s stand")
+	assertContains(t, frame, "night", "classic · 7 lives · no pass · equal claims", "enter start", "s stand")
 }
 
 // TestQuitClosesSubscriptions: after q the table no longer counts the
@@ -504,7 +505,7 @@ func TestTableScreenPassRaiseChallenge(t *testing.T) {
 
 	// a: the picker of passes; the first passes 43 on, the next raises.
 	tm.Send(keyRunes("a"))
-	waitOutput(t, tm, "Pass on or raise blind:", "43      72% to beat  = pass on", "enter pass/raise")
+	waitOutput(t, tm, "Pass on or raise blind:", "43       72% to beat  = pass on", "enter pass/raise")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	tm.Send(keyEnter)
 	raised := engine.Classic.Above(43)[0]

@@ -246,7 +246,7 @@ func (m *tableScreen) syncKeys() {
 	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
 	k.Pass.SetEnabled(samePass)
 	if samePass {
-		k.Pass.SetHelp("p", "pass "+v.Claim.Name())
+		k.Pass.SetHelp("p", "pass "+v.Options.Ranking.Name(v.Claim))
 	}
 	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
 	if can(engine.Claim) {

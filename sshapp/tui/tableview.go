@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
 // The drawing of the table screen; tableinput.go is its state and input.
@@ -124,7 +125,12 @@ func (m *tableScreen) draw() string {
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, botH)
 		b.WriteString(full)
-		for i := lineCount(full); i < botH; i++ {
+		n := lineCount(full)
+		for _, l := range m.rulesLines(s, w, botH-n) {
+			b.WriteString("\n" + l)
+			n++
+		}
+		for ; n < botH; n++ {
 			b.WriteByte('\n')
 		}
 	} else {
@@ -301,14 +307,14 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v.Claim == engine.Mia:
 		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
 	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+name(m.snap.Who(v.Claimant)))
 	}
 	turn, hint := m.turnLines(s, v, now)
 	out = append(out, cut(turn, w), cut(hint, w))
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
-		cap := "your dice: " + v.Dice.Name()
+		cap := "your dice: " + lobby.DiceName(v.Options.Ranking, v.Dice)
 		if v.Dice == engine.Mia {
 			cap += "!"
 		}
@@ -338,7 +344,16 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 		case v.Phase == engine.PhaseAnnounce:
 			hint = append(hint, "announce a value: a")
 		case v.Claim == engine.Mia:
-			hint = append(hint, "Mia! liar: c", "give up: g")
+			hint = append(hint, "Mia! liar: c")
+			if v.Can(engine.GiveUp) {
+				hint = append(hint, "give up: g")
+			}
+			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
+				hint = append(hint, "roll: r")
+			}
+			if len(v.Passes) > 0 { // mia-pass: it may go on
+				hint = append(hint, "pass: p")
+			}
 		default:
 			if v.Can(engine.Challenge) {
 				hint = append(hint, "liar: c")
@@ -465,4 +480,28 @@ func (m *tableScreen) diceLine() string {
 		}
 	}
 	return b.String()
+}
+
+// rulesLines are the table's rules under the full help, in at most h
+// lines of w cells: a blank line, the rules in words, then what sets them
+// apart from the classic rules, explained (lobby.RulesApart); the rules
+// command tells them all.
+func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
+	if h < 3 {
+		return nil
+	}
+	o := m.snap.Table.Rules
+	if m.snap.Game != nil && m.snap.Playing {
+		o = m.snap.Game.Options // the game's, when the host changed them for the next one
+	}
+	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
+	for _, r := range lobby.RulesApart(o) {
+		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > h {
+		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
+	}
+	return out
 }
