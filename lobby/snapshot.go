@@ -60,6 +60,7 @@ type Snapshot struct {
 	names  []string       // by game seat
 	labels []string       // names with the bots marked (Label), for the words of the game
 	events []engine.Event // this viewer's redacted copy of the game's events
+	shared *shared        // what the viewers of this snapshot derive alike (shared.go)
 }
 
 // Events returns the game's events as the viewer may see them: the dice of
@@ -76,7 +77,8 @@ func (s Snapshot) Name(seat int) string {
 
 // snapshot builds the view from seat (-1 for a spectator).
 func (t *Table) snapshot(seat int) Snapshot {
-	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result}
+	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result,
+		shared: &shared{}}
 	if t.game != nil {
 		v := t.game.g.View(seat)
 		snap.Game = &v

@@ -38,6 +38,7 @@ type Table struct {
 	stopTick func() bool
 	tickGen  int
 	ver      uint64
+	built    map[viewKey]Snapshot // the snapshots published at ver, by view
 	botSeq   int
 	botGen   int
 	botFor   int             // the game seq a bot move is scheduled for
@@ -222,7 +223,7 @@ func (s *Subscription) Close() {
 	s.table.post(func(context.Context) {
 		if _, ok := s.table.subs[s]; ok {
 			delete(s.table.subs, s)
-			s.table.changed(false)
+			s.table.watchersChanged(s.player, nil)
 		}
 	})
 }
@@ -237,7 +238,7 @@ func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 			return ErrPrivate
 		}
 		t.subs[s] = struct{}{}
-		t.changed(false)
+		t.watchersChanged(p, s)
 		return nil
 	})
 	if err != nil {
@@ -726,20 +727,50 @@ func (t *Table) timeUp(ctx context.Context, gen int) {
 // publish sends every subscriber its own snapshot; one is built per seat
 // and one for all spectators.
 func (t *Table) publish() {
-	type key struct {
-		seat   int
-		seated bool
-	}
-	built := make(map[key]Snapshot, 4)
+	t.built = make(map[viewKey]Snapshot, 4)
 	for s := range t.subs {
-		k := key{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
-		snap, ok := built[k]
-		if !ok {
-			snap = t.snapshot(k.seat)
-			snap.Seated = k.seated
-			built[k] = snap
+		s.box.Put(t.snapshotFor(s, t.built))
+	}
+}
+
+// viewKey is what a viewer's snapshot depends on: viewers alike share one.
+type viewKey struct {
+	seat   int
+	seated bool
+}
+
+// snapshotFor is s's snapshot, taken from built or made and kept there.
+func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapshot {
+	k := viewKey{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
+	snap, ok := built[k]
+	if !ok {
+		snap = t.snapshot(k.seat)
+		snap.Seated = k.seated
+		built[k] = snap
+	}
+	return snap
+}
+
+// watchersChanged follows a subscription of p opened (joined) or closed
+// (joined nil). A player's presence shows at the table (the "away" mark
+// of their seat), so everyone there is sent the table again. A
+// spectator's shows nowhere but in the count of watchers (Info), so only a
+// new spectator is sent the table: the snapshot the other spectators hold,
+// whose frame they share (ten people opening a busy table caused 55
+// redraws there, now none but the first).
+func (t *Table) watchersChanged(p Player, joined *Subscription) {
+	if t.seatOf(p.Fingerprint) >= 0 || t.gameSeat(p.Fingerprint) >= 0 {
+		t.changed(false)
+		return
+	}
+	if t.publishInfo() {
+		t.lobby.notify()
+	}
+	if joined != nil {
+		if t.built == nil {
+			t.built = make(map[viewKey]Snapshot, 4)
 		}
-		s.box.Put(snap)
+		joined.box.Put(t.snapshotFor(joined, t.built))
 	}
 }
 

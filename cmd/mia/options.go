@@ -22,6 +22,7 @@ type options struct {
 	hostKey   string
 	adminKeys string
 	allowKeys string
+	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
@@ -52,6 +53,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	hostKey := fs.String("host-key", def("MIA_HOST_KEY", ""), "host key file, created if missing (MIA_HOST_KEY; default DATA/host_ed25519)")
 	adminKeys := fs.String("admin-keys", def("MIA_ADMIN_KEYS", ""), "authorized_keys file of server admins (MIA_ADMIN_KEYS)")
 	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
+	debugAddr := fs.String("debug-addr", def("MIA_DEBUG_ADDR", ""), "serve Go profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060; off if empty (MIA_DEBUG_ADDR)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
@@ -71,7 +73,12 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
 	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys,
-		maexchenUDP: *mxUDP, maexchenTable: *mxTable}
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr}
+	if o.debugAddr != "" {
+		if err := checkDebugAddr(o.debugAddr); err != nil {
+			return options{}, &usageError{err}
+		}
+	}
 	var err error
 	if o.maexchenTimeout, err = time.ParseDuration(*mxTimeout); err != nil || o.maexchenTimeout < time.Millisecond || o.maexchenTimeout > time.Minute {
 		return options{}, &usageError{fmt.Errorf("maexchen timeout %q: want a duration from 1ms to 1m, such as 250ms", *mxTimeout)}

@@ -122,8 +122,8 @@ func TestTableKeysWaitForTheTable(t *testing.T) {
 	ts.table = tbl
 	m.show(ts)
 	m.key(keyRunes("thi"))
-	if ts.say.typing || len(ts.held) != 3 {
-		t.Fatalf("before the table opened: typing %v, %d held", ts.say.typing, len(ts.held))
+	if typing(ts.say) || len(ts.held) != 3 {
+		t.Fatalf("before the table opened: typing %v, %d held", typing(ts.say), len(ts.held))
 	}
 	ts.setSnapshot(e.snapshot(tbl, a))
 	if !ts.say.typing || ts.say.Value() != "hi" {

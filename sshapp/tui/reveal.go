@@ -28,6 +28,7 @@ type reveal struct {
 	dice    engine.Value
 	words   []string
 	n       int // how many cups the screen lifted, this one included; 0: none shown
+	at      int // the event that lifted it
 }
 
 // newReveal is the n-th cup lifted, by the event at i of snap's events.
@@ -39,11 +40,20 @@ func newReveal(snap lobby.Snapshot, i, n int) reveal {
 	for j, w := range words {
 		words[j] = lobby.Clean(w, 4*MaxWidth) // names in it were typed by people
 	}
-	return reveal{heading: heading, dice: dice, words: words, n: n}
+	return reveal{heading: heading, dice: dice, words: words, n: n, at: i}
 }
 
 // shown reports whether the cup is lifted.
 func (r reveal) shown() bool { return r.n > 0 && r.heading != "" }
+
+// shownAt is the event that lifted the cup shown, or -1: what a frame shared
+// between spectators must agree on.
+func (r reveal) shownAt() int {
+	if !r.shown() {
+		return -1
+	}
+	return r.at
+}
 
 // end is the command that puts the cup back after revealFor.
 func (r reveal) end() tea.Cmd {

@@ -35,12 +35,13 @@ type tableScreen struct {
 	drawn   [2][]string    // the log's and the chat's views, drawn when they change
 	// what drawn shows
 	drawnLog  []string
+	fitted    bool // the log, the chat and the picker fit the window and the snapshot
 	drawnChat []lobby.ChatLine
 	picker    picker
 	autoAt    int // the event count at which the picker last opened by itself
 	confirm   bool
-	say       chatInput // the table chat line
-	seed      chatInput // the viewer's seed for the next game's dice (f)
+	say       *chatInput // the table chat line; nil until first used (sayLine)
+	seed      *chatInput // the viewer's seed for the next game's dice (f); nil until first used
 	status    string
 	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
@@ -61,14 +62,35 @@ type tableScreen struct {
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		say:     c.s.newChatInput("a line for the table"),
-		seed:    chatInput{Model: c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()},
 		logView: c.s.newView(), talk: c.s.newView()}
-	m.seed.keys.full(fair.MaxSeedRunes)
-	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	m.shown, m.resized = m.helpKeys, m.layout
 	m.syncKeys()
 	return m
 }
+
+// sayLine is the table chat's line, made when first used: a text input is
+// some 5 KB, and most people at a table never type in it.
+func (m *tableScreen) sayLine() *chatInput {
+	if m.say == nil {
+		l := m.c.s.newChatInput("a line for the table")
+		m.say = &l
+	}
+	m.say.Width = m.w - 6
+	return m.say
+}
+
+// seedLine is the line for the viewer's seed, made when first used.
+func (m *tableScreen) seedLine() *chatInput {
+	if m.seed == nil {
+		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()}
+		m.seed.keys.full(fair.MaxSeedRunes)
+	}
+	m.seed.Width = m.w - 6
+	return m.seed
+}
+
+// typing reports whether line exists and has the keyboard.
+func typing(line *chatInput) bool { return line != nil && line.typing }
 
 // Init opens the table (and sits down, if asked).
 func (m *tableScreen) Init() tea.Cmd {
@@ -86,9 +108,9 @@ func (m *tableScreen) Leave() tea.Cmd {
 // helpKeys is the key map the help bar shows now.
 func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		return m.say.keys
-	case m.seed.typing:
+	case typing(m.seed):
 		return m.seed.keys
 	case m.confirm:
 		return m.ckeys
@@ -178,10 +200,9 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	first := !m.have
 	m.snap, m.have = snap, true
 	revealed := m.follow(first)
-	m.log = snap.LogLines(logKeep)
-	for i, l := range m.log {
-		m.log[i] = lobby.Clean(l, 4*MaxWidth) // names in it were typed by people
-	}
+	// Made once for everyone who sees the table from the same seat; the
+	// names in it were typed by people, so it is cleaned.
+	m.log = snap.CleanLogLines(logKeep, 4*MaxWidth)
 	if !m.inGame() {
 		m.confirm = false
 	}
@@ -190,7 +211,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 		m.picker = m.picker.Refresh(v)
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
-	if n := len(snap.Events()); !m.picker.Open() && !m.say.typing && !m.confirm && v != nil && snap.Playing &&
+	if n := len(snap.Events()); !m.picker.Open() && !typing(m.say) && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
 			m.picker, m.autoAt = p, n
@@ -311,9 +332,9 @@ func (m *tableScreen) syncKeys() {
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	defer m.fitPicker()
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		return m.keyTyping(msg)
-	case m.seed.typing:
+	case typing(m.seed):
 		return m.keySeed(msg)
 	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
 		// a move on its way, or the table not open yet: the key waits
@@ -347,10 +368,10 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
 		m.setStatus("", false) // a refused line's status: the line is back in the input
-		m.input = &m.say
+		m.input = m.sayLine()
 		return m.say.start()
 	case key.Matches(msg, k.Seed) && m.table != nil:
-		m.input, m.seed.Width = &m.seed, m.w-6
+		m.input = m.seedLine()
 		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.Fingerprint); ok {
 			m.seed.SetValue(s)
 		}
@@ -406,7 +427,7 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 func (m *tableScreen) keySeed(msg tea.KeyMsg) tea.Cmd {
 	text, sent, cmd := m.seed.submit(msg)
 	if !m.seed.typing {
-		m.input = &m.say // the table chat's line again
+		m.input = m.say // the table chat's line again (nil if never used)
 	}
 	if !sent {
 		return cmd

@@ -37,10 +37,19 @@ func (m *tableScreen) bottom() (colW, botH int) {
 // caption), or the seats.
 func (m *tableScreen) topH() int { return max(10, m.seatCount()) }
 
-// layout sizes the log, the chat and the picker to the window, and draws
+// layout asks for the log, the chat and the picker to be fitted to the
+// window again before the next frame is drawn (fitViews). It costs
+// nothing: a spectator whose frame is shared never fits them.
+func (m *tableScreen) layout() { m.fitted = false }
+
+// fitViews sizes the log, the chat and the picker to the window, and draws
 // the log and the chat into their viewports when they or the size changed
-// (most snapshots leave the chat as it was).
-func (m *tableScreen) layout() {
+// (most snapshots leave the chat as it was); only if layout asked for it.
+func (m *tableScreen) fitViews() {
+	if m.fitted {
+		return
+	}
+	m.fitted = true
 	colW, botH := m.bottom()
 	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
 		sizeView(&m.logView, colW, botH-1)
@@ -62,9 +71,41 @@ func (m *tableScreen) fitPicker() {
 	m.picker.SetSize(colW, botH)
 }
 
+// spectatorFrame is what a spectator's frame depends on besides the
+// snapshot: spectators who match draw the same frame.
+type spectatorFrame struct {
+	name      string // the table's name as the viewer opened it
+	w, h      int
+	left      int // seconds on the turn clock
+	styles    *Styles
+	host      bool
+	canChat   bool
+	yourSeed  string // the viewer's seed for the next game's dice, if any
+	seedGiven bool
+	cupAt     int // the lifted cup's event, or -1 (reveal.shownAt)
+}
+
 // View draws the table, with the help bar (or the full help in place of
-// the log and chat).
+// the log and chat). A spectator with nothing of their own on the screen
+// (no status line, line being typed, picker, question or full help) sees
+// what every such spectator of the table sees: the frame is drawn once for
+// all of them (lobby.Snapshot.Shared) instead of once each, every second.
 func (m *tableScreen) View() string {
+	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.Typing() && !m.confirm && !m.busy && len(m.held) == 0 &&
+		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
+		k := spectatorFrame{name: m.name, w: m.w, h: m.h, left: m.remaining(m.c.cfg.Now()), styles: m.c.s,
+			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
+		if f := m.snap.Table.Fair; f.Next {
+			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
+		}
+		return m.snap.Shared(k, m.draw)
+	}
+	return m.draw()
+}
+
+// draw draws the table; see View.
+func (m *tableScreen) draw() string {
+	m.fitViews()
 	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
@@ -424,9 +465,9 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		b.WriteString(m.say.View())
-	case m.seed.typing:
+	case typing(m.seed):
 		b.WriteString(m.seed.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))

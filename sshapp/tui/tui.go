@@ -43,6 +43,9 @@ type Config struct {
 	// Renderer is the session's renderer (bm.MakeRenderer(s)): every style
 	// comes from it.
 	Renderer *lipgloss.Renderer
+	// Styles, when set, are the styles Renderer would build, shared with
+	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
+	Styles *Styles
 	// Table, if set, is opened first (ssh -t HOST play TABLE).
 	Table string
 	// Width and Height are the initial size; tea.WindowSizeMsg updates it.
@@ -86,7 +89,10 @@ func New(cfg Config) tea.Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := NewStyles(cfg.Renderer)
+	s := cfg.Styles
+	if s == nil {
+		s = NewStyles(cfg.Renderer)
+	}
 	m := &Model{c: &common{cfg: cfg, s: s, help: s.newHelp()}, width: cfg.Width, height: cfg.Height}
 	m.c.nav = m
 	return m
