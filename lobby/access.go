@@ -47,9 +47,12 @@ type GameAccess struct {
 //   - a game of a table is seen by those the table admits now: everyone
 //     for a public table, the host and the current members for a private
 //     one, so that a member who is removed no longer sees its games;
-//   - a game with no table record, or older than the record (the name was
-//     used by an earlier table, now closed, whose privacy is unknown), is
-//     seen only by the players seated in it.
+//   - a game is judged by the record of the table it was played at (the
+//     store keeps a closed table's record when a new table takes its
+//     name), whose members are frozen once it closed;
+//   - a game with no table record, or older than the record (its table's
+//     record was replaced before closed ones were kept), is seen only by
+//     the players seated in it.
 func (v Viewer) SeesGame(g GameAccess) bool {
 	switch {
 	case v.Admin:

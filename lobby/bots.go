@@ -31,7 +31,9 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 			return ErrTableFull
 		}
 		bot = t.newBot(level)
-		t.sitters = append(t.sitters, bot)
+		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), bot)); err != nil {
+			return err
+		}
 		if len(t.sitters) == t.rec.Seats {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
@@ -54,7 +56,9 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 		}
 		for i, s := range t.sitters {
 			if s.Bot && isBuiltin(s) && strings.EqualFold(s.Name, name) {
-				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+				if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+					return err
+				}
 				t.changed(false)
 				return nil
 			}

@@ -66,7 +66,11 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 			}
 		}
 		stood := len(kept) != len(t.sitters)
-		t.sitters = kept
+		if stood {
+			if err := t.seatSitters(ctx, kept); err != nil {
+				return err
+			}
+		}
 		seated := append([]Player(nil), kept...)
 		added := make(map[string]bool, len(guests))
 		for _, g := range guests {

@@ -15,11 +15,13 @@ type env struct {
 	lobby *Lobby
 	clock *lobbytest.Clock
 	dice  *lobbytest.Dice
+	// botDelay is Config.BotDelay (-1, no pause, unless a test sets it).
+	botDelay time.Duration
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7)}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: -1}
 	e.open()
 	t.Cleanup(e.close)
 	return e
@@ -29,7 +31,7 @@ func newEnv(t *testing.T) *env {
 // scripted ones.
 func newFairEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock()}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), botDelay: -1}
 	e.open()
 	t.Cleanup(e.close)
 	return e
@@ -38,7 +40,7 @@ func newFairEnv(t *testing.T) *env {
 func (e *env) open() {
 	e.t.Helper()
 	e.st.reopen()
-	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: -1}
+	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay}
 	if e.dice != nil {
 		cfg.Dice = e.dice
 	}
@@ -55,6 +57,26 @@ func (e *env) close() {
 		e.lobby = nil
 	}
 	e.st.Close()
+}
+
+// restart stops the lobby and opens it again on its store, as after a
+// clean stop.
+func (e *env) restart() {
+	e.t.Helper()
+	e.close()
+	e.open()
+}
+
+// crash opens a new lobby on what a process killed now would leave: a
+// copy of what the store holds now (nothing the tables hold only in
+// memory, no timer). The old lobby is then stopped; it writes only to the
+// old store.
+func (e *env) crash() {
+	e.t.Helper()
+	image := e.st.snapshot()
+	e.close()
+	e.st = image
+	e.open()
 }
 
 func (e *env) player(name string) Player {

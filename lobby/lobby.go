@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -85,6 +86,9 @@ type Lobby struct {
 	log      *log.Logger
 	scripted bool // cfg.Dice deals the games: no proof of fair dice
 
+	moves [engine.Leave + 1]atomic.Uint64 // actions applied, by kind
+	drops atomic.Uint64                   // snapshots and lobby versions replaced unread in a mailbox
+
 	mu     sync.Mutex
 	tables map[string]*Table // by lower-case name
 	subs   map[*Mailbox[int]]struct{}
@@ -94,8 +98,9 @@ type Lobby struct {
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
-// and puts every unfinished game back on its table, its turn clock
-// restarted.
+// with the players seated at it, puts every unfinished game back on its
+// table, its turn clock restarted, and schedules the next game of every
+// table of bots between games.
 func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("lobby: no store")
@@ -147,6 +152,15 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		if err := t.resume(ctx, rg); err != nil {
 			l.log.Error("could not resume game", "game", rg.ID, "err", err)
 		}
+	}
+	// A table of bots between games schedules its next game again: the
+	// timer of the last run did not survive the stop.
+	for _, t := range l.tables {
+		t.post(func(context.Context) {
+			if !t.running() {
+				t.scheduleRestart()
+			}
+		})
 	}
 	return l, nil
 }
@@ -247,7 +261,7 @@ func (l *Lobby) SeatedAt(fp string) []TableInfo {
 // Subscribe returns a mailbox that receives a new version number whenever
 // the table list or the lobby chat changes.
 func (l *Lobby) Subscribe() *Mailbox[int] {
-	m := NewMailbox[int]()
+	m := NewMailbox[int]().counted(&l.drops)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -327,6 +341,38 @@ func (l *Lobby) remove(t *Table) {
 		delete(l.tables, strings.ToLower(t.name))
 	}
 	l.notifyLocked()
+}
+
+// Stats is what the lobby counts, for the server's metrics.
+type Stats struct {
+	// Tables is the open tables by state ("waiting", "playing").
+	Tables map[string]int
+	// Moves is the actions applied since the lobby started, by kind
+	// ("roll", "claim", "pass", "challenge", "give up", "timeout",
+	// "leave").
+	Moves map[string]uint64
+	// MailboxDrops is the snapshots (and lobby list versions) a
+	// subscriber's mailbox replaced before they were read: a viewer too
+	// slow for the table saw only the newest.
+	MailboxDrops uint64
+}
+
+// Stats reports what the lobby counts now.
+func (l *Lobby) Stats() Stats {
+	st := Stats{Tables: map[string]int{"waiting": 0, "playing": 0}, Moves: map[string]uint64{}, MailboxDrops: l.drops.Load()}
+	for k := engine.Roll; k <= engine.Leave; k++ {
+		st.Moves[k.String()] = l.moves[k].Load()
+	}
+	l.mu.Lock()
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	l.mu.Unlock()
+	for _, t := range ts {
+		st.Tables[t.Info().State]++
+	}
+	return st
 }
 
 // Close stops every table actor. Games stay in the store as they are and

@@ -1,6 +1,9 @@
 package lobby
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Mailbox holds only the newest value put in it. Put never blocks, so a
 // reader that stops reading slows no one: its older values are replaced.
@@ -11,6 +14,7 @@ type Mailbox[T any] struct {
 	closed bool
 	signal chan struct{} // one token while a value waits
 	done   chan struct{}
+	drops  *atomic.Uint64 // counts values replaced unread; nil: not counted
 }
 
 // NewMailbox returns an empty mailbox.
@@ -25,12 +29,21 @@ func (m *Mailbox[T]) Put(v T) {
 		m.mu.Unlock()
 		return
 	}
+	if m.full && m.drops != nil {
+		m.drops.Add(1)
+	}
 	m.val, m.full = v, true
 	m.mu.Unlock()
 	select {
 	case m.signal <- struct{}{}:
 	default:
 	}
+}
+
+// counted makes m count the values it replaces unread in drops.
+func (m *Mailbox[T]) counted(drops *atomic.Uint64) *Mailbox[T] {
+	m.drops = drops
+	return m
 }
 
 // Ready is signalled when a value waits; then call Take.

@@ -97,7 +97,9 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 		}
 		if i := t.seatOf(fp); i >= 0 {
 			found = true
-			t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+			if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+				return err
+			}
 		}
 		for s := range t.subs {
 			if s.player.Fingerprint == fp {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -57,10 +58,31 @@ func (m *memStore) Close() { m.mu.Lock(); m.closed = true; m.mu.Unlock() }
 
 func (m *memStore) reopen() { m.mu.Lock(); m.closed = false; m.mu.Unlock() }
 
-// copyTable copies a record out, so that callers never share its members.
+// copyTable copies a record out, so that callers never share its members
+// or seats.
 func copyTable(t TableRecord) TableRecord {
 	t.Members = slices.Clone(t.Members)
+	t.Seated = slices.Clone(t.Seated)
 	return t
+}
+
+// snapshot is a copy of everything m holds now, as a crash would leave it
+// (every write is whole: there is nothing half-written).
+func (m *memStore) snapshot() *memStore {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := newMemStore()
+	for k, t := range m.tables {
+		c.tables[k] = copyTable(t)
+	}
+	maps.Copy(c.invites, m.invites)
+	maps.Copy(c.names, m.names)
+	for _, g := range m.games {
+		cg := *g
+		cg.Players, cg.Events = slices.Clone(g.Players), slices.Clone(g.Events)
+		c.games = append(c.games, &cg)
+	}
+	return c
 }
 
 func (m *memStore) CreateTable(ctx context.Context, t TableRecord) error {

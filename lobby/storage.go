@@ -42,14 +42,17 @@ type Storage interface {
 }
 
 // TableRecord is a table as it is stored: its name, who may see it
-// (Access: privacy, host, members, creation), rules and seats, and when it
-// was closed (zero while open).
+// (Access: privacy, host, members, creation), rules and seats, when it
+// was closed (zero while open), and who is seated for its next game (so
+// that a restart, clean or not, finds them seated; a game in progress
+// keeps its own players).
 type TableRecord struct {
 	Name string
 	Access
 	Rules  engine.Options
 	Seats  int
 	Closed time.Time
+	Seated []Player // in the order they sat; Admin is not kept
 }
 
 // GameRecord is a game as it begins.

@@ -43,6 +43,7 @@ type Table struct {
 	botGen   int
 	botFor   int             // the game seq a bot move is scheduled for
 	rng      *rand.Rand      // the built-in bots' randomness
+	nextGen  int             // names the bot table's next game scheduled; a new game voids it
 	driven   bool            // games start only by Deal (driven.go)
 	guests   map[string]bool // fingerprints seated by Deal for the running game only
 	next     nextDice        // the next game's committed seed and the seeds given for it
@@ -99,9 +100,31 @@ func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 		subs: make(map[*Subscription]struct{}), next: newNextDice(),
 	}
 	t.hostName = host.Name
+	t.sitters = slices.Clone(rec.Seated)
 	t.publishInfo()
 	go t.loop()
 	return t
+}
+
+// seatSitters stores next as the players seated for the next game, then
+// seats them: a restart, clean or not, finds the table as it was.
+func (t *Table) seatSitters(ctx context.Context, next []Player) error {
+	seated := make([]Player, 0, len(next))
+	for _, p := range next {
+		if !t.guests[p.Fingerprint] { // a driven table's guests sit for one game only
+			seated = append(seated, Player{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}) // not Admin: that is the session's
+		}
+	}
+	if err := t.update(ctx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
+		return err
+	}
+	t.sitters = next
+	return nil
+}
+
+// without is ps without the player at index i, in a new slice.
+func without(ps []Player, i int) []Player {
+	return append(ps[:i:i], ps[i+1:]...)
 }
 
 // Name is the table's name.
@@ -232,7 +255,7 @@ func (s *Subscription) Close() {
 // anyone else a spectator's. A private table admits only its host and
 // members.
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
-	s := &Subscription{box: NewMailbox[Snapshot](), table: t, player: p}
+	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
@@ -265,7 +288,9 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
-		t.sitters = append(t.sitters, p)
+		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), p)); err != nil {
+			return err
+		}
 		if len(t.sitters) == t.rec.Seats && !t.driven {
 			if err := t.start(ctx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
@@ -288,7 +313,9 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 		if i < 0 {
 			return ErrNotSeated
 		}
-		t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+		if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+			return err
+		}
 		t.changed(false)
 		return nil
 	})
@@ -436,7 +463,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrGameRunning
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		if err := t.update(ctx, func(r *TableRecord) error { r.Closed = now; return nil }); err != nil {
+		if err := t.update(ctx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -527,6 +554,7 @@ func (t *Table) start(ctx context.Context) error {
 	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
+	t.nextGen++
 	return nil
 }
 
@@ -590,17 +618,29 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	}
 	run.g = next
 	run.record(evs)
-	if next.Over() {
-		t.finish()
+	if int(a.Kind) < len(t.lobby.moves) {
+		t.lobby.moves[a.Kind].Add(1)
 	}
+	sitters := t.sitters
 	for _, e := range evs {
 		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
-			// A person who lets the clock run out at a driven table
-			// stands up, so that the next deal does not wait on them.
-			if i := t.seatOf(run.players[e.Seat].Fingerprint); i >= 0 {
-				t.sitters = append(t.sitters[:i:i], t.sitters[i+1:]...)
+			// (A person who lets the clock run out at a driven table
+			// stands up, so that the next deal does not wait on them.)
+			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.Fingerprint == run.players[e.Seat].Fingerprint }); i >= 0 {
+				sitters = without(sitters, i)
 			}
 		}
+	}
+	if len(sitters) != len(t.sitters) {
+		// The move is saved: the seat is given up whatever happens here. (A
+		// stop in between keeps the seat until the player stands again.)
+		if err := t.seatSitters(ctx, sitters); err != nil {
+			t.lobby.log.Error("could not save the seats", "table", t.name, "err", err)
+			t.sitters = sitters
+		}
+	}
+	if next.Over() {
+		t.finish()
 	}
 	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
 	return nil
@@ -623,27 +663,36 @@ func (t *Table) finish() {
 
 // scheduleRestart starts the next game by itself at a table where every
 // seat is taken by a bot (a bot tournament runs unattended). A table with a
-// person seated waits for someone to press "play again".
+// person seated waits for someone to press "play again". It is called when
+// a game ends and when a table comes back after a restart.
 func (t *Table) scheduleRestart() {
-	if !t.botsOnly() {
+	t.scheduleRestartIn(3 * t.lobby.cfg.BotDelay)
+}
+
+// scheduleRestartIn starts the next game of a bot table after d (at once
+// if d <= 0).
+func (t *Table) scheduleRestartIn(d time.Duration) {
+	if !t.botsOnly() || t.driven {
 		return
 	}
-	id := t.game.id
+	t.nextGen++
+	gen := t.nextGen
 	restart := func() {
 		t.post(func(ctx context.Context) {
 			// The seats may have changed meanwhile (a bot removed, the
-			// table handed to a driver).
-			if t.running() || t.game == nil || t.game.id != id || t.driven || !t.botsOnly() {
+			// table handed to a driver), or a game started.
+			if gen != t.nextGen || t.running() || t.driven || !t.botsOnly() {
 				return
 			}
 			if err := t.start(ctx); err != nil {
+				// Try again later rather than leave the table dead.
 				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
+				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
 				return
 			}
 			t.changed(true)
 		})
 	}
-	d := 3 * t.lobby.cfg.BotDelay
 	if d <= 0 {
 		go restart()
 		return

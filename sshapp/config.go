@@ -46,6 +46,9 @@ type Storage struct {
 	// Games is where a bot that fell behind reads the end of a game; nil:
 	// it misses the end of that game.
 	Games botline.Games
+	// Backups is the copies of the database the backup command streams;
+	// nil: backup is refused.
+	Backups command.Backups
 }
 
 // Config configures a Server. HostKey, Storage.Players and
@@ -82,12 +85,35 @@ type Limits struct {
 	// HandshakeTimeout bounds the time from accepting a TCP connection to
 	// a successful authentication (default 20 s).
 	HandshakeTimeout time.Duration
+	// VersionTimeout bounds the time from accepting a TCP connection to
+	// the client's SSH version line, which real clients send at once
+	// (default 5 s).
+	VersionTimeout time.Duration
 	// NoSessionTimeout closes an authenticated connection that has no
 	// open session for this long (default 1 min).
 	NoSessionTimeout time.Duration
 	// MaxUnauthenticated caps connections still in their handshake
 	// (default 64).
 	MaxUnauthenticated int
+	// EarlyDrop is the number of connections in their handshake from
+	// which a new one is dropped at random, as OpenSSH's MaxStartups
+	// does: with EarlyDropRate percent chance at EarlyDrop, rising
+	// linearly to 100 % at MaxUnauthenticated (default 16; negative: off).
+	EarlyDrop int
+	// EarlyDropRate is the chance in percent of an early drop at
+	// EarlyDrop connections (default 30).
+	EarlyDropRate int
+	// PenaltyMin turns on per-source penalties, as OpenSSH's
+	// PerSourcePenalties: a connection that ends before it authenticates
+	// costs its source address 10 s when it ran out of time (it sent no
+	// version line or did not finish its handshake in time) and 1 s
+	// otherwise; the cost leaks away at one second a second, and a source
+	// whose cost reaches PenaltyMin is refused until it has leaked away
+	// (default 15 s; negative: off).
+	PenaltyMin time.Duration
+	// PenaltyMax caps a source's cost, so the longest refusal (default
+	// 10 min).
+	PenaltyMax time.Duration
 	// MaxPerSource caps connections from one IP address (default 16).
 	MaxPerSource int
 	// MaxSessions caps sessions (channels) on one connection (default 4).
@@ -105,6 +131,20 @@ type Limits struct {
 	// ShutdownGrace is how long Shutdown lets sessions say goodbye before
 	// it closes every connection (default 1 s).
 	ShutdownGrace time.Duration
+	// MaxOwed bounds the output a session may owe its client: bytes
+	// written and not yet taken because the client stopped reading (its
+	// SSH window is full). Past it the session's connection is dropped,
+	// with a log line (default 1 MiB; negative: no bound).
+	MaxOwed int
+	// SendBuffer caps the kernel's send buffer of each connection, so
+	// that what a client that stops reading holds in the kernel is bounded
+	// too, not grown by autotuning up to megabytes (default 256 KiB, which
+	// Linux doubles; negative: the system's default).
+	SendBuffer int
+	// FlushTimeout is how long the end of a session waits for its client
+	// to take the output still owed before dropping the connection
+	// (default 10 s).
+	FlushTimeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -119,8 +159,14 @@ func (l Limits) withDefaults() Limits {
 		}
 	}
 	dur(&l.HandshakeTimeout, 20*time.Second)
+	dur(&l.VersionTimeout, 5*time.Second)
 	dur(&l.NoSessionTimeout, time.Minute)
 	num(&l.MaxUnauthenticated, 64)
+	num(&l.EarlyDrop, 16)
+	num(&l.EarlyDropRate, 30)
+	l.EarlyDropRate = min(max(l.EarlyDropRate, 0), 100)
+	dur(&l.PenaltyMin, 15*time.Second)
+	dur(&l.PenaltyMax, 10*time.Minute)
 	num(&l.MaxPerSource, 16)
 	num(&l.MaxSessions, 4)
 	dur(&l.IdleTimeout, 30*time.Minute)
@@ -132,5 +178,8 @@ func (l Limits) withDefaults() Limits {
 		l.MaxHeight = 200
 	}
 	dur(&l.ShutdownGrace, time.Second)
+	num(&l.MaxOwed, 1<<20)
+	num(&l.SendBuffer, 256<<10)
+	dur(&l.FlushTimeout, 10*time.Second)
 	return l
 }

@@ -1,9 +1,12 @@
 package sshapp
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,8 +18,11 @@ import (
 // How the limits work with the ssh package:
 //
 //   - ssh.Server.ConnCallback (accept) runs for every TCP connection before
-//     the handshake. It enforces the per-source and unauthenticated caps and
-//     wraps the connection in a *conn that carries the handshake deadline.
+//     the handshake. It refuses penalised sources, enforces the per-source
+//     and unauthenticated caps with OpenSSH's random early drop below the
+//     latter, and wraps the connection in a *conn that carries the
+//     handshake deadline: VersionTimeout until the client's version line
+//     has come (conn.Read watches for it), then HandshakeTimeout.
 //   - ssh.Server wraps that again in its own serverConn, which calls
 //     SetDeadline before every Read and Write to implement IdleTimeout and
 //     MaxTimeout; with both unset it sets a zero deadline, which would erase
@@ -26,7 +32,8 @@ import (
 //     measured on the person's input, per session, in session.go.)
 //   - gossh.ServerConfig.AuthLogCallback with a nil error marks the end of
 //     authentication: the deadline is cleared, the connection stops counting
-//     as unauthenticated and its keepalives start.
+//     as unauthenticated and its keepalives start. A connection closed
+//     before that costs its source a penalty (penalties.go).
 //   - The "session" channel handler counts sessions per connection.
 
 // connKey finds a connection's *conn in its ssh.Context.
@@ -44,57 +51,153 @@ type conn struct {
 	ip     string // the client's address, for logs
 	source string // what the per-source cap counts: the IPv4 address or IPv6 /64
 
-	offered atomic.Bool // the client offered a public key
-	refused atomic.Bool // a key was refused by the allow-list
-	told    atomic.Bool // the keyless message was shown
+	offered  atomic.Bool // the client offered a public key
+	refused  atomic.Bool // a key was refused by the allow-list
+	told     atomic.Bool // the keyless message was shown
+	version  atomic.Bool // the client's version line has come
+	timedOut atomic.Bool // a read ran into the handshake deadline
 
 	closeOnce sync.Once
 
 	mu        sync.Mutex
 	authed    bool
 	closed    bool
+	accepted  time.Time
 	deadline  time.Time   // handshake deadline, zero once authenticated
 	sessions  int         // open session channels
 	noSession *time.Timer // closes an authenticated connection without sessions
 }
 
-// accept is the ConnCallback: it refuses a connection over a cap (by
-// returning nil, which makes the ssh package close it) and otherwise
-// tracks it and starts its handshake deadline.
+// refusal is why a connection is refused before its handshake, as Stats
+// names it.
+type refusal string
+
+// The refusals.
+const (
+	refuseClosing   refusal = "shutdown"
+	refusePenalised refusal = "penalised"
+	refusePerSource refusal = "per_source"
+	refuseBusy      refusal = "busy"
+)
+
+// message is what the client is told.
+func (r refusal) message() string {
+	switch r {
+	case refuseClosing:
+		return "the server is shutting down"
+	case refusePenalised:
+		return "too many unfinished connections from your address; try again later"
+	case refusePerSource:
+		return "too many connections from your address"
+	}
+	return "the server is busy, try again in a minute"
+}
+
+// accept is the ConnCallback: it refuses a connection from a penalised
+// source, over a cap or by random early drop (by returning nil, which
+// makes the ssh package close it) and otherwise tracks it and starts its
+// handshake deadline.
 func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	ip := remoteIP(nc.RemoteAddr())
 	src := sourceOf(ip)
+	now := time.Now()
 	srv.mu.Lock()
-	var refuse string
+	var refuse refusal
 	switch {
 	case srv.closing:
-		refuse = "the server is shutting down"
+		refuse = refuseClosing
+	case srv.penalties.refused(src, now):
+		refuse = refusePenalised
 	case srv.lim.MaxPerSource > 0 && srv.perIP[src] >= srv.lim.MaxPerSource:
-		refuse = "too many connections from your address"
-	case srv.lim.MaxUnauthenticated > 0 && srv.unauth >= srv.lim.MaxUnauthenticated:
-		refuse = "the server is busy, try again in a minute"
+		refuse = refusePerSource
+	case srv.lim.dropChance(srv.unauth) > srv.roll(100):
+		refuse = refuseBusy
 	}
 	if refuse != "" {
+		srv.refusals[string(refuse)]++
 		srv.mu.Unlock()
-		srv.log.Debug("connection refused", "remote", ip, "reason", refuse)
+		srv.log.Debug("connection refused", "remote", ip, "reason", refuse.message())
 		// Before the version exchange a server may send text lines; ssh
 		// -v shows them. Never wait on a client that does not read.
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse)
+		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse.message())
 		return nil
 	}
-	c := &conn{Conn: nc, srv: srv, ip: ip, source: src}
+	if tc, ok := nc.(*net.TCPConn); ok && srv.lim.SendBuffer > 0 {
+		_ = tc.SetWriteBuffer(srv.lim.SendBuffer)
+	}
+	c := &conn{Conn: nc, srv: srv, ip: ip, source: src, accepted: now}
 	srv.perIP[src]++
 	srv.unauth++
 	srv.conns[c] = struct{}{}
 	srv.mu.Unlock()
 
-	if d := srv.lim.HandshakeTimeout; d > 0 {
-		c.deadline = time.Now().Add(d)
+	c.mu.Lock()
+	c.deadline = c.handshakeDeadline()
+	if !c.deadline.IsZero() {
 		_ = nc.SetDeadline(c.deadline)
 	}
+	c.mu.Unlock()
 	ctx.SetValue(connKey, c)
 	return c
+}
+
+// dropChance is the chance in percent that a new connection is refused
+// while unauth connections are in their handshake: none below EarlyDrop,
+// EarlyDropRate at it, rising linearly to 100 at MaxUnauthenticated.
+func (l Limits) dropChance(unauth int) int {
+	full := l.MaxUnauthenticated
+	switch {
+	case full <= 0:
+		return 0
+	case unauth >= full:
+		return 100
+	case l.EarlyDrop <= 0 || l.EarlyDrop >= full || unauth < l.EarlyDrop:
+		return 0
+	}
+	return l.EarlyDropRate + (100-l.EarlyDropRate)*(unauth-l.EarlyDrop)/(full-l.EarlyDrop)
+}
+
+// handshakeDeadline is the deadline of a connection not yet
+// authenticated: VersionTimeout after it was accepted until its version
+// line has come, then HandshakeTimeout; zero for none.
+func (c *conn) handshakeDeadline() time.Time {
+	lim := c.srv.lim
+	var d time.Duration
+	if lim.HandshakeTimeout > 0 {
+		d = lim.HandshakeTimeout
+	}
+	if !c.version.Load() && lim.VersionTimeout > 0 && (d == 0 || lim.VersionTimeout < d) {
+		d = lim.VersionTimeout
+	}
+	if d == 0 {
+		return time.Time{}
+	}
+	return c.accepted.Add(d)
+}
+
+// Read notes the end of the client's version line, which moves the
+// deadline from VersionTimeout to HandshakeTimeout, and a read that ran
+// out of time before authentication.
+func (c *conn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if !c.version.Load() && bytes.IndexByte(p[:n], '\n') >= 0 {
+		c.mu.Lock()
+		c.version.Store(true)
+		if !c.authed && !c.closed {
+			c.deadline = c.handshakeDeadline()
+			_ = c.Conn.SetDeadline(c.deadline)
+		}
+		c.mu.Unlock()
+	}
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		c.mu.Lock()
+		if !c.authed {
+			c.timedOut.Store(true)
+		}
+		c.mu.Unlock()
+	}
+	return n, err
 }
 
 // SetDeadline keeps the handshake deadline in force until authentication:
@@ -125,6 +228,7 @@ func (c *conn) authenticated(ctx ssh.Context) {
 
 	c.srv.mu.Lock()
 	c.srv.unauth--
+	c.srv.handshakes[handshakeOK]++
 	c.srv.mu.Unlock()
 	c.keepalive(ctx)
 }
@@ -147,11 +251,33 @@ func (c *conn) Close() error {
 		}
 		if !wasAuthed {
 			srv.unauth--
+			if c.timedOut.Load() {
+				srv.handshakes[handshakeTimeout]++
+			} else {
+				srv.handshakes[handshakeNoAuth]++
+			}
 		}
 		delete(srv.conns, c)
+		closing := srv.closing
 		srv.mu.Unlock()
+		if !wasAuthed && !closing {
+			c.penalise()
+		}
 	})
 	return c.Conn.Close()
+}
+
+// penalise charges the source of a connection that ended before it
+// authenticated.
+func (c *conn) penalise() {
+	cost := penaltyNoAuth
+	if c.timedOut.Load() {
+		cost = penaltyTimedOut
+	}
+	if d := c.srv.penalties.add(c.source, cost, time.Now()); d > 0 {
+		c.srv.log.Info("source refused for unfinished connections", "source", c.source, "for", d.Round(time.Second),
+			"version", c.version.Load(), "timed_out", c.timedOut.Load())
+	}
 }
 
 // openSession admits one more session channel, up to MaxSessions.

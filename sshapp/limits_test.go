@@ -21,28 +21,35 @@ func readAll(nc net.Conn, within time.Duration) (string, bool) {
 }
 
 func TestHandshakeDeadline(t *testing.T) {
-	const limit = 300 * time.Millisecond
-	ts := startServer(t, func(c *Config) { c.Limits.HandshakeTimeout = limit })
+	const (
+		limit   = 600 * time.Millisecond // to authenticate
+		version = 200 * time.Millisecond // to send the version line
+	)
+	ts := startServer(t, func(c *Config) {
+		c.Limits.HandshakeTimeout, c.Limits.VersionTimeout = limit, version
+		c.Limits.PenaltyMin = -1 // here the same source stalls again and again
+	})
 
 	tests := []struct {
 		name  string
 		stall func(t *testing.T, nc net.Conn)
+		limit time.Duration
 	}{
-		{"says nothing", func(*testing.T, net.Conn) {}},
+		{"says nothing", func(*testing.T, net.Conn) {}, version},
 		{"stops after the version", func(t *testing.T, nc net.Conn) {
 			if _, err := nc.Write([]byte("SSH-2.0-slowpoke\r\n")); err != nil {
 				t.Fatal(err)
 			}
-		}},
-		{"trickles bytes", func(t *testing.T, nc net.Conn) {
+		}, limit},
+		{"trickles its version", func(t *testing.T, nc net.Conn) {
 			// Each byte is activity: the deadline must hold anyway.
 			for _, b := range []byte("SSH-2.0-x") {
 				if _, err := nc.Write([]byte{b}); err != nil {
 					return
 				}
-				time.Sleep(limit / 4)
+				time.Sleep(version / 4)
 			}
-		}},
+		}, version},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,8 +65,8 @@ func TestHandshakeDeadline(t *testing.T) {
 			if !closed {
 				t.Fatalf("connection still open after %s", took)
 			}
-			if took < limit-50*time.Millisecond || took > limit+time.Second {
-				t.Errorf("closed after %s, want about %s", took, limit)
+			if took < tt.limit-50*time.Millisecond || took > tt.limit+time.Second {
+				t.Errorf("closed after %s, want about %s", took, tt.limit)
 			}
 			if !strings.HasPrefix(got, "SSH-2.0-mia") {
 				t.Errorf("server said %q", got)

@@ -9,8 +9,9 @@
 //
 // It may import lobby, store (record types and errors only: the storage
 // itself comes through the interfaces of Config.Storage, each declared by
-// the room that uses it) and its rooms command, botline and tui. Only
-// cmd/mia imports it.
+// the room that uses it), its rooms command, botline and tui, and
+// sshapp/internal/outbox (each session's output queue). Only cmd/mia
+// imports it.
 package sshapp
 
 import (
@@ -18,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -49,14 +51,19 @@ type Server struct {
 	styles    tui.StyleCache // the screens' styles, one per kind of terminal
 	frameBufs sync.Pool      // buffers the screens' frames are put together in
 
-	mu        sync.Mutex
-	closing   bool
-	addr      net.Addr
-	listeners map[net.Listener]struct{}
-	perIP     map[string]int
-	unauth    int
-	conns     map[*conn]struct{}
-	sessions  map[*session]struct{}
+	mu         sync.Mutex
+	closing    bool
+	addr       net.Addr
+	listeners  map[net.Listener]struct{}
+	perIP      map[string]int
+	unauth     int
+	penalties  *penalties
+	roll       func(n int) int   // random early drop's dice: [0, n)
+	refusals   map[string]uint64 // connections refused before their handshake, by reason (Stats)
+	handshakes map[string]uint64 // connections that authenticated or did not, by result
+	dropped    map[string]uint64 // sessions dropped for not reading, by reason
+	conns      map[*conn]struct{}
+	sessions   map[*session]struct{}
 }
 
 // New builds a server from cfg. It does not listen yet.
@@ -74,18 +81,24 @@ func New(cfg Config) (*Server, error) {
 		cfg.Now = time.Now
 	}
 	srv := &Server{
-		cfg:       cfg,
-		lim:       cfg.Limits.withDefaults(),
-		log:       cfg.Log.WithPrefix("sshapp"),
-		perIP:     make(map[string]int),
-		listeners: make(map[net.Listener]struct{}),
-		conns:     make(map[*conn]struct{}),
-		sessions:  make(map[*session]struct{}),
+		cfg:        cfg,
+		lim:        cfg.Limits.withDefaults(),
+		log:        cfg.Log.WithPrefix("sshapp"),
+		perIP:      make(map[string]int),
+		roll:       rand.IntN,
+		refusals:   make(map[string]uint64),
+		handshakes: make(map[string]uint64),
+		dropped:    make(map[string]uint64),
+		listeners:  make(map[net.Listener]struct{}),
+		conns:      make(map[*conn]struct{}),
+		sessions:   make(map[*session]struct{}),
 	}
+	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
 	srv.commands = command.New(command.Config{
 		Lobby:       cfg.Lobby,
 		Players:     cfg.Storage.Commands,
 		Records:     cfg.Storage.Records,
+		Backups:     cfg.Storage.Backups,
 		Log:         srv.log,
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,
@@ -267,6 +280,65 @@ wait:
 		return fmt.Errorf("sshapp: shutdown: %w", lnErr)
 	}
 	return nil
+}
+
+// Stats is what the server counts, for its metrics. The counters run
+// from the server's start.
+type Stats struct {
+	// Sessions is the open sessions by kind: "screen", "bot", "command".
+	Sessions map[string]int
+	// Connections is the TCP connections open; Unauthenticated of them
+	// are still in their handshake.
+	Connections, Unauthenticated int
+	// Handshakes is the connections by how their handshake ended: "ok"
+	// (authenticated), "timeout" (ran out of time), "noauth" (closed
+	// before authenticating).
+	Handshakes map[string]uint64
+	// Refusals is the connections refused before their handshake, by
+	// reason: "shutdown", "penalised", "per_source", "busy".
+	Refusals map[string]uint64
+	// Dropped is the sessions dropped because their client stopped
+	// reading: "stalled" (it owed MaxOwed), "flush" (it did not take the
+	// end of its output in FlushTimeout).
+	Dropped map[string]uint64
+}
+
+// Reasons and results as Stats names them.
+const (
+	handshakeOK      = "ok"
+	handshakeTimeout = "timeout"
+	handshakeNoAuth  = "noauth"
+	dropStalled      = "stalled"
+	dropFlush        = "flush"
+)
+
+// Stats reports what the server counts now.
+func (srv *Server) Stats() Stats {
+	st := Stats{Sessions: map[string]int{"screen": 0, "bot": 0, "command": 0},
+		Handshakes: map[string]uint64{}, Refusals: map[string]uint64{}, Dropped: map[string]uint64{}}
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	for ss := range srv.sessions {
+		st.Sessions[ss.kind]++
+	}
+	st.Connections, st.Unauthenticated = len(srv.conns), srv.unauth
+	for _, r := range []string{handshakeOK, handshakeTimeout, handshakeNoAuth} {
+		st.Handshakes[r] = srv.handshakes[r]
+	}
+	for _, r := range []refusal{refuseClosing, refusePenalised, refusePerSource, refuseBusy} {
+		st.Refusals[string(r)] = srv.refusals[string(r)]
+	}
+	for _, r := range []string{dropStalled, dropFlush} {
+		st.Dropped[r] = srv.dropped[r]
+	}
+	return st
+}
+
+// count adds one to m[key] under the server's lock.
+func (srv *Server) count(m map[string]uint64, key string) {
+	srv.mu.Lock()
+	m[key]++
+	srv.mu.Unlock()
 }
 
 func (srv *Server) sessionCount() int {

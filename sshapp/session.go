@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/internal/outbox"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
@@ -25,6 +27,7 @@ type session struct {
 	ssh.Session
 	srv     *Server
 	fp      string
+	kind    string // "screen", "bot" or "command" (Stats)
 	started time.Time
 
 	pty    ssh.Pty
@@ -32,6 +35,8 @@ type session struct {
 	winch  chan ssh.Window // clamped window changes
 
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
+	out       *outbox.Box  // what the session writes, bounded by MaxOwed
+	errOut    *outbox.Box  // and on stderr
 
 	mu       sync.Mutex
 	player   store.Player // the caller as last read or renamed
@@ -45,6 +50,8 @@ type session struct {
 // newSession wraps s and registers it, or returns nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	ss := &session{Session: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	_, _, hasPty := s.Pty()
+	ss.kind = sessionKind(s.Command(), hasPty)
 	ss.lastInput.Store(time.Now().UnixNano())
 	pty, winch, ok := s.Pty()
 	if ok {
@@ -62,6 +69,12 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	srv.sessions[ss] = struct{}{}
 	srv.handlers.Add(1)
 	srv.mu.Unlock()
+	over := func(owed int) {
+		srv.count(srv.dropped, dropStalled)
+		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
+	}
+	ss.out = outbox.New(s, srv.lim.MaxOwed, over)
+	ss.errOut = outbox.New(s.Stderr(), srv.lim.MaxOwed, over)
 
 	if d := srv.lim.IdleTimeout; d > 0 {
 		ss.mu.Lock()
@@ -71,8 +84,10 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	return ss
 }
 
-// release unregisters the session once its handler is done.
+// release unregisters the session once its handler is done, after its
+// client took the output still owed (or FlushTimeout passed).
 func (ss *session) release() {
+	ss.flush()
 	ss.mu.Lock()
 	if ss.idle != nil {
 		ss.idle.Stop()
@@ -83,6 +98,53 @@ func (ss *session) release() {
 	delete(srv.sessions, ss)
 	srv.mu.Unlock()
 	srv.handlers.Done()
+}
+
+// Write queues output for the client (see package outbox).
+func (ss *session) Write(p []byte) (int, error) { return ss.out.Write(p) }
+
+// Owed is the output written and not yet taken by the client.
+func (ss *session) Owed() int { return ss.out.Owed() }
+
+// Taken gets a token after the client took some of the output owed.
+func (ss *session) Taken() <-chan struct{} { return ss.out.Taken() }
+
+// Stderr is the session's stderr, its output queued as Write's is.
+func (ss *session) Stderr() io.ReadWriter {
+	return struct {
+		io.Reader
+		io.Writer
+	}{ss.Session.Stderr(), ss.errOut}
+}
+
+// Exit sends the exit status once the client took the output owed.
+func (ss *session) Exit(code int) error {
+	ss.flush()
+	return ss.Session.Exit(code)
+}
+
+// flush waits up to FlushTimeout for the client to take the output owed,
+// and drops the connection of a client that does not.
+func (ss *session) flush() {
+	deadline := time.Now().Add(ss.srv.lim.FlushTimeout)
+	for _, o := range []*outbox.Box{ss.out, ss.errOut} {
+		if !o.Close(time.Until(deadline)) {
+			ss.srv.count(ss.srv.dropped, dropFlush)
+			ss.drop("its client did not take the end of its output", "owed", ss.out.Owed()+ss.errOut.Owed(),
+				"waited", ss.srv.lim.FlushTimeout)
+			return
+		}
+	}
+}
+
+// drop closes the session's connection, with a log line saying why.
+func (ss *session) drop(why string, kv ...any) {
+	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", remoteIP(ss.RemoteAddr())}, kv...)...)
+	if c := connOf(ss.Context()); c != nil {
+		_ = c.Close()
+		return
+	}
+	_ = ss.Session.Close()
 }
 
 // Read reads the person's input and notes when it came. An end of input
@@ -322,6 +384,19 @@ func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error
 		}
 	}()
 	return p, nil
+}
+
+// sessionKind is what a session is, as Stats counts them: the game
+// screen (no command, or play, with a terminal), a bot on the line
+// protocol, or any other command.
+func sessionKind(args []string, pty bool) string {
+	switch {
+	case len(args) == 0 && pty, len(args) > 0 && args[0] == "play" && pty:
+		return "screen"
+	case len(args) > 0 && args[0] == "bot":
+		return "bot"
+	}
+	return "command"
 }
 
 func commandName(args []string) string {

@@ -194,7 +194,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	}
 	g.Started = g.Started.UTC()
 	var out Game
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.batch(func(tx *bolt.Tx) error {
 		n, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err
@@ -270,7 +270,7 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 	}
 	cached, hit := s.cachedGame(id)
 	var after liveGame
-	err = s.db.Batch(func(tx *bolt.Tx) error {
+	err = s.batch(func(tx *bolt.Tx) error {
 		var known *liveGame
 		if hit {
 			known = &cached
@@ -499,7 +499,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		rec, err := getGame(tx, id)
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -18,7 +17,8 @@ import (
 // store/lobbystore.Shows. A nil GameFilter shows every game.
 type GameFilter func(g Game, t *Table) bool
 
-// GameShown reports whether keep shows game g, reading its table's record.
+// GameShown reports whether keep shows game g, reading the record of the
+// table it was played at (RecordAt).
 func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, error) {
 	if err := ctxErr(ctx, "game shown"); err != nil {
 		return false, err
@@ -26,14 +26,11 @@ func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, e
 	if keep == nil {
 		return true, nil
 	}
-	t, err := s.Table(ctx, g.Table)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		return keep(g, nil), nil
-	case err != nil:
+	ts, err := s.TableRecords(ctx, g.Table)
+	if err != nil {
 		return false, fmt.Errorf("game %s shown: %w", g.ID, err)
 	}
-	return keep(g, &t), nil
+	return keep(g, RecordAt(ts, g.Started)), nil
 }
 
 // historyChunk is the most games History reads at a time while it skips
@@ -52,22 +49,18 @@ func (s *Store) History(ctx context.Context, q Query, keep GameFilter) ([]Game, 
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	tables := map[string]*Table{} // by folded name; nil: no record
-	table := func(name string) (*Table, error) {
+	records := map[string][]Table{} // by folded name
+	table := func(name string) ([]Table, error) {
 		key := fold(name)
-		if t, ok := tables[key]; ok {
-			return t, nil
+		if ts, ok := records[key]; ok {
+			return ts, nil
 		}
-		t, err := s.Table(ctx, name)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			tables[key] = nil
-			return nil, nil
-		case err != nil:
+		ts, err := s.TableRecords(ctx, name)
+		if err != nil {
 			return nil, err
 		}
-		tables[key] = &t
-		return &t, nil
+		records[key] = ts
+		return ts, nil
 	}
 	var out []Game
 	page := q
@@ -78,11 +71,11 @@ func (s *Store) History(ctx context.Context, q Query, keep GameFilter) ([]Game, 
 			return nil, fmt.Errorf("history: %w", err)
 		}
 		for _, g := range gs {
-			t, err := table(g.Table)
+			ts, err := table(g.Table)
 			if err != nil {
 				return nil, fmt.Errorf("history: %w", err)
 			}
-			if keep(g, t) {
+			if keep(g, RecordAt(ts, g.Started)) {
 				out = append(out, g)
 				if len(out) == limit {
 					break

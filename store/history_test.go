@@ -155,3 +155,109 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 		}
 	}
 }
+
+// A closed table's record moves aside when its name is used again:
+// TableRecords lists both, RecordAt picks the one each game was played
+// at, and History and GameShown hand that record to the filter, across a
+// reopen too.
+func TestClosedTableRecordsAfterNameReused(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(host string, at time.Time) {
+		t.Helper()
+		tb := table("g2")
+		tb.Host, tb.Created = host, at
+		if err := s.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(at time.Time) string {
+		t.Helper()
+		g, err := s.CreateGame(ctx, Game{Table: "g2", Seats: seats(2), Rules: engine.DefaultOptions(), Started: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		return g.ID
+	}
+	closeAt := func(at time.Time) {
+		t.Helper()
+		if err := s.UpdateTable(ctx, "G2", func(tb *Table) error { tb.Closed = at; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("SHA256:first", t0)
+	first := play(t0.Add(time.Minute))
+	closeAt(t0.Add(time.Hour))
+	mk("SHA256:second", t0.Add(2*time.Hour))
+	second := play(t0.Add(3 * time.Hour))
+	closeAt(t0.Add(4 * time.Hour))
+	mk("SHA256:third", t0.Add(5*time.Hour))
+	s = reopen(t, s)
+
+	recs, err := s.TableRecords(ctx, "g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, r := range recs {
+		hosts = append(hosts, r.Host)
+	}
+	if want := []string{"SHA256:first", "SHA256:second", "SHA256:third"}; !slices.Equal(hosts, want) {
+		t.Fatalf("TableRecords hosts %v, want %v", hosts, want)
+	}
+	if recs[0].IsOpen() || recs[1].IsOpen() || !recs[2].IsOpen() {
+		t.Errorf("open: %v %v %v", recs[0].IsOpen(), recs[1].IsOpen(), recs[2].IsOpen())
+	}
+	for _, c := range []struct {
+		at   time.Time
+		want string // host; "" for none
+	}{
+		{t0.Add(-time.Minute), "SHA256:first"}, // older than every record: the oldest
+		{t0, "SHA256:first"},
+		{t0.Add(time.Minute), "SHA256:first"},
+		{t0.Add(3 * time.Hour), "SHA256:second"},
+		{t0.Add(6 * time.Hour), "SHA256:third"},
+	} {
+		got := ""
+		if r := RecordAt(recs, c.at); r != nil {
+			got = r.Host
+		}
+		if got != c.want {
+			t.Errorf("RecordAt(%s) is %q's, want %q's", c.at.Format(time.Kitchen), got, c.want)
+		}
+	}
+	if recs, err := s.TableRecords(ctx, "never"); err != nil || len(recs) != 0 {
+		t.Errorf("TableRecords(never) = %v, %v", recs, err)
+	}
+
+	// The filter is handed each game's own table.
+	hostOf := map[string]string{}
+	keep := func(g Game, t *Table) bool {
+		if t != nil {
+			hostOf[g.ID] = t.Host
+		}
+		return true
+	}
+	gs, err := s.History(ctx, Query{Table: "g2"}, keep)
+	if err != nil || len(gs) != 2 {
+		t.Fatalf("History = %v, %v", gs, err)
+	}
+	if hostOf[first] != "SHA256:first" || hostOf[second] != "SHA256:second" {
+		t.Errorf("History's filter saw the tables of %v", hostOf)
+	}
+	clear(hostOf)
+	g, _, err := s.Game(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.GameShown(ctx, g, keep); !ok || err != nil || hostOf[first] != "SHA256:first" {
+		t.Errorf("GameShown = %v, %v; its filter saw %v", ok, err, hostOf)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}

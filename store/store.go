@@ -8,7 +8,10 @@
 //	meta      "schema" -> big-endian uint64 schema version
 //	players   fingerprint -> Player (JSON)
 //	names     lower(name) -> fingerprint
-//	tables    lower(name) -> Table (JSON)
+//	tables    lower(name) -> Table (JSON): the newest table of that name
+//	closed_tables lower(name) 0x00 created(8) -> Table (JSON): closed tables
+//	          whose name was used again, so their games keep their rules of
+//	          who may see them
 //	invites   lower(table) 0x00 sha256(code) -> expiry (JSON)
 //	games     id(8) -> game meta (JSON, the shape of PROTOCOL.md §3 without events)
 //	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
@@ -92,18 +95,19 @@ var (
 	bucketRatings  = []byte("ratings")
 	bucketBans     = []byte("bans")
 	bucketSeeds    = []byte("seeds")
+	bucketClosed   = []byte("closed_tables")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans, bucketSeeds,
+		bucketRatings, bucketBans, bucketSeeds, bucketClosed,
 	}
 
 	// addedBuckets came after the first files of schema 1 were written:
 	// Open creates them in a file that lacks them (see addBuckets) rather
 	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds}
+	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed}
 
 	keySchema = []byte("schema")
 )
@@ -130,6 +134,8 @@ type Store struct {
 	// truth (a stale seq is not trusted).
 	mu   sync.Mutex
 	live map[uint64]liveGame
+
+	lat *latency // of every write, for CommitLatency
 }
 
 // liveGame is what Store.live holds of a game.
@@ -194,7 +200,7 @@ func Open(path string) (*Store, error) {
 	}
 	db.MaxBatchDelay = maxBatchDelay
 	db.MaxBatchSize = maxBatchSize
-	s := &Store{db: db, path: path, live: map[uint64]liveGame{}}
+	s := &Store{db: db, path: path, live: map[uint64]liveGame{}, lat: newLatency()}
 	if err := s.initSchema(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -306,7 +312,7 @@ func (s *Store) initSchema() (err error) {
 	if err != nil || !fresh {
 		return err
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("create bucket %s: %w", b, err)

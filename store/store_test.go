@@ -5,13 +5,17 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
 )
 
 func TestOpenCreatesDirAndFile(t *testing.T) {
@@ -214,5 +218,126 @@ func TestCanceledContext(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: err = %v, want context.Canceled", name, err)
 		}
+	}
+}
+
+func TestBackupWhileWriting(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	r := newRand(11)
+	var want []string
+	for range 5 {
+		opts := engine.DefaultOptions()
+		opts.Lives = 2
+		g, chunks := playGame(t, r, opts, 3, 0)
+		want = append(want, storeGame(t, s, "t", seats(3), opts, g, chunks).ID)
+	}
+	// Writers go on while the copy is made.
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if _, err := s.CreateGame(ctx, Game{Table: "busy", Seats: seats(2), Rules: engine.DefaultOptions()}); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	copyPath := filepath.Join(filepath.Dir(path), "copy.db")
+	f, err := os.Create(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Backup(ctx, f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	close(stop)
+	if werr := <-done; werr != nil {
+		t.Fatal(werr)
+	}
+	if err != nil || n == 0 {
+		t.Fatalf("Backup = %d, %v", n, err)
+	}
+	c, err := Open(copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := c.Games(ctx, Query{Table: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range gs {
+		got = append([]string{g.ID}, got...)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the copy holds games %v, want %v", got, want)
+	}
+
+	// A cancelled context stops the copy, before it starts or midway.
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Backup(cancelled, io.Discard); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled backup: %v", err)
+	}
+	midway, cancel := context.WithCancel(ctx)
+	var wrote int64
+	n, err = s.Backup(midway, writerFunc(func(p []byte) (int, error) {
+		wrote += int64(len(p))
+		cancel()
+		return len(p), nil
+	}))
+	if !errors.Is(err, context.Canceled) || n != wrote || n == 0 {
+		t.Fatalf("backup cancelled midway: %d bytes (%d written), %v", n, wrote, err)
+	}
+}
+
+func TestCommitLatency(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	before := s.CommitLatency()
+	for _, n := range []string{"a", "b", "c"} {
+		if err := s.CreateTable(ctx, table(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := s.CreateGame(ctx, Game{Table: "a", Seats: seats(2), Rules: engine.DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	after := s.CommitLatency()
+	if got := after.Count - before.Count; got != 5 {
+		t.Errorf("%d writes counted, want 5", got)
+	}
+	var sum uint64
+	for _, c := range after.Counts {
+		sum += c
+	}
+	if sum != after.Count || len(after.Counts) != len(after.Bounds)+1 || after.Sum <= 0 {
+		t.Errorf("histogram %+v", after)
+	}
+	if !slices.IsSorted(after.Bounds) || after.Bounds[0] != 250*time.Microsecond {
+		t.Errorf("bounds %v", after.Bounds)
+	}
+	l := newLatency()
+	for _, d := range []time.Duration{0, 250 * time.Microsecond, 251 * time.Microsecond, time.Hour} {
+		l.observe(d)
+	}
+	if l.counts[0].Load() != 2 || l.counts[1].Load() != 1 || l.counts[len(l.bounds)].Load() != 1 {
+		t.Errorf("buckets: first %d, second %d, over %d", l.counts[0].Load(), l.counts[1].Load(), l.counts[len(l.bounds)].Load())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,8 +17,9 @@ import (
 )
 
 // Table is a table's configuration. Tables are keyed by name, ignoring
-// case: a closed table's record stays (for history) until a new table of
-// the same name is created, which replaces it.
+// case. A closed table's record stays (for history); when a new table of
+// the same name is created, the closed record moves aside (TableRecords
+// still lists it) and the new one takes the name.
 type Table struct {
 	Name    string         `json:"name"`
 	Host    string         `json:"host"` // the host's fingerprint
@@ -27,6 +29,10 @@ type Table struct {
 	Members []string       `json:"members,omitempty"` // fingerprints allowed in a private table
 	Created time.Time      `json:"created"`
 	Closed  time.Time      `json:"closed,omitzero"` // zero while open
+	// Seated are the players sitting down for the table's next game, in
+	// the order they sat, so that a restart between games keeps them. (A
+	// game in progress keeps its own seats, in its record.)
+	Seated []Seat `json:"seated,omitempty"`
 }
 
 // IsOpen reports whether the table is not closed.
@@ -48,13 +54,17 @@ func validTable(t Table) error {
 	if err := t.Rules.Validate(); err != nil {
 		return fmt.Errorf("table %s: %w", t.Name, err)
 	}
+	if len(t.Seated) > t.Seats {
+		return fmt.Errorf("table %s: %d seated at %d seats", t.Name, len(t.Seated), t.Seats)
+	}
 	return nil
 }
 
 // CreateTable stores a new open table. ErrExists if an open table has the
-// same name, ignoring case. A zero Created is set to now; Closed must be
-// zero. The name must not be empty nor hold a NUL byte, Seats 2–10, and
-// the rules valid.
+// same name, ignoring case; a closed one of that name moves aside (see
+// TableRecords). A zero Created is set to now; Closed must be zero. The
+// name must not be empty nor hold a NUL byte, Seats 2–10, and the rules
+// valid.
 func (s *Store) CreateTable(ctx context.Context, t Table) error {
 	if err := ctxErr(ctx, "create table"); err != nil {
 		return err
@@ -69,13 +79,17 @@ func (s *Store) CreateTable(ctx context.Context, t Table) error {
 		t.Created = time.Now()
 	}
 	t.Created = t.Created.UTC()
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		old, err := getTable(tx, t.Name)
 		switch {
 		case err == nil && old.IsOpen():
 			return ErrExists
 		case err != nil && !errors.Is(err, ErrNotFound):
 			return err
+		case err == nil:
+			if err := putClosed(tx, old); err != nil {
+				return err
+			}
 		}
 		if err := deleteInvites(tx, t.Name); err != nil {
 			return err
@@ -114,7 +128,7 @@ func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) er
 	if err := ctxErr(ctx, "update table"); err != nil {
 		return err
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		t, err := getTable(tx, name)
 		if err != nil {
 			return err
@@ -168,6 +182,70 @@ func (s *Store) OpenTables(ctx context.Context) ([]Table, error) {
 	return ts, nil
 }
 
+// TableRecords lists every record of the tables that had this name
+// (ignoring case), oldest first: the closed tables whose name was used
+// again, then the newest table, open or closed. None is not an error.
+// RecordAt picks the one a game was played at.
+func (s *Store) TableRecords(ctx context.Context, name string) ([]Table, error) {
+	if err := ctxErr(ctx, "table records"); err != nil {
+		return nil, err
+	}
+	var ts []Table
+	err := s.db.View(func(tx *bolt.Tx) error {
+		prefix := append([]byte(fold(name)), 0)
+		c := tx.Bucket(bucketClosed).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var t Table
+			if err := json.Unmarshal(v, &t); err != nil {
+				return fmt.Errorf("decode closed table %x: %w", k, err)
+			}
+			ts = append(ts, t)
+		}
+		t, err := getTable(tx, name)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			ts = append(ts, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("table records %s: %w", name, err)
+	}
+	return ts, nil
+}
+
+// RecordAt is the record, of a table's records oldest first
+// (TableRecords), of the table a game started at `at` was played at: the
+// newest created at or before then. A game older than every record (its
+// table's record was replaced before records were kept aside) gets the
+// oldest, whose Created tells. Nil if there is no record.
+func RecordAt(records []Table, at time.Time) *Table {
+	for i := len(records) - 1; i > 0; i-- {
+		if !at.Before(records[i].Created) {
+			return &records[i]
+		}
+	}
+	if len(records) == 0 {
+		return nil
+	}
+	return &records[0]
+}
+
+// putClosed moves a closed table's record aside, keyed by name and
+// creation time.
+func putClosed(tx *bolt.Tx, t Table) error {
+	v, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	k := append([]byte(fold(t.Name)), 0)
+	k = binary.BigEndian.AppendUint64(k, uint64(max(t.Created.UnixNano(), 0)))
+	return tx.Bucket(bucketClosed).Put(k, v)
+}
+
 // invite is the stored part of an invite: only the hash of its code is the
 // key.
 type invite struct {
@@ -195,7 +273,7 @@ func (s *Store) AddInvite(ctx context.Context, table string, code string, expire
 		return fmt.Errorf("add invite to %s: %w", table, err)
 	}
 	now := time.Now()
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err
@@ -238,7 +316,7 @@ func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, 
 		return fmt.Errorf("use invite for %s: empty fingerprint", table)
 	}
 	var expired bool
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err

@@ -100,7 +100,11 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if err != nil {
 		return err
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger})
+	botDelay := o.botDelay
+	if botDelay == 0 {
+		botDelay = -1 // the lobby's zero is its default
+	}
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
 	if err != nil {
 		st.Close()
 		return err
@@ -135,7 +139,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
-		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st},
+		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st},
 		Lobby:   lob,
 		Admins:  admins,
 		Allow:   allow,
@@ -152,8 +156,16 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
+	stopMetrics := func(context.Context) error { return nil }
+	if o.metrics != "" {
+		if stopMetrics, err = serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg); err != nil {
+			closeAll()
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
+		_ = stopMetrics(context.Background())
 		closeAll()
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -164,6 +176,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-ctx.Done():
 	case err := <-served:
+		_ = stopMetrics(context.Background())
 		closeAll()
 		return err
 	}
@@ -178,6 +191,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-served:
 	case <-sctx.Done():
+	}
+	if err := stopMetrics(sctx); err != nil {
+		lg.Warn("metrics shutdown incomplete", "err", err)
 	}
 	if err := closeAll(); err != nil {
 		return err

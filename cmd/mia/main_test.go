@@ -30,11 +30,12 @@ type logWatch struct {
 	partial   []byte
 	lines     []string
 	listening chan map[string]any
+	metrics   chan string   // the address of the "metrics listening" line
 	added     chan struct{} // a token when a line came in
 }
 
 func newLogWatch() *logWatch {
-	return &logWatch{listening: make(chan map[string]any, 1), added: make(chan struct{}, 1)}
+	return &logWatch{listening: make(chan map[string]any, 1), metrics: make(chan string, 1), added: make(chan struct{}, 1)}
 }
 
 func (w *logWatch) Write(p []byte) (int, error) {
@@ -57,6 +58,13 @@ func (w *logWatch) Write(p []byte) (int, error) {
 		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == "listening" {
 			select {
 			case w.listening <- m:
+			default:
+			}
+		}
+		if m["msg"] == "metrics listening" {
+			addr, _ := m["addr"].(string)
+			select {
+			case w.metrics <- addr:
 			default:
 			}
 		}
@@ -163,18 +171,34 @@ func command(t *testing.T, c *gossh.Client, cmd string) (string, int) {
 	return "", -1
 }
 
+// runInProcess runs the server in this process with env (MIA_*) and
+// args; stop ends it and returns run's error, failing the test if it
+// takes more than 5 s.
+func runInProcess(t *testing.T, env map[string]string, args ...string) (logs *logWatch, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	logs = newLogWatch()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, func(k string) string { return env[k] }, io.Discard, logs)
+	}()
+	return logs, func() error {
+		t.Helper()
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			t.Fatal("run did not return 5 s after its context ended")
+		}
+		return nil
+	}
+}
+
 func TestRunInProcess(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	logs := newLogWatch()
-	done := make(chan error, 1)
-	env := func(k string) string {
-		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
-	}
-	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, logs)
-	}()
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}, "--addr", "127.0.0.1:0")
 	addr, fp := logs.address(t)
 	c, hostFP := dial(t, addr, newKey(t))
 	if hostFP != fp {
@@ -183,12 +207,19 @@ func TestRunInProcess(t *testing.T) {
 	if out, code := command(t, c, "name alice"); code != 0 {
 		t.Errorf("name alice: %d %s", code, out)
 	}
+	select {
+	case a := <-logs.metrics:
+		t.Errorf("metrics served at %s though --metrics-addr was not given", a)
+	default:
+	}
 	for _, f := range []string{"host_ed25519", "mia.db"} {
 		if _, err := os.Stat(filepath.Join(data, f)); err != nil {
 			t.Errorf("data folder: %v", err)
 		}
 	}
-	stopRun(t, cancel, done)
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
+	}
 }
 
 func TestRunRefusesBadSetup(t *testing.T) {
@@ -247,11 +278,12 @@ func buildMia(t *testing.T) string {
 
 // startMia runs the binary in dir with no flags but the log format; the
 // address comes from MIA_ADDR, the data folder is the default ./mia-data.
-func startMia(t *testing.T, dir string) (*exec.Cmd, *logWatch, string, string) {
+// env adds settings (KEY=VALUE).
+func startMia(t *testing.T, dir string, env ...string) (*exec.Cmd, *logWatch, string, string) {
 	t.Helper()
 	cmd := exec.Command(buildMia(t), "--log-format", "json")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MIA_ADDR=127.0.0.1:0")
+	cmd.Env = append(append(os.Environ(), "MIA_ADDR=127.0.0.1:0"), env...)
 	logs := newLogWatch()
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
@@ -289,30 +321,8 @@ func TestSignalStopsCleanly(t *testing.T) {
 			}
 
 			// A person on the screen.
-			sess, err := c.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
-				t.Fatal(err)
-			}
-			var screen syncBuffer
-			sess.Stdout = &screen
-			stdin, err := sess.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			if err := sess.Shell(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(5 * time.Second)
-			for !strings.Contains(screen.String(), "you are alice") {
-				if time.Now().After(deadline) {
-					t.Fatalf("screen never came up: %q", screen.String())
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			screen := openScreen(t, c)
+			waitUntil(t, 5*time.Second, "the screen", func() bool { return strings.Contains(screen.String(), "you are alice") })
 			// And one more connection, idle.
 			dial(t, addr, newKey(t))
 
@@ -352,6 +362,31 @@ func TestSignalStopsCleanly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openScreen opens the game screen on c (a "dumb" PTY, its input kept
+// open) and returns what it shows.
+func openScreen(t *testing.T, c *gossh.Client) *syncBuffer {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	screen := &syncBuffer{}
+	sess.Stdout = screen
+	stdin, err := sess.StdinPipe() // open: the end of input would quit the screen
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close() })
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return screen
 }
 
 type syncBuffer struct {

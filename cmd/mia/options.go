@@ -25,6 +25,8 @@ type options struct {
 	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
+	botDelay  time.Duration // the built-in bots' least pause; 0: none
+	metrics   string        // address of the Prometheus metrics; "": off
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
 	maexchenUDP     string
 	maexchenTable   string
@@ -56,6 +58,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	debugAddr := fs.String("debug-addr", def("MIA_DEBUG_ADDR", ""), "serve Go profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060; off if empty (MIA_DEBUG_ADDR)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
+	metrics := fs.String("metrics-addr", def("MIA_METRICS_ADDR", ""), "serve Prometheus metrics at http://ADDR/metrics, such as 127.0.0.1:9234; off if empty (MIA_METRICS_ADDR)")
+	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
@@ -72,7 +76,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
-	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys,
+	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
 		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr}
 	if o.debugAddr != "" {
 		if err := checkDebugAddr(o.debugAddr); err != nil {
@@ -91,6 +95,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("log level %q: want debug, info, warn or error", *level)}
 	}
 	o.logLevel = lv
+	if o.botDelay, err = time.ParseDuration(*botDelay); err != nil || o.botDelay < 0 || o.botDelay > time.Minute {
+		return options{}, &usageError{fmt.Errorf("bot delay %q: want a duration from 0 to 1m, such as 1s or 250ms", *botDelay)}
+	}
 	switch strings.ToLower(*format) {
 	case "text":
 		o.logFormat = log.TextFormatter

@@ -3,9 +3,10 @@
 // game's events into the lines the server sends.
 //
 // Room: under sshapp, beside the server and the commands; the bot command
-// of package command runs it. It may import lobby, engine and store (the
-// record type of the finished games it reads through Config.Games); never
-// sshapp or its other rooms.
+// of package command runs it. It may import lobby, engine, store (the
+// record type of the finished games it reads through Config.Games) and
+// sshapp/internal/outbox (the bot's output, bounded); never sshapp or its
+// other rooms.
 package botline
 
 import (
@@ -30,10 +31,6 @@ import (
 // store.
 const botCallTimeout = 10 * time.Second
 
-// botFlushGrace is how long the end of a bot session waits for its last
-// lines to be read.
-const botFlushGrace = 2 * time.Second
-
 // botByePoll is how often a bot session looks for the server's goodbye.
 const botByePoll = 200 * time.Millisecond
 
@@ -47,6 +44,9 @@ type Games interface {
 type Session interface {
 	// Read reads the bot's lines.
 	io.Reader
+	// Output takes the lines to the bot; the session's end waits for the
+	// bot to take them.
+	Output
 	// GoodbyeReason is why the server ends the session ("" while it
 	// does not).
 	GoodbyeReason() string
@@ -82,11 +82,10 @@ var ErrEnded = errors.New("the bot's session was ended")
 // the table or the server ends its session (ErrEnded). It greets the bot,
 // seats it at table (or at the table where it is seated already, or at
 // the first public table waiting for players: table ""), and writes its
-// lines to out. An error that kept it from sitting down is returned after
+// lines to s. An error that kept it from sitting down is returned after
 // the bot was told in an ERROR line. ctx is the bot's connection.
-func Serve(ctx context.Context, cfg Config, s Session, out io.Writer, me lobby.Player, table string) error {
-	bs := &botSession{cfg: cfg, s: s, me: me, out: newBotWriter(out)}
-	defer bs.out.close(botFlushGrace)
+func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table string) error {
+	bs := &botSession{cfg: cfg, s: s, me: me, out: newBotWriter(s)}
 	bs.out.send(true, "HELLO;"+field(me.Name)+";"+textField(me.Fingerprint))
 
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)

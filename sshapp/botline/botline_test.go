@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/internal/outbox"
 )
 
 func TestParseBotLine(t *testing.T) {
@@ -409,7 +410,8 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 // lines are not, and everything queued arrives once the bot reads again.
 func TestBotWriterNeverBlocks(t *testing.T) {
 	w := &blockingWriter{release: make(chan struct{})}
-	bw := newBotWriter(w)
+	box := outbox.New(w, 0, nil)
+	bw := newBotWriter(box)
 	done := make(chan int)
 	go func() {
 		sent := 0
@@ -433,7 +435,7 @@ func TestBotWriterNeverBlocks(t *testing.T) {
 		t.Error("a game line was dropped")
 	}
 	close(w.release)
-	bw.close(5 * time.Second)
+	box.Close(5 * time.Second)
 	w.mu.Lock()
 	out := w.b.String()
 	w.mu.Unlock()

@@ -53,7 +53,7 @@ func runBot(_ context.Context, c *Call) int {
 	if len(c.Args) == 1 {
 		table = c.Args[0]
 	}
-	err := botline.Serve(ctx, c.cfg.Bots, c.Session, c.Stdout, me, table)
+	err := botline.Serve(ctx, c.cfg.Bots, c.Session, me, table)
 	switch {
 	case err == nil:
 		return ExitOK

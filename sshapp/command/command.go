@@ -4,9 +4,9 @@
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
 // command runs. It may import lobby (and lobby/ai), engine (and
-// engine/fair, to verify a game's dice), store (record
-// types: its storage comes through the Players and Records interfaces of
-// its Config), store/lobbystore (the history filter of the lobby's access
+// engine/fair, to verify a game's dice), store (record types: its storage
+// comes through the Players, Records and Backups interfaces of its
+// Config), store/lobbystore (the history filter of the lobby's access
 // rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
 package command
 
@@ -94,6 +94,11 @@ type Session interface {
 	GoodbyeReason() string
 	// Touch counts as input for the idle timeout.
 	Touch()
+	// Owed is the output written and not yet taken by the client (its
+	// writes never block; see package outbox).
+	Owed() int
+	// Taken gets a token after the client took some of the output owed.
+	Taken() <-chan struct{}
 }
 
 // Config is what the commands need from the server.
@@ -105,6 +110,8 @@ type Config struct {
 	// Records is the history, ratings and bans; nil refuses history,
 	// replay, stats, leaderboard and ban.
 	Records Records
+	// Backups makes copies of the database; nil refuses backup.
+	Backups Backups
 	// Log receives the commands' logs.
 	Log *log.Logger
 	// Now is the clock.
@@ -148,6 +155,7 @@ func New(cfg Config) *Router {
 		leaderboardCommand,
 		banCommand,
 		unbanCommand,
+		backupCommand,
 		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
 	} {
 		r.Handle(cmd)

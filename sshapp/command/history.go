@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -166,19 +165,20 @@ func playerList(g store.Game) string {
 	return strings.Join(names, ", ")
 }
 
-// tableVisible checks a --table argument: a table that never existed, or
-// a private one the caller is not admitted to, is "no table" (so that
-// nobody learns private tables' names by guessing). ok is false after a
-// refusal.
+// tableVisible checks a --table argument: a name no table ever had, or
+// only tables the caller may not see (lobby.Viewer.Sees: private ones
+// that do not admit them), is "no table" (so that nobody learns private
+// tables' names by guessing). ok is false after a refusal.
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
-	t, err := recs.Table(ctx, name)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil:
+	ts, err := recs.TableRecords(ctx, name)
+	if err != nil {
 		c.serverError("read the table", err)
 		return false
-	case c.viewer().Sees(lobbystore.Access(t)):
-		return true
+	}
+	for _, t := range ts {
+		if c.viewer().Sees(lobbystore.Access(t)) {
+			return true
+		}
 	}
 	c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
 	return false

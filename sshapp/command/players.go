@@ -24,7 +24,7 @@ type Players interface {
 // Records is what the history, replay, stats, leaderboard and ban
 // commands need from storage. *store.Store implements it.
 type Records interface {
-	Table(ctx context.Context, name string) (store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.Table, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)

@@ -53,12 +53,20 @@ func Shows(v lobby.Viewer) store.GameFilter {
 }
 
 func toTable(t store.Table) lobby.TableRecord {
-	return lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
+	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
+	for _, s := range t.Seated {
+		rec.Seated = append(rec.Seated, lobby.Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot})
+	}
+	return rec
 }
 
 func fromTable(t lobby.TableRecord) store.Table {
-	return store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
+	st := store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
 		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed}
+	for _, p := range t.Seated {
+		st.Seated = append(st.Seated, store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot})
+	}
+	return st
 }
 
 // CreateTable stores a new table; store.ErrExists is lobby.ErrTableExists.

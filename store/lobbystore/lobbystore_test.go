@@ -34,7 +34,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		host     = "SHA256:host"
 		member   = "SHA256:member"
 		stranger = "SHA256:stranger"
-		old      = "SHA256:old" // sat at the earlier table of a reused name
+		old      = "SHA256:old" // sat at the earlier table of a reused name, a member there
 	)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	mk := func(name string, private bool, created time.Time, members ...string) {
@@ -62,7 +62,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	}
 	// "reuse" is first a private table where old played, then closed, then
 	// a public table of the same name.
-	mk("reuse", true, t0)
+	mk("reuse", true, t0, old)
 	oldGame := play("reuse", t0.Add(time.Minute), host, old)
 	if err := s.UpdateTable(ctx, "reuse", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
 		t.Fatal(err)
@@ -109,8 +109,8 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		{"member sees the private table", V{Fingerprint: member}, Q{Table: "club", Limit: 4}, rev(club...)[:4]},
 		{"host too", V{Fingerprint: host}, Q{Table: "club", Limit: 2}, rev(club...)[:2]},
 		{"admin sees all", V{Fingerprint: stranger, Admin: true}, Q{Table: "reuse"}, []string{newGame, oldGame}},
-		{"a reused name hides the old games", V{Fingerprint: member}, Q{Table: "reuse"}, []string{newGame}},
-		{"but not from those who sat there", V{Fingerprint: old}, Q{Table: "reuse"}, []string{newGame, oldGame}},
+		{"a reused name keeps the old table's privacy", V{Fingerprint: member}, Q{Table: "reuse"}, []string{newGame}},
+		{"and its members", V{Fingerprint: old}, Q{Table: "reuse"}, []string{newGame, oldGame}},
 		{"by player", V{Fingerprint: old}, Q{Player: old}, []string{oldGame}},
 	}
 	for _, c := range cases {
@@ -219,5 +219,93 @@ func TestStorage(t *testing.T) {
 	}
 	if saved, err := s.InProgress(ctx); err != nil || len(saved) != 0 {
 		t.Fatalf("in progress after the end: %+v, %v", saved, err)
+	}
+}
+
+// A closed table's games stay visible as they were when its name is used
+// again (the issue: a public table's games vanished from history and
+// replay once a new table took its name), across a reopen too.
+func TestClosedTableGamesAfterNameReused(t *testing.T) {
+	const (
+		host     = "SHA256:host"
+		member   = "SHA256:member"
+		stranger = "SHA256:stranger"
+		player   = "SHA256:player"
+	)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name          string
+		first, again  bool // private?
+		viewer        string
+		wantOld       bool // the first table's game is listed and shown
+		wantNameKnown bool // some table of the name may be seen
+	}{
+		{"public then public, a stranger", false, false, stranger, true, true},
+		{"public then private, a stranger", false, true, stranger, true, true},
+		{"private then public, a stranger", true, false, stranger, false, true},
+		{"private then public, its member", true, false, member, true, true},
+		{"private then private, a stranger", true, true, stranger, false, false},
+		{"private then private, its member", true, true, member, true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s, err := store.Open(filepath.Join(dir, "mia.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			mk := func(private bool, at time.Time) {
+				t.Helper()
+				tb := store.Table{Name: "g2", Host: host, Private: private, Created: at, Rules: engine.DefaultOptions(), Seats: 3}
+				if private {
+					tb.Members = []string{member, player}
+				}
+				if err := s.CreateTable(ctx, tb); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mk(c.first, t0)
+			g, err := s.CreateGame(ctx, store.Game{Table: "g2", Started: t0.Add(time.Minute), Rules: engine.DefaultOptions(),
+				Seats: []store.Seat{{Name: "a", Fingerprint: player}, {Name: "b", Fingerprint: "bot:easy:b", Bot: true}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.UpdateTable(ctx, "g2", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			mk(c.again, t0.Add(2*time.Hour))
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if s, err = store.Open(filepath.Join(dir, "mia.db")); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			v := lobby.Viewer{Fingerprint: c.viewer}
+			for _, q := range []store.Query{{}, {Table: "G2"}, {Player: player}} {
+				gs, err := s.History(ctx, q, Shows(v))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if listed := len(gs) == 1 && gs[0].ID == g.ID; listed != c.wantOld || len(gs) > 1 {
+					t.Errorf("History(%+v) = %v, want the old game listed: %v", q, gs, c.wantOld)
+				}
+			}
+			if ok, err := s.GameShown(ctx, g, Shows(v)); err != nil || ok != c.wantOld {
+				t.Errorf("GameShown = %v, %v; want %v", ok, err, c.wantOld)
+			}
+			recs, err := s.TableRecords(ctx, "g2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			known := slices.ContainsFunc(recs, func(tb store.Table) bool { return v.Sees(Access(tb)) })
+			if known != c.wantNameKnown {
+				t.Errorf("some table g2 seen: %v, want %v", known, c.wantNameKnown)
+			}
+		})
 	}
 }

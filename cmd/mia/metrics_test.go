@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bufio"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// scrape reads /metrics and returns every series ("name{labels}") with
+// its value.
+func scrape(t *testing.T, addr string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %s", resp.Status)
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			t.Fatalf("metrics line %q: %v", line, err)
+		}
+		out[line[:i]] = v
+	}
+	return out
+}
+
+// The metrics count what happens: sessions, handshakes, tables by state,
+// moves, the store's commits; off unless --metrics-addr is given.
+func TestMetrics(t *testing.T) {
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json",
+		"MIA_BOT_DELAY": "10ms"}, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+	addr, _ := logs.address(t)
+	var maddr string
+	select {
+	case maddr = <-logs.metrics:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no metrics line; logs:\n%s", logs.String())
+	}
+	c, _ := dial(t, addr, newKey(t))
+	for _, line := range []string{"name host", "table create lazy --seats 4", "table create busy --seats 3 --bots 3 --lives 1"} {
+		if out, code := command(t, c, line); code != 0 {
+			t.Fatalf("%s: exit %d: %s", line, code, out)
+		}
+	}
+	// A person on the game screen.
+	screen := openScreen(t, c)
+	waitUntil(t, 10*time.Second, "the screen", func() bool { return strings.Contains(screen.String(), "lazy") })
+	waitUntil(t, 30*time.Second, "moves and a finished game", func() bool {
+		m := scrape(t, maddr)
+		return m[`mia_moves_total{kind="roll"}`] > 0 && m[`mia_moves_total{kind="challenge"}`] > 0
+	})
+	m := scrape(t, maddr)
+	for series, check := range map[string]func(float64) bool{
+		`mia_tables{state="waiting"}`:                  func(v float64) bool { return v >= 1 },
+		`mia_handshakes_total{result="ok"}`:            func(v float64) bool { return v == 1 },
+		`mia_handshakes_total{result="timeout"}`:       func(v float64) bool { return v == 0 },
+		`mia_refusals_total{reason="busy"}`:            func(v float64) bool { return v == 0 },
+		`mia_sessions{kind="screen"}`:                  func(v float64) bool { return v == 1 },
+		`mia_sessions{kind="command"}`:                 func(v float64) bool { return v == 0 },
+		`mia_connections`:                              func(v float64) bool { return v == 1 },
+		`mia_sessions_dropped_total{reason="stalled"}`: func(v float64) bool { return v == 0 },
+		`mia_store_commit_seconds_count`:               func(v float64) bool { return v >= 5 },
+		`mia_store_commit_seconds_bucket{le="+Inf"}`:   func(v float64) bool { return v == m["mia_store_commit_seconds_count"] },
+		`mia_mailbox_drops_total`:                      func(v float64) bool { return v >= 0 },
+		`go_goroutines`:                                func(v float64) bool { return v > 0 },
+	} {
+		v, ok := m[series]
+		if !ok || !check(v) {
+			t.Errorf("%s = %v (present %v)", series, v, ok)
+		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}

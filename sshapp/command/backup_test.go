@@ -1,0 +1,96 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"sync"
+	"testing"
+	"time"
+)
+
+// slowClient is a session whose client takes its output a little at a
+// time, as a slow link does.
+type slowClient struct {
+	Session // only Owed, Taken and Write are used
+
+	mu      sync.Mutex
+	owed    []byte
+	got     bytes.Buffer
+	maxOwed int
+	taken   chan struct{}
+}
+
+func (s *slowClient) Owed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.owed)
+}
+
+func (s *slowClient) Taken() <-chan struct{} { return s.taken }
+
+func (s *slowClient) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.owed = append(s.owed, p...)
+	s.maxOwed = max(s.maxOwed, len(s.owed))
+	return len(p), nil
+}
+
+// read takes up to n bytes of what is owed.
+func (s *slowClient) read(n int) bool {
+	s.mu.Lock()
+	n = min(n, len(s.owed))
+	s.got.Write(s.owed[:n])
+	s.owed = s.owed[n:]
+	s.mu.Unlock()
+	select {
+	case s.taken <- struct{}{}:
+	default:
+	}
+	return n > 0
+}
+
+// A backup goes to a slow client whole, and the client never owes more
+// than a chunk past backupOwed.
+func TestPacedCopy(t *testing.T) {
+	data := make([]byte, 1<<20+123)
+	if _, err := rand.Read(data); err != nil {
+		t.Fatal(err)
+	}
+	sc := &slowClient{taken: make(chan struct{}, 1)}
+	c := &Call{Session: sc, Stdout: sc}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for sc.got.Len() < len(data) {
+			if !sc.read(8 << 10) {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	n, err := c.pacedCopy(context.Background(), bytes.NewReader(data))
+	if err != nil || n != int64(len(data)) {
+		t.Fatalf("pacedCopy = %d, %v; want %d", n, err, len(data))
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client never got it all")
+	}
+	if !bytes.Equal(sc.got.Bytes(), data) {
+		t.Error("the client got other bytes")
+	}
+	if sc.maxOwed > backupOwed+backupChunk {
+		t.Errorf("the client owed up to %d bytes, want at most %d", sc.maxOwed, backupOwed+backupChunk)
+	}
+
+	// A client that never reads: the copy waits, and stops with ctx.
+	stalled := &slowClient{taken: make(chan struct{}, 1)}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	n, err = (&Call{Session: stalled, Stdout: stalled}).pacedCopy(ctx, bytes.NewReader(data))
+	if err == nil || n > backupOwed+backupChunk {
+		t.Errorf("to a stalled client: %d bytes, %v", n, err)
+	}
+}

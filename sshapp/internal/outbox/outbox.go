@@ -1,0 +1,151 @@
+// Package outbox queues what a session writes for its client and hands it
+// over from its own goroutine, bounded: a client that stops reading blocks
+// only that goroutine, and owes at most a set number of bytes.
+//
+// Room: inside sshapp; sshapp gives every session one, and the bot line
+// protocol (sshapp/botline) writes through it. It imports the standard
+// library only.
+package outbox
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// ErrOwes is the error of every write to a Box past its bound.
+var ErrOwes = errors.New("the client stopped reading its output")
+
+// Box holds what a session has written and its client has not taken yet,
+// and hands it to the channel from its own goroutine: a client that stops
+// reading (a full SSH window) blocks only that goroutine, never the
+// writer. What it holds is bounded: a write that would make it owe more
+// than max bytes fails, as does every write after it, and over is called
+// once (the server then drops the session).
+type Box struct {
+	w    io.Writer
+	max  int            // <= 0: no bound
+	over func(owed int) // called once, in its own goroutine, past max
+
+	mu   sync.Mutex
+	buf  []byte // written, not yet handed to w
+	busy int    // bytes in the w.Write under way
+	err  error  // why writes fail: ErrOwes, or w's error
+	shut bool   // close was called
+
+	wake chan struct{} // one token while buf has bytes or shut
+	done chan struct{} // closed when the goroutine ends
+	took chan struct{} // one token after each write to w
+}
+
+// New starts a Box writing to w; max <= 0 is no bound, over may be nil.
+func New(w io.Writer, max int, over func(owed int)) *Box {
+	o := &Box{w: w, max: max, over: over,
+		wake: make(chan struct{}, 1), done: make(chan struct{}), took: make(chan struct{}, 1)}
+	go o.run()
+	return o
+}
+
+func (o *Box) run() {
+	defer close(o.done)
+	var out []byte
+	for {
+		o.mu.Lock()
+		for len(o.buf) == 0 && !o.shut && o.err == nil {
+			o.mu.Unlock()
+			<-o.wake
+			o.mu.Lock()
+		}
+		if len(o.buf) == 0 || o.err != nil { // closed and flushed, or failed
+			o.mu.Unlock()
+			return
+		}
+		out, o.buf = o.buf, out[:0]
+		o.busy = len(out)
+		o.mu.Unlock()
+
+		_, err := o.w.Write(out)
+
+		o.mu.Lock()
+		o.busy = 0
+		if err != nil && o.err == nil {
+			o.err, o.buf = err, nil
+		}
+		failed := o.err != nil
+		o.mu.Unlock()
+		signal(o.took)
+		if failed {
+			return
+		}
+	}
+}
+
+// signal puts a token in ch unless one waits there already.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// ErrClosed is the error of a write after Close.
+var ErrClosed = errors.New("the session's output is closed")
+
+// Write queues p whole, or fails.
+func (o *Box) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	if o.err != nil || o.shut {
+		err := cmp.Or(o.err, ErrClosed)
+		o.mu.Unlock()
+		return 0, err
+	}
+	if owed := len(o.buf) + o.busy + len(p); o.max > 0 && owed > o.max {
+		o.err, o.buf = ErrOwes, nil
+		o.mu.Unlock()
+		signal(o.wake)
+		if o.over != nil {
+			go o.over(owed)
+		}
+		return 0, fmt.Errorf("%w: %d bytes owed, at most %d", ErrOwes, owed, o.max)
+	}
+	o.buf = append(o.buf, p...)
+	o.mu.Unlock()
+	signal(o.wake)
+	return len(p), nil
+}
+
+// Owed is the number of bytes written and not yet taken by the client.
+func (o *Box) Owed() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.buf) + o.busy
+}
+
+// Taken gets a token after the client took some of what it owed.
+func (o *Box) Taken() <-chan struct{} { return o.took }
+
+// Close refuses further writes and waits at most grace for the client to
+// take what is owed; it reports whether the Box is done (everything
+// taken, or writing failed), false if the client still owes.
+func (o *Box) Close(grace time.Duration) bool {
+	o.mu.Lock()
+	o.shut = true
+	o.mu.Unlock()
+	signal(o.wake)
+	select {
+	case <-o.done:
+		return true
+	default:
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-o.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
