@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
 )
 
@@ -49,7 +50,6 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return fallback
 	}
 	fs := flag.NewFlagSet("mia", flag.ContinueOnError)
-	fs.SetOutput(out)
 	addr := fs.String("addr", def("MIA_ADDR", ":23234"), "listen address (MIA_ADDR)")
 	data := fs.String("data", def("MIA_DATA", "./mia-data"), "data folder: the database mia.db and the host key (MIA_DATA)")
 	hostKey := fs.String("host-key", def("MIA_HOST_KEY", ""), "host key file, created if missing (MIA_HOST_KEY; default DATA/host_ed25519)")
@@ -63,15 +63,18 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
-	fs.Usage = func() {
-		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
-		fs.PrintDefaults()
-	}
+	// The flag package's own words ("flag provided but not defined:
+	// -bogus") are said again in the server's (sshcmd.FlagError).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
+			fs.SetOutput(out)
+			fs.PrintDefaults()
 			return options{}, err
 		}
-		return options{}, &usageError{err}
+		return options{}, &usageError{fmt.Errorf("%s (mia --help lists the flags)", sshcmd.FlagError(err))}
 	}
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}

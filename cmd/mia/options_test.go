@@ -86,7 +86,8 @@ func TestParseOptions(t *testing.T) {
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
 		{name: "bad bot delay", args: []string{"--bot-delay", "soon"}, wantErr: "bot delay"},
 		{name: "negative bot delay", env: map[string]string{"MIA_BOT_DELAY": "-1s"}, wantErr: "bot delay"},
-		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "flag provided but not defined"},
+		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "unknown flag --port (mia --help lists the flags)"},
+		{name: "flag without its value", args: []string{"--addr"}, wantErr: "flag --addr needs a value"},
 		{name: "stray argument", args: []string{"serve"}, wantErr: "unexpected argument"},
 		{name: "help", args: []string{"-h"}, wantErr: "help"},
 	}

@@ -105,7 +105,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if !errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintln(out, "mia: "+flagError(err))
+				fmt.Fprintln(out, "mia: "+FlagError(err))
 			}
 			usage()
 			return nil, err
@@ -129,10 +129,10 @@ var (
 	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-+([^:]*): (.*)$`)
 )
 
-// flagError words an error of the flag package: "unknown flag --bogus",
-// "flag --lives needs a value", `invalid value "many" for --lives: not a
-// number`.
-func flagError(err error) string {
+// FlagError words an error of the flag package as every error of the
+// server is worded: "unknown flag --bogus", "flag --lives needs a value",
+// `invalid value "many" for --lives: not a number`.
+func FlagError(err error) string {
 	msg := err.Error()
 	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
 		return "unknown flag --" + lobby.Clean(m[1], 32)
