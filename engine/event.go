@@ -90,7 +90,8 @@ func (e Event) Redacted(seat int) Event {
 }
 
 // jsonEvent is the wire shape of an event: pointers so that seat 0 and
-// false are written, and absent fields are not.
+// false are written, and absent fields are not. The fields stand in the
+// order of PROTOCOL.md §3's examples, which one order fits for every type.
 type jsonEvent struct {
 	Seq       int        `json:"seq"`
 	At        *time.Time `json:"at,omitempty"`
@@ -98,11 +99,11 @@ type jsonEvent struct {
 	Round     *int       `json:"round,omitempty"`
 	Opener    *int       `json:"opener,omitempty"`
 	Seat      *int       `json:"seat,omitempty"`
-	Dice      *Value     `json:"dice,omitempty"`
-	Looked    *bool      `json:"looked,omitempty"`
 	Value     *Value     `json:"value,omitempty"`
 	Claimant  *int       `json:"claimant,omitempty"`
 	Claim     *Value     `json:"claim,omitempty"`
+	Dice      *Value     `json:"dice,omitempty"`
+	Looked    *bool      `json:"looked,omitempty"`
 	Loser     *int       `json:"loser,omitempty"`
 	LivesLost *int       `json:"lives_lost,omitempty"`
 	Winner    *int       `json:"winner,omitempty"`

@@ -117,7 +117,7 @@ func TestEventJSONExact(t *testing.T) {
 		{Event{Seq: 4, Type: EvPass, Seat: 9, Value: Mia},
 			`{"seq":4,"type":"pass","seat":9,"value":"21"}`},
 		{Event{Seq: 5, Type: EvChallenge, Seat: 0, Claimant: 0, Claim: 66, Dice: 31, Loser: 0, LivesLost: 2},
-			`{"seq":5,"type":"challenge","seat":0,"dice":"31","claimant":0,"claim":"66","loser":0,"lives_lost":2}`},
+			`{"seq":5,"type":"challenge","seat":0,"claimant":0,"claim":"66","dice":"31","loser":0,"lives_lost":2}`},
 		{Event{Seq: 6, Type: EvGiveUp, Seat: 0, LivesLost: 1},
 			`{"seq":6,"type":"give_up","seat":0,"lives_lost":1}`},
 		{Event{Seq: 7, Type: EvTimeout, Seat: 0, LivesLost: 1},

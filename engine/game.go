@@ -77,6 +77,7 @@ type Game struct {
 	miaOwn   bool // the Mia claim was announced by the roller of the dice in the cup
 	winner   int  // -1 until the end
 	seq      int
+	rolls    int // roll events so far
 }
 
 // New starts a game for the given number of players: it validates the
@@ -201,8 +202,7 @@ func (g *Game) AppendApply(dst []Event, a Action) ([]Event, error) {
 func (g *Game) play(evs []Event, a Action) []Event {
 	switch a.Kind {
 	case Roll:
-		d := FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
-		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: d, Looked: a.Look})
+		evs = g.emit(evs, Event{Type: EvRoll, Seat: a.Seat, Dice: g.rollDice(), Looked: a.Look})
 	case Claim:
 		v := g.opts.Ranking.Canonical(a.Value)
 		if g.claim != NoValue && g.checkHigher(v, g.opts.EqualClaims) != nil { // low-claim loses
@@ -525,6 +525,7 @@ func (g *Game) apply(e *Event) {
 			g.claim, g.claimant, g.miaOwn = NoValue, -1, false
 		}
 		g.dice, g.roller, g.looked, g.phase = e.Dice, e.Seat, e.Looked, PhaseAnnounce
+		g.rolls++
 	case EvClaim, EvPass:
 		if e.Value == Mia && g.claim != Mia {
 			g.miaOwn = e.Seat == g.roller

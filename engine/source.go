@@ -12,6 +12,24 @@ type Source interface {
 	Intn(n int) int
 }
 
+// RollSource is a Source that derives each roll of a game from its number
+// instead of drawing two dice with Intn: the game asks it for roll n (from
+// 1, counting the game's roll events in order, a recovered game included).
+// Intn still draws everything else (the first opener). engine/fair's Stream
+// is one.
+type RollSource interface {
+	Source
+	Roll(n int) (d1, d2 int)
+}
+
+// rollDice draws the dice of the game's next roll from its Source.
+func (g *Game) rollDice() Value {
+	if rs, ok := g.src.(RollSource); ok {
+		return FromDice(rs.Roll(g.rolls + 1))
+	}
+	return FromDice(g.src.Intn(6)+1, g.src.Intn(6)+1)
+}
+
 // CryptoSource draws from crypto/rand. It is the default for real games.
 type CryptoSource struct{}
 

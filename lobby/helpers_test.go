@@ -27,10 +27,24 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
+// newFairEnv is newEnv with the server's provably fair dice instead of
+// scripted ones.
+func newFairEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), botDelay: -1}
+	e.open()
+	t.Cleanup(e.close)
+	return e
+}
+
 func (e *env) open() {
 	e.t.Helper()
 	e.st.reopen()
-	l, err := New(context.Background(), Config{Store: e.st, Clock: e.clock, Dice: e.dice, BotDelay: e.botDelay})
+	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay}
+	if e.dice != nil {
+		cfg.Dice = e.dice
+	}
+	l, err := New(context.Background(), cfg)
 	if err != nil {
 		e.t.Fatalf("open lobby: %v", err)
 	}

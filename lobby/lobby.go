@@ -7,8 +7,9 @@
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
-// adapts the bbolt store to it). It may import engine and its own
-// subpackages (lobby/ai), never store or sshapp.
+// adapts the bbolt store to it). It may import engine (and engine/fair,
+// the provably fair dice) and its own subpackages (lobby/ai), never store
+// or sshapp.
 package lobby
 
 import (
@@ -65,10 +66,13 @@ var (
 
 // Config wires a lobby.
 type Config struct {
-	Store Storage       // required
-	Clock Clock         // RealClock if nil
-	Dice  engine.Source // engine.CryptoSource if nil
-	Log   *log.Logger   // a discarding logger if nil
+	Store Storage // required
+	Clock Clock   // RealClock if nil
+	// Dice, when set, deals every game (seating, openers, dice) without a
+	// proof: for tests that script their games. Nil (the server): games
+	// are dealt provably fair (engine/fair), and crypto/rand draws the rest.
+	Dice engine.Source
+	Log  *log.Logger // a discarding logger if nil
 	// SaveTimeout bounds one store write from a table (default 10 s).
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
@@ -78,8 +82,9 @@ type Config struct {
 
 // Lobby is the registry of open tables and the lobby chat.
 type Lobby struct {
-	cfg Config
-	log *log.Logger
+	cfg      Config
+	log      *log.Logger
+	scripted bool // cfg.Dice deals the games: no proof of fair dice
 
 	moves [engine.Leave + 1]atomic.Uint64 // actions applied, by kind
 	drops atomic.Uint64                   // snapshots and lobby versions replaced unread in a mailbox
@@ -103,6 +108,7 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
 	}
+	scripted := cfg.Dice != nil
 	if cfg.Dice == nil {
 		cfg.Dice = engine.CryptoSource{}
 	}
@@ -118,7 +124,8 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{})}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
+		scripted: scripted}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load tables: %w", err)

@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -335,64 +336,96 @@ func TestLeavingARunningGameIsOut(t *testing.T) {
 	}
 }
 
+// TestRestartResumesGames: a game stopped by a restart comes back with its
+// turn, claim, lives and clock, and goes on with the same committed dice.
 func TestRestartResumesGames(t *testing.T) {
-	e := newEnv(t)
-	ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
-	rules := quickRules()
-	rules.Lives = 3
-	tbl := seatPlayers(t, e, "durable", rules, ps...)
-	subs := watchAll(t, tbl, ps)
-	mid := playOut(t, tbl, subs, ps, 12)
-	if !mid.Playing {
-		t.Fatal("the game ended too soon for this test")
-	}
-	for _, s := range subs {
-		s.Close()
-	}
-	e.close()
-	e.clock.Advance(time.Hour)
-	e.open()
+	for _, fairDice := range []bool{false, true} {
+		env := newEnv
+		if fairDice {
+			env = newFairEnv
+		}
+		t.Run(fmt.Sprintf("fair dice %v", fairDice), func(t *testing.T) {
+			e := env(t)
+			ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
+			rules := quickRules()
+			rules.Lives = 3
+			tbl := seatPlayers(t, e, "durable", rules, ps...)
+			subs := watchAll(t, tbl, ps)
+			mid := playOut(t, tbl, subs, ps, 12)
+			if !mid.Playing {
+				t.Fatal("the game ended too soon for this test")
+			}
+			rollsBefore := 0
+			for _, ev := range mid.Events() {
+				if ev.Type == engine.EvRoll {
+					rollsBefore++
+				}
+			}
+			for _, s := range subs {
+				s.Close()
+			}
+			e.close()
+			e.clock.Advance(time.Hour)
+			e.open()
 
-	tbl2, err := e.lobby.Table("durable")
-	if err != nil {
-		t.Fatal(err)
-	}
-	subs2 := watchAll(t, tbl2, ps)
-	back := latest(t, subs2[ps[0].Fingerprint], tbl2)
-	if !back.Playing || back.GameID != mid.GameID {
-		t.Fatalf("after restart: playing %v game %s (was %s)", back.Playing, back.GameID, mid.GameID)
-	}
-	if back.Game.Turn != mid.Game.Turn || back.Game.Claim != mid.Game.Claim || back.Game.Phase != mid.Game.Phase {
-		t.Fatalf("turn/claim/phase %d/%v/%v, before %d/%v/%v", back.Game.Turn, back.Game.Claim, back.Game.Phase,
-			mid.Game.Turn, mid.Game.Claim, mid.Game.Phase)
-	}
-	for i := range mid.Game.Lives {
-		if back.Game.Lives[i] != mid.Game.Lives[i] {
-			t.Fatalf("lives %v, before %v", back.Game.Lives, mid.Game.Lives)
-		}
-	}
-	if got := back.Deadline.Sub(e.clock.Now()); got != time.Duration(rules.TurnSeconds)*time.Second {
-		t.Fatalf("turn clock after restart: %v", got)
-	}
-	end := playOut(t, tbl2, subs2, ps, 0)
-	// Lives are conserved: each lost life is in the events, and the sum
-	// matches what the players have left.
-	lost := 0
-	for _, ev := range end.Events() {
-		switch ev.Type {
-		case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
-			lost += ev.LivesLost
-		}
-	}
-	left := 0
-	for _, l := range end.Game.Lives {
-		left += l
-	}
-	if left+lost != 3*rules.Lives {
-		t.Fatalf("lives left %d + lost %d != %d", left, lost, 3*rules.Lives)
-	}
-	if g, err := e.st.Game(end.GameID); err != nil || g.Ended.IsZero() {
-		t.Fatalf("stored game after restart: %+v %v", g, err)
+			tbl2, err := e.lobby.Table("durable")
+			if err != nil {
+				t.Fatal(err)
+			}
+			subs2 := watchAll(t, tbl2, ps)
+			back := latest(t, subs2[ps[0].Fingerprint], tbl2)
+			if !back.Playing || back.GameID != mid.GameID {
+				t.Fatalf("after restart: playing %v game %s (was %s)", back.Playing, back.GameID, mid.GameID)
+			}
+			if back.Table.Fair.Commitment != mid.Table.Fair.Commitment || back.Table.Fair.Next != mid.Table.Fair.Next {
+				t.Fatalf("after restart: dice %+v (before %+v)", back.Table.Fair, mid.Table.Fair)
+			}
+			if back.Game.Turn != mid.Game.Turn || back.Game.Claim != mid.Game.Claim || back.Game.Phase != mid.Game.Phase {
+				t.Fatalf("turn/claim/phase %d/%v/%v, before %d/%v/%v", back.Game.Turn, back.Game.Claim, back.Game.Phase,
+					mid.Game.Turn, mid.Game.Claim, mid.Game.Phase)
+			}
+			for i := range mid.Game.Lives {
+				if back.Game.Lives[i] != mid.Game.Lives[i] {
+					t.Fatalf("lives %v, before %v", back.Game.Lives, mid.Game.Lives)
+				}
+			}
+			if got := back.Deadline.Sub(e.clock.Now()); got != time.Duration(rules.TurnSeconds)*time.Second {
+				t.Fatalf("turn clock after restart: %v", got)
+			}
+			end := playOut(t, tbl2, subs2, ps, 0)
+			// Lives are conserved: each lost life is in the events, and the sum
+			// matches what the players have left.
+			lost := 0
+			for _, ev := range end.Events() {
+				switch ev.Type {
+				case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
+					lost += ev.LivesLost
+				}
+			}
+			left := 0
+			for _, l := range end.Game.Lives {
+				left += l
+			}
+			if left+lost != 3*rules.Lives {
+				t.Fatalf("lives left %d + lost %d != %d", left, lost, 3*rules.Lives)
+			}
+			if g, err := e.st.Game(end.GameID); err != nil || g.Ended.IsZero() {
+				t.Fatalf("stored game after restart: %+v %v", g, err)
+			}
+			// The same dice: every roll, before and after the restart, re-derives
+			// from the committed seed.
+			g, _ := e.st.Game(end.GameID)
+			switch {
+			case g.Fair == nil && fairDice:
+				t.Fatal("a game on fair dice lost its proof")
+			case g.Fair != nil && !fairDice:
+				t.Fatal("a game on scripted dice carries a proof")
+			case fairDice:
+				if rolls := verifyStored(t, e, end.GameID); rolls <= rollsBefore {
+					t.Fatalf("%d rolls in all, %d before the restart: none after it to check", rolls, rollsBefore)
+				}
+			}
+		})
 	}
 }
 
@@ -648,6 +681,15 @@ func TestBuiltinBotsPlayAGame(t *testing.T) {
 				if !p.Bot {
 					t.Fatalf("a seat is not marked as a bot: %+v", p)
 				}
+			}
+			// The standings and the log mark every bot's name [bot].
+			for _, n := range append([]string{snap.Result.Winner}, snap.Result.Standings...) {
+				if !strings.HasSuffix(n, " [bot]") {
+					t.Errorf("%q in the result is not marked [bot]", n)
+				}
+			}
+			if log := strings.Join(snap.LogLines(20), "\n"); !strings.Contains(log, " [bot] wins the game") {
+				t.Errorf("the log does not mark the winner [bot]:\n%s", log)
 			}
 			first = snap.Result.GameID
 		}

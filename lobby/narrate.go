@@ -40,8 +40,91 @@ func (n Narrator) who(seat int) string {
 // does is "seat verb": "bob loses", "you lose".
 func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " + n.verb(seat, verb) }
 
+// botMark follows a built-in bot's name wherever the game's words show it.
+const botMark = " [bot]"
+
+// MaxLabelLen is the longest Label, in runes.
+const MaxLabelLen = MaxNameLen + len(botMark)
+
+// Label is a player's name as the log, the standings and the replay show
+// it: a bot's marked, "ada [bot]"; a person's as it is.
+func Label(name string, bot bool) string {
+	if bot {
+		return name + botMark
+	}
+	return name
+}
+
 // lives is a number of lives lost in words: "a life", "2 lives".
 func lives(k int) string { return Plural(k, "a life", "lives") }
+
+// claim is a claimed value as the table's ranking speaks it: "Mia",
+// "64", "9 pips".
+func (n Narrator) claim(v engine.Value) string { return n.rank().Name(v) }
+
+// dice are the dice of a cup in words (DiceName).
+func (n Narrator) dice(v engine.Value) string { return DiceName(n.rank(), v) }
+
+// DiceName is how the dice of a cup are said under ranking r: "43", "Mia",
+// and under pips with their rank: "54 (9 pips)".
+func DiceName(r engine.Ranking, v engine.Value) string {
+	if name := r.Name(v); name != v.Name() {
+		return v.Name() + " (" + name + ")"
+	}
+	return v.Name()
+}
+
+// rank is the table's ranking (classic when unset).
+func (n Narrator) rank() engine.Ranking {
+	if n.Ranking == "" {
+		return engine.Classic
+	}
+	return n.Ranking
+}
+
+// whose is seat's in the possessive: "bob's", "your".
+func (n Narrator) whose(seat int) string {
+	if seat == n.You && seat >= 0 {
+		return "your"
+	}
+	return n.name(seat) + "'s"
+}
+
+// losses is a loss falling on several players in words: "bob and carol
+// lose a life", "you lose 2 lives", "bob loses a life and carol loses 2
+// lives".
+func (n Narrator) losses(ls []engine.Loss) string {
+	if len(ls) == 0 {
+		return "nobody loses a life"
+	}
+	same := true
+	for _, l := range ls {
+		same = same && l.LivesLost == ls[0].LivesLost
+	}
+	if same {
+		if len(ls) == 1 {
+			return n.does(ls[0].Seat, "lose") + " " + lives(ls[0].LivesLost)
+		}
+		who := make([]string, len(ls))
+		for i, l := range ls {
+			who[i] = n.who(l.Seat)
+		}
+		return andList(who) + " lose " + lives(ls[0].LivesLost)
+	}
+	each := make([]string, len(ls))
+	for i, l := range ls {
+		each[i] = n.does(l.Seat, "lose") + " " + lives(l.LivesLost)
+	}
+	return andList(each)
+}
+
+// andList joins words: "a", "a and b", "a, b and c".
+func andList(w []string) string {
+	if len(w) < 2 {
+		return strings.Join(w, "")
+	}
+	return strings.Join(w[:len(w)-1], ", ") + " and " + w[len(w)-1]
+}
 
 // Round is the start of a round in words: "round 2: carol opens".
 func (n Narrator) Round(e engine.Event) string {
@@ -64,26 +147,43 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 		return "— " + n.Round(e) + " —"
 	case engine.EvRoll:
 		line := n.who(e.Seat) + " rolled"
+		if i > 0 && evs[i-1].Type == engine.EvPass && evs[i-1].Value == engine.Mia && n.miaCameBack(evs, i) {
+			line = n.whose(e.Seat) + " Mia came back round: " + n.who(e.Seat) + " rolled again"
+		}
 		if e.Dice != engine.NoValue {
-			line += " " + e.Dice.Name()
+			line += " " + n.dice(e.Dice)
 		}
 		if !e.Looked {
 			line += " without looking"
 		}
 		return line
 	case engine.EvClaim, engine.EvPass:
-		verb := "announced"
+		line := fmt.Sprintf("%s announced %s", n.who(e.Seat), n.claim(e.Value))
 		if e.Type == engine.EvPass {
-			verb = "passed"
+			line = fmt.Sprintf("%s passed %s", n.who(e.Seat), n.claim(e.Value))
+			if before, ok := claimBefore(evs, i); ok && before != e.Value {
+				// a pass that raises: the cup goes on unseen with a higher claim
+				line = fmt.Sprintf("%s raised blind to %s and passed", n.who(e.Seat), n.claim(e.Value))
+			}
 		}
-		line := fmt.Sprintf("%s %s %s", n.who(e.Seat), verb, e.Value.Name())
 		if r := n.receiver(evs, i); r >= 0 {
 			line += " to " + n.who(r)
 		}
 		return line
 	case engine.EvChallenge:
-		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), e.Dice.Name(),
+		if e.Claimant < 0 {
+			return fmt.Sprintf("%s challenged before anything was claimed and %s %s", n.who(e.Seat),
+				n.verb(e.Seat, "lose"), lives(e.LivesLost))
+		}
+		return fmt.Sprintf("%s called %s a liar: %s, %s %s", n.who(e.Seat), n.who(e.Claimant), n.dice(e.Dice),
 			n.does(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvReveal:
+		return fmt.Sprintf("%s Mia is shown at once: %s, %s", n.whose(e.Seat), n.dice(e.Dice), n.losses(e.Losses))
+	case engine.EvLowClaim:
+		return fmt.Sprintf("%s announced %s, not above %s, and %s %s", n.who(e.Seat), n.claim(e.Value),
+			n.claim(e.Claim), n.verb(e.Loser, "lose"), lives(e.LivesLost))
+	case engine.EvMiaBack:
+		return fmt.Sprintf("%s Mia came back round: %s", n.whose(e.Seat), n.losses(e.Losses))
 	case engine.EvGiveUp:
 		return fmt.Sprintf("%s gave up against Mia and %s %s", n.who(e.Seat), n.verb(e.Seat, "lose"), lives(e.LivesLost))
 	case engine.EvTimeout:
@@ -108,6 +208,19 @@ func (n Narrator) Line(evs []engine.Event, i int) string {
 	return ""
 }
 
+// claimBefore is the claim standing before evs[i], in its round.
+func claimBefore(evs []engine.Event, i int) (engine.Value, bool) {
+	for j := i - 1; j >= 0; j-- {
+		switch evs[j].Type {
+		case engine.EvClaim, engine.EvPass:
+			return evs[j].Value, true
+		case engine.EvRound:
+			return engine.NoValue, false
+		}
+	}
+	return engine.NoValue, false
+}
+
 // verb is verb as seat's: "lose" for the viewer, "loses" for others.
 func (n Narrator) verb(seat int, verb string) string {
 	if seat == n.You && seat >= 0 {
@@ -116,13 +229,29 @@ func (n Narrator) verb(seat int, verb string) string {
 	return verb + "s"
 }
 
+// miaCameBack reports whether the roll at i is a roller's new roll after
+// their own Mia came back to them (mia-pass reroll): the round's last claim
+// before it is their Mia, passed on by everyone since.
+func (n Narrator) miaCameBack(evs []engine.Event, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch evs[j].Type {
+		case engine.EvPass:
+			continue
+		case engine.EvClaim:
+			return evs[j].Seat == evs[i].Seat && evs[j].Value == engine.Mia
+		}
+		return false
+	}
+	return false
+}
+
 // receiver is who took the cup after the claim or pass at i, or -1.
 func (n Narrator) receiver(evs []engine.Event, i int) int {
 	for j := i + 1; j < len(evs); j++ {
 		switch evs[j].Type {
-		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout:
+		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvMiaBack:
 			return evs[j].Seat
-		case engine.EvRound, engine.EvEnd:
+		case engine.EvRound, engine.EvEnd, engine.EvReveal:
 			return -1
 		}
 	}
@@ -139,24 +268,27 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	if v == engine.Unjudged {
 		return v, ""
 	}
-	if e.Type == engine.EvChallenge {
-		if v == engine.Caught {
-			return v, fmt.Sprintf("caught: %s under %s's %s, %s %s", e.Dice.Name(), n.who(e.Claimant), e.Claim.Name(),
-				n.does(e.Loser, "lose"), lives(e.LivesLost))
+	switch e.Type {
+	case engine.EvChallenge, engine.EvReveal:
+		claimant, lost := e.Claimant, n.does(e.Loser, "lose")+" "+lives(e.LivesLost)
+		if e.Type == engine.EvReveal {
+			claimant, lost = e.Seat, n.losses(e.Losses)
 		}
-		return v, fmt.Sprintf("the %s stood: %s in the cup, %s %s", e.Claim.Name(), e.Dice.Name(),
-			n.does(e.Loser, "lose"), lives(e.LivesLost))
+		if v == engine.Caught {
+			return v, fmt.Sprintf("caught: %s under %s %s, %s", n.dice(e.Dice), n.whose(claimant), n.claim(e.Claim), lost)
+		}
+		return v, fmt.Sprintf("the %s stood: %s in the cup, %s", n.claim(e.Claim), n.dice(e.Dice), lost)
 	}
 	roll, _ := engine.LastRoll(evs[:i])
-	what := e.Value.Name() + " claimed"
+	what := n.claim(e.Value) + " claimed"
 	if e.Type == engine.EvPass {
-		what = e.Value.Name() + " passed on"
+		what = n.claim(e.Value) + " passed on"
 	}
 	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff"}[v]
 	if v == engine.Unseen {
-		what = e.Value.Name() + " claimed unseen"
+		what = n.claim(e.Value) + " claimed unseen"
 	}
-	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, roll.Dice.Name())
+	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, n.dice(roll.Dice))
 }
 
 // Mark is a verdict's short mark after a line of the log: "bluff!",
@@ -174,4 +306,39 @@ func Mark(v engine.Verdict) string {
 		return "the claim stood"
 	}
 	return ""
+}
+
+// EndsRound reports whether an event of type t ends a round (a
+// challenge, a give-up, a timeout, a low claim, a revealed Mia, a Mia
+// come back).
+func EndsRound(t engine.EventType) bool {
+	switch t {
+	case engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLowClaim, engine.EvReveal, engine.EvMiaBack:
+		return true
+	}
+	return false
+}
+
+// Lifted tells the end of a round at evs[i] as the lifted cup shows it:
+// a heading, the dice shown (NoValue when the cup stayed shut: a give-up,
+// a timeout, a low claim), and the words: the claim it judged, then Line
+// with the verdict's Mark ("carol called bob a liar: 43, bob loses a
+// life — caught bluffing!"). ok is false for an event that ends no round.
+func (n Narrator) Lifted(evs []engine.Event, i int) (heading string, dice engine.Value, words []string, ok bool) {
+	e := evs[i]
+	if !EndsRound(e.Type) {
+		return "", engine.NoValue, nil, false
+	}
+	heading, dice = "Round over", engine.NoValue
+	if e.Type == engine.EvChallenge || e.Type == engine.EvReveal {
+		heading, dice = "The cup is lifted", e.Dice
+	}
+	if e.Type == engine.EvChallenge && e.Claim != engine.NoValue {
+		words = append(words, fmt.Sprintf("the claim: %s by %s", e.Claim.Name(), n.who(e.Claimant)))
+	}
+	line := n.Line(evs, i)
+	if v, _ := n.Verdict(evs, i); Mark(v) != "" && e.Type != engine.EvLowClaim {
+		line += " — " + Mark(v)
+	}
+	return heading, dice, append(words, line), true
 }

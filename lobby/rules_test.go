@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,6 +263,99 @@ func TestNarrator(t *testing.T) {
 		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
 		if got := Mark(v); got != want {
 			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestNarratorRoundEnds tells a blind raise as a raise, and the round
+// ends the log used to leave out (a low claim, a revealed Mia, a Mia come
+// back), and what the lifted cup shows of each end of a round.
+func TestNarratorRoundEnds(t *testing.T) {
+	names := []string{"alice", Label("ada", true), "carol"}
+	n := Narrator{Names: names, You: 0, Ranking: engine.Classic, Turn: -1}
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 31, Looked: true},
+		{Type: engine.EvClaim, Seat: 1, Value: 32},
+		{Type: engine.EvPass, Seat: 2, Value: 32},
+		{Type: engine.EvPass, Seat: 0, Value: 41},
+		{Type: engine.EvChallenge, Seat: 1, Claimant: 0, Claim: 41, Dice: 31, Loser: 0, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 0},
+		{Type: engine.EvLowClaim, Seat: 0, Value: 31, Claim: 42, Loser: 0, LivesLost: 1},
+		{Type: engine.EvReveal, Seat: 2, Claim: engine.Mia, Dice: 43, Losses: []engine.Loss{{Seat: 2, LivesLost: 2}}},
+		{Type: engine.EvMiaBack, Seat: 1, Losses: []engine.Loss{{Seat: 0, LivesLost: 1}, {Seat: 2, LivesLost: 1}}},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 1},
+	}
+	cases := []struct {
+		i       int
+		line    string
+		heading string // Lifted; "" for an event that ends no round
+		dice    engine.Value
+		words   []string
+	}{
+		{3, "carol passed 32 to you", "", engine.NoValue, nil},
+		{4, "you raised blind to 41 and passed to ada [bot]", "", engine.NoValue, nil},
+		{5, "ada [bot] called you a liar: 31, you lose a life", "The cup is lifted", 31,
+			[]string{"the claim: 41 by you", "ada [bot] called you a liar: 31, you lose a life — caught bluffing!"}},
+		{7, "you announced 31, not above 42, and lose a life", "Round over", engine.NoValue,
+			[]string{"you announced 31, not above 42, and lose a life"}},
+		{8, "carol's Mia is shown at once: 43, carol loses 2 lives", "The cup is lifted", 43,
+			[]string{"carol's Mia is shown at once: 43, carol loses 2 lives — caught bluffing!"}},
+		{9, "ada [bot]'s Mia came back round: you and carol lose a life", "Round over", engine.NoValue,
+			[]string{"ada [bot]'s Mia came back round: you and carol lose a life"}},
+		{10, "carol gave up against Mia and loses a life", "Round over", engine.NoValue,
+			[]string{"carol gave up against Mia and loses a life"}},
+	}
+	for _, c := range cases {
+		if got := n.Line(evs, c.i); got != c.line {
+			t.Errorf("event %d: %q, want %q", c.i, got, c.line)
+		}
+		heading, dice, words, ok := n.Lifted(evs, c.i)
+		if ok != (c.heading != "") || heading != c.heading || dice != c.dice || !slices.Equal(words, c.words) {
+			t.Errorf("event %d lifts %v %q %v %q, want %q %v %q", c.i, ok, heading, dice, words, c.heading, c.dice, c.words)
+		}
+	}
+	if Label("ada", true) != "ada [bot]" || Label("alice", false) != "alice" {
+		t.Errorf("labels %q %q", Label("ada", true), Label("alice", false))
+	}
+}
+
+// TestMayStart is the rule of Start as the help bar reads it from a
+// table's info.
+func TestMayStart(t *testing.T) {
+	host := Player{Fingerprint: "SHA256:host", Name: "host"}
+	ann := Player{Fingerprint: "SHA256:ann", Name: "ann"}
+	stranger := Player{Fingerprint: "SHA256:stranger", Name: "stranger"}
+	admin := Player{Fingerprint: "SHA256:root", Name: "root", Admin: true}
+	seat := func(ps ...Player) []SeatInfo {
+		out := make([]SeatInfo, len(ps))
+		for i, p := range ps {
+			out[i] = SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint}
+		}
+		return out
+	}
+	info := func(hostHere bool, state string, ps ...Player) TableInfo {
+		return TableInfo{HostFingerprint: host.Fingerprint, HostHere: hostHere, State: state, Players: seat(ps...), Taken: len(ps)}
+	}
+	cases := []struct {
+		name string
+		info TableInfo
+		who  Player
+		want error
+	}{
+		{"the host alone", info(true, "waiting", host), host, ErrTooFewPlayers},
+		{"the host with a player", info(true, "waiting", host, ann), host, nil},
+		{"the host, not seated, two seated", info(true, "waiting", ann, stranger), host, nil},
+		{"a seated player while the host is here", info(true, "waiting", host, ann), ann, ErrNotHost},
+		{"a seated player while the host is away", info(false, "waiting", host, ann), ann, nil},
+		{"a player with no seat, the host away", info(false, "waiting", host, ann), stranger, ErrNotHost},
+		{"an admin", info(true, "waiting", host, ann), admin, nil},
+		{"a game running", info(true, "playing", host, ann), host, ErrGameRunning},
+		{"a driven table", TableInfo{HostFingerprint: host.Fingerprint, Driven: true, Taken: 2}, host, ErrDriven},
+	}
+	for _, c := range cases {
+		if got := c.info.MayStart(c.who); !errors.Is(got, c.want) || (c.want == nil && got != nil) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

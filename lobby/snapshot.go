@@ -16,8 +16,10 @@ type TableInfo struct {
 	State           string // "waiting" or "playing"
 	Rules           engine.Options
 	Private         bool
-	Watching        int // people with the table open
+	Watching        int  // people with the table open
+	HostHere        bool // the host has the table open
 	Players         []SeatInfo
+	Fair            FairInfo // the dice: the server's commitment and the players' seeds
 	// Driven: the host's program deals every game (the Mäxchen gateway's
 	// table): players sit down for the next deal even while a game runs,
 	// and nobody presses start.
@@ -55,8 +57,10 @@ type Snapshot struct {
 	Chat     []ChatLine
 	Result   *Result // how the last game ended, until the next starts
 
-	names  []string
+	names  []string       // by game seat
+	labels []string       // names with the bots marked (Label), for the words of the game
 	events []engine.Event // this viewer's redacted copy of the game's events
+	shared *shared        // what the viewers of this snapshot derive alike (shared.go)
 }
 
 // Events returns the game's events as the viewer may see them: the dice of
@@ -73,15 +77,17 @@ func (s Snapshot) Name(seat int) string {
 
 // snapshot builds the view from seat (-1 for a spectator).
 func (t *Table) snapshot(seat int) Snapshot {
-	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result}
+	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result,
+		shared: &shared{}}
 	if t.game != nil {
 		v := t.game.g.View(seat)
 		snap.Game = &v
 		snap.GameID = t.game.id
 		snap.Playing = !t.game.g.Over()
 		snap.names = make([]string, len(t.game.players))
+		snap.labels = make([]string, len(t.game.players))
 		for i, p := range t.game.players {
-			snap.names[i] = p.Name
+			snap.names[i], snap.labels[i] = p.Name, Label(p.Name, p.Bot)
 		}
 		snap.events = t.game.log(seat)
 	}
@@ -105,7 +111,7 @@ func (s Snapshot) LogLines(n int) []string {
 
 // Narrator tells the game's events from the viewer's seat.
 func (s Snapshot) Narrator() Narrator {
-	n := Narrator{Names: s.names, You: s.You, Turn: -1}
+	n := Narrator{Names: s.labels, You: s.You, Turn: -1}
 	if s.Game != nil {
 		n.Ranking = s.Game.Options.Ranking
 		if s.Game.Phase != engine.PhaseOver {

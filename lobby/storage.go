@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Storage is what the lobby needs from durable storage, declared in the
@@ -60,6 +61,11 @@ type GameRecord struct {
 	Players []Player // by seat
 	Rules   engine.Options
 	Started time.Time
+	// Fair is the proof of the game's dice (engine/fair), its secret
+	// ServerSeed included: storage keeps the seed where no reader of a
+	// running game finds it, gives it back in InProgress (to resume the
+	// same dice) and reveals it with the game once the game ends.
+	Fair *fair.Proof
 }
 
 // GameResult ends a game.

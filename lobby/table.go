@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -37,6 +38,7 @@ type Table struct {
 	stopTick func() bool
 	tickGen  int
 	ver      uint64
+	built    map[viewKey]Snapshot // the snapshots published at ver, by view
 	botSeq   int
 	botGen   int
 	botFor   int             // the game seq a bot move is scheduled for
@@ -44,6 +46,7 @@ type Table struct {
 	nextGen  int             // names the bot table's next game scheduled; a new game voids it
 	driven   bool            // games start only by Deal (driven.go)
 	guests   map[string]bool // fingerprints seated by Deal for the running game only
+	next     nextDice        // the next game's committed seed and the seeds given for it
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -53,6 +56,7 @@ type gameRun struct {
 	players []Player         // by game seat
 	events  []engine.Event   // with the hidden dice; handed out only once the game is over
 	seen    [][]engine.Event // seen[seat+1]: the events as seat may see them (seen[0] for spectators)
+	proof   *fair.Proof      // sealed: the commitment and the players' seeds, never the server seed
 }
 
 func newRun(id string, g *engine.Game, players []Player, evs []engine.Event) *gameRun {
@@ -85,15 +89,15 @@ func (r *gameRun) log(seat int) []engine.Event {
 // Result is how the last game at a table ended.
 type Result struct {
 	GameID    string
-	Winner    string
-	Standings []string
+	Winner    string   // as Label shows it: a bot marked "[bot]"
+	Standings []string // first to last, each as Label shows it
 }
 
 func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}),
+		subs: make(map[*Subscription]struct{}), next: newNextDice(),
 	}
 	t.hostName = host.Name
 	t.sitters = slices.Clone(rec.Seated)
@@ -242,7 +246,7 @@ func (s *Subscription) Close() {
 	s.table.post(func(context.Context) {
 		if _, ok := s.table.subs[s]; ok {
 			delete(s.table.subs, s)
-			s.table.changed(false)
+			s.table.watchersChanged(s.player, nil)
 		}
 	})
 }
@@ -257,7 +261,7 @@ func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 			return ErrPrivate
 		}
 		t.subs[s] = struct{}{}
-		t.changed(false)
+		t.watchersChanged(p, s)
 		return nil
 	})
 	if err != nil {
@@ -328,13 +332,8 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDriven
 		}
-		if p.Fingerprint != t.rec.Host && !p.Admin {
-			if t.seatOf(p.Fingerprint) < 0 {
-				return ErrNotHost
-			}
-			if t.hostPresent() {
-				return ErrNotHost
-			}
+		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.Fingerprint) >= 0); err != nil {
+			return err
 		}
 		if err := t.start(ctx); err != nil {
 			return err
@@ -342,6 +341,35 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		t.changed(true)
 		return nil
 	})
+}
+
+// mayStart is who may start a game: the host (or an admin), or a seated
+// player while the host is not at the table.
+func mayStart(p Player, host string, hostHere, seated bool) error {
+	if p.Fingerprint == host || p.Admin || (seated && !hostHere) {
+		return nil
+	}
+	return ErrNotHost
+}
+
+// MayStart reports why p may not start a game at the table as the info
+// shows it (nil: Start would be taken now), by the rule Start applies: the
+// help bar offers enter only to those it returns nil for.
+func (i TableInfo) MayStart(p Player) error {
+	switch {
+	case i.State == "playing":
+		return ErrGameRunning
+	case i.Driven:
+		return ErrDriven
+	}
+	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.Fingerprint == p.Fingerprint })
+	if err := mayStart(p, i.HostFingerprint, i.HostHere, seated); err != nil {
+		return err
+	}
+	if i.Taken < engine.MinSeats {
+		return ErrTooFewPlayers
+	}
+	return nil
 }
 
 func (t *Table) hostPresent() bool {
@@ -499,11 +527,9 @@ func (t *Table) start(ctx context.Context) error {
 	if len(t.sitters) < engine.MinSeats {
 		return ErrTooFewPlayers
 	}
-	players := append([]Player(nil), t.sitters...)
-	dice := t.lobby.cfg.Dice
-	for i := len(players) - 1; i > 0; i-- {
-		j := dice.Intn(i + 1)
-		players[i], players[j] = players[j], players[i]
+	players, dice, proof, err := t.deal()
+	if err != nil {
+		return err
 	}
 	g, evs, err := engine.New(t.rec.Rules, len(players), dice)
 	if err != nil {
@@ -512,7 +538,8 @@ func (t *Table) start(ctx context.Context) error {
 	now := t.lobby.cfg.Clock.Now().UTC()
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now})
+	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
+		Fair: proof})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
@@ -523,6 +550,8 @@ func (t *Table) start(ctx context.Context) error {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	t.game = newRun(id, g, players, evs)
+	t.game.proof = sealed(proof)
+	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	t.nextGen++
@@ -532,12 +561,17 @@ func (t *Table) start(ctx context.Context) error {
 // resume puts a recovered game back on the table.
 func (t *Table) resume(ctx context.Context, rg SavedGame) error {
 	return t.do(ctx, func(context.Context) error {
-		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, t.lobby.cfg.Dice)
+		dice, err := t.resumeDice(rg.Fair)
+		if err != nil {
+			return fmt.Errorf("resume the dice of game %s: %w", rg.ID, err)
+		}
+		g, err := engine.Replay(rg.Rules, len(rg.Players), rg.Events, dice)
 		if err != nil {
 			return fmt.Errorf("replay game %s: %w", rg.ID, err)
 		}
 		players := slices.Clone(rg.Players)
 		t.game = newRun(rg.ID, g, players, rg.Events)
+		t.game.proof = sealed(rg.Fair)
 		t.botFor = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
@@ -614,9 +648,10 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 
 func (t *Table) finish() {
 	run := t.game
-	r := &Result{GameID: run.id, Winner: run.players[run.g.Winner()].Name}
+	label := func(s int) string { return Label(run.players[s].Name, run.players[s].Bot) }
+	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
-		r.Standings = append(r.Standings, run.players[s].Name)
+		r.Standings = append(r.Standings, label(s))
 	}
 	t.result = r
 	if t.driven {
@@ -741,20 +776,50 @@ func (t *Table) timeUp(ctx context.Context, gen int) {
 // publish sends every subscriber its own snapshot; one is built per seat
 // and one for all spectators.
 func (t *Table) publish() {
-	type key struct {
-		seat   int
-		seated bool
-	}
-	built := make(map[key]Snapshot, 4)
+	t.built = make(map[viewKey]Snapshot, 4)
 	for s := range t.subs {
-		k := key{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
-		snap, ok := built[k]
-		if !ok {
-			snap = t.snapshot(k.seat)
-			snap.Seated = k.seated
-			built[k] = snap
+		s.box.Put(t.snapshotFor(s, t.built))
+	}
+}
+
+// viewKey is what a viewer's snapshot depends on: viewers alike share one.
+type viewKey struct {
+	seat   int
+	seated bool
+}
+
+// snapshotFor is s's snapshot, taken from built or made and kept there.
+func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapshot {
+	k := viewKey{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
+	snap, ok := built[k]
+	if !ok {
+		snap = t.snapshot(k.seat)
+		snap.Seated = k.seated
+		built[k] = snap
+	}
+	return snap
+}
+
+// watchersChanged follows a subscription of p opened (joined) or closed
+// (joined nil). A player's presence shows at the table (the "away" mark
+// of their seat), so everyone there is sent the table again. A
+// spectator's shows nowhere but in the count of watchers (Info), so only a
+// new spectator is sent the table: the snapshot the other spectators hold,
+// whose frame they share (ten people opening a busy table caused 55
+// redraws there, now none but the first).
+func (t *Table) watchersChanged(p Player, joined *Subscription) {
+	if t.seatOf(p.Fingerprint) >= 0 || t.gameSeat(p.Fingerprint) >= 0 {
+		t.changed(false)
+		return
+	}
+	if t.publishInfo() {
+		t.lobby.notify()
+	}
+	if joined != nil {
+		if t.built == nil {
+			t.built = make(map[viewKey]Snapshot, 4)
 		}
-		s.box.Put(snap)
+		joined.box.Put(t.snapshotFor(joined, t.built))
 	}
 }
 
@@ -780,6 +845,8 @@ func (t *Table) publishInfo() bool {
 		watchers[s.player.Fingerprint] = true
 	}
 	info.Watching = len(watchers)
+	info.HostHere = watchers[t.rec.Host]
+	info.Fair = t.fairInfo()
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {

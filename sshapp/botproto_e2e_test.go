@@ -11,6 +11,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 
@@ -33,7 +34,8 @@ func isPrompt(l string) bool {
 // TestBotTableTwentyGames: four protocol bots at one table play 20 games
 // unattended (the table restarts by itself when every seat is a bot);
 // every bot sees the same lines of every game, and every game is in the
-// store, finished, with its seats marked as bots.
+// store, finished, with its seats marked as bots, the COMMITMENT the bots
+// saw and dice that verify against it.
 func TestBotTableTwentyGames(t *testing.T) {
 	const games, seats = 20, 4
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
@@ -127,6 +129,17 @@ func TestBotTableTwentyGames(t *testing.T) {
 			if ev.Type == engine.EvTimeout || ev.Type == engine.EvLeave {
 				t.Errorf("game %s: a bot timed out or left: %+v", id, ev)
 			}
+		}
+		commitment := ""
+		for j, l := range results[0].lines {
+			if strings.HasPrefix(l, "GAME STARTING;"+id+";") && j+2 < len(results[0].lines) { // then RULES, then COMMITMENT
+				commitment, _ = strings.CutPrefix(results[0].lines[j+2], "COMMITMENT;")
+			}
+		}
+		if g.Fair == nil || g.Fair.Commitment != commitment {
+			t.Errorf("game %s: the bots saw COMMITMENT %q, the game has %+v", id, commitment, g.Fair)
+		} else if _, err := fair.Verify(*g.Fair, g.Rules, fingerprints(g), evs); err != nil {
+			t.Errorf("game %s: %v", id, err)
 		}
 		want := fmt.Sprintf("GAME OVER;%s;%s", g.Seats[g.Winner].Name, id)
 		found := false
@@ -399,7 +412,7 @@ func TestBotGarbage(t *testing.T) {
 // choice of a table without a name, the bot mark in the store, the seat
 // given back on hang-up, and a seated bot that is never idle.
 func TestBotCommand(t *testing.T) {
-	const idle = 300 * time.Millisecond
+	const idle = time.Second // long enough for a handshake under -race on a busy machine
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Limits.IdleTimeout = idle })
 	ctx := context.Background()
 	_, host := e.named(t, "hoster")

@@ -230,8 +230,18 @@ func mustDice(s string) engine.Value {
 	return v
 }
 
+// fingerprints lists a stored game's players' keys by seat.
+func fingerprints(g store.Game) []string {
+	fps := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		fps[i] = s.Fingerprint
+	}
+	return fps
+}
+
 // referee follows the lines of PROTOCOL.md §2 as one bot sees them and
-// checks that they add up: a game starts before its rounds, SCORE follows
+// checks that they add up: a game starts before its rounds, its
+// COMMITMENT (64 hex digits) comes right after GAME STARTING, SCORE follows
 // every PLAYER LOST with the lives it implies, a winner has lives left and
 // everyone else none.
 type referee struct {
@@ -240,11 +250,29 @@ type referee struct {
 	order  []string
 	over   bool
 	rounds int
+	last   string            // the previous line's word
+	commit map[string]string // game -> its COMMITMENT
 }
 
 func (r *referee) check(line string) error {
 	f := strings.Split(line, ";")
+	last := r.last
+	r.last = f[0]
+	if (f[0] == "RULES") != (last == "GAME STARTING") {
+		return fmt.Errorf("%q after a %s line: RULES follows GAME STARTING", line, last)
+	}
+	if (f[0] == "COMMITMENT") != (last == "RULES") {
+		return fmt.Errorf("%q after a %s line: COMMITMENT follows GAME STARTING and RULES", line, last)
+	}
 	switch f[0] {
+	case "COMMITMENT":
+		if len(f) != 2 || len(f[1]) != 64 || strings.Trim(f[1], "0123456789abcdef") != "" {
+			return fmt.Errorf("bad %q", line)
+		}
+		if r.commit == nil {
+			r.commit = map[string]string{}
+		}
+		r.commit[r.game] = f[1]
 	case "GAME STARTING":
 		if len(f) != 4 {
 			return fmt.Errorf("bad %q", line)
@@ -296,6 +324,9 @@ func (r *referee) check(line string) error {
 	case "GAME OVER":
 		if f[2] != r.game {
 			return fmt.Errorf("%q ends game %s", line, r.game)
+		}
+		if r.commit[r.game] == "" {
+			return fmt.Errorf("game %s had no COMMITMENT", r.game)
 		}
 		r.over = true
 		alive := 0

@@ -29,7 +29,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "create without name", who: "alice", cmd: "table create --private", code: 2, stderr: []string{"one NAME", "--lives N"}},
 		{name: "two names", who: "alice", cmd: "table create a b", code: 2, stderr: []string{"one NAME"}},
 		{name: "not a number", who: "alice", cmd: "table create x --lives many", code: 2, stderr: []string{"invalid value", "--lives"}},
-		{name: "unknown flag", who: "alice", cmd: "table create x --colour red", code: 2, stderr: []string{"flag provided but not defined"}},
+		{name: "unknown flag", who: "alice", cmd: "table create x --colour red", code: 2, stderr: []string{"mia: unknown flag --colour"}},
 		{name: "bad bot level", who: "alice", cmd: "table create x --bot-level genius", code: 2, stderr: []string{"bot-level"}},
 		{name: "pass and no-pass", who: "alice", cmd: "table create x --pass --no-pass", code: 2, stderr: []string{"contradict"}},
 		{name: "impossible lives", who: "alice", cmd: "table create x --lives 0", code: 1, stderr: []string{"option lives: 0 is not between 1 and 9"}},
@@ -83,6 +83,13 @@ func TestTeamTables(t *testing.T) {
 		{name: "rules: too few seats", who: "alice", cmd: "table rules club --seats 1", code: 1, stderr: []string{"2 to 12 seats"}},
 		{name: "rules", who: "alice", cmd: "table rules club --lives 2 --pass --end last-standing", code: 0, stdout: []string{"Rules of club from the next game: 3 seats", "2 lives", "mia-penalty 1", "30s a turn"}, not: []string{"no pass", "first out"}},
 		{name: "rules help shows the current values", who: "alice", cmd: "table rules club --help", code: 2, stderr: []string{"--lives N", "(now 2)"}},
+		{name: "the next game's dice", who: "bob", cmd: "seed club", code: 0, stdout: []string{"Dice of the next game at club", "commitment  ", "none given yet", "none given (allowed)", "seed club TEXT"}},
+		{name: "bob gives a seed", who: "bob", cmd: "seed club lucky 7", code: 0, stdout: []string{`bob "lucky 7"`, `yours       "lucky 7": it counts if you play the next game`}},
+		{name: "alice gives one and takes it back", who: "alice", cmd: "seed club mine", code: 0, stdout: []string{`alice "mine"`}},
+		{name: "alice takes it back", who: "alice", cmd: "seed club --none", code: 0, stdout: []string{`bob "lucky 7"`, "none given (allowed)"}, not: []string{`"mine"`}},
+		{name: "a stranger's seed", who: "carol", cmd: "seed club x", code: 1, stderr: []string{"no open table club"}},
+		{name: "seed usage", who: "bob", cmd: "seed", code: 2, stderr: []string{"seed TABLE"}},
+		{name: "seed and --none", who: "bob", cmd: "seed club x --none", code: 2, stderr: []string{"seed TABLE"}},
 	})
 
 	// alice and bob play with the bot; mid-game the game is refused by
@@ -104,6 +111,9 @@ func TestTeamTables(t *testing.T) {
 			{name: "json too", who: "root", cmd: "replay " + id + " --json", code: 1, stderr: []string{"still being played"}},
 			{name: "rules mid-game", who: "alice", cmd: "table rules club --lives 3", code: 1, stderr: []string{"game is running"}},
 			{name: "close mid-game", who: "alice", cmd: "table close club", code: 1, stderr: []string{"game is running"}},
+			{name: "verify mid-game", who: "alice", cmd: "verify " + id, code: 1, stderr: []string{"still being played", "verify it then"}},
+			{name: "seed mid-game", who: "bob", cmd: "seed club again", code: 1, stderr: []string{"a game is running", "before a game starts"}},
+			{name: "the running game's dice", who: "alice", cmd: "seed club", code: 0, stdout: []string{"the game running now", `bob "lucky 7"`}},
 		})
 	})
 	g := e.checkReplayJSON(t, "bob", id)
@@ -126,6 +136,11 @@ func TestTeamTables(t *testing.T) {
 		{name: "no such game", who: "bob", cmd: "replay 999", code: 1, stderr: []string{"no game 999"}},
 		{name: "not a game id", who: "bob", cmd: "replay x", code: 1, stderr: []string{"no game x"}},
 		{name: "replay usage", who: "bob", cmd: "replay", code: 2, stderr: []string{"replay GAME"}},
+		{name: "the replay tells how to check", who: "bob", cmd: "replay " + id, code: 0, stdout: []string{"Dice of game " + id, "server seed    ", `bob "lucky 7"`, "verify " + id, "Provably fair dice"}},
+		{name: "verify", who: "bob", cmd: "verify " + id, code: 0, stdout: []string{"Dice of game " + id, "commitment     ", `bob "lucky 7"`, "rolls match"}},
+		{name: "stranger's verify", who: "carol", cmd: "verify " + id, code: 1, stderr: []string{"no game " + id}},
+		{name: "verify usage", who: "bob", cmd: "verify", code: 2, stderr: []string{"verify GAME"}},
+		{name: "the next game's new dice", who: "bob", cmd: "seed club", code: 0, stdout: []string{"Dice of the next game at club", "none given yet"}},
 	})
 
 	// Kicked, bob loses the table and its games; the host stays.

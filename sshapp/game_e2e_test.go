@@ -49,7 +49,7 @@ func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
 	alice := screens["alice"]
 	alice.send(t, "n")
 	alice.waitFor(t, "Mia penalty both", 5*time.Second)
-	for _, k := range []string{"\x1b[B", "h", "h", "h", "\x1b[B", "h", "h", "h", "h"} { // seats 6 -> 3, lives 6 -> 2
+	for _, k := range []string{"\x1b[B", "\x1b[B", "h", "h", "h", "\x1b[B", "h", "h", "h", "h"} { // past the preset; seats 6 -> 3, lives 6 -> 2
 		alice.send(t, k)
 		time.Sleep(10 * time.Millisecond)
 	}

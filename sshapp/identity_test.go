@@ -298,3 +298,37 @@ func ctxShutdown(t *testing.T, ts *testServer) {
 		t.Fatal(err)
 	}
 }
+
+// TestLastSeenNoted: a known key's visit is noted (beside the session,
+// not before it); a new key has nothing to note.
+func TestLastSeenNoted(t *testing.T) {
+	clock := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	ts := startServer(t, func(c *Config) { c.Now = func() time.Time { return clock } })
+	known, fresh := newKey(t), newKey(t)
+	kfp := gossh.FingerprintSHA256(known.PublicKey())
+	if _, err := ts.players.SetName(context.Background(), kfp, "alice", false); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		key  gossh.Signer
+	}{
+		{"known key", known},
+		{"new key", fresh},
+	}
+	for _, tt := range tests {
+		if r := runOn(t, ts.connect(t, tt.key), "whoami"); r.code != 0 {
+			t.Fatalf("%s: whoami %+v", tt.name, r)
+		}
+	}
+	eventually(t, 5*time.Second, "alice's visit noted", func() bool {
+		ts.players.mu.Lock()
+		defer ts.players.mu.Unlock()
+		return ts.players.players[kfp].LastSeen.Equal(clock)
+	})
+	ts.players.mu.Lock()
+	defer ts.players.mu.Unlock()
+	if _, ok := ts.players.players[gossh.FingerprintSHA256(fresh.PublicKey())]; ok {
+		t.Error("a visit by a new key made a player")
+	}
+}

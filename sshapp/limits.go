@@ -230,7 +230,7 @@ func (c *conn) authenticated(ctx ssh.Context) {
 	c.srv.unauth--
 	c.srv.handshakes[handshakeOK]++
 	c.srv.mu.Unlock()
-	go c.keepalive(ctx)
+	c.keepalive(ctx)
 }
 
 // Close closes the connection once and gives back its place under the caps.
@@ -322,44 +322,51 @@ func (c *conn) armNoSessionLocked() {
 // keepalive sends keepalive@openssh.com every KeepaliveInterval and closes
 // the connection if an answer (any answer: OpenSSH refuses the request,
 // which is proof enough of life) does not come within another interval.
+// Between keepalives nothing waits: a timer starts each one in its own
+// goroutine (a goroutine parked per connection for the whole session was
+// a few KB of stack for every person connected).
 func (c *conn) keepalive(ctx ssh.Context) {
 	every := c.srv.lim.KeepaliveInterval
 	if every <= 0 {
 		return
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
+	time.AfterFunc(every, func() {
+		if c.keepaliveOnce(ctx, every) {
+			c.keepalive(ctx) // the next one
 		}
-		sc, ok := ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
-		if !ok {
-			continue // the handshake is finishing
-		}
-		answer := make(chan error, 1)
-		go func() {
-			_, _, err := sc.SendRequest("keepalive@openssh.com", true, nil)
-			answer <- err
-		}()
-		wait := time.NewTimer(every)
-		select {
-		case <-ctx.Done():
-			wait.Stop()
-			return
-		case err := <-answer:
-			wait.Stop()
-			if err != nil {
-				_ = c.Close()
-				return
-			}
-		case <-wait.C:
-			c.srv.log.Debug("keepalive unanswered, closing", "remote", c.ip)
+	})
+}
+
+// keepaliveOnce sends one keepalive and waits up to wait for its answer;
+// it reports whether the connection lives on.
+func (c *conn) keepaliveOnce(ctx ssh.Context, wait time.Duration) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	sc, ok := ctx.Value(ssh.ContextKeyConn).(gossh.Conn)
+	if !ok {
+		return true // the handshake is finishing
+	}
+	answer := make(chan error, 1)
+	go func() {
+		_, _, err := sc.SendRequest("keepalive@openssh.com", true, nil)
+		answer <- err
+	}()
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case err := <-answer:
+		if err != nil {
 			_ = c.Close()
-			return
+			return false
 		}
+		return true
+	case <-timeout.C:
+		c.srv.log.Debug("keepalive unanswered, closing", "remote", c.ip)
+		_ = c.Close()
+		return false
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -29,22 +30,31 @@ type recEnv struct {
 	lobby *lobby.Lobby
 	keys  map[string]gossh.Signer
 	fps   map[string]string
+	// scripted: the dice are a test's script, so games carry no proof.
+	scripted bool
 }
 
 // startRecServer starts it; admins are the names of admin keys (made
 // here, named but not yet otherwise used).
 func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *recEnv {
 	t.Helper()
+	return startRecServerDice(t, botDelay, nil, admins...)
+}
+
+// startRecServerDice is startRecServer with the lobby's dice drawn from
+// dice (nil: crypto/rand).
+func startRecServerDice(t *testing.T, botDelay time.Duration, dice engine.Source, admins ...string) *recEnv {
+	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay, Dice: dice})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
 	}
-	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}}
+	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}, scripted: dice != nil}
 	adminSet := KeySet{}
 	for _, a := range admins {
 		e.key(t, a)
@@ -201,12 +211,13 @@ func (e *recEnv) checkReplayJSON(t *testing.T, who, id string) store.Replay {
 	if r.code != 0 {
 		t.Fatalf("replay %s --json: exit %d: %s", id, r.code, r.stderr)
 	}
-	return checkGameJSON(t, []byte(r.stdout))
+	return checkGameJSON(t, []byte(r.stdout), !e.scripted)
 }
 
 // §3's keys, in order for the top level.
 var (
-	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "events"}
+	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "fair", "events"}
+	fairKeys   = []string{"scheme", "commitment", "server_seed", "player_seeds"}
 	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "mia_pass", "mia_reveal", "low_claim", "next_opener", "end", "turn_seconds"}
 	playerKeys = []string{"seat", "name", "fingerprint", "bot"}
 	eventKeys  = map[string][]string{
@@ -220,6 +231,9 @@ var (
 		"leave":     {"seat", "lives_lost"}, // §3's example omits lives_lost; it is the lives the leaver had
 		"out":       {"seat"},
 		"end":       {"winner"},
+		"reveal":    {"seat", "claim", "dice", "losses"},
+		"low_claim": {"seat", "value", "claim", "loser", "lives_lost"},
+		"mia_back":  {"seat", "losses"},
 	}
 )
 
@@ -250,13 +264,21 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-func checkGameJSON(t *testing.T, doc []byte) store.Replay {
+// checkGameJSON checks a game's JSON; proof: it must carry the proof of
+// fair dice (every game but those of scripted dice).
+func checkGameJSON(t *testing.T, doc []byte, proof bool) store.Replay {
 	t.Helper()
-	if got := objectKeys(t, doc); !slices.Equal(got, gameKeys) {
-		t.Errorf("top-level keys %v, want %v in that order", got, gameKeys)
+	top := objectKeys(t, doc)
+	wantTop := gameKeys
+	if !proof { // a game of scripted dice has no proof
+		wantTop = slices.DeleteFunc(slices.Clone(gameKeys), func(k string) bool { return k == "fair" })
+	}
+	if !slices.Equal(top, wantTop) {
+		t.Errorf("top-level keys %v, want %v in that order", top, wantTop)
 	}
 	var raw struct {
 		Rules   json.RawMessage   `json:"rules"`
+		Fair    json.RawMessage   `json:"fair"`
 		Players []json.RawMessage `json:"players"`
 		Started string            `json:"started"`
 		Ended   string            `json:"ended"`
@@ -265,7 +287,16 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 	if err := json.Unmarshal(doc, &raw); err != nil {
 		t.Fatal(err)
 	}
-	if got := objectKeys(t, raw.Rules); !sameSet(got, rulesKeys) {
+	if raw.Fair != nil {
+		if got := objectKeys(t, raw.Fair); !slices.Equal(got, fairKeys) {
+			t.Errorf("fair keys %v, want %v", got, fairKeys)
+		}
+	}
+	wantRules := rulesKeys
+	if strings.Contains(string(raw.Rules), `"preset"`) {
+		wantRules = append(slices.Clone(rulesKeys), "preset")
+	}
+	if got := objectKeys(t, raw.Rules); !sameSet(got, wantRules) {
 		t.Errorf("rules keys %v, want %v", got, rulesKeys)
 	}
 	for _, p := range raw.Players {
@@ -307,8 +338,20 @@ func checkGameJSON(t *testing.T, doc []byte) store.Replay {
 		t.Fatal(err)
 	}
 	for _, ev := range g.Events {
-		if (ev.Type == engine.EvRoll || ev.Type == engine.EvChallenge) && !ev.Dice.Valid() {
+		if (ev.Type == engine.EvRoll || ev.Type == engine.EvChallenge && ev.Claimant >= 0) && !ev.Dice.Valid() {
 			t.Errorf("seq %d: a %s without its dice", ev.Seq, ev.Type)
+		}
+	}
+	fps := make([]string, len(g.Players))
+	for i, p := range g.Players {
+		fps[i] = p.Fingerprint
+	}
+	switch {
+	case g.Fair == nil && proof:
+		t.Errorf("game %s has no proof of its dice", g.ID)
+	case g.Fair != nil:
+		if _, err := fair.Verify(*g.Fair, g.Rules, fps, g.Events); err != nil {
+			t.Errorf("game %s: the dice do not verify: %v", g.ID, err)
 		}
 	}
 	replayed, err := engine.Replay(g.Rules, len(g.Players), g.Events, nil)

@@ -20,32 +20,43 @@ const FPS = 20
 
 // interactive runs the screen of a session that has a terminal and no
 // command, through wish's Bubble Tea middleware (which feeds it the
-// session's clamped window changes). Once the screen is gone, the reason
-// the server ended it, if any, is printed below it.
+// session's clamped window changes). Once the screen is gone, the
+// terminal is given back and the reason the server ended it, if any, is
+// printed below it.
 func (srv *Server) interactive(ss *session, table string) {
-	handler := func(ssh.Session) *tea.Program { return srv.newProgram(ss, table) }
+	var f *frames
+	handler := func(ssh.Session) *tea.Program {
+		var prog *tea.Program
+		prog, f = srv.newProgram(ss, table)
+		return prog
+	}
 	bm.MiddlewareWithProgramHandler(handler, termenv.Ascii)(func(ssh.Session) {})(ss)
+	if f != nil {
+		f.stop()
+	}
 	ss.programDone()
 	if reason := ss.GoodbyeReason(); reason != "" {
 		fmt.Fprintf(ss, "mia: %s\n", reason)
 	}
 }
 
-// newProgram makes the session's Bubble Tea program: its own renderer
-// (never global lipgloss state), input and output on the session, at most
-// FPS frames a second, and no process signal handling (the server's
-// shutdown reaches programs as tui.GoodbyeMsg).
-func (srv *Server) newProgram(ss *session, table string) *tea.Program {
+// newProgram makes the session's Bubble Tea program: its own lipgloss
+// renderer (never global lipgloss state), input and output on the
+// session, its frames drawn by frames (at most FPS a second, and only when
+// the screen changed, in the alternate screen), and no process signal
+// handling (the server's shutdown reaches programs as tui.GoodbyeMsg).
+// The caller stops the frames once the program has returned.
+func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames) {
 	r := bm.MakeRenderer(ss)
+	f := newFrames(ss, FPS, &srv.frameBufs)
 	opts := append(bm.MakeOptions(ss),
-		tea.WithFPS(FPS),
-		tea.WithAltScreen(),
+		tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(),
 		tea.WithEnvironment(ss.Environ()),
 	)
-	prog := tea.NewProgram(srv.screen(ss, r, table), opts...)
+	prog := tea.NewProgram(framed{srv.screen(ss, r, table), f}, opts...)
 	ss.setProgram(prog)
-	return prog
+	return prog, f
 }
 
 // screen is the model of a session: the screens of package tui, from the
@@ -67,6 +78,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		},
 		Hint:     srv.hint(ss, ""),
 		Renderer: r,
+		Styles:   srv.styles.For(r),
 		Table:    table,
 		Width:    pty.Window.Width,
 		Height:   pty.Window.Height,

@@ -32,6 +32,7 @@ import (
 
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/tui"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -46,7 +47,9 @@ type Server struct {
 	commands *command.Router
 	botSeats botline.Seats // the bot sessions of each key at each table
 
-	handlers sync.WaitGroup // running session handlers
+	handlers  sync.WaitGroup // running session handlers
+	styles    tui.StyleCache // the screens' styles, one per kind of terminal
+	frameBufs sync.Pool      // buffers the screens' frames are put together in
 
 	mu         sync.Mutex
 	closing    bool

@@ -362,7 +362,9 @@ func (srv *Server) handle(s ssh.Session) {
 }
 
 // identify finds the player behind a fingerprint, a nameless one for a
-// new key, and notes that they were seen.
+// new key, and notes that they were seen. The note is committed beside
+// the session, not before it: nothing waits for its fsync (Shutdown waits
+// for it, as for a handler).
 func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
 	p, err := srv.cfg.Storage.Players.Player(ctx, fp)
 	if errors.Is(err, store.ErrNotFound) {
@@ -371,9 +373,16 @@ func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error
 	if err != nil {
 		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
 	}
-	if err := srv.cfg.Storage.Players.Touch(ctx, fp, srv.cfg.Now()); err != nil {
-		srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
-	}
+	at := srv.cfg.Now()
+	srv.handlers.Add(1) // within this session's handler: the count is above zero
+	go func() {
+		defer srv.handlers.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := srv.cfg.Storage.Players.Touch(ctx, fp, at); err != nil {
+			srv.log.Warn("could not note last seen", "fingerprint", fp, "err", err)
+		}
+	}()
 	return p, nil
 }
 

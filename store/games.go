@@ -14,6 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Seat is one player of a game, by seat index.
@@ -33,6 +34,11 @@ type Game struct {
 	Ended     time.Time // zero while in progress
 	Winner    int       // seat index; -1 while in progress (or if abandoned)
 	Standings []int     // seat indexes, winner first; nil while in progress
+	// Fair is the game's proof of fair dice (nil for a game without one).
+	// Given to CreateGame with its ServerSeed, which the store keeps apart
+	// (bucket seeds): a game read back has it only once the game has ended
+	// (or in InProgress, to resume the same dice).
+	Fair *fair.Proof
 }
 
 // Finished reports whether the game ended with a result (not abandoned).
@@ -58,6 +64,7 @@ type Replay struct {
 	Ended     time.Time      `json:"ended,omitzero"`      // zero while in progress
 	Winner    int            `json:"winner"`              // -1 while in progress
 	Standings []int          `json:"standings,omitempty"` // nil while in progress
+	Fair      *fair.Proof    `json:"fair,omitempty"`      // without server_seed while in progress
 	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
 }
 
@@ -72,7 +79,7 @@ type ReplayPlayer struct {
 // game is the Game a Replay's header describes.
 func (r Replay) game() Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
-		Winner: r.Winner, Standings: slices.Clone(r.Standings)}
+		Winner: r.Winner, Standings: slices.Clone(r.Standings), Fair: cloneProof(r.Fair)}
 	g.Seats = make([]Seat, len(r.Players))
 	for i, p := range r.Players {
 		g.Seats[i] = Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
@@ -83,7 +90,7 @@ func (r Replay) game() Game {
 // Replay is g as the document of PROTOCOL.md §3, with the events evs.
 func (g Game) Replay(evs []engine.Event) Replay {
 	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
-		Winner: g.Winner, Standings: slices.Clone(g.Standings), Events: evs}
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair), Events: evs}
 	r.Players = g.Players()
 	return r
 }
@@ -95,6 +102,27 @@ func (g Game) Players() []ReplayPlayer {
 		out[i] = ReplayPlayer{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
 	}
 	return out
+}
+
+func cloneProof(p *fair.Proof) *fair.Proof {
+	if p == nil {
+		return nil
+	}
+	c := p.Clone()
+	return &c
+}
+
+// reveal moves a game's secret seed from bucket seeds into its proof: the
+// game has ended.
+func reveal(tx *bolt.Tx, id uint64, rec *Replay) error {
+	seeds := tx.Bucket(bucketSeeds)
+	v := seeds.Get(u64(id))
+	if v == nil || rec.Fair == nil {
+		return nil
+	}
+	rec.Fair = cloneProof(rec.Fair)
+	rec.Fair.ServerSeed = string(v)
+	return seeds.Delete(u64(id))
 }
 
 // parseID reads a decimal game ID; anything else is ErrNotFound.
@@ -145,6 +173,15 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	if err := noNUL("table", g.Table); err != nil {
 		return Game{}, fmt.Errorf("create game: %w", err)
 	}
+	var secret string
+	if g.Fair != nil {
+		if err := g.Fair.Check(len(g.Seats)); err != nil {
+			return Game{}, fmt.Errorf("create game at %s: fair dice: %w", g.Table, err)
+		}
+		secret = g.Fair.ServerSeed
+		sealed := g.Fair.Sealed()
+		g.Fair = &sealed
+	}
 	for _, st := range g.Seats {
 		if err := noNUL("fingerprint", st.Fingerprint); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
@@ -166,6 +203,11 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		out.ID = strconv.FormatUint(n, 10)
 		if err := putGame(tx, n, out.Replay(nil)); err != nil {
 			return err
+		}
+		if secret != "" {
+			if err := tx.Bucket(bucketSeeds).Put(u64(n), []byte(secret)); err != nil {
+				return err
+			}
 		}
 		return tx.Bucket(bucketActive).Put(u64(n), nil)
 	})
@@ -415,6 +457,9 @@ func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 		}
 	}
 	rec.Ended, rec.Winner, rec.Standings = res.Ended, res.Winner, res.Standings
+	if err := reveal(tx, id, rec); err != nil {
+		return err
+	}
 	if err := putGame(tx, id, *rec); err != nil {
 		return err
 	}
@@ -463,6 +508,9 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return ErrFinished
 		}
 		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
+		if err := reveal(tx, id, &rec); err != nil {
+			return err
+		}
 		if err := putGame(tx, id, rec); err != nil {
 			return err
 		}
@@ -602,7 +650,9 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 	return out, nil
 }
 
-// Recovered is a game that was in progress, rebuilt from its events.
+// Recovered is a game that was in progress, rebuilt from its events. Its
+// Game.Fair carries the secret ServerSeed, so that the game resumes the
+// same dice; nothing else reads the seed before the game ends.
 type Recovered struct {
 	Game   Game
 	Events []engine.Event
@@ -637,6 +687,10 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			if err != nil {
 				games = append(games, loaded{rec: Replay{ID: strconv.FormatUint(id, 10)}, err: err})
 				return nil
+			}
+			if seed := tx.Bucket(bucketSeeds).Get(k); seed != nil && rec.Fair != nil {
+				rec.Fair = cloneProof(rec.Fair)
+				rec.Fair.ServerSeed = string(seed)
 			}
 			evs, err := readEvents(tx, id)
 			games = append(games, loaded{rec: rec, evs: evs, err: err})

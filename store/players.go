@@ -80,8 +80,11 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string, bot bool)
 	if err := noNUL("fingerprint", fingerprint); err != nil {
 		return Player{}, fmt.Errorf("set name: %w", err)
 	}
+	// Batch: people naming themselves at once share one commit (and its
+	// fsync) instead of queueing for one each; the function may run again
+	// if another in the batch fails, so it sets p afresh each time.
 	var p Player
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.batch(func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
 		key := []byte(fold(name))
 		if owner := names.Get(key); owner != nil && string(owner) != fingerprint {

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -80,5 +82,57 @@ func TestPlayers(t *testing.T) {
 	pa, _ := s.Player(ctx, a)
 	if !pa.LastSeen.Equal(at) || !pa.Created.Equal(p.Created) {
 		t.Errorf("after Touch: %+v", pa)
+	}
+}
+
+// TestConcurrentNames: people naming themselves at once (their commits
+// are batched) each get their own name, and a name wanted by many goes to
+// exactly one of them.
+func TestConcurrentNames(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	const n = 24
+	tests := []struct {
+		name    string
+		nameFor func(i int) string
+		wantOK  int
+	}{
+		{"distinct names", func(i int) string { return fmt.Sprintf("p%d", i) }, n},
+		{"one name wanted by all", func(int) string { return "Popular" }, 1},
+	}
+	for ti, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			errs := make([]error, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, errs[i] = s.SetName(ctx, fmt.Sprintf("SHA256:k%d-%d", ti, i), tt.nameFor(i), false)
+				}()
+			}
+			wg.Wait()
+			ok := 0
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					ok++
+				case !errors.Is(err, ErrNameTaken):
+					t.Errorf("session %d: %v", i, err)
+				}
+			}
+			if ok != tt.wantOK {
+				t.Errorf("%d named, want %d", ok, tt.wantOK)
+			}
+			for i := range n {
+				p, err := s.PlayerByName(ctx, tt.nameFor(i))
+				if err != nil {
+					t.Fatalf("%s: %v", tt.nameFor(i), err)
+				}
+				if errs[i] == nil && p.Fingerprint != fmt.Sprintf("SHA256:k%d-%d", ti, i) {
+					t.Errorf("%s belongs to %s, not to the session told it has it", tt.nameFor(i), p.Fingerprint)
+				}
+			}
+		})
 	}
 }

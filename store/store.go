@@ -22,6 +22,8 @@
 //	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
 //	ratings   lower(table) 0x00 fingerprint -> rating (JSON); table "" is overall
 //	bans      fingerprint -> Ban (JSON)
+//	seeds     id(8) -> a running game's secret server seed (hex), moved into
+//	          the game's "fair" proof when it ends (see engine/fair)
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -92,19 +94,20 @@ var (
 	bucketTallies  = []byte("tallies")
 	bucketRatings  = []byte("ratings")
 	bucketBans     = []byte("bans")
+	bucketSeeds    = []byte("seeds")
 	bucketClosed   = []byte("closed_tables")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans, bucketClosed,
+		bucketRatings, bucketBans, bucketSeeds, bucketClosed,
 	}
 
 	// addedBuckets came after the first files of schema 1 were written:
 	// Open creates them in a file that lacks them (see addBuckets) rather
 	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketClosed}
+	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed}
 
 	keySchema = []byte("schema")
 )

@@ -46,6 +46,18 @@ type Tally struct {
 	BluffsCaught int `json:"bluffs_caught"`
 }
 
+// What Bluffs and BluffsCaught count, in the words the stats screen and
+// the stats command explain them with: the two differ, as a claim made
+// without looking is never a bluff, yet can be caught short.
+const (
+	BluffsMeaning = "claims unlike the dice you saw"
+	CaughtMeaning = "your claims or passes found short when challenged, seen or blind"
+)
+
+// BluffsNote is the note under the stats that says what the two counts
+// count, in one sentence.
+const BluffsNote = "bluffs: " + BluffsMeaning + "; caught bluffing: " + CaughtMeaning + "."
+
 func (t *Tally) add(d Tally) {
 	t.Games += d.Games
 	t.Wins += d.Wins

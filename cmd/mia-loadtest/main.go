@@ -1,32 +1,39 @@
-// Command mia-loadtest opens SSH connections to a mia server as fast as it
-// can, from parallel workers with Ed25519 keys, and reports full
-// handshakes per second:
+// Command mia-loadtest measures a running mia server from the same
+// machine, over loopback only. It has two kinds of run.
 //
-//	mia-loadtest -addr 127.0.0.1:23234 -c 16 -d 10s [-cmd whoami] [-pid PID]
+// Handshakes: connections opened and closed as fast as it can, from
+// parallel workers with Ed25519 keys:
 //
-// With -pid (Linux), it also reports the server process's CPU time per
-// handshake, read from /proc. The server's per-source cap (16 by default)
-// counts connections from one address until the server has seen them
-// close, so keep -c well under it (12 still sees an odd refusal).
+//	mia-loadtest -addr 127.0.0.1:23234 -c 8 -d 10s [-cmd whoami] [-pid PID]
+//
+// The server's per-source cap (16 by default) counts connections from one
+// address until the server has seen them close, so keep -c well under it.
+//
+// Held sessions (-scenario): N people with terminals connect and stay:
+//
+//	mia-loadtest -scenario prompt -n 2000 -hold 30s -pid PID   # new keys at the name prompt
+//	mia-loadtest -scenario lobby  -n 2000 -hold 30s -pid PID   # named, idle in the lobby
+//	mia-loadtest -scenario watch  -n 2000 -hold 30s -tables 200 -pid PID
+//	                                                            # watching busy tables of 4 built-in bots
+//
+// Each session dials from its own loopback source address (127.0.x.y), so
+// the per-source cap does not apply. It prints the connect rate and
+// latency percentiles, how many sessions received output while held and
+// the bytes per second sent, and with -pid (Linux, /proc) the server's
+// resident memory per session (RSS growth over the sessions) and its CPU
+// while holding them. Give each scenario a fresh server: memory a server
+// freed stays in its RSS, and would hide the next scenario's growth. With
+// -ready FILE the file appears once every session is in, for a script to
+// take profiles (mia --debug-addr) while they are held.
 package main
 
 import (
-	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
-
-	gossh "golang.org/x/crypto/ssh"
 )
 
 func main() {
@@ -36,125 +43,66 @@ func main() {
 	}
 }
 
+// config is the command line.
+type config struct {
+	addr string
+	pid  int
+
+	// handshakes
+	workers int
+	dur     time.Duration
+	cmd     string
+
+	// held sessions
+	scenario string
+	n        int
+	hold     time.Duration
+	par      int
+	tables   int
+	prefix   string
+	ready    string
+}
+
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("mia-loadtest", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:23234", "server address")
-	workers := fs.Int("c", 8, "parallel connections")
-	dur := fs.Duration("d", 10*time.Second, "how long to run")
-	cmd := fs.String("cmd", "", "a command to run on each connection (e.g. whoami); empty: handshake only")
-	pid := fs.Int("pid", 0, "the server's process id, to report its CPU per handshake (Linux)")
+	fs.SetOutput(out)
+	var c config
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:23234", "the server's address (loopback only)")
+	fs.IntVar(&c.pid, "pid", 0, "the server's process id, to report its CPU and memory (Linux /proc)")
+	fs.IntVar(&c.workers, "c", 8, "handshakes: parallel connections")
+	fs.DurationVar(&c.dur, "d", 10*time.Second, "handshakes: how long to run")
+	fs.StringVar(&c.cmd, "cmd", "", "handshakes: a command to run on each connection (e.g. whoami); empty: handshake only")
+	fs.StringVar(&c.scenario, "scenario", "", "hold sessions instead: prompt, lobby or watch")
+	fs.IntVar(&c.n, "n", 100, "sessions to hold")
+	fs.DurationVar(&c.hold, "hold", 20*time.Second, "how long to hold them (at least 5s)")
+	fs.IntVar(&c.par, "par", 32, "sessions connecting at once")
+	fs.IntVar(&c.tables, "tables", 10, "watch: tables of 4 built-in bots, n/tables watchers each")
+	fs.StringVar(&c.prefix, "prefix", "", "lobby, watch: names PREFIX<i> and tables PREFIXt<i> (default: random, so runs do not collide)")
+	fs.StringVar(&c.ready, "ready", "", "create this file once every session is in (for scripts that profile the hold)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return fmt.Errorf("key: %w", err)
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	signer, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		return fmt.Errorf("key: %w", err)
+	if err := loopbackOnly(c.addr); err != nil {
+		return err
 	}
-	cfg := &gossh.ClientConfig{
-		User:            "loadtest",
-		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
-		Timeout:         10 * time.Second,
+	if c.scenario == "" {
+		return runHandshakes(c, out)
 	}
+	return runHold(c, out)
+}
 
-	ctx, cancel := context.WithTimeout(context.Background(), *dur)
-	defer cancel()
-	cpu0, cpuErr := procCPU(*pid)
-	start := time.Now()
-	var mu sync.Mutex
-	var lat []time.Duration
-	var failures int
-	var firstErr error
-	var wg sync.WaitGroup
-	for range *workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				t := time.Now()
-				err := connect(*addr, cfg, *cmd)
-				mu.Lock()
-				if err != nil {
-					failures++
-					if firstErr == nil {
-						firstErr = err
-					}
-				} else {
-					lat = append(lat, time.Since(t))
-				}
-				mu.Unlock()
-			}
-		}()
+// loopbackOnly refuses an address off this machine: the tool opens
+// thousands of connections and must not be pointed at someone else's server.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("address %q: %w", addr, err)
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu1, _ := procCPU(*pid)
-
-	slices.Sort(lat)
-	n := len(lat)
-	fmt.Fprintf(out, "%d handshakes in %s with %d workers: %.0f handshakes/s, %d failed\n",
-		n, elapsed.Round(time.Millisecond), *workers, float64(n)/elapsed.Seconds(), failures)
-	if n > 0 {
-		fmt.Fprintf(out, "latency p50 %s, p99 %s\n", lat[n/2].Round(time.Microsecond), lat[n*99/100].Round(time.Microsecond))
-	}
-	if *pid != 0 && cpuErr == nil && n > 0 {
-		fmt.Fprintf(out, "server CPU %s, %.0f µs per handshake\n", (cpu1 - cpu0).Round(time.Millisecond),
-			float64((cpu1-cpu0).Microseconds())/float64(n))
-	}
-	if firstErr != nil {
-		fmt.Fprintln(out, "first failure:", firstErr)
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("address %q: only a loopback server may be loaded (127.0.0.1:PORT)", addr)
 	}
 	return nil
-}
-
-func connect(addr string, cfg *gossh.ClientConfig, cmd string) error {
-	nc, err := net.DialTimeout("tcp", addr, 10*time.Second)
-	if err != nil {
-		return err
-	}
-	c, chans, reqs, err := gossh.NewClientConn(nc, addr, cfg)
-	if err != nil {
-		nc.Close()
-		return err
-	}
-	client := gossh.NewClient(c, chans, reqs)
-	defer client.Close()
-	if cmd == "" {
-		return nil
-	}
-	s, err := client.NewSession()
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	_, err = s.Output(cmd)
-	return err
-}
-
-// procCPU is a process's user+system CPU time from /proc (clock ticks of
-// 1/100 s, the Linux default).
-func procCPU(pid int) (time.Duration, error) {
-	if pid == 0 {
-		return 0, errors.New("no pid")
-	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) may hold spaces; fields after ")".
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0, errors.New("short /proc stat")
-	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

@@ -3,7 +3,8 @@
 //	go run ./cmd/mia            # then: ssh -p 23234 localhost
 //
 // Settings are flags or MIA_* environment variables (PROTOCOL.md §0);
-// mia -h lists them. SIGINT or SIGTERM stops it: every connected person is
+// mia -h lists them. --debug-addr 127.0.0.1:6060 serves Go's profiles
+// (net/http/pprof) on a loopback address, for measuring. SIGINT or SIGTERM stops it: every connected person is
 // told, sessions close, the database is closed, and it exits 0.
 package main
 
@@ -35,6 +36,7 @@ import (
 const shutdownTimeout = 4 * time.Second
 
 func main() {
+	tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
@@ -120,7 +122,11 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
 	}
+	var dbg *debugServer // the profiling endpoint, if asked for
 	closeAll := func() error {
+		if err := dbg.stop(); err != nil {
+			lg.Warn("debug server", "err", err)
+		}
 		if gw != nil {
 			gw.Close()
 		}
@@ -142,6 +148,13 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if err != nil {
 		closeAll()
 		return err
+	}
+	if o.debugAddr != "" {
+		if dbg, err = startDebug(o.debugAddr); err != nil {
+			closeAll()
+			return err
+		}
+		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
 	stopMetrics := func(context.Context) error { return nil }
 	if o.metrics != "" {

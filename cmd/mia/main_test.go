@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -403,4 +404,143 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// stopRun cancels an in-process run and waits for it to return cleanly.
+func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("run did not return 5 s after its context ended")
+	}
+}
+
+// logValue waits until a log line with message msg is in and returns its
+// field key.
+func (w *logWatch) logValue(t *testing.T, msg, key string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		w.mu.Lock()
+		for _, line := range w.lines {
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == msg {
+				w.mu.Unlock()
+				v, _ := m[key].(string)
+				return v
+			}
+		}
+		w.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q line in the logs:\n%s", msg, w.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestDebugAddrServesProfiles(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+	}{
+		{"flag", []string{"--debug-addr", "127.0.0.1:0"}, nil},
+		{"environment", nil, map[string]string{"MIA_DEBUG_ADDR": "127.0.0.1:0"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			logs := newLogWatch()
+			done := make(chan error, 1)
+			env := func(k string) string {
+				if v, ok := tt.env[k]; ok {
+					return v
+				}
+				return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
+			}
+			go func() {
+				done <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, tt.args...), env, io.Discard, logs)
+			}()
+			logs.address(t)
+			dbg := logs.logValue(t, "debug listening", "addr")
+			if host, _, err := net.SplitHostPort(dbg); err != nil || host != "127.0.0.1" {
+				t.Fatalf("debug address %q", dbg)
+			}
+			for path, want := range map[string]string{
+				"/debug/pprof/":                  "goroutine",
+				"/debug/pprof/heap?debug=1":      "heap profile",
+				"/debug/pprof/goroutine?debug=1": "goroutine profile",
+				"/debug/pprof/profile?seconds=1": "", // a binary CPU profile
+				"/debug/pprof/cmdline":           "",
+			} {
+				resp, err := http.Get("http://" + dbg + path)
+				if err != nil {
+					t.Fatalf("GET %s: %v", path, err)
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || len(body) == 0 || !strings.Contains(string(body), want) {
+					t.Errorf("GET %s: %d, %d bytes, want %q in it", path, resp.StatusCode, len(body), want)
+				}
+			}
+			stopRun(t, cancel, done)
+			if c, err := net.DialTimeout("tcp", dbg, time.Second); err == nil {
+				c.Close()
+				t.Errorf("the debug address %s still accepts after the server stopped", dbg)
+			}
+		})
+	}
+}
+
+func TestNoDebugAddrByDefault(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := newLogWatch()
+	done := make(chan error, 1)
+	env := func(k string) string {
+		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}[k]
+	}
+	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, env, io.Discard, logs) }()
+	logs.address(t)
+	stopRun(t, cancel, done)
+	if strings.Contains(logs.String(), "debug listening") {
+		t.Errorf("a debug endpoint without --debug-addr:\n%s", logs.String())
+	}
+}
+
+func TestDebugAddrRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"every interface", []string{"--debug-addr", ":0"}, "only a loopback address"},
+		{"public address", []string{"--debug-addr", "8.8.8.8:6060"}, "only a loopback address"},
+		{"port taken", nil, "debug listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if args == nil { // a port already in use
+				ln, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ln.Close()
+				args = []string{"--debug-addr", ln.Addr().String()}
+			}
+			args = append([]string{"--data", filepath.Join(t.TempDir(), "d"), "--addr", "127.0.0.1:0"}, args...)
+			err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("run = %v, want an error with %q", err, tt.want)
+			}
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
 )
 
@@ -22,6 +23,7 @@ type options struct {
 	hostKey   string
 	adminKeys string
 	allowKeys string
+	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
 	botDelay  time.Duration // the built-in bots' least pause; 0: none
@@ -48,12 +50,12 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return fallback
 	}
 	fs := flag.NewFlagSet("mia", flag.ContinueOnError)
-	fs.SetOutput(out)
 	addr := fs.String("addr", def("MIA_ADDR", ":23234"), "listen address (MIA_ADDR)")
 	data := fs.String("data", def("MIA_DATA", "./mia-data"), "data folder: the database mia.db and the host key (MIA_DATA)")
 	hostKey := fs.String("host-key", def("MIA_HOST_KEY", ""), "host key file, created if missing (MIA_HOST_KEY; default DATA/host_ed25519)")
 	adminKeys := fs.String("admin-keys", def("MIA_ADMIN_KEYS", ""), "authorized_keys file of server admins (MIA_ADMIN_KEYS)")
 	allowKeys := fs.String("allow-keys", def("MIA_ALLOW_KEYS", ""), "authorized_keys file: if set, only these keys may connect (MIA_ALLOW_KEYS)")
+	debugAddr := fs.String("debug-addr", def("MIA_DEBUG_ADDR", ""), "serve Go profiles (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060; off if empty (MIA_DEBUG_ADDR)")
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
 	metrics := fs.String("metrics-addr", def("MIA_METRICS_ADDR", ""), "serve Prometheus metrics at http://ADDR/metrics, such as 127.0.0.1:9234; off if empty (MIA_METRICS_ADDR)")
@@ -61,21 +63,29 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
-	fs.Usage = func() {
-		fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
-		fs.PrintDefaults()
-	}
+	// The flag package's own words ("flag provided but not defined:
+	// -bogus") are said again in the server's (sshcmd.FlagError).
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
+			fs.SetOutput(out)
+			fs.PrintDefaults()
 			return options{}, err
 		}
-		return options{}, &usageError{err}
+		return options{}, &usageError{fmt.Errorf("%s (mia --help lists the flags)", sshcmd.FlagError(err))}
 	}
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
 	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
-		maexchenUDP: *mxUDP, maexchenTable: *mxTable}
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr}
+	if o.debugAddr != "" {
+		if err := checkDebugAddr(o.debugAddr); err != nil {
+			return options{}, &usageError{err}
+		}
+	}
 	var err error
 	if o.maexchenTimeout, err = time.ParseDuration(*mxTimeout); err != nil || o.maexchenTimeout < time.Millisecond || o.maexchenTimeout > time.Minute {
 		return options{}, &usageError{fmt.Errorf("maexchen timeout %q: want a duration from 1ms to 1m, such as 250ms", *mxTimeout)}

@@ -46,6 +46,27 @@ func TestParseOptions(t *testing.T) {
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "/env/key", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
 		},
 		{
+			name: "debug address from the environment",
+			env:  map[string]string{"MIA_DEBUG_ADDR": "127.0.0.1:6060"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", debugAddr: "127.0.0.1:6060", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
+		},
+		{
+			name: "debug address flag on IPv6 loopback",
+			args: []string{"--debug-addr", "[::1]:0"},
+			env:  map[string]string{"MIA_DEBUG_ADDR": "127.0.0.1:6060"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", debugAddr: "[::1]:0", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
+		},
+		{
+			name: "debug address on localhost",
+			args: []string{"--debug-addr", "localhost:6060"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", debugAddr: "localhost:6060", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second},
+		},
+		{name: "debug address on every interface", args: []string{"--debug-addr", ":6060"}, wantErr: "only a loopback address"},
+		{name: "debug address on 0.0.0.0", args: []string{"--debug-addr", "0.0.0.0:6060"}, wantErr: "only a loopback address"},
+		{name: "debug address on a LAN", env: map[string]string{"MIA_DEBUG_ADDR": "192.168.1.5:6060"}, wantErr: "only a loopback address"},
+		{name: "debug address by a host name", args: []string{"--debug-addr", "example.com:6060"}, wantErr: "only a loopback address"},
+		{name: "debug address without a port", args: []string{"--debug-addr", "127.0.0.1"}, wantErr: "debug address"},
+		{
 			name: "maexchen gateway from the environment",
 			env:  map[string]string{"MIA_MAEXCHEN_UDP": "127.0.0.1:9000", "MIA_MAEXCHEN_TABLE": "dojo", "MIA_MAEXCHEN_TIMEOUT": "1s"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter,
@@ -65,7 +86,8 @@ func TestParseOptions(t *testing.T) {
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
 		{name: "bad bot delay", args: []string{"--bot-delay", "soon"}, wantErr: "bot delay"},
 		{name: "negative bot delay", env: map[string]string{"MIA_BOT_DELAY": "-1s"}, wantErr: "bot delay"},
-		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "flag provided but not defined"},
+		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "unknown flag --port (mia --help lists the flags)"},
+		{name: "flag without its value", args: []string{"--addr"}, wantErr: "flag --addr needs a value"},
 		{name: "stray argument", args: []string{"serve"}, wantErr: "unexpected argument"},
 		{name: "help", args: []string{"-h"}, wantErr: "help"},
 	}

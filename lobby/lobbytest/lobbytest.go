@@ -123,3 +123,47 @@ func Move(v *engine.View, r *rand.Rand) engine.Action {
 	}
 	return engine.Action{Kind: engine.Challenge}
 }
+
+// Script is an engine.Source that returns the draws pushed to it, in
+// order (0 once they run out), safe for concurrent use: a test scripts
+// the first opener (a draw of the number of players) and the dice (two
+// draws of 6 each, a die's pips less one); a lobby draws the seats'
+// shuffle first (for n players, draws of n, n-1, … 2: n-1, n-2, … 1 keep
+// them in the order they sat down).
+type Script struct {
+	mu sync.Mutex
+	q  []int
+}
+
+// Push queues draws.
+func (s *Script) Push(draws ...int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.q = append(s.q, draws...)
+}
+
+// Intn returns the next draw; 0 when none is queued or it is not in
+// [0, n).
+func (s *Script) Intn(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.q) == 0 {
+		return 0
+	}
+	v := s.q[0]
+	s.q = s.q[1:]
+	if v < 0 || v >= n {
+		return 0
+	}
+	return v
+}
+
+// Roll queues a roll of the dice a and b (1-6).
+func (s *Script) Roll(a, b int) { s.Push(a-1, b-1) }
+
+// Left is the number of draws not yet taken.
+func (s *Script) Left() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.q)
+}

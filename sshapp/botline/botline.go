@@ -365,10 +365,15 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 		for i := range names {
 			names[i] = snap.Name(i)
 		}
-		var first string
-		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options.Lives)
+		var first []string
+		bs.tr, first = newTranslator(snap.GameID, names, snap.Game.Options)
 		bs.mySeat = snap.You
-		out = append(out, first)
+		out = append(out, first...)
+		if f := snap.Table.Fair; snap.Playing && !f.Next && f.Commitment != "" {
+			// A line after GAME STARTING, as RULES is: bots skip words they
+			// do not know (the examples of cmd/mia-bot do).
+			out = append(out, "COMMITMENT;"+f.Commitment)
+		}
 	}
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game

@@ -2,6 +2,7 @@ package botline
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -196,12 +197,86 @@ func TestTranslator(t *testing.T) {
 			"SCORE;ann:0,bob:3,cy:3",
 			"PLAYER OUT;ann",
 		}},
+		{"Mias revealed at once, a low claim, a challenge of nothing", 1, []engine.Event{
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 1, 2 }),
+			ev(engine.EvRoll, func(e *engine.Event) { e.Seat = 2 }),
+			ev(engine.EvClaim, func(e *engine.Event) { e.Seat, e.Value = 2, engine.Mia }),
+			ev(engine.EvReveal, func(e *engine.Event) {
+				e.Seat, e.Claim, e.Dice = 2, engine.Mia, engine.Mia
+				e.Losses = []engine.Loss{{Seat: 0, LivesLost: 1}, {Seat: 1, LivesLost: 1}}
+			}),
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 2, 2 }),
+			ev(engine.EvRoll, func(e *engine.Event) { e.Seat = 2 }),
+			ev(engine.EvClaim, func(e *engine.Event) { e.Seat, e.Value = 2, engine.Mia }),
+			ev(engine.EvReveal, func(e *engine.Event) {
+				e.Seat, e.Claim, e.Dice = 2, engine.Mia, 54
+				e.Losses = []engine.Loss{{Seat: 2, LivesLost: 1}}
+			}),
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 3, 0 }),
+			ev(engine.EvRoll, func(e *engine.Event) { e.Seat = 0 }),
+			ev(engine.EvClaim, func(e *engine.Event) { e.Seat, e.Value = 0, 54 }),
+			ev(engine.EvRoll, func(e *engine.Event) { e.Seat = 1 }),
+			ev(engine.EvLowClaim, func(e *engine.Event) { e.Seat, e.Value, e.Claim, e.Loser, e.LivesLost = 1, 43, 54, 1, 1 }),
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 4, 1 }),
+			ev(engine.EvChallenge, func(e *engine.Event) {
+				e.Seat, e.Claimant, e.Claim, e.Dice, e.Loser, e.LivesLost = 1, -1, engine.NoValue, engine.NoValue, 1, 1
+			}),
+		}, []string{
+			"ROUND STARTED;1;cy,ann,bob",
+			"PLAYER ROLLS;cy",
+			"ANNOUNCED;cy;2,1",
+			"ACTUAL DICE;2,1",
+			"PLAYER LOST;ann;MIA;1",
+			"PLAYER LOST;bob;MIA;1",
+			"SCORE;ann:0,bob:0,cy:1",
+			"ROUND STARTED;2;cy",
+			"PLAYER ROLLS;cy",
+			"ANNOUNCED;cy;2,1",
+			"ACTUAL DICE;5,4",
+			"PLAYER LOST;cy;LIED_ABOUT_MIA;1",
+			"SCORE;ann:0,bob:0,cy:0",
+			"ROUND STARTED;3;",
+			"PLAYER ROLLS;ann",
+			"ANNOUNCED;ann;5,4",
+			"PLAYER ROLLS;bob",
+			"ANNOUNCED;bob;4,3",
+			"PLAYER LOST;bob;ANNOUNCED_LOSING_DICE;1",
+			"SCORE;ann:0,bob:0,cy:0",
+			"ROUND STARTED;4;",
+			"PLAYER WANTS TO SEE;bob",
+			"PLAYER LOST;bob;SEE_BEFORE_FIRST_ROLL;1",
+			"SCORE;ann:0,bob:0,cy:0",
+		}},
+		{"a Mia passed back to its roller", 2, []engine.Event{
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 1, 0 }),
+			ev(engine.EvRoll, func(e *engine.Event) { e.Seat, e.Looked = 0, true }),
+			ev(engine.EvClaim, func(e *engine.Event) { e.Seat, e.Value = 0, engine.Mia }),
+			ev(engine.EvPass, func(e *engine.Event) { e.Seat, e.Value = 1, engine.Mia }),
+			ev(engine.EvPass, func(e *engine.Event) { e.Seat, e.Value = 2, engine.Mia }),
+			ev(engine.EvMiaBack, func(e *engine.Event) {
+				e.Seat, e.Losses = 0, []engine.Loss{{Seat: 1, LivesLost: 1}, {Seat: 2, LivesLost: 1}}
+			}),
+			ev(engine.EvRound, func(e *engine.Event) { e.Round, e.Opener = 2, 0 }),
+		}, []string{
+			"ROUND STARTED;1;ann,bob,cy",
+			"PLAYER ROLLS;ann",
+			"ANNOUNCED;ann;2,1",
+			"PLAYER PASSES;bob;2,1",
+			"PLAYER PASSES;cy;2,1",
+			"PLAYER LOST;bob;MIA_CAME_BACK;1",
+			"PLAYER LOST;cy;MIA_CAME_BACK;1",
+			"SCORE;ann:2,bob:1,cy:1",
+			"ROUND STARTED;2;ann,bob,cy",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr, first := newTranslator("7", names, tt.lives)
-			if want := "GAME STARTING;7;ann,bob,cy;" + string(rune('0'+tt.lives)); first != want {
-				t.Errorf("first line %q, want %q", first, want)
+			o := engine.DefaultOptions()
+			o.Lives = tt.lives
+			tr, first := newTranslator("7", names, o)
+			if want := "GAME STARTING;7;ann,bob,cy;" + string(rune('0'+tt.lives)); len(first) != 2 || first[0] != want ||
+				!strings.HasPrefix(first[1], "RULES;ranking=classic,lives="+string(rune('0'+tt.lives))+",") {
+				t.Errorf("first lines %q, want %q and RULES", first, want)
 			}
 			// Feed the events in growing prefixes, as snapshots come: every
 			// event is translated once.
@@ -212,6 +287,49 @@ func TestTranslator(t *testing.T) {
 			got = tr.feed(got, tt.evs)
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestRulesLine holds the RULES line of PROTOCOL.md §2 to the keys of the
+// rules object of §3: a bot tells from it whether a Mia may be passed.
+func TestRulesLine(t *testing.T) {
+	wins := engine.DefaultOptions()
+	wins.Ranking, wins.MiaPass = engine.Pips, engine.MiaPassWins
+	maex, _ := engine.Preset(engine.PresetMaexchen)
+	tests := []struct {
+		name string
+		o    engine.Options
+		want string
+	}{
+		{"classic", engine.DefaultOptions(), "RULES;ranking=classic,lives=6,pass=on,equal_claims=off,mia_penalty=2," +
+			"mia_penalty_both=off,mia_pass=off,mia_reveal=challenge,low_claim=refused,next_opener=after-loser," +
+			"end=last-standing,turn_seconds=60"},
+		{"pips, mia-pass wins", wins, "RULES;ranking=pips,lives=6,pass=on,equal_claims=off,mia_penalty=2," +
+			"mia_penalty_both=off,mia_pass=wins,mia_reveal=challenge,low_claim=refused,next_opener=after-loser," +
+			"end=last-standing,turn_seconds=60"},
+		{"maexchen", maex, "RULES;ranking=classic,lives=1,pass=off,equal_claims=off,mia_penalty=2," +
+			"mia_penalty_both=off,mia_pass=off,mia_reveal=at-once,low_claim=loses,next_opener=after-loser," +
+			"end=first-out,turn_seconds=60,preset=maexchen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rulesLine(tt.o); got != tt.want {
+				t.Errorf("rulesLine =\n%s\nwant\n%s", got, tt.want)
+			}
+			// The same keys as the JSON rules object.
+			b, _ := json.Marshal(tt.o)
+			var obj map[string]any
+			_ = json.Unmarshal(b, &obj)
+			fields := strings.Split(strings.TrimPrefix(tt.want, "RULES;"), ",")
+			if len(fields) != len(obj) {
+				t.Errorf("%d keys in RULES, %d in the JSON", len(fields), len(obj))
+			}
+			for _, f := range fields {
+				if _, ok := obj[strings.SplitN(f, "=", 2)[0]]; !ok {
+					t.Errorf("key of %q not in the JSON rules object", f)
+				}
 			}
 		})
 	}

@@ -1,6 +1,8 @@
 package botline
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -159,15 +161,51 @@ func rolledLine(dice engine.Value, token string) string {
 	return "ROLLED;" + d + ";" + token
 }
 
-// Reasons of PLAYER LOST.
+// Reasons of PLAYER LOST (PROTOCOL.md §2).
 const (
-	reasonCaught  = "CAUGHT_BLUFFING"
-	reasonSee     = "SEE_FAILED"
-	reasonMia     = "MIA"
-	reasonGaveUp  = "GAVE_UP"
-	reasonTimeout = "TIMED_OUT"
-	reasonLeft    = "LEFT"
+	reasonCaught   = "CAUGHT_BLUFFING"
+	reasonSee      = "SEE_FAILED"
+	reasonMia      = "MIA" // a true Mia challenged, or revealed at once
+	reasonGaveUp   = "GAVE_UP"
+	reasonTimeout  = "TIMED_OUT"
+	reasonLeft     = "LEFT"
+	reasonLiedMia  = "LIED_ABOUT_MIA"        // a Mia revealed at once that was not there
+	reasonLowClaim = "ANNOUNCED_LOSING_DICE" // low-claim loses
+	reasonSeeFirst = "SEE_BEFORE_FIRST_ROLL" // a challenge of nothing, under low-claim loses
+	reasonMiaBack  = "MIA_CAME_BACK"         // mia-pass wins: a Mia passed back to its roller
 )
+
+// rulesLine is RULES;KEY=VALUE,… (PROTOCOL.md §2): the keys and values of
+// the rules object of the game's JSON (§3), in its order, true and false
+// written on and off.
+func rulesLine(o engine.Options) string {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return "RULES;"
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var kv []string
+	if _, err := dec.Token(); err != nil { // {
+		return "RULES;"
+	}
+	for dec.More() {
+		k, err1 := dec.Token()
+		v, err2 := dec.Token()
+		if err1 != nil || err2 != nil {
+			break
+		}
+		var val string
+		switch v := v.(type) {
+		case bool:
+			val = map[bool]string{true: "on", false: "off"}[v]
+		default:
+			val = fmt.Sprint(v)
+		}
+		kv = append(kv, field(fmt.Sprint(k))+"="+field(val))
+	}
+	return "RULES;" + strings.Join(kv, ",")
+}
 
 // translator turns one game's events, as one seat sees them, into the
 // lines of PROTOCOL.md §2. It keeps the lives of every seat so that ROUND
@@ -180,14 +218,18 @@ type translator struct {
 	over  bool // GAME OVER was sent
 }
 
-// newTranslator starts a game: its first line is GAME STARTING.
-func newTranslator(gameID string, names []string, lives int) (*translator, string) {
+// newTranslator starts a game: its first lines are GAME STARTING and
+// RULES.
+func newTranslator(gameID string, names []string, o engine.Options) (*translator, []string) {
 	tr := &translator{game: gameID, names: make([]string, len(names)), lives: make([]int, len(names))}
 	for i, n := range names {
 		tr.names[i] = field(n)
-		tr.lives[i] = lives
+		tr.lives[i] = o.Lives
 	}
-	return tr, "GAME STARTING;" + textField(gameID) + ";" + strings.Join(tr.names, ",") + ";" + strconv.Itoa(lives)
+	return tr, []string{
+		"GAME STARTING;" + textField(gameID) + ";" + strings.Join(tr.names, ",") + ";" + strconv.Itoa(o.Lives),
+		rulesLine(o),
+	}
 }
 
 func (tr *translator) name(seat int) string {
@@ -201,12 +243,13 @@ func (tr *translator) name(seat int) string {
 // so far; it only ever grows.
 func (tr *translator) feed(out []string, evs []engine.Event) []string {
 	for ; tr.next < len(evs); tr.next++ {
-		out = tr.event(out, evs[tr.next])
+		out = tr.event(out, evs, tr.next)
 	}
 	return out
 }
 
-func (tr *translator) event(out []string, e engine.Event) []string {
+func (tr *translator) event(out []string, evs []engine.Event, i int) []string {
+	e := evs[i]
 	switch e.Type {
 	case engine.EvRound:
 		order := make([]string, 0, len(tr.names))
@@ -223,6 +266,10 @@ func (tr *translator) event(out []string, e engine.Event) []string {
 	case engine.EvPass:
 		out = append(out, "PLAYER PASSES;"+tr.name(e.Seat)+";"+e.Value.Comma())
 	case engine.EvChallenge:
+		out = append(out, "PLAYER WANTS TO SEE;"+tr.name(e.Seat))
+		if e.Claimant < 0 { // nothing was claimed: there are no dice to show
+			return tr.lost(out, reasonSeeFirst, engine.Loss{Seat: e.Loser, LivesLost: e.LivesLost})
+		}
 		reason := reasonSee
 		switch {
 		case engine.ChallengeVerdict(e) == engine.Caught:
@@ -230,14 +277,27 @@ func (tr *translator) event(out []string, e engine.Event) []string {
 		case e.Claim == engine.Mia && e.Dice == engine.Mia:
 			reason = reasonMia
 		}
-		out = append(out, "PLAYER WANTS TO SEE;"+tr.name(e.Seat), "ACTUAL DICE;"+e.Dice.Comma())
-		out = tr.lost(out, e.Loser, reason, e.LivesLost)
+		out = append(out, "ACTUAL DICE;"+e.Dice.Comma())
+		out = tr.lost(out, reason, engine.Loss{Seat: e.Loser, LivesLost: e.LivesLost})
+	case engine.EvReveal:
+		out = append(out, "ACTUAL DICE;"+e.Dice.Comma())
+		reason := reasonMia
+		if engine.RevealVerdict(e) == engine.Caught {
+			reason = reasonLiedMia
+		}
+		out = tr.lost(out, reason, e.Losses...)
+	case engine.EvLowClaim:
+		// No claim event is written for it: the announcement is told here.
+		out = append(out, "ANNOUNCED;"+tr.name(e.Seat)+";"+e.Value.Comma())
+		out = tr.lost(out, reasonLowClaim, engine.Loss{Seat: e.Loser, LivesLost: e.LivesLost})
+	case engine.EvMiaBack:
+		out = tr.lost(out, reasonMiaBack, e.Losses...)
 	case engine.EvGiveUp:
-		out = tr.lost(out, e.Seat, reasonGaveUp, e.LivesLost)
+		out = tr.lost(out, reasonGaveUp, engine.Loss{Seat: e.Seat, LivesLost: e.LivesLost})
 	case engine.EvTimeout:
-		out = tr.lost(out, e.Seat, reasonTimeout, e.LivesLost)
+		out = tr.lost(out, reasonTimeout, engine.Loss{Seat: e.Seat, LivesLost: e.LivesLost})
 	case engine.EvLeave:
-		out = tr.lost(out, e.Seat, reasonLeft, e.LivesLost)
+		out = tr.lost(out, reasonLeft, engine.Loss{Seat: e.Seat, LivesLost: e.LivesLost})
 	case engine.EvOut:
 		out = append(out, "PLAYER OUT;"+tr.name(e.Seat))
 	case engine.EvEnd:
@@ -247,12 +307,15 @@ func (tr *translator) event(out []string, e engine.Event) []string {
 	return out
 }
 
-// lost is PLAYER LOST, then SCORE with the lives after the loss.
-func (tr *translator) lost(out []string, seat int, reason string, n int) []string {
-	if seat >= 0 && seat < len(tr.lives) {
-		tr.lives[seat] = max(0, tr.lives[seat]-n)
+// lost is one PLAYER LOST per loser, then SCORE with the lives after the
+// loss.
+func (tr *translator) lost(out []string, reason string, losses ...engine.Loss) []string {
+	for _, l := range losses {
+		if l.Seat >= 0 && l.Seat < len(tr.lives) {
+			tr.lives[l.Seat] = max(0, tr.lives[l.Seat]-l.LivesLost)
+		}
+		out = append(out, "PLAYER LOST;"+tr.name(l.Seat)+";"+reason+";"+strconv.Itoa(l.LivesLost))
 	}
-	out = append(out, "PLAYER LOST;"+tr.name(seat)+";"+reason+";"+strconv.Itoa(n))
 	var b strings.Builder
 	b.WriteString("SCORE;")
 	for i, nm := range tr.names {

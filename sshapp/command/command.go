@@ -3,9 +3,10 @@
 //
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
-// command runs. It may import lobby (and lobby/ai), engine, store (record
-// types: its storage comes through the Players, Records and Backups
-// interfaces of its Config), store/lobbystore (the history filter of the lobby's access
+// command runs. It may import lobby (and lobby/ai), engine (and
+// engine/fair, to verify a game's dice), store (record types: its storage
+// comes through the Players, Records and Backups interfaces of its
+// Config), store/lobbystore (the history filter of the lobby's access
 // rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
 package command
 
@@ -15,7 +16,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -50,6 +51,9 @@ type Command struct {
 	// Anonymous commands run before the player has chosen a name; the
 	// others are refused until then.
 	Anonymous bool
+	// More writes what `help NAME` says after the usage and summary
+	// (nil: nothing more).
+	More func(c *Call)
 	// Run does the work and returns the exit status. Output goes to
 	// c.Stdout; refusals go through c.Refuse and usage errors through
 	// c.Usage.
@@ -141,9 +145,12 @@ func New(cfg Config) *Router {
 		{Name: "tables", Summary: "open tables: name, host, seats taken/total, state, rules", JSON: true, Run: runTables},
 		{Name: "play", Args: "[TABLE]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table", Anonymous: true, Run: runPlay},
 		tableCommand,
+		rulesCommand,
 		joinCommand,
 		historyCommand,
 		replayCommand,
+		verifyCommand,
+		seedCommand,
 		statsCommand,
 		leaderboardCommand,
 		banCommand,
@@ -193,7 +200,13 @@ func (c *Call) Refuse(format string, args ...any) int {
 
 // Usage writes the command's usage to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
-	fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), c.cmd.usage())
+	for _, a := range c.Args {
+		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
+			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", lobby.Clean(strings.TrimLeft(a, "-"), 32))
+			break
+		}
+	}
+	writeUsage(c.Stderr, c.Session.Hint(""), c.cmd.usage())
 	return ExitUsage
 }
 
@@ -258,16 +271,18 @@ func stripFlag(args []string, flag string) ([]string, bool) {
 	return out, found
 }
 
-// writeHelp writes the list of commands.
+// writeHelp writes the list of commands, in 80 columns.
 func (r *Router) writeHelp(w io.Writer, s Session) {
 	fmt.Fprintf(w, "Mia, the dice bluffing game, over SSH.\n\n")
 	fmt.Fprintf(w, "Play:      %s\n", s.Hint("-t"))
 	fmt.Fprintf(w, "Commands:  %s COMMAND [ARGS]\n\n", s.Hint(""))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, name := range r.order {
 		cmd := r.byName[name]
-		fmt.Fprintf(tw, "  %s\t%s\n", cmd.usage(), cmd.Summary)
+		writeColumns(w, "  "+cmd.usage(), cmd.Summary, helpColumn)
 	}
-	_ = tw.Flush()
 	fmt.Fprintf(w, "\nExit status: 0 done, 1 refused (reason on stderr), 2 usage error.\n")
+	fmt.Fprintf(w, "More on one command:  %s\n", s.Hint("")+" help COMMAND")
 }
+
+// helpColumn is where help's summaries start.
+const helpColumn = 30

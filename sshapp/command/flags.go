@@ -5,48 +5,109 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
-// flagSet is a command's flags, parsed by the standard flag package, its
-// errors and usage written to the caller's stderr.
+// flagSet is a command's flags, parsed by the standard flag package
+// (through parseFlags, which words its errors), its usage written to the
+// caller's stderr.
 func (c *Call) flagSet(usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.cmd.Name, flag.ContinueOnError)
 	fs.SetOutput(c.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), usage)
+		writeUsage(c.Stderr, c.Session.Hint(""), usage)
 		printFlags(c.Stderr, fs, "default")
 	}
 	return fs
 }
 
+// HelpWidth is the width of help and usage text: it fits 80 columns.
+const HelpWidth = 80
+
+// flagColumn is where a flag's help starts; longer flags stand on a line
+// of their own.
+const flagColumn = 26
+
 // printFlags lists the flags as they are typed here, "--lives N", with
-// their defaults: "(default 6)", or "(now 6)" when word is "now".
+// their defaults: "(default 6)", or "(now 6)" when word is "now"; the help
+// wrapped to fit HelpWidth.
 func printFlags(w io.Writer, fs *flag.FlagSet, word string) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fs.VisitAll(func(f *flag.Flag) {
 		arg, help := flag.UnquoteUsage(f)
 		name := "--" + f.Name
 		if arg != "" {
 			name += " " + arg
 		}
+		if strings.Contains(arg, "|") { // the choices stand beside the name already
+			help = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(help, arg)), ":")
+		}
 		if def := f.DefValue; def != "" && def != "false" && def != "0" {
 			help += " (" + word + " " + def + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\n", name, help)
+		writeColumns(w, "  "+name, help, flagColumn)
 	})
-	_ = tw.Flush()
+}
+
+// writeColumns writes left, then right wrapped into the column from col
+// to HelpWidth: on the same line when left fits before col, else from the
+// next line.
+func writeColumns(w io.Writer, left, right string, col int) {
+	lines := lobby.Wrap(right, HelpWidth-col)
+	pad := strings.Repeat(" ", col)
+	if n := len([]rune(left)); n+2 <= col && len(lines) > 0 {
+		fmt.Fprintf(w, "%s%s%s\n", left, strings.Repeat(" ", col-n), lines[0])
+		lines = lines[1:]
+	} else {
+		fmt.Fprintln(w, left)
+	}
+	for _, l := range lines {
+		fmt.Fprintln(w, pad+l)
+	}
+}
+
+// writeUsage writes "usage: HINT USAGE", broken between its words to fit
+// HelpWidth; a bracketed group ("[--lives N]") is never broken.
+func writeUsage(w io.Writer, hint, usage string) {
+	var groups []string
+	depth := 0
+	for _, word := range strings.Fields(usage) {
+		if depth > 0 && len(groups) > 0 {
+			groups[len(groups)-1] += " " + word
+		} else {
+			groups = append(groups, word)
+		}
+		depth += strings.Count(word, "[") - strings.Count(word, "]")
+	}
+	line := "usage: " + hint
+	for _, g := range groups {
+		if len([]rune(line))+1+len([]rune(g)) > HelpWidth {
+			fmt.Fprintln(w, line)
+			line = "   "
+		}
+		line += " " + g
+	}
+	fmt.Fprintln(w, line)
 }
 
 // parseFlags parses args, flags and words in any order, and returns the
-// words. An error was already written to stderr (with the usage).
+// words. An error was already written to stderr, in the voice of the
+// other errors ("mia: unknown flag --bogus"), with the usage.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var words []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if !errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintln(out, "mia: "+FlagError(err))
+			}
+			usage()
 			return nil, err
 		}
 		rest := fs.Args()
@@ -61,6 +122,40 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// The flag package's errors, to be said again in the server's words.
+var (
+	reUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	reNeedsValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-+([^:]*): (.*)$`)
+)
+
+// FlagError words an error of the flag package as every error of the
+// server is worded: "unknown flag --bogus", "flag --lives needs a value",
+// `invalid value "many" for --lives: not a number`.
+func FlagError(err error) string {
+	msg := err.Error()
+	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
+		return "unknown flag --" + lobby.Clean(m[1], 32)
+	}
+	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
+		return "flag --" + m[1] + " needs a value"
+	}
+	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+		why := m[3]
+		switch why {
+		case "parse error":
+			why = "not a number"
+			if strings.HasPrefix(msg, "invalid boolean") {
+				why = "not true or false"
+			}
+		case "value out of range":
+			why = "out of range"
+		}
+		return "invalid value " + lobby.Clean(m[1], 40) + " for --" + m[2] + ": " + why
+	}
+	return lobby.Clean(msg, 120)
+}
+
 // usageError writes a usage problem found after parsing and returns
 // ExitUsage.
 func (c *Call) usageError(fs *flag.FlagSet, format string, args ...any) int {
@@ -69,13 +164,20 @@ func (c *Call) usageError(fs *flag.FlagSet, format string, args ...any) int {
 	return ExitUsage
 }
 
-// rulesFlags are the table options of RULES.md as flags, with the values
-// of a base rule set as defaults: only the flags given change it.
+// rulesFlags are the table options of RULES.md as flags named as the
+// options, with the values of a base rule set as defaults: only the flags
+// given change it. --preset puts a preset's rule set in place of the
+// base first, and the other flags given go on top of it.
 type rulesFlags struct {
 	fs          *flag.FlagSet
-	o           engine.Options
+	base        engine.Options
+	o           engine.Options // the values of the numbers and switches given
 	seats       int
+	preset      string
 	ranking     string
+	miaPass     string
+	miaReveal   string
+	lowClaim    string
 	nextOpener  string
 	end         string
 	pass        bool
@@ -83,23 +185,36 @@ type rulesFlags struct {
 	equalClaims bool
 }
 
-func addRulesFlags(fs *flag.FlagSet, base engine.Options, seats int) *rulesFlags {
-	r := &rulesFlags{fs: fs, o: base, seats: seats, ranking: string(base.Ranking),
-		nextOpener: string(base.NextOpener), end: string(base.End), pass: base.Pass, equalClaims: base.EqualClaims}
-	names := make([]string, len(engine.Rankings))
-	for i, rk := range engine.Rankings {
-		names[i] = string(rk)
+// choices lists an option's values for its flag: "off|reroll|wins".
+func choices[T ~string](vs ...T) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = string(v)
 	}
+	return strings.Join(s, "|")
+}
+
+func addRulesFlags(fs *flag.FlagSet, base engine.Options, seats int) *rulesFlags {
+	r := &rulesFlags{fs: fs, base: base, o: base, seats: seats}
+	fs.StringVar(&r.preset, "preset", "", "start from a preset's rules, `P` one of "+strings.Join(engine.PresetNames(), ", ")+
+		"; the other options given go on top")
 	fs.IntVar(&r.o.Lives, "lives", base.Lives, fmt.Sprintf("lives per player, `N` from %d to %d", engine.MinLives, engine.MaxLives))
 	fs.IntVar(&r.seats, "seats", seats, fmt.Sprintf("seats at the table, `N` from %d to %d", engine.MinSeats, engine.MaxSeats))
-	fs.StringVar(&r.ranking, "ranking", r.ranking, "the order of the values, `R` one of "+strings.Join(names, ", "))
+	fs.StringVar(&r.ranking, "ranking", string(base.Ranking), "the order of the values: `"+choices(engine.Rankings...)+"`")
 	fs.BoolVar(&r.pass, "pass", base.Pass, "a claim may be passed on without rolling")
 	fs.BoolVar(&r.noPass, "no-pass", false, "no passing: every player rolls or challenges")
 	fs.BoolVar(&r.equalClaims, "equal-claims", base.EqualClaims, "a claim may equal the last one (turns passing off)")
+	fs.StringVar(&r.lowClaim, "low-claim", string(base.LowClaim), "a claim not higher than the last is "+
+		"refused, or stands and loses a life: `refused|loses`")
 	fs.IntVar(&r.o.MiaPenalty, "mia-penalty", base.MiaPenalty, "lives lost for challenging a true Mia: `1|2`")
-	fs.BoolVar(&r.o.MiaPenaltyBoth, "mia-penalty-both", base.MiaPenaltyBoth, "whoever loses a challenge of a Mia claim loses the Mia penalty")
-	fs.StringVar(&r.nextOpener, "next-opener", r.nextOpener, "who opens after a lost life: `after-loser|loser`")
-	fs.StringVar(&r.end, "end", r.end, "when the game ends: `last-standing|first-out`")
+	fs.BoolVar(&r.o.MiaPenaltyBoth, "mia-penalty-both", base.MiaPenaltyBoth, "every life lost in a round whose claim is Mia costs the Mia penalty")
+	fs.StringVar(&r.miaPass, "mia-pass", string(base.MiaPass), "a Mia may be passed on; when it comes back to "+
+		"its roller: `"+choices(engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins)+"`")
+	fs.StringVar(&r.miaReveal, "mia-reveal", string(base.MiaReveal), "a Mia is looked at when challenged, or at "+
+		"once: `"+choices(engine.MiaRevealChallenge, engine.MiaRevealAtOnce)+"`")
+	fs.StringVar(&r.nextOpener, "next-opener", string(base.NextOpener), "who opens after a lost life: `"+
+		choices(engine.AfterLoser, engine.Loser, engine.BeforeLoser)+"`")
+	fs.StringVar(&r.end, "end", string(base.End), "when the game ends: `"+choices(engine.LastStanding, engine.FirstOut)+"`")
 	fs.IntVar(&r.o.TurnSeconds, "turn-seconds", base.TurnSeconds, fmt.Sprintf("seconds a turn, `N` from %d to %d", engine.MinTurnSeconds, engine.MaxTurnSeconds))
 	return r
 }
@@ -110,13 +225,37 @@ var errPassFlags = errors.New("--pass and --no-pass contradict each other")
 // rules is the rule set the flags ask for (not validated yet), and the
 // seats. --equal-claims turns passing off unless --pass is given too
 // (RULES.md: "at least equal" is allowed, and then pass is off), which
-// the engine then refuses.
+// the engine then refuses. The rule set keeps the name of its preset
+// while its rules are the preset's (the turn clock aside).
 func (r *rulesFlags) rules() (engine.Options, int, error) {
 	set := map[string]bool{}
 	r.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o := r.o
-	o.Ranking, o.NextOpener, o.End = engine.Ranking(r.ranking), engine.NextOpener(r.nextOpener), engine.End(r.end)
-	o.EqualClaims = r.equalClaims
+	o := r.base
+	if set["preset"] {
+		if p, err := engine.Preset(r.preset); err == nil {
+			o = p
+		} else {
+			o.Preset = r.preset // for Validate to refuse, as other impossible options
+		}
+	}
+	given := map[string]func(){
+		"lives":            func() { o.Lives = r.o.Lives },
+		"ranking":          func() { o.Ranking = engine.Ranking(r.ranking) },
+		"equal-claims":     func() { o.EqualClaims = r.equalClaims },
+		"low-claim":        func() { o.LowClaim = engine.LowClaim(r.lowClaim) },
+		"mia-penalty":      func() { o.MiaPenalty = r.o.MiaPenalty },
+		"mia-penalty-both": func() { o.MiaPenaltyBoth = r.o.MiaPenaltyBoth },
+		"mia-pass":         func() { o.MiaPass = engine.MiaPass(r.miaPass) },
+		"mia-reveal":       func() { o.MiaReveal = engine.MiaReveal(r.miaReveal) },
+		"next-opener":      func() { o.NextOpener = engine.NextOpener(r.nextOpener) },
+		"end":              func() { o.End = engine.End(r.end) },
+		"turn-seconds":     func() { o.TurnSeconds = r.o.TurnSeconds },
+	}
+	for name, apply := range given {
+		if set[name] {
+			apply()
+		}
+	}
 	switch {
 	case set["pass"] && set["no-pass"] && r.pass && r.noPass:
 		return o, 0, errPassFlags
@@ -127,5 +266,5 @@ func (r *rulesFlags) rules() (engine.Options, int, error) {
 	case set["equal-claims"] && r.equalClaims:
 		o.Pass = false
 	}
-	return o, r.seats, nil
+	return lobby.PresetKept(o), r.seats, nil
 }

@@ -22,7 +22,14 @@ func runHelp(_ context.Context, c *Call) int {
 		if cmd == nil {
 			return c.Refuse("no command %q; run help for the list", lobby.Clean(c.Args[0], 32))
 		}
-		fmt.Fprintf(c.Stdout, "%s %s\n  %s\n", c.Session.Hint(""), cmd.usage(), cmd.Summary)
+		writeUsage(c.Stdout, c.Session.Hint(""), cmd.usage())
+		for _, l := range lobby.Wrap(cmd.Summary, HelpWidth-2) {
+			fmt.Fprintln(c.Stdout, "  "+l)
+		}
+		if cmd.More != nil {
+			fmt.Fprintln(c.Stdout)
+			cmd.More(c)
+		}
 		return ExitOK
 	}
 	return c.Usage()

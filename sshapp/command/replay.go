@@ -16,18 +16,39 @@ import (
 var replayCommand = Command{
 	Name:    "replay",
 	Args:    "GAME",
-	Summary: "every event of a finished game, all dice shown (--json: PROTOCOL.md §3)",
+	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source",
 	JSON:    true,
 	Run:     runReplay,
 }
 
 func runReplay(ctx context.Context, c *Call) int {
+	g, evs, code, ok := c.finishedGame(ctx, "replay")
+	if !ok {
+		return code
+	}
+	if c.JSON {
+		return c.WriteJSON(g.Replay(evs)) // PROTOCOL.md §3: store.Replay
+	}
+	writeReplay(c.Stdout, g, evs)
+	if g.Fair != nil {
+		fmt.Fprintln(c.Stdout)
+		writeDice(c.Stdout, g)
+		fmt.Fprintf(c.Stdout, "Check that every roll came from them:  %s\n"+
+			"or without mia, with the few lines of Python in the README (\"Provably fair dice\").\n", c.Hint("verify "+g.ID))
+	}
+	return ExitOK
+}
+
+// finishedGame reads the finished game named by the one argument, if the
+// caller may see it; verb ("replay") is what they may do once it ends. ok
+// is false after a refusal or a usage error, with code the exit status.
+func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs []engine.Event, code int, ok bool) {
 	if len(c.Args) != 1 || strings.HasPrefix(c.Args[0], "-") {
-		return c.Usage()
+		return g, nil, c.Usage(), false
 	}
 	recs := c.records()
 	if recs == nil {
-		return ExitRefused
+		return g, nil, ExitRefused, false
 	}
 	id := c.Args[0]
 	g, evs, err := recs.Game(ctx, id)
@@ -36,26 +57,22 @@ func runReplay(ctx context.Context, c *Call) int {
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return noGame()
+		return g, nil, noGame(), false
 	case err != nil:
-		return c.serverError("read the game", err)
+		return g, nil, c.serverError("read the game", err), false
 	}
-	if ok, err := recs.GameShown(ctx, g, c.shows()); err != nil {
-		return c.serverError("read the game", err)
-	} else if !ok {
-		return noGame() // a private table's game is not there for others
+	if shown, err := recs.GameShown(ctx, g, c.shows()); err != nil {
+		return g, nil, c.serverError("read the game", err), false
+	} else if !shown {
+		return g, nil, noGame(), false // a private table's game is not there for others
 	}
 	switch {
 	case g.Ended.IsZero():
-		return c.Refuse("game %s is still being played: its dice stay hidden until it ends; replay it then", g.ID)
+		return g, nil, c.Refuse("game %s is still being played: its dice stay hidden until it ends; %s it then", g.ID, verb), false
 	case !g.Finished():
-		return c.Refuse("game %s was abandoned before it ended; it has no result to replay", g.ID)
+		return g, nil, c.Refuse("game %s was abandoned before it ended; it has no result to %s", g.ID, verb), false
 	}
-	if c.JSON {
-		return c.WriteJSON(g.Replay(evs)) // PROTOCOL.md §3: store.Replay
-	}
-	writeReplay(c.Stdout, g, evs)
-	return ExitOK
+	return g, evs, ExitOK, true
 }
 
 // writeReplay tells a finished game in words, round by round, with every
@@ -66,7 +83,7 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	for i := range g.Seats {
 		nar.Names[i] = seatName(g, i)
 	}
-	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), rulesSummary(g.Rules))
+	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules))
 	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
 		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
@@ -209,7 +211,11 @@ func writeStats(c *Call, s StatsJSON) {
 		perGame = fmt.Sprintf(" (%.1f a game)", float64(s.LivesLost)/float64(s.Games))
 	}
 	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
-	fmt.Fprintf(tw, "bluffs\t%s\n", percent(s.Bluffs, s.Claims, "claims differed from the dice seen"))
+	bluffs := "none yet"
+	if s.Claims > 0 {
+		bluffs = fmt.Sprintf("%d of %s%s", s.Bluffs, lobby.Plural(s.Claims, "1 claim", "claims"), pct(s.Bluffs, s.Claims))
+	}
+	fmt.Fprintf(tw, "bluffs\t%s\n", bluffs)
 	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
 	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
 	if len(s.Form) > 0 {
@@ -226,6 +232,7 @@ func writeStats(c *Call, s StatsJSON) {
 		fmt.Fprintf(tw, "last games	%s  (W won; newest right)\n", strings.Join(marks, ""))
 	}
 	_ = tw.Flush()
+	fmt.Fprintln(w, ansi.Wordwrap(store.BluffsNote, 80, " "))
 	if s.Games > 0 && len(s.Form) == 0 {
 		fmt.Fprintln(w, "(no recent games you may see)")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -18,14 +19,18 @@ const InviteTTL = 7 * 24 * time.Hour
 
 // Usage lines of the table subcommands.
 const (
-	usageTableCreate = "table create NAME [--private] [--lives N] [--seats N] [--ranking R] [--no-pass] [--equal-claims]" +
-		" [--mia-penalty 1|2] [--mia-penalty-both] [--next-opener after-loser|loser] [--end last-standing|first-out]" +
-		" [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard] [--json]"
+	usageTableCreate = "table create NAME [--private] [--preset P] [--lives N] [--seats N] [--ranking R] [--no-pass]" +
+		" [--equal-claims] [--low-claim refused|loses] [--mia-penalty 1|2] [--mia-penalty-both]" +
+		" [--mia-pass off|reroll|wins] [--mia-reveal challenge|at-once] [--next-opener after-loser|loser|before-loser]" +
+		" [--end last-standing|first-out] [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard] [--json]"
 	usageTableInvite = "table invite NAME [--json]"
 	usageTableKick   = "table kick NAME PLAYER [--json]"
 	usageTableRules  = "table rules NAME [--seats N] [OPTIONS as for create] [--json]"
 	usageTableClose  = "table close NAME [--json]"
 )
+
+// tableUsages are the usage lines of the table subcommands.
+var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose}
 
 // tableCommand is `table create|invite|kick|rules|close`.
 var tableCommand = Command{
@@ -33,7 +38,21 @@ var tableCommand = Command{
 	Args:    "create|invite|kick|rules|close NAME [OPTIONS]",
 	Summary: "hosts a table, invites to a private one, removes a member, changes the rules, closes it",
 	JSON:    true,
+	More:    tableHelp,
 	Run:     runTable,
+}
+
+// tableHelp is `help table`: each subcommand, and the options of create
+// and rules.
+func tableHelp(c *Call) {
+	for _, u := range tableUsages {
+		writeUsage(c.Stdout, c.Session.Hint(""), u)
+	}
+	fmt.Fprintln(c.Stdout, "\nOptions of table create and table rules (rules NAME shows a table's):")
+	fs := flag.NewFlagSet("table", flag.ContinueOnError)
+	addRulesFlags(fs, engine.DefaultOptions(), 6)
+	printFlags(c.Stdout, fs, "default")
+	fmt.Fprintln(c.Stdout, "\nWhat each option does, in words:  "+c.Hint("rules"))
 }
 
 func runTable(ctx context.Context, c *Call) int {
@@ -54,8 +73,8 @@ func runTable(ctx context.Context, c *Call) int {
 		return runTableClose(ctx, c, args)
 	}
 	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", lobby.Clean(sub, 32))
-	for _, u := range []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose} {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), u)
+	for _, u := range tableUsages {
+		writeUsage(c.Stderr, c.Session.Hint(""), u)
 	}
 	return ExitUsage
 }
@@ -182,7 +201,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	if info.Private {
 		kind = "private"
 	}
-	fmt.Fprintf(c.Stdout, "Table %s is open: %s, %d seats; %s.\n", info.Name, kind, info.Seats, rulesSummary(info.Rules))
+	fmt.Fprintf(c.Stdout, "Table %s is open: %s, %d seats; %s.\n", info.Name, kind, info.Seats, lobby.RulesSummary(info.Rules))
 	switch len(seated) {
 	case 0:
 	case 1:
@@ -191,7 +210,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		fmt.Fprintf(c.Stdout, "Seated: %s (%s bots).\n", strings.Join(seated, ", "), level)
 	}
 	if len(seated) < *bots {
-		fmt.Fprintf(c.Stderr, "mia: only %d of %d bots could be seated\n", len(seated), *bots)
+		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), lobby.Plural(*bots, "1 bot", "bots"))
 	}
 	if info.State == "playing" {
 		fmt.Fprintf(c.Stdout, "Every seat is taken: the bots are playing. Watch with:\n  %s\n", play)
@@ -314,7 +333,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 	}
 	fs := c.flagSet(usageTableRules)
 	fs.Usage = func() {
-		fmt.Fprintf(c.Stderr, "usage: %s %s\n", c.Session.Hint(""), usageTableRules)
+		writeUsage(c.Stderr, c.Session.Hint(""), usageTableRules)
 		printFlags(c.Stderr, fs, "now")
 	}
 	rf := addRulesFlags(fs, info.Rules, info.Seats)
@@ -337,7 +356,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(info)})
 	}
-	fmt.Fprintf(c.Stdout, "Rules of %s from the next game: %d seats; %s.\n", info.Name, info.Seats, rulesSummary(info.Rules))
+	fmt.Fprintf(c.Stdout, "Rules of %s from the next game: %d seats; %s.\n", info.Name, info.Seats, lobby.RulesSummary(info.Rules))
 	return ExitOK
 }
 

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/mia-game/mia/engine"
@@ -51,34 +50,8 @@ func runTables(_ context.Context, c *Call) int {
 		if t.Private {
 			state += ", private"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", t.Name, t.Host, t.Taken, t.Seats, state, rulesSummary(t.Rules))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", t.Name, t.Host, t.Taken, t.Seats, state, lobby.RulesSummary(t.Rules))
 	}
 	_ = tw.Flush()
 	return ExitOK
-}
-
-// rulesSummary names the ranking, lives and turn time, and every option
-// that differs from the classic rule set.
-func rulesSummary(o engine.Options) string {
-	parts := []string{lobby.Clean(string(o.Ranking), 32), lobby.Plural(o.Lives, "1 life", "lives")}
-	if !o.Pass {
-		parts = append(parts, "no pass")
-	}
-	if o.EqualClaims {
-		parts = append(parts, "equal claims")
-	}
-	if o.MiaPenalty != 2 {
-		parts = append(parts, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
-	}
-	if o.MiaPenaltyBoth {
-		parts = append(parts, "mia-penalty-both")
-	}
-	if o.NextOpener == engine.Loser {
-		parts = append(parts, "loser opens")
-	}
-	if o.End == engine.FirstOut {
-		parts = append(parts, "first out")
-	}
-	parts = append(parts, fmt.Sprintf("%ds a turn", o.TurnSeconds))
-	return strings.Join(parts, ", ")
 }

@@ -190,7 +190,7 @@ Round 1: alice opens
 Round 2: carol opens
   carol rolled 65 without looking
   carol announced 31 to alice — blind
-  alice passed Mia to bob — bluff!
+  alice raised blind to Mia and passed to bob — bluff!
   bob gave up against Mia and loses a life
   bob is out
 Round 3: carol opens
@@ -220,28 +220,4 @@ func (s *queue) Intn(int) int {
 	v := s.q[0]
 	s.q = s.q[1:]
 	return v
-}
-
-func TestRulesSummary(t *testing.T) {
-	d := engine.DefaultOptions()
-	tests := []struct {
-		name string
-		edit func(*engine.Options)
-		want string
-	}{
-		{"classic", func(*engine.Options) {}, "classic, 6 lives, 60s a turn"},
-		{"every option", func(o *engine.Options) {
-			o.Ranking, o.Lives, o.Pass, o.EqualClaims = engine.Ranking("numeric"), 1, false, true
-			o.MiaPenalty, o.MiaPenaltyBoth, o.NextOpener, o.End, o.TurnSeconds = 1, true, engine.Loser, engine.FirstOut, 5
-		}, "numeric, 1 life, no pass, equal claims, mia-penalty 1, mia-penalty-both, loser opens, first out, 5s a turn"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			o := d
-			tt.edit(&o)
-			if got := rulesSummary(o); got != tt.want {
-				t.Errorf("rulesSummary = %q, want %q", got, tt.want)
-			}
-		})
-	}
 }

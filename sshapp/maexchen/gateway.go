@@ -109,8 +109,10 @@ func Rules(turnSeconds int) (engine.Options, error) {
 	return o, err
 }
 
-// Host is the identity that hosts and drives the gateway's table.
-var Host = lobby.Player{Fingerprint: "maexchen-gateway", Name: "maexchen", Bot: true}
+// host is the identity that hosts and drives the gateway's table.
+func host() lobby.Player {
+	return lobby.Player{Fingerprint: "maexchen-gateway", Name: "maexchen", Bot: true}
+}
 
 // Stats counts datagrams; tests and logs read it.
 type Stats struct {
@@ -185,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 		return nil, err
 	}
 	g.table = t
-	g.host, err = t.Watch(ctx, Host)
+	g.host, err = t.Watch(ctx, host())
 	if err != nil {
 		return nil, fmt.Errorf("maexchen: watch table %s: %w", cfg.Table, err)
 	}
@@ -265,26 +267,26 @@ func (g *Gateway) takeTable(ctx context.Context) (*lobby.Table, error) {
 	l := g.cfg.Lobby
 	t, err := l.Table(g.cfg.Table)
 	if errors.Is(err, lobby.ErrNoTable) {
-		t, err = l.CreateTable(ctx, Host, lobby.TableConfig{Name: g.cfg.Table, Rules: rules, Seats: engine.MaxSeats})
+		t, err = l.CreateTable(ctx, host(), lobby.TableConfig{Name: g.cfg.Table, Rules: rules, Seats: engine.MaxSeats})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("maexchen: table %s: %w", g.cfg.Table, err)
 	}
-	if t.Info().HostFingerprint != Host.Fingerprint {
+	if t.Info().HostFingerprint != host().Fingerprint {
 		return nil, fmt.Errorf("maexchen: table %s is a table of SSH players; choose another name for the gateway's", g.cfg.Table)
 	}
-	if err := t.Drive(ctx, Host, true); err != nil {
+	if err := t.Drive(ctx, host(), true); err != nil {
 		return nil, fmt.Errorf("maexchen: drive table %s: %w", g.cfg.Table, err)
 	}
 	for _, s := range t.Info().Players {
 		if strings.HasPrefix(s.Fingerprint, FingerprintPrefix) {
-			if err := t.Kick(ctx, Host, s.Fingerprint); err != nil && !errors.Is(err, lobby.ErrNotMember) {
+			if err := t.Kick(ctx, host(), s.Fingerprint); err != nil && !errors.Is(err, lobby.ErrNotMember) {
 				return nil, fmt.Errorf("maexchen: clear table %s: %w", g.cfg.Table, err)
 			}
 		}
 	}
 	if info := t.Info(); info.Rules != rules || info.Seats != engine.MaxSeats {
-		if err := t.SetRules(ctx, Host, rules, engine.MaxSeats); err != nil {
+		if err := t.SetRules(ctx, host(), rules, engine.MaxSeats); err != nil {
 			return nil, fmt.Errorf("maexchen: rules of table %s: %w", g.cfg.Table, err)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,33 +22,12 @@ const waitFor = 5 * time.Second
 
 // script is an engine.Source that plays back the draws a test pushed, and
 // 0 once they run out: the seating, the opener, then two draws a roll.
-type script struct {
-	mu sync.Mutex
-	q  []int
-}
+type script struct{ lobbytest.Script }
 
-func (s *script) push(v ...int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.q = append(s.q, v...)
-}
+func (s *script) push(v ...int) { s.Push(v...) }
 
 // roll queues a roll of the dice a and b (1-6).
-func (s *script) roll(a, b int) { s.push(a-1, b-1) }
-
-func (s *script) Intn(n int) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.q) == 0 {
-		return 0
-	}
-	v := s.q[0]
-	s.q = s.q[1:]
-	if v < 0 || v >= n {
-		return 0
-	}
-	return v
-}
+func (s *script) roll(a, b int) { s.Roll(a, b) }
 
 // records adapts the store for the tests, as cmd/mia does for the server.
 type records struct{ st *store.Store }

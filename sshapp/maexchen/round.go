@@ -114,7 +114,7 @@ func (g *Gateway) closeJoin(gen int) {
 		guests[i], guests[j] = guests[j], guests[i]
 	}
 	ctx, cancel := g.call()
-	dealt, err := g.table.Deal(ctx, Host, guests)
+	dealt, err := g.table.Deal(ctx, host(), guests)
 	cancel()
 	switch {
 	case err == nil:

@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Component is the contract of every screen, as soft-serve's
@@ -42,7 +45,30 @@ func (c *common) helpView(k help.KeyMap, lines int) string {
 	if c.help.ShowAll {
 		return cutLines(c.help.View(k), lines)
 	}
-	return c.help.View(k)
+	return c.shortHelp(k)
+}
+
+// shortHelp is the help bar of k in the help's width: keys that do not
+// fit are left out from the end, but ? (the full help, which lists every
+// key), never cut in the middle.
+func (c *common) shortHelp(k help.KeyMap) string {
+	whole := c.help
+	whole.Width = 0 // no limit: measured here
+	keys := slices.Clone(k.ShortHelp())
+	for {
+		v := whole.ShortHelpView(keys)
+		if c.help.Width <= 0 || ansi.StringWidth(v) <= c.help.Width {
+			return v
+		}
+		j := len(keys) - 1
+		for j >= 0 && (!keys[j].Enabled() || keys[j].Help().Key == "?") {
+			j--
+		}
+		if j < 0 {
+			return c.help.ShortHelpView(keys) // ? alone: cut as the help cuts
+		}
+		keys = slices.Delete(keys, j, j+1)
+	}
 }
 
 // helpHeight is the height of the help view of k, the full help counted up
@@ -64,6 +90,60 @@ type frame struct {
 	shown   func() help.KeyMap // the key map the help shows now
 	input   *chatInput         // the screen's chat line, or nil
 	resized func()             // lays the screen out again after SetSize, or nil
+	// ready, when set, reports whether the screen has what its keys act
+	// on (a screen that loads it); until then keys wait in held, but
+	// those for which leaves is true (esc, q), which act at once and drop
+	// the held ones. Every key counts, on a slow link too.
+	ready  func() bool
+	leaves func(tea.KeyMsg) bool
+	held   []tea.KeyMsg
+}
+
+// take hands k to key, or holds it while the screen is not ready (or
+// keys before it still wait, so that they run in order).
+func (f *frame) take(k tea.KeyMsg, key func(tea.KeyMsg) tea.Cmd) tea.Cmd {
+	if f.ready == nil || (f.leaves != nil && f.leaves(k)) {
+		f.held = nil
+		return key(k)
+	}
+	if !f.ready() || len(f.held) > 0 {
+		f.held = append(f.held, k)
+		return nil
+	}
+	return key(k)
+}
+
+// release plays the held keys through key, in order, once the screen is
+// ready; a key that makes it wait again (a reload) keeps the rest held.
+func (f *frame) release(key func(tea.KeyMsg) tea.Cmd) tea.Cmd {
+	if f.ready == nil || !f.ready() {
+		return nil
+	}
+	keys := f.held
+	f.held = nil
+	cmds := make([]tea.Cmd, 0, len(keys))
+	for i, k := range keys {
+		if !f.ready() {
+			f.held = append(keys[i:len(keys):len(keys)], f.held...)
+			break
+		}
+		cmds = append(cmds, key(k))
+	}
+	return tea.Sequence(cmds...)
+}
+
+// handOn gives the held keys to the screen shown next (the root shows it
+// at once, in the Update that calls this): they come back to the root as
+// key presses, in order. Batch it beside the next screen's Init, never
+// after it in a sequence: an Init may wait for long (a subscription).
+func (f *frame) handOn() tea.Cmd {
+	keys := f.held
+	f.held = nil
+	cmds := make([]tea.Cmd, len(keys))
+	for i, k := range keys {
+		cmds[i] = func() tea.Msg { return k }
+	}
+	return tea.Sequence(cmds...)
 }
 
 // Init implements tea.Model: nothing to load.
@@ -93,13 +173,15 @@ func (f *frame) ShortHelp() []key.Binding { return f.shown().ShortHelp() }
 func (f *frame) FullHelp() [][]key.Binding { return f.shown().FullHelp() }
 
 // updateLoads is the Update of a screen that loads what it shows: the
-// answers of type A go to loaded, the keys to key.
-func updateLoads[A any](m Component, msg tea.Msg, loaded func(A), key func(tea.KeyMsg) tea.Cmd) (tea.Model, tea.Cmd) {
+// answers of type A go to loaded, the keys to key, those pressed while it
+// loads once it has loaded (frame.take).
+func updateLoads[A any](m Component, f *frame, msg tea.Msg, loaded func(A), key func(tea.KeyMsg) tea.Cmd) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case A:
 		loaded(msg)
+		return m, f.release(key)
 	case tea.KeyMsg:
-		return m, key(msg)
+		return m, f.take(msg, key)
 	}
 	return m, nil
 }

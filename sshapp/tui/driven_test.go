@@ -30,7 +30,8 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 			s := NewStyles(asciiRenderer())
 			m := newTableScreen(&common{cfg: Config{Player: me}, s: s, help: s.newHelp()}, "maexchen", false)
 			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
-				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven}})
+				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven, Taken: 2,
+					Players: []lobby.SeatInfo{{Fingerprint: me.Fingerprint}, {Fingerprint: "SHA256:other"}}}})
 			if got := m.keys.Sit.Enabled(); got != tc.sit {
 				t.Errorf("sit key enabled %v, want %v", got, tc.sit)
 			}

@@ -20,13 +20,17 @@ type formField int
 // The rows of the form, top to bottom.
 const (
 	fieldName formField = iota
+	fieldPreset
 	fieldSeats
 	fieldLives
 	fieldRanking
 	fieldPass
 	fieldEqual
+	fieldLowClaim
+	fieldMiaReveal
 	fieldMiaPenalty
 	fieldMiaBoth
+	fieldMiaPass
 	fieldNextOpener
 	fieldEnd
 	fieldTurn
@@ -36,20 +40,26 @@ const (
 )
 
 var fieldLabels = [fieldCount]string{
-	fieldName: "Name", fieldSeats: "Seats", fieldLives: "Lives", fieldRanking: "Ranking",
-	fieldPass: "Pass", fieldEqual: "Equal claims", fieldMiaPenalty: "Mia penalty",
-	fieldMiaBoth: "Mia penalty both", fieldNextOpener: "Next opener", fieldEnd: "End",
+	fieldName: "Name", fieldPreset: "Preset", fieldSeats: "Seats", fieldLives: "Lives", fieldRanking: "Ranking",
+	fieldPass: "Pass", fieldEqual: "Equal claims", fieldLowClaim: "Low claim", fieldMiaReveal: "Mia reveal",
+	fieldMiaPenalty: "Mia penalty", fieldMiaBoth: "Mia penalty both", fieldMiaPass: "Mia pass",
+	fieldNextOpener: "Next opener", fieldEnd: "End",
 	fieldTurn: "Turn time", fieldPrivate: "Private", fieldCreate: "",
 }
 
 var fieldHints = [fieldCount]string{
 	fieldName:       lobby.NameHint(),
-	fieldSeats:      "players; starts when all are seated",
+	fieldPreset:     "a named rule set; change any on top",
+	fieldSeats:      "2–12 players; starts when all sit",
 	fieldLives:      "lives each, 1–9",
+	fieldRanking:    "the order of the rolls (below)",
 	fieldPass:       "hand the cup on without rolling",
 	fieldEqual:      "a claim may equal the last (no pass)",
+	fieldLowClaim:   "a too-low claim: refused, or loses",
+	fieldMiaReveal:  "Mia shown when challenged, or at once",
 	fieldMiaPenalty: "a wrong challenge of a true Mia costs",
-	fieldMiaBoth:    "a caught Mia bluff costs as much",
+	fieldMiaBoth:    "any loss in a Mia round costs as much",
+	fieldMiaPass:    "a Mia passed on, back at its roller",
 	fieldNextOpener: "who opens the next round",
 	fieldEnd:        "when the game ends",
 	fieldTurn:       "per turn; out of time loses a life",
@@ -85,6 +95,10 @@ func newCreateForm(c *common) *createForm {
 	in.SetValue(defaultTableName(c.cfg.Player.Name))
 	f := &createForm{frame: frame{c: c}, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.shown = func() help.KeyMap { return f.keys }
+	// Keys typed while the table is created wait: for the form again if
+	// it is refused, else for the table.
+	f.ready = func() bool { return !f.busy }
+	f.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, f.keys.Back) }
 	f.name.Focus()
 	return f
 }
@@ -121,49 +135,79 @@ func (f *createForm) setFocus(to formField) {
 	}
 }
 
-// change moves the focused option one step in dir (+1 or -1).
+// presetChoices are the form's presets: none, then each preset.
+var presetChoices = append([]string{""}, engine.PresetNames()...)
+
+// step returns the value one step from cur in dir among vals, round.
+func step[T comparable](vals []T, cur T, dir int) T {
+	i := 0
+	for j, v := range vals {
+		if v == cur {
+			i = j
+		}
+	}
+	n := len(vals)
+	return vals[((i+dir)%n+n)%n]
+}
+
+// change moves the focused option one step in dir (+1 or -1). A preset
+// puts its rules in place (the turn clock kept); a change on top of it
+// leaves the preset unless the rules are still its own.
 func (f *createForm) change(dir int) {
+	f.changeOption(dir)
+	f.opts = lobby.PresetKept(f.opts)
+}
+
+func (f *createForm) changeOption(dir int) {
 	o := &f.opts
 	switch f.focus {
+	case fieldPreset:
+		name := step(presetChoices, o.Preset, dir)
+		turn := o.TurnSeconds
+		if p, err := engine.Preset(name); err == nil {
+			*o = p
+		} else {
+			*o = engine.DefaultOptions()
+		}
+		o.TurnSeconds = turn
+	case fieldLowClaim:
+		o.LowClaim = step([]engine.LowClaim{engine.LowClaimRefused, engine.LowClaimLoses}, o.LowClaim, dir)
+	case fieldMiaReveal:
+		o.MiaReveal = step([]engine.MiaReveal{engine.MiaRevealChallenge, engine.MiaRevealAtOnce}, o.MiaReveal, dir)
+		if o.MiaReveal == engine.MiaRevealAtOnce {
+			o.MiaPass = engine.MiaPassOff // the engine refuses both
+		}
+	case fieldMiaPass:
+		o.MiaPass = step([]engine.MiaPass{engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins}, o.MiaPass, dir)
+		if o.MiaPass != engine.MiaPassOff { // it needs passing, and a Mia looked at when challenged
+			o.Pass, o.EqualClaims, o.MiaReveal = true, false, engine.MiaRevealChallenge
+		}
 	case fieldSeats:
 		f.seats = clamp(f.seats+dir, engine.MinSeats, engine.MaxSeats)
 	case fieldLives:
 		o.Lives = clamp(o.Lives+dir, engine.MinLives, engine.MaxLives)
 	case fieldRanking:
-		i := 0
-		for j, r := range engine.Rankings {
-			if r == o.Ranking {
-				i = j
-			}
-		}
-		n := len(engine.Rankings)
-		o.Ranking = engine.Rankings[((i+dir)%n+n)%n]
+		o.Ranking = step(engine.Rankings, o.Ranking, dir)
 	case fieldPass:
 		o.Pass = !o.Pass
 		if o.Pass {
 			o.EqualClaims = false
+		} else {
+			o.MiaPass = engine.MiaPassOff // a Mia is passed only where passing is on
 		}
 	case fieldEqual:
 		o.EqualClaims = !o.EqualClaims
 		if o.EqualClaims {
-			o.Pass = false // the engine refuses both
+			o.Pass, o.MiaPass = false, engine.MiaPassOff // the engine refuses both
 		}
 	case fieldMiaPenalty:
 		o.MiaPenalty = 3 - o.MiaPenalty // 1 <-> 2
 	case fieldMiaBoth:
 		o.MiaPenaltyBoth = !o.MiaPenaltyBoth
 	case fieldNextOpener:
-		if o.NextOpener == engine.AfterLoser {
-			o.NextOpener = engine.Loser
-		} else {
-			o.NextOpener = engine.AfterLoser
-		}
+		o.NextOpener = step([]engine.NextOpener{engine.AfterLoser, engine.Loser, engine.BeforeLoser}, o.NextOpener, dir)
 	case fieldEnd:
-		if o.End == engine.LastStanding {
-			o.End = engine.FirstOut
-		} else {
-			o.End = engine.LastStanding
-		}
+		o.End = step([]engine.End{engine.LastStanding, engine.FirstOut}, o.End, dir)
 	case fieldTurn:
 		i := 0
 		for j, s := range turnSteps {
@@ -204,11 +248,11 @@ func (f *createForm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.err != nil {
 			f.err = msg.err.Error()
-			return f, nil
+			return f, f.release(f.key)
 		}
-		return f, f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true})
+		return f, tea.Batch(f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true}), f.handOn())
 	case tea.KeyMsg:
-		return f, f.key(msg)
+		return f, f.take(msg, f.key)
 	}
 	return f, nil
 }
@@ -255,6 +299,17 @@ func (f *createForm) value(fl formField) string {
 		return "off"
 	}
 	switch fl {
+	case fieldPreset:
+		if o.Preset == "" {
+			return "none"
+		}
+		return o.Preset
+	case fieldLowClaim:
+		return string(o.LowClaim)
+	case fieldMiaReveal:
+		return string(o.MiaReveal)
+	case fieldMiaPass:
+		return string(o.MiaPass)
 	case fieldSeats:
 		return fmt.Sprint(f.seats)
 	case fieldLives:
@@ -321,8 +376,8 @@ func (f *createForm) View() string {
 		b.WriteString(s.Error.Render(cut(f.err, w)))
 	case f.busy:
 		b.WriteString(s.Info.Render("creating…"))
-	case f.focus == fieldRanking:
-		b.WriteString(s.Subtle.Render(cut(rankingLine(f.opts.Ranking), w)))
+	default:
+		b.WriteString(s.Subtle.Render(cut(f.explain(), w)))
 	}
 	b.WriteByte('\n')
 	used := 2 + int(fieldCount) + 1 + 2
@@ -330,15 +385,25 @@ func (f *createForm) View() string {
 	return b.String()
 }
 
-// rankingLine shows a ranking's order, highest first.
-func rankingLine(r engine.Ranking) string {
-	var b strings.Builder
-	b.WriteString("highest first: ")
-	for i, v := range r.Order() {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString(v.String())
+// formOptions are the rule options of RULES.md the rows set.
+var formOptions = map[formField]string{
+	fieldPreset: "preset", fieldLives: "lives", fieldRanking: "ranking", fieldPass: "pass", fieldEqual: "equal-claims",
+	fieldLowClaim: "low-claim", fieldMiaReveal: "mia-reveal", fieldMiaPenalty: "mia-penalty",
+	fieldMiaBoth: "mia-penalty-both", fieldMiaPass: "mia-pass", fieldNextOpener: "next-opener", fieldEnd: "end",
+	fieldTurn: "turn-seconds",
+}
+
+// explain is what the focused option does with its value now, in the
+// words of the rules command (lobby.ExplainRules).
+func (f *createForm) explain() string {
+	opt := formOptions[f.focus]
+	if opt == "" {
+		return ""
 	}
-	return b.String()
+	for _, r := range lobby.ExplainRules(f.opts) {
+		if r.Option == opt {
+			return r.Text
+		}
+	}
+	return ""
 }

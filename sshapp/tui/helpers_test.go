@@ -26,14 +26,20 @@ type env struct {
 	clock *lobbytest.Clock
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { t.Helper(); return newEnvDice(t, lobbytest.NewDice(7)) }
+
+// newFairEnv is newEnv with the server's provably fair dice instead of
+// scripted ones.
+func newFairEnv(t testing.TB) *env { t.Helper(); return newEnvDice(t, nil) }
+
+func newEnvDice(t testing.TB, dice engine.Source) *env {
 	t.Helper()
 	e := &env{t: t, clock: lobbytest.NewClock()}
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: lobbytest.NewDice(7)})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: dice})
 	if err != nil {
 		st.Close()
 		t.Fatalf("open lobby: %v", err)

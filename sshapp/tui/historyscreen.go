@@ -51,6 +51,8 @@ type historyScreen struct {
 func newHistoryScreen(c *common, table string, limit int) *historyScreen {
 	m := &historyScreen{frame: frame{c: c}, table: table, limit: limit, pages: []string{""}, keys: newHistoryKeys(), list: c.s.newView()}
 	m.shown = func() help.KeyMap { return m.keys }
+	m.ready = func() bool { return !m.loading }
+	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit, m.keys.Back) }
 	return m
 }
 
@@ -105,7 +107,7 @@ func (m *historyScreen) loaded(msg historyLoaded) {
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *historyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.drawList()
-	return updateLoads(m, msg, m.loaded, m.key)
+	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
 func (m *historyScreen) key(msg tea.KeyMsg) tea.Cmd {

@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // lobbyKeys are the lobby's bindings.
 type lobbyKeys struct {
@@ -66,6 +70,7 @@ func (k formKeys) FullHelp() [][]key.Binding {
 type tableKeys struct {
 	Roll, Blind, Challenge, Pass, GiveUp, Announce, Sit, Start, Chat, Back, Help, Quit key.Binding
 	AddBot, RemoveBot                                                                  key.Binding // the host's, between games
+	Seed                                                                               key.Binding // your seed for the next game's dice
 
 	all [][]key.Binding // every binding, enabled, for the full help
 }
@@ -86,6 +91,7 @@ func newTableKeys() tableKeys {
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		AddBot:    key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "add "+string(addBotLevel)+" bot")),
 		RemoveBot: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "remove bot")),
+		Seed:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "dice seed")),
 	}
 	k.Pass.SetHelp("p", "pass on")
 	k.Announce.SetHelp("a", "announce/raise")
@@ -94,7 +100,7 @@ func newTableKeys() tableKeys {
 	k.all = [][]key.Binding{
 		{k.Roll, k.Blind, k.Announce},
 		{k.Challenge, k.Pass, k.GiveUp},
-		{k.Start, k.Sit, k.AddBot, k.RemoveBot},
+		{k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Seed},
 		{k.Chat, k.Back, k.Help, k.Quit},
 	}
 	return k
@@ -104,7 +110,7 @@ func newTableKeys() tableKeys {
 // bindings are not shown), then help, then the rest, which a narrow window
 // cuts off ("…") before the help key.
 func (k tableKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Help, k.Chat, k.Back, k.Quit}
+	return []key.Binding{k.Roll, k.Blind, k.Challenge, k.Pass, k.Announce, k.GiveUp, k.Start, k.Sit, k.AddBot, k.RemoveBot, k.Seed, k.Help, k.Chat, k.Back, k.Quit}
 }
 
 // FullHelp is the table's full help: every key, legal now or not.
@@ -136,17 +142,28 @@ func (k pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // inputKeys are the bindings while typing a chat line.
 type inputKeys struct {
 	Send, Cancel key.Binding
+	// Full is no key: the note that the line holds all it may (enabled
+	// then, see full).
+	Full key.Binding
 }
 
 func newInputKeys() inputKeys {
 	return inputKeys{
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		// a key name no key press has: help shows only bindings with keys
+		Full: key.NewBinding(key.WithKeys("(full)"), key.WithDisabled()),
 	}
 }
 
+// full names the limit of a line of at most limit characters in the note
+// shown when it is reached.
+func (k *inputKeys) full(limit int) {
+	k.Full.SetHelp(fmt.Sprintf("%d/%d", limit, limit), "the line is full")
+}
+
 // ShortHelp is the chat input's help bar.
-func (k inputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Send, k.Cancel} }
+func (k inputKeys) ShortHelp() []key.Binding { return []key.Binding{k.Send, k.Cancel, k.Full} }
 
 // FullHelp is the chat input's full help.
 func (k inputKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }

@@ -48,6 +48,20 @@ func cut(s string, w int) string {
 	return s
 }
 
+// cutParts fits a list joined by sep ("classic · 6♥ · pass") in w cells:
+// whole parts are left out from the end, and the first is cut only when
+// it alone is too wide.
+func cutParts(s, sep string, w int) string {
+	for ansi.StringWidth(s) > w {
+		i := strings.LastIndex(s, sep)
+		if i < 0 {
+			return cut(s, w)
+		}
+		s = s[:i]
+	}
+	return s
+}
+
 var blank = strings.Repeat(" ", MaxWidth)
 
 // spaces returns n spaces without allocating (n up to MaxWidth).
@@ -88,47 +102,16 @@ func side(b *strings.Builder, left, right []string, gap int) {
 	}
 }
 
-// rankingShort names the rankings in the lobby's rules column.
-var rankingShort = map[engine.Ranking]string{
-	engine.Classic:          "classic",
-	engine.AscendingDoubles: "ascending",
-	engine.Numeric:          "numeric",
-	engine.LittleMia:        "little-mia",
-}
-
 // shortRules is a table's rules in one short phrase, as the lobby lists
-// them: "classic · 6♥ · pass · 60s".
+// them (lobby.RuleTags and the turn clock): "classic · 6♥ · 60s", "pips ·
+// 6♥ · Mia wins · 60s".
 func shortRules(o engine.Options) string {
-	name := rankingShort[o.Ranking]
-	if name == "" {
-		name = string(o.Ranking)
-	}
-	pass := "pass"
-	switch {
-	case o.EqualClaims:
-		pass = "equal"
-	case !o.Pass:
-		pass = "no pass"
-	}
-	return fmt.Sprintf("%s · %d♥ · %s · %s", name, o.Lives, pass, seconds(o.TurnSeconds))
+	return strings.Join(append(lobby.RuleTags(o), seconds(o.TurnSeconds)), " · ")
 }
 
-// longRules is every rule of a table, for its title bar.
-func longRules(o engine.Options) string {
-	var b strings.Builder
-	b.WriteString(shortRules(o))
-	fmt.Fprintf(&b, " · Mia −%d", o.MiaPenalty)
-	if o.MiaPenaltyBoth {
-		b.WriteString(" both")
-	}
-	if o.NextOpener == engine.Loser {
-		b.WriteString(" · loser opens")
-	}
-	if o.End == engine.FirstOut {
-		b.WriteString(" · first out ends")
-	}
-	return b.String()
-}
+// longRules is every rule of a table in words, for its title bar
+// (lobby.RuleWords).
+func longRules(o engine.Options) string { return strings.Join(lobby.RuleWords(o), " · ") }
 
 // seconds writes a turn time: "60s", "5m", "1h".
 func seconds(s int) string {
@@ -240,3 +223,7 @@ func cutLines(s string, n int) string {
 
 // name cleans a display name for drawing.
 func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }
+
+// label is a name as the game's words give it (lobby.Label: "ada [bot]"),
+// cleaned to its length.
+func label(s string) string { return lobby.Clean(s, lobby.MaxLabelLen) }

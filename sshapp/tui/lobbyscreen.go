@@ -29,6 +29,7 @@ type lobbyScreen struct {
 	say    chatInput // the lobby chat line
 	status string
 	isErr  bool
+	have   bool // the first list of tables arrived
 	keys   lobbyKeys
 }
 
@@ -40,6 +41,9 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 		say:  c.s.newChatInput("a line for the lobby"),
 		list: c.s.newView(), talk: c.s.newView()}
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	// The keys wait for the first list of tables, which they move in.
+	m.ready = func() bool { return m.have }
+	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit) }
 	return m
 }
 
@@ -144,8 +148,8 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setTables(msg.tables)
-		m.chat = msg.chat
-		cmd = m.wait()
+		m.chat, m.have = msg.chat, true
+		cmd = tea.Batch(m.wait(), m.release(m.key))
 	case lobbyClosedMsg:
 		if msg.box == m.box && m.box != nil {
 			m.box = nil
@@ -153,10 +157,11 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case saidMsg:
 		if msg.err != nil {
-			m.setStatus(msg.err.Error(), true)
+			m.say.refused()
+			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
 		}
 	case tea.KeyMsg:
-		cmd = m.key(msg)
+		cmd = m.take(msg, m.key)
 	}
 	m.layout()
 	return m, cmd

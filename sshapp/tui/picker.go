@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
@@ -13,7 +14,7 @@ import (
 // pickerItem is one value the claim picker offers.
 type pickerItem struct {
 	Value engine.Value
-	Label string // "64", "21 Mia"
+	Label string // "64", "21 Mia", "9 pips"
 	Truth bool   // the value of the dice the viewer saw
 	Same  bool   // passing the standing claim on unchanged
 	Beat  int    // the chance that a fresh roll beats it, in percent
@@ -54,7 +55,7 @@ func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 		if !val.Valid() {
 			continue
 		}
-		it := pickerItem{Value: val, Label: valueLabel(val), Truth: v.Dice != engine.NoValue && val == v.Dice,
+		it := pickerItem{Value: val, Label: valueLabel(r, val), Truth: v.Dice != engine.NoValue && r.Compare(val, v.Dice) == 0,
 			Beat: (r.ChanceToBeat(val)*100 + 18) / 36}
 		if p.Kind == engine.Pass && i == 0 && val == v.Claim {
 			it.Same = true
@@ -65,6 +66,9 @@ func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 		return picker{}, false
 	}
 	p.keys = newPickerKeys()
+	// d jumps to the viewer's dice: offered only when they are among the
+	// values (no dice seen, or dice below the claim: nothing to jump to).
+	p.keys.Truth.SetEnabled(slices.ContainsFunc(p.Items, func(it pickerItem) bool { return it.Truth }))
 	if p.Kind == engine.Pass {
 		p.keys.Choose.SetHelp("enter", "pass/raise")
 	}
@@ -73,12 +77,13 @@ func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 	return p, true
 }
 
-// valueLabel names a value as the picker shows it: "21 Mia" for Mia.
-func valueLabel(v engine.Value) string {
+// valueLabel names a claim as the picker shows it: "21 Mia" for Mia, and
+// under pips by its rank: "9 pips".
+func valueLabel(r engine.Ranking, v engine.Value) string {
 	if v == engine.Mia {
 		return "21 Mia"
 	}
-	return v.String()
+	return r.Name(v)
 }
 
 // Open reports whether the picker is showing.
@@ -185,5 +190,5 @@ func (p picker) itemLine(it pickerItem) string {
 	case it.Same:
 		note = "= pass on"
 	}
-	return fmt.Sprintf("%-6s %3d%% to beat  %s", it.Label, it.Beat, note)
+	return fmt.Sprintf("%-7s %3d%% to beat  %s", it.Label, it.Beat, note)
 }

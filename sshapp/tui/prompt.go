@@ -44,6 +44,10 @@ func newPrompt(c *common) *promptScreen {
 	in.Focus()
 	p := &promptScreen{frame: frame{c: c}, input: in, phase: ready, keys: newPromptKeys()}
 	p.shown = func() help.KeyMap { return p.keys }
+	// Keys typed while the name is stored wait: for the name again if it
+	// is refused, else for the screen shown next.
+	p.ready = func() bool { return p.phase != saving }
+	p.leaves = func(k tea.KeyMsg) bool { return k.Type == tea.KeyCtrlD }
 	if c.cfg.Player.Name == "" {
 		p.phase = asking
 	}
@@ -61,18 +65,19 @@ func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case nameSetMsg:
 		if msg.err != nil {
+			// the keys typed meanwhile go on in the name
 			p.phase, p.errMsg = asking, msg.err.Error()
-			return p, nil
+			return p, p.release(p.key)
 		}
 		p.errMsg, p.c.cfg.Player.Name = "", msg.name
 		if p.c.cfg.Lobby != nil {
-			return p, p.c.nav.goTo(p.c.first())
+			return p, tea.Batch(p.c.nav.goTo(p.c.first()), p.handOn())
 		}
 		p.phase = ready
 		p.keys.Quit.SetEnabled(true)
-		return p, nil
+		return p, p.release(p.key)
 	case tea.KeyMsg:
-		return p, p.key(msg)
+		return p, p.take(msg, p.key)
 	}
 	return p, nil
 }
@@ -125,7 +130,7 @@ func (p *promptScreen) View() string {
 	case ready:
 		b.WriteString("Hello, " + s.Bold.Render(name(p.c.cfg.Player.Name)) + ".\n")
 		b.WriteString(s.Subtle.Render("Your key: "+p.c.cfg.Player.Fingerprint) + "\n\n")
-		b.WriteString("The lobby is coming soon. Meanwhile, try:\n")
+		b.WriteString("This server has no tables to play at; its commands work:\n")
 		b.WriteString("  " + p.c.cfg.Hint + " help\n\n")
 		b.WriteString(s.Subtle.Render("q to quit"))
 	case leaving:

@@ -85,7 +85,9 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 
 func TestNamedPlayerSkipsThePrompt(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(promptConfig("zed", nil)), teatest.WithInitialTermSize(80, 24))
-	waitFor(t, tm, "Hello, zed", "SHA256:abc", "q to quit")
+	// Without a lobby the page says so, and points to the commands.
+	waitFor(t, tm, "Hello, zed", "SHA256:abc", "This server has no tables to play at; its commands work:",
+		"ssh -p 23234 example.org help", "q to quit")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(3*time.Second))
 }

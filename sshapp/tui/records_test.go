@@ -486,13 +486,15 @@ func TestStatsScreen(t *testing.T) {
 	tm.Send(keyRunes("L"))
 	pct := func(p, w int) string { return fmt.Sprintf("%d%%", (p*100+w/2)/w) }
 	want := []string{
-		"Your games", fmt.Sprintf("games         %d", tally.Games),
-		fmt.Sprintf("wins          %d · win rate %s", tally.Wins, pct(tally.Wins, tally.Games)),
-		fmt.Sprintf("lives lost    %d", tally.LivesLost),
-		fmt.Sprintf("bluffs        %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
-		fmt.Sprintf("caught        %d bluffs", tally.BluffsCaught),
-		fmt.Sprintf("challenges    %d, right %d", tally.Challenges, tally.ChallengesWon),
-		fmt.Sprintf("rating        %.0f (%d games)", mine.Rating, mine.Games),
+		"Your games", fmt.Sprintf("games           %d", tally.Games),
+		fmt.Sprintf("wins            %d · win rate %s", tally.Wins, pct(tally.Wins, tally.Games)),
+		fmt.Sprintf("lives lost      %d", tally.LivesLost),
+		fmt.Sprintf("bluffs          %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
+		fmt.Sprintf("caught bluffing %s", lobby.Plural(tally.BluffsCaught, "1 time", "times")),
+		fmt.Sprintf("challenges      %d, right %d", tally.Challenges, tally.ChallengesWon),
+		fmt.Sprintf("rating          %.0f (%s)", mine.Rating, lobby.Plural(mine.Games, "1 game", "games")),
+		// the two bluff counts explained: a claim made unseen is no bluff
+		"bluffs: claims unlike the dice you", "caught bluffing: your claims or",
 		"Win rate, your last 7 games",
 		"Leaderboard · overall", "(f: at alpha)", "RATING",
 	}

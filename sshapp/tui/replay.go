@@ -44,7 +44,8 @@ type replayStep struct {
 // isAction reports whether e is the first event of an action.
 func isAction(e engine.Event) bool {
 	switch e.Type {
-	case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave:
+	case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvLeave,
+		engine.EvLowClaim:
 		return true
 	}
 	return false
@@ -60,7 +61,7 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	rp := &replayGame{game: g, events: evs, chart: make([][]int, n),
 		nar: lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}}
 	for i, s := range g.Seats {
-		rp.nar.Names[i] = name(s.Name)
+		rp.nar.Names[i] = lobby.Label(name(s.Name), s.Bot)
 	}
 	// Step boundaries: the start of every action, and the end.
 	var bounds []int
@@ -105,6 +106,9 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 				ended = true
 			case engine.EvRoll:
 				cup, roller, looked = e.Dice, e.Seat, e.Looked
+				if claim == engine.Mia { // a Mia come back, rolled again (mia-pass reroll): no claim now
+					claim, claimant = engine.NoValue, -1
+				}
 			case engine.EvClaim, engine.EvPass:
 				claim, claimant = e.Value, e.Seat
 			}

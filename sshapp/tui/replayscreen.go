@@ -31,6 +31,8 @@ type replayScreen struct {
 func newReplayScreen(c *common, id string, back Component) *replayScreen {
 	m := &replayScreen{frame: frame{c: c}, id: id, back: back, keys: newReplayKeys(), log: c.s.newView()}
 	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawLog
+	m.ready = func() bool { return m.rp != nil || m.err != "" }
+	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit, m.keys.Back) }
 	return m
 }
 
@@ -55,7 +57,7 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.drawLog()
-	return updateLoads(m, msg, m.loaded, m.key)
+	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
 func (m *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
@@ -185,7 +187,7 @@ func (m *replayScreen) View() string {
 	}
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
-		b.WriteString(m.c.help.View(m))
+		b.WriteString(m.c.helpView(m, 1))
 	}
 	return b.String()
 }
@@ -293,7 +295,7 @@ func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
 	case st.claim == engine.Mia:
 		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.claimant)
 	default:
-		claim = "Claim: " + s.Accent.Render(st.claim.Name()) + " by " + rp.name(st.claimant)
+		claim = "Claim: " + s.Accent.Render(rp.game.Rules.Ranking.Name(st.claim)) + " by " + rp.name(st.claimant)
 	}
 	cup := s.Subtle.Render("the cup is empty")
 	if st.roller >= 0 {

@@ -77,7 +77,7 @@ func assertFits(t *testing.T, frame string, w, h int) {
 }
 
 // whoseTurn finds the player whose turn it is.
-func whoseTurn(t *testing.T, snap lobby.Snapshot, ps ...lobby.Player) (lobby.Player, []lobby.Player) {
+func whoseTurn(t testing.TB, snap lobby.Snapshot, ps ...lobby.Player) (lobby.Player, []lobby.Player) {
 	t.Helper()
 	var turn lobby.Player
 	var others []lobby.Player
@@ -108,7 +108,7 @@ func TestTableScreenPlaysATurn(t *testing.T) {
 	// No table in the config: the player is seated, so the screen goes
 	// straight back to the game (a reconnect).
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "fun", "Your turn · 60s left", "roll: r or b (blind)", "r roll", "b blind", me.Name, others[0].Name, others[1].Name, "♥♥♥♥♥♥")
+	waitOutput(t, tm, "fun", "Your turn · 60s left", "r: roll · b: roll blind", "r roll", "b blind", me.Name, others[0].Name, others[1].Name, "♥♥♥♥♥♥")
 
 	tm.Send(keyRunes("r"))
 	waitOutput(t, tm, "your dice:", "┌───────┐", "●", "Announce (lowest first):", "to beat")
@@ -184,7 +184,7 @@ func TestTableScreenGameOver(t *testing.T) {
 	}
 
 	tm := teatest.NewTestModel(t, New(e.config(rest[0], 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "Mia! liar: c · give up: g", "g give up", "c liar")
+	waitOutput(t, tm, "Mia! c: liar · g: give up", "g give up", "c liar")
 	tm.Send(keyRunes("g"))
 	waitOutput(t, tm, "Game over", opener.Name+" wins!", "1. "+opener.Name, "2. "+rest[0].Name, "enter: play again")
 	e.infoUntil(tbl, "game over", func(i lobby.TableInfo) bool { return i.State == "waiting" })
@@ -342,6 +342,7 @@ func TestCreateForm(t *testing.T) {
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	tm.Type("night")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // preset
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // seats
 	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})  // 5
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})  // lives
@@ -362,7 +363,9 @@ func TestCreateForm(t *testing.T) {
 		t.Errorf("host not seated: %+v", info)
 	}
 	frame := finalView(t, tm)
-	assertContains(t, frame, "night", "classic · 7♥ · equal · 60s", "enter start", "s stand")
+	// The host alone: no game to start yet, so enter is not offered.
+	assertContains(t, frame, "night", "classic · 7 lives · no pass · equal claims", "waiting for a second player", "s stand")
+	assertLacks(t, frame, "enter start", "enter: start")
 }
 
 // TestQuitClosesSubscriptions: after q the table no longer counts the
@@ -504,12 +507,12 @@ func TestTableScreenPassRaiseChallenge(t *testing.T) {
 
 	// a: the picker of passes; the first passes 43 on, the next raises.
 	tm.Send(keyRunes("a"))
-	waitOutput(t, tm, "Pass on or raise blind:", "43      72% to beat  = pass on", "enter pass/raise")
+	waitOutput(t, tm, "Pass on or raise blind:", "43       72% to beat  = pass on", "enter pass/raise")
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	tm.Send(keyEnter)
 	raised := engine.Classic.Above(43)[0]
 	e.until(tbl, opener, "the blind raise", claimBy(raised, me))
-	waitOutput(t, tm, "Claim: "+raised.Name()+" by you", "you passed "+raised.Name()+" to "+opener.Name)
+	waitOutput(t, tm, "Claim: "+raised.Name()+" by you", "you raised blind to "+raised.Name()+" and passed")
 
 	// The cup is back with its roller, who must roll again.
 	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 54})

@@ -9,6 +9,9 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
 )
 
 // statsScreen shows the viewer's own numbers and the leaderboard.
@@ -29,6 +32,8 @@ func newStatsScreen(c *common, table string) *statsScreen {
 	m := &statsScreen{frame: frame{c: c}, table: table, keys: newStatsKeys(), board: c.s.newView()}
 	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawBoard
 	m.keys.Board.SetEnabled(table != "")
+	m.ready = func() bool { return !m.loading }
+	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit, m.keys.Back) }
 	return m
 }
 
@@ -68,7 +73,7 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	return updateLoads(m, msg, m.loaded, m.key)
+	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
 func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
@@ -141,22 +146,29 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 		return out
 	}
 	t := m.data.tally
-	row := func(label, value string) string { return fit(label, 13) + " " + value }
+	const labelW = 15
+	row := func(label, value string) string { return fit(label, labelW) + " " + value }
 	r := m.data.rating
 	rating := s.Subtle.Render("no rated game yet")
 	if r.Games > 0 {
-		rating = s.Accent.Render(fmt.Sprintf("%.0f", r.Rating)) + s.Subtle.Render(fmt.Sprintf(" (%d games)", r.Games))
+		rating = s.Accent.Render(fmt.Sprintf("%.0f", r.Rating)) + s.Subtle.Render(" ("+lobby.Plural(r.Games, "1 game", "games")+")")
 	}
 	out = append(out,
 		row("games", fmt.Sprintf("%d", t.Games)),
 		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
-		row("bluffs", fmt.Sprintf("%d of %d claims", t.Bluffs, t.Claims)+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
-		row("caught", fmt.Sprintf("%d", t.BluffsCaught)+s.Subtle.Render(" bluffs")),
+		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
+		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+percent(t.ChallengesWon, t.Challenges))),
 		row("rating", rating),
 		"",
 	)
+	// What the two bluff counts count: a claim made unseen is no bluff,
+	// yet may be caught short.
+	for _, l := range strings.Split(ansi.Wordwrap(store.BluffsNote, w, " "), "\n") {
+		out = append(out, s.Subtle.Render(cut(l, w)))
+	}
+	out = append(out, "")
 	recent := m.data.recent
 	if len(recent) == 0 {
 		return out
@@ -164,7 +176,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	if len(recent) > w {
 		recent = recent[len(recent)-w:]
 	}
-	out = append(out, s.Header.Render(cut(fmt.Sprintf("Win rate, your last %d games", len(recent)), w)))
+	out = append(out, s.Header.Render(cut("Win rate, your last "+lobby.Plural(len(recent), "game", "games"), w)))
 	var spark, results strings.Builder
 	wins := 0
 	for i, g := range recent {
@@ -232,10 +244,9 @@ func (m *statsScreen) drawBoard() {
 	nameW := boardNameW(w)
 	rows := make([]string, len(m.data.board))
 	for i, r := range m.data.board {
-		who := name(r.Name)
+		who := lobby.Label(name(r.Name), r.Bot)
 		switch {
 		case r.Bot:
-			who += " [bot]"
 		case r.Fingerprint == me.Fingerprint:
 			who += " (you)"
 		}

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"io"
+	"sync"
+
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Styles holds every style of the screens. It is built once per session
@@ -105,4 +109,41 @@ func (s *Styles) newInput(prompt, placeholder string, limit int) textinput.Model
 	in.CharLimit = limit
 	in.Cursor.SetMode(cursor.CursorStatic)
 	return in
+}
+
+// StyleCache shares Styles between sessions whose terminals draw alike.
+// A session's styles depend on its renderer only through the renderer's
+// colour profile and whether the background is dark; one Styles per such
+// pair, built from a renderer of its own with those settings, draws
+// exactly what the session's renderer would (rendering a style writes
+// nothing to the renderer's output). A Styles is some 20 KB: with
+// thousands of sessions, one each was a fifth of the server's heap. The
+// zero StyleCache is ready to use; it is safe for concurrent use.
+type StyleCache struct {
+	mu sync.Mutex
+	m  map[styleKey]*Styles
+}
+
+type styleKey struct {
+	profile termenv.Profile
+	dark    bool
+}
+
+// For returns the Styles that r would build.
+func (c *StyleCache) For(r *lipgloss.Renderer) *Styles {
+	k := styleKey{r.ColorProfile(), r.HasDarkBackground()}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[k]; ok {
+		return s
+	}
+	own := lipgloss.NewRenderer(io.Discard)
+	own.SetColorProfile(k.profile)
+	own.SetHasDarkBackground(k.dark)
+	s := NewStyles(own)
+	if c.m == nil {
+		c.m = make(map[styleKey]*Styles)
+	}
+	c.m[k] = s
+	return s
 }

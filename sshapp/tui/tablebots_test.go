@@ -44,6 +44,7 @@ func TestTableScreenBots(t *testing.T) {
 	tm.Send(keyRunes("+"))
 	tm.Send(keyRunes("+"))
 	e.infoUntil(tbl, "the game started", func(i lobby.TableInfo) bool { return i.State == "playing" })
+	waitOutput(t, tm, "round 1") // the screen has the game too
 	tm.Send(keyRunes("-"))
 	frame := finalView(t, tm)
 	assertLacks(t, frame, "+ add normal bot", "- remove bot")

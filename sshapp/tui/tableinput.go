@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -9,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -31,12 +33,17 @@ type tableScreen struct {
 	logView viewport.Model
 	talk    viewport.Model // the table chat
 	drawn   [2][]string    // the log's and the chat's views, drawn when they change
-	picker  picker
-	autoAt  int // the event count at which the picker last opened by itself
-	confirm bool
-	say     chatInput // the table chat line
-	status  string
-	isErr   bool
+	// what drawn shows
+	drawnLog  []string
+	fitted    bool // the log, the chat and the picker fit the window and the snapshot
+	drawnChat []lobby.ChatLine
+	picker    picker
+	autoAt    int // the event count at which the picker last opened by itself
+	confirm   bool
+	say       *chatInput // the table chat line; nil until first used (sayLine)
+	seed      *chatInput // the viewer's seed for the next game's dice (f); nil until first used
+	status    string
+	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
 	// snapshot showing it have both arrived; keys pressed meanwhile wait in
 	// held, so that each is read against the table it was meant for.
@@ -44,18 +51,46 @@ type tableScreen struct {
 	moved  bool // the move in flight was taken; its snapshot is awaited
 	sentAt int  // the event count when the move was sent
 	held   []tea.KeyMsg
+	// the events of the game seen so far, and the cup lifted at the end of
+	// the last round, shown until its time is over
+	gameID string
+	seen   int
+	cup    reveal
 	keys   tableKeys
 	ckeys  confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		say:     c.s.newChatInput("a line for the table"),
 		logView: c.s.newView(), talk: c.s.newView()}
-	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	m.shown, m.resized = m.helpKeys, m.layout
 	m.syncKeys()
 	return m
 }
+
+// sayLine is the table chat's line, made when first used: a text input is
+// some 5 KB, and most people at a table never type in it.
+func (m *tableScreen) sayLine() *chatInput {
+	if m.say == nil {
+		l := m.c.s.newChatInput("a line for the table")
+		m.say = &l
+	}
+	m.say.Width = m.w - 6
+	return m.say
+}
+
+// seedLine is the line for the viewer's seed, made when first used.
+func (m *tableScreen) seedLine() *chatInput {
+	if m.seed == nil {
+		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()}
+		m.seed.keys.full(fair.MaxSeedRunes)
+	}
+	m.seed.Width = m.w - 6
+	return m.seed
+}
+
+// typing reports whether line exists and has the keyboard.
+func typing(line *chatInput) bool { return line != nil && line.typing }
 
 // Init opens the table (and sits down, if asked).
 func (m *tableScreen) Init() tea.Cmd {
@@ -73,8 +108,10 @@ func (m *tableScreen) Leave() tea.Cmd {
 // helpKeys is the key map the help bar shows now.
 func (m *tableScreen) helpKeys() help.KeyMap {
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		return m.say.keys
+	case typing(m.seed):
+		return m.seed.keys
 	case m.confirm:
 		return m.ckeys
 	case m.picker.Open():
@@ -115,6 +152,10 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ticking = false
 	case doneMsg:
 		return m, m.done(msg)
+	case revealEndMsg:
+		if msg.n == m.cup.n {
+			m.cup.heading = "" // put back; the count goes on
+		}
 	}
 	return m, nil
 }
@@ -156,11 +197,12 @@ func (m *tableScreen) isHost() bool {
 // setSnapshot takes a newer snapshot: the log, the keys and the picker
 // follow it; the keys held for a move that it shows landed run.
 func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
+	first := !m.have
 	m.snap, m.have = snap, true
-	m.log = snap.LogLines(logKeep)
-	for i, l := range m.log {
-		m.log[i] = lobby.Clean(l, 4*MaxWidth) // names in it were typed by people
-	}
+	revealed := m.follow(first)
+	// Made once for everyone who sees the table from the same seat; the
+	// names in it were typed by people, so it is cleaned.
+	m.log = snap.CleanLogLines(logKeep, 4*MaxWidth)
 	if !m.inGame() {
 		m.confirm = false
 	}
@@ -169,7 +211,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 		m.picker = m.picker.Refresh(v)
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
-	if n := len(snap.Events()); !m.picker.Open() && !m.say.typing && !m.confirm && v != nil && snap.Playing &&
+	if n := len(snap.Events()); !m.picker.Open() && !typing(m.say) && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
 			m.picker, m.autoAt = p, n
@@ -177,10 +219,41 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	m.syncKeys()
 	m.layout()
-	if m.moved && len(snap.Events()) > m.sentAt {
-		return m.release()
+	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
+		return tea.Batch(revealed, m.release())
 	}
-	return nil
+	return revealed
+}
+
+// follow reads the events the snapshot adds to those seen: a round that
+// ended lifts the cup for a while (reveal), a new round or game ends the
+// status of a move refused in the one before. The first snapshot only
+// counts them. It returns the command that redraws when the cup is put
+// back.
+func (m *tableScreen) follow(first bool) tea.Cmd {
+	evs := m.snap.Events()
+	if m.snap.GameID != m.gameID {
+		m.gameID, m.seen = m.snap.GameID, 0
+		if !first && m.isErr {
+			m.setStatus("", false)
+		}
+	}
+	if first {
+		m.seen = len(evs)
+		return nil
+	}
+	var cmd tea.Cmd
+	for i := m.seen; i < len(evs); i++ {
+		switch {
+		case evs[i].Type == engine.EvRound && m.isErr:
+			m.setStatus("", false)
+		case lobby.EndsRound(evs[i].Type):
+			m.cup = newReveal(m.snap, i, m.cup.n+1)
+			cmd = ask(m, m.cup.end())
+		}
+	}
+	m.seen = len(evs)
+	return cmd
 }
 
 // release ends the wait for a move and plays the keys held meanwhile, in
@@ -216,7 +289,7 @@ func (m *tableScreen) syncKeys() {
 	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
 	k.Pass.SetEnabled(samePass)
 	if samePass {
-		k.Pass.SetHelp("p", "pass "+v.Claim.Name())
+		k.Pass.SetHelp("p", "pass "+v.Options.Ranking.Name(v.Claim))
 	}
 	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
 	if can(engine.Claim) {
@@ -244,7 +317,8 @@ func (m *tableScreen) syncKeys() {
 	default:
 		k.Sit.SetEnabled(false)
 	}
-	k.Start.SetEnabled(m.have && !playing && !m.snap.Table.Driven && (seated || m.isHost()))
+	k.Start.SetEnabled(m.have && !playing && m.snap.Table.MayStart(m.c.cfg.Player) == nil)
+	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
 	m.syncBotKeys(playing)
 	if m.have && m.snap.Game != nil {
 		k.Start.SetHelp("enter", "play again")
@@ -256,11 +330,14 @@ func (m *tableScreen) syncKeys() {
 // key takes a key press: typed into the chat line, held while a move is
 // on its way, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
-	defer m.layout()
+	defer m.fitPicker()
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		return m.keyTyping(msg)
-	case m.busy:
+	case typing(m.seed):
+		return m.keySeed(msg)
+	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
+		// a move on its way, or the table not open yet: the key waits
 		m.held = append(m.held, msg)
 		return nil
 	case m.confirm:
@@ -290,7 +367,15 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
+		m.setStatus("", false) // a refused line's status: the line is back in the input
+		m.input = m.sayLine()
 		return m.say.start()
+	case key.Matches(msg, k.Seed) && m.table != nil:
+		m.input = m.seedLine()
+		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.Fingerprint); ok {
+			m.seed.SetValue(s)
+		}
+		return m.seed.start()
 	case !m.have:
 		return nil
 	case key.Matches(msg, k.Roll):
@@ -321,8 +406,9 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.RemoveBot):
 		return m.removeBot()
 	case key.Matches(msg, k.Start):
+		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
-		return m.call("start", m.table.Start)
+		return cmd
 	}
 	return nil
 }
@@ -336,6 +422,24 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
 }
 
+// keySeed takes a key press while the viewer types their seed; enter
+// gives it, or takes it back when blank.
+func (m *tableScreen) keySeed(msg tea.KeyMsg) tea.Cmd {
+	text, sent, cmd := m.seed.submit(msg)
+	if !m.seed.typing {
+		m.input = m.say // the table chat's line again (nil if never used)
+	}
+	if !sent {
+		return cmd
+	}
+	what := "seed"
+	if strings.TrimSpace(text) == "" {
+		what = "no seed"
+	}
+	t, me := m.table, m.c.cfg.Player
+	return ask(m, tableCall(what, func(ctx context.Context) error { _, err := t.SetSeed(ctx, me, text); return err }))
+}
+
 // play sends a move; the keys that follow wait until it has landed.
 func (m *tableScreen) play(a engine.Action) tea.Cmd {
 	if m.busy || m.table == nil {
@@ -346,8 +450,10 @@ func (m *tableScreen) play(a engine.Action) tea.Cmd {
 	return ask(m, act(m.table, m.c.cfg.Player, a))
 }
 
-// call runs one request of the viewer at the table (sit, stand, start).
+// call runs one request of the viewer at the table (sit, stand, start);
+// the status of an earlier one goes.
 func (m *tableScreen) call(what string, fn func(context.Context, lobby.Player) error) tea.Cmd {
+	m.setStatus("", false)
 	me := m.c.cfg.Player
 	return ask(m, tableCall(what, func(ctx context.Context) error { return fn(ctx, me) }))
 }
@@ -360,10 +466,17 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 // held keys at once; a taken one frees them when its snapshot is in.
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	switch {
+	case msg.err != nil && msg.what == "chat":
+		m.say.refused()
+		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
 		m.setStatus("", false)
+	case msg.what == "seed":
+		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+	case msg.what == "no seed":
+		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}
 	if !msg.move || !m.busy {
 		return nil

@@ -2,12 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
 // The drawing of the table screen; tableinput.go is its state and input.
@@ -24,52 +26,127 @@ func (m *tableScreen) remaining(now time.Time) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// layout sizes the log, the chat and the picker to the window and draws
-// the log and the chat into their viewports.
-func (m *tableScreen) layout() {
-	topH := max(9, m.seatCount())
-	botH := m.h - 2 - topH - 1 - 1 - 1
-	colW := (m.w - 2) / 2
-	sizeView(&m.logView, colW, botH-1)
-	setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
-	sizeView(&m.talk, m.w-colW-2, botH-1)
-	setTail(&m.talk, len(m.snap.Chat), m.c.s.chatLineOf(m.snap.Chat))
-	m.drawn = [2][]string{viewLines(m.logView), viewLines(m.talk)}
+// bottom is the size of the columns under the seats: the log (or the
+// picker) and the chat, each colW wide (the chat the rest), botH high.
+func (m *tableScreen) bottom() (colW, botH int) {
+	return (m.w - 2) / 2, m.h - 2 - m.topH() - 1 - 1 - 1
+}
+
+// topH is the height of the seats and the panel beside them: the panel's
+// tallest (a claim, the turn, two lines of hints, the dice and their
+// caption), or the seats.
+func (m *tableScreen) topH() int { return max(10, m.seatCount()) }
+
+// layout asks for the log, the chat and the picker to be fitted to the
+// window again before the next frame is drawn (fitViews). It costs
+// nothing: a spectator whose frame is shared never fits them.
+func (m *tableScreen) layout() { m.fitted = false }
+
+// fitViews sizes the log, the chat and the picker to the window, and draws
+// the log and the chat into their viewports when they or the size changed
+// (most snapshots leave the chat as it was); only if layout asked for it.
+func (m *tableScreen) fitViews() {
+	if m.fitted {
+		return
+	}
+	m.fitted = true
+	colW, botH := m.bottom()
+	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
+		sizeView(&m.logView, colW, botH-1)
+		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
+		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
+	}
+	chat := m.snap.Chat
+	if m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+		sizeView(&m.talk, m.w-colW-2, botH-1)
+		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
+		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
+	}
+	m.fitPicker()
+}
+
+// fitPicker sizes the picker to the log's place.
+func (m *tableScreen) fitPicker() {
+	colW, botH := m.bottom()
 	m.picker.SetSize(colW, botH)
 }
 
+// spectatorFrame is what a spectator's frame depends on besides the
+// snapshot: spectators who match draw the same frame.
+type spectatorFrame struct {
+	name      string // the table's name as the viewer opened it
+	w, h      int
+	left      int // seconds on the turn clock
+	styles    *Styles
+	host      bool
+	canChat   bool
+	yourSeed  string // the viewer's seed for the next game's dice, if any
+	seedGiven bool
+	cupAt     int // the lifted cup's event, or -1 (reveal.shownAt)
+}
+
 // View draws the table, with the help bar (or the full help in place of
-// the log and chat).
+// the log and chat). A spectator with nothing of their own on the screen
+// (no status line, line being typed, picker, question or full help) sees
+// what every such spectator of the table sees: the frame is drawn once for
+// all of them (lobby.Snapshot.Shared) instead of once each, every second.
 func (m *tableScreen) View() string {
-	s, w, h, now := m.c.s, m.w, m.h, m.c.cfg.Now()
+	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.Typing() && !m.confirm && !m.busy && len(m.held) == 0 &&
+		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
+		k := spectatorFrame{name: m.name, w: m.w, h: m.h, left: m.remaining(m.c.cfg.Now()), styles: m.c.s,
+			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
+		if f := m.snap.Table.Fair; f.Next {
+			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
+		}
+		return m.snap.Shared(k, m.draw)
+	}
+	return m.draw()
+}
+
+// draw draws the table; see View.
+func (m *tableScreen) draw() string {
+	m.fitViews()
+	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
+	if m.have {
+		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+	}
+	b.WriteByte('\n')
 	if !m.have {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
 	}
 	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
 	rightW := w - leftW - 2
-	topH := max(9, m.seatCount())
+	topH := m.topH()
 	left := block(m.seatLines(s, now), leftW, topH)
 	right := block(m.panelLines(s, now, rightW), rightW, topH)
 	side(&b, left, right, 2)
 	b.WriteString("\n\n")
 
-	botH := h - 2 - topH - 1 - 1 - 1
+	colW, botH := m.bottom()
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, botH)
 		b.WriteString(full)
-		for i := lineCount(full); i < botH; i++ {
+		n := lineCount(full)
+		for _, l := range m.rulesLines(s, w, botH-n) {
+			b.WriteString("\n" + l)
+			n++
+		}
+		for ; n < botH; n++ {
 			b.WriteByte('\n')
 		}
 	} else {
-		colW := (w - 2) / 2
 		var lcol []string
-		if m.picker.Open() {
+		switch {
+		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
-		} else {
+		case m.cup.shown():
+			// the lifted cup, in place of the log that tells it too
+			lcol = m.cup.lines(s, colW, botH)
+		default:
 			lcol = append([]string{s.Header.Render("Round log")}, m.drawn[0]...)
 		}
 		rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
@@ -79,7 +156,7 @@ func (m *tableScreen) View() string {
 	m.statusLine(&b, s, w)
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
-		b.WriteString(m.c.help.View(m))
+		b.WriteString(m.c.helpView(m, 1))
 	}
 	return b.String()
 }
@@ -105,9 +182,10 @@ func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
 	lw := w - ansi.StringWidth(right) - 1
 	rules := ""
 	if m.have {
-		rules = " · " + longRules(m.snap.Table.Rules)
+		// the rules that fit, each whole or not at all
+		rules = cutParts(" · "+longRules(m.snap.Table.Rules), " · ", max(0, lw-ansi.StringWidth(left)))
 	}
-	b.WriteString(fit(left+s.TitleBar.Render(cut(rules, max(0, lw-ansi.StringWidth(left)))), lw))
+	b.WriteString(fit(left+s.TitleBar.Render(rules), lw))
 	b.WriteByte(' ')
 	b.WriteString(s.Subtle.Render(right))
 }
@@ -220,12 +298,14 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats),
 			"The game starts when all seats are",
 			"taken or the host presses enter.", "")
-		if !m.snap.Seated {
+		if !m.snap.Seated && m.keys.Sit.Enabled() {
 			out = append(out, s.Info.Render("s: take a seat"))
 		}
 		switch {
-		case m.isHost():
+		case m.keys.Start.Enabled():
 			out = append(out, s.Info.Render("enter: start the game"))
+		case m.isHost() || m.snap.Seated && !m.snap.Table.HostHere:
+			out = append(out, s.Subtle.Render("waiting for a second player"))
 		case m.snap.Seated:
 			out = append(out, s.Subtle.Render("waiting for the host to start"))
 		}
@@ -237,16 +317,17 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case v.Claim == engine.NoValue:
 		out = append(out, s.Subtle.Render("No claim yet"))
 	case v.Claim == engine.Mia:
-		out = append(out, s.Accent.Render("Mia!")+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, s.Accent.Render("Mia!")+" by "+label(m.snap.Who(v.Claimant)))
 	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Claim.Name())+" by "+name(m.snap.Who(v.Claimant)))
+		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+label(m.snap.Who(v.Claimant)))
 	}
-	turn, hint := m.turnLines(s, v, now)
-	out = append(out, cut(turn, w), cut(hint, w))
+	turn, hint := m.turnLines(s, v, now, w)
+	out = append(out, cut(turn, w))
+	out = append(out, hint...)
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
-		cap := "your dice: " + v.Dice.Name()
+		cap := "your dice: " + lobby.DiceName(v.Options.Ranking, v.Dice)
 		if v.Dice == engine.Mia {
 			cap += "!"
 		}
@@ -264,8 +345,9 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	return out
 }
 
-// turnLines say whose turn it is, the clock, and what they must do.
-func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (string, string) {
+// turnLines say whose turn it is, the clock, and what they must do, in
+// lines of at most w cells (two at most: the panel has room for them).
+func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int) (string, []string) {
 	clock := ""
 	if left := m.remaining(now); left >= 0 {
 		clock = " · " + clockText(left) + " left"
@@ -274,24 +356,33 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 		var hint []string
 		switch {
 		case v.Phase == engine.PhaseAnnounce:
-			hint = append(hint, "announce a value: a")
+			hint = append(hint, "a: announce a value")
 		case v.Claim == engine.Mia:
-			hint = append(hint, "Mia! liar: c", "give up: g")
+			hint = append(hint, "Mia! c: liar")
+			if v.Can(engine.GiveUp) {
+				hint = append(hint, "g: give up")
+			}
+			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
+				hint = append(hint, "r: roll")
+			}
+			if len(v.Passes) > 0 { // mia-pass: it may go on
+				hint = append(hint, "p: pass")
+			}
 		default:
 			if v.Can(engine.Challenge) {
-				hint = append(hint, "liar: c")
+				hint = append(hint, "c: liar")
 			}
 			if v.Can(engine.Roll) {
-				hint = append(hint, "roll: r or b (blind)")
+				hint = append(hint, "r: roll", "b: roll blind")
 			}
 			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
-				hint = append(hint, "pass: p")
+				hint = append(hint, "p: pass")
 			}
 			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
-				hint = append(hint, "raise: a")
+				hint = append(hint, "a: raise")
 			}
 		}
-		return s.Turn.Render("Your turn" + clock), strings.Join(hint, " · ")
+		return s.Turn.Render("Your turn" + clock), joinLines(hint, " · ", w, 2)
 	}
 	who := name(m.snap.Name(v.Turn))
 	var doing string
@@ -303,7 +394,29 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time) (strin
 	default:
 		doing = who + " answers the claim"
 	}
-	return who + "'s turn" + clock, s.Subtle.Render(doing)
+	return who + "'s turn" + clock, []string{s.Subtle.Render(cut(doing, w))}
+}
+
+// joinLines joins items with sep into lines of at most w cells, an item
+// never split, at most most lines (an item too wide is cut).
+func joinLines(items []string, sep string, w, most int) []string {
+	var out []string
+	line := ""
+	for _, it := range items {
+		switch {
+		case line == "":
+			line = it
+		case ansi.StringWidth(line+sep+it) <= w:
+			line += sep + it
+		default:
+			out = append(out, cut(line, w))
+			line = it
+		}
+	}
+	if line != "" {
+		out = append(out, cut(line, w))
+	}
+	return out[:min(len(out), most)]
 }
 
 // clockText writes seconds left: "42s", or "12:05" from 100 s up.
@@ -323,10 +436,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 			out = append(out, s.Accent.Render(cut(name(m.snap.Name(v.Winner))+" wins!", w)))
 		}
 	} else {
-		out = append(out, s.Accent.Render(cut(name(res.Winner)+" wins!", w)))
+		out = append(out, s.Accent.Render(cut(label(res.Winner)+" wins!", w)))
 		var line strings.Builder
 		for i, n := range res.Standings {
-			item := fmt.Sprintf("%d. %s", i+1, name(n))
+			item := fmt.Sprintf("%d. %s", i+1, label(n))
 			if line.Len() > 0 && ansi.StringWidth(line.String())+2+ansi.StringWidth(item) > w {
 				out = append(out, line.String())
 				line.Reset()
@@ -341,10 +454,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		}
 	}
 	out = append(out, "")
-	if !m.snap.Seated {
+	if !m.snap.Seated && m.keys.Sit.Enabled() {
 		out = append(out, s.Info.Render("s: sit for the next game"))
 	}
-	if m.snap.Seated || m.isHost() {
+	if m.keys.Start.Enabled() {
 		out = append(out, s.Info.Render("enter: play again"))
 	}
 	return out
@@ -352,8 +465,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		b.WriteString(m.say.View())
+	case typing(m.seed):
+		b.WriteString(m.seed.View())
 	case m.confirm:
 		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
 	case m.status != "" && m.isErr:
@@ -364,4 +479,79 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		b.WriteString(s.Subtle.Render("You are watching this game."))
 	}
+}
+
+// diceLine is the line under the title: the server's commitment to the
+// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
+// players' seeds, for the running game or the next.
+func (m *tableScreen) diceLine() string {
+	f := m.snap.Table.Fair
+	if f.Commitment == "" {
+		return "dice: not committed (a game dealt before commitments, or scripted)"
+	}
+	var b strings.Builder
+	if f.Next {
+		b.WriteString("next game's dice: ")
+	} else {
+		b.WriteString("dice: ")
+	}
+	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
+	names := make([]string, len(f.Seeds))
+	for i, s := range f.Seeds {
+		names[i] = name(s.Name)
+	}
+	switch {
+	case len(names) == 0 && f.Next:
+		b.WriteString(" · no seeds yet")
+	case len(names) == 0:
+		b.WriteString(" · no player seeds")
+	default:
+		b.WriteString(" · seeds: " + strings.Join(names, ", "))
+	}
+	if f.Next {
+		if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
+			fmt.Fprintf(&b, " · yours %q (f)", s)
+		} else {
+			b.WriteString(" · yours: none (f)")
+		}
+	}
+	return b.String()
+}
+
+// rulesLines are the table's rules under the full help, in at most h
+// lines of w cells: a blank line, the rules in words, then what sets them
+// apart from the classic rules, explained (lobby.RulesApart); the rules
+// command tells them all.
+func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
+	if h < 3 {
+		return nil
+	}
+	o := m.snap.Table.Rules
+	if m.snap.Game != nil && m.snap.Playing {
+		o = m.snap.Game.Options // the game's, when the host changed them for the next one
+	}
+	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
+	for _, r := range lobby.RulesApart(o) {
+		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
+			out = append(out, l)
+		}
+	}
+	if len(out) > h {
+		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
+	}
+	return out
+}
+
+// notice is what a window too small for the table still says: that it is
+// the viewer's turn, and the clock (noticer).
+func (m *tableScreen) notice() string {
+	v := m.view()
+	if !m.inGame() || !v.MyTurn() {
+		return ""
+	}
+	news := "Your turn at " + name(m.name)
+	if left := m.remaining(m.c.cfg.Now()); left >= 0 {
+		news += " · " + clockText(left) + " left"
+	}
+	return news
 }

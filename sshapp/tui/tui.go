@@ -8,7 +8,8 @@
 // the session's renderer, built once per session (styles.go).
 //
 // Room: under sshapp, beside the server, which runs it on each session
-// with a terminal. It may import lobby (and lobby/ai), engine, store
+// with a terminal. It may import lobby (and lobby/ai), engine (and
+// engine/fair), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access
 // rule); never sshapp or its other rooms.
@@ -42,6 +43,9 @@ type Config struct {
 	// Renderer is the session's renderer (bm.MakeRenderer(s)): every style
 	// comes from it.
 	Renderer *lipgloss.Renderer
+	// Styles, when set, are the styles Renderer would build, shared with
+	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
+	Styles *Styles
 	// Table, if set, is opened first (ssh -t HOST play TABLE).
 	Table string
 	// Width and Height are the initial size; tea.WindowSizeMsg updates it.
@@ -85,7 +89,10 @@ func New(cfg Config) tea.Model {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := NewStyles(cfg.Renderer)
+	s := cfg.Styles
+	if s == nil {
+		s = NewStyles(cfg.Renderer)
+	}
 	m := &Model{c: &common{cfg: cfg, s: s, help: s.newHelp()}, width: cfg.Width, height: cfg.Height}
 	m.c.nav = m
 	return m
@@ -206,6 +213,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	if m.fatal != "" || m.cur == nil {
 		return nil
 	}
+	if m.tooSmall() {
+		// The screen is not shown: its keys would act unseen. q still quits.
+		if msg.String() == "q" && !m.cur.Typing() {
+			return m.quit()
+		}
+		return nil
+	}
 	if msg.String() == "?" && !m.cur.Typing() {
 		m.c.help.ShowAll = !m.c.help.ShowAll
 		m.resize()
@@ -219,14 +233,31 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 // others need at least MinWidth×MinHeight.
 type anySize interface{ anySize() }
 
+// noticer is a screen with news that a window too small for it still
+// shows (the table: that it is the viewer's turn).
+type noticer interface{ notice() string }
+
+// windowSize is the window's size; MinWidth×MinHeight while not known yet.
+func (m *Model) windowSize() (int, int) {
+	if m.width <= 0 || m.height <= 0 {
+		return MinWidth, MinHeight
+	}
+	return m.width, m.height
+}
+
+// tooSmall reports whether the window is too small for the screen shown,
+// which then is not drawn and takes no keys.
+func (m *Model) tooSmall() bool {
+	w, h := m.windowSize()
+	_, ok := m.cur.(anySize)
+	return !ok && (w < MinWidth || h < MinHeight)
+}
+
 // View draws the screen shown, or asks for a bigger window.
 func (m *Model) View() string {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		w, h = MinWidth, MinHeight // size not known yet
-	}
-	if _, ok := m.cur.(anySize); !ok && (w < MinWidth || h < MinHeight) {
-		return m.tooSmall(w, h)
+	w, h := m.windowSize()
+	if m.tooSmall() {
+		return m.sizeNotice(w, h)
 	}
 	if m.fatal != "" {
 		return m.c.s.Error.Render(m.fatal) + "\n\n" + m.c.s.Subtle.Render("q: quit")
@@ -237,9 +268,15 @@ func (m *Model) View() string {
 	return m.cur.View()
 }
 
-// tooSmall is the whole screen when the window cannot hold the layout.
-func (m *Model) tooSmall(w, h int) string {
+// sizeNotice is the whole screen when the window cannot hold the layout:
+// the size it needs, and the screen's news (noticer).
+func (m *Model) sizeNotice(w, h int) string {
 	msg := m.c.s.Center.Render(fmt.Sprintf("make the window at least %d×%d", MinWidth, MinHeight)) + "\n" +
 		m.c.s.Subtle.Render(fmt.Sprintf("(now %d×%d)", w, h))
+	if n, ok := m.cur.(noticer); ok {
+		if news := n.notice(); news != "" {
+			msg = m.c.s.Turn.Render(cut(news, min(w, MaxWidth))) + "\n\n" + msg
+		}
+	}
 	return m.c.s.r.Place(min(w, MaxWidth), min(h, MaxHeight), lipgloss.Center, lipgloss.Center, msg)
 }

@@ -458,17 +458,25 @@ func TestKeysWaitForTheMoveInFlight(t *testing.T) {
 }
 
 // BenchmarkTableSnapshot is a snapshot taken and drawn: what a session
-// spends on each change of its table.
+// spends on each change of its table. The snapshots alternate between
+// two moves of a game, so the log changes each time and the chat not.
 func BenchmarkTableSnapshot(b *testing.B) {
 	e := newEnv(b)
 	p := []lobby.Player{e.player("alice"), e.player("bob"), e.player("carol")}
 	tbl := e.game("bench", engine.DefaultOptions(), p...)
 	m := New(e.config(p[0], 80, 24)).(*Model)
-	snap := e.snapshot(tbl, p[0])
-	ts := showTable(m, tbl, snap)
+	first := e.snapshot(tbl, p[0])
+	turn, _ := whoseTurn(b, first, p...)
+	if err := tbl.Act(ctxT(b), turn, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+		b.Fatal(err)
+	}
+	snaps := []lobby.Snapshot{first, e.until(tbl, p[0], "the roll", func(s lobby.Snapshot) bool { return len(s.Events()) > len(first.Events()) })}
+	ts := showTable(m, tbl, first)
 	b.ReportAllocs()
+	i := 0
 	for b.Loop() {
-		ts.setSnapshot(snap)
+		i++
+		ts.setSnapshot(snaps[i%2])
 		_ = m.View()
 	}
 }

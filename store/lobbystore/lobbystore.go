@@ -109,7 +109,8 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 	for i, p := range g.Players {
 		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
 	}
-	rec, err := s.st.CreateGame(ctx, store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1})
+	rec, err := s.st.CreateGame(ctx, store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1,
+		Fair: g.Fair})
 	if err != nil {
 		return "", err
 	}
@@ -136,7 +137,7 @@ func (s Storage) InProgress(ctx context.Context) ([]lobby.SavedGame, error) {
 			players[j] = lobby.Player{Fingerprint: st.Fingerprint, Name: st.Name, Bot: st.Bot}
 		}
 		out[i] = lobby.SavedGame{ID: g.ID, Events: rg.Events,
-			GameRecord: lobby.GameRecord{Table: g.Table, Players: players, Rules: g.Rules, Started: g.Started}}
+			GameRecord: lobby.GameRecord{Table: g.Table, Players: players, Rules: g.Rules, Started: g.Started, Fair: g.Fair}}
 	}
 	return out, err
 }

@@ -1,0 +1,193 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
+)
+
+// Errors of players' seeds.
+var (
+	ErrSeedTooLate  = errors.New("a game is running: seeds are given before a game starts, for the next one")
+	ErrTooManySeeds = errors.New("too many people gave a seed for the next game at this table")
+	ErrScriptedDice = errors.New("this server deals scripted dice (a test): there is no commitment to add a seed to")
+)
+
+// maxGivenSeeds bounds the seeds kept for a table's next game (only those
+// of the players who sit down count).
+const maxGivenSeeds = 4 * engine.MaxSeats
+
+// GivenSeed is a seed a player gave for a game.
+type GivenSeed struct {
+	Name        string
+	Fingerprint string
+	Seed        string
+}
+
+// FairInfo is what everyone at a table may know of its dice: the server's
+// commitment (SHA-256 of its secret seed) and the players' seeds, for the
+// running game, or for the next one while none runs (Next).
+type FairInfo struct {
+	Commitment string
+	Next       bool
+	Seeds      []GivenSeed
+}
+
+// Seed returns the seed fp gave, if any.
+func (f FairInfo) Seed(fp string) (string, bool) {
+	for _, s := range f.Seeds {
+		if s.Fingerprint == fp {
+			return s.Seed, true
+		}
+	}
+	return "", false
+}
+
+// nextDice is a table's secret seed for its next game, committed to (its
+// commitment shown) before anyone gives a seed, and the seeds given since.
+// It is drawn again after every game starts, and seeds count for one game:
+// a seed the server knew before it drew its own could be played against.
+type nextDice struct {
+	seed  fair.Seed
+	given []GivenSeed
+}
+
+func newNextDice() nextDice { return nextDice{seed: fair.NewSeed()} }
+
+// SetSeed records p's seed for the next game at the table, cleaned like
+// any text a player types; an empty text takes p's seed back (none given
+// is allowed). It returns the seed as recorded. Seeds are given while no
+// game runs; only the seeds of those who play the next game count.
+func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, error) {
+	text = Clean(text, fair.MaxSeedRunes)
+	if text != "" {
+		if err := fair.CheckPlayerSeed(text); err != nil {
+			return "", err
+		}
+	}
+	err := t.do(ctx, func(context.Context) error {
+		if !t.mayEnter(p) {
+			return ErrPrivate
+		}
+		if t.running() {
+			return ErrSeedTooLate
+		}
+		if t.lobby.scripted {
+			return ErrScriptedDice
+		}
+		i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.Fingerprint == p.Fingerprint })
+		switch {
+		case text == "" && i >= 0:
+			t.next.given = slices.Delete(t.next.given, i, i+1)
+		case text == "":
+		case i >= 0:
+			t.next.given[i].Seed, t.next.given[i].Name = text, p.Name
+		case len(t.next.given) >= maxGivenSeeds:
+			return ErrTooManySeeds
+		default:
+			t.next.given = append(t.next.given, GivenSeed{Name: p.Name, Fingerprint: p.Fingerprint, Seed: text})
+		}
+		t.changed(false)
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return text, nil
+}
+
+// deal seats the sitters and returns the game's dice and its proof (with
+// the secret seed, for the store): the table's committed stream, or the
+// lobby's scripted dice (tests), which shuffle the seats and carry no proof.
+func (t *Table) deal() ([]Player, engine.Source, *fair.Proof, error) {
+	if t.lobby.scripted {
+		dice := t.lobby.cfg.Dice
+		players := slices.Clone(t.sitters)
+		for i := len(players) - 1; i > 0; i-- {
+			j := dice.Intn(i + 1)
+			players[i], players[j] = players[j], players[i]
+		}
+		return players, dice, nil, nil
+	}
+	players, st, proof, err := t.next.deal(t.sitters)
+	return players, st, &proof, err
+}
+
+// deal seats players and derives the game's dice from the table's next
+// seed and the seeds they gave: it returns the players in seat order, the
+// game's Source and its proof (with the secret seed, for the store). It
+// changes nothing; the caller draws the next seed once the game is saved.
+func (n nextDice) deal(players []Player) ([]Player, *fair.Stream, fair.Proof, error) {
+	var texts []string
+	fps := make([]string, len(players))
+	for i, p := range players {
+		fps[i] = p.Fingerprint
+		for _, g := range n.given {
+			if g.Fingerprint == p.Fingerprint {
+				texts = append(texts, g.Seed)
+			}
+		}
+	}
+	st, err := fair.NewStream(n.seed, texts)
+	if err != nil {
+		return nil, nil, fair.Proof{}, err
+	}
+	seated := make([]Player, len(players))
+	proof := fair.Proof{Scheme: fair.Scheme, Commitment: n.seed.Commitment(), ServerSeed: n.seed.Reveal(),
+		PlayerSeeds: []fair.PlayerSeed{}}
+	for seat, i := range st.Seating(fps) {
+		seated[seat] = players[i]
+		for _, g := range n.given {
+			if g.Fingerprint == players[i].Fingerprint {
+				proof.PlayerSeeds = append(proof.PlayerSeeds, fair.PlayerSeed{Seat: seat, Seed: g.Seed})
+			}
+		}
+	}
+	return seated, st, proof, nil
+}
+
+// resumeDice is the Source of a recovered game: its stream again when it
+// has a proof, else the lobby's dice (a game stored before fair dice).
+func (t *Table) resumeDice(proof *fair.Proof) (engine.Source, error) {
+	if proof == nil {
+		return t.lobby.cfg.Dice, nil
+	}
+	seed, err := fair.ParseSeed(proof.ServerSeed)
+	if err != nil {
+		return nil, err
+	}
+	var texts []string
+	for _, p := range proof.PlayerSeeds {
+		texts = append(texts, p.Seed)
+	}
+	return fair.NewStream(seed, texts)
+}
+
+// sealed is p without its server seed (nil for nil).
+func sealed(p *fair.Proof) *fair.Proof {
+	if p == nil {
+		return nil
+	}
+	s := p.Sealed()
+	return &s
+}
+
+// fairInfo is the table's FairInfo for its snapshots.
+func (t *Table) fairInfo() FairInfo {
+	if t.running() && t.game.proof != nil {
+		p := t.game.proof
+		info := FairInfo{Commitment: p.Commitment}
+		for _, s := range p.PlayerSeeds {
+			pl := t.game.players[s.Seat]
+			info.Seeds = append(info.Seeds, GivenSeed{Name: pl.Name, Fingerprint: pl.Fingerprint, Seed: s.Seed})
+		}
+		return info
+	}
+	if t.running() || t.lobby.scripted {
+		return FairInfo{} // a game dealt before fair dice, or scripted
+	}
+	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: slices.Clone(t.next.given)}
+}

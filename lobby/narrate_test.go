@@ -1,0 +1,116 @@
+package lobby
+
+import (
+	"testing"
+
+	"github.com/mia-game/mia/engine"
+)
+
+// TestNarratorOptions tells the events of the rule options (a Mia shown at
+// once, a low claim, a challenge of nothing, a Mia come back, several
+// players losing at once) and names pips claims by their rank, in a replay,
+// from a seat and watched with the dice hidden.
+func TestNarratorOptions(t *testing.T) {
+	names := []string{"alice", "bob", "carol"}
+	type line struct{ replay, bob, verdict string }
+	cases := []struct {
+		name    string
+		ranking engine.Ranking
+		evs     []engine.Event
+		want    map[int]line
+	}{
+		{"a true Mia shown at once", engine.Classic, []engine.Event{
+			{Type: engine.EvRound, Round: 1, Opener: 0},
+			{Type: engine.EvRoll, Seat: 0, Dice: engine.Mia, Looked: true},
+			{Type: engine.EvClaim, Seat: 0, Value: engine.Mia},
+			{Type: engine.EvReveal, Seat: 0, Claim: engine.Mia, Dice: engine.Mia,
+				Losses: []engine.Loss{{Seat: 1, LivesLost: 1}, {Seat: 2, LivesLost: 1}}},
+		}, map[int]line{
+			2: {"alice announced Mia", "alice announced Mia", "true: Mia claimed, Mia in the cup"},
+			3: {"alice's Mia is shown at once: Mia, bob and carol lose a life",
+				"alice's Mia is shown at once: Mia, you and carol lose a life",
+				"the Mia stood: Mia in the cup, bob and carol lose a life"},
+		}},
+		{"a false Mia shown at once", engine.Classic, []engine.Event{
+			{Type: engine.EvRound, Round: 1, Opener: 1},
+			{Type: engine.EvRoll, Seat: 1, Dice: 54, Looked: true},
+			{Type: engine.EvClaim, Seat: 1, Value: engine.Mia},
+			{Type: engine.EvReveal, Seat: 1, Claim: engine.Mia, Dice: 54, Losses: []engine.Loss{{Seat: 1, LivesLost: 2}}},
+		}, map[int]line{
+			3: {"bob's Mia is shown at once: 54, bob loses 2 lives", "your Mia is shown at once: 54, you lose 2 lives",
+				"caught: 54 under bob's Mia, bob loses 2 lives"},
+		}},
+		{"a low claim and a challenge of nothing", engine.Classic, []engine.Event{
+			{Type: engine.EvRound, Round: 1, Opener: 0},
+			{Type: engine.EvRoll, Seat: 0, Dice: 54, Looked: true},
+			{Type: engine.EvClaim, Seat: 0, Value: 54},
+			{Type: engine.EvRoll, Seat: 1, Dice: 31, Looked: true},
+			{Type: engine.EvLowClaim, Seat: 1, Value: 43, Claim: 54, Loser: 1, LivesLost: 1},
+			{Type: engine.EvRound, Round: 2, Opener: 2},
+			{Type: engine.EvChallenge, Seat: 2, Claimant: -1, Claim: engine.NoValue, Dice: engine.NoValue, Loser: 2, LivesLost: 1},
+		}, map[int]line{
+			2: {"alice announced 54 to bob", "alice announced 54 to you", "true: 54 claimed, 54 in the cup"},
+			4: {"bob announced 43, not above 54, and loses a life", "you announced 43, not above 54, and lose a life",
+				"bluff: 43 claimed, 31 in the cup"},
+			6: {"carol challenged before anything was claimed and loses a life",
+				"carol challenged before anything was claimed and loses a life", ""},
+		}},
+		{"pips, and a Mia come back (mia-pass wins)", engine.Pips, []engine.Event{
+			{Type: engine.EvRound, Round: 1, Opener: 0},
+			{Type: engine.EvRoll, Seat: 0, Dice: engine.Mia, Looked: true},
+			{Type: engine.EvClaim, Seat: 0, Value: engine.Mia},
+			{Type: engine.EvPass, Seat: 1, Value: engine.Mia},
+			{Type: engine.EvPass, Seat: 2, Value: engine.Mia},
+			{Type: engine.EvMiaBack, Seat: 0, Losses: []engine.Loss{{Seat: 1, LivesLost: 1}, {Seat: 2, LivesLost: 2}}},
+			{Type: engine.EvRound, Round: 2, Opener: 0},
+			{Type: engine.EvRoll, Seat: 0, Dice: 54, Looked: true},
+			{Type: engine.EvClaim, Seat: 0, Value: 63},
+			{Type: engine.EvRoll, Seat: 1, Dice: 62, Looked: true},
+			{Type: engine.EvClaim, Seat: 1, Value: 64},
+			{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 64, Dice: 62, Loser: 1, LivesLost: 1},
+		}, map[int]line{
+			4: {"carol passed Mia to alice", "carol passed Mia to alice", "true: Mia passed on, Mia in the cup"},
+			5: {"alice's Mia came back round: bob loses a life and carol loses 2 lives",
+				"alice's Mia came back round: you lose a life and carol loses 2 lives", ""},
+			7: {"alice rolled 54 (9 pips)", "alice rolled 54 (9 pips)", ""},
+			8: {"alice announced 9 pips to bob", "alice announced 9 pips to you", "true: 9 pips claimed, 54 (9 pips) in the cup"},
+			10: {"bob announced 10 pips to carol", "you announced 10 pips to carol",
+				"bluff: 10 pips claimed, 62 (8 pips) in the cup"},
+			11: {"carol called bob a liar: 62 (8 pips), bob loses a life", "carol called you a liar: 62 (8 pips), you lose a life",
+				"caught: 62 (8 pips) under bob's 10 pips, bob loses a life"},
+		}},
+		{"a Mia come back and rolled again (mia-pass reroll)", engine.Classic, []engine.Event{
+			{Type: engine.EvRound, Round: 1, Opener: 1},
+			{Type: engine.EvRoll, Seat: 1, Dice: 32, Looked: true},
+			{Type: engine.EvClaim, Seat: 1, Value: engine.Mia},
+			{Type: engine.EvPass, Seat: 2, Value: engine.Mia},
+			{Type: engine.EvPass, Seat: 0, Value: engine.Mia},
+			{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: true},
+		}, map[int]line{
+			4: {"alice passed Mia to bob", "alice passed Mia to you", "bluff: Mia passed on, 32 in the cup"},
+			5: {"bob's Mia came back round: bob rolled again 65", "your Mia came back round: you rolled again 65", ""},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			replay := Narrator{Names: names, You: -1, Ranking: c.ranking, Turn: -1}
+			bob := Narrator{Names: names, You: 1, Ranking: c.ranking, Turn: -1}
+			for i, w := range c.want {
+				if got := replay.Line(c.evs, i); got != w.replay {
+					t.Errorf("event %d in a replay: %q, want %q", i, got, w.replay)
+				}
+				if got := bob.Line(c.evs, i); got != w.bob {
+					t.Errorf("event %d from bob's seat: %q, want %q", i, got, w.bob)
+				}
+				if _, got := replay.Verdict(c.evs, i); got != w.verdict {
+					t.Errorf("event %d verdict: %q, want %q", i, got, w.verdict)
+				}
+			}
+			for i := range c.evs {
+				if replay.Line(c.evs, i) == "" {
+					t.Errorf("event %d (%s) is not told", i, c.evs[i].Type)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/lobby"
+)
+
+// seedCommand is `seed TABLE [TEXT…|--none]`.
+var seedCommand = Command{
+	Name: "seed",
+	Args: "TABLE [TEXT…|--none]",
+	Summary: "adds your seed to the dice of a table's next game (--none takes it back); " +
+		"without TEXT, the server's commitment and the seeds given",
+	JSON: true,
+	Run:  runSeed,
+}
+
+// SeedJSON is the document of `seed --json`: the table's dice as everyone
+// there may know them.
+type SeedJSON struct {
+	Table      string          `json:"table"`
+	Game       string          `json:"game"` // "next", or "running" while a game runs
+	Commitment string          `json:"commitment"`
+	Seeds      []SeedGivenJSON `json:"seeds"`
+	Yours      *string         `json:"yours"` // null: none given
+}
+
+// SeedGivenJSON is one seed given at a table.
+type SeedGivenJSON struct {
+	Name string `json:"name"`
+	Seed string `json:"seed"`
+}
+
+func runSeed(ctx context.Context, c *Call) int {
+	if len(c.Args) == 0 || strings.HasPrefix(c.Args[0], "-") {
+		return c.Usage()
+	}
+	words, none := stripFlag(c.Args[1:], "--none")
+	if none && len(words) > 0 {
+		return c.Usage()
+	}
+	t, _, ok := c.openTable(c.Args[0])
+	if !ok {
+		return ExitRefused
+	}
+	if none || len(words) > 0 {
+		if _, err := t.SetSeed(ctx, c.lobbyPlayer(), strings.Join(words, " ")); err != nil {
+			return c.tableError(err)
+		}
+	}
+	info := t.Info()
+	f := info.Fair
+	doc := SeedJSON{Table: info.Name, Game: "next", Commitment: f.Commitment, Seeds: []SeedGivenJSON{}}
+	if !f.Next {
+		doc.Game = "running"
+	}
+	for _, s := range f.Seeds {
+		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed})
+	}
+	if s, ok := f.Seed(c.Player.Fingerprint); ok {
+		doc.Yours = &s
+	}
+	if c.JSON {
+		return c.WriteJSON(doc)
+	}
+	writeTableDice(c, info.Name, f, doc.Yours)
+	return ExitOK
+}
+
+// writeTableDice tells a table's dice as `seed` shows them.
+func writeTableDice(c *Call, table string, f lobby.FairInfo, yours *string) {
+	if f.Commitment == "" {
+		fmt.Fprintf(c.Stdout, "The game running at %s was dealt before this server committed to its dice.\n", table)
+		return
+	}
+	which := "the next game"
+	if !f.Next {
+		which = "the game running now"
+	}
+	fmt.Fprintf(c.Stdout, "Dice of %s at %s:\n", which, table)
+	fmt.Fprintf(c.Stdout, "  commitment  %s (SHA-256 of the server's secret seed)\n", f.Commitment)
+	given := make([][2]string, len(f.Seeds))
+	for i, s := range f.Seeds {
+		given[i] = [2]string{s.Name, s.Seed}
+	}
+	fmt.Fprintf(c.Stdout, "  seeds       %s\n", seedList(given, "none given yet"))
+	switch {
+	case yours != nil:
+		fmt.Fprintf(c.Stdout, "  yours       %q: it counts if you play %s\n", *yours, which)
+	case f.Next:
+		fmt.Fprintf(c.Stdout, "  yours       none given (allowed); add one:  %s\n", c.Hint("seed "+table+" TEXT"))
+	default:
+		fmt.Fprintf(c.Stdout, "  yours       none given\n")
+	}
+	fmt.Fprintf(c.Stdout, "When the game ends its seed is revealed:  %s\n", c.Hint("verify GAME"))
+}

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+)
+
+// revealFor is how long the cup stays lifted on screen after a round
+// ends: long enough to read the dice, the claim and who lost. The game
+// does not wait for it; the next round runs underneath.
+const revealFor = 5 * time.Second
+
+// revealEndMsg tells the table screen that the time of the cup it
+// lifted n-th is over.
+type revealEndMsg struct{ n int }
+
+// reveal is the end of the last round as the table screen shows it for
+// revealFor: drawn from the events (lobby.Narrator.Lifted), never a
+// pause of the game.
+type reveal struct {
+	heading string
+	dice    engine.Value
+	words   []string
+	n       int // how many cups the screen lifted, this one included; 0: none shown
+	at      int // the event that lifted it
+}
+
+// newReveal is the n-th cup lifted, by the event at i of snap's events.
+func newReveal(snap lobby.Snapshot, i, n int) reveal {
+	heading, dice, words, ok := snap.Narrator().Lifted(snap.Events(), i)
+	if !ok {
+		return reveal{}
+	}
+	for j, w := range words {
+		words[j] = lobby.Clean(w, 4*MaxWidth) // names in it were typed by people
+	}
+	return reveal{heading: heading, dice: dice, words: words, n: n, at: i}
+}
+
+// shown reports whether the cup is lifted.
+func (r reveal) shown() bool { return r.n > 0 && r.heading != "" }
+
+// shownAt is the event that lifted the cup shown, or -1: what a frame shared
+// between spectators must agree on.
+func (r reveal) shownAt() int {
+	if !r.shown() {
+		return -1
+	}
+	return r.at
+}
+
+// end is the command that puts the cup back after revealFor.
+func (r reveal) end() tea.Cmd {
+	n := r.n
+	return tea.Tick(revealFor, func(time.Time) tea.Msg { return revealEndMsg{n: n} })
+}
+
+// lines draws the lifted cup in w×h cells: the heading, the dice, the
+// words wrapped.
+func (r reveal) lines(s *Styles, w, h int) []string {
+	out := []string{s.Header.Render(cut(r.heading, w))}
+	if r.dice.Valid() {
+		out = append(out, strings.Split(s.Die.Render(drawDice(r.dice)), "\n")...)
+	}
+	room := h - len(out)
+	var words []string
+	for _, w0 := range r.words {
+		words = append(words, strings.Split(ansi.Wordwrap(w0, w, " "), "\n")...)
+	}
+	if len(words) > room {
+		words = words[:max(0, room)]
+	}
+	for _, l := range words {
+		out = append(out, s.Accent.Render(cut(l, w)))
+	}
+	return out
+}
