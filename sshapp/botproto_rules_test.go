@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -105,6 +106,17 @@ func TestBotRulesAndMiaPass(t *testing.T) {
 	}
 	a.close()
 	b.close()
+	// The wins table, still seated, deals its next game from the same
+	// script: wait until both bots have gone and no game runs there before
+	// the draws of the next table.
+	wt, err := e.lobby.Table("wins")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the wins table empty", func() bool {
+		i := wt.Info()
+		return i.Taken == 0 && i.State != "playing"
+	})
 
 	// maexchen: in game 1, beta's low claim; in game 2, beta's challenge
 	// before anything is claimed.
