@@ -97,14 +97,6 @@ type RuleText struct {
 	Text   string `json:"text"`
 }
 
-// onOff writes a switch.
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
 // ExplainRules explains a rule set, the game first and then every option
 // with its value, in sentences.
 func ExplainRules(o engine.Options) []RuleText {

@@ -13,11 +13,10 @@ import (
 
 // tableSpec is a table the tool made: its seats and the bots seated.
 type tableSpec struct {
-	name         string
-	seats, bots  int
-	lives        int
-	allBots      bool
-	createdAfter int // kills dealt when it was (re)made
+	name        string
+	seats, bots int
+	lives       int
+	allBots     bool
 }
 
 // finished is what the tool knows of a finished game once it checked it.

@@ -128,7 +128,7 @@ func TestRestartKeepsTablesAndHistory(t *testing.T) {
 			if err := cmd.Wait(); sig == syscall.SIGTERM && err != nil {
 				t.Fatalf("exit after SIGTERM: %v; logs:\n%s", err, logs.String())
 			}
-			cmd, logs, addr, _ = startMia(t, dir, env)
+			cmd, _, addr, _ = startMia(t, dir, env)
 			host, _ = dial(t, addr, hostKey)
 			viewer, _ = dial(t, addr, viewerKey)
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
@@ -298,15 +297,6 @@ func (e *env) games() []store.Game {
 		e.t.Fatal(err)
 	}
 	return gs
-}
-
-func (e *env) events(id string) []engine.Event {
-	e.t.Helper()
-	_, evs, err := e.st.Game(context.Background(), id)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return evs
 }
 
 func mustAddr(s string) netip.AddrPort { return netip.MustParseAddrPort(s) }
