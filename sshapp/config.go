@@ -95,11 +95,17 @@ type Limits struct {
 	// MaxUnauthenticated caps connections still in their handshake
 	// (default 64).
 	MaxUnauthenticated int
-	// EarlyDrop is the number of connections in their handshake from
-	// which a new one is dropped at random, as OpenSSH's MaxStartups
-	// does: with EarlyDropRate percent chance at EarlyDrop, rising
-	// linearly to 100 % at MaxUnauthenticated (default 16; negative: off).
+	// EarlyDrop is the number of stalled connections (in their
+	// handshake for EarlyDropAfter or longer) from which a new one is
+	// dropped at random, as OpenSSH's MaxStartups does: with EarlyDropRate
+	// percent chance at EarlyDrop, rising linearly to 100 % at
+	// MaxUnauthenticated (default 16; negative: off).
 	EarlyDrop int
+	// EarlyDropAfter is how long a handshake runs before it counts as
+	// stalled for EarlyDrop (default 1 s; negative: every handshake
+	// counts, as in OpenSSH). Real clients finish theirs in milliseconds,
+	// so a crowd connecting at once is let in.
+	EarlyDropAfter time.Duration
 	// EarlyDropRate is the chance in percent of an early drop at
 	// EarlyDrop connections (default 30).
 	EarlyDropRate int
@@ -164,6 +170,7 @@ func (l Limits) withDefaults() Limits {
 	num(&l.MaxUnauthenticated, 64)
 	num(&l.EarlyDrop, 16)
 	num(&l.EarlyDropRate, 30)
+	dur(&l.EarlyDropAfter, time.Second)
 	l.EarlyDropRate = min(max(l.EarlyDropRate, 0), 100)
 	dur(&l.PenaltyMin, 15*time.Second)
 	dur(&l.PenaltyMax, 10*time.Minute)

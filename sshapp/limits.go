@@ -110,7 +110,7 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 		refuse = refusePenalised
 	case srv.lim.MaxPerSource > 0 && srv.perIP[src] >= srv.lim.MaxPerSource:
 		refuse = refusePerSource
-	case srv.lim.dropChance(srv.unauth) > srv.roll(100):
+	case srv.lim.dropChance(len(srv.handshaking), srv.stalledLocked(now)) > srv.roll(100):
 		refuse = refuseBusy
 	}
 	if refuse != "" {
@@ -128,7 +128,7 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	}
 	c := &conn{Conn: nc, srv: srv, ip: ip, source: src, accepted: now}
 	srv.perIP[src]++
-	srv.unauth++
+	srv.handshaking[c] = struct{}{}
 	srv.conns[c] = struct{}{}
 	srv.mu.Unlock()
 
@@ -143,19 +143,43 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 }
 
 // dropChance is the chance in percent that a new connection is refused
-// while unauth connections are in their handshake: none below EarlyDrop,
-// EarlyDropRate at it, rising linearly to 100 at MaxUnauthenticated.
-func (l Limits) dropChance(unauth int) int {
+// while unauth connections are in their handshake, stalled of them for
+// EarlyDropAfter or longer: 100 at MaxUnauthenticated; below that none
+// while fewer than EarlyDrop are stalled, EarlyDropRate at EarlyDrop,
+// rising linearly to 100 at MaxUnauthenticated.
+func (l Limits) dropChance(unauth, stalled int) int {
 	full := l.MaxUnauthenticated
 	switch {
 	case full <= 0:
 		return 0
 	case unauth >= full:
 		return 100
-	case l.EarlyDrop <= 0 || l.EarlyDrop >= full || unauth < l.EarlyDrop:
+	case l.EarlyDrop <= 0 || l.EarlyDrop >= full || stalled < l.EarlyDrop:
 		return 0
 	}
-	return l.EarlyDropRate + (100-l.EarlyDropRate)*(unauth-l.EarlyDrop)/(full-l.EarlyDrop)
+	return min(100, l.EarlyDropRate+(100-l.EarlyDropRate)*(stalled-l.EarlyDrop)/(full-l.EarlyDrop))
+}
+
+// stalledLocked counts the connections that have been in their handshake
+// for EarlyDropAfter or longer (all of them if it is negative). A real
+// client's handshake takes milliseconds, so a crowd connecting at once is
+// not mistaken for a flood. At most MaxUnauthenticated connections are
+// counted; srv.mu is held.
+func (srv *Server) stalledLocked(now time.Time) int {
+	lim := srv.lim
+	if lim.MaxUnauthenticated <= 0 || lim.EarlyDrop <= 0 {
+		return 0
+	}
+	if lim.EarlyDropAfter < 0 {
+		return len(srv.handshaking)
+	}
+	n := 0
+	for c := range srv.handshaking {
+		if now.Sub(c.accepted) >= lim.EarlyDropAfter {
+			n++
+		}
+	}
+	return n
 }
 
 // handshakeDeadline is the deadline of a connection not yet
@@ -227,7 +251,7 @@ func (c *conn) authenticated(ctx ssh.Context) {
 	c.mu.Unlock()
 
 	c.srv.mu.Lock()
-	c.srv.unauth--
+	delete(c.srv.handshaking, c)
 	c.srv.handshakes[handshakeOK]++
 	c.srv.mu.Unlock()
 	c.keepalive(ctx)
@@ -250,7 +274,7 @@ func (c *conn) Close() error {
 			delete(srv.perIP, c.source)
 		}
 		if !wasAuthed {
-			srv.unauth--
+			delete(srv.handshaking, c)
 			if c.timedOut.Load() {
 				srv.handshakes[handshakeTimeout]++
 			} else {

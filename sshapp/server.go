@@ -51,19 +51,19 @@ type Server struct {
 	styles    tui.StyleCache // the screens' styles, one per kind of terminal
 	frameBufs sync.Pool      // buffers the screens' frames are put together in
 
-	mu         sync.Mutex
-	closing    bool
-	addr       net.Addr
-	listeners  map[net.Listener]struct{}
-	perIP      map[string]int
-	unauth     int
-	penalties  *penalties
-	roll       func(n int) int   // random early drop's dice: [0, n)
-	refusals   map[string]uint64 // connections refused before their handshake, by reason (Stats)
-	handshakes map[string]uint64 // connections that authenticated or did not, by result
-	dropped    map[string]uint64 // sessions dropped for not reading, by reason
-	conns      map[*conn]struct{}
-	sessions   map[*session]struct{}
+	mu          sync.Mutex
+	closing     bool
+	addr        net.Addr
+	listeners   map[net.Listener]struct{}
+	perIP       map[string]int
+	handshaking map[*conn]struct{} // connections not yet authenticated
+	penalties   *penalties
+	roll        func(n int) int   // random early drop's dice: [0, n)
+	refusals    map[string]uint64 // connections refused before their handshake, by reason (Stats)
+	handshakes  map[string]uint64 // connections that authenticated or did not, by result
+	dropped     map[string]uint64 // sessions dropped for not reading, by reason
+	conns       map[*conn]struct{}
+	sessions    map[*session]struct{}
 }
 
 // New builds a server from cfg. It does not listen yet.
@@ -81,17 +81,18 @@ func New(cfg Config) (*Server, error) {
 		cfg.Now = time.Now
 	}
 	srv := &Server{
-		cfg:        cfg,
-		lim:        cfg.Limits.withDefaults(),
-		log:        cfg.Log.WithPrefix("sshapp"),
-		perIP:      make(map[string]int),
-		roll:       rand.IntN,
-		refusals:   make(map[string]uint64),
-		handshakes: make(map[string]uint64),
-		dropped:    make(map[string]uint64),
-		listeners:  make(map[net.Listener]struct{}),
-		conns:      make(map[*conn]struct{}),
-		sessions:   make(map[*session]struct{}),
+		cfg:         cfg,
+		lim:         cfg.Limits.withDefaults(),
+		log:         cfg.Log.WithPrefix("sshapp"),
+		perIP:       make(map[string]int),
+		roll:        rand.IntN,
+		refusals:    make(map[string]uint64),
+		handshakes:  make(map[string]uint64),
+		dropped:     make(map[string]uint64),
+		listeners:   make(map[net.Listener]struct{}),
+		conns:       make(map[*conn]struct{}),
+		handshaking: make(map[*conn]struct{}),
+		sessions:    make(map[*session]struct{}),
 	}
 	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
 	srv.commands = command.New(command.Config{
@@ -321,7 +322,7 @@ func (srv *Server) Stats() Stats {
 	for ss := range srv.sessions {
 		st.Sessions[ss.kind]++
 	}
-	st.Connections, st.Unauthenticated = len(srv.conns), srv.unauth
+	st.Connections, st.Unauthenticated = len(srv.conns), len(srv.handshaking)
 	for _, r := range []string{handshakeOK, handshakeTimeout, handshakeNoAuth} {
 		st.Handshakes[r] = srv.handshakes[r]
 	}
