@@ -189,21 +189,35 @@ func (f *frames) drawLocked() {
 
 // framed runs a model with frames in place of Bubble Tea's renderer: the
 // program runs with tea.WithoutRenderer, and every view the program asks
-// for goes to frames.
+// for goes to frames. The model's Init, Update and View run on the
+// server's drawers (see drawers), done is this session's channel for them.
 type framed struct {
 	tea.Model
-	f *frames
+	f    *frames
+	d    *drawers
+	done chan any
+}
+
+func newFramed(m tea.Model, f *frames, d *drawers) framed {
+	return framed{Model: m, f: f, d: d, done: make(chan any, 1)}
+}
+
+func (m framed) Init() tea.Cmd {
+	var cmd tea.Cmd
+	m.d.do(m.done, func() { cmd = m.Model.Init() })
+	return cmd
 }
 
 func (m framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.f.resize(ws.Width, ws.Height)
 	}
-	inner, cmd := m.Model.Update(msg)
-	return framed{inner, m.f}, cmd
+	var cmd tea.Cmd
+	m.d.do(m.done, func() { m.Model, cmd = m.Model.Update(msg) })
+	return m, cmd
 }
 
 func (m framed) View() string {
-	m.f.show(m.Model.View())
+	m.d.do(m.done, func() { m.f.show(m.Model.View()) })
 	return ""
 }

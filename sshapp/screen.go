@@ -2,14 +2,13 @@ package sshapp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/ssh"
 	bm "github.com/charmbracelet/wish/bubbletea"
-	"github.com/muesli/termenv"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/tui"
@@ -19,21 +18,19 @@ import (
 const FPS = 20
 
 // interactive runs the screen of a session that has a terminal and no
-// command, through wish's Bubble Tea middleware (which feeds it the
-// session's clamped window changes). Once the screen is gone, the
-// terminal is given back and the reason the server ended it, if any, is
-// printed below it.
+// command (as wish's Bubble Tea middleware would, with the window changes
+// clamped: sendWindows). Once the screen is gone, the terminal is given
+// back and the reason the server ended it, if any, is printed below it.
 func (srv *Server) interactive(ss *session, table string) {
-	var f *frames
-	handler := func(ssh.Session) *tea.Program {
-		var prog *tea.Program
-		prog, f = srv.newProgram(ss, table)
-		return prog
+	prog, f := srv.newProgram(ss, table)
+	ctx, cancel := context.WithCancel(ss.Context())
+	go ss.sendWindows(ctx, prog)
+	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		srv.log.Error("screen ended with an error", "fingerprint", ss.fp, "err", err)
 	}
-	bm.MiddlewareWithProgramHandler(handler, termenv.Ascii)(func(ssh.Session) {})(ss)
-	if f != nil {
-		f.stop()
-	}
+	prog.Kill() // gives the terminal back if the screen did not quit
+	cancel()
+	f.stop()
 	ss.programDone()
 	if reason := ss.GoodbyeReason(); reason != "" {
 		fmt.Fprintf(ss, "mia: %s\n", reason)
@@ -54,7 +51,7 @@ func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames)
 		tea.WithoutSignalHandler(),
 		tea.WithEnvironment(ss.Environ()),
 	)
-	prog := tea.NewProgram(framed{srv.screen(ss, r, table), f}, opts...)
+	prog := tea.NewProgram(newFramed(srv.screen(ss, r, table), f, srv.drawers), opts...)
 	ss.setProgram(prog)
 	return prog, f
 }

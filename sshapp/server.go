@@ -50,6 +50,7 @@ type Server struct {
 	handlers  sync.WaitGroup // running session handlers
 	styles    tui.StyleCache // the screens' styles, one per kind of terminal
 	frameBufs sync.Pool      // buffers the screens' frames are put together in
+	drawers   *drawers       // the goroutines the screens draw on
 
 	mu          sync.Mutex
 	closing     bool
@@ -93,6 +94,7 @@ func New(cfg Config) (*Server, error) {
 		conns:       make(map[*conn]struct{}),
 		handshaking: make(map[*conn]struct{}),
 		sessions:    make(map[*session]struct{}),
+		drawers:     newDrawers(drawersFor()),
 	}
 	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
 	srv.commands = command.New(command.Config{
@@ -277,6 +279,7 @@ wait:
 	case <-ctx.Done():
 		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
 	}
+	srv.drawers.stop()
 	if lnErr != nil && !errors.Is(lnErr, net.ErrClosed) {
 		return fmt.Errorf("sshapp: shutdown: %w", lnErr)
 	}

@@ -20,7 +20,8 @@ import (
 )
 
 // session wraps an ssh.Session for the rest of the server: its terminal
-// size is clamped (in the pty request and in every window change), reads
+// size is clamped (in the pty request here, in window changes as the
+// screen gets them: sendWindows), reads
 // of the person's input are timed for the idle timeout, and the server can
 // say goodbye to it.
 type session struct {
@@ -32,7 +33,7 @@ type session struct {
 
 	pty    ssh.Pty
 	hasPty bool
-	winch  chan ssh.Window // clamped window changes
+	winch  <-chan ssh.Window // the client's window changes, not clamped: sendWindows reads them
 
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
 	out       *outbox.Box  // what the session writes, bounded by MaxOwed
@@ -56,9 +57,7 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 	pty, winch, ok := s.Pty()
 	if ok {
 		pty.Window = srv.lim.clampWindow(pty.Window)
-		ss.pty, ss.hasPty = pty, true
-		ss.winch = make(chan ssh.Window, 1)
-		go ss.forwardWindows(winch)
+		ss.pty, ss.hasPty, ss.winch = pty, true, winch
 	}
 
 	srv.mu.Lock()
@@ -165,28 +164,30 @@ func (ss *session) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Pty is the client's pty request with its window clamped; the channel
-// carries clamped window changes.
+// Pty is the client's pty request with its window clamped. Its window
+// changes go to the screen (sendWindows), clamped, and to no one else.
 func (ss *session) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
-	return ss.pty, ss.winch, ss.hasPty
+	return ss.pty, nil, ss.hasPty
 }
 
-// forwardWindows clamps window changes. Only the newest change waits in
-// the channel, so a client flooding resizes never blocks its session's
-// requests and a slow screen only sees the latest size. The channel is
-// never closed: wish's Bubble Tea middleware reads it without checking,
-// and would pass the zero sizes of a closed channel on, unclamped.
-func (ss *session) forwardWindows(in <-chan ssh.Window) {
-	for w := range in {
-		w = ss.srv.lim.clampWindow(w)
+// sendWindows gives the screen the window's size and every change of it,
+// clamped, and quits the screen when the session ends. A client sending
+// window changes faster than its screen takes them waits, as its TCP
+// connection then does: no one else does.
+func (ss *session) sendWindows(ctx context.Context, p *tea.Program) {
+	winch := ss.winch
+	for {
 		select {
-		case ss.winch <- w:
-		default:
-			select {
-			case <-ss.winch: // drop the stale size
-			default:
+		case <-ctx.Done():
+			p.Quit()
+			return
+		case w, ok := <-winch:
+			if !ok { // the session's requests ended; its context ends next
+				winch = nil
+				continue
 			}
-			ss.winch <- w // the only sender: there is room now
+			w = ss.srv.lim.clampWindow(w)
+			p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 		}
 	}
 }

@@ -31,19 +31,36 @@ type Component interface {
 }
 
 // common is what every screen of a session shares: the session's config,
-// its styles (built once from the session's renderer) and its help view.
+// its styles (built once from the session's renderer, often shared with
+// other sessions) and the state of its help view.
 type common struct {
 	cfg  Config
 	s    *Styles
-	help help.Model
+	help helpState
 	nav  navigator
+}
+
+// helpState is what a session's help view holds of its own; the rest of a
+// help.Model is its styles (helpModel).
+type helpState struct {
+	ShowAll bool // the full help, not the help bar
+	Width   int  // the help bar's width; 0: no limit
+}
+
+// helpModel is the session's help view: a help.Model is some 3 KB of
+// styles, made when drawn rather than kept by every session.
+func (c *common) helpModel() help.Model {
+	h := c.s.newHelp()
+	h.ShowAll, h.Width = c.help.ShowAll, c.help.Width
+	return h
 }
 
 // helpView is the help bar of k: the short help, or the full help cut to
 // at most lines lines.
 func (c *common) helpView(k help.KeyMap, lines int) string {
 	if c.help.ShowAll {
-		return cutLines(c.help.View(k), lines)
+		h := c.helpModel()
+		return cutLines(h.View(k), lines)
 	}
 	return c.shortHelp(k)
 }
@@ -52,7 +69,7 @@ func (c *common) helpView(k help.KeyMap, lines int) string {
 // fit are left out from the end, but ? (the full help, which lists every
 // key), never cut in the middle.
 func (c *common) shortHelp(k help.KeyMap) string {
-	whole := c.help
+	whole := c.helpModel()
 	whole.Width = 0 // no limit: measured here
 	keys := slices.Clone(k.ShortHelp())
 	for {
@@ -65,7 +82,8 @@ func (c *common) shortHelp(k help.KeyMap) string {
 			j--
 		}
 		if j < 0 {
-			return c.help.ShortHelpView(keys) // ? alone: cut as the help cuts
+			h := c.helpModel()
+			return h.ShortHelpView(keys) // ? alone: cut as the help cuts
 		}
 		keys = slices.Delete(keys, j, j+1)
 	}
@@ -77,7 +95,8 @@ func (c *common) helpHeight(k help.KeyMap, most int) int {
 	if !c.help.ShowAll {
 		return 1
 	}
-	return min(lineCount(c.help.View(k)), most)
+	h := c.helpModel()
+	return min(lineCount(h.View(k)), most)
 }
 
 // frame is what every screen keeps: the session's common state, its size,

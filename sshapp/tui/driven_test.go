@@ -28,7 +28,7 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStyles(asciiRenderer())
-			m := newTableScreen(&common{cfg: Config{Player: me}, s: s, help: s.newHelp()}, "maexchen", false)
+			m := newTableScreen(&common{cfg: Config{Player: me}, s: s}, "maexchen", false)
 			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
 				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven, Taken: 2,
 					Players: []lobby.SeatInfo{{Fingerprint: me.Fingerprint}, {Fingerprint: "SHA256:other"}}}})

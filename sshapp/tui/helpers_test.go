@@ -153,7 +153,7 @@ func (e *env) common(p lobby.Player) *common {
 	cfg := e.config(p, 80, 24)
 	cfg.Records = e.st
 	s := NewStyles(cfg.Renderer)
-	return &common{cfg: cfg, s: s, help: s.newHelp()}
+	return &common{cfg: cfg, s: s}
 }
 
 // answer runs a screen's command and returns the message it brings back

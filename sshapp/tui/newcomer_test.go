@@ -489,7 +489,7 @@ func TestShortHelpKeepsHelp(t *testing.T) {
 	keys := wideKeys{b("enter", "play again"), b("s", "stand"), b("+", "add normal bot"), b("-", "remove bot"),
 		b("f", "dice seed"), b("?", "help"), b("t", "chat"), b("esc", "lobby"), b("q", "quit")}
 	s := NewStyles(asciiRenderer())
-	c := &common{s: s, help: s.newHelp()}
+	c := &common{s: s}
 	c.help.Width = 80
 	got := c.helpView(keys, 1)
 	want := "enter play again • s stand • + add normal bot • - remove bot • ? help"

@@ -38,6 +38,7 @@ type Styles struct {
 	Help  help.Styles
 	r     *lipgloss.Renderer
 	input textinput.Model // a text input styled for this session, copied by newInput
+	help  help.Model      // a help view styled for this session, copied by newHelp
 }
 
 // NewStyles builds the styles of one session from its renderer. A nil
@@ -90,14 +91,14 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	in.Cursor.Style = r.NewStyle()
 	in.Cursor.TextStyle = r.NewStyle()
 	s.input = in
+	s.help = help.New()
+	s.help.Styles = s.Help
 	return s
 }
 
 // newHelp returns a help view drawn with the session's styles.
 func (s *Styles) newHelp() help.Model {
-	h := help.New()
-	h.Styles = s.Help
-	return h
+	return s.help
 }
 
 // newInput returns a text input drawn with the session's styles. Its

@@ -48,28 +48,51 @@ type doneMsg struct {
 	err  error
 }
 
-// tickMsg is the turn clock's once-a-second redraw.
-type tickMsg struct{}
+// tickMsg is the turn clock's once-a-second redraw, from the wait on sub.
+type tickMsg struct{ sub *lobby.Subscription }
 
-// waitSnapshot waits for the next snapshot of sub. Exactly one waits per
-// open subscription; it is re-armed after each message. When done closes
-// (the session ended) it closes the subscription itself.
-func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}) tea.Cmd {
+// waitSnapshot waits for the next snapshot of sub, and until tick at most
+// when tick is set (the turn clock's next redraw: a tickMsg). Exactly one
+// waits per open subscription; it is re-armed after each of its messages,
+// so a screen at a table waits on one goroutine, not one for the table and
+// one for the clock. When done closes (the session ended) it closes the
+// subscription itself.
+func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}, tick time.Time) tea.Cmd {
 	return func() tea.Msg {
+		var alarm <-chan time.Time
+		if !tick.IsZero() {
+			t := time.NewTimer(time.Until(tick))
+			defer t.Stop()
+			alarm = t.C
+		}
 		for {
 			select {
 			case <-sub.Ready():
-				if snap, ok := sub.Take(); ok {
-					return snapshotMsg{sub: sub, snap: snap}
+				if msg := takeSnapshot(sub); msg != nil {
+					return msg
 				}
 			case <-sub.Done():
 				return subClosedMsg{sub: sub}
+			case <-alarm:
+				return tickMsg{sub: sub}
 			case <-done:
 				sub.Close()
 				return nil
 			}
 		}
 	}
+}
+
+// takeSnapshot is the snapshot waiting in sub as a snapshotMsg, or nil.
+// The snapshot is copied here, not in waitSnapshot's frame: a waiting
+// screen's goroutine then fits in the smallest stack.
+//
+//go:noinline
+func takeSnapshot(sub *lobby.Subscription) tea.Msg {
+	if snap, ok := sub.Take(); ok {
+		return snapshotMsg{sub: sub, snap: snap}
+	}
+	return nil
 }
 
 // waitLobby waits for the next change of the lobby, then lists its tables
@@ -138,9 +161,4 @@ func closeSub(sub *lobby.Subscription) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { sub.Close(); return nil }
-}
-
-// tick is the turn clock's next redraw.
-func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }

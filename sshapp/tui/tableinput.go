@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -26,7 +27,7 @@ type tableScreen struct {
 	table   *lobby.Table        // nil until open
 	sub     *lobby.Subscription // the table's snapshots; nil once left
 	left    bool                // another screen shows
-	ticking bool                // a turn clock tick is armed
+	tick    time.Time           // the turn clock's next redraw; zero while no game is played
 	snap    lobby.Snapshot
 	have    bool     // a snapshot arrived
 	log     []string // snap.LogLines, made when the snapshot arrives
@@ -133,12 +134,13 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil
 		}
-		cmds := []tea.Cmd{ask(m, waitSnapshot(m.sub, m.c.cfg.Done)), m.setSnapshot(msg.snap)}
-		if msg.snap.Playing && !m.ticking {
-			m.ticking = true
-			cmds = append(cmds, ask(m, tick()))
+		switch {
+		case !msg.snap.Playing:
+			m.tick = time.Time{}
+		case m.tick.IsZero():
+			m.tick = time.Now().Add(time.Second)
 		}
-		return m, tea.Batch(cmds...)
+		return m, tea.Batch(m.wait(), m.setSnapshot(msg.snap))
 	case subClosedMsg:
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil
@@ -146,10 +148,14 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sub = nil
 		return m, m.c.nav.goTo(goTo{to: screenLobby, status: "the table " + name(m.name) + " was closed", isErr: true})
 	case tickMsg:
-		if !m.left && m.have && m.snap.Playing {
-			return m, ask(m, tick())
+		if msg.sub != m.sub || m.sub == nil {
+			return m, nil
 		}
-		m.ticking = false
+		m.tick = time.Time{}
+		if !m.left && m.have && m.snap.Playing {
+			m.tick = time.Now().Add(time.Second)
+		}
+		return m, m.wait()
 	case doneMsg:
 		return m, m.done(msg)
 	case revealEndMsg:
@@ -172,7 +178,12 @@ func (m *tableScreen) opened(msg openedMsg) tea.Cmd {
 	if msg.sitErr != nil {
 		m.setStatus("could not sit down: "+msg.sitErr.Error(), true)
 	}
-	return ask(m, waitSnapshot(m.sub, m.c.cfg.Done))
+	return m.wait()
+}
+
+// wait is the wait for the table's next snapshot or clock tick.
+func (m *tableScreen) wait() tea.Cmd {
+	return ask(m, waitSnapshot(m.sub, m.c.cfg.Done, m.tick))
 }
 
 // view is the game as the viewer sees it, or nil.

@@ -93,7 +93,7 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{c: &common{cfg: cfg, s: s, help: s.newHelp()}, width: cfg.Width, height: cfg.Height}
+	m := &Model{c: &common{cfg: cfg, s: s}, width: cfg.Width, height: cfg.Height}
 	m.c.nav = m
 	return m
 }

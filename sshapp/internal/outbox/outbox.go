@@ -1,6 +1,8 @@
 // Package outbox queues what a session writes for its client and hands it
-// over from its own goroutine, bounded: a client that stops reading blocks
-// only that goroutine, and owes at most a set number of bytes.
+// over from a goroutine of its own while there is something to hand over,
+// bounded: a client that stops reading blocks only that goroutine, and owes
+// at most a set number of bytes. An idle session has no goroutine and no
+// buffer here.
 //
 // Room: inside sshapp; sshapp gives every session one, and the bot line
 // protocol (sshapp/botline) writes through it. It imports the standard
@@ -20,46 +22,43 @@ import (
 var ErrOwes = errors.New("the client stopped reading its output")
 
 // Box holds what a session has written and its client has not taken yet,
-// and hands it to the channel from its own goroutine: a client that stops
-// reading (a full SSH window) blocks only that goroutine, never the
-// writer. What it holds is bounded: a write that would make it owe more
-// than max bytes fails, as does every write after it, and over is called
-// once (the server then drops the session).
+// and hands it to the channel from a goroutine that runs while there is
+// something to hand over: a client that stops reading (a full SSH window)
+// blocks only that goroutine, never the writer. What it holds is bounded:
+// a write that would make it owe more than max bytes fails, as does every
+// write after it, and over is called once (the server then drops the
+// session).
 type Box struct {
 	w    io.Writer
 	max  int            // <= 0: no bound
 	over func(owed int) // called once, in its own goroutine, past max
 
-	mu   sync.Mutex
-	buf  []byte // written, not yet handed to w
-	busy int    // bytes in the w.Write under way
-	err  error  // why writes fail: ErrOwes, or w's error
-	shut bool   // close was called
+	mu       sync.Mutex
+	buf      []byte // written, not yet handed to w
+	busy     int    // bytes in the w.Write under way
+	err      error  // why writes fail: ErrOwes, or w's error
+	shut     bool   // close was called
+	draining bool   // the goroutine handing buf over runs
+	finished bool   // done is closed
 
-	wake chan struct{} // one token while buf has bytes or shut
-	done chan struct{} // closed when the goroutine ends
+	done chan struct{} // closed once shut and flushed, or failed
 	took chan struct{} // one token after each write to w
 }
 
-// New starts a Box writing to w; max <= 0 is no bound, over may be nil.
+// New makes a Box writing to w; max <= 0 is no bound, over may be nil.
 func New(w io.Writer, max int, over func(owed int)) *Box {
-	o := &Box{w: w, max: max, over: over,
-		wake: make(chan struct{}, 1), done: make(chan struct{}), took: make(chan struct{}, 1)}
-	go o.run()
-	return o
+	return &Box{w: w, max: max, over: over, done: make(chan struct{}), took: make(chan struct{}, 1)}
 }
 
-func (o *Box) run() {
-	defer close(o.done)
+// drain hands buf over to w until it is empty or writing failed.
+func (o *Box) drain() {
 	var out []byte
 	for {
 		o.mu.Lock()
-		for len(o.buf) == 0 && !o.shut && o.err == nil {
-			o.mu.Unlock()
-			<-o.wake
-			o.mu.Lock()
-		}
-		if len(o.buf) == 0 || o.err != nil { // closed and flushed, or failed
+		if len(o.buf) == 0 || o.err != nil {
+			o.draining = false
+			o.buf = nil // an idle session keeps no buffer
+			o.finishLocked()
 			o.mu.Unlock()
 			return
 		}
@@ -74,12 +73,17 @@ func (o *Box) run() {
 		if err != nil && o.err == nil {
 			o.err, o.buf = err, nil
 		}
-		failed := o.err != nil
 		o.mu.Unlock()
 		signal(o.took)
-		if failed {
-			return
-		}
+	}
+}
+
+// finishLocked closes done once the Box is closed with nothing left to
+// hand over, or has failed. o.mu is held and nothing is being handed over.
+func (o *Box) finishLocked() {
+	if !o.finished && (o.err != nil || (o.shut && len(o.buf) == 0)) {
+		o.finished = true
+		close(o.done)
 	}
 }
 
@@ -104,16 +108,22 @@ func (o *Box) Write(p []byte) (int, error) {
 	}
 	if owed := len(o.buf) + o.busy + len(p); o.max > 0 && owed > o.max {
 		o.err, o.buf = ErrOwes, nil
+		if !o.draining {
+			o.finishLocked()
+		}
 		o.mu.Unlock()
-		signal(o.wake)
 		if o.over != nil {
 			go o.over(owed)
 		}
 		return 0, fmt.Errorf("%w: %d bytes owed, at most %d", ErrOwes, owed, o.max)
 	}
 	o.buf = append(o.buf, p...)
+	start := !o.draining
+	o.draining = true
 	o.mu.Unlock()
-	signal(o.wake)
+	if start {
+		go o.drain()
+	}
 	return len(p), nil
 }
 
@@ -133,8 +143,10 @@ func (o *Box) Taken() <-chan struct{} { return o.took }
 func (o *Box) Close(grace time.Duration) bool {
 	o.mu.Lock()
 	o.shut = true
+	if !o.draining {
+		o.finishLocked()
+	}
 	o.mu.Unlock()
-	signal(o.wake)
 	select {
 	case <-o.done:
 		return true

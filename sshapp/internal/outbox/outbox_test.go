@@ -65,3 +65,59 @@ func TestBound(t *testing.T) {
 		})
 	}
 }
+
+// A Box hands its output over in order, in bursts with pauses between
+// them, and keeps no goroutine or buffer while it has nothing to hand over.
+func TestIdleBetweenBursts(t *testing.T) {
+	pr, pw := io.Pipe()
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(pr)
+		got <- b
+	}()
+	o := New(pw, 1<<20, nil)
+	if !o.idle() {
+		t.Fatal("a new Box is not idle")
+	}
+	var want []byte
+	for burst := range 5 {
+		for i := range 10 {
+			line := []byte{byte('a' + burst), byte('0' + i), '\n'}
+			want = append(want, line...)
+			if _, err := o.Write(line); err != nil {
+				t.Fatalf("burst %d write %d: %v", burst, i, err)
+			}
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for !o.idle() {
+			if time.Now().After(deadline) {
+				t.Fatalf("burst %d: still handing over after 5s (%d owed)", burst, o.Owed())
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if !o.Close(5 * time.Second) {
+		t.Fatal("close waits with nothing owed")
+	}
+	pw.Close()
+	if b := <-got; string(b) != string(want) {
+		t.Errorf("the client got %q, want %q", b, want)
+	}
+}
+
+func TestCloseUnwritten(t *testing.T) {
+	o := New(io.Discard, 0, nil)
+	if !o.Close(0) {
+		t.Error("closing a Box never written to waits")
+	}
+	if _, err := o.Write([]byte("x")); !errors.Is(err, ErrClosed) {
+		t.Errorf("write after close: %v, want ErrClosed", err)
+	}
+}
+
+// idle reports whether no goroutine runs for o and it holds no buffer.
+func (o *Box) idle() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return !o.draining && o.buf == nil
+}
