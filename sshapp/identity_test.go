@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -300,32 +301,49 @@ func ctxShutdown(t *testing.T, ts *testServer) {
 }
 
 // TestLastSeenNoted: a known key's visit is noted (beside the session,
-// not before it); a new key has nothing to note.
+// not before it), at most once a minute; a new key has nothing to note.
 func TestLastSeenNoted(t *testing.T) {
+	var mu sync.Mutex
 	clock := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	ts := startServer(t, func(c *Config) { c.Now = func() time.Time { return clock } })
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	ts := startServer(t, func(c *Config) { c.Now = now })
 	known, fresh := newKey(t), newKey(t)
 	kfp := gossh.FingerprintSHA256(known.PublicKey())
 	if _, err := ts.players.SetName(context.Background(), kfp, "alice", false); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name string
-		key  gossh.Signer
-	}{
-		{"known key", known},
-		{"new key", fresh},
-	}
-	for _, tt := range tests {
-		if r := runOn(t, ts.connect(t, tt.key), "whoami"); r.code != 0 {
-			t.Fatalf("%s: whoami %+v", tt.name, r)
-		}
-	}
-	eventually(t, 5*time.Second, "alice's visit noted", func() bool {
+	lastSeen := func() time.Time {
 		ts.players.mu.Lock()
 		defer ts.players.mu.Unlock()
-		return ts.players.players[kfp].LastSeen.Equal(clock)
-	})
+		return ts.players.players[kfp].LastSeen
+	}
+	visit := func(key gossh.Signer) {
+		t.Helper()
+		if r := runOn(t, ts.connect(t, key), "whoami"); r.code != 0 {
+			t.Fatalf("whoami %+v", r)
+		}
+	}
+	tests := []struct {
+		name  string
+		after time.Duration // since the last visit
+		want  time.Duration // LastSeen, after the first visit's clock
+	}{
+		{"first visit", 0, 0},
+		{"again within the minute: not noted", 59 * time.Second, 0},
+		{"a minute after the note", time.Second, time.Minute},
+	}
+	first := clock
+	for _, tt := range tests {
+		mu.Lock()
+		clock = clock.Add(tt.after)
+		mu.Unlock()
+		visit(known)
+		visit(fresh)
+		want := first.Add(tt.want)
+		// The note is committed beside the session: wait for it, and
+		// for a note that should not come, for a later visit's.
+		eventually(t, 5*time.Second, tt.name, func() bool { return lastSeen().Equal(want) })
+	}
 	ts.players.mu.Lock()
 	defer ts.players.mu.Unlock()
 	if _, ok := ts.players.players[gossh.FingerprintSHA256(fresh.PublicKey())]; ok {

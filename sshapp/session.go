@@ -362,10 +362,15 @@ func (srv *Server) handle(s ssh.Session) {
 		"duration", time.Since(ss.started).Round(time.Millisecond))
 }
 
+// seenEvery is how often a key's "last seen" is noted at most: a person
+// who opens several sessions in a minute (a command, then the screen) is
+// noted once.
+const seenEvery = time.Minute
+
 // identify finds the player behind a fingerprint, a nameless one for a
-// new key, and notes that they were seen. The note is committed beside
-// the session, not before it: nothing waits for its fsync (Shutdown waits
-// for it, as for a handler).
+// new key, and notes that they were seen unless that was noted less than
+// seenEvery ago. The note is committed beside the session, not before it:
+// nothing waits for its fsync (Shutdown waits for it, as for a handler).
 func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
 	p, err := srv.cfg.Storage.Players.Player(ctx, fp)
 	if errors.Is(err, store.ErrNotFound) {
@@ -375,6 +380,9 @@ func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error
 		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
 	}
 	at := srv.cfg.Now()
+	if since := at.Sub(p.LastSeen); since >= 0 && since < seenEvery {
+		return p, nil
+	}
 	srv.handlers.Add(1) // within this session's handler: the count is above zero
 	go func() {
 		defer srv.handlers.Done()

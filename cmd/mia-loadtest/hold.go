@@ -74,6 +74,7 @@ func runHold(c config, out io.Writer) error {
 	var (
 		mu       sync.Mutex
 		lat      []time.Duration
+		steps    [len(stepNames)][]time.Duration
 		failed   int
 		firstErr error
 		wg       sync.WaitGroup
@@ -87,7 +88,7 @@ func runHold(c config, out io.Writer) error {
 			defer wg.Done()
 			defer func() { <-sem }()
 			t0 := time.Now()
-			cl, err := holdSession(c, i, perTable, &sessions[i])
+			cl, took, err := holdSession(c, i, perTable, &sessions[i])
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -99,6 +100,11 @@ func runHold(c config, out io.Writer) error {
 			}
 			clients[i] = cl
 			lat = append(lat, time.Since(t0))
+			for j, d := range took {
+				if d > 0 {
+					steps[j] = append(steps[j], d)
+				}
+			}
 		}()
 	}
 	wg.Wait()
@@ -108,6 +114,15 @@ func runHold(c config, out io.Writer) error {
 		len(lat), failed, setup.Round(time.Millisecond), float64(len(lat))/setup.Seconds(),
 		percentile(lat, .5).Round(time.Millisecond), percentile(lat, .9).Round(time.Millisecond),
 		percentile(lat, .99).Round(time.Millisecond), percentile(lat, 1).Round(time.Millisecond))
+	var parts []string
+	for j, ds := range steps {
+		if len(ds) > 0 {
+			slices.Sort(ds)
+			parts = append(parts, fmt.Sprintf("%s %s/%s", stepNames[j],
+				percentile(ds, .5).Round(100*time.Microsecond), percentile(ds, .99).Round(100*time.Microsecond)))
+		}
+	}
+	fmt.Fprintf(out, "  of which (p50/p99): %s\n", strings.Join(parts, ", "))
 	if firstErr != nil {
 		fmt.Fprintln(out, "first failure:", firstErr)
 	}
@@ -146,37 +161,47 @@ func runHold(c config, out io.Writer) error {
 	return nil
 }
 
+// stepNames name the steps of a connection that holdSession times.
+var stepNames = [...]string{"handshake", "name", "screen"}
+
 // holdSession connects session i from its own loopback source address
 // and starts its screen for the scenario; what the screen is sent is
-// counted in rx.
-func holdSession(c config, i, perTable int, rx io.Writer) (*gossh.Client, error) {
+// counted in rx. It returns how long each step took (stepNames; 0 for a
+// step not taken).
+func holdSession(c config, i, perTable int, rx io.Writer) (*gossh.Client, [len(stepNames)]time.Duration, error) {
+	var took [len(stepNames)]time.Duration
 	signer, err := newSigner()
 	if err != nil {
-		return nil, err
+		return nil, took, err
 	}
+	t0 := time.Now()
 	src := &net.TCPAddr{IP: net.IPv4(127, byte(i/(250*250)), byte(1+i/250%250), byte(1+i%250))}
 	d := net.Dialer{LocalAddr: src, Timeout: 30 * time.Second}
 	nc, err := d.Dial("tcp", c.addr)
 	if err != nil {
-		return nil, fmt.Errorf("dial from %s: %w", src.IP, err)
+		return nil, took, fmt.Errorf("dial from %s: %w", src.IP, err)
 	}
 	cfg := &gossh.ClientConfig{User: "load", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 30 * time.Second}
 	cc, chans, reqs, err := gossh.NewClientConn(nc, c.addr, cfg)
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("handshake: %w", err)
+		return nil, took, fmt.Errorf("handshake: %w", err)
 	}
 	cl := gossh.NewClient(cc, chans, reqs)
-	fail := func(err error) (*gossh.Client, error) {
+	fail := func(err error) (*gossh.Client, [len(stepNames)]time.Duration, error) {
 		cl.Close()
-		return nil, err
+		return nil, took, err
 	}
+	t1 := time.Now()
+	took[0] = t1.Sub(t0)
 	if c.scenario != "prompt" {
 		if _, err := execute(cl, fmt.Sprintf("name %s%d", c.prefix, i)); err != nil {
 			return fail(fmt.Errorf("name: %w", err))
 		}
+		took[1] = time.Since(t1)
 	}
+	t2 := time.Now()
 	s, err := cl.NewSession()
 	if err != nil {
 		return fail(err)
@@ -195,7 +220,8 @@ func holdSession(c config, i, perTable int, rx io.Writer) (*gossh.Client, error)
 	if err != nil {
 		return fail(fmt.Errorf("start: %w", err))
 	}
-	return cl, nil
+	took[2] = time.Since(t2)
+	return cl, took, nil
 }
 
 // setUpTables names a host and has it open c.tables tables of 4 built-in

@@ -2,8 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -37,9 +40,11 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 	if own := tc.draw(); own != frame {
 		t.Errorf("the shared frame differs from the spectator's own:\n%s\n---\n%s", frame, own)
 	}
-	key := spectatorFrame{name: tbl.Name(), w: 80, h: 24, left: tc.remaining(e.clock.Now()), styles: s, canChat: true, cupAt: -1}
-	if got := snap.Shared(key, func() string { return "drawn again" }); got != frame {
-		t.Errorf("the frame was not kept for the next spectator: %q", got)
+	left := tc.remaining(e.clock.Now())
+	key := spectatorFrame{name: tbl.Name(), w: 80, h: 24, clockW: len(clockText(left)), styles: s, canChat: true, cupAt: -1}
+	kept := snap.Shared(key, func() string { return "drawn again" })
+	if got := strings.ReplaceAll(kept, strings.Repeat(string(clockMark), key.clockW), clockText(left)); got != frame {
+		t.Errorf("the frame was not kept for the next spectator: %q", kept)
 	}
 
 	tests := []struct {
@@ -93,6 +98,59 @@ func TestSpectatorsShareAFrame(t *testing.T) {
 	e.clock.Advance(3 * time.Second)
 	if later := mc.View(); later == frame {
 		t.Error("three seconds later the spectators' frame is the same")
+	}
+}
+
+// TestSharedFrameClock: the frame spectators share is drawn once per
+// snapshot, not once a second: each second's clock is written into it, and
+// it is always the frame the spectator would draw alone.
+func TestSharedFrameClock(t *testing.T) {
+	if w := ansi.StringWidth(string(clockMark)); w != 1 {
+		t.Fatalf("the clock's mark is %d cells wide, want 1 (a digit's)", w)
+	}
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("clocked", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, e.player("carol"))
+	s := NewStyles(asciiRenderer())
+	type spectator struct {
+		w  int
+		m  *Model
+		ts *tableScreen
+	}
+	var specs []spectator
+	for _, w := range []int{80, 120} {
+		cfg := e.config(e.player("carol"), w, 24)
+		cfg.Styles = s
+		m := New(cfg).(*Model)
+		specs = append(specs, spectator{w, m, showTable(m, tbl, snap)})
+	}
+	// 60s, 59s, ..., 1s, 0s: the clock's width changes at 9s.
+	for sec := 0; sec <= 60; sec++ {
+		for _, sp := range specs {
+			got := sp.m.View()
+			if own := sp.ts.draw(); got != own {
+				t.Fatalf("width %d, %ds gone: the shared frame differs from the spectator's own:\n%s\n---\n%s", sp.w, sec, got, own)
+			}
+			if strings.ContainsRune(got, clockMark) {
+				t.Fatalf("a clock mark left in the frame at %ds gone:\n%s", sec, got)
+			}
+		}
+		e.clock.Advance(time.Second)
+	}
+	// Two widths of the clock ("60s" and "9s"), for each window: four
+	// frames drawn for 61 seconds.
+	drawn := 0
+	for _, w := range []int{80, 120} {
+		for _, cw := range []int{2, 3} {
+			k := spectatorFrame{name: tbl.Name(), w: w, h: 24, clockW: cw, styles: s, canChat: true, cupAt: -1}
+			if snap.Shared(k, func() string { return "not drawn" }) != "not drawn" {
+				drawn++
+			}
+		}
+	}
+	if drawn != 4 {
+		t.Errorf("%d of the 4 shared frames drawn, want every one", drawn)
 	}
 }
 

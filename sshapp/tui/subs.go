@@ -13,11 +13,10 @@ import (
 // callTimeout bounds every call from a screen into the lobby.
 const callTimeout = 5 * time.Second
 
-// snapshotMsg carries the newest snapshot of the table being shown.
-type snapshotMsg struct {
-	sub  *lobby.Subscription
-	snap lobby.Snapshot
-}
+// snapshotMsg says a new snapshot of the table being shown waits in sub.
+// The screen takes it in Update: the goroutine that waited for it stays
+// small (a snapshot is some 600 bytes, copied twice in taking it).
+type snapshotMsg struct{ sub *lobby.Subscription }
 
 // subClosedMsg says a table subscription ended (left, or the table closed).
 type subClosedMsg struct{ sub *lobby.Subscription }
@@ -68,9 +67,7 @@ func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}, tick time.Time)
 		for {
 			select {
 			case <-sub.Ready():
-				if msg := takeSnapshot(sub); msg != nil {
-					return msg
-				}
+				return snapshotMsg{sub: sub}
 			case <-sub.Done():
 				return subClosedMsg{sub: sub}
 			case <-alarm:
@@ -81,18 +78,6 @@ func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}, tick time.Time)
 			}
 		}
 	}
-}
-
-// takeSnapshot is the snapshot waiting in sub as a snapshotMsg, or nil.
-// The snapshot is copied here, not in waitSnapshot's frame: a waiting
-// screen's goroutine then fits in the smallest stack.
-//
-//go:noinline
-func takeSnapshot(sub *lobby.Subscription) tea.Msg {
-	if snap, ok := sub.Take(); ok {
-		return snapshotMsg{sub: sub, snap: snap}
-	}
-	return nil
 }
 
 // waitLobby waits for the next change of the lobby, then lists its tables

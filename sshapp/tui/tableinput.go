@@ -57,8 +57,10 @@ type tableScreen struct {
 	gameID string
 	seen   int
 	cup    reveal
-	keys   tableKeys
-	ckeys  confirmKeys
+	// clockMarked is set while a frame shared by spectators is drawn.
+	clockMarked bool
+	keys        tableKeys
+	ckeys       confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
@@ -134,13 +136,17 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil
 		}
+		snap, ok := m.sub.Take()
+		if !ok { // taken already: wait for the next
+			return m, m.wait()
+		}
 		switch {
-		case !msg.snap.Playing:
+		case !snap.Playing:
 			m.tick = time.Time{}
 		case m.tick.IsZero():
 			m.tick = time.Now().Add(time.Second)
 		}
-		return m, tea.Batch(m.wait(), m.setSnapshot(msg.snap))
+		return m, tea.Batch(m.wait(), m.setSnapshot(snap))
 	case subClosedMsg:
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil

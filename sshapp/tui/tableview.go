@@ -76,7 +76,7 @@ func (m *tableScreen) fitPicker() {
 type spectatorFrame struct {
 	name      string // the table's name as the viewer opened it
 	w, h      int
-	left      int // seconds on the turn clock
+	clockW    int // the turn clock's width in the frame, -1 for none
 	styles    *Styles
 	host      bool
 	canChat   bool
@@ -93,19 +93,52 @@ type spectatorFrame struct {
 func (m *tableScreen) View() string {
 	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.Typing() && !m.confirm && !m.busy && len(m.held) == 0 &&
 		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
-		k := spectatorFrame{name: m.name, w: m.w, h: m.h, left: m.remaining(m.c.cfg.Now()), styles: m.c.s,
+		left := m.remaining(m.c.cfg.Now())
+		k := spectatorFrame{name: m.name, w: m.w, h: m.h, clockW: -1, styles: m.c.s,
 			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
+		if left >= 0 {
+			k.clockW = len(clockText(left))
+		}
 		if f := m.snap.Table.Fair; f.Next {
 			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
 		}
-		return m.snap.Shared(k, m.draw)
+		frame := m.snap.Shared(k, func() string {
+			m.clockMarked = true
+			defer func() { m.clockMarked = false }()
+			return m.draw()
+		})
+		if left < 0 {
+			return frame
+		}
+		mark := strings.Repeat(string(clockMark), k.clockW)
+		frame = strings.ReplaceAll(frame, mark, clockText(left))
+		if strings.ContainsRune(frame, clockMark) { // a clock cut by the window's edge
+			return m.draw()
+		}
+		return frame
 	}
 	return m.draw()
 }
 
+// clockMark stands in for each character of the turn clock in a frame
+// shared by spectators, which is drawn once per snapshot and not once a
+// second: each second's frame is the shared one with the clock written in.
+// It is a private-use rune, which lobby.Clean takes out of anything
+// people type, as wide as a digit.
+const clockMark = '\uE000'
+
+// clockText is the turn clock's text, or marks as wide as it while a
+// shared frame is drawn (see clockMark).
+func (m *tableScreen) clockText(left int) string {
+	t := clockText(left)
+	if m.clockMarked {
+		return strings.Repeat(string(clockMark), len(t))
+	}
+	return t
+}
+
 // draw draws the table; see View.
 func (m *tableScreen) draw() string {
-	m.fitViews()
 	s, w, now := m.c.s, m.w, m.c.cfg.Now()
 	var b strings.Builder
 	m.titleBar(&b, s, w)
@@ -118,6 +151,7 @@ func (m *tableScreen) draw() string {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
 	}
+	m.fitViews()
 	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
 	rightW := w - leftW - 2
 	topH := m.topH()
@@ -280,7 +314,7 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 		}
 		clock := ""
 		if st.turn && left >= 0 {
-			clock = " " + s.Turn.Render(fmt.Sprintf("%5s", clockText(left)))
+			clock = " " + s.Turn.Render(fmt.Sprintf("%5s", m.clockText(left)))
 		}
 		lines = append(lines, marker+nm+" "+fit(tag, 6)+" "+lives+clock)
 	}
@@ -350,7 +384,7 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int) (string, []string) {
 	clock := ""
 	if left := m.remaining(now); left >= 0 {
-		clock = " · " + clockText(left) + " left"
+		clock = " · " + m.clockText(left) + " left"
 	}
 	if v.MyTurn() {
 		var hint []string
