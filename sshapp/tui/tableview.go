@@ -77,6 +77,7 @@ type spectatorFrame struct {
 	name      string // the table's name as the viewer opened it
 	w, h      int
 	clockW    int // the turn clock's width in the frame, -1 for none
+	left      int // seconds on the turn clock; -1 in a frame with the clock's marks
 	styles    *Styles
 	host      bool
 	canChat   bool
@@ -94,28 +95,29 @@ func (m *tableScreen) View() string {
 	if m.have && m.snap.You < 0 && !m.snap.Seated && !m.Typing() && !m.confirm && !m.busy && len(m.held) == 0 &&
 		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
 		left := m.remaining(m.c.cfg.Now())
-		k := spectatorFrame{name: m.name, w: m.w, h: m.h, clockW: -1, styles: m.c.s,
+		k := spectatorFrame{name: m.name, w: m.w, h: m.h, clockW: -1, left: -1, styles: m.c.s,
 			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
-		if left >= 0 {
-			k.clockW = len(clockText(left))
-		}
 		if f := m.snap.Table.Fair; f.Next {
 			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
 		}
-		frame := m.snap.Shared(k, func() string {
-			m.clockMarked = true
-			defer func() { m.clockMarked = false }()
-			return m.draw()
-		})
 		if left < 0 {
+			return m.snap.Shared(k, m.draw)
+		}
+		k.clockW = len(clockText(left))
+		template := k
+		k.left = left
+		return m.snap.Shared(k, func() string {
+			frame := m.snap.Shared(template, func() string {
+				m.clockMarked = true
+				defer func() { m.clockMarked = false }()
+				return m.draw()
+			})
+			frame = strings.ReplaceAll(frame, strings.Repeat(string(clockMark), k.clockW), clockText(left))
+			if strings.ContainsRune(frame, clockMark) { // a clock cut by the window's edge
+				return m.draw()
+			}
 			return frame
-		}
-		mark := strings.Repeat(string(clockMark), k.clockW)
-		frame = strings.ReplaceAll(frame, mark, clockText(left))
-		if strings.ContainsRune(frame, clockMark) { // a clock cut by the window's edge
-			return m.draw()
-		}
-		return frame
+		})
 	}
 	return m.draw()
 }
