@@ -112,7 +112,7 @@ func TestFramedPanic(t *testing.T) {
 	d := newDrawers(1)
 	defer d.stop()
 	var out syncBuffer
-	p := tea.NewProgram(newFramed(panicModel{}, newFrames(&out, 1000, &sync.Pool{}), d),
+	p := tea.NewProgram(newFramed(panicModel{}, newFrames(&out, 1000, newFrameShare()), d),
 		tea.WithInput(strings.NewReader("p")), tea.WithOutput(&out), tea.WithoutRenderer(), tea.WithoutSignalHandler())
 	if _, err := p.Run(); err == nil || !strings.Contains(err.Error(), "panic") {
 		t.Fatalf("Run = %v, want the program's panic error", err)

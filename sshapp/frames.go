@@ -24,10 +24,12 @@ import (
 // screen: from the top left, lines that did not change skipped, the others
 // cut to the window's width and erased to its end, and what is left of a
 // longer frame erased below. Of the frame on the screen only a hash of
-// each line is kept, not the text.
+// each line is kept, not the text. What is written to go from one frame
+// to the next is shared between sessions (frameShare): the spectators of
+// a table go through the same frames in the same window.
 type frames struct {
 	out      io.Writer
-	bufs     *sync.Pool // of *bytes.Buffer: a session keeps no buffer between frames
+	share    *frameShare
 	interval time.Duration
 	now      func() time.Time
 
@@ -42,15 +44,64 @@ type frames struct {
 	height   int
 	lastDraw time.Time
 	timer    *time.Timer
-	armed    bool // timer draws view when it fires
-	seed     maphash.Seed
+	armed    bool   // timer draws view when it fires
 	viewHash uint64 // of view
 }
 
-// newFrames draws on out at most fps frames a second, putting each frame
-// together in a buffer from bufs (shared between sessions).
-func newFrames(out io.Writer, fps int, bufs *sync.Pool) *frames {
-	return &frames{out: out, bufs: bufs, interval: time.Second / time.Duration(fps), now: time.Now, seed: maphash.MakeSeed()}
+// newFrames draws on out at most fps frames a second, with what share
+// holds for every session.
+func newFrames(out io.Writer, fps int, share *frameShare) *frames {
+	return &frames{out: out, share: share, interval: time.Second / time.Duration(fps), now: time.Now}
+}
+
+// frameShare is what the frames of all sessions share: the hash seed of
+// their lines, the buffers frames are put together in, and the bytes that
+// take a window of a size from one frame to the next, for whoever goes
+// through the same frames next (the spectators of a table: the frame is
+// put together once, not once each).
+type frameShare struct {
+	seed maphash.Seed
+	bufs sync.Pool // of *bytes.Buffer: a session keeps no buffer between frames
+
+	mu    sync.Mutex
+	diffs map[frameDiffKey]frameDiff
+}
+
+// maxFrameDiffs bounds the diffs kept; when full they are dropped.
+const maxFrameDiffs = 1024
+
+// frameDiffKey is a change from one frame on the screen to the next.
+type frameDiffKey struct {
+	from, to      uint64 // hashes of the frame on the screen (0: none known) and the next
+	width, height int
+	started       bool // the alternate screen is on
+}
+
+// frameDiff is what is written for a change, and the next frame's lines'
+// hashes (shared: never modified).
+type frameDiff struct {
+	out   []byte
+	lines []uint64
+}
+
+func newFrameShare() *frameShare {
+	return &frameShare{seed: maphash.MakeSeed(), diffs: make(map[frameDiffKey]frameDiff)}
+}
+
+func (s *frameShare) diff(k frameDiffKey) (frameDiff, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.diffs[k]
+	return st, ok
+}
+
+func (s *frameShare) keep(k frameDiffKey, st frameDiff) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.diffs) >= maxFrameDiffs {
+		clear(s.diffs)
+	}
+	s.diffs[k] = st
 }
 
 // show takes the newest view. It is drawn at once if the last frame is at
@@ -60,7 +111,7 @@ func (f *frames) show(view string) {
 	if view == "" {
 		view = " " // as the standard renderer does: an empty view clears the screen
 	}
-	h := maphash.String(f.seed, view)
+	h := maphash.String(f.share.seed, view)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.stopped {
@@ -127,18 +178,36 @@ func (f *frames) stop() {
 
 // drawLocked writes f.view over the frame on the screen. f.mu is held.
 func (f *frames) drawLocked() {
-	b, _ := f.bufs.Get().(*bytes.Buffer)
+	k := frameDiffKey{from: f.drawn, to: f.viewHash, width: f.width, height: f.height, started: f.started}
+	if f.lines == nil {
+		k.from = 0
+	}
+	st, ok := f.share.diff(k)
+	if !ok {
+		st = f.diffLocked()
+		f.share.keep(k, st)
+	}
+	_, _ = f.out.Write(st.out)
+	f.started = true
+	f.drawn, f.lines = f.viewHash, st.lines
+	f.view, f.pending = "", false
+	f.lastDraw = f.now()
+}
+
+// diffLocked puts together what takes the screen from the frame on it to
+// f.view. f.mu is held.
+func (f *frames) diffLocked() frameDiff {
+	b, _ := f.share.bufs.Get().(*bytes.Buffer)
 	if b == nil {
 		b = new(bytes.Buffer)
 	}
 	defer func() {
 		if b.Cap() <= 64<<10 {
 			b.Reset()
-			f.bufs.Put(b)
+			f.share.bufs.Put(b)
 		}
 	}()
 	if !f.started {
-		f.started = true
 		b.WriteString(ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition +
 			ansi.HideCursor + ansi.SetBracketedPasteMode)
 	}
@@ -157,7 +226,7 @@ func (f *frames) drawLocked() {
 		if j := strings.IndexByte(view, '\n'); j >= 0 {
 			line, view = view[:j], view[j+1:]
 		}
-		h := maphash.String(f.seed, line)
+		h := maphash.String(f.share.seed, line)
 		lines = append(lines, h)
 		last := i == n-1
 		if i < len(f.lines) && f.lines[i] == h {
@@ -181,10 +250,7 @@ func (f *frames) drawLocked() {
 		b.WriteString(ansi.EraseScreenBelow)
 	}
 	b.WriteString(ansi.CursorPosition(0, n))
-	_, _ = f.out.Write(b.Bytes())
-	f.drawn, f.lines = f.viewHash, lines
-	f.view, f.pending = "", false
-	f.lastDraw = f.now()
+	return frameDiff{out: bytes.Clone(b.Bytes()), lines: lines}
 }
 
 // framed runs a model with frames in place of Bubble Tea's renderer: the

@@ -3,8 +3,8 @@ package sshapp
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,7 +32,7 @@ type frameStep struct {
 func runSteps(t *testing.T, interval time.Duration, steps []frameStep) {
 	t.Helper()
 	var out bytes.Buffer
-	f := newFrames(&out, 20, &sync.Pool{})
+	f := newFrames(&out, 20, newFrameShare())
 	f.interval = interval
 	clock := time.Unix(0, 0)
 	f.now = func() time.Time { return clock }
@@ -171,7 +171,7 @@ func (m quitModel) View() string { return "size " + strings.Repeat("x", m.w) }
 
 func TestFramedProgram(t *testing.T) {
 	var out syncBuffer
-	f := newFrames(&out, 1000, &sync.Pool{})
+	f := newFrames(&out, 1000, newFrameShare())
 	in, feed := io.Pipe()
 	defer feed.Close()
 	d := newDrawers(2)
@@ -204,7 +204,7 @@ func TestFramedProgram(t *testing.T) {
 // BenchmarkFramesShow draws a 100×30 screen whose clock line changes every
 // frame, as a watched table's does.
 func BenchmarkFramesShow(b *testing.B) {
-	f := newFrames(io.Discard, 20, &sync.Pool{})
+	f := newFrames(io.Discard, 20, newFrameShare())
 	f.interval = 0
 	f.resize(100, 30)
 	lines := make([]string, 30)
@@ -223,12 +223,51 @@ func BenchmarkFramesShow(b *testing.B) {
 // BenchmarkFramesUnchanged is the cost of a view that did not change: the
 // program asks for a view after every message.
 func BenchmarkFramesUnchanged(b *testing.B) {
-	f := newFrames(io.Discard, 20, &sync.Pool{})
+	f := newFrames(io.Discard, 20, newFrameShare())
 	f.resize(100, 30)
 	view := strings.Repeat(strings.Repeat("·", 80)+"\n", 29) + "end"
 	f.show(view)
 	b.ReportAllocs()
 	for b.Loop() {
 		f.show(view)
+	}
+}
+
+// TestFramesShareDiffs: screens that go through the same frames in the
+// same window write the same bytes, put together once; another window
+// gets its own.
+func TestFramesShareDiffs(t *testing.T) {
+	share := newFrameShare()
+	views := []string{"table t1\nclock 30s\nlog", "table t1\nclock 29s\nlog", "table t1\nclock 29s\nlog\nbob rolled"}
+	watch := func(w int) []string {
+		var out bytes.Buffer
+		f := newFrames(&out, 20, share)
+		f.interval = 0
+		f.resize(w, 10)
+		var wrote []string
+		for _, v := range views {
+			out.Reset()
+			f.show(v)
+			wrote = append(wrote, out.String())
+		}
+		return wrote
+	}
+	first := watch(80)
+	kept := len(share.diffs)
+	if kept != len(views) {
+		t.Fatalf("%d diffs kept for %d frames", kept, len(views))
+	}
+	if second := watch(80); !slices.Equal(second, first) {
+		t.Errorf("a second screen wrote\n%q\nthe first\n%q", second, first)
+	}
+	if len(share.diffs) != kept {
+		t.Errorf("the second screen put its frames together again: %d diffs kept, want %d", len(share.diffs), kept)
+	}
+	narrow := watch(5)
+	if slices.Equal(narrow, first) {
+		t.Error("a narrower window wrote what the wide one did")
+	}
+	if !strings.Contains(first[1], "29s") || strings.Contains(first[1], "table") {
+		t.Errorf("the second frame is not the changed line alone: %q", first[1])
 	}
 }

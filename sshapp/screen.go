@@ -45,7 +45,7 @@ func (srv *Server) interactive(ss *session, table string) {
 // The caller stops the frames once the program has returned.
 func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames) {
 	r := bm.MakeRenderer(ss)
-	f := newFrames(ss, FPS, &srv.frameBufs)
+	f := newFrames(ss, FPS, srv.frameShare)
 	opts := append(bm.MakeOptions(ss),
 		tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(),

@@ -47,10 +47,10 @@ type Server struct {
 	commands *command.Router
 	botSeats botline.Seats // the bot sessions of each key at each table
 
-	handlers  sync.WaitGroup // running session handlers
-	styles    tui.StyleCache // the screens' styles, one per kind of terminal
-	frameBufs sync.Pool      // buffers the screens' frames are put together in
-	drawers   *drawers       // the goroutines the screens draw on
+	handlers   sync.WaitGroup // running session handlers
+	styles     tui.StyleCache // the screens' styles, one per kind of terminal
+	frameShare *frameShare    // what the screens' frames share
+	drawers    *drawers       // the goroutines the screens draw on
 
 	mu          sync.Mutex
 	closing     bool
@@ -95,6 +95,7 @@ func New(cfg Config) (*Server, error) {
 		handshaking: make(map[*conn]struct{}),
 		sessions:    make(map[*session]struct{}),
 		drawers:     newDrawers(drawersFor()),
+		frameShare:  newFrameShare(),
 	}
 	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
 	srv.commands = command.New(command.Config{
