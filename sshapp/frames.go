@@ -46,6 +46,11 @@ type frames struct {
 	timer    *time.Timer
 	armed    bool   // timer draws view when it fires
 	viewHash uint64 // of view
+
+	// same is set by framed when the one message since the last view was
+	// the window's size, unchanged: the view on the screen stands. Only
+	// the program's event loop uses it.
+	same bool
 }
 
 // newFrames draws on out at most fps frames a second, with what share
@@ -149,11 +154,16 @@ func (f *frames) fire() {
 
 // resize notes the window's size; the next frame is drawn whole. The
 // caller shows a view after it (the program draws after every message).
-func (f *frames) resize(w, h int) {
+// It reports whether the size changed.
+func (f *frames) resize(w, h int) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if w == f.width && h == f.height {
+		return false
+	}
 	f.width, f.height = w, h
 	f.lines, f.drawn = nil, 0
+	return true
 }
 
 // stop draws the view that waits, if one does, and gives the terminal
@@ -274,16 +284,28 @@ func (m framed) Init() tea.Cmd {
 	return cmd
 }
 
+// Update passes msg on to the model, but for a window size the screen has
+// already (the server sends the size as a screen starts, most often the
+// one it was made with): then the frame on the screen stays, and the view
+// is not drawn again.
 func (m framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		m.f.resize(ws.Width, ws.Height)
+		if !m.f.resize(ws.Width, ws.Height) {
+			m.f.same = true
+			return m, nil
+		}
 	}
+	m.f.same = false
 	var cmd tea.Cmd
 	m.d.do(m.done, func() { m.Model, cmd = m.Model.Update(msg) })
 	return m, cmd
 }
 
 func (m framed) View() string {
+	if m.f.same {
+		m.f.same = false
+		return ""
+	}
 	m.d.do(m.done, func() { m.f.show(m.Model.View()) })
 	return ""
 }

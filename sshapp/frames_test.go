@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -269,5 +270,57 @@ func TestFramesShareDiffs(t *testing.T) {
 	}
 	if !strings.Contains(first[1], "29s") || strings.Contains(first[1], "table") {
 		t.Errorf("the second frame is not the changed line alone: %q", first[1])
+	}
+}
+
+// countModel counts the messages it is given and the views it draws.
+type countModel struct{ updates, views *atomic.Int32 }
+
+func (m countModel) Init() tea.Cmd { return nil }
+func (m countModel) Update(tea.Msg) (tea.Model, tea.Cmd) {
+	m.updates.Add(1)
+	return m, nil
+}
+func (m countModel) View() string { m.views.Add(1); return "hello" }
+
+// TestFramedSameSize: the window's size the screen already has changes
+// nothing and draws nothing; another size is passed on and drawn.
+func TestFramedSameSize(t *testing.T) {
+	tests := []struct {
+		name                string
+		size                [2]int
+		updates, views, out int32 // after Init's view
+	}{
+		{"the size it was made with", [2]int{80, 24}, 0, 0, 0},
+		{"wider", [2]int{100, 24}, 1, 1, 1},
+		{"shorter", [2]int{80, 20}, 1, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := newFrames(&out, 1000, newFrameShare())
+			f.interval = 0
+			f.resize(80, 24)
+			d := newDrawers(1)
+			defer d.stop()
+			var updates, views atomic.Int32
+			m := tea.Model(newFramed(countModel{&updates, &views}, f, d))
+			m.View() // as the program draws after Init
+			out.Reset()
+			views.Store(0)
+			m, _ = m.Update(tea.WindowSizeMsg{Width: tt.size[0], Height: tt.size[1]})
+			m.View()
+			if updates.Load() != tt.updates || views.Load() != tt.views {
+				t.Errorf("model got %d updates and drew %d views, want %d and %d", updates.Load(), views.Load(), tt.updates, tt.views)
+			}
+			if wrote := out.Len() > 0; wrote != (tt.out > 0) {
+				t.Errorf("wrote %q", out.String())
+			}
+			m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+			m.View()
+			if views.Load() != tt.views+1 {
+				t.Errorf("the next message drew %d views, want 1", views.Load()-tt.views)
+			}
+		})
 	}
 }

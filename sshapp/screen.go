@@ -46,6 +46,8 @@ func (srv *Server) interactive(ss *session, table string) {
 func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames) {
 	r := bm.MakeRenderer(ss)
 	f := newFrames(ss, FPS, srv.frameShare)
+	pty, _, _ := ss.Pty()
+	f.resize(pty.Window.Width, pty.Window.Height) // the size the screen is made with
 	opts := append(bm.MakeOptions(ss),
 		tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(),
