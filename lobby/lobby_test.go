@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -740,5 +741,40 @@ func TestLobbyWokenOnlyByListedChanges(t *testing.T) {
 	}
 	if v, woke := drain(); woke {
 		t.Fatalf("a roll woke the lobby (version %d)", v)
+	}
+}
+
+// TestTurnClockWhenSomeoneLeaves: a player leaving a running game out of
+// turn leaves the clock of the player whose turn it is running; the player
+// whose turn it is leaving starts the next player's clock afresh.
+func TestTurnClockWhenSomeoneLeaves(t *testing.T) {
+	tests := []struct {
+		name    string
+		leaver  func(turn int) int // the game seat that leaves
+		wantDur time.Duration      // the deadline then, from now
+	}{
+		{"someone else leaves", func(turn int) int { return (turn + 1) % 3 }, 20 * time.Second},
+		{"the player whose turn it is leaves", func(turn int) int { return turn }, 30 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			ps := []Player{e.player("alice"), e.player("bob"), e.player("carol")}
+			rules := quickRules()
+			rules.TurnSeconds = 30
+			tbl := seatPlayers(t, e, "clock", rules, ps...)
+			s := mustWatch(t, tbl, ps[0])
+			snap := latest(t, s, tbl)
+			e.clock.Advance(10 * time.Second)
+			leaver := snap.Name(tt.leaver(snap.Game.Turn))
+			i := slices.IndexFunc(ps, func(p Player) bool { return p.Name == leaver })
+			if err := tbl.Stand(ctxT(t), ps[i]); err != nil {
+				t.Fatal(err)
+			}
+			after := next(t, s, snap.Version)
+			if got := after.Deadline.Sub(e.clock.Now()); got != tt.wantDur {
+				t.Errorf("after %s left, the clock has %v, want %v", leaver, got, tt.wantDur)
+			}
+		})
 	}
 }

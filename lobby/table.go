@@ -597,6 +597,7 @@ func hasLeft(evs []engine.Event, seat int) bool {
 // anyone sees them), then updates the state and tells every subscriber.
 func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	run := t.game
+	turn, round := run.g.Turn(), run.g.Round()
 	next := run.g.Clone()
 	evs, err := next.Apply(a)
 	if err != nil {
@@ -642,8 +643,20 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	if next.Over() {
 		t.finish()
 	}
-	t.changed(a.Kind != engine.Roll || run.players[a.Seat].TurnClock > 0)
+	t.changed(newTurn(a, turn, round, run.g, run.players[a.Seat].TurnClock > 0))
 	return nil
+}
+
+// newTurn reports whether a, played when it was turn's turn in round,
+// opened a new turn in g, whose clock starts again: the turn passed on or
+// a round began, or the player whose turn it was moved (but for a roll,
+// which leaves them the announce, unless they have a clock of their own
+// for each move). Someone else leaving the game leaves the clock running.
+func newTurn(a engine.Action, turn, round int, g *engine.Game, ownClock bool) bool {
+	if g.Turn() != turn || g.Round() != round {
+		return true
+	}
+	return a.Seat == turn && (a.Kind != engine.Roll || ownClock)
 }
 
 func (t *Table) finish() {
