@@ -130,3 +130,26 @@ func TestDrivenGuestsGetAFreshClockAfterARoll(t *testing.T) {
 		t.Fatalf("deal at a table no longer driven: %v", err)
 	}
 }
+
+// TestDrivenTableStaysOpen: a driven table is not closed under its
+// program, not even by an admin; undriven, it closes as any table.
+func TestDrivenTableStaysOpen(t *testing.T) {
+	e := newEnv(t)
+	tbl, host := drivenTable(t, e, quickRules())
+	admin := e.player("root")
+	admin.Admin = true
+	for _, p := range []Player{host, admin} {
+		if err := tbl.Close(ctxT(t), p); !errors.Is(err, ErrDrivenClose) {
+			t.Errorf("close by %s: %v, want ErrDrivenClose", p.Name, err)
+		}
+	}
+	if _, err := e.lobby.Table("dealt"); err != nil {
+		t.Fatalf("the table is gone: %v", err)
+	}
+	if err := tbl.Drive(ctxT(t), host, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Close(ctxT(t), admin); err != nil {
+		t.Fatalf("close once undriven: %v", err)
+	}
+}

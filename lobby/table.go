@@ -459,6 +459,9 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
+		if t.driven {
+			return ErrDrivenClose
+		}
 		if t.running() {
 			return ErrGameRunning
 		}
