@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // Check verifies the file: bbolt's own page checks (tx.Check), then the
@@ -93,6 +94,7 @@ func (s *Store) Check(ctx context.Context) error {
 				}
 			}
 		}
+		errs = append(errs, checkSeeds(tx, games)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -123,4 +125,41 @@ func (s *Store) Check(ctx context.Context) error {
 		return fmt.Errorf("check %s: %w", s.path, errors.Join(errs...))
 	}
 	return nil
+}
+
+// checkSeeds checks the secret seeds kept apart until their games end:
+// each belongs to a game in progress with fair dice and matches its
+// commitment, and each such game has its seed.
+func checkSeeds(tx *bolt.Tx, games map[uint64]Replay) []error {
+	var errs []error
+	seeds := tx.Bucket(bucketSeeds)
+	c := seeds.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 8 {
+			errs = append(errs, fmt.Errorf("seeds: bad key %x", k))
+			continue
+		}
+		id := binary.BigEndian.Uint64(k)
+		r, ok := games[id]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("seeds: unknown game %d", id))
+		case !r.Ended.IsZero():
+			errs = append(errs, fmt.Errorf("game %d ended with its seed still kept apart", id))
+		case r.Fair == nil:
+			errs = append(errs, fmt.Errorf("game %d has a seed and no fair dice", id))
+		default:
+			if seed, err := fair.ParseSeed(string(v)); err != nil {
+				errs = append(errs, fmt.Errorf("game %d: seed: %w", id, err))
+			} else if seed.Commitment() != r.Fair.Commitment {
+				errs = append(errs, fmt.Errorf("game %d: its seed does not match its commitment", id))
+			}
+		}
+	}
+	for id, r := range games {
+		if r.Ended.IsZero() && r.Fair != nil && seeds.Get(u64(id)) == nil {
+			errs = append(errs, fmt.Errorf("game %d in progress with fair dice has no seed", id))
+		}
+	}
+	return errs
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,5 +124,47 @@ func TestCreateGameRefusesABadProof(t *testing.T) {
 		} else if errors.Is(err, ErrNotFound) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestCheckSeeds: Check finds a seed kept apart that does not belong there
+// or does not match, and a fair game in progress without its seed.
+func TestCheckSeeds(t *testing.T) {
+	ctx := context.Background()
+	other := fair.NewSeed()
+	tests := []struct {
+		name  string
+		spoil func(tx *bolt.Tx) error // game 1 is fair and in progress
+		want  string                  // in Check's error; "" for none
+	}{
+		{"sound", func(*bolt.Tx) error { return nil }, ""},
+		{"seed lost", func(tx *bolt.Tx) error { return tx.Bucket(bucketSeeds).Delete(u64(1)) }, "has no seed"},
+		{"another seed", func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketSeeds).Put(u64(1), []byte(other.Reveal()))
+		}, "does not match its commitment"},
+		{"not a seed", func(tx *bolt.Tx) error { return tx.Bucket(bucketSeeds).Put(u64(1), []byte("xyz")) }, "game 1: seed"},
+		{"seed of no game", func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketSeeds).Put(u64(9), []byte(other.Reveal()))
+		}, "unknown game 9"},
+		{"bad key", func(tx *bolt.Tx) error { return tx.Bucket(bucketSeeds).Put([]byte("k"), []byte("v")) }, "bad key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := openTemp(t)
+			proof, _ := fairProof(t)
+			if _, err := s.CreateGame(ctx, Game{Table: "t", Seats: seats(2), Rules: engine.DefaultOptions(), Fair: &proof}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.db.Update(tt.spoil); err != nil {
+				t.Fatal(err)
+			}
+			err := s.Check(ctx)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Check: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("Check = %v, want an error with %q", err, tt.want)
+			}
+		})
 	}
 }
