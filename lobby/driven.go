@@ -58,13 +58,9 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 		if t.running() {
 			return ErrGameRunning
 		}
-		watching := make(map[string]bool, len(t.subs))
-		for s := range t.subs {
-			watching[s.player.Fingerprint] = true
-		}
 		kept := t.sitters[:0:0]
 		for _, p := range t.sitters {
-			if isBuiltin(p) || watching[p.Fingerprint] {
+			if isBuiltin(p) || t.watchers[p.Fingerprint] > 0 {
 				kept = append(kept, p)
 			}
 		}

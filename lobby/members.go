@@ -104,7 +104,7 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 		for s := range t.subs {
 			if s.player.Fingerprint == fp {
 				found = true
-				delete(t.subs, s)
+				t.removeSub(s)
 				s.box.Close()
 			}
 		}

@@ -167,3 +167,57 @@ func TestWatchersComeAndGoQuietly(t *testing.T) {
 		t.Error("a player leaving did not show")
 	}
 }
+
+// TestWatcherCounts: the table counts people watching, not sessions: two
+// sessions of one key count once, and a seat shows away only when the last
+// of its player's sessions closes.
+func TestWatcherCounts(t *testing.T) {
+	e := newEnv(t)
+	ps := []Player{e.player("alice"), e.player("bob")}
+	tbl := seatPlayers(t, e, "counted", quickRules(), ps...)
+	connected := func(name string) bool {
+		for _, si := range tbl.Info().Players {
+			if si.Name == name {
+				return si.Connected
+			}
+		}
+		t.Fatalf("%s not seated", name)
+		return false
+	}
+	settle := func() {
+		t.Helper()
+		if err := tbl.do(ctxT(t), func(context.Context) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a1, err := tbl.Watch(ctxT(t), ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := tbl.Watch(ctxT(t), ps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWatch(t, tbl, e.player("eve"))
+	steps := []struct {
+		name      string
+		do        func()
+		watching  int
+		aliceHere bool
+	}{
+		{"alice twice, eve once", func() {}, 2, true},
+		{"one of alice's sessions closes", a1.Close, 2, true},
+		{"the same closes again", a1.Close, 2, true},
+		{"her last closes", a2.Close, 1, false},
+	}
+	for _, st := range steps {
+		st.do()
+		settle()
+		if w := tbl.Info().Watching; w != st.watching {
+			t.Errorf("%s: %d watching, want %d", st.name, w, st.watching)
+		}
+		if got := connected("alice"); got != st.aliceHere {
+			t.Errorf("%s: alice connected = %v, want %v", st.name, got, st.aliceHere)
+		}
+	}
+}

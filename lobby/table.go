@@ -33,6 +33,7 @@ type Table struct {
 	game     *gameRun
 	result   *Result
 	subs     map[*Subscription]struct{}
+	watchers map[string]int // open subscriptions by fingerprint (addSub, removeSub)
 	chat     chatLog
 	deadline time.Time
 	stopTick func() bool
@@ -97,7 +98,7 @@ func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}), next: newNextDice(),
+		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: newNextDice(),
 	}
 	t.hostName = host.Name
 	t.sitters = slices.Clone(rec.Seated)
@@ -244,11 +245,29 @@ func (s *Subscription) Wait(ctx context.Context) (Snapshot, bool) {
 func (s *Subscription) Close() {
 	s.box.Close()
 	s.table.post(func(context.Context) {
-		if _, ok := s.table.subs[s]; ok {
-			delete(s.table.subs, s)
+		if s.table.removeSub(s) {
 			s.table.watchersChanged(s.player, nil)
 		}
 	})
+}
+
+// addSub adds a subscription, and its key to the watchers.
+func (t *Table) addSub(s *Subscription) {
+	t.subs[s] = struct{}{}
+	t.watchers[s.player.Fingerprint]++
+}
+
+// removeSub removes a subscription, reporting whether it was there.
+func (t *Table) removeSub(s *Subscription) bool {
+	if _, ok := t.subs[s]; !ok {
+		return false
+	}
+	delete(t.subs, s)
+	fp := s.player.Fingerprint
+	if t.watchers[fp]--; t.watchers[fp] <= 0 {
+		delete(t.watchers, fp)
+	}
+	return true
 }
 
 // Watch subscribes p to the table: a seated player sees their seat's view,
@@ -260,7 +279,7 @@ func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
-		t.subs[s] = struct{}{}
+		t.addSub(s)
 		t.watchersChanged(p, s)
 		return nil
 	})
@@ -372,14 +391,7 @@ func (i TableInfo) MayStart(p Player) error {
 	return nil
 }
 
-func (t *Table) hostPresent() bool {
-	for s := range t.subs {
-		if s.player.Fingerprint == t.rec.Host {
-			return true
-		}
-	}
-	return false
-}
+func (t *Table) hostPresent() bool { return t.watchers[t.rec.Host] > 0 }
 
 // Act plays one move for p; the seat is p's.
 func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
@@ -856,23 +868,20 @@ func (t *Table) publishInfo() bool {
 		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
 		members: t.rec.Members, created: t.rec.Created,
 	}
-	watchers := make(map[string]bool)
-	for s := range t.subs {
-		watchers[s.player.Fingerprint] = true
-	}
+	watchers := t.watchers
 	info.Watching = len(watchers)
-	info.HostHere = watchers[t.rec.Host]
+	info.HostHere = watchers[t.rec.Host] > 0
 	info.Fair = t.fairInfo()
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {
 			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
-				Lives: t.game.g.Lives(i), Connected: watchers[p.Fingerprint]})
+				Lives: t.game.g.Lives(i), Connected: watchers[p.Fingerprint] > 0})
 		}
 	} else {
 		for _, p := range t.sitters {
 			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
-				Lives: t.rec.Rules.Lives, Connected: watchers[p.Fingerprint]})
+				Lives: t.rec.Rules.Lives, Connected: watchers[p.Fingerprint] > 0})
 		}
 	}
 	info.Taken = len(info.Players)
