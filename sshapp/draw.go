@@ -1,7 +1,9 @@
 package sshapp
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -19,7 +21,8 @@ import (
 // Each session has at most one call under way, so a call waits only for a
 // free drawer; a session's calls run in its order, one after the other,
 // as on its own goroutine. A panic in a call is raised again on the
-// session's goroutine, where Bubble Tea and the session's recover catch it.
+// session's goroutine (as a drawPanic, which keeps the drawer's stack),
+// where Bubble Tea and the session's recover catch it.
 type drawers struct {
 	jobs chan drawJob
 	quit chan struct{}
@@ -29,8 +32,17 @@ type drawers struct {
 
 type drawJob struct {
 	fn   func()
-	done chan any // the call's panic, or nil
+	done chan *drawPanic // the call's panic, or nil
 }
+
+// drawPanic is a panic of a call on a drawer, raised again on the
+// session's goroutine: the value, and the stack where it happened.
+type drawPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *drawPanic) String() string { return fmt.Sprintf("%v\n\non a drawer:\n%s", p.value, p.stack) }
 
 // newDrawers starts n drawers.
 func newDrawers(n int) *drawers {
@@ -59,14 +71,20 @@ func (d *drawers) run() {
 }
 
 func (j drawJob) run() {
-	defer func() { j.done <- recover() }()
+	var p *drawPanic
+	defer func() { j.done <- p }()
+	defer func() {
+		if r := recover(); r != nil {
+			p = &drawPanic{value: r, stack: debug.Stack()}
+		}
+	}()
 	j.fn()
 }
 
 // do runs fn on a drawer and returns when it has; done is the caller's
 // own channel (capacity 1), reused for each of its calls. Once the
 // drawers are stopped, fn runs on the caller's goroutine.
-func (d *drawers) do(done chan any, fn func()) {
+func (d *drawers) do(done chan *drawPanic, fn func()) {
 	select {
 	case d.jobs <- drawJob{fn: fn, done: done}:
 	case <-d.quit:

@@ -22,7 +22,7 @@ func TestDrawers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				done := make(chan any, 1)
+				done := make(chan *drawPanic, 1)
 				for i := range 200 {
 					d.do(done, func() { got[s] = append(got[s], i) })
 				}
@@ -48,7 +48,7 @@ func TestDrawers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				d.do(make(chan any, 1), func() {
+				d.do(make(chan *drawPanic, 1), func() {
 					n := now.Add(1)
 					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 					}
@@ -64,14 +64,18 @@ func TestDrawers(t *testing.T) {
 	})
 
 	t.Run("a panic comes back to the caller, the drawer goes on", func(t *testing.T) {
-		done := make(chan any, 1)
+		done := make(chan *drawPanic, 1)
 		p := func() (p any) {
 			defer func() { p = recover() }()
 			d.do(done, func() { panic("boom") })
 			return nil
 		}()
-		if fmt.Sprint(p) != "boom" {
+		dp, ok := p.(*drawPanic)
+		if !ok || fmt.Sprint(dp.value) != "boom" {
 			t.Fatalf("caller recovered %v, want boom", p)
+		}
+		if !strings.Contains(string(dp.stack), "draw_test.go") || !strings.Contains(fmt.Sprint(p), "boom") {
+			t.Errorf("the panic does not tell where it happened:\n%v", p)
 		}
 		for range 6 { // more calls than drawers: none was lost
 			ran := false
@@ -88,7 +92,7 @@ func TestDrawersStopped(t *testing.T) {
 	d.stop()
 	d.stop() // twice is fine
 	ran := false
-	d.do(make(chan any, 1), func() { ran = true })
+	d.do(make(chan *drawPanic, 1), func() { ran = true })
 	if !ran {
 		t.Error("a call after stop did not run on the caller")
 	}
@@ -118,7 +122,7 @@ func TestFramedPanic(t *testing.T) {
 		t.Fatalf("Run = %v, want the program's panic error", err)
 	}
 	ran := false
-	d.do(make(chan any, 1), func() { ran = true })
+	d.do(make(chan *drawPanic, 1), func() { ran = true })
 	if !ran {
 		t.Error("the drawer is gone after the panic")
 	}

@@ -271,11 +271,11 @@ type framed struct {
 	tea.Model
 	f    *frames
 	d    *drawers
-	done chan any
+	done chan *drawPanic
 }
 
 func newFramed(m tea.Model, f *frames, d *drawers) framed {
-	return framed{Model: m, f: f, d: d, done: make(chan any, 1)}
+	return framed{Model: m, f: f, d: d, done: make(chan *drawPanic, 1)}
 }
 
 func (m framed) Init() tea.Cmd {

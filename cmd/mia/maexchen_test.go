@@ -136,13 +136,5 @@ func TestMaexchenGateway(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"preset": "maexchen"`) || !strings.Contains(out, `"beta-bot-with-20-chr"`) {
 		t.Fatalf("replay: %d %s", code, out)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("run did not stop")
-	}
+	stopRun(t, cancel, done)
 }

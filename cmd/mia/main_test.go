@@ -415,8 +415,8 @@ func stopRun(t *testing.T, cancel context.CancelFunc, done <-chan error) {
 		if err != nil {
 			t.Errorf("run: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("run did not return 5 s after its context ended")
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return 10 s after its context ended")
 	}
 }
 
