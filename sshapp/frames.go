@@ -241,7 +241,7 @@ func (f *frames) diffLocked() frameDiff {
 		last := i == n-1
 		if i < len(f.lines) && f.lines[i] == h {
 			if !last {
-				b.WriteByte('\n') // unchanged: one line down
+				b.WriteString("\r\n") // unchanged: the next line
 			}
 			continue
 		}

@@ -75,7 +75,7 @@ func TestFramesDraw(t *testing.T) {
 		{"only changed lines are written", []frameStep{
 			{resize: [2]int{10, 5}},
 			{show: "ab\ncd\nef", want: enter + home + "ab" + el + "\r\n" + "cd" + el + "\r\n" + "ef" + el + ansi.CursorPosition(0, 3)},
-			{show: "ab\nXY\nef", want: home + "\n" + "XY" + el + "\r\n" + ansi.CursorPosition(0, 3)},
+			{show: "ab\nXY\nef", want: home + "\r\n" + "XY" + el + "\r\n" + ansi.CursorPosition(0, 3)},
 		}},
 		{"a shorter frame erases below", []frameStep{
 			{resize: [2]int{10, 5}},

@@ -411,7 +411,8 @@ func (srv *Server) sessionChannel(s *ssh.Server, sc *gossh.ServerConn, nc gossh.
 		return
 	}
 	defer c.closeSession()
-	ssh.DefaultSessionHandler(s, sc, nc, ctx)
+	ac := &acceptedChannel{NewChannel: nc}
+	ssh.DefaultSessionHandler(s, sc, ac, channelContext{Context: ctx, ch: ac})
 }
 
 // sourceOf is what the per-source cap counts: an IPv4 address, or the /64

@@ -48,13 +48,13 @@ type session struct {
 	bye      string        // why the server ends the session
 }
 
-// newSession wraps s and registers it, or returns nil during shutdown.
-func (srv *Server) newSession(s ssh.Session, fp string) *session {
+// newSession wraps s, whose command is args, and registers it, or returns
+// nil during shutdown.
+func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
 	ss := &session{Session: s, srv: srv, fp: fp, started: srv.cfg.Now()}
-	_, _, hasPty := s.Pty()
-	ss.kind = sessionKind(s.Command(), hasPty)
-	ss.lastInput.Store(time.Now().UnixNano())
 	pty, winch, ok := s.Pty()
+	ss.kind = sessionKind(args, ok)
+	ss.lastInput.Store(time.Now().UnixNano())
 	if ok {
 		pty.Window = srv.lim.clampWindow(pty.Window)
 		ss.pty, ss.hasPty, ss.winch = pty, true, winch
@@ -72,8 +72,9 @@ func (srv *Server) newSession(s ssh.Session, fp string) *session {
 		srv.count(srv.dropped, dropStalled)
 		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
 	}
-	ss.out = outbox.New(s, srv.lim.MaxOwed, over)
-	ss.errOut = outbox.New(s.Stderr(), srv.lim.MaxOwed, over)
+	out, errOut := outputs(s, ok)
+	ss.out = outbox.New(out, srv.lim.MaxOwed, over)
+	ss.errOut = outbox.New(errOut, srv.lim.MaxOwed, over)
 
 	if d := srv.lim.IdleTimeout; d > 0 {
 		ss.mu.Lock()
@@ -320,7 +321,10 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = s.Exit(command.ExitRefused)
 		return
 	}
-	ss := srv.newSession(s, fp)
+	// Command splits the command line afresh at each call (a 4 KB buffer
+	// each time): once is enough.
+	args := s.Command()
+	ss := srv.newSession(s, fp, args)
 	if ss == nil {
 		fmt.Fprintln(s.Stderr(), "mia: the server is shutting down")
 		_ = s.Exit(command.ExitRefused)
@@ -342,7 +346,6 @@ func (srv *Server) handle(s ssh.Session) {
 	}
 	ss.SetPlayer(p)
 
-	args := s.Command()
 	code := command.ExitOK
 	switch {
 	case len(args) > 0:
