@@ -136,7 +136,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "no such game", who: "bob", cmd: "replay 999", code: 1, stderr: []string{"no game 999"}},
 		{name: "not a game id", who: "bob", cmd: "replay x", code: 1, stderr: []string{"no game x"}},
 		{name: "replay usage", who: "bob", cmd: "replay", code: 2, stderr: []string{"replay GAME"}},
-		{name: "the replay tells how to check", who: "bob", cmd: "replay " + id, code: 0, stdout: []string{"Dice of game " + id, "server seed    ", `bob "lucky 7"`, "verify " + id, "Provably fair dice"}},
+		{name: "the replay tells how to check", who: "bob", cmd: "replay " + id, code: 0, stdout: []string{"Dice of game " + id, "server seed    ", `bob "lucky 7"`, "verify " + id, "engine/fair/README.md"}},
 		{name: "verify", who: "bob", cmd: "verify " + id, code: 0, stdout: []string{"Dice of game " + id, "commitment     ", `bob "lucky 7"`, "rolls match"}},
 		{name: "stranger's verify", who: "carol", cmd: "verify " + id, code: 1, stderr: []string{"no game " + id}},
 		{name: "verify usage", who: "bob", cmd: "verify", code: 2, stderr: []string{"verify GAME"}},

@@ -34,7 +34,7 @@ func runReplay(ctx context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout)
 		writeDice(c.Stdout, g)
 		fmt.Fprintf(c.Stdout, "Check that every roll came from them:  %s\n"+
-			"or without mia, with the few lines of Python in the README (\"Provably fair dice\").\n", c.Hint("verify "+g.ID))
+			"or without mia, with the few lines of Python in mia's engine/fair/README.md.\n", c.Hint("verify "+g.ID))
 	}
 	return ExitOK
 }
