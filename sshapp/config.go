@@ -186,6 +186,9 @@ func ParseNetworks(s string) ([]netip.Prefix, error) {
 	return netsource.ParseList(s)
 }
 
+// DefaultLimits is the limits a zero Limits stands for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
 func (l Limits) withDefaults() Limits {
 	dur := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
