@@ -51,6 +51,9 @@ type Storage struct {
 	// Backups is the copies of the database the backup command streams;
 	// nil: backup is refused.
 	Backups command.Backups
+	// UDPNames is the Mäxchen bots' held names of the maexchen command;
+	// nil: maexchen is refused.
+	UDPNames command.UDPNames
 }
 
 // Config configures a Server. HostKey, Storage.Players and

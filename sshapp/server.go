@@ -110,6 +110,7 @@ func New(cfg Config) (*Server, error) {
 		Players:     cfg.Storage.Commands,
 		Records:     cfg.Storage.Records,
 		Backups:     cfg.Storage.Backups,
+		UDPNames:    cfg.Storage.UDPNames,
 		Log:         srv.log,
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,
