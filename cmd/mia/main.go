@@ -114,6 +114,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		gw, err = maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
+			MaxPlayers: o.maexchenPlayers, MaxPerAddress: o.maexchenPerAddress, NameHold: o.maexchenNameHold,
 		})
 		if err != nil {
 			lob.Close()
@@ -139,7 +140,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
-		Storage:   sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st},
+		Storage:   sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st, UDPNames: st},
 		Lobby:     lob,
 		Admins:    admins,
 		Allow:     allow,

@@ -98,6 +98,15 @@ func TestParseOptions(t *testing.T) {
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
 				proxyFrom: []netip.Prefix{netip.MustParsePrefix("2001:db8::/32")}, maxPerSource: -1, maxHandshakes: 8},
 		},
+		{
+			name: "gateway limits",
+			args: []string{"--maexchen-max-players", "64", "--maexchen-name-hold", "0"},
+			env:  map[string]string{"MIA_MAEXCHEN_PER_ADDRESS": "2", "MIA_MAEXCHEN_NAME_HOLD": "1h"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 64, maexchenPerAddress: 2, maexchenNameHold: -1},
+		},
+		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
+		{name: "no bot per address", args: []string{"--maexchen-per-address", "0"}, wantErr: "maexchen-per-address"},
 		{name: "bad proxy list", args: []string{"--proxy-from", "10.0.0.0/8,lb.example.org"}, wantErr: `proxy-from: not a list of addresses and networks: "lb.example.org"`},
 		{name: "bad exempt list", env: map[string]string{"MIA_PENALTY_EXEMPT": "10.0.0.0/40"}, wantErr: "penalty-exempt"},
 		{name: "bad cap per source", args: []string{"--max-per-source", "-1"}, wantErr: "max-per-source"},
@@ -136,6 +145,9 @@ func TestParseOptions(t *testing.T) {
 			}
 			if tt.want.maxPerSource == 0 {
 				tt.want.maxPerSource, tt.want.maxHandshakes = 16, 64
+			}
+			if tt.want.maexchenPlayers == 0 {
+				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)

@@ -200,7 +200,8 @@ type player struct {
 	// until it answers one (late, its token is late).
 	sittingOut bool
 	late       string
-	heldAt     time.Time // when its name's hold was last stored; zero: not held
+	held       bool      // its name is held: it has played, or had a hold when it registered
+	heldAt     time.Time // when its name's hold was last stored
 }
 
 type spectator struct {
@@ -584,6 +585,7 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	g.players = append(g.players, p)
 	if held {
 		// A name with a record: from now on it is this address's.
+		p.held = true
 		g.storeHolds(ctx, now, []*player{p})
 	}
 	g.send(from, msgRegistered)
@@ -656,7 +658,7 @@ func (g *Gateway) dropBanned() {
 func (g *Gateway) keepHolds(now time.Time, due func(*player) bool) {
 	var ps []*player
 	for _, p := range g.players {
-		if !p.heldAt.IsZero() && due(p) {
+		if p.held && due(p) {
 			ps = append(ps, p)
 		}
 	}
@@ -752,7 +754,7 @@ func (g *Gateway) dropAt(addr netip.AddrPort, keep *player) bool {
 // removePlayer ends p's registration; its name's hold, if it has one,
 // is stored as of when it was last heard.
 func (g *Gateway) removePlayer(p *player) {
-	if !p.heldAt.IsZero() {
+	if p.held {
 		ctx, cancel := g.call()
 		g.storeHolds(ctx, g.cfg.Clock.Now(), []*player{p})
 		cancel()

@@ -146,6 +146,13 @@ func (g *Gateway) closeJoin(gen int) {
 	case err == nil:
 		g.round.phase, g.round.game, g.round.told, g.round.over = playing, "", 0, false
 		g.round.dealt = dealt
+		for _, s := range dealt {
+			if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
+				if p := g.playerNamed(name); p != nil {
+					p.held = true // stored when the round ends, or when it leaves
+				}
+			}
+		}
 		g.round.prompt, g.round.rolled = prompt{}, rolled{}
 		g.sync()
 	case errors.Is(err, lobby.ErrTooFewPlayers) && len(dealt) == 0:
@@ -369,7 +376,7 @@ func (g *Gateway) finishRound() {
 	for _, s := range g.round.dealt {
 		if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
 			g.refreshPointsCtx(ctx, name)
-			if p := g.playerNamed(name); p != nil && p.heldAt.IsZero() {
+			if p := g.playerNamed(name); p != nil && p.held && p.heldAt.IsZero() {
 				hold = append(hold, p)
 			}
 		} else if !s.Bot {
