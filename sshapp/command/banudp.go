@@ -30,7 +30,7 @@ func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan, bad erro
 	if c.JSON {
 		return c.WriteJSON(BanJSON{Fingerprint: target, Name: b.Name, At: sb.At.UTC(), Banned: true})
 	}
-	fmt.Fprintf(c.Stdout, "Banned %s: the Mäxchen gateway refuses its registrations from now on (REJECTED;BANNED) and drops it within seconds if it is registered.\nLift it with:  %s\n",
+	fmt.Fprintf(c.Stdout, "Banned %s: from the Mäxchen gateway's next heartbeat, within seconds, it is dropped if registered and its registrations are refused (REJECTED;BANNED).\nLift it with:  %s\n",
 		lobby.Clean(b.String(), 100), c.Hint("unban "+lobby.Clean(target, 100)))
 	return ExitOK
 }

@@ -27,7 +27,11 @@ var maexchenCommand = Command{
 	Summary: "server admins: the Mäxchen bots' names held for their addresses; free NAME lets a bot from any address register it",
 	JSON:    true,
 	More: func(c *Call) {
-		fmt.Fprintln(c.Stdout, "\nA Mäxchen bot that has played keeps its name for the address it plays from while it is quiet, for --maexchen-name-hold (a day by default) after it was last heard, so that no one else plays on under its record. `maexchen free NAME` ends that at once.")
+		for _, l := range lobby.Wrap("A Mäxchen bot that has played keeps its name for the address it plays from while it is quiet, "+
+			"until --maexchen-name-hold (a day by default) after it was last heard, so that no one else plays on under its record. "+
+			"maexchen free NAME ends that at once.", HelpWidth) {
+			fmt.Fprintln(c.Stdout, l)
+		}
 	},
 	Run: runMaexchen,
 }
