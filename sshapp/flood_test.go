@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -449,5 +450,66 @@ func TestTalkersMakeRoomOnceStalled(t *testing.T) {
 				t.Errorf("sources hold %v", got)
 			}
 		})
+	}
+}
+
+// tcpPair is a connected pair of TCP connections on loopback: the
+// client's end and the server's.
+func tcpPair(t *testing.T) (client, server *net.TCPConn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cl, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close(); sv.Close() })
+	return cl.(*net.TCPConn), sv.(*net.TCPConn)
+}
+
+// TestUnreadVersionIsNotSilent: a connection whose client has sent bytes
+// the server has not read yet (its handshake goroutine has not run on a
+// busy server) is not taken for silent; a younger one that sent nothing
+// makes room first.
+func TestUnreadVersionIsNotSilent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the receive queue is asked on Linux only")
+	}
+	now := time.Now()
+	srv := &Server{lim: Limits{}.withDefaults(), handshaking: map[*conn]struct{}{}, unauthBySrc: map[string]int{}}
+	busyClient, busy := tcpPair(t)
+	_, quiet := tcpPair(t)
+	older := &conn{raw: busy, source: "192.0.2.1", accepted: now.Add(-100 * time.Millisecond)}
+	younger := &conn{raw: quiet, source: "192.0.2.1", accepted: now.Add(-50 * time.Millisecond)}
+	for _, c := range []*conn{older, younger} {
+		srv.handshaking[c] = struct{}{}
+		srv.unauthBySrc[c.source]++
+	}
+	if got := srv.victimLocked("198.51.100.1", now, false); got != older {
+		t.Fatal("with nothing sent, the older connection does not make room")
+	}
+	if _, err := busyClient.Write([]byte("SSH-2.0-client\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the bytes queued", func() bool { return queued(busy) })
+	if got := srv.victimLocked("198.51.100.1", now, false); got != younger {
+		t.Error("a connection with its version line unread was taken for silent")
+	}
+	// Unread for EarlyDropAfter: stalled all the same.
+	if got := srv.victimLocked("198.51.100.1", now.Add(2*time.Second), false); got != older {
+		t.Error("a connection unread for seconds was spared")
+	}
+	if _, err := io.ReadFull(busy, make([]byte, len("SSH-2.0-client\r\n"))); err != nil {
+		t.Fatal(err)
+	}
+	if queued(busy) {
+		t.Error("bytes read are still queued")
 	}
 }

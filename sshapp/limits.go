@@ -6,8 +6,10 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/ssh"
@@ -53,7 +55,8 @@ func connOf(ctx ssh.Context) *conn {
 type conn struct {
 	net.Conn
 	srv    *Server
-	ip     string // the client's address, for logs (behind a trusted proxy: the real client's)
+	raw    syscall.Conn // the TCP connection, to ask its receive queue (queued)
+	ip     string       // the client's address, for logs (behind a trusted proxy: the real client's)
 	addr   netip.Addr
 	source string // what the per-source limits count: the IPv4 address or IPv6 /64
 
@@ -167,6 +170,7 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 		_ = tc.SetWriteBuffer(srv.lim.SendBuffer)
 	}
 	c := &conn{Conn: nc, srv: srv, ip: ip, addr: addr, source: src, accepted: now}
+	c.raw, _ = raw.(syscall.Conn)
 	if victim != nil {
 		victim.evicted.Store(true)
 		srv.forgetHandshakeLocked(victim)
@@ -193,44 +197,61 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 }
 
 // victimLocked chooses the connection a newcomer from src takes the place
-// of, or nil: a connection still in its handshake that has sent no version
-// line (silent), or failing that one whose handshake has run for
-// EarlyDropAfter (1 s; real clients need milliseconds). Among them, from
-// the source that holds the most handshake slots (the newcomer counted
-// with its own), so that no source keeps more than its share while others
-// wait, and of that source the one accepted first. With own, only src's
-// silent connections qualify. srv.mu is held.
+// of, or nil: a connection still in its handshake that has sent nothing
+// since its version line is missing (silent: no version line read, and
+// nothing waiting to be read), or failing that one whose handshake has
+// run for EarlyDropAfter (1 s; real clients need milliseconds). Among
+// them, from the source that holds the most handshake slots (the newcomer
+// counted with its own), so that no source keeps more than its share while
+// others wait, and of that source the one accepted first. With own, only
+// src's silent connections qualify. srv.mu is held.
 func (srv *Server) victimLocked(src string, now time.Time, own bool) *conn {
 	stalled := srv.lim.EarlyDropAfter
 	if stalled <= 0 {
 		stalled = defaultEarlyDropAfter
 	}
-	var best *conn
-	bestClass, bestWeight := 0, 0
+	type candidate struct {
+		c      *conn
+		silent bool
+		weight int
+	}
+	var cands []candidate
 	for c := range srv.handshaking {
 		if c.evicted.Load() || (own && c.source != src) {
 			continue
 		}
-		class := 2 // silent
-		if c.version.Load() {
-			if own || now.Sub(c.accepted) < stalled {
-				continue
-			}
-			class = 1 // stalled after its version line
+		silent := !c.version.Load()
+		if !silent && (own || now.Sub(c.accepted) < stalled) {
+			continue
 		}
 		weight := srv.unauthBySrc[c.source]
 		if c.source == src {
 			weight++
 		}
-		switch {
-		case best == nil,
-			class > bestClass,
-			class == bestClass && weight > bestWeight,
-			class == bestClass && weight == bestWeight && c.accepted.Before(best.accepted):
-			best, bestClass, bestWeight = c, class, weight
-		}
+		cands = append(cands, candidate{c, silent, weight})
 	}
-	return best
+	slices.SortFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.silent != b.silent:
+			if a.silent {
+				return -1
+			}
+			return 1
+		case a.weight != b.weight:
+			return b.weight - a.weight
+		}
+		return a.c.accepted.Compare(b.c.accepted)
+	})
+	for _, k := range cands {
+		// One whose version line waits unread in the kernel is not silent:
+		// the server has not come round to it yet. (Asked only of the few
+		// candidates met before a silent one: one syscall each.)
+		if k.silent && queued(k.c.raw) && (own || now.Sub(k.c.accepted) < stalled) {
+			continue
+		}
+		return k.c
+	}
+	return nil
 }
 
 // forgetHandshakeLocked takes c out of the handshakes under way, once.
