@@ -261,9 +261,11 @@ func TestHandshakeFloodLetsALoginThrough(t *testing.T) {
 					})
 				}
 				evicted := ts.Stats().Handshakes[handshakeEvicted]
+				begin := time.Now()
 				if err := loginFrom(t, ts.addr, "127.0.0.1", key); err != nil {
 					t.Fatalf("login %d during the flood, at its first try: %v", i+1, err)
 				}
+				t.Logf("login %d: %s", i+1, time.Since(begin).Round(100*time.Microsecond))
 				if !tt.penalties && ts.Stats().Handshakes[handshakeEvicted] <= evicted {
 					t.Errorf("login %d got in without a silent connection closed for it", i+1)
 				}
