@@ -197,14 +197,14 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 }
 
 // victimLocked chooses the connection a newcomer from src takes the place
-// of, or nil: a connection still in its handshake that has sent nothing
-// since its version line is missing (silent: no version line read, and
-// nothing waiting to be read), or failing that one whose handshake has
-// run for EarlyDropAfter (1 s; real clients need milliseconds). Among
-// them, from the source that holds the most handshake slots (the newcomer
-// counted with its own), so that no source keeps more than its share while
-// others wait, and of that source the one accepted first. With own, only
-// src's silent connections qualify. srv.mu is held.
+// of, or nil. A connection still in its handshake qualifies if it is
+// silent (no version line read from it, and none waiting in the kernel to
+// be read), or failing any silent one, if its handshake has run for
+// EarlyDropAfter (1 s; real clients need milliseconds). Among those, it
+// is one of the source that holds the most handshake slots (the newcomer
+// counted with its own), so that no source keeps more than its share
+// while others wait, and of that source the one accepted first. With own,
+// only src's silent connections qualify. srv.mu is held.
 func (srv *Server) victimLocked(src string, now time.Time, own bool) *conn {
 	stalled := srv.lim.EarlyDropAfter
 	if stalled <= 0 {

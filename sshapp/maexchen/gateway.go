@@ -108,7 +108,8 @@ type Config struct {
 	Pause time.Duration
 	// MaxPlayers and MaxSpectators bound the registrations (defaults 32
 	// and 16). A player past the limit gets REJECTED;SERVER_FULL; a
-	// spectator past it takes the place of the one registered longest.
+	// spectator past it takes the place of the one registered longest
+	// from the address that has the most.
 	MaxPlayers, MaxSpectators int
 	// MaxPerAddress bounds the players registered from one address (an
 	// IPv4 address or IPv6 /64; default 4): past it REJECTED;ADDRESS_FULL.
