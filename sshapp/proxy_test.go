@@ -105,7 +105,9 @@ func TestProxyProtocol(t *testing.T) {
 			ts := startServer(t, func(c *Config) {
 				c.ProxyFrom = trusted(t, "127.0.0.2")
 				c.Limits.MaxPerSource = 2
-				c.Limits.VersionTimeout = 200 * time.Millisecond
+				// Short, for the silent connections below; long enough for
+				// a real client on a busy machine.
+				c.Limits.VersionTimeout = 500 * time.Millisecond
 				c.Limits.PenaltyExempt = trusted(t, "127.0.0.54")
 			})
 			b := startLB(t, ts.addr, "127.0.0.2", version)
@@ -255,7 +257,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 // there still gets in, while the same from another address is refused.
 func TestPenaltyExempt(t *testing.T) {
 	ts := startServer(t, func(c *Config) {
-		c.Limits.VersionTimeout = 100 * time.Millisecond
+		c.Limits.VersionTimeout = 500 * time.Millisecond // for the silent ones; a real client sends its version at once
 		c.Limits.PenaltyExempt = trusted(t, "127.0.0.20/31") // .20 and .21
 	})
 	var wg sync.WaitGroup
