@@ -257,7 +257,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 // there still gets in, while the same from another address is refused.
 func TestPenaltyExempt(t *testing.T) {
 	ts := startServer(t, func(c *Config) {
-		c.Limits.VersionTimeout = 500 * time.Millisecond // for the silent ones; a real client sends its version at once
+		c.Limits.VersionTimeout = 500 * time.Millisecond     // for the silent ones; a real client sends its version at once
 		c.Limits.PenaltyExempt = trusted(t, "127.0.0.20/31") // .20 and .21
 	})
 	var wg sync.WaitGroup
