@@ -20,14 +20,24 @@ var (
 // back (off). A driven table is how the Mäxchen gateway runs its rounds:
 // games start only by Deal, never by Start nor by a full table, nor again
 // by themselves; people may sit down while a game runs, for the next deal;
-// and a person whose turn clock runs out stands up. Host only. Not stored:
-// the program drives the table again when it starts.
+// and a person whose turn clock runs out stands up. Host only; the table
+// shows host's name as its host's. Not stored: the program drives the
+// table again when it starts.
 func (t *Table) Drive(ctx context.Context, host Player, on bool) error {
 	return t.do(ctx, func(context.Context) error {
 		if host.Fingerprint != t.rec.Host {
 			return ErrNotHost
 		}
+		// A program's name is in no store of people: after a restart the
+		// table knows its host's name from here.
+		named := host.Name != "" && host.Name != t.hostName
+		if named {
+			t.hostName = host.Name
+		}
 		if t.driven == on {
+			if named {
+				t.changed(false)
+			}
 			return nil
 		}
 		t.driven = on

@@ -153,3 +153,34 @@ func TestDrivenTableStaysOpen(t *testing.T) {
 		t.Fatalf("close once undriven: %v", err)
 	}
 }
+
+// TestDrivenTableNamesItsHostAfterARestart: a program that hosts a table
+// is in no store of people; once it drives the table again after a
+// restart, the table lists it by name, not as "?".
+func TestDrivenTableNamesItsHostAfterARestart(t *testing.T) {
+	e := newEnv(t)
+	_, host := drivenTable(t, e, quickRules())
+	e.restart()
+	tbl, err := e.lobby.Table("dealt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tbl.Info().Host; got != "?" {
+		t.Fatalf("before the program drives it again the host is %q", got)
+	}
+	if err := tbl.Drive(ctxT(t), host, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := tbl.Info().Host; got != host.Name {
+		t.Errorf("after a restart the host is %q, want %q", got, host.Name)
+	}
+	var listed []TableInfo
+	for _, i := range e.lobby.Tables(Viewer{Fingerprint: "SHA256:anyone"}) {
+		if i.Name == "dealt" {
+			listed = append(listed, i)
+		}
+	}
+	if len(listed) != 1 || listed[0].Host != host.Name {
+		t.Errorf("the lobby lists %+v", listed)
+	}
+}

@@ -80,7 +80,7 @@ func TestRuleOptionsOverSSH(t *testing.T) {
 	})
 
 	// Every line of help, help table, rules and a usage fits 80 columns.
-	for _, cmd := range []string{"help", "help table", "help rules", "rules", "rules pw", "rules mx", "table create x --bogus", "table bogus"} {
+	for _, cmd := range []string{"help", "help table", "help rules", "help ban", "help unban", "help maexchen", "rules", "rules pw", "rules mx", "table create x --bogus", "table bogus"} {
 		r := e.as(t, "carol", cmd)
 		for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
 			if n := len([]rune(l)); n > command.HelpWidth {

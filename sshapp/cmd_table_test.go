@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
-
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/store"
 )
 
 // TestTeamTables walks a private table through its life over SSH: created
@@ -194,4 +194,38 @@ func TestBans(t *testing.T) {
 	if !strings.Contains(sc.out.String(), "banned") {
 		t.Errorf("bob's screen did not say why it closed: %q", sc.out.String())
 	}
+}
+
+// TestGatewayBansAndNames: the ban and unban commands take a Mäxchen
+// bot's name and UDP addresses, and the maexchen command lists and frees
+// the names held for their addresses; all for admins only.
+func TestGatewayBansAndNames(t *testing.T) {
+	e := startRecServer(t, -1, "root")
+	e.key(t, "carol")
+	heard := time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)
+	if err := e.st.HoldUDPNames(context.Background(), store.UDPName{Name: "u1", Addr: "192.0.2.7", Heard: heard}); err != nil {
+		t.Fatal(err)
+	}
+	e.steps(t, []step{
+		{name: "not an admin", who: "carol", cmd: "ban maexchen:u1", code: 1, stderr: []string{"only server admins"}},
+		{name: "not an admin, names", who: "carol", cmd: "maexchen names", code: 1, stderr: []string{"only server admins"}},
+		{name: "not an admin, free", who: "carol", cmd: "maexchen free u1", code: 1, stderr: []string{"only server admins"}},
+		{name: "a name", who: "root", cmd: "ban maexchen:u1", code: 0, stdout: []string{"Banned the Mäxchen bot u1", "REJECTED;BANNED", "unban maexchen:u1"}},
+		{name: "an address", who: "root", cmd: "ban udp:203.0.113.7", code: 0, stdout: []string{"Banned the UDP address 203.0.113.7"}},
+		{name: "a network", who: "root", cmd: "ban udp:10.1.2.3/8 --json", code: 0, stdout: []string{`"fingerprint": "udp:10.0.0.0/8"`, `"banned": true`}},
+		{name: "IPv6", who: "root", cmd: "ban udp:2001:db8::/64", code: 0, stdout: []string{"Banned the UDP addresses 2001:db8::/64"}},
+		{name: "no name", who: "root", cmd: "ban maexchen:", code: 1, stderr: []string{"not a Mäxchen name"}},
+		{name: "not an address", who: "root", cmd: "ban udp:example.org", code: 1, stderr: []string{"not an address such as udp:203.0.113.7"}},
+		{name: "listed", who: "root", cmd: "ban", code: 0, stdout: []string{"maexchen:u1", "udp:203.0.113.7", "udp:10.0.0.0/8", "udp:2001:db8::/64"}},
+		{name: "unban a network", who: "root", cmd: "unban udp:10.0.0.0/8", code: 0, stdout: []string{"The UDP addresses 10.0.0.0/8 may register again"}},
+		{name: "unban twice", who: "root", cmd: "unban udp:10.0.0.0/8", code: 1, stderr: []string{"the UDP addresses 10.0.0.0/8 is not banned"}},
+		{name: "unban a name", who: "root", cmd: "unban maexchen:u1 --json", code: 0, stdout: []string{`"fingerprint": "maexchen:u1"`}},
+		{name: "held names", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"NAME", "u1", "192.0.2.7", "2026-03-04 05:06 UTC"}},
+		{name: "held names, JSON", who: "root", cmd: "maexchen names --json", code: 0, stdout: []string{`"name": "u1"`, `"addr": "192.0.2.7"`, `"last_heard": "2026-03-04T05:06:00Z"`}},
+		{name: "free", who: "root", cmd: "maexchen free maexchen:u1", code: 0, stdout: []string{"Freed the name u1"}},
+		{name: "free again", who: "root", cmd: "maexchen free u1", code: 1, stderr: []string{"no address holds the name u1"}},
+		{name: "none held", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"No Mäxchen bot's name is held"}},
+		{name: "usage", who: "root", cmd: "maexchen", code: 2, stderr: []string{"maexchen names | free NAME"}},
+		{name: "a key's ban still", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned SHA256:unknownkey"}},
+	})
 }

@@ -2,6 +2,7 @@ package sshapp
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -10,6 +11,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/internal/netsource"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
@@ -49,6 +51,9 @@ type Storage struct {
 	// Backups is the copies of the database the backup command streams;
 	// nil: backup is refused.
 	Backups command.Backups
+	// UDPNames is the Mäxchen bots' held names of the maexchen command;
+	// nil: maexchen is refused.
+	UDPNames command.UDPNames
 }
 
 // Config configures a Server. HostKey, Storage.Players and
@@ -74,6 +79,12 @@ type Config struct {
 	PublicAddr string
 	// Limits protect the server from slow, idle and greedy clients.
 	Limits Limits
+	// ProxyFrom is the addresses (a load balancer's) whose connections
+	// begin with a PROXY protocol header (v1 or v2) naming the real
+	// client, which every per-source limit then counts; they must send
+	// one. A header from any other address is refused. Empty: no proxy is
+	// trusted (ParseNetworks reads the list).
+	ProxyFrom []netip.Prefix
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
 }
@@ -93,7 +104,12 @@ type Limits struct {
 	// open session for this long (default 1 min).
 	NoSessionTimeout time.Duration
 	// MaxUnauthenticated caps connections still in their handshake
-	// (default 64).
+	// (default 64). When they are all taken, or the early drop picks a
+	// newcomer, a silent connection is closed to make room rather than
+	// the newcomer refused: one that has sent no version line (or failing
+	// that, one whose handshake has run EarlyDropAfter), from the source
+	// that holds the most of them, the oldest first. A newcomer is refused
+	// only when there is none.
 	MaxUnauthenticated int
 	// EarlyDrop is the number of stalled connections (in their
 	// handshake for EarlyDropAfter or longer) from which a new one is
@@ -120,7 +136,14 @@ type Limits struct {
 	// PenaltyMax caps a source's cost, so the longest refusal (default
 	// 10 min).
 	PenaltyMax time.Duration
-	// MaxPerSource caps connections from one IP address (default 16).
+	// PenaltyExempt is the addresses never penalised, as OpenSSH's
+	// PerSourcePenaltyExemptList: a host whose users share one address (a
+	// NAT) keeps one bad client there from locking out the rest. Empty:
+	// none.
+	PenaltyExempt []netip.Prefix
+	// MaxPerSource caps connections from one source, an IPv4 address or
+	// IPv6 /64 (default 16). A newcomer from a source at the cap takes the
+	// place of that source's own silent connection if it has one.
 	MaxPerSource int
 	// MaxSessions caps sessions (channels) on one connection (default 4).
 	MaxSessions int
@@ -153,6 +176,22 @@ type Limits struct {
 	FlushTimeout time.Duration
 }
 
+// defaultEarlyDropAfter is when a handshake counts as stalled.
+const defaultEarlyDropAfter = time.Second
+
+// ErrBadNetworks is the kind of ParseNetworks' errors.
+var ErrBadNetworks = netsource.ErrBadList
+
+// ParseNetworks reads a comma-separated list of addresses and CIDR
+// networks ("10.0.0.0/8, 192.0.2.7") for Config.ProxyFrom and
+// Limits.PenaltyExempt.
+func ParseNetworks(s string) ([]netip.Prefix, error) {
+	return netsource.ParseList(s)
+}
+
+// DefaultLimits is the limits a zero Limits stands for.
+func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
 func (l Limits) withDefaults() Limits {
 	dur := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
@@ -170,7 +209,7 @@ func (l Limits) withDefaults() Limits {
 	num(&l.MaxUnauthenticated, 64)
 	num(&l.EarlyDrop, 16)
 	num(&l.EarlyDropRate, 30)
-	dur(&l.EarlyDropAfter, time.Second)
+	dur(&l.EarlyDropAfter, defaultEarlyDropAfter)
 	l.EarlyDropRate = min(max(l.EarlyDropRate, 0), 100)
 	dur(&l.PenaltyMin, 15*time.Second)
 	dur(&l.PenaltyMax, 10*time.Minute)

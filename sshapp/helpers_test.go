@@ -192,7 +192,7 @@ func withLobby(t testing.TB, lob **lobby.Lobby) func(*Config) {
 
 // storageOf is a real store in every role, as cmd/mia wires it.
 func storageOf(st *store.Store) Storage {
-	return Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st}
+	return Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, UDPNames: st}
 }
 
 func clientConfig(signers ...gossh.Signer) *gossh.ClientConfig {

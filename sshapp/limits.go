@@ -1,28 +1,35 @@
 package sshapp
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/internal/netsource"
 )
 
 // How the limits work with the ssh package:
 //
 //   - ssh.Server.ConnCallback (accept) runs for every TCP connection before
-//     the handshake. It refuses penalised sources, enforces the per-source
-//     and unauthenticated caps with OpenSSH's random early drop below the
-//     latter, and wraps the connection in a *conn that carries the
-//     handshake deadline: VersionTimeout until the client's version line
-//     has come (conn.Read watches for it), then HandshakeTimeout.
+//     the handshake. It reads the PROXY header of a connection from a
+//     trusted proxy (proxy.go), so that everything after it counts the real
+//     client. It refuses penalised sources and enforces the per-source and
+//     unauthenticated caps, with OpenSSH's random early drop below the
+//     latter; where a cap or the early drop would refuse the newcomer, it
+//     closes a silent connection instead if there is one (victimLocked). It
+//     wraps the connection in a *conn that carries the handshake deadline:
+//     VersionTimeout until the client's version line has come (conn.Read
+//     watches for it), then HandshakeTimeout.
 //   - ssh.Server wraps that again in its own serverConn, which calls
 //     SetDeadline before every Read and Write to implement IdleTimeout and
 //     MaxTimeout; with both unset it sets a zero deadline, which would erase
@@ -48,14 +55,23 @@ func connOf(ctx ssh.Context) *conn {
 type conn struct {
 	net.Conn
 	srv    *Server
-	ip     string // the client's address, for logs
-	source string // what the per-source cap counts: the IPv4 address or IPv6 /64
+	raw    syscall.Conn // the TCP connection, to ask its receive queue (queued)
+	ip     string       // the client's address, for logs (behind a trusted proxy: the real client's)
+	addr   netip.Addr
+	source string // what the per-source limits count: the IPv4 address or IPv6 /64
 
 	offered  atomic.Bool // the client offered a public key
 	refused  atomic.Bool // a key was refused by the allow-list
 	told     atomic.Bool // the keyless message was shown
 	version  atomic.Bool // the client's version line has come
 	timedOut atomic.Bool // a read ran into the handshake deadline
+	evicted  atomic.Bool // closed to make room for a newcomer (victimLocked)
+
+	// What the client sent before its version line, as conn.Read sees it
+	// (only the reading goroutine touches these).
+	head    [12]byte // its first bytes, to spot a PROXY header
+	headLen int
+	line    int // how much of "SSH-" the current line has matched; -1: it cannot be the version line
 
 	closeOnce sync.Once
 
@@ -78,7 +94,11 @@ const (
 	refusePenalised refusal = "penalised"
 	refusePerSource refusal = "per_source"
 	refuseBusy      refusal = "busy"
+	refuseProxy     refusal = "proxy"
 )
+
+// refusals lists every refusal, in the order Stats reports them.
+var refusals = []refusal{refuseClosing, refusePenalised, refusePerSource, refuseBusy, refuseProxy}
 
 // message is what the client is told.
 func (r refusal) message() string {
@@ -89,48 +109,82 @@ func (r refusal) message() string {
 		return "too many unfinished connections from your address; try again later"
 	case refusePerSource:
 		return "too many connections from your address"
+	case refuseProxy:
+		return "a PROXY header is taken only from the proxies this server trusts, and they must send one"
 	}
 	return "the server is busy, try again in a minute"
+}
+
+// refuse tells a refused connection why (before the version exchange a
+// server may send text lines; ssh -v shows them), counts it and logs it.
+// It never waits on a client that does not read.
+func (srv *Server) refuse(nc net.Conn, ip string, r refusal) {
+	srv.count(srv.refusals, string(r))
+	srv.log.Debug("connection refused", "remote", ip, "reason", r.message())
+	_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = fmt.Fprintf(nc, "mia: %s\r\n", r.message())
 }
 
 // accept is the ConnCallback: it refuses a connection from a penalised
 // source, over a cap or by random early drop (by returning nil, which
 // makes the ssh package close it) and otherwise tracks it and starts its
-// handshake deadline.
-func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
+// handshake deadline. Where a cap or the early drop would refuse the
+// newcomer, a silent connection is closed in its place if there is one
+// (victimLocked): a client that sends its version line at once gets in
+// while silent ones hold the slots.
+func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
+	nc, err := srv.proxied(raw)
+	if err != nil {
+		srv.refuse(raw, remoteIP(raw.RemoteAddr()), refuseProxy)
+		srv.log.Info("PROXY header refused", "remote", remoteIP(raw.RemoteAddr()), "err", err)
+		return nil
+	}
 	ip := remoteIP(nc.RemoteAddr())
+	addr, _ := netip.ParseAddr(ip)
 	src := sourceOf(ip)
 	now := time.Now()
 	srv.mu.Lock()
 	var refuse refusal
+	var victim *conn
 	switch {
 	case srv.closing:
 		refuse = refuseClosing
 	case srv.penalties.refused(src, now):
 		refuse = refusePenalised
 	case srv.lim.MaxPerSource > 0 && srv.perIP[src] >= srv.lim.MaxPerSource:
-		refuse = refusePerSource
+		// Only the source's own silent connection may make room.
+		if victim = srv.victimLocked(src, now, true); victim == nil {
+			refuse = refusePerSource
+		}
 	case srv.lim.dropChance(len(srv.handshaking), srv.stalledLocked(now)) > srv.roll(100):
-		refuse = refuseBusy
+		if victim = srv.victimLocked(src, now, false); victim == nil {
+			refuse = refuseBusy
+		}
 	}
 	if refuse != "" {
-		srv.refusals[string(refuse)]++
 		srv.mu.Unlock()
-		srv.log.Debug("connection refused", "remote", ip, "reason", refuse.message())
-		// Before the version exchange a server may send text lines; ssh
-		// -v shows them. Never wait on a client that does not read.
-		_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = fmt.Fprintf(nc, "mia: %s\r\n", refuse.message())
+		srv.refuse(raw, ip, refuse)
 		return nil
 	}
-	if tc, ok := nc.(*net.TCPConn); ok && srv.lim.SendBuffer > 0 {
+	if tc, ok := raw.(*net.TCPConn); ok && srv.lim.SendBuffer > 0 {
 		_ = tc.SetWriteBuffer(srv.lim.SendBuffer)
 	}
-	c := &conn{Conn: nc, srv: srv, ip: ip, source: src, accepted: now}
+	c := &conn{Conn: nc, srv: srv, ip: ip, addr: addr, source: src, accepted: now}
+	c.raw, _ = raw.(syscall.Conn)
+	if victim != nil {
+		victim.evicted.Store(true)
+		srv.forgetHandshakeLocked(victim)
+	}
 	srv.perIP[src]++
 	srv.handshaking[c] = struct{}{}
+	srv.unauthBySrc[src]++
 	srv.conns[c] = struct{}{}
 	srv.mu.Unlock()
+	if victim != nil {
+		srv.log.Debug("closing a silent connection for a newcomer", "remote", victim.ip, "version", victim.version.Load(),
+			"silent", now.Sub(victim.accepted).Round(time.Millisecond), "newcomer", ip)
+		_ = victim.Close()
+	}
 
 	c.mu.Lock()
 	c.deadline = c.handshakeDeadline()
@@ -140,6 +194,76 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	c.mu.Unlock()
 	ctx.SetValue(connKey, c)
 	return c
+}
+
+// victimLocked chooses the connection a newcomer from src takes the place
+// of, or nil. A connection still in its handshake qualifies if it is
+// silent (no version line read from it, and none waiting in the kernel to
+// be read), or failing any silent one, if its handshake has run for
+// EarlyDropAfter (1 s; real clients need milliseconds). Among those, it
+// is one of the source that holds the most handshake slots (the newcomer
+// counted with its own), so that no source keeps more than its share
+// while others wait, and of that source the one accepted first. With own,
+// only src's silent connections qualify. srv.mu is held.
+func (srv *Server) victimLocked(src string, now time.Time, own bool) *conn {
+	stalled := srv.lim.EarlyDropAfter
+	if stalled <= 0 {
+		stalled = defaultEarlyDropAfter
+	}
+	type candidate struct {
+		c      *conn
+		silent bool
+		weight int
+	}
+	var cands []candidate
+	for c := range srv.handshaking {
+		if c.evicted.Load() || (own && c.source != src) {
+			continue
+		}
+		silent := !c.version.Load()
+		if !silent && (own || now.Sub(c.accepted) < stalled) {
+			continue
+		}
+		weight := srv.unauthBySrc[c.source]
+		if c.source == src {
+			weight++
+		}
+		cands = append(cands, candidate{c, silent, weight})
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.silent != b.silent:
+			if a.silent {
+				return -1
+			}
+			return 1
+		case a.weight != b.weight:
+			return b.weight - a.weight
+		}
+		return a.c.accepted.Compare(b.c.accepted)
+	})
+	for _, k := range cands {
+		// One whose version line waits unread in the kernel is not silent:
+		// the server has not come round to it yet. (Asked only of the few
+		// candidates met before a silent one: one syscall each.)
+		if k.silent && queued(k.c.raw) && (own || now.Sub(k.c.accepted) < stalled) {
+			continue
+		}
+		return k.c
+	}
+	return nil
+}
+
+// forgetHandshakeLocked takes c out of the handshakes under way, once.
+// srv.mu is held.
+func (srv *Server) forgetHandshakeLocked(c *conn) {
+	if _, ok := srv.handshaking[c]; !ok {
+		return
+	}
+	delete(srv.handshaking, c)
+	if srv.unauthBySrc[c.source]--; srv.unauthBySrc[c.source] <= 0 {
+		delete(srv.unauthBySrc, c.source)
+	}
 }
 
 // dropChance is the chance in percent that a new connection is refused
@@ -202,17 +326,26 @@ func (c *conn) handshakeDeadline() time.Time {
 
 // Read notes the end of the client's version line, which moves the
 // deadline from VersionTimeout to HandshakeTimeout, and a read that ran
-// out of time before authentication.
+// out of time before authentication. A PROXY header in place of the
+// version line ends the connection: this connection is not from a proxy
+// the server trusts (those are read in accept).
 func (c *conn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if !c.version.Load() && bytes.IndexByte(p[:n], '\n') >= 0 {
-		c.mu.Lock()
-		c.version.Store(true)
-		if !c.authed && !c.closed {
-			c.deadline = c.handshakeDeadline()
-			_ = c.Conn.SetDeadline(c.deadline)
+	if !c.version.Load() && n > 0 {
+		if c.scanHead(p[:n]) {
+			c.srv.count(c.srv.refusals, string(refuseProxy))
+			c.srv.log.Info("PROXY header refused: not from a trusted proxy", "remote", c.ip)
+			return 0, errUntrustedProxyHeader
 		}
-		c.mu.Unlock()
+		if c.scanVersion(p[:n]) {
+			c.mu.Lock()
+			c.version.Store(true)
+			if !c.authed && !c.closed {
+				c.deadline = c.handshakeDeadline()
+				_ = c.Conn.SetDeadline(c.deadline)
+			}
+			c.mu.Unlock()
+		}
 	}
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.mu.Lock()
@@ -222,6 +355,39 @@ func (c *conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 	}
 	return n, err
+}
+
+// scanVersion reports whether b ends the client's version line: a line
+// that starts with "SSH-" (RFC 4253 lets a client send other lines
+// first; a line break alone is not a version).
+func (c *conn) scanVersion(b []byte) bool {
+	const prefix = "SSH-"
+	for _, ch := range b {
+		switch {
+		case ch == '\n':
+			if c.line == len(prefix) {
+				return true
+			}
+			c.line = 0
+		case c.line < 0 || c.line == len(prefix):
+		case ch == prefix[c.line]:
+			c.line++
+		default:
+			c.line = -1
+		}
+	}
+	return false
+}
+
+// scanHead keeps the first bytes the client sent and reports whether they
+// are a PROXY header's signature (version 1 or 2).
+func (c *conn) scanHead(b []byte) bool {
+	if c.headLen == len(c.head) {
+		return false
+	}
+	c.headLen += copy(c.head[c.headLen:], b)
+	h := c.head[:c.headLen]
+	return isProxySignature(h)
 }
 
 // SetDeadline keeps the handshake deadline in force until authentication:
@@ -244,6 +410,10 @@ func (c *conn) authenticated(ctx ssh.Context) {
 		c.mu.Unlock()
 		return
 	}
+	if c.evicted.Load() {
+		c.mu.Unlock()
+		return // it is being closed for a newcomer
+	}
 	c.authed = true
 	c.deadline = time.Time{}
 	_ = c.Conn.SetDeadline(time.Time{})
@@ -251,7 +421,7 @@ func (c *conn) authenticated(ctx ssh.Context) {
 	c.mu.Unlock()
 
 	c.srv.mu.Lock()
-	delete(c.srv.handshaking, c)
+	c.srv.forgetHandshakeLocked(c)
 	c.srv.handshakes[handshakeOK]++
 	c.srv.mu.Unlock()
 	c.keepalive(ctx)
@@ -274,10 +444,13 @@ func (c *conn) Close() error {
 			delete(srv.perIP, c.source)
 		}
 		if !wasAuthed {
-			delete(srv.handshaking, c)
-			if c.timedOut.Load() {
+			srv.forgetHandshakeLocked(c)
+			switch {
+			case c.evicted.Load():
+				srv.handshakes[handshakeEvicted]++
+			case c.timedOut.Load():
 				srv.handshakes[handshakeTimeout]++
-			} else {
+			default:
 				srv.handshakes[handshakeNoAuth]++
 			}
 		}
@@ -292,15 +465,20 @@ func (c *conn) Close() error {
 }
 
 // penalise charges the source of a connection that ended before it
-// authenticated.
+// authenticated, unless the source is exempt (Limits.PenaltyExempt). One
+// closed for a newcomer costs as much as one that ran out of time: it
+// would have.
 func (c *conn) penalise() {
+	if c.srv.exempt.Contains(c.addr) {
+		return
+	}
 	cost := penaltyNoAuth
-	if c.timedOut.Load() {
+	if c.timedOut.Load() || c.evicted.Load() {
 		cost = penaltyTimedOut
 	}
 	if d := c.srv.penalties.add(c.source, cost, time.Now()); d > 0 {
 		c.srv.log.Info("source refused for unfinished connections", "source", c.source, "for", d.Round(time.Second),
-			"version", c.version.Load(), "timed_out", c.timedOut.Load())
+			"version", c.version.Load(), "timed_out", c.timedOut.Load(), "evicted", c.evicted.Load())
 	}
 }
 
@@ -415,22 +593,14 @@ func (srv *Server) sessionChannel(s *ssh.Server, sc *gossh.ServerConn, nc gossh.
 	ssh.DefaultSessionHandler(s, sc, ac, channelContext{Context: ctx, ch: ac})
 }
 
-// sourceOf is what the per-source cap counts: an IPv4 address, or the /64
-// network of an IPv6 address (one host usually holds a whole /64).
+// sourceOf is what the per-source limits count (netsource.Of): an IPv4
+// address, or the /64 network of an IPv6 address.
 func sourceOf(ip string) string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
 		return ip
 	}
-	a = a.Unmap()
-	if a.Is4() {
-		return a.String()
-	}
-	p, err := a.WithZone("").Prefix(64)
-	if err != nil {
-		return ip
-	}
-	return p.String()
+	return netsource.Name(netsource.Of(a))
 }
 
 // clampWindow bounds a client's terminal size to 1..MaxWidth columns and

@@ -1,7 +1,6 @@
 package sshapp
 
 import (
-	"bufio"
 	"io"
 	"net"
 	"strings"
@@ -136,58 +135,6 @@ func TestPerSourceCap(t *testing.T) {
 	})
 }
 
-func TestUnauthenticatedCap(t *testing.T) {
-	ts := startServer(t, func(c *Config) {
-		c.Limits.MaxUnauthenticated = 2
-		c.Limits.MaxPerSource = -1
-	})
-	var stalled []net.Conn
-	for range 2 {
-		nc, err := net.Dial("tcp", ts.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stalled = append(stalled, nc)
-		// Wait for the version line: the server has counted it.
-		if _, err := bufio.NewReader(nc).ReadString('\n'); err != nil {
-			t.Fatal(err)
-		}
-	}
-	nc, err := net.Dial("tcp", ts.addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, closed := readAll(nc, 2*time.Second)
-	nc.Close()
-	if !closed || !strings.Contains(got, "busy") {
-		t.Errorf("third connection read %q (closed %v)", got, closed)
-	}
-	key := newKey(t)
-	if c, err := dialFrom(ts.addr, "", clientConfig(key)); err == nil {
-		c.Close()
-		t.Error("an SSH client got in past the cap")
-	}
-	for _, nc := range stalled {
-		nc.Close()
-	}
-	eventually(t, 2*time.Second, "login after the stalled ones left", func() bool {
-		c, err := dialFrom(ts.addr, "", clientConfig(key))
-		if err != nil {
-			return false
-		}
-		c.Close()
-		return true
-	})
-	// Authenticated connections do not count.
-	var authed []*gossh.Client
-	for range 4 {
-		authed = append(authed, ts.connect(t, key))
-	}
-	if r := runOn(t, authed[3], "whoami"); r.code != 0 {
-		t.Errorf("whoami: %+v", r)
-	}
-}
-
 func TestSessionsPerConnection(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.Limits.MaxSessions = 2 })
 	c := ts.connect(t, newKey(t))
@@ -278,7 +225,7 @@ func TestClampWindow(t *testing.T) {
 	}
 }
 
-func TestSourceOf(t *testing.T) {
+func TestSourceOf(t *testing.T) { // the cases of netsource.Of, as the server keys them
 	tests := []struct{ in, want string }{
 		{"192.0.2.7", "192.0.2.7"},
 		{"::ffff:192.0.2.7", "192.0.2.7"},

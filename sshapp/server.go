@@ -32,6 +32,7 @@ import (
 
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/internal/netsource"
 	"github.com/mia-game/mia/sshapp/tui"
 )
 
@@ -58,7 +59,10 @@ type Server struct {
 	listeners   map[net.Listener]struct{}
 	perIP       map[string]int
 	handshaking map[*conn]struct{} // connections not yet authenticated
+	unauthBySrc map[string]int     // of them, by source
 	penalties   *penalties
+	exempt      netsource.List    // sources never penalised
+	proxyFrom   netsource.List    // addresses whose PROXY header is taken
 	roll        func(n int) int   // random early drop's dice: [0, n)
 	refusals    map[string]uint64 // connections refused before their handshake, by reason (Stats)
 	handshakes  map[string]uint64 // connections that authenticated or did not, by result
@@ -93,16 +97,20 @@ func New(cfg Config) (*Server, error) {
 		listeners:   make(map[net.Listener]struct{}),
 		conns:       make(map[*conn]struct{}),
 		handshaking: make(map[*conn]struct{}),
+		unauthBySrc: make(map[string]int),
 		sessions:    make(map[*session]struct{}),
 		drawers:     newDrawers(drawersFor()),
 		frameShare:  newFrameShare(),
 	}
 	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
+	srv.exempt = netsource.List(srv.lim.PenaltyExempt)
+	srv.proxyFrom = netsource.List(cfg.ProxyFrom)
 	srv.commands = command.New(command.Config{
 		Lobby:       cfg.Lobby,
 		Players:     cfg.Storage.Commands,
 		Records:     cfg.Storage.Records,
 		Backups:     cfg.Storage.Backups,
+		UDPNames:    cfg.Storage.UDPNames,
 		Log:         srv.log,
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,
@@ -296,11 +304,14 @@ type Stats struct {
 	// are still in their handshake.
 	Connections, Unauthenticated int
 	// Handshakes is the connections by how their handshake ended: "ok"
-	// (authenticated), "timeout" (ran out of time), "noauth" (closed
-	// before authenticating).
+	// (authenticated), "timeout" (ran out of time), "evicted" (closed,
+	// silent, to make room for a newcomer), "noauth" (closed before
+	// authenticating).
 	Handshakes map[string]uint64
 	// Refusals is the connections refused before their handshake, by
-	// reason: "shutdown", "penalised", "per_source", "busy".
+	// reason: "shutdown", "penalised", "per_source", "busy", "proxy" (a
+	// PROXY header from an address not trusted to send one, or none from
+	// one that is).
 	Refusals map[string]uint64
 	// Dropped is the sessions dropped because their client stopped
 	// reading: "stalled" (it owed MaxOwed), "flush" (it did not take the
@@ -313,6 +324,7 @@ const (
 	handshakeOK      = "ok"
 	handshakeTimeout = "timeout"
 	handshakeNoAuth  = "noauth"
+	handshakeEvicted = "evicted"
 	dropStalled      = "stalled"
 	dropFlush        = "flush"
 )
@@ -327,10 +339,10 @@ func (srv *Server) Stats() Stats {
 		st.Sessions[ss.kind]++
 	}
 	st.Connections, st.Unauthenticated = len(srv.conns), len(srv.handshaking)
-	for _, r := range []string{handshakeOK, handshakeTimeout, handshakeNoAuth} {
+	for _, r := range []string{handshakeOK, handshakeTimeout, handshakeEvicted, handshakeNoAuth} {
 		st.Handshakes[r] = srv.handshakes[r]
 	}
-	for _, r := range []refusal{refuseClosing, refusePenalised, refusePerSource, refuseBusy} {
+	for _, r := range refusals {
 		st.Refusals[string(r)] = srv.refusals[string(r)]
 	}
 	for _, r := range []string{dropStalled, dropFlush} {

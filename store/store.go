@@ -22,6 +22,7 @@
 //	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
 //	ratings   lower(table) 0x00 fingerprint -> rating (JSON); table "" is overall
 //	bans      fingerprint -> Ban (JSON)
+//	udp_names a Mäxchen bot's name -> UDPName (JSON): the address that holds it
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
 //
@@ -96,18 +97,19 @@ var (
 	bucketBans     = []byte("bans")
 	bucketSeeds    = []byte("seeds")
 	bucketClosed   = []byte("closed_tables")
+	bucketUDPNames = []byte("udp_names")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans, bucketSeeds, bucketClosed,
+		bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
 	}
 
 	// addedBuckets came after the first files of schema 1 were written:
 	// Open creates them in a file that lacks them (see addBuckets) rather
 	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed}
+	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames}
 
 	keySchema = []byte("schema")
 )

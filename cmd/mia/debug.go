@@ -17,16 +17,23 @@ func checkDebugAddr(addr string) error {
 	if err != nil {
 		return fmt.Errorf("debug address %q: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if loopbackHost(host) {
 		return nil
 	}
 	if host == "" {
 		host = "every interface"
 	}
 	return fmt.Errorf("debug address %q listens on %s: only a loopback address is allowed (127.0.0.1:PORT, [::1]:PORT or localhost:PORT)", addr, host)
+}
+
+// loopbackHost reports whether a listening address's host part is only
+// reachable from this machine: "localhost" or a loopback IP.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // debugMux serves net/http/pprof under /debug/pprof/ on its own mux (the

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/netip"
 
+	"github.com/mia-game/mia/sshapp/maexchen"
 	"github.com/mia-game/mia/store"
 )
 
@@ -41,4 +44,43 @@ func (r maexchenRecords) RecentPlayers(ctx context.Context, table string, rounds
 		}
 	}
 	return fps, nil
+}
+
+// Bans lists every ban's target: keys, and the gateway's names and
+// addresses.
+func (r maexchenRecords) Bans(ctx context.Context) ([]string, error) {
+	bs, err := r.st.Bans(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.Fingerprint
+	}
+	return out, nil
+}
+
+// HeldName is the hold of a Mäxchen bot's name.
+func (r maexchenRecords) HeldName(ctx context.Context, name string) (maexchen.Hold, bool, error) {
+	n, err := r.st.HeldUDPName(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return maexchen.Hold{}, false, nil
+	case err != nil:
+		return maexchen.Hold{}, false, err
+	}
+	a, err := netip.ParseAddr(n.Addr)
+	if err != nil {
+		return maexchen.Hold{}, false, fmt.Errorf("hold of %s: address %q: %w", name, n.Addr, err)
+	}
+	return maexchen.Hold{Name: n.Name, Addr: a, Heard: n.Heard}, true, nil
+}
+
+// HoldNames stores the holds of Mäxchen bots' names.
+func (r maexchenRecords) HoldNames(ctx context.Context, holds []maexchen.Hold) error {
+	ns := make([]store.UDPName, len(holds))
+	for i, h := range holds {
+		ns[i] = store.UDPName{Name: h.Name, Addr: h.Addr.String(), Heard: h.Heard}
+	}
+	return r.st.HoldUDPNames(ctx, ns...)
 }

@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // udpBot is a plain Mäxchen bot for the end-to-end test: it joins every
@@ -137,4 +140,226 @@ func TestMaexchenGateway(t *testing.T) {
 		t.Fatalf("replay: %d %s", code, out)
 	}
 	stopRun(t, cancel, done)
+}
+
+// udpClient is a Mäxchen bot's socket from a chosen local address.
+type udpClient struct {
+	t    *testing.T
+	conn *net.UDPConn
+}
+
+func udpFrom(t *testing.T, local, server string) *udpClient {
+	t.Helper()
+	la, err := net.ResolveUDPAddr("udp", local+":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := net.ResolveUDPAddr("udp", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.DialUDP("udp", la, ra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &udpClient{t: t, conn: conn}
+}
+
+func (u *udpClient) send(msg string) {
+	u.t.Helper()
+	if _, err := u.conn.Write([]byte(msg)); err != nil {
+		u.t.Fatal(err)
+	}
+}
+
+// await reads until a datagram that starts with want, within 20 s.
+func (u *udpClient) await(want string) string {
+	u.t.Helper()
+	buf := make([]byte, 2048)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_ = u.conn.SetReadDeadline(deadline)
+		n, err := u.conn.Read(buf)
+		if err != nil {
+			u.t.Fatalf("waiting for %q: %v", want, err)
+		}
+		if m := string(buf[:n]); strings.HasPrefix(m, want) {
+			return m
+		}
+	}
+}
+
+// TestMaexchenGatewayLimits runs the server with the gateway on and drives
+// its limits as a host and its admin would: registrations per address,
+// bans of a bot's name and of an address over SSH, the name of a bot gone
+// quiet held across a restart until an admin frees it, and the gateway
+// table's host named after the restart.
+func TestMaexchenGatewayLimits(t *testing.T) {
+	dir := t.TempDir()
+	admin := newKey(t)
+	admins := filepath.Join(dir, "admins")
+	if err := os.WriteFile(admins, gossh.MarshalAuthorizedKey(admin.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MIA_DATA": filepath.Join(dir, "data"), "MIA_LOG_FORMAT": "json", "MIA_ADMIN_KEYS": admins,
+		"MIA_MAEXCHEN_UDP": "127.0.0.1:0"}
+	args := []string{"--addr", "127.0.0.1:0", "--maexchen-timeout", "2s", "--maexchen-per-address", "2"}
+	logs, stop := runInProcess(t, env, args...)
+	addr, _ := logs.address(t)
+	udp, _ := logs.line(t, "Mäxchen gateway listening")["udp"].(string)
+	c, _ := dial(t, addr, admin)
+	if out, code := command(t, c, "name boss"); code != 0 {
+		t.Fatalf("name boss: %d %s", code, out)
+	}
+
+	// Two players from one address, not three; another address still gets in.
+	var squatters []*udpClient
+	for i := range 3 {
+		u := udpFrom(t, "127.0.0.30", udp)
+		u.send(fmt.Sprintf("REGISTER;squat%d", i))
+		want := "REGISTERED"
+		if i == 2 {
+			want = "REJECTED;ADDRESS_FULL"
+		}
+		if got := u.await("RE"); got != want {
+			t.Fatalf("squat%d: %q, want %q", i, got, want)
+		}
+		squatters = append(squatters, u)
+	}
+	u1 := udpFrom(t, "127.0.0.31", udp)
+	u1.send("REGISTER;u1")
+	u1.await("REGISTERED")
+
+	// Bans over SSH: the name, then the address; each bot is dropped.
+	out, code := command(t, c, "ban maexchen:u1")
+	if code != 0 || !strings.Contains(out, "Banned the Mäxchen bot u1") {
+		t.Fatalf("ban maexchen:u1: %d %s", code, out)
+	}
+	u1.await("REJECTED;BANNED")
+	if out, code := command(t, c, "ban udp:127.0.0.30"); code != 0 || !strings.Contains(out, "Banned the UDP address 127.0.0.30") {
+		t.Fatalf("ban udp:127.0.0.30: %d %s", code, out)
+	}
+	squatters[0].await("REJECTED;BANNED")
+	squatters[1].await("REJECTED;BANNED")
+	if out, code := command(t, c, "ban"); code != 0 || !strings.Contains(out, "maexchen:u1") || !strings.Contains(out, "udp:127.0.0.30") {
+		t.Fatalf("ban: %d %s", code, out)
+	}
+	if out, code := command(t, c, "ban udp:nowhere"); code != 1 || !strings.Contains(out, "not an address") {
+		t.Errorf("ban udp:nowhere: %d %s", code, out)
+	}
+	if out, code := command(t, c, "unban maexchen:u1"); code != 0 || !strings.Contains(out, "The Mäxchen bot u1 may register again") {
+		t.Fatalf("unban: %d %s", code, out)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		u1.send("REGISTER;u1")
+		if u1.await("RE") == "REGISTERED" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("u1 still refused after unban")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	u1.send("UNREGISTER")
+
+	// Two bots play a round and leave: their names are held for 127.0.0.1.
+	heard := make(chan string, 1024)
+	errs := make(chan error, 2)
+	for _, name := range []string{"alpha", "beta"} {
+		go func() { errs <- udpBot(udp, name, 1, heard) }()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// (The round's end is stored a moment after the bots heard it.)
+	waitUntil(t, 10*time.Second, "alpha's and beta's names held", func() bool {
+		out, code := command(t, c, "maexchen names --json")
+		var names struct {
+			Names []struct{ Name, Addr string } `json:"names"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &names) != nil {
+			t.Fatalf("maexchen names --json: %d %s", code, out)
+		}
+		held := 0
+		for _, n := range names.Names {
+			if (n.Name == "alpha" || n.Name == "beta") && n.Addr == "127.0.0.1" {
+				held++
+			}
+		}
+		return held == 2
+	})
+	if out, code := command(t, c, "maexchen names"); code != 0 || !strings.Contains(out, "NAME") || !strings.Contains(out, "alpha") {
+		t.Fatalf("maexchen names: %d %s", code, out)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+
+	logs, stop = runInProcess(t, env, args...)
+	addr, _ = logs.address(t)
+	udp, _ = logs.line(t, "Mäxchen gateway listening")["udp"].(string)
+	c, _ = dial(t, addr, admin)
+	var tables struct {
+		Tables []struct {
+			Name string `json:"name"`
+			Host string `json:"host"`
+		} `json:"tables"`
+	}
+	out, _ = command(t, c, "tables --json")
+	if err := json.Unmarshal([]byte(out), &tables); err != nil {
+		t.Fatalf("tables --json: %v\n%s", err, out)
+	}
+	if len(tables.Tables) != 1 || tables.Tables[0].Name != "maexchen" || tables.Tables[0].Host != "maexchen" {
+		t.Errorf("after a restart, tables: %s", out)
+	}
+	squatter := udpFrom(t, "127.0.0.32", udp)
+	squatter.send("REGISTER;alpha")
+	squatter.await("REJECTED;NAME_ALREADY_TAKEN")
+	if out, code := command(t, c, "maexchen free alpha"); code != 0 || !strings.Contains(out, "Freed the name alpha") {
+		t.Fatalf("maexchen free alpha: %d %s", code, out)
+	}
+	squatter.send("REGISTER;alpha")
+	squatter.await("REGISTERED")
+	squatter.send("REGISTER;beta")
+	squatter.await("REJECTED;NAME_ALREADY_TAKEN")
+	if out, code := command(t, c, "maexchen free nobody"); code != 1 || !strings.Contains(out, "no address holds the name nobody") {
+		t.Errorf("maexchen free nobody: %d %s", code, out)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProxyFromFlag: --proxy-from reaches the server: a connection from
+// the trusted address without a PROXY header is refused, one from
+// elsewhere is not.
+func TestProxyFromFlag(t *testing.T) {
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json",
+		"MIA_PROXY_FROM": "127.0.0.2"}, "--addr", "127.0.0.1:0")
+	addr, _ := logs.address(t)
+	d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := nc.Write([]byte("SSH-2.0-direct\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(nc)
+	nc.Close()
+	if !strings.Contains(string(got), "PROXY header") {
+		t.Errorf("a headerless connection from the trusted address read %q", got)
+	}
+	c, _ := dial(t, addr, newKey(t))
+	if out, code := command(t, c, "whoami"); code != 0 {
+		t.Errorf("whoami from 127.0.0.1: %d %s", code, out)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -114,6 +114,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		gw, err = maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
+			MaxPlayers: o.maexchenPlayers, MaxPerAddress: o.maexchenPerAddress, NameHold: o.maexchenNameHold,
 		})
 		if err != nil {
 			lob.Close()
@@ -139,11 +140,17 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
-		Storage: sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st},
-		Lobby:   lob,
-		Admins:  admins,
-		Allow:   allow,
-		Log:     logger,
+		Storage:   sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st, UDPNames: st},
+		Lobby:     lob,
+		Admins:    admins,
+		Allow:     allow,
+		Log:       logger,
+		ProxyFrom: o.proxyFrom,
+		Limits: sshapp.Limits{
+			MaxPerSource:       o.maxPerSource,
+			MaxUnauthenticated: o.maxHandshakes,
+			PenaltyExempt:      o.penaltyExempt,
+		},
 	})
 	if err != nil {
 		closeAll()
@@ -170,6 +177,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		return fmt.Errorf("listen: %w", err)
 	}
 	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
+	if len(o.proxyFrom) > 0 {
+		lg.Info("PROXY headers taken from", "proxies", o.proxyFrom)
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

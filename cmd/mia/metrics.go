@@ -122,6 +122,10 @@ func serveMetrics(addr string, c *miaCollector, lg *log.Logger) (stop func(ctx c
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute, ErrorLog: lg.StandardLog()}
 	lg.Info("metrics listening", "addr", ln.Addr().String())
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err != nil || !loopbackHost(host) {
+		lg.Warn("metrics are served beyond this machine with no authentication: anyone who reaches the address reads them; serve them on 127.0.0.1 or keep the port behind a firewall",
+			"addr", ln.Addr().String())
+	}
 	go func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			lg.Error("metrics server stopped", "err", err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -71,6 +73,8 @@ func TestMetrics(t *testing.T) {
 		`mia_handshakes_total{result="ok"}`:            func(v float64) bool { return v == 1 },
 		`mia_handshakes_total{result="timeout"}`:       func(v float64) bool { return v == 0 },
 		`mia_refusals_total{reason="busy"}`:            func(v float64) bool { return v == 0 },
+		`mia_refusals_total{reason="proxy"}`:           func(v float64) bool { return v == 0 },
+		`mia_handshakes_total{result="evicted"}`:       func(v float64) bool { return v == 0 },
 		`mia_sessions{kind="screen"}`:                  func(v float64) bool { return v == 1 },
 		`mia_sessions{kind="command"}`:                 func(v float64) bool { return v == 0 },
 		`mia_connections`:                              func(v float64) bool { return v == 1 },
@@ -84,6 +88,44 @@ func TestMetrics(t *testing.T) {
 		if !ok || !check(v) {
 			t.Errorf("%s = %v (present %v)", series, v, ok)
 		}
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), metricsExposed) {
+		t.Errorf("metrics on 127.0.0.1 were warned of:\n%s", logs.String())
+	}
+}
+
+// metricsExposed starts the warning of metrics served beyond loopback.
+const metricsExposed = "metrics are served beyond this machine with no authentication"
+
+// Metrics on an address other machines reach are served, with a warning:
+// they have no authentication.
+func TestMetricsBeyondLoopbackWarns(t *testing.T) {
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json"},
+		"--addr", "127.0.0.1:0", "--metrics-addr", "0.0.0.0:0")
+	logs.address(t)
+	var maddr string
+	select {
+	case maddr = <-logs.metrics:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no metrics line; logs:\n%s", logs.String())
+	}
+	var warn map[string]any
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(l, metricsExposed) {
+			if err := json.Unmarshal([]byte(l), &warn); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if warn["level"] != "warn" || warn["addr"] != maddr {
+		t.Errorf("warning %v, want one at level warn naming %s; logs:\n%s", warn, maddr, logs.String())
+	}
+	_, port, _ := net.SplitHostPort(maddr)
+	if m := scrape(t, "127.0.0.1:"+port); m["go_goroutines"] <= 0 {
+		t.Errorf("metrics not served: %v", m)
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)

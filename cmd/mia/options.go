@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/log"
 
+	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
 )
@@ -29,9 +32,26 @@ type options struct {
 	botDelay  time.Duration // the built-in bots' least pause; 0: none
 	metrics   string        // address of the Prometheus metrics; "": off
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
-	maexchenUDP     string
-	maexchenTable   string
-	maexchenTimeout time.Duration
+	maexchenUDP        string
+	maexchenTable      string
+	maexchenTimeout    time.Duration
+	maexchenPlayers    int           // players registered at once
+	maexchenPerAddress int           // players registered from one address
+	maexchenNameHold   time.Duration // a quiet bot's name stays its address's; -1: not held
+	// Limits per source (cmd/mia/README.md, "Limits").
+	proxyFrom     []netip.Prefix // load balancers whose PROXY header is taken
+	penaltyExempt []netip.Prefix // sources never penalised
+	maxPerSource  int            // connections per source; -1: no cap
+	maxHandshakes int            // connections in their handshake at once
+}
+
+// count reads the number of a flag, at least least and at most a million.
+func count(name, v string, least int) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < least || n > 1_000_000 {
+		return 0, &usageError{fmt.Errorf("%s %q: want a whole number from %d", name, v, least)}
+	}
+	return n, nil
 }
 
 // usageError is a bad command line: exit status 2.
@@ -63,6 +83,14 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
+	mxPlayers := fs.String("maexchen-max-players", def("MIA_MAEXCHEN_MAX_PLAYERS", strconv.Itoa(maexchen.DefaultMaxPlayers)), "Mäxchen bots registered at once (MIA_MAEXCHEN_MAX_PLAYERS)")
+	mxPerAddr := fs.String("maexchen-per-address", def("MIA_MAEXCHEN_PER_ADDRESS", strconv.Itoa(maexchen.DefaultMaxPerAddress)), "Mäxchen bots registered at once from one address, an IPv6 /64 (MIA_MAEXCHEN_PER_ADDRESS)")
+	mxHold := fs.String("maexchen-name-hold", def("MIA_MAEXCHEN_NAME_HOLD", "24h"), "how long a quiet Mäxchen bot's name stays its address's after it was last heard; 0: not held (MIA_MAEXCHEN_NAME_HOLD)")
+	lim := sshapp.DefaultLimits()
+	proxyFrom := fs.String("proxy-from", def("MIA_PROXY_FROM", ""), "addresses and networks (CIDR, comma-separated) of load balancers whose connections begin with a PROXY header naming the client; off if empty (MIA_PROXY_FROM)")
+	exempt := fs.String("penalty-exempt", def("MIA_PENALTY_EXEMPT", ""), "addresses and networks (CIDR, comma-separated) never penalised for unfinished connections, such as a NAT your players share (MIA_PENALTY_EXEMPT)")
+	perSource := fs.String("max-per-source", def("MIA_MAX_PER_SOURCE", strconv.Itoa(lim.MaxPerSource)), "connections at once from one address (an IPv6 /64); 0 for no cap (MIA_MAX_PER_SOURCE)")
+	handshakes := fs.String("max-handshakes", def("MIA_MAX_HANDSHAKES", strconv.Itoa(lim.MaxUnauthenticated)), "connections in their SSH handshake at once, from everyone (MIA_MAX_HANDSHAKES)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
 	fs.SetOutput(io.Discard)
@@ -92,6 +120,33 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	}
 	if o.hostKey == "" {
 		o.hostKey = filepath.Join(o.data, "host_ed25519")
+	}
+	if o.proxyFrom, err = sshapp.ParseNetworks(*proxyFrom); err != nil {
+		return options{}, &usageError{fmt.Errorf("proxy-from: %w", err)}
+	}
+	if o.penaltyExempt, err = sshapp.ParseNetworks(*exempt); err != nil {
+		return options{}, &usageError{fmt.Errorf("penalty-exempt: %w", err)}
+	}
+	if o.maxPerSource, err = count("max-per-source", *perSource, 0); err != nil {
+		return options{}, err
+	}
+	if o.maxPerSource == 0 {
+		o.maxPerSource = -1 // sshapp's zero is its default
+	}
+	if o.maxHandshakes, err = count("max-handshakes", *handshakes, 1); err != nil {
+		return options{}, err
+	}
+	if o.maexchenPlayers, err = count("maexchen-max-players", *mxPlayers, 1); err != nil {
+		return options{}, err
+	}
+	if o.maexchenPerAddress, err = count("maexchen-per-address", *mxPerAddr, 1); err != nil {
+		return options{}, err
+	}
+	if o.maexchenNameHold, err = time.ParseDuration(*mxHold); err != nil || o.maexchenNameHold < 0 || o.maexchenNameHold > 365*24*time.Hour {
+		return options{}, &usageError{fmt.Errorf("maexchen name hold %q: want a duration from 0 to 8760h, such as 24h", *mxHold)}
+	}
+	if o.maexchenNameHold == 0 {
+		o.maexchenNameHold = -1 // the gateway's zero is its default
 	}
 	lv, err := log.ParseLevel(strings.ToLower(*level))
 	if err != nil {

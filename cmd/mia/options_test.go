@@ -4,6 +4,8 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +83,34 @@ func TestParseOptions(t *testing.T) {
 		},
 		{name: "bad maexchen timeout", args: []string{"--maexchen-timeout", "soon"}, wantErr: "maexchen timeout"},
 		{name: "maexchen timeout too long", env: map[string]string{"MIA_MAEXCHEN_TIMEOUT": "2m"}, wantErr: "maexchen timeout"},
+		{
+			name: "limits from the environment",
+			env: map[string]string{"MIA_PROXY_FROM": "10.0.0.0/8, 192.0.2.7", "MIA_PENALTY_EXEMPT": "198.51.100.0/24",
+				"MIA_MAX_PER_SOURCE": "40", "MIA_MAX_HANDSHAKES": "200"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				proxyFrom:     []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")},
+				penaltyExempt: []netip.Prefix{netip.MustParsePrefix("198.51.100.0/24")}, maxPerSource: 40, maxHandshakes: 200},
+		},
+		{
+			name: "limit flags win over environment; no cap per source",
+			args: []string{"--proxy-from", "2001:db8::/32", "--penalty-exempt", "", "--max-per-source", "0", "--max-handshakes", "8"},
+			env:  map[string]string{"MIA_PROXY_FROM": "10.0.0.0/8", "MIA_PENALTY_EXEMPT": "198.51.100.0/24", "MIA_MAX_PER_SOURCE": "40"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				proxyFrom: []netip.Prefix{netip.MustParsePrefix("2001:db8::/32")}, maxPerSource: -1, maxHandshakes: 8},
+		},
+		{
+			name: "gateway limits",
+			args: []string{"--maexchen-max-players", "64", "--maexchen-name-hold", "0"},
+			env:  map[string]string{"MIA_MAEXCHEN_PER_ADDRESS": "2", "MIA_MAEXCHEN_NAME_HOLD": "1h"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 64, maexchenPerAddress: 2, maexchenNameHold: -1},
+		},
+		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
+		{name: "no bot per address", args: []string{"--maexchen-per-address", "0"}, wantErr: "maexchen-per-address"},
+		{name: "bad proxy list", args: []string{"--proxy-from", "10.0.0.0/8,lb.example.org"}, wantErr: `proxy-from: not a list of addresses and networks: "lb.example.org"`},
+		{name: "bad exempt list", env: map[string]string{"MIA_PENALTY_EXEMPT": "10.0.0.0/40"}, wantErr: "penalty-exempt"},
+		{name: "bad cap per source", args: []string{"--max-per-source", "-1"}, wantErr: "max-per-source"},
+		{name: "no handshakes", args: []string{"--max-handshakes", "0"}, wantErr: "max-handshakes"},
 		{name: "bad level", args: []string{"--log-level", "loud"}, wantErr: "log level"},
 		{name: "bad level in env", env: map[string]string{"MIA_LOG_LEVEL": "loud"}, wantErr: "log level"},
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
@@ -113,7 +143,13 @@ func TestParseOptions(t *testing.T) {
 			if tt.want.maexchenTable == "" { // the gateway's defaults, off
 				tt.want.maexchenTable, tt.want.maexchenTimeout = "maexchen", 250*time.Millisecond
 			}
-			if got != tt.want {
+			if tt.want.maxPerSource == 0 {
+				tt.want.maxPerSource, tt.want.maxHandshakes = 16, 64
+			}
+			if tt.want.maexchenPlayers == 0 {
+				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour
+			}
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)
 			}
 		})

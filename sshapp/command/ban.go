@@ -14,8 +14,8 @@ import (
 // banCommand is for server admins.
 var banCommand = Command{
 	Name:    "ban",
-	Args:    "[PLAYER|FINGERPRINT]",
-	Summary: "server admins: keeps a key off the server (closes its sessions); alone, lists the bans",
+	Args:    "[PLAYER|FINGERPRINT|maexchen:NAME|udp:ADDRESS]",
+	Summary: "server admins: keeps a key off the server (closes its sessions), or a Mäxchen bot or UDP address off the gateway; alone, lists the bans",
 	JSON:    true,
 	Run:     runBan,
 }
@@ -42,6 +42,9 @@ func runBan(ctx context.Context, c *Call) int {
 	}
 	if len(c.Args) == 0 {
 		return listBans(ctx, c, recs)
+	}
+	if b, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
+		return banUDP(ctx, c, recs, b, err)
 	}
 	p, ok := c.player(ctx, c.Args[0])
 	if !ok {

@@ -112,6 +112,8 @@ type Config struct {
 	Records Records
 	// Backups makes copies of the database; nil refuses backup.
 	Backups Backups
+	// UDPNames is the Mäxchen bots' held names; nil refuses maexchen.
+	UDPNames UDPNames
 	// Log receives the commands' logs.
 	Log *log.Logger
 	// Now is the clock.
@@ -155,6 +157,7 @@ func New(cfg Config) *Router {
 		leaderboardCommand,
 		banCommand,
 		unbanCommand,
+		maexchenCommand,
 		backupCommand,
 		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
 	} {

@@ -13,7 +13,7 @@ import (
 // unbanCommand is for server admins.
 var unbanCommand = Command{
 	Name:    "unban",
-	Args:    "PLAYER|FINGERPRINT",
+	Args:    "PLAYER|FINGERPRINT|maexchen:NAME|udp:ADDRESS",
 	Summary: "server admins: lifts a ban",
 	JSON:    true,
 	Run:     runUnban,
@@ -29,6 +29,9 @@ func runUnban(ctx context.Context, c *Call) int {
 	recs := c.records()
 	if recs == nil {
 		return ExitRefused
+	}
+	if b, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
+		return unbanUDP(ctx, c, recs, b, err)
 	}
 	p, ok := c.player(ctx, c.Args[0])
 	if !ok {

@@ -10,8 +10,9 @@
 // table's actor; the gateway keeps no game of its own.
 //
 // Room: under sshapp, the home of the outside interfaces beside the SSH
-// server; cmd/mia starts it. It may import lobby and engine; never sshapp
-// or its other rooms.
+// server; cmd/mia starts it. It may import lobby, engine and
+// sshapp/internal/netsource (what one source address is, as the SSH
+// server counts it); never sshapp or its other rooms.
 package maexchen
 
 import (
@@ -30,6 +31,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/internal/netsource"
 )
 
 // Records is what the gateway reads from storage; cmd/mia adapts the
@@ -43,6 +45,23 @@ type Records interface {
 	// RecentPlayers lists the fingerprints of the players of the table's
 	// last finished games, at most rounds of them.
 	RecentPlayers(ctx context.Context, table string, rounds int) ([]string, error)
+	// Bans lists what is banned (keys and the gateway's names and
+	// addresses alike: lobby.ParseUDPBan reads the gateway's).
+	Bans(ctx context.Context) ([]string, error)
+	// HeldName is the hold of a name; ok is false if it has none.
+	HeldName(ctx context.Context, name string) (h Hold, ok bool, err error)
+	// HoldNames stores holds, each replacing its name's.
+	HoldNames(ctx context.Context, holds []Hold) error
+}
+
+// Hold is a bot's name held for the address it plays from: from another
+// address it cannot be registered until NameHold has passed since the bot
+// was last heard (or an admin frees it), so that nobody plays on under
+// the record of a bot gone quiet. Only a name that has played is held.
+type Hold struct {
+	Name  string
+	Addr  netip.Addr
+	Heard time.Time
 }
 
 // Defaults of Config.
@@ -54,11 +73,17 @@ const (
 	DefaultMaxPlayers    = 32
 	DefaultMaxSpectators = 16
 	DefaultIdle          = time.Minute
+	DefaultMaxPerAddress = 4
+	DefaultNameHold      = 24 * time.Hour
 	// HeartbeatEvery is how often everyone registered hears HEARTBEAT.
 	HeartbeatEvery = 2 * time.Second
 	// seedRounds is how many of the table's last rounds name the players
 	// listed in SCORE after a restart.
 	seedRounds = 200
+	// holdEvery is how often the hold of a registered bot's name is
+	// stored again with the time it was last heard (and when it leaves):
+	// after a crash a hold ends at most this much early.
+	holdEvery = 10 * time.Minute
 	// callTimeout bounds one call into the lobby or the store.
 	callTimeout = 5 * time.Second
 )
@@ -83,11 +108,21 @@ type Config struct {
 	Pause time.Duration
 	// MaxPlayers and MaxSpectators bound the registrations (defaults 32
 	// and 16). A player past the limit gets REJECTED;SERVER_FULL; a
-	// spectator past it takes the place of the one registered longest.
+	// spectator past it takes the place of the one registered longest
+	// from the address that has the most.
 	MaxPlayers, MaxSpectators int
+	// MaxPerAddress bounds the players registered from one address (an
+	// IPv4 address or IPv6 /64; default 4): past it REJECTED;ADDRESS_FULL.
+	// An address's spectators are bounded alike, a new one taking the
+	// place of that address's oldest.
+	MaxPerAddress int
 	// Idle unregisters a player that sent nothing for this long (default
-	// 1 min): a bot that vanished stops holding up every round's JOIN.
+	// 1 min). A player that does not answer a round's JOIN sits out the
+	// rounds after it, which no longer wait for it, until it answers one.
 	Idle time.Duration
+	// NameHold is how long a bot's name stays its address's after the bot
+	// was last heard, once it has played (default 24 h; Hold).
+	NameHold time.Duration
 	// Clock is the time of the join windows and heartbeats (the lobby's
 	// runs the turn clocks); lobby.RealClock if nil.
 	Clock lobby.Clock
@@ -144,6 +179,7 @@ type Gateway struct {
 	cancel context.CancelFunc
 
 	// Owned by the actor.
+	bans       []lobby.UDPBan
 	players    []*player // in order of registration
 	spectators []*spectator
 	known      map[string]int // points by UDP name, of everyone who ever played
@@ -162,6 +198,12 @@ type player struct {
 	lastSeen time.Time
 	join     string // the token of this round's ROUND STARTING
 	joined   bool
+	// sittingOut: it did not answer a JOIN; rounds do not wait for it
+	// until it answers one (late, its token is late).
+	sittingOut bool
+	late       string
+	held       bool      // its name is held: it has played, or had a hold when it registered
+	heldAt     time.Time // when its name's hold was last stored
 }
 
 type spectator struct {
@@ -192,6 +234,7 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 		return nil, fmt.Errorf("maexchen: watch table %s: %w", cfg.Table, err)
 	}
 	g.seedKnown(ctx)
+	g.readBans(ctx)
 	ua, err := net.ResolveUDPAddr("udp", cfg.Addr)
 	if err != nil {
 		g.host.Close()
@@ -239,6 +282,12 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
+	}
+	if cfg.MaxPerAddress <= 0 {
+		cfg.MaxPerAddress = DefaultMaxPerAddress
+	}
+	if cfg.NameHold == 0 {
+		cfg.NameHold = DefaultNameHold
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = lobby.RealClock{}
@@ -379,8 +428,10 @@ func (g *Gateway) safely(fn func()) {
 	fn()
 }
 
-// stop ends the actor's timers and subscriptions.
+// stop ends the actor's timers and subscriptions, and stores the holds
+// of the names registered.
 func (g *Gateway) stop() {
+	g.keepHolds(g.cfg.Clock.Now(), func(*player) bool { return true })
 	g.round.gen++
 	if g.beat != nil {
 		g.beat()
@@ -400,7 +451,8 @@ func (g *Gateway) call() (context.Context, context.CancelFunc) {
 }
 
 // heartbeat tells everyone registered that the server is alive, every
-// HeartbeatEvery, and unregisters players silent for longer than Idle.
+// HeartbeatEvery, unregisters players silent for longer than Idle, reads
+// the bans again (dropping whoever they cover) and stores the holds due.
 func (g *Gateway) heartbeat() {
 	now := g.cfg.Clock.Now()
 	for _, p := range append([]*player(nil), g.players...) {
@@ -409,6 +461,11 @@ func (g *Gateway) heartbeat() {
 			g.removePlayer(p)
 		}
 	}
+	ctx, cancel := g.call()
+	g.readBans(ctx)
+	cancel()
+	g.dropBanned()
+	g.keepHolds(now, func(p *player) bool { return now.Sub(p.heldAt) >= holdEvery })
 	g.everyone(msgHeartbeat)
 	g.beat = g.after(HeartbeatEvery, g.heartbeat)
 }
@@ -469,6 +526,10 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.send(from, msgRejected(rejectInvalidName))
 		return
 	}
+	if g.banned(name, from.Addr()) {
+		g.send(from, msgRejected(rejectBanned))
+		return
+	}
 	if p := g.playerNamed(name); p != nil {
 		if p.addr.Addr() != from.Addr() {
 			g.send(from, msgRejected(rejectNameTaken))
@@ -480,6 +541,7 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 			p.addr = from
 		}
 		p.lastSeen = now
+		p.sittingOut = false
 		g.send(from, msgRegistered)
 		g.log.Info("bot registered again", "name", name, "addr", from)
 		return
@@ -496,6 +558,20 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.send(from, msgRejected(rejectNameTaken))
 		return
 	}
+	hold, held, err := g.cfg.Records.HeldName(ctx, name)
+	if err != nil {
+		g.log.Error("could not read a name's hold", "name", name, "err", err)
+		return
+	}
+	if held && hold.Addr != from.Addr() && now.Sub(hold.Heard) < g.cfg.NameHold {
+		// The name of a bot gone quiet, still its address's.
+		g.send(from, msgRejected(rejectNameTaken))
+		return
+	}
+	if g.playerAt(from) == nil && g.fromSource(from) >= g.cfg.MaxPerAddress {
+		g.send(from, msgRejected(rejectAddressFull))
+		return
+	}
 	if len(g.players) >= g.cfg.MaxPlayers && g.playerAt(from) == nil {
 		g.send(from, msgRejected(rejectFull))
 		return
@@ -509,6 +585,11 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	g.dropAt(from, nil)
 	p := &player{name: name, addr: from, lp: lp, sub: sub, lastSeen: now}
 	g.players = append(g.players, p)
+	if held {
+		// A name with a record: from now on it is this address's.
+		p.held = true
+		g.storeHolds(ctx, now, []*player{p})
+	}
 	g.send(from, msgRegistered)
 	g.log.Info("bot registered", "name", name, "addr", from)
 	if g.round.phase == idle {
@@ -516,18 +597,135 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	}
 }
 
-// registerSpectator is REGISTER_SPECTATOR;name.
+// fromSource counts the players registered from the source of addr
+// (netsource.Of: an IPv4 address or an IPv6 /64).
+func (g *Gateway) fromSource(addr netip.AddrPort) int {
+	src := netsource.Of(addr.Addr())
+	n := 0
+	for _, p := range g.players {
+		if netsource.Of(p.addr.Addr()) == src {
+			n++
+		}
+	}
+	return n
+}
+
+// banned reports whether a ban covers the name or the address.
+func (g *Gateway) banned(name string, addr netip.Addr) bool {
+	for _, b := range g.bans {
+		if b.Covers(name, addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// readBans reads the bans of names and addresses again; on failure the
+// last ones read stay.
+func (g *Gateway) readBans(ctx context.Context) {
+	all, err := g.cfg.Records.Bans(ctx)
+	if err != nil {
+		g.log.Warn("could not read the bans", "err", err)
+		return
+	}
+	bans := g.bans[:0:0]
+	for _, target := range all {
+		if b, ok, err := lobby.ParseUDPBan(target); ok && err == nil {
+			bans = append(bans, b)
+		}
+	}
+	g.bans = bans
+}
+
+// dropBanned ends the registrations that a ban covers, each told
+// REJECTED;BANNED.
+func (g *Gateway) dropBanned() {
+	for _, p := range append([]*player(nil), g.players...) {
+		if g.banned(p.name, p.addr.Addr()) {
+			g.log.Info("banned bot dropped", "name", p.name, "addr", p.addr)
+			g.removePlayer(p)
+			g.send(p.addr, msgRejected(rejectBanned))
+		}
+	}
+	for _, s := range append([]*spectator(nil), g.spectators...) {
+		if g.banned(s.name, s.addr.Addr()) {
+			g.dropAt(s.addr, nil)
+			g.send(s.addr, msgRejected(rejectBanned))
+		}
+	}
+}
+
+// keepHolds stores the holds of the registered players whose name is
+// held and for whom due reports true, as of when each was last heard.
+func (g *Gateway) keepHolds(now time.Time, due func(*player) bool) {
+	var ps []*player
+	for _, p := range g.players {
+		if p.held && due(p) {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return
+	}
+	ctx, cancel := g.call()
+	defer cancel()
+	g.storeHolds(ctx, now, ps)
+}
+
+// storeHolds stores that each player's name is its address's as of when
+// it was last heard.
+func (g *Gateway) storeHolds(ctx context.Context, now time.Time, ps []*player) {
+	holds := make([]Hold, len(ps))
+	for i, p := range ps {
+		holds[i] = Hold{Name: p.name, Addr: p.addr.Addr(), Heard: p.lastSeen}
+	}
+	if err := g.cfg.Records.HoldNames(ctx, holds); err != nil {
+		g.log.Warn("could not store the holds of names", "err", err)
+		return
+	}
+	for _, p := range ps {
+		p.heldAt = now
+	}
+}
+
+// registerSpectator is REGISTER_SPECTATOR;name. Past MaxPerAddress
+// spectators from its address, a new one takes the place of that
+// address's oldest; past MaxSpectators, of the oldest of the address that
+// has the most.
 func (g *Gateway) registerSpectator(from netip.AddrPort, name string) {
 	if !validName(name) {
 		g.send(from, msgRejected(rejectInvalidName))
 		return
 	}
+	if g.banned(name, from.Addr()) {
+		g.send(from, msgRejected(rejectBanned))
+		return
+	}
 	g.dropAt(from, nil)
-	if len(g.spectators) >= g.cfg.MaxSpectators {
-		g.spectators = g.spectators[1:]
+	bySrc := make(map[netip.Prefix][]int) // indexes into spectators, oldest first
+	for i, s := range g.spectators {
+		src := netsource.Of(s.addr.Addr())
+		bySrc[src] = append(bySrc[src], i)
+	}
+	src := netsource.Of(from.Addr())
+	switch {
+	case len(bySrc[src]) >= g.cfg.MaxPerAddress:
+		g.dropSpectator(bySrc[src][0])
+	case len(g.spectators) >= g.cfg.MaxSpectators:
+		var most []int
+		for _, is := range bySrc {
+			if most == nil || len(is) > len(most) || (len(is) == len(most) && is[0] < most[0]) {
+				most = is
+			}
+		}
+		g.dropSpectator(most[0])
 	}
 	g.spectators = append(g.spectators, &spectator{name: name, addr: from})
 	g.send(from, msgRegistered)
+}
+
+func (g *Gateway) dropSpectator(i int) {
+	g.spectators = append(g.spectators[:i:i], g.spectators[i+1:]...)
 }
 
 // unregister is UNREGISTER: the address's registration ends. A player in
@@ -555,7 +753,14 @@ func (g *Gateway) dropAt(addr netip.AddrPort, keep *player) bool {
 	return false
 }
 
+// removePlayer ends p's registration; its name's hold, if it has one,
+// is stored as of when it was last heard.
 func (g *Gateway) removePlayer(p *player) {
+	if p.held {
+		ctx, cancel := g.call()
+		g.storeHolds(ctx, g.cfg.Clock.Now(), []*player{p})
+		cancel()
+	}
 	for i, q := range g.players {
 		if q == p {
 			g.players = append(g.players[:i:i], g.players[i+1:]...)

@@ -2,6 +2,7 @@ package maexchen
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,9 +39,11 @@ func TestRegistration(t *testing.T) {
 		{"a spectator's bad name", "REGISTER_SPECTATOR;a;b", "REGISTERED"},
 		{"a spectator without a name", "REGISTER_SPECTATOR", "REJECTED;INVALID_NAME"},
 	}
-	for _, tc := range cases {
+	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := e.dial(tc.name, "127.0.0.1:0")
+			// Each from an address of its own: an address registers at
+			// most a few players.
+			c := e.dial(tc.name, fmt.Sprintf("127.0.1.%d:0", i+1))
 			c.send(tc.msg)
 			if got := c.next(); got != tc.want {
 				t.Fatalf("%q: got %q, want %q", tc.msg, got, tc.want)

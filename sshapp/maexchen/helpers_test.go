@@ -55,6 +55,35 @@ func (r records) RecentPlayers(ctx context.Context, table string, n int) ([]stri
 	return fps, err
 }
 
+func (r records) Bans(ctx context.Context) ([]string, error) {
+	bs, err := r.st.Bans(ctx)
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.Fingerprint
+	}
+	return out, err
+}
+
+func (r records) HeldName(ctx context.Context, name string) (Hold, bool, error) {
+	n, err := r.st.HeldUDPName(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return Hold{}, false, nil
+	}
+	if err != nil {
+		return Hold{}, false, err
+	}
+	a, err := netip.ParseAddr(n.Addr)
+	return Hold{Name: n.Name, Addr: a, Heard: n.Heard}, err == nil, err
+}
+
+func (r records) HoldNames(ctx context.Context, hs []Hold) error {
+	ns := make([]store.UDPName, len(hs))
+	for i, h := range hs {
+		ns[i] = store.UDPName{Name: h.Name, Addr: h.Addr.String(), Heard: h.Heard}
+	}
+	return r.st.HoldUDPNames(ctx, ns...)
+}
+
 // env is a store, a lobby on a manual clock with scripted dice, and a
 // gateway on 127.0.0.1.
 type env struct {

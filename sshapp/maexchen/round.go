@@ -49,7 +49,8 @@ type rolled struct {
 	dice engine.Value
 }
 
-// startRound sends ROUND STARTING to every registered player.
+// startRound sends ROUND STARTING to every registered player. The round
+// waits for the JOINs of those not sitting out (allJoined).
 func (g *Gateway) startRound() {
 	if len(g.players) == 0 {
 		g.round.phase = idle
@@ -62,32 +63,48 @@ func (g *Gateway) startRound() {
 	// The window is timed before anyone hears of it.
 	g.round.stopJoin = g.after(g.cfg.Timeout, func() { g.closeJoin(gen) })
 	for _, p := range g.players {
-		p.join, p.joined = newToken(), false
+		g.filter.drop(p.late)
+		p.join, p.joined, p.late = newToken(), false, ""
 		g.filter.add(p.join, tokenRef{kind: cmdJoin, to: p.addr})
 		g.send(p.addr, msgRoundStarting(p.join))
 	}
 }
 
 // joinRound is JOIN;token. The round starts early once every registered
-// player joined.
+// player not sitting out has joined. A player sitting out that answers
+// its last ROUND STARTING after the window closed is waited for again
+// from the next round.
 func (g *Gateway) joinRound(from netip.AddrPort, token string) {
 	p := g.playerAt(from)
-	if p == nil || g.round.phase != joining || p.join != token {
-		return
-	}
-	p.joined = true
-	if g.allJoined() {
-		g.closeJoin(g.round.gen)
+	switch {
+	case p == nil:
+	case p.late != "" && p.late == token:
+		p.sittingOut, p.late = false, ""
+		g.log.Info("bot answered again, back in the rounds", "name", p.name, "addr", p.addr)
+	case g.round.phase == joining && p.join == token:
+		p.joined = true
+		if g.allJoined() {
+			g.closeJoin(g.round.gen)
+		}
 	}
 }
 
+// allJoined reports whether the round has no one left to wait for: every
+// player asked to join it has, but those sitting out, and someone has.
+// (With every player sitting out the window runs its time: whoever
+// answers in it plays.)
 func (g *Gateway) allJoined() bool {
+	someone := false
 	for _, p := range g.players {
-		if !p.joined {
+		switch {
+		case p.join == "": // registered after the round was announced
+		case p.joined:
+			someone = true
+		case !p.sittingOut:
 			return false
 		}
 	}
-	return true
+	return someone
 }
 
 // closeJoin ends the join window and deals the game: to the people seated
@@ -103,9 +120,18 @@ func (g *Gateway) closeJoin(gen int) {
 	}
 	var guests []lobby.Player
 	for _, p := range g.players {
-		g.filter.drop(p.join)
-		if p.joined {
+		switch {
+		case p.join == "": // registered after the round was announced
+		case p.joined:
+			g.filter.drop(p.join)
 			guests = append(guests, p.lp)
+			p.sittingOut = false
+		default:
+			// Its token stays live: a late JOIN brings it back.
+			if !p.sittingOut {
+				g.log.Info("bot did not join; it sits out until it answers", "name", p.name, "addr", p.addr)
+			}
+			p.sittingOut, p.late = true, p.join
 		}
 		p.join, p.joined = "", false
 	}
@@ -120,6 +146,13 @@ func (g *Gateway) closeJoin(gen int) {
 	case err == nil:
 		g.round.phase, g.round.game, g.round.told, g.round.over = playing, "", 0, false
 		g.round.dealt = dealt
+		for _, s := range dealt {
+			if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
+				if p := g.playerNamed(name); p != nil {
+					p.held = true // stored when the round ends, or when it leaves
+				}
+			}
+		}
 		g.round.prompt, g.round.rolled = prompt{}, rolled{}
 		g.sync()
 	case errors.Is(err, lobby.ErrTooFewPlayers) && len(dealt) == 0:
@@ -339,12 +372,19 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 func (g *Gateway) finishRound() {
 	people := false
 	ctx, cancel := g.call()
+	var hold []*player // bots whose name is held from now on
 	for _, s := range g.round.dealt {
 		if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
 			g.refreshPointsCtx(ctx, name)
+			if p := g.playerNamed(name); p != nil && p.held && p.heldAt.IsZero() {
+				hold = append(hold, p)
+			}
 		} else if !s.Bot {
 			people = true
 		}
+	}
+	if len(hold) > 0 {
+		g.storeHolds(ctx, g.cfg.Clock.Now(), hold)
 	}
 	cancel()
 	g.endRound(true, people)

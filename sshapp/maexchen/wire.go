@@ -26,7 +26,7 @@ const MaxNameRunes = 20
 
 // FingerprintPrefix starts the identity of every UDP player: an identity
 // space of its own, never an SSH key's ("SHA256:…") nor a built-in bot's.
-const FingerprintPrefix = "maexchen:"
+const FingerprintPrefix = lobby.UDPNamePrefix
 
 // command is the first field of a datagram from a bot.
 type command uint8
@@ -149,6 +149,8 @@ const (
 	rejectInvalidName = "INVALID_NAME"
 	rejectNameTaken   = "NAME_ALREADY_TAKEN"
 	rejectFull        = "SERVER_FULL"
+	rejectAddressFull = "ADDRESS_FULL"
+	rejectBanned      = "BANNED"
 )
 
 // Reasons of PLAYER LOST.

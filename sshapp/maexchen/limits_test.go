@@ -1,0 +1,310 @@
+package maexchen
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/store"
+)
+
+// inActor runs fn in the gateway's actor and waits for it.
+func (e *env) inActor(fn func()) {
+	e.t.Helper()
+	done := make(chan struct{})
+	e.gw.post(func() { fn(); close(done) })
+	select {
+	case <-done:
+	case <-time.After(waitFor):
+		e.t.Fatal("the gateway's actor did not answer")
+	}
+}
+
+// registered is the names of the players registered, in order.
+func (e *env) registered() []string {
+	var names []string
+	e.inActor(func() {
+		for _, p := range e.gw.players {
+			names = append(names, p.name)
+		}
+	})
+	return names
+}
+
+// spectatorsFrom counts the spectators registered from each IP.
+func (e *env) spectatorsFrom() map[string]int {
+	n := map[string]int{}
+	e.inActor(func() {
+		for _, s := range e.gw.spectators {
+			n[s.addr.Addr().String()]++
+		}
+	})
+	return n
+}
+
+// waitActor polls cond in the actor until it holds.
+func (e *env) waitActor(what string, cond func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for {
+		var ok bool
+		e.inActor(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%s: not within %s", what, waitFor)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestRegistrationsPerAddress: one address that registers squatter after
+// squatter with heartbeats gets a few players in, and every other bot
+// still registers; its spectators push out only its own.
+func TestRegistrationsPerAddress(t *testing.T) {
+	e := newEnv(t)
+	outsider := e.dial("outsider-spec", "127.0.0.41:0")
+	outsider.send("REGISTER_SPECTATOR;watcher")
+	outsider.expect("REGISTERED")
+	got := map[string]int{}
+	var squatters []*client
+	for i := range DefaultMaxPlayers {
+		c := e.dial(fmt.Sprintf("squat%d", i), "127.0.0.30:0")
+		c.send(fmt.Sprintf("REGISTER;squat%d", i))
+		m := c.next()
+		got[m]++
+		if m == msgRegistered {
+			squatters = append(squatters, c)
+		}
+	}
+	for _, c := range squatters {
+		c.send("HEARTBEAT")
+	}
+	if got[msgRegistered] != DefaultMaxPerAddress || got["REJECTED;"+rejectAddressFull] != DefaultMaxPlayers-DefaultMaxPerAddress {
+		t.Fatalf("%d registrations from one address: %v", DefaultMaxPlayers, got)
+	}
+	other := e.dial("other", "127.0.0.40:0")
+	other.send("REGISTER;other")
+	other.expect("REGISTERED")
+	if names := e.registered(); len(names) != DefaultMaxPerAddress+1 || !slices.Contains(names, "other") {
+		t.Errorf("registered: %v", names)
+	}
+	// The same name again from the same address is a takeover, not one
+	// more registration.
+	again := e.dial("squat0", "127.0.0.30:0")
+	again.send("REGISTER;squat0")
+	again.until("REGISTERED")
+	// Once one of the address's players leaves, another may come.
+	again.send("UNREGISTER")
+	again.until("UNREGISTERED")
+	late := e.dial("squat99", "127.0.0.30:0")
+	late.send("REGISTER;squat99")
+	late.until("REGISTERED")
+
+	// (From another address: .30 has spent its registrations' rate.)
+	for i := range 20 {
+		c := e.dial("spec", "127.0.0.35:0")
+		c.send(fmt.Sprintf("REGISTER_SPECTATOR;spec%d", i))
+		c.until("REGISTERED")
+	}
+	if got := e.spectatorsFrom(); got["127.0.0.35"] != DefaultMaxPerAddress || got["127.0.0.41"] != 1 {
+		t.Errorf("spectators by address: %v", got)
+	}
+}
+
+// TestSpectatorsPastTheTotal: with every spectator place taken, a new one
+// takes the place of the oldest of the address with the most.
+func TestSpectatorsPastTheTotal(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.MaxSpectators, c.MaxPerAddress = 4, 3 })
+	for _, from := range []string{"127.0.0.50", "127.0.0.51", "127.0.0.51", "127.0.0.50"} {
+		c := e.dial("spec", from+":0")
+		c.send("REGISTER_SPECTATOR;s")
+		c.expect("REGISTERED")
+	}
+	c := e.dial("spec", "127.0.0.52:0")
+	c.send("REGISTER_SPECTATOR;s")
+	c.expect("REGISTERED")
+	// .50 and .51 hold two each; .50's first is the oldest.
+	if got := e.spectatorsFrom(); got["127.0.0.50"] != 1 || got["127.0.0.51"] != 2 || got["127.0.0.52"] != 1 {
+		t.Errorf("spectators by address: %v", got)
+	}
+}
+
+// TestBans: a ban of a Mäxchen name or of UDP addresses, stored as the
+// ban command stores it, drops the bots it covers at the next heartbeat
+// and refuses them after; lifted, they register again.
+func TestBans(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	u1 := e.bot("u1")
+	fromBanned := e.dial("x1", "127.0.0.30:0")
+	fromBanned.send("REGISTER;x1")
+	fromBanned.expect("REGISTERED")
+	spec := e.dial("spec", "127.0.0.31:0")
+	spec.send("REGISTER_SPECTATOR;spec")
+	spec.expect("REGISTERED")
+	keep := e.dial("keep", "127.0.0.32:0")
+	keep.send("REGISTER;keep")
+	keep.expect("REGISTERED")
+	for _, b := range []string{"maexchen:u1", "udp:127.0.0.30", "udp:127.0.0.31/32"} {
+		if err := e.st.Ban(ctx, store.Ban{Fingerprint: b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Advance(HeartbeatEvery)
+	u1.until("REJECTED;" + rejectBanned)
+	fromBanned.until("REJECTED;" + rejectBanned)
+	spec.until("REJECTED;" + rejectBanned)
+	if names := e.registered(); !slices.Equal(names, []string{"keep"}) {
+		t.Fatalf("registered after the bans: %v", names)
+	}
+	for _, c := range []struct {
+		cl  *client
+		msg string
+	}{
+		{u1, "REGISTER;u1"},
+		{e.dial("u1 elsewhere", "127.0.0.33:0"), "REGISTER;u1"},
+		{fromBanned, "REGISTER;other-name"},
+		{spec, "REGISTER_SPECTATOR;spec"},
+	} {
+		c.cl.send(c.msg)
+		c.cl.until("REJECTED;" + rejectBanned)
+	}
+	if err := e.st.Unban(ctx, "maexchen:u1"); err != nil {
+		t.Fatal(err)
+	}
+	e.clock.Advance(HeartbeatEvery)
+	keep.heartbeat() // the heartbeat that read the bans again
+	keep.heartbeat()
+	u1.send("REGISTER;u1")
+	u1.until("REGISTERED")
+	fromBanned.send("REGISTER;x1")
+	fromBanned.until("REJECTED;" + rejectBanned)
+}
+
+// TestBansAfterARestart: the bans are read when the gateway starts.
+func TestBansAfterARestart(t *testing.T) {
+	e := newEnv(t)
+	if err := e.st.Ban(context.Background(), store.Ban{Fingerprint: "udp:127.0.0.0/24"}); err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+	e.open()
+	c := e.dial("b", "127.0.0.9:0")
+	c.send("REGISTER;b")
+	c.expect("REJECTED;" + rejectBanned)
+	c = e.dial("b", "127.0.1.9:0")
+	c.send("REGISTER;b")
+	c.expect("REGISTERED")
+}
+
+// TestDeadRegistrationsSitOut: a bot that does not answer JOIN sits out:
+// the next rounds start as soon as the bots that answer have joined, and
+// it is waited for again once it answers.
+func TestDeadRegistrationsSitOut(t *testing.T) {
+	e := newEnv(t)
+	dead := e.bot("dead")
+	dead.expect("ROUND STARTING")
+	a := e.bot("a")
+	b := e.bot("b")
+	e.clock.Advance(e.gw.cfg.Timeout) // the first round: dead did not join
+	for _, c := range []*client{dead, a, b} {
+		c.until("ROUND CANCELED;NO_PLAYERS")
+		c.expect("SCORE")
+	}
+	e.clock.Advance(e.gw.cfg.Timeout)
+	// Rounds start without the clock moving: the window does not wait
+	// for the dead registration.
+	for round := range 2 {
+		dt := dead.until("ROUND STARTING")[0]
+		ta, tb := a.until("ROUND STARTING")[0], b.until("ROUND STARTING")[0]
+		a.send("JOIN;" + ta)
+		b.send("JOIN;" + tb)
+		started := a.until("ROUND STARTED")
+		if names := strings.Split(started[1], ","); len(names) != 2 || slices.Contains(names, "dead") {
+			t.Fatalf("round %d started with %v", round+2, names)
+		}
+		dead.until("ROUND STARTED")
+		if round == 1 {
+			// It answers, late, while the round it was asked to is played.
+			dead.send("JOIN;" + dt)
+			e.waitActor("dead back in", func() bool { return !e.gw.playerNamed("dead").sittingOut })
+		}
+		first := map[string]*client{"a": a, "b": b}[strings.Split(started[1], ",")[0]]
+		first.send("SEE;" + first.until("YOUR TURN")[0])
+		for _, c := range []*client{a, b, dead} {
+			c.until("SCORE")
+		}
+	}
+	// The next round waits for it: it joins after the others and plays.
+	ta, tb, td := a.until("ROUND STARTING")[0], b.until("ROUND STARTING")[0], dead.until("ROUND STARTING")[0]
+	a.send("JOIN;" + ta)
+	b.send("JOIN;" + tb)
+	dead.send("JOIN;" + td)
+	if names := strings.Split(a.until("ROUND STARTED")[1], ","); len(names) != 3 || !slices.Contains(names, "dead") {
+		t.Fatalf("the round after dead answered started with %v", names)
+	}
+}
+
+// TestNameHold: a bot's name that has played stays its address's while
+// the bot is quiet, across a restart, until NameHold has passed since it
+// was last heard or an admin frees it; a name that never played is not
+// held.
+func TestNameHold(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Idle = 10 * time.Second })
+	bots, tokens := e.table("u1", "u2")
+	e.dice.push(0, 0)
+	order := e.join(bots, tokens)
+	order[0].send("SEE;" + order[0].until("YOUR TURN")[0])
+	order[0].until("SCORE")
+	tmp := e.dial("tmp", "127.0.0.1:0")
+	tmp.send("REGISTER;tmp")
+	tmp.until("REGISTERED")
+	// Both go quiet and are unregistered.
+	e.clock.Advance(11 * time.Second)
+	e.waitActor("the quiet bots unregistered", func() bool { return len(e.gw.players) == 0 })
+
+	squatter := e.dial("squatter", "127.0.0.30:0")
+	squatter.send("REGISTER;u1")
+	squatter.expect("REJECTED;" + rejectNameTaken)
+	squatter.send("REGISTER;tmp") // never played: not held
+	squatter.expect("REGISTERED")
+	squatter.send("UNREGISTER")
+	squatter.expect("UNREGISTERED")
+
+	e.close()
+	e.open()
+	squatter = e.dial("squatter", "127.0.0.30:0")
+	squatter.send("REGISTER;u1")
+	squatter.expect("REJECTED;" + rejectNameTaken)
+	// Its own address takes it back.
+	own := e.dial("u1", "127.0.0.1:0")
+	own.send("REGISTER;u1")
+	own.expect("REGISTERED")
+	own.send("UNREGISTER")
+	own.until("UNREGISTERED")
+
+	// An admin frees it.
+	if err := e.st.FreeUDPName(context.Background(), "u1"); err != nil {
+		t.Fatal(err)
+	}
+	squatter.send("REGISTER;u1")
+	squatter.expect("REGISTERED")
+
+	// u2's hold ends a day after it was last heard.
+	other := e.dial("other", "127.0.0.31:0")
+	e.clock.Skip(DefaultNameHold - 12*time.Second) // u2 was heard 11 s and a little more ago
+	other.send("REGISTER;u2")
+	other.expect("REJECTED;" + rejectNameTaken)
+	e.clock.Skip(2 * time.Second)
+	other.send("REGISTER;u2")
+	other.until("REGISTERED")
+	n, err := e.st.HeldUDPName(context.Background(), "u2")
+	if err != nil || n.Addr != "127.0.0.31" {
+		t.Errorf("u2's hold after it changed hands: %+v, %v", n, err)
+	}
+}
