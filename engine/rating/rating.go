@@ -1,0 +1,160 @@
+// Package rating holds mia's ratings as pure functions: the Weng–Lin
+// Bayesian update with the Plackett–Luce model (the model behind OpenSkill,
+// free of the TrueSkill patent) for games of two or more players ranked by
+// their standings, the one number a player shows, the model's chance to win
+// for each seat before a game, an exact encoding of a rating, and seasons.
+// Its page, README.md beside this file, is the ratings' documentation.
+//
+// Room: under engine, beside engine/fair; it imports the standard library
+// only (no engine: a rating knows places, not games). No goroutines, clocks
+// or I/O: a season is computed from a time given to it.
+//
+// Determinism: the same games in the same order give the same float64
+// results bit for bit, on any machine. Every sum runs in one defined order
+// (the players sorted by place, then μ, then σ, whatever order they were
+// given in), every product that is added is rounded on its own (an explicit
+// float64 conversion, which the Go spec says keeps a compiler from fusing it
+// into a multiply-add), and the exponential is this package's own (exp.go)
+// rather than math.Exp, which has per-architecture assembly.
+package rating
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Rating is what the model knows of a player: μ, its estimate of their
+// skill, σ, how unsure it is (a standard deviation), and the number of
+// games rated.
+type Rating struct {
+	Mu    float64 `json:"mu"`
+	Sigma float64 `json:"sigma"`
+	Games int     `json:"games"`
+}
+
+// Model holds the constants of the update. Ratings are a function of the
+// games and the model: a different model is a rebuild from history, never a
+// migration (String names a model exactly, so a store can tell).
+type Model struct {
+	Mu    float64 // μ of a newcomer
+	Sigma float64 // σ of a newcomer
+	Beta  float64 // β: how much one game's performance varies around skill
+	Kappa float64 // κ: the least fraction of σ² a game may leave
+	// Tau (τ) is added to σ (as sqrt(σ² + τ²)) before each game, so that σ
+	// stops shrinking at a floor and a rating keeps following a player
+	// whose skill changes.
+	Tau float64
+	// LimitSigma keeps a game from leaving σ above what it was before the
+	// game (τ could otherwise raise it once σ is at its floor).
+	LimitSigma bool
+}
+
+// Default is mia's model: OpenSkill's defaults (μ 25, σ 25/3, β 25/6,
+// κ 0.0001, τ 25/300), with σ limited so no game raises it.
+var Default = Model{
+	Mu:         25,
+	Sigma:      25.0 / 3,
+	Beta:       25.0 / 6,
+	Kappa:      0.0001,
+	Tau:        25.0 / 300,
+	LimitSigma: true,
+}
+
+// String names the model by its every constant, exactly (shortest
+// round-trip decimals), e.g. "plackett-luce mu=25 sigma=8.333333333333334
+// beta=4.166666666666667 kappa=0.0001 tau=0.08333333333333333 limit-sigma".
+// Two models with the same string rate every game the same.
+func (m Model) String() string {
+	s := fmt.Sprintf("plackett-luce mu=%v sigma=%v beta=%v kappa=%v tau=%v",
+		m.Mu, m.Sigma, m.Beta, m.Kappa, m.Tau)
+	if m.LimitSigma {
+		s += " limit-sigma"
+	}
+	return s
+}
+
+// Newcomer is the rating of a player before their first game.
+func (m Model) Newcomer() Rating { return Rating{Mu: m.Mu, Sigma: m.Sigma} }
+
+// Newcomer is Default's newcomer: μ 25, σ 25/3, no games.
+func Newcomer() Rating { return Default.Newcomer() }
+
+// Errors. Each error this package returns wraps one of them (errors.Is);
+// the wrapping adds the detail.
+var (
+	// ErrPlayers: a rated game needs at least two players.
+	ErrPlayers = errors.New("a rated game needs at least two players")
+	// ErrPlaces: the places do not match the players one for one.
+	ErrPlaces = errors.New("one place is needed for each player")
+	// ErrRating: a rating that is not a rating (σ not positive, or a
+	// number not finite, or games negative).
+	ErrRating = errors.New("not a valid rating")
+	// ErrDuplicate: one player twice in one game.
+	ErrDuplicate = errors.New("a player is in a game only once")
+	// ErrEncoding: bytes or text that are not an encoded rating.
+	ErrEncoding = errors.New("not an encoded rating")
+	// ErrSeason: text that names no season or no kind of season.
+	ErrSeason = errors.New("not a season")
+)
+
+// Valid reports whether r is a rating the model can update: μ finite, σ
+// finite and positive, games not negative.
+func (r Rating) Valid() bool {
+	return !math.IsNaN(r.Mu) && !math.IsInf(r.Mu, 0) &&
+		r.Sigma > 0 && !math.IsInf(r.Sigma, 0) && r.Games >= 0
+}
+
+func (r Rating) check() error {
+	if !r.Valid() {
+		return fmt.Errorf("%w: mu %v, sigma %v, games %d", ErrRating, r.Mu, r.Sigma, r.Games)
+	}
+	return nil
+}
+
+// Conservative is μ − 3σ: a skill the player has, by the model, with
+// about 99.9% certainty. Boards rank by it, so a few lucky games do not put
+// anyone above many steady ones.
+func (r Rating) Conservative() float64 { return r.Mu - float64(3*r.Sigma) }
+
+// The scale of the figure a player shows (README.md, "The number shown").
+const (
+	// Base is the figure of an average player (μ 25) at the moment their
+	// rating stops being provisional (σ = ProvisionalSigma).
+	Base = 1500
+	// PointsPerMu is how many points one unit of μ is worth: 400 points
+	// between two sure ratings are 10:1 odds in a game of two, as in Elo
+	// (1 point per 1/400 of a decade of odds, and the odds of a game of two
+	// sure players are e^(Δμ/(β√2))). With β = 25/6, 29.48 points.
+	PointsPerMu = 400 / (math.Ln10 * math.Sqrt2 * 25.0 / 6)
+	// ProvisionalSigma is the σ below which a rating is established: about
+	// ten games of typical play (README.md has the figures).
+	ProvisionalSigma = 5.5
+)
+
+// offset is the conservative estimate that shows as Base: an average
+// player (μ 25) whose σ has just reached ProvisionalSigma.
+const offset = 25 - 3*ProvisionalSigma
+
+// Points is the one number a player shows: the conservative estimate,
+// scaled to read like the Elo figures mia showed before, rounded to a
+// whole point: Base + PointsPerMu·(μ − 3σ − (25 − 3·ProvisionalSigma)).
+// A newcomer shows 1002; an average player shows about 1500 as their
+// rating stops being provisional, and a little more as it settles.
+func (r Rating) Points() int {
+	return int(math.Round(Base + float64(PointsPerMu*(r.Conservative()-offset))))
+}
+
+// Provisional reports whether the model is still unsure of the player: σ
+// at or above ProvisionalSigma. Screens mark such a figure (e.g. "1234?").
+func (r Rating) Provisional() bool { return r.Sigma >= ProvisionalSigma }
+
+// Compare orders ratings best first for a board: the higher conservative
+// estimate first, then the higher μ, then more games. It returns a negative
+// number when a ranks above b, 0 when the model cannot tell them apart (the
+// caller breaks the tie, by name or id).
+func Compare(a, b Rating) int {
+	return cmp.Or(cmp.Compare(b.Conservative(), a.Conservative()),
+		cmp.Compare(b.Mu, a.Mu), cmp.Compare(b.Games, a.Games))
+}
