@@ -123,32 +123,36 @@ const (
 	// Base is the figure of an average player (μ 25) at the moment their
 	// rating stops being provisional (σ = ProvisionalSigma).
 	Base = 1500
-	// PointsPerMu is how many points one unit of μ is worth: 400 points
-	// between two sure ratings are 10:1 odds in a game of two, as in Elo
-	// (1 point per 1/400 of a decade of odds, and the odds of a game of two
-	// sure players are e^(Δμ/(β√2))). With β = 25/6, 29.48 points.
+	// PointsPerMu is how many points one unit of μ is worth, chosen so that
+	// points mean what Elo points mean: 400 points between two sure players
+	// are 10:1 odds in a game of two (whose odds, with σ small, are
+	// e^(Δμ/(β√2))). With β = 25/6, 29.48 points.
 	PointsPerMu = 400 / (math.Ln10 * math.Sqrt2 * 25.0 / 6)
-	// ProvisionalSigma is the σ below which a rating is established: about
-	// ten games of typical play (README.md has the figures).
-	ProvisionalSigma = 5.5
+	// ProvisionalSigma is the σ from which a rating is no longer
+	// provisional: 4/5 of a newcomer's, reached after about ten games at
+	// tables of two to four (README.md has the figures).
+	ProvisionalSigma = 25.0 / 3 * 4 / 5
 )
 
 // offset is the conservative estimate that shows as Base: an average
-// player (μ 25) whose σ has just reached ProvisionalSigma.
+// player (μ 25) whose σ has just fallen to ProvisionalSigma (μ − 3σ = 5).
 const offset = 25 - 3*ProvisionalSigma
 
-// Points is the one number a player shows: the conservative estimate,
-// scaled to read like the Elo figures mia showed before, rounded to a
-// whole point: Base + PointsPerMu·(μ − 3σ − (25 − 3·ProvisionalSigma)).
-// A newcomer shows 1002; an average player shows about 1500 as their
-// rating stops being provisional, and a little more as it settles.
+// Points is the one number a player shows: the conservative estimate
+// scaled to read like Elo, rounded to a whole point:
+//
+//	Base + PointsPerMu·(μ − 3σ − 5)
+//
+// A newcomer shows 1353 and climbs as the model grows sure of them; an
+// average player shows about 1500 when their rating stops being
+// provisional, and more as their record lengthens.
 func (r Rating) Points() int {
 	return int(math.Round(Base + float64(PointsPerMu*(r.Conservative()-offset))))
 }
 
 // Provisional reports whether the model is still unsure of the player: σ
-// at or above ProvisionalSigma. Screens mark such a figure (e.g. "1234?").
-func (r Rating) Provisional() bool { return r.Sigma >= ProvisionalSigma }
+// above ProvisionalSigma. Screens mark such a figure (e.g. "1234?").
+func (r Rating) Provisional() bool { return r.Sigma > ProvisionalSigma }
 
 // Compare orders ratings best first for a board: the higher conservative
 // estimate first, then the higher μ, then more games. It returns a negative
