@@ -88,8 +88,7 @@ var (
 	ErrPlayers = errors.New("a rated game needs at least two players")
 	// ErrPlaces: the places do not match the players one for one.
 	ErrPlaces = errors.New("one place is needed for each player")
-	// ErrRating: a rating that is not a rating (σ not positive, or a
-	// number not finite, or games negative).
+	// ErrRating: a rating that is not a rating (see Rating.Valid).
 	ErrRating = errors.New("not a valid rating")
 	// ErrDuplicate: one player twice in one game.
 	ErrDuplicate = errors.New("a player is in a game only once")
@@ -99,12 +98,16 @@ var (
 	ErrSeason = errors.New("not a season")
 )
 
-// Valid reports whether r is a rating the model can update: μ finite, σ
-// finite and positive, games not negative.
+// Valid reports whether r is a rating the model can update: |μ| at most
+// MaxValue, σ above 0 and at most MaxValue, games not negative. (Ratings
+// stay far inside: a newcomer has μ 25 and σ 25/3, and no game raises σ.)
 func (r Rating) Valid() bool {
-	return !math.IsNaN(r.Mu) && !math.IsInf(r.Mu, 0) &&
-		r.Sigma > 0 && !math.IsInf(r.Sigma, 0) && r.Games >= 0
+	return math.Abs(r.Mu) <= MaxValue && r.Sigma > 0 && r.Sigma <= MaxValue && r.Games >= 0
 }
+
+// MaxValue bounds μ and σ, so that no sum or square in the update can
+// overflow.
+const MaxValue = 1e9
 
 func (r Rating) check() error {
 	if !r.Valid() {

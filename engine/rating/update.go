@@ -104,6 +104,11 @@ type work struct {
 	c      float64   // sqrt(Σ (σ² + τ² + β²))
 }
 
+// minExp is the lowest exponent the update takes: a player more than 700c
+// below the table's best μ counts as 700c below (e^-700 is 1e-304), so
+// every weight stays a positive normal number. No rating is that far off.
+const minExp = -700
+
 func newWork(m Model, rs []Rating, places []int) *work {
 	n := len(rs)
 	ints := make([]int, 2*n)
@@ -125,14 +130,17 @@ func newWork(m Model, rs []Rating, places []int) *work {
 	csum := 0.0
 	for k, i := range w.order {
 		w.place[k] = places[i]
-		w.sigma[k] = math.Sqrt(float64(rs[i].Sigma*rs[i].Sigma) + tau2)
+		w.sigma[k] = rs[i].Sigma
+		if tau2 != 0 {
+			w.sigma[k] = math.Sqrt(float64(rs[i].Sigma*rs[i].Sigma) + tau2)
+		}
 		w.sigma2[k] = float64(w.sigma[k] * w.sigma[k])
 		csum += w.sigma2[k] + beta2
 		maxMu = max(maxMu, rs[i].Mu)
 	}
 	w.c = math.Sqrt(csum)
 	for k, i := range w.order {
-		w.e[k] = exp((rs[i].Mu - maxMu) / w.c)
+		w.e[k] = exp(max((rs[i].Mu-maxMu)/w.c, minExp))
 	}
 	// sumQ and count, from the last place up: a place's sum holds every
 	// player at or below it, added from the bottom.
@@ -151,9 +159,11 @@ func newWork(m Model, rs []Rating, places []int) *work {
 }
 
 // sums returns the k-th player's Ω and Δ before scaling: over every player
-// q placed at or above them, (1 − pᵩ or −pᵩ)/Aq and pᵩ(1 − pᵩ)/Aq, where pᵩ
-// = eₖ/sumQ[q] is the model's chance that k finishes best of the players
-// from q's place down.
+// q placed at or above them, (1 − p or −p)/Aq and p(1 − p)/Aq, where p =
+// eₖ/sumQ[q] is the model's chance that k finishes best of the players
+// from q's place down. The term of k itself is added first among the
+// players of k's place, so a player's sums do not depend on where among
+// identical players the sort put them.
 func (w *work) sums(k int) (omega, delta float64) {
 	for q := range w.place {
 		if w.place[q] > w.place[k] {
@@ -161,9 +171,10 @@ func (w *work) sums(k int) (omega, delta float64) {
 		}
 		p := w.e[k] / w.sumQ[q]
 		a := w.count[q]
-		if q == k {
-			omega += (1 - p) / a
-		} else {
+		if w.place[q] == w.place[k] && (q == 0 || w.place[q-1] != w.place[q]) {
+			omega += (1 - p) / a // k's own term, first of its place
+		}
+		if q != k {
 			omega -= p / a
 		}
 		delta += float64(p*(1-p)) / a
