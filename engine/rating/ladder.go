@@ -59,12 +59,12 @@ func (l *Ladder[K]) All() iter.Seq2[K, Rating] { return maps.All(l.ratings) }
 // once, by the caller's rule); on any error nothing changes.
 func (l *Ladder[K]) Play(players []K, places []int) ([]Change, error) {
 	before := make([]Rating, len(players))
-	seen := make(map[K]struct{}, len(players))
 	for i, k := range players {
-		if _, dup := seen[k]; dup {
-			return nil, fmt.Errorf("play: %v: %w", k, ErrDuplicate)
+		for _, j := range players[:i] { // a table is small: no map
+			if j == k {
+				return nil, fmt.Errorf("play: %v: %w", k, ErrDuplicate)
+			}
 		}
-		seen[k] = struct{}{}
 		before[i] = l.Rating(k)
 	}
 	after, err := l.model.Rate(before, places)
