@@ -58,6 +58,14 @@ func TestWinnerRisesLastFalls(t *testing.T) {
 					if alone && places[i] == worst && after[i].Mu > before[i].Mu {
 						t.Fatalf("the last's μ rose: %v → %v (places %v, before %v)", before[i], after[i], places, before)
 					}
+					// and so the figure shown (σ falls too: the winner's
+					// certainly rises; the last's falls in every case here)
+					if alone && places[i] == best && after[i].Conservative() < before[i].Conservative() {
+						t.Fatalf("the winner's figure fell: %v → %v", before[i], after[i])
+					}
+					if alone && places[i] == worst && after[i].Conservative() > before[i].Conservative() {
+						t.Fatalf("the last's figure rose: %v → %v (places %v, before %v)", before[i], after[i], places, before)
+					}
 				}
 			}
 		})
