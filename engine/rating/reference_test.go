@@ -13,12 +13,13 @@ import (
 //	           (the model alone: no τ, no limit)
 //	js-rate    philihp/openskill.js 0bf4361, src/__tests__/rate.test.ts
 //	           (rate(): τ = 25/300 unless the test sets it, σ not limited unless set)
-//	py-8       no published fixture has eight players (neither openskill.js nor
-//	           openskill.py 6.2.0 tests more than five one-player teams), so these
-//	           are openskill.py 6.2.0's own output (vivekjoshy/openskill.py 65a675d,
-//	           openskill/models/weng_lin/plackett_luce.py), computed by the script
-//	           in testdata/gen8.py; openskill.py reproduces every js value above
-//	           to the last digit, so it is the same reference.
+//	py-8       no published test has more than five one-player teams (neither
+//	           openskill.js's nor openskill.py 6.2.0's), so the 8-player values
+//	           are openskill.py 6.2.0's own output (vivekjoshy/openskill.py
+//	           65a675d, openskill/models/weng_lin/plackett_luce.py), printed by
+//	           testdata/reference.py, which also prints every js value above:
+//	           openskill.py gives each to the last digit, so it is the same
+//	           reference.
 //
 // Tolerance: each μ and σ within 1e-14 of the reference, relative to the
 // value (at least 1): about 50 ulps. The update sums in its own canonical

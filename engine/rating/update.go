@@ -19,9 +19,8 @@ import (
 // src/models/plackett-luce.ts and src/rate.ts; openskill.py
 // openskill/models/weng_lin/plackett_luce.py), with σ raised by τ before
 // the game and, under LimitSigma, never left above its value before it.
-// Ties are handled as the paper and openskill.js do (each tied group
-// counted with its size), without openskill.py 6's extra step that gives
-// tied players the mean of their changes.
+// Ties are handled as the paper and both do: each tied group counted with
+// its size.
 //
 // The result depends only on the multiset of (rating, place) pairs: the
 // same players given in another order get the same numbers, bit for bit.
