@@ -92,7 +92,7 @@ var (
 	ErrRating = errors.New("not a valid rating")
 	// ErrDuplicate: one player twice in one game.
 	ErrDuplicate = errors.New("a player is in a game only once")
-	// ErrEncoding: bytes or text that are not an encoded rating.
+	// ErrEncoding: bytes that are not an encoded rating.
 	ErrEncoding = errors.New("not an encoded rating")
 	// ErrSeason: text that names no season or no kind of season.
 	ErrSeason = errors.New("not a season")
@@ -154,7 +154,7 @@ func (r Rating) Points() int {
 }
 
 // Provisional reports whether the model is still unsure of the player: σ
-// above ProvisionalSigma. Screens mark such a figure (e.g. "1234?").
+// above ProvisionalSigma, so that the figure it shows can be marked.
 func (r Rating) Provisional() bool { return r.Sigma > ProvisionalSigma }
 
 // Compare orders ratings best first for a board: the higher conservative
