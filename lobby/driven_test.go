@@ -11,7 +11,7 @@ import (
 // drivenTable is a 4-seat table hosted and driven by a program.
 func drivenTable(t *testing.T, e *env, rules engine.Options) (*Table, Player) {
 	t.Helper()
-	host := Player{Fingerprint: "prog:host", Name: "prog", Bot: true}
+	host := keyless("prog")
 	tbl, err := e.lobby.CreateTable(ctxT(t), host, TableConfig{Name: "dealt", Rules: rules, Seats: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func drivenTable(t *testing.T, e *env, rules engine.Options) (*Table, Player) {
 }
 
 func guest(name string, clock time.Duration) Player {
-	return Player{Fingerprint: "guest:" + name, Name: name, Bot: true, TurnClock: clock}
+	return Player{ID: "guest:" + name, Bot: true, TurnClock: clock}
 }
 
 func TestDrivenTableDealsGames(t *testing.T) {
@@ -51,7 +51,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		t.Fatalf("deal by a player: %v", err)
 	}
 	got, err := tbl.Deal(ctxT(t), host, nil)
-	if !errors.Is(err, ErrTooFewPlayers) || len(got) != 1 || got[0].Name != "alice" {
+	if !errors.Is(err, ErrTooFewPlayers) || len(got) != 1 || got[0].Name() != "alice" {
 		t.Fatalf("deal to alice alone: %v %v", got, err)
 	}
 	g1, g2 := guest("g1", 250*time.Millisecond), guest("g2", 250*time.Millisecond)
@@ -74,7 +74,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		want = got[turn].TurnClock
 	}
 	if d := snap.Deadline.Sub(e.clock.Now()); d != want {
-		t.Fatalf("%s's clock %v, want %v", got[turn].Name, d, want)
+		t.Fatalf("%s's clock %v, want %v", got[turn].Name(), d, want)
 	}
 	// bob sits down again while the game runs: for the next deal.
 	bs := mustWatch(t, tbl, bob)
@@ -89,7 +89,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		end = next(t, sa, end.Version)
 	}
 	wantSeated := 1
-	if got[turn].Fingerprint == alice.Fingerprint {
+	if got[turn].ID == alice.ID {
 		wantSeated = 0
 	}
 	if end.Table.Taken != wantSeated {
@@ -140,7 +140,7 @@ func TestDrivenTableStaysOpen(t *testing.T) {
 	admin.Admin = true
 	for _, p := range []Player{host, admin} {
 		if err := tbl.Close(ctxT(t), p); !errors.Is(err, ErrDrivenClose) {
-			t.Errorf("close by %s: %v, want ErrDrivenClose", p.Name, err)
+			t.Errorf("close by %s: %v, want ErrDrivenClose", p.Name(), err)
 		}
 	}
 	if _, err := e.lobby.Table("dealt"); err != nil {

@@ -66,7 +66,7 @@ func TestBotsNeverLookAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tbl.Sit(ctx, Player{Fingerprint: "SHA256:old-ada", Name: "Ada"}); err != nil {
+	if err := tbl.Sit(ctx, keyless("Ada")); err != nil { // a name from before the rule
 		t.Fatal(err)
 	}
 	for i := 1; i < engine.MaxSeats; i++ {
@@ -95,7 +95,7 @@ func TestAccess(t *testing.T) {
 	created := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	public := Access{Host: "H", Created: created}
 	private := Access{Private: true, Host: "H", Members: []string{"M"}, Created: created}
-	host, member, stranger, admin := Viewer{Fingerprint: "H"}, Viewer{Fingerprint: "M"}, Viewer{Fingerprint: "S"}, Viewer{Fingerprint: "A", Admin: true}
+	host, member, stranger, admin := Viewer{ID: "H"}, Viewer{ID: "M"}, Viewer{ID: "S"}, Viewer{ID: "A", Admin: true}
 	nobody := Viewer{}
 	tables := []struct {
 		name string
@@ -116,7 +116,7 @@ func TestAccess(t *testing.T) {
 		if got := c.v.Sees(c.a); got != c.want {
 			t.Errorf("table %s: Sees = %v, want %v", c.name, got, c.want)
 		}
-		if got := c.a.Admits(c.v.Fingerprint); got != c.want && !c.v.Admin {
+		if got := c.a.Admits(c.v.ID); got != c.want && !c.v.Admin {
 			t.Errorf("table %s: Admits = %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -161,7 +161,7 @@ func TestAdminListsPrivateTables(t *testing.T) {
 		want int
 	}{{host, 1}, {stranger, 0}, {admin, 1}} {
 		if got := e.lobby.Tables(c.who.Viewer()); len(got) != c.want {
-			t.Errorf("%s lists %d tables, want %d", c.who.Name, len(got), c.want)
+			t.Errorf("%s lists %d tables, want %d", c.who.Name(), len(got), c.want)
 		}
 	}
 }
@@ -323,19 +323,19 @@ func TestNarratorRoundEnds(t *testing.T) {
 // TestMayStart is the rule of Start as the help bar reads it from a
 // table's info.
 func TestMayStart(t *testing.T) {
-	host := Player{Fingerprint: "SHA256:host", Name: "host"}
-	ann := Player{Fingerprint: "SHA256:ann", Name: "ann"}
-	stranger := Player{Fingerprint: "SHA256:stranger", Name: "stranger"}
-	admin := Player{Fingerprint: "SHA256:root", Name: "root", Admin: true}
+	host := Player{ID: "p:1", Key: "SHA256:host"}
+	ann := Player{ID: "p:2", Key: "SHA256:ann"}
+	stranger := Player{ID: "p:3", Key: "SHA256:stranger"}
+	admin := Player{ID: "p:4", Key: "SHA256:root", Admin: true}
 	seat := func(ps ...Player) []SeatInfo {
 		out := make([]SeatInfo, len(ps))
 		for i, p := range ps {
-			out[i] = SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint}
+			out[i] = SeatInfo{ID: p.ID}
 		}
 		return out
 	}
 	info := func(hostHere bool, state string, ps ...Player) TableInfo {
-		return TableInfo{HostFingerprint: host.Fingerprint, HostHere: hostHere, State: state, Players: seat(ps...), Taken: len(ps)}
+		return TableInfo{HostID: host.ID, HostHere: hostHere, State: state, Players: seat(ps...), Taken: len(ps)}
 	}
 	cases := []struct {
 		name string
@@ -351,7 +351,7 @@ func TestMayStart(t *testing.T) {
 		{"a player with no seat, the host away", info(false, "waiting", host, ann), stranger, ErrNotHost},
 		{"an admin", info(true, "waiting", host, ann), admin, nil},
 		{"a game running", info(true, "playing", host, ann), host, ErrGameRunning},
-		{"a driven table", TableInfo{HostFingerprint: host.Fingerprint, Driven: true, Taken: 2}, host, ErrDriven},
+		{"a driven table", TableInfo{HostID: host.ID, Driven: true, Taken: 2}, host, ErrDriven},
 	}
 	for _, c := range cases {
 		if got := c.info.MayStart(c.who); !errors.Is(got, c.want) || (c.want == nil && got != nil) {

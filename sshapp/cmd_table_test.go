@@ -102,7 +102,7 @@ func TestTeamTables(t *testing.T) {
 	ctx := context.Background()
 	for _, p := range []lobby.Player{alice, bob} {
 		if err := tbl.Sit(ctx, p); err != nil {
-			t.Fatalf("%s sits: %v", p.Name, err)
+			t.Fatalf("%s sits: %v", nameOf(p), err)
 		}
 	}
 	id := playGame(t, tbl, []lobby.Player{alice, bob}, func(id string) {
@@ -164,7 +164,8 @@ func TestTeamTables(t *testing.T) {
 	}
 }
 
-// TestBans: only admins ban; a banned key is refused at the start of
+// TestBans: only admins ban; a ban names a person (every key of theirs,
+// one added later too) or a key; a banned key is refused at the start of
 // every session, its open sessions are closed, and unban lets it back.
 func TestBans(t *testing.T) {
 	e := startRecServer(t, -1, "root", "boss")
@@ -173,21 +174,43 @@ func TestBans(t *testing.T) {
 	// bob holds a session open (a screen) when the ban comes.
 	sc := openScreen(t, e.connect(t, e.key(t, "bob")), 80, 24)
 	sc.waitFor(t, "bob", 5*time.Second)
+	// carol adds a second key, from another machine.
+	code := e.as(t, "carol", "keys add --json")
+	var kc command.KeyCodeJSON
+	if err := json.Unmarshal([]byte(code.stdout), &kc); err != nil || code.code != 0 {
+		t.Fatalf("keys add: %+v %v", code, err)
+	}
+	laptop := newKey(t)
+	if r := e.run(t, laptop, "keys join "+kc.Code); r.code != 0 {
+		t.Fatalf("keys join: %+v", r)
+	}
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban bob", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, unban", who: "carol", cmd: "unban bob", code: 1, stderr: []string{"only server admins"}},
-		{name: "no bans yet", who: "root", cmd: "ban", code: 0, stdout: []string{"No key is banned"}},
+		{name: "no bans yet", who: "root", cmd: "ban", code: 0, stdout: []string{"Nobody is banned"}},
 		{name: "nobody", who: "root", cmd: "ban nobody", code: 1, stderr: []string{"no player is called nobody"}},
 		{name: "not oneself", who: "root", cmd: "ban root", code: 1, stderr: []string{"cannot ban yourself"}},
-		{name: "not an admin key", who: "root", cmd: "ban boss", code: 1, stderr: []string{"server admin"}},
-		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.fps["bob"], "1 open session(s) closed", "unban"}},
-		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
-		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"fingerprint": "` + e.fps["bob"]}},
-		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned SHA256:unknownkey"}},
-		{name: "unban", who: "root", cmd: "unban " + e.fps["bob"], code: 0, stdout: []string{"bob", "may connect again"}},
+		{name: "not oneself by key", who: "root", cmd: "ban " + e.fps["root"], code: 1, stderr: []string{"cannot ban yourself"}},
+		{name: "not an admin", who: "root", cmd: "ban boss", code: 1, stderr: []string{"server admin"}},
+		{name: "not an admin key", who: "root", cmd: "ban " + e.fps["boss"], code: 1, stderr: []string{"server admin"}},
+		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.ids["bob"], "every key of theirs", "1 open session(s) closed", "unban " + e.ids["bob"]}},
+		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"you are banned from this server"}},
+		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"person": "` + e.ids["bob"], `"name": "bob"`}},
+		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "one key of carol's", who: "root", cmd: "ban " + e.fps["carol"], code: 0, stdout: []string{"Banned the key", "carol's; their other keys are not banned"}},
+		{name: "that key refused", who: "carol", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
+		{name: "the list names both", who: "root", cmd: "ban", code: 0, stdout: []string{"every key of " + e.ids["bob"], "the key " + e.fps["carol"], "carol"}},
+		{name: "unban a key of a banned person", who: "root", cmd: "unban " + e.fps["bob"], code: 1, stderr: []string{"the key is bob's, who is banned", "unban " + e.ids["bob"]}},
+		{name: "unban", who: "root", cmd: "unban bob", code: 0, stdout: []string{"bob", "may connect again"}},
 		{name: "unban twice", who: "root", cmd: "unban bob", code: 1, stderr: []string{"not banned"}},
 		{name: "back", who: "bob", cmd: "whoami", code: 0, stdout: []string{"bob"}},
+		{name: "unban carol's key", who: "root", cmd: "unban " + e.fps["carol"], code: 0, stdout: []string{"may connect again"}},
+		{name: "carol back", who: "carol", cmd: "whoami", code: 0, stdout: []string{"carol"}},
+		{name: "ban carol", who: "root", cmd: "ban carol", code: 0, stdout: []string{"Banned carol"}},
 	})
+	if r := e.run(t, laptop, "whoami"); r.code != 1 || !strings.Contains(r.stderr, "you are banned") {
+		t.Errorf("carol's other key after her ban: %+v", r)
+	}
 	if code := sc.wait(t, 5*time.Second); code == -1 {
 		t.Error("bob's screen stayed open after the ban")
 	}

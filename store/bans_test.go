@@ -17,20 +17,21 @@ func TestBans(t *testing.T) {
 		want error
 	}{
 		{"not banned", func() error { _, err := s.Banned(ctx, "SHA256:x"); return err }, ErrNotFound},
-		{"ban", func() error { return s.Ban(ctx, Ban{Fingerprint: "SHA256:x", Name: "x", By: "SHA256:admin", At: at}) }, nil},
+		{"ban", func() error { return s.Ban(ctx, Ban{Key: "SHA256:x", By: "SHA256:admin", At: at}) }, nil},
 		{"banned", func() error {
 			b, err := s.Banned(ctx, "SHA256:x")
-			if err == nil && (b.Name != "x" || b.By != "SHA256:admin" || !b.At.Equal(at)) {
+			if err == nil && (b.Key != "SHA256:x" || b.By != "SHA256:admin" || !b.At.Equal(at)) {
 				t.Errorf("ban = %+v", b)
 			}
 			return err
 		}, nil},
-		{"ban again", func() error { return s.Ban(ctx, Ban{Fingerprint: "SHA256:x"}) }, nil},
-		{"ban another", func() error { return s.Ban(ctx, Ban{Fingerprint: "SHA256:y"}) }, nil},
-		{"no fingerprint", func() error { return s.Ban(ctx, Ban{}) }, errors.New("any")},
+		{"ban again", func() error { return s.Ban(ctx, Ban{Key: "SHA256:x"}) }, nil},
+		{"ban another", func() error { return s.Ban(ctx, Ban{Key: "SHA256:y"}) }, nil},
+		{"neither person nor key", func() error { return s.Ban(ctx, Ban{}) }, errors.New("any")},
+		{"both", func() error { return s.Ban(ctx, Ban{Key: "SHA256:z", Person: "p:9"}) }, errors.New("any")},
 		{"list", func() error {
 			bs, err := s.Bans(ctx)
-			if len(bs) != 2 || bs[0].Fingerprint != "SHA256:x" || bs[0].At.IsZero() {
+			if len(bs) != 2 || bs[0].Key != "SHA256:x" || bs[0].At.IsZero() {
 				t.Errorf("bans = %+v", bs)
 			}
 			return err
@@ -54,5 +55,46 @@ func TestBans(t *testing.T) {
 	s = reopen(t, s)
 	if _, err := s.Banned(ctx, "SHA256:y"); err != nil {
 		t.Errorf("ban lost on reopen: %v", err)
+	}
+}
+
+// TestPersonBan: a ban of a person keeps every key of theirs off, a key
+// added later too; a key removed from them is a stranger, not banned.
+func TestPersonBan(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	now := time.Now()
+	p, err := s.SetName(ctx, "SHA256:m1", "mallory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddKeyCode(ctx, p.ID, "c", now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.JoinKey(ctx, "c", "SHA256:m2", now); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ban(ctx, Ban{Person: p.ID, By: "SHA256:admin"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, fp := range []string{"SHA256:m1", "SHA256:m2"} {
+		if b, err := s.Banned(ctx, fp); err != nil || b.Person != p.ID {
+			t.Errorf("Banned(%s) = %+v, %v", fp, b, err)
+		}
+	}
+	if _, err := s.RemoveKey(ctx, p.ID, "SHA256:m2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Banned(ctx, "SHA256:m2"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a key removed from a banned person: %v", err)
+	}
+	if _, err := s.BanOf(ctx, p.ID); err != nil {
+		t.Errorf("BanOf: %v", err)
+	}
+	if err := s.Unban(ctx, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Banned(ctx, "SHA256:m1"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("after unban: %v", err)
 	}
 }

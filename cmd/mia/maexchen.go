@@ -10,9 +10,10 @@ import (
 // maexchenRecords adapts the store to what the Mäxchen gateway reads.
 type maexchenRecords struct{ st *store.Store }
 
-// NameTaken reports whether an SSH player goes by name (any case).
+// NameTaken reports whether an SSH player's name looks like name (the
+// store's index of names is by their look: ident.Skeleton).
 func (r maexchenRecords) NameTaken(ctx context.Context, name string) (bool, error) {
-	_, err := r.st.PlayerByName(ctx, name)
+	_, err := r.st.PersonByName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return false, nil
@@ -23,12 +24,13 @@ func (r maexchenRecords) NameTaken(ctx context.Context, name string) (bool, erro
 }
 
 // Tally is a player's finished games and the lives lost in them.
-func (r maexchenRecords) Tally(ctx context.Context, fingerprint string) (games, livesLost int, err error) {
-	t, err := r.st.Tally(ctx, fingerprint)
+func (r maexchenRecords) Tally(ctx context.Context, person string) (games, livesLost int, err error) {
+	t, err := r.st.Tally(ctx, person)
 	return t.Games, t.LivesLost, err
 }
 
-// RecentPlayers lists the players of the table's last finished games.
+// RecentPlayers lists the players (person ids) of the table's last
+// finished games.
 func (r maexchenRecords) RecentPlayers(ctx context.Context, table string, rounds int) ([]string, error) {
 	gs, err := r.st.Games(ctx, store.Query{Table: table, Limit: rounds})
 	if err != nil {
@@ -37,7 +39,7 @@ func (r maexchenRecords) RecentPlayers(ctx context.Context, table string, rounds
 	var fps []string
 	for _, g := range gs {
 		for _, s := range g.Seats {
-			fps = append(fps, s.Fingerprint)
+			fps = append(fps, s.Person)
 		}
 	}
 	return fps, nil

@@ -30,17 +30,19 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // Records is what the gateway reads from storage; cmd/mia adapts the
 // store to it.
 type Records interface {
-	// NameTaken reports whether an SSH player goes by name (any case).
+	// NameTaken reports whether an SSH player's name looks like name
+	// (lobby.Alike).
 	NameTaken(ctx context.Context, name string) (bool, error)
 	// Tally returns the finished games a player sat in and the lives they
 	// lost in them.
-	Tally(ctx context.Context, fingerprint string) (games, livesLost int, err error)
-	// RecentPlayers lists the fingerprints of the players of the table's
+	Tally(ctx context.Context, person string) (games, livesLost int, err error)
+	// RecentPlayers lists the person ids of the players of the table's
 	// last finished games, at most rounds of them.
 	RecentPlayers(ctx context.Context, table string, rounds int) ([]string, error)
 }
@@ -109,9 +111,10 @@ func Rules(turnSeconds int) (engine.Options, error) {
 	return o, err
 }
 
-// host is the identity that hosts and drives the gateway's table.
+// host is the identity that hosts and drives the gateway's table: a
+// key-less player named maexchen (ident.GatewayHost).
 func host() lobby.Player {
-	return lobby.Player{Fingerprint: "maexchen-gateway", Name: "maexchen", Bot: true}
+	return lobby.Player{ID: ident.GatewayHost, Bot: true}
 }
 
 // Stats counts datagrams; tests and logs read it.
@@ -272,15 +275,15 @@ func (g *Gateway) takeTable(ctx context.Context) (*lobby.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("maexchen: table %s: %w", g.cfg.Table, err)
 	}
-	if t.Info().HostFingerprint != host().Fingerprint {
+	if t.Info().HostID != host().ID {
 		return nil, fmt.Errorf("maexchen: table %s is a table of SSH players; choose another name for the gateway's", g.cfg.Table)
 	}
 	if err := t.Drive(ctx, host(), true); err != nil {
 		return nil, fmt.Errorf("maexchen: drive table %s: %w", g.cfg.Table, err)
 	}
 	for _, s := range t.Info().Players {
-		if strings.HasPrefix(s.Fingerprint, FingerprintPrefix) {
-			if err := t.Kick(ctx, host(), s.Fingerprint); err != nil && !errors.Is(err, lobby.ErrNotMember) {
+		if strings.HasPrefix(s.ID, IDPrefix) {
+			if err := t.Kick(ctx, host(), s.ID); err != nil && !errors.Is(err, lobby.ErrNotMember) {
 				return nil, fmt.Errorf("maexchen: clear table %s: %w", g.cfg.Table, err)
 			}
 		}
@@ -301,7 +304,7 @@ func (g *Gateway) seedKnown(ctx context.Context) {
 		return
 	}
 	for _, fp := range fps {
-		if name, ok := strings.CutPrefix(fp, FingerprintPrefix); ok {
+		if name, ok := strings.CutPrefix(fp, IDPrefix); ok {
 			g.refreshPoints(ctx, name)
 		}
 	}
@@ -462,11 +465,28 @@ func (g *Gateway) playerNamed(name string) *player {
 	return nil
 }
 
+// playerLike is a registered player whose name looks like name
+// (lobby.Alike) without being it.
+func (g *Gateway) playerLike(name string) *player {
+	for _, p := range g.players {
+		if p.name != name && lobby.Alike(p.name, name) {
+			return p
+		}
+	}
+	return nil
+}
+
 // register is REGISTER;name: a new player, or the same name again from
 // the same IP (any port), which takes the player over.
 func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	if !validName(name) {
 		g.send(from, msgRejected(rejectInvalidName))
+		return
+	}
+	if checkName(name) != nil || g.playerLike(name) != nil {
+		// A built-in bot's name, the gateway's own, or one that looks like
+		// another bot's here: two seats never look alike.
+		g.send(from, msgRejected(rejectNameTaken))
 		return
 	}
 	if p := g.playerNamed(name); p != nil {
@@ -491,8 +511,8 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.log.Error("could not check a name", "name", name, "err", err)
 		return // no answer: the bot may try again
 	}
-	if taken || lobby.IsBotName(name) {
-		// An SSH player's name, or a built-in bot's: two seats never look alike.
+	if taken {
+		// An SSH player's name, or one that looks like it.
 		g.send(from, msgRejected(rejectNameTaken))
 		return
 	}
@@ -500,7 +520,7 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.send(from, msgRejected(rejectFull))
 		return
 	}
-	lp := lobby.Player{Fingerprint: FingerprintPrefix + name, Name: name, Bot: true, TurnClock: g.cfg.Timeout}
+	lp := lobby.Player{ID: IDPrefix + name, Bot: true, TurnClock: g.cfg.Timeout}
 	sub, err := g.table.Watch(ctx, lp)
 	if err != nil {
 		g.log.Error("could not watch the table for a bot", "name", name, "err", err)

@@ -32,7 +32,7 @@ func (s *script) roll(a, b int) { s.Roll(a, b) }
 type records struct{ st *store.Store }
 
 func (r records) NameTaken(ctx context.Context, name string) (bool, error) {
-	_, err := r.st.PlayerByName(ctx, name)
+	_, err := r.st.PersonByName(ctx, name)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
@@ -49,7 +49,7 @@ func (r records) RecentPlayers(ctx context.Context, table string, n int) ([]stri
 	var fps []string
 	for _, g := range gs {
 		for _, s := range g.Seats {
-			fps = append(fps, s.Fingerprint)
+			fps = append(fps, s.Person)
 		}
 	}
 	return fps, err

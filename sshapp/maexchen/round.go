@@ -126,7 +126,7 @@ func (g *Gateway) closeJoin(gen int) {
 		g.everyone(msgRoundCanceled("NO_PLAYERS"))
 		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrTooFewPlayers):
-		g.everyone(msgRoundStarted(g.round.n, []string{dealt[0].Name}))
+		g.everyone(msgRoundStarted(g.round.n, []string{g.cfg.Lobby.Name(dealt[0].ID)}))
 		g.everyone(msgRoundCanceled("ONLY_ONE_PLAYER"))
 		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrGameRunning):
@@ -261,7 +261,7 @@ func (g *Gateway) ask(snap lobby.Snapshot, at int) {
 		g.dropPrompt()
 		return
 	}
-	name, ok := strings.CutPrefix(snap.Table.Players[v.Turn].Fingerprint, FingerprintPrefix)
+	name, ok := strings.CutPrefix(snap.Table.Players[v.Turn].ID, IDPrefix)
 	p := g.playerNamed(name)
 	if !ok || p == nil {
 		g.dropPrompt() // a person's turn, or a bot that unregistered: the clock runs
@@ -340,7 +340,7 @@ func (g *Gateway) finishRound() {
 	people := false
 	ctx, cancel := g.call()
 	for _, s := range g.round.dealt {
-		if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
+		if name, ok := strings.CutPrefix(s.ID, IDPrefix); ok {
 			g.refreshPointsCtx(ctx, name)
 		} else if !s.Bot {
 			people = true
