@@ -90,8 +90,8 @@ func (l *Lobby) lookup(ctx context.Context, id string) string {
 
 // Renamed tells the lobby that the person id has a new name: it reads the
 // name from storage, and every table showing them (a seat, the host, a
-// chat line, a seed given) and the lobby's list and chat show it at once,
-// to every screen open on them.
+// chat line, a seed given) and the lobby's list and chat show it to every
+// screen open on them, before Renamed returns.
 func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	name, err := l.cfg.Store.PersonName(ctx, id)
 	if err != nil {
@@ -104,7 +104,7 @@ func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
-		t.post(func(context.Context) { t.renamed(id, name) })
+		_ = t.do(ctx, func(context.Context) error { t.renamed(id, name); return nil }) // a table closed meanwhile shows no one
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (l *Lobby) Merged(ctx context.Context, from, into string) {
 	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
-		t.post(func(context.Context) { t.merged(from, into, name) })
+		_ = t.do(ctx, func(context.Context) error { t.merged(from, into, name); return nil })
 	}
 }
 

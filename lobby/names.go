@@ -163,11 +163,11 @@ func Alike(a, b string) bool { return ident.Alike(a, b) }
 
 // IsBotName reports whether name is a built-in bot's or looks like one:
 // one of the bots' names, alone or followed by digits ("ada", "Bert",
-// "ada2", "lnes").
+// "ada2", "lnes", "hug0").
 func IsBotName(name string) bool {
 	base := strings.TrimRight(name, "0123456789")
 	for _, b := range botNames {
-		if Alike(base, b) {
+		if Alike(base, b) || Alike(name, b) {
 			return true
 		}
 	}

@@ -31,6 +31,16 @@ func TestCheckName(t *testing.T) {
 		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
 		// Names that only look like one.
 		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+		// Names that look like a bot's (a skeleton): reserved too.
+		"lnes": {ErrBotName, true, true}, "ADA3": {ErrBotName, true, true}, "hug0": {ErrBotName, true, true},
+		// A dash first would read as a flag; inside, it is fine.
+		"-bob": {ErrNameDash, false, false}, "bob-": {nil, true, false}, "-": {ErrNameDash, false, false},
+		// The gateway's name, and its look.
+		"maexchen": {ErrReservedName, true, false}, "MAEXCHEN": {ErrReservedName, true, false},
+		"rnaexchen": {ErrReservedName, true, false}, "maexchen2": {nil, true, false},
+		// Anything not ASCII, at the door.
+		"\u0430da": {ErrNameChars, false, false}, "\uff41\uff44\uff41": {ErrNameChars, false, false},
+		"\u115f": {ErrNameChars, false, false},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -47,6 +57,31 @@ func TestCheckName(t *testing.T) {
 	}
 	if got := CheckName("ada").Error(); got != "ada is the name of a built-in bot; choose another" {
 		t.Errorf("the message for a bot's name: %q", got)
+	}
+	// Too long is refused with the reason, never cut; a door of its own
+	// (the gateway's 20) keeps the rest of the rule.
+	for _, c := range []struct {
+		name string
+		max  int
+		want error
+		says string
+	}{
+		{"seventeen_chars_x", MaxNameLen, ErrNameLong, "seventeen_chars_x is 17 characters long: a name has at most 16"},
+		{"seventeen_chars_x", 20, nil, ""},
+		{"twenty-one-chars-xxxx", 20, ErrNameLong, "at most 20"},
+		{"lnes-but-longer-ok", 20, nil, ""},
+		{"-twenty", 20, ErrNameDash, "may not begin with -"},
+		{"ines07", 20, ErrBotName, "built-in bot"},
+		{"Maexchen", 20, ErrReservedName, "Maexchen is the name of the server's Mäxchen gateway"},
+	} {
+		err := CheckNameUpTo(c.name, c.max)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) || err != nil && !strings.Contains(err.Error(), c.says) {
+			t.Errorf("CheckNameUpTo(%q, %d) = %v, want %v saying %q", c.name, c.max, err, c.want, c.says)
+		}
+	}
+	var ne *NameError
+	if err := CheckTableName("a table"); !errors.As(err, &ne) || !ne.Table || err.Error() != "a table name is 1 to 16 of the characters A-Z a-z 0-9 _ . -" {
+		t.Errorf("a table's name: %v", err)
 	}
 	for _, b := range botNames {
 		if !validName(b) || !IsBotName(b) {
