@@ -8,8 +8,8 @@
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
-// the provably fair dice) and its own subpackages (lobby/ai), never store
-// or sshapp.
+// the provably fair dice) and its own subpackages (lobby/ai, lobby/ident),
+// never store or sshapp.
 package lobby
 
 import (

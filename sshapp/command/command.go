@@ -3,7 +3,7 @@
 //
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
-// command runs. It may import lobby (and lobby/ai), engine (and
+// command runs. It may import lobby (and lobby/ai, lobby/ident), engine (and
 // engine/fair, to verify a game's dice), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access

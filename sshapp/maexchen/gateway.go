@@ -10,8 +10,8 @@
 // table's actor; the gateway keeps no game of its own.
 //
 // Room: under sshapp, the home of the outside interfaces beside the SSH
-// server; cmd/mia starts it. It may import lobby and engine; never sshapp
-// or its other rooms.
+// server; cmd/mia starts it. It may import lobby (and lobby/ident) and
+// engine; never sshapp or its other rooms.
 package maexchen
 
 import (
