@@ -71,8 +71,8 @@ func runWhoami(ctx context.Context, c *Call) int {
 	if doc.Person == "" {
 		fmt.Fprintf(tw, "name\t(none yet; choose one:  %s)\n", c.Hint("name NEW"))
 		fmt.Fprintf(tw, "key\t%s\n", c.Key)
-		fmt.Fprintf(tw, "\tor, if you play from another machine already, join this key to you there:\n")
-		fmt.Fprintf(tw, "\t%s, then here:  %s\n", c.Hint("keys add"), c.Hint("keys join CODE"))
+		fmt.Fprintf(tw, "\tplaying from another machine already? There:  %s\n", c.Hint("keys add"))
+		fmt.Fprintf(tw, "\tthen here:  %s\n", c.Hint("keys join CODE"))
 	} else {
 		fmt.Fprintf(tw, "name\t%s (%s)\n", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person)
 		if doc.Keys == 1 {
