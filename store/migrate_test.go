@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -444,5 +445,56 @@ func TestMigrateSchema1Refused(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !slices.Equal(before, after) {
 		t.Error("the file was changed")
+	}
+}
+
+// TestMigrateSchema1Odds: the corners schema 1's server never wrote but a
+// file could hold: a key that played without a profile becomes a person
+// of its own (named playerN), a ban of a key-less player bans that
+// player, and the gateway's old identity hosts as ident.GatewayHost.
+func TestMigrateSchema1Odds(t *testing.T) {
+	s, _ := openSchema1(t, func(tx *bolt.Tx) error {
+		// A game whose second seat is a key without a profile.
+		g := []byte(`{"id":"99","table":"pub","rules":{"ranking":"classic","lives":1,"pass":true,"equal_claims":false,` +
+			`"mia_penalty":2,"mia_penalty_both":false,"mia_pass":"off","mia_reveal":"challenge","low_claim":"refused",` +
+			`"next_opener":"after-loser","end":"last-standing","turn_seconds":60},"players":[` +
+			`{"seat":0,"name":"ada","fingerprint":"bot:easy:ada","bot":true},{"seat":1,"name":"ghost","fingerprint":"SHA256:ghost","bot":false}],` +
+			`"started":"2026-11-20T10:00:00Z","ended":"2026-11-20T10:01:00Z","winner":0,"standings":[0,1]}`)
+		if err := tx.Bucket(bucketGames).Put(u64(99), g); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketFinished).Put(u64(99), nil); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketByTable).Put(indexKey("pub", 99), nil); err != nil {
+			return err
+		}
+		for _, who := range []string{"bot:easy:ada", "SHA256:ghost"} {
+			if err := tx.Bucket(bucketByPlayer).Put(indexKey(who, 99), nil); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(bucketTallies).Put([]byte("SHA256:ghost"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketBans).Put([]byte("maexchen:spam"), []byte(`{"fingerprint":"maexchen:spam","name":"spam","by":"SHA256:x","at":"2026-11-20T10:00:00Z"}`))
+	})
+	ctx := context.Background()
+	ghost, err := s.PersonByKey(ctx, "SHA256:ghost")
+	if err != nil || !strings.HasPrefix(ghost.Name, "player") || len(ghost.Keys) != 1 {
+		t.Fatalf("the key without a profile: %+v, %v", ghost, err)
+	}
+	if tl, _ := s.Tally(ctx, ghost.ID); tl.Games != 1 {
+		t.Errorf("its tally: %+v", tl)
+	}
+	g, _, err := s.Game(ctx, "99")
+	if err != nil || g.Seats[1].Person != ghost.ID || g.Seats[1].PlayedAs != "ghost" || g.Seats[0].Person != "bot:easy:ada" {
+		t.Errorf("game 99: %+v, %v", g.Seats, err)
+	}
+	if b, err := s.BanOf(ctx, "maexchen:spam"); err != nil || b.Person != "maexchen:spam" || b.Key != "" {
+		t.Errorf("the ban of a UDP bot: %+v, %v", b, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
 	}
 }
