@@ -212,7 +212,7 @@ func BenchmarkQueries10k(b *testing.B) {
 	games, events := shortGames(b, 10000, 4)
 	fill(b, s, games)
 	ctx := context.Background()
-	x := seats(1)[0].Fingerprint
+	x := seats(1)[0].Person
 	b.Logf("%d games, %d events", len(games), events)
 	for _, q := range []struct {
 		name string
