@@ -137,7 +137,7 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 		case b.Key != "":
 			words[i] = "the key " + lobby.Clean(b.Key, 80)
 		case b.UDP != "":
-			words[i] = "UDP from " + lobby.Clean(b.Target(), 60)
+			words[i] = "every bot from " + lobby.Clean(b.Target(), 60)
 		case isUDPBot(b.Person):
 			words[i] = "the Mäxchen bot " + lobby.Clean(b.Person, 40)
 		default:

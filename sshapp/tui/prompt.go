@@ -122,7 +122,10 @@ func (p *promptScreen) View() string {
 		case p.phase == saving:
 			b.WriteString(s.Subtle.Render("saving…") + "\n")
 		case p.errMsg != "":
-			b.WriteString(s.Error.Render(p.errMsg) + "\n")
+			// A refusal says why, in as many lines as the window needs.
+			for _, l := range lobby.Wrap(p.errMsg, max(20, p.w-2)) {
+				b.WriteString(s.Error.Render(l) + "\n")
+			}
 		default:
 			b.WriteString("\n")
 		}

@@ -88,6 +88,28 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 	}
 }
 
+// TestNamePromptWrapsARefusal: a refusal longer than the window is shown
+// whole, wrapped, never cut.
+func TestNamePromptWrapsARefusal(t *testing.T) {
+	refusal := "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), " +
+		"or looks too much like it (case, I/l/1, O/0); choose another"
+	set := func(name string) (string, string, error) { return "", "", errors.New(refusal) }
+	m := New(promptConfig("", set))
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	p := m.(*Model).cur.(*promptScreen)
+	p.errMsg = refusal
+	v := m.View()
+	for _, l := range strings.Split(v, "\n") {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(got, "did lately), or looks too much like it (case, I/l/1, O/0); choose another") {
+		t.Errorf("the refusal is not whole:\n%s", v)
+	}
+}
+
 func TestNamedPlayerSkipsThePrompt(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(promptConfig("zed", nil)), teatest.WithInitialTermSize(80, 24))
 	// Without a lobby the page says so, and points to the commands.
