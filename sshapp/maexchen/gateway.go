@@ -734,18 +734,41 @@ func (g *Gateway) keepNames(ctx context.Context, now time.Time, ps []*player, re
 // that no bot registered here plays under, and marks the others not
 // registered but for those that are (after a restart: none).
 func (g *Gateway) sweepNames(ctx context.Context, now time.Time) {
-	err := g.cfg.Records.SweepNames(ctx, func(c Claim) (Claim, bool) {
-		if p := g.playerNamed(c.Name); p != nil && p.addr.Addr() == c.Addr {
-			return c, true
-		}
-		c.Registered = false
-		return c, c.Held && now.Sub(c.Heard) < g.cfg.NameHold
+	err := sweep(ctx, g.cfg.Records, now, g.cfg.NameHold, func(c Claim) bool {
+		p := g.playerNamed(c.Name)
+		return p != nil && p.addr.Addr() == c.Addr
 	})
 	if err != nil {
 		g.log.Warn("could not sweep the claims of names", "err", err)
 		return
 	}
 	g.sweptAt = now
+}
+
+// sweep drops the stored claims of names whose holds (hold after they
+// were last heard; none if hold is not positive) have ended, but those
+// registered reports true of, which stay as they are; the others are
+// marked not registered.
+func sweep(ctx context.Context, r Records, now time.Time, hold time.Duration, registered func(Claim) bool) error {
+	return r.SweepNames(ctx, func(c Claim) (Claim, bool) {
+		if registered(c) {
+			return c, true
+		}
+		c.Registered = false
+		return c, c.Held && now.Sub(c.Heard) < hold
+	})
+}
+
+// SweepNames is the gateway's sweep of the claims of names at its start
+// (no bot registered), for a server that runs without the gateway: the
+// claims of bots registered when it last ran go, as do the holds that
+// have ended (hold: Config.NameHold; DefaultNameHold if 0), so that they
+// do not keep those names from people for ever.
+func SweepNames(ctx context.Context, r Records, now time.Time, hold time.Duration) error {
+	if hold == 0 {
+		hold = DefaultNameHold
+	}
+	return sweep(ctx, r, now, hold, func(Claim) bool { return false })
 }
 
 // registerSpectator is REGISTER_SPECTATOR;name. Past MaxPerAddress

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -437,5 +438,37 @@ func TestClaimsSwept(t *testing.T) {
 	}
 	if n, ok := e.claimOf("later"); ok {
 		t.Errorf("the claim of a bot gone quiet that never played: %+v", n)
+	}
+}
+
+// TestSweepNamesWithoutTheGateway: a server that runs without the gateway
+// sweeps the claims as the gateway does at its start: no bot is
+// registered; holds that ended go.
+func TestSweepNamesWithoutTheGateway(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, n := range []store.UDPName{
+		{Name: "left", Addr: "192.0.2.1", Heard: now, Registered: true},                               // never played
+		{Name: "held", Addr: "192.0.2.1", Heard: now.Add(-time.Minute), Registered: true, Held: true}, // played lately
+		{Name: "old", Addr: "192.0.2.1", Heard: now.Add(-2 * time.Hour), Held: true},                  // played long ago
+	} {
+		if _, err := st.ClaimUDPName(ctx, n, func(store.UDPName) bool { return false }); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.KeepUDPNames(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := SweepNames(ctx, records{st}, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	all, err := st.HeldUDPNames(ctx)
+	if err != nil || len(all) != 1 || all[0].Name != "held" || all[0].Registered || !all[0].Held {
+		t.Errorf("after the sweep: %+v, %v", all, err)
 	}
 }
