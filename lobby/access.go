@@ -10,34 +10,34 @@ import (
 // the history, the stats and the replays all ask it.
 type Access struct {
 	Private bool
-	Host    string   // the host's fingerprint
-	Members []string // fingerprints a private table admits besides its host
+	Host    string   // the host's person id
+	Members []string // person ids a private table admits besides its host
 	// Created is when the table was created: a game of its name that
 	// started before was an earlier table's.
 	Created time.Time
 }
 
-// Admits reports whether the key fp may see the table: anyone a public
-// table, only its host and members a private one.
-func (a Access) Admits(fp string) bool {
-	return !a.Private || (fp != "" && (fp == a.Host || slices.Contains(a.Members, fp)))
+// Admits reports whether the person id may see the table: anyone a
+// public table, only its host and members a private one.
+func (a Access) Admits(id string) bool {
+	return !a.Private || (id != "" && (id == a.Host || slices.Contains(a.Members, id)))
 }
 
-// Viewer is who asks to see tables and games: a key, and whether it is a
-// server admin's.
+// Viewer is who asks to see tables and games: a person (ID "" for a key
+// that is nobody's yet), and whether their key is a server admin's.
 type Viewer struct {
-	Fingerprint string
-	Admin       bool
+	ID    string
+	Admin bool
 }
 
 // Sees reports whether v may see, enter and sit at the table: a server
 // admin any table, anyone else a table that admits them.
-func (v Viewer) Sees(a Access) bool { return v.Admin || a.Admits(v.Fingerprint) }
+func (v Viewer) Sees(a Access) bool { return v.Admin || a.Admits(v.ID) }
 
 // GameAccess is what decides who may see a finished game.
 type GameAccess struct {
 	Started time.Time
-	Players []string // the seated players' fingerprints
+	Players []string // the seated players' person ids
 	Table   *Access  // the record of the game's table; nil when there is none
 }
 
@@ -58,7 +58,7 @@ func (v Viewer) SeesGame(g GameAccess) bool {
 	case v.Admin:
 		return true
 	case g.Table == nil || g.Started.Before(g.Table.Created):
-		return v.Fingerprint != "" && slices.Contains(g.Players, v.Fingerprint)
+		return v.ID != "" && slices.Contains(g.Players, v.ID)
 	}
-	return g.Table.Admits(v.Fingerprint)
+	return g.Table.Admits(v.ID)
 }

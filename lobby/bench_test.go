@@ -23,12 +23,12 @@ import (
 // of the table's subscribers.
 func BenchmarkTables(b *testing.B) {
 	const tables, players = 200, 5
-	st, err := store.Open(filepath.Join(b.TempDir(), "mia.db"))
+	stored, err := store.Open(filepath.Join(b.TempDir(), "mia.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Dice: lobbytest.NewDice(1)})
+	defer stored.Close()
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(stored), Dice: lobbytest.NewDice(1)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +46,12 @@ func BenchmarkTables(b *testing.B) {
 	for i := range all {
 		st := seatTable{}
 		for j := 0; j < players; j++ {
-			st.ps = append(st.ps, lobby.Player{Fingerprint: fmt.Sprintf("SHA256:t%dp%d", i, j), Name: fmt.Sprintf("t%dp%d", i, j)})
+			fp := fmt.Sprintf("SHA256:t%dp%d", i, j)
+			person, err := stored.SetName(ctx, fp, fmt.Sprintf("t%dp%d", i, j))
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.ps = append(st.ps, lobby.Player{ID: person.ID, Key: fp})
 		}
 		st.tbl, err = l.CreateTable(ctx, st.ps[0], lobby.TableConfig{Name: fmt.Sprintf("bench-%d", i), Rules: rules, Seats: players})
 		if err != nil {
@@ -96,7 +101,7 @@ func BenchmarkTables(b *testing.B) {
 					}
 					continue
 				}
-				turn := slices.IndexFunc(st.ps, func(p lobby.Player) bool { return p.Name == last[0].Name(last[0].Game.Turn) })
+				turn := slices.IndexFunc(st.ps, func(p lobby.Player) bool { return p.ID == last[0].Table.Players[last[0].Game.Turn].ID })
 				t0 := time.Now()
 				if err := st.tbl.Act(ctx, st.ps[turn], lobbytest.Move(last[turn].Game, r)); err != nil {
 					b.Error(err)

@@ -12,16 +12,17 @@ import (
 	"github.com/mia-game/mia/lobby/ai"
 )
 
-// BotFingerprintPrefix starts the fingerprint of every built-in bot, so
-// that no SSH key can ever be one.
-const BotFingerprintPrefix = "bot:"
+// BotIDPrefix starts the person id of every built-in bot
+// ("bot:LEVEL:NAME", a key-less kind of lobby/ident), so that no person
+// with keys can ever be one.
+const BotIDPrefix = "bot:"
 
 // AddBot seats a built-in AI player of the given level in a free seat
 // (host only, between games).
 func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, error) {
 	var bot Player
 	err := t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if t.running() {
@@ -48,14 +49,14 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 // RemoveBot takes a built-in bot off its seat (host only, between games).
 func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 	return t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if t.running() {
 			return ErrGameRunning
 		}
 		for i, s := range t.sitters {
-			if s.Bot && isBuiltin(s) && strings.EqualFold(s.Name, name) {
+			if s.Bot && isBuiltin(s) && strings.EqualFold(t.lobby.Name(s.ID), name) {
 				if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
 					return err
 				}
@@ -67,18 +68,19 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 	})
 }
 
-// IsBuiltinBot reports whether the key fingerprint fp is a built-in bot's.
-func IsBuiltinBot(fp string) bool {
-	return len(fp) > len(BotFingerprintPrefix) && strings.HasPrefix(fp, BotFingerprintPrefix)
+// IsBuiltinBot reports whether the person id is a built-in bot's.
+func IsBuiltinBot(id string) bool {
+	return len(id) > len(BotIDPrefix) && strings.HasPrefix(id, BotIDPrefix)
 }
 
 // isBuiltin reports whether p is a built-in bot.
-func isBuiltin(p Player) bool { return IsBuiltinBot(p.Fingerprint) }
+func isBuiltin(p Player) bool { return IsBuiltinBot(p.ID) }
 
 func (t *Table) newBot(level ai.Level) Player {
-	// Two seats never look alike: a name taken in any case is skipped.
+	// Two seats never look alike: a name that looks like one seated is
+	// skipped.
 	taken := func(name string) bool {
-		return slices.ContainsFunc(t.sitters, func(s Player) bool { return strings.EqualFold(s.Name, name) })
+		return slices.ContainsFunc(t.sitters, func(s Player) bool { return Alike(t.lobby.Name(s.ID), name) })
 	}
 	for n := 0; ; n++ {
 		name := botNames[(t.botSeq+n)%len(botNames)]
@@ -87,17 +89,17 @@ func (t *Table) newBot(level ai.Level) Player {
 		}
 		if !taken(name) {
 			t.botSeq++
-			return Player{Fingerprint: BotFingerprintPrefix + string(level) + ":" + name, Name: name, Bot: true}
+			return Player{ID: BotIDPrefix + string(level) + ":" + name, Bot: true}
 		}
 	}
 }
 
-// botLevel reads the level out of a built-in bot's fingerprint.
+// botLevel reads the level out of a built-in bot's id.
 func botLevel(p Player) (ai.Level, bool) {
 	if !isBuiltin(p) {
 		return "", false
 	}
-	rest := p.Fingerprint[len(BotFingerprintPrefix):]
+	rest := p.ID[len(BotIDPrefix):]
 	for i := 0; i < len(rest); i++ {
 		if rest[i] == ':' {
 			lv, err := ai.ParseLevel(rest[:i])
@@ -146,7 +148,7 @@ func (t *Table) botMove(ctx context.Context, gen, seat int, level ai.Level) {
 	a := ai.Decide(level, v, t.game.round(seat), t.botRand())
 	a.Seat = seat
 	if err := t.apply(ctx, a); err != nil {
-		t.lobby.log.Error("bot move refused", "table", t.name, "bot", t.game.players[seat].Name, "action", a.Kind, "err", err)
+		t.lobby.log.Error("bot move refused", "table", t.name, "bot", t.game.players[seat].ID, "action", a.Kind, "err", err)
 		// Leave it to the turn clock rather than loop on a refused move.
 	}
 }

@@ -20,24 +20,14 @@ var (
 // back (off). A driven table is how the Mäxchen gateway runs its rounds:
 // games start only by Deal, never by Start nor by a full table, nor again
 // by themselves; people may sit down while a game runs, for the next deal;
-// and a person whose turn clock runs out stands up. Host only; the table
-// shows host's name as its host's. Not stored: the program drives the
-// table again when it starts.
+// and a person whose turn clock runs out stands up. Host only. Not stored:
+// the program drives the table again when it starts.
 func (t *Table) Drive(ctx context.Context, host Player, on bool) error {
 	return t.do(ctx, func(context.Context) error {
-		if host.Fingerprint != t.rec.Host {
+		if host.ID != t.rec.Host {
 			return ErrNotHost
 		}
-		// A program's name is in no store of people: after a restart the
-		// table knows its host's name from here.
-		named := host.Name != "" && host.Name != t.hostName
-		if named {
-			t.hostName = host.Name
-		}
 		if t.driven == on {
-			if named {
-				t.changed(false)
-			}
 			return nil
 		}
 		t.driven = on
@@ -59,7 +49,7 @@ func (t *Table) Drive(ctx context.Context, host Player, on bool) error {
 func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Player, error) {
 	var players []Player
 	err := t.do(ctx, func(ctx context.Context) error {
-		if host.Fingerprint != t.rec.Host {
+		if host.ID != t.rec.Host {
 			return ErrNotHost
 		}
 		if !t.driven {
@@ -70,7 +60,7 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 		}
 		kept := t.sitters[:0:0]
 		for _, p := range t.sitters {
-			if isBuiltin(p) || t.watchers[p.Fingerprint] > 0 {
+			if isBuiltin(p) || t.watchers[p.ID] > 0 {
 				kept = append(kept, p)
 			}
 		}
@@ -86,10 +76,10 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 			if len(seated) >= t.rec.Seats {
 				break
 			}
-			if added[g.Fingerprint] || t.seatOf(g.Fingerprint) >= 0 {
+			if added[g.ID] || t.seatOf(g.ID) >= 0 {
 				continue
 			}
-			added[g.Fingerprint] = true
+			added[g.ID] = true
 			seated = append(seated, g)
 		}
 		players = seated
@@ -122,7 +112,7 @@ func (t *Table) dismissGuests() {
 	}
 	kept := t.sitters[:0]
 	for _, p := range t.sitters {
-		if !t.guests[p.Fingerprint] {
+		if !t.guests[p.ID] {
 			kept = append(kept, p)
 		}
 	}

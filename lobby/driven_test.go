@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // drivenTable is a 4-seat table hosted and driven by a program.
 func drivenTable(t *testing.T, e *env, rules engine.Options) (*Table, Player) {
 	t.Helper()
-	host := Player{Fingerprint: "prog:host", Name: "prog", Bot: true}
+	host := keyless("prog")
 	tbl, err := e.lobby.CreateTable(ctxT(t), host, TableConfig{Name: "dealt", Rules: rules, Seats: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +27,7 @@ func drivenTable(t *testing.T, e *env, rules engine.Options) (*Table, Player) {
 }
 
 func guest(name string, clock time.Duration) Player {
-	return Player{Fingerprint: "guest:" + name, Name: name, Bot: true, TurnClock: clock}
+	return Player{ID: "guest:" + name, Bot: true, TurnClock: clock}
 }
 
 func TestDrivenTableDealsGames(t *testing.T) {
@@ -51,7 +52,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		t.Fatalf("deal by a player: %v", err)
 	}
 	got, err := tbl.Deal(ctxT(t), host, nil)
-	if !errors.Is(err, ErrTooFewPlayers) || len(got) != 1 || got[0].Name != "alice" {
+	if !errors.Is(err, ErrTooFewPlayers) || len(got) != 1 || got[0].Name() != "alice" {
 		t.Fatalf("deal to alice alone: %v %v", got, err)
 	}
 	g1, g2 := guest("g1", 250*time.Millisecond), guest("g2", 250*time.Millisecond)
@@ -74,7 +75,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		want = got[turn].TurnClock
 	}
 	if d := snap.Deadline.Sub(e.clock.Now()); d != want {
-		t.Fatalf("%s's clock %v, want %v", got[turn].Name, d, want)
+		t.Fatalf("%s's clock %v, want %v", got[turn].Name(), d, want)
 	}
 	// bob sits down again while the game runs: for the next deal.
 	bs := mustWatch(t, tbl, bob)
@@ -89,7 +90,7 @@ func TestDrivenTableDealsGames(t *testing.T) {
 		end = next(t, sa, end.Version)
 	}
 	wantSeated := 1
-	if got[turn].Fingerprint == alice.Fingerprint {
+	if got[turn].ID == alice.ID {
 		wantSeated = 0
 	}
 	if end.Table.Taken != wantSeated {
@@ -140,7 +141,7 @@ func TestDrivenTableStaysOpen(t *testing.T) {
 	admin.Admin = true
 	for _, p := range []Player{host, admin} {
 		if err := tbl.Close(ctxT(t), p); !errors.Is(err, ErrDrivenClose) {
-			t.Errorf("close by %s: %v, want ErrDrivenClose", p.Name, err)
+			t.Errorf("close by %s: %v, want ErrDrivenClose", p.Name(), err)
 		}
 	}
 	if _, err := e.lobby.Table("dealt"); err != nil {
@@ -155,32 +156,37 @@ func TestDrivenTableStaysOpen(t *testing.T) {
 }
 
 // TestDrivenTableNamesItsHostAfterARestart: a program that hosts a table
-// is in no store of people; once it drives the table again after a
-// restart, the table lists it by name, not as "?".
+// is a key-less person, in no store of people, whose name is in its id:
+// after a restart the table lists it by that name, before its program
+// drives it again and after, never as "?".
 func TestDrivenTableNamesItsHostAfterARestart(t *testing.T) {
 	e := newEnv(t)
 	_, host := drivenTable(t, e, quickRules())
+	want, ok := ident.KeylessName(host.ID)
+	if !ok {
+		t.Fatalf("the host %s is not key-less", host.ID)
+	}
 	e.restart()
 	tbl, err := e.lobby.Table("dealt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tbl.Info().Host; got != "?" {
-		t.Fatalf("before the program drives it again the host is %q", got)
+	if got := tbl.Info().Host; got != want {
+		t.Errorf("after a restart, before the program drives it again, the host is %q, want %q", got, want)
 	}
 	if err := tbl.Drive(ctxT(t), host, true); err != nil {
 		t.Fatal(err)
 	}
-	if got := tbl.Info().Host; got != host.Name {
-		t.Errorf("after a restart the host is %q, want %q", got, host.Name)
+	if got := tbl.Info().Host; got != want {
+		t.Errorf("after a restart the host is %q, want %q", got, want)
 	}
 	var listed []TableInfo
-	for _, i := range e.lobby.Tables(Viewer{Fingerprint: "SHA256:anyone"}) {
+	for _, i := range e.lobby.Tables(Viewer{ID: "p:999"}) {
 		if i.Name == "dealt" {
 			listed = append(listed, i)
 		}
 	}
-	if len(listed) != 1 || listed[0].Host != host.Name {
+	if len(listed) != 1 || listed[0].Host != want || listed[0].HostID != host.ID {
 		t.Errorf("the lobby lists %+v", listed)
 	}
 }

@@ -22,9 +22,9 @@ const maxGivenSeeds = 4 * engine.MaxSeats
 
 // GivenSeed is a seed a player gave for a game.
 type GivenSeed struct {
-	Name        string
-	Fingerprint string
-	Seed        string
+	Name string // the player's name now (filled in when shown)
+	ID   string // the player's person id
+	Seed string
 }
 
 // FairInfo is what everyone at a table may know of its dice: the server's
@@ -36,10 +36,10 @@ type FairInfo struct {
 	Seeds      []GivenSeed
 }
 
-// Seed returns the seed fp gave, if any.
-func (f FairInfo) Seed(fp string) (string, bool) {
+// Seed returns the seed the person id gave, if any.
+func (f FairInfo) Seed(id string) (string, bool) {
 	for _, s := range f.Seeds {
-		if s.Fingerprint == fp {
+		if s.ID == id {
 			return s.Seed, true
 		}
 	}
@@ -78,17 +78,17 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		if t.lobby.scripted {
 			return ErrScriptedDice
 		}
-		i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.Fingerprint == p.Fingerprint })
+		i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.ID == p.ID })
 		switch {
 		case text == "" && i >= 0:
 			t.next.given = slices.Delete(t.next.given, i, i+1)
 		case text == "":
 		case i >= 0:
-			t.next.given[i].Seed, t.next.given[i].Name = text, p.Name
+			t.next.given[i].Seed = text
 		case len(t.next.given) >= maxGivenSeeds:
 			return ErrTooManySeeds
 		default:
-			t.next.given = append(t.next.given, GivenSeed{Name: p.Name, Fingerprint: p.Fingerprint, Seed: text})
+			t.next.given = append(t.next.given, GivenSeed{ID: p.ID, Seed: text})
 		}
 		t.changed(false)
 		return nil
@@ -124,9 +124,9 @@ func (n nextDice) deal(players []Player) ([]Player, *fair.Stream, fair.Proof, er
 	var texts []string
 	fps := make([]string, len(players))
 	for i, p := range players {
-		fps[i] = p.Fingerprint
+		fps[i] = p.seatKey()
 		for _, g := range n.given {
-			if g.Fingerprint == p.Fingerprint {
+			if g.ID == p.ID {
 				texts = append(texts, g.Seed)
 			}
 		}
@@ -141,7 +141,7 @@ func (n nextDice) deal(players []Player) ([]Player, *fair.Stream, fair.Proof, er
 	for seat, i := range st.Seating(fps) {
 		seated[seat] = players[i]
 		for _, g := range n.given {
-			if g.Fingerprint == players[i].Fingerprint {
+			if g.ID == players[i].ID {
 				proof.PlayerSeeds = append(proof.PlayerSeeds, fair.PlayerSeed{Seat: seat, Seed: g.Seed})
 			}
 		}
@@ -182,12 +182,16 @@ func (t *Table) fairInfo() FairInfo {
 		info := FairInfo{Commitment: p.Commitment}
 		for _, s := range p.PlayerSeeds {
 			pl := t.game.players[s.Seat]
-			info.Seeds = append(info.Seeds, GivenSeed{Name: pl.Name, Fingerprint: pl.Fingerprint, Seed: s.Seed})
+			info.Seeds = append(info.Seeds, GivenSeed{Name: t.lobby.Name(pl.ID), ID: pl.ID, Seed: s.Seed})
 		}
 		return info
 	}
 	if t.running() || t.lobby.scripted {
 		return FairInfo{} // a game dealt before fair dice, or scripted
 	}
-	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: slices.Clone(t.next.given)}
+	seeds := slices.Clone(t.next.given)
+	for i := range seeds {
+		seeds[i].Name = t.lobby.Name(seeds[i].ID)
+	}
+	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: seeds}
 }

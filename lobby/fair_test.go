@@ -22,7 +22,7 @@ func verifyStored(t *testing.T, e *env, id string) int {
 	}
 	fps := make([]string, len(g.Players))
 	for i, p := range g.Players {
-		fps[i] = p.Fingerprint
+		fps[i] = p.seatKey() // the key each sat down with, as the store keeps it
 	}
 	rolls, err := fair.Verify(*g.Fair, g.Rules, fps, g.Events)
 	if err != nil {
@@ -44,7 +44,7 @@ func TestFairDiceAtATable(t *testing.T) {
 		t.Fatal(err)
 	}
 	subs := watchAll(t, tbl, ps)
-	before := latest(t, subs[ps[0].Fingerprint], tbl)
+	before := latest(t, subs[ps[0].ID], tbl)
 	if len(before.Table.Fair.Commitment) != 64 || !before.Table.Fair.Next || len(before.Table.Fair.Seeds) != 0 {
 		t.Fatalf("before any seed: %+v", before.Table.Fair)
 	}
@@ -63,17 +63,17 @@ func TestFairDiceAtATable(t *testing.T) {
 	} {
 		got, err := tbl.SetSeed(ctx, tc.who, tc.text)
 		if got != tc.want || !errors.Is(err, tc.err) {
-			t.Errorf("%s gives %q: %q, %v; want %q, %v", tc.who.Name, tc.text, got, err, tc.want, tc.err)
+			t.Errorf("%s gives %q: %q, %v; want %q, %v", tc.who.Name(), tc.text, got, err, tc.want, tc.err)
 		}
 	}
-	waiting := latest(t, subs[ps[2].Fingerprint], tbl)
+	waiting := latest(t, subs[ps[2].ID], tbl)
 	if waiting.Table.Fair.Commitment != before.Table.Fair.Commitment {
 		t.Fatal("the commitment changed when seeds were given")
 	}
-	if s, ok := waiting.Table.Fair.Seed(ps[0].Fingerprint); !ok || s != "lucky 7" {
+	if s, ok := waiting.Table.Fair.Seed(ps[0].ID); !ok || s != "lucky 7" {
 		t.Errorf("alice's seed on screen: %q %v", s, ok)
 	}
-	if _, ok := waiting.Table.Fair.Seed(ps[2].Fingerprint); ok {
+	if _, ok := waiting.Table.Fair.Seed(ps[2].ID); ok {
 		t.Error("carol's seed taken back is still shown")
 	}
 	for _, p := range ps {
@@ -87,7 +87,7 @@ func TestFairDiceAtATable(t *testing.T) {
 	if _, err := tbl.SetSeed(ctx, ps[2], "too late"); !errors.Is(err, ErrSeedTooLate) {
 		t.Errorf("a seed during the game: %v", err)
 	}
-	playing := latest(t, subs[ps[0].Fingerprint], tbl)
+	playing := latest(t, subs[ps[0].ID], tbl)
 	if !playing.Playing || playing.Table.Fair.Commitment != before.Table.Fair.Commitment || playing.Table.Fair.Next {
 		t.Fatalf("the game's dice: %+v, want the commitment shown before", playing.Table.Fair)
 	}
@@ -106,7 +106,7 @@ func TestFairDiceAtATable(t *testing.T) {
 		sub := mustWatch(t, tbl, p)
 		snap := latest(t, sub, tbl)
 		if s := fmt.Sprintf("%+v %v", snap, snap.Events()); strings.Contains(s, secret) {
-			t.Errorf("%s's snapshot holds the running game's seed", p.Name)
+			t.Errorf("%s's snapshot holds the running game's seed", p.Name())
 		}
 		sub.Close()
 	}

@@ -2,9 +2,13 @@ package lobby
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mia-game/mia/lobby/ident"
 
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
@@ -79,11 +83,31 @@ func (e *env) crash() {
 	e.open()
 }
 
+// player is a new person with a key, named name in the store.
 func (e *env) player(name string) Player {
 	e.t.Helper()
-	p := Player{Fingerprint: "SHA256:" + name + "-key", Name: name}
-	e.st.setName(p.Fingerprint, name)
+	p := Player{ID: fmt.Sprintf("p:%d", personSeq.Add(1)), Key: "SHA256:" + name + "-key"}
+	e.st.setName(p.ID, name)
+	testNames.Store(p.ID, name)
 	return p
+}
+
+// keyless is a player of a door without keys, named name.
+func keyless(name string) Player { return Player{ID: "test:" + name, Bot: true} }
+
+var (
+	personSeq atomic.Uint64 // the tests' people have ids of their own
+	testNames sync.Map      // person id -> the name a test gave them
+)
+
+// Name is the name a test gave p (for the tests' own words).
+func (p Player) Name() string {
+	if n, ok := ident.KeylessName(p.ID); ok {
+		return n
+	}
+	n, _ := testNames.Load(p.ID)
+	s, _ := n.(string)
+	return s
 }
 
 func ctxT(t *testing.T) context.Context {

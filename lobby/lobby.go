@@ -8,8 +8,8 @@
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
-// the provably fair dice) and its own subpackages (lobby/ai), never store
-// or sshapp.
+// the provably fair dice) and its own subpackages (lobby/ai, lobby/ident),
+// never store or sshapp.
 package lobby
 
 import (
@@ -27,13 +27,16 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// Player is a person or bot as the lobby knows them: identified by the
-// fingerprint of their SSH key.
+// Player is someone at the lobby's doors: a person (ID, the kinds of
+// lobby/ident) who came with a key (Key; "" for a key-less player), as a
+// program or not (Bot: a fact of the seat they take, never of the person),
+// with their key's admin rights. Their name is not here: it is looked up
+// when shown (Lobby.Name).
 type Player struct {
-	Fingerprint string
-	Name        string
-	Bot         bool
-	Admin       bool
+	ID    string
+	Key   string
+	Bot   bool
+	Admin bool
 	// TurnClock, when set, is how long each of this player's prompts lasts
 	// (a turn, and the announcement after a roll, each get it afresh)
 	// instead of the table's turn-seconds: the Mäxchen gateway's bots
@@ -42,7 +45,21 @@ type Player struct {
 }
 
 // Viewer is the player as the access rule sees them.
-func (p Player) Viewer() Viewer { return Viewer{Fingerprint: p.Fingerprint, Admin: p.Admin} }
+func (p Player) Viewer() Viewer { return Viewer{ID: p.ID, Admin: p.Admin} }
+
+// seatKey is what the fair seating hashes for p (engine/fair), the
+// "fingerprint" of their seat in the game's record: the key they sat down
+// with, or a key-less player's id.
+func (p Player) seatKey() string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.ID
+}
+
+// seated is p as a table keeps them seated: not Admin (that is the
+// session's) nor TurnClock (the door's).
+func (p Player) seated() Player { return Player{ID: p.ID, Key: p.Key, Bot: p.Bot} }
 
 // Errors returned to the people using the tables.
 var (
@@ -62,6 +79,8 @@ var (
 	ErrEmptyMessage   = errors.New("nothing to say")
 	ErrLobbyClosed    = errors.New("the server is shutting down")
 	ErrNotYourGameAct = errors.New("you are not playing in this game")
+	// ErrNoPerson: storage knows no person of that id.
+	ErrNoPerson = errors.New("no such person")
 )
 
 // Config wires a lobby.
@@ -88,6 +107,8 @@ type Lobby struct {
 
 	moves [engine.Leave + 1]atomic.Uint64 // actions applied, by kind
 	drops atomic.Uint64                   // snapshots and lobby versions replaced unread in a mailbox
+
+	dir directory // who is called what
 
 	mu     sync.Mutex
 	tables map[string]*Table // by lower-case name
@@ -125,19 +146,27 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		cfg.SaveTimeout = 10 * time.Second
 	}
 	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
-		scripted: scripted}
+		scripted: scripted, dir: directory{names: make(map[string]string)}}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load tables: %w", err)
 	}
-	for _, rec := range recs {
-		host := Player{Fingerprint: rec.Host, Name: "?"}
-		if name, err := cfg.Store.PlayerName(ctx, rec.Host); err == nil {
-			host.Name = name
-		}
-		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, host)
-	}
 	games, err := cfg.Store.InProgress(ctx)
+	// The names shown at the tables, read before their actors need them.
+	for _, rec := range recs {
+		l.learn(ctx, rec.Host)
+		for _, p := range rec.Seated {
+			l.learn(ctx, p.ID)
+		}
+	}
+	for _, rg := range games {
+		for _, p := range rg.Players {
+			l.learn(ctx, p.ID)
+		}
+	}
+	for _, rec := range recs {
+		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec)
+	}
 	if err != nil {
 		// A game whose log does not replay is left in the store as it is,
 		// for an admin to look at; every other game comes back.
@@ -177,11 +206,14 @@ type TableConfig struct {
 	Private bool
 }
 
-// CreateTable opens a new table hosted by host, stored before it is shown.
+// CreateTable opens a new table hosted by host, stored before it is
+// shown. Its name must not look like an open table's (Alike): the error
+// then matches ErrTableExists and names that table.
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
 	if err := CheckTableName(tc.Name); err != nil {
 		return nil, err
 	}
+	l.learn(ctx, host.ID)
 	if tc.Seats == 0 {
 		tc.Seats = 6
 	}
@@ -200,15 +232,20 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if l.tables[key] != nil {
 		return nil, ErrTableExists
 	}
+	for _, other := range l.tables {
+		if Alike(other.name, tc.Name) {
+			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other.name}
+		}
+	}
 	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
-		Access: Access{Private: tc.Private, Host: host.Fingerprint, Created: l.cfg.Clock.Now().UTC()}}
+		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
 	if err := l.cfg.Store.CreateTable(ctx, rec); err != nil {
 		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
-	t := startTable(l, rec, host)
+	t := startTable(l, rec)
 	l.tables[key] = t
 	l.notifyLocked()
 	return t, nil
@@ -243,13 +280,13 @@ func (l *Lobby) Tables(v Viewer) []TableInfo {
 	return out
 }
 
-// SeatedAt lists the tables where fp has a seat, so that a returning
-// player goes straight back to their game.
-func (l *Lobby) SeatedAt(fp string) []TableInfo {
+// SeatedAt lists the tables where the person id has a seat, so that a
+// returning player goes straight back to their game.
+func (l *Lobby) SeatedAt(id string) []TableInfo {
 	var out []TableInfo
-	for _, info := range l.Tables(Viewer{Fingerprint: fp}) {
+	for _, info := range l.Tables(Viewer{ID: id}) {
 		for _, s := range info.Players {
-			if s.Fingerprint == fp {
+			if s.ID == id {
 				out = append(out, info)
 				break
 			}
@@ -287,13 +324,14 @@ func (l *Lobby) Say(p Player, text string) error {
 	if text == "" {
 		return ErrEmptyMessage
 	}
+	name := l.Name(p.ID)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Clock.Now()
-	if !l.chat.allow(p.Fingerprint, now) {
+	if !l.chat.allow(p.ID, now) {
 		return ErrChatFlood
 	}
-	l.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+	l.chat.add(ChatLine{At: now, FromID: p.ID, From: name, Bot: p.Bot, Text: text})
 	l.notifyLocked()
 	return nil
 }

@@ -31,7 +31,7 @@ func seatPlayers(t *testing.T, e *env, name string, rules engine.Options, ps ...
 	}
 	for _, p := range ps {
 		if err := tbl.Sit(ctx, p); err != nil {
-			t.Fatalf("%s sits: %v", p.Name, err)
+			t.Fatalf("%s sits: %v", p.Name(), err)
 		}
 	}
 	if err := tbl.Start(ctx, ps[0]); err != nil {
@@ -50,27 +50,27 @@ func playOut(t *testing.T, tbl *Table, subs map[string]*Subscription, ps []Playe
 		if moves > 5000 {
 			t.Fatal("the game does not end")
 		}
-		snap := latest(t, subs[ps[0].Fingerprint], tbl)
+		snap := latest(t, subs[ps[0].ID], tbl)
 		if !snap.Playing {
 			return snap
 		}
 		turn := snap.Game.Turn
 		var p Player
 		for _, q := range ps {
-			if q.Name == snap.Name(turn) {
+			if q.Name() == snap.Name(turn) {
 				p = q
 			}
 		}
-		mine := latest(t, subs[p.Fingerprint], tbl)
+		mine := latest(t, subs[p.ID], tbl)
 		if mine.You != turn {
-			t.Fatalf("%s sees seat %d, turn is %d", p.Name, mine.You, turn)
+			t.Fatalf("%s sees seat %d, turn is %d", p.Name(), mine.You, turn)
 		}
 		a := lobbytest.Move(mine.Game, r)
 		if err := tbl.Act(ctx, p, a); err != nil {
-			t.Fatalf("%s %v: %v (view %+v)", p.Name, a.Kind, err, mine.Game)
+			t.Fatalf("%s %v: %v (view %+v)", p.Name(), a.Kind, err, mine.Game)
 		}
 	}
-	return latest(t, subs[ps[0].Fingerprint], tbl)
+	return latest(t, subs[ps[0].ID], tbl)
 }
 
 func watchAll(t *testing.T, tbl *Table, ps []Player) map[string]*Subscription {
@@ -79,10 +79,10 @@ func watchAll(t *testing.T, tbl *Table, ps []Player) map[string]*Subscription {
 	for _, p := range ps {
 		s, err := tbl.Watch(ctxT(t), p)
 		if err != nil {
-			t.Fatalf("%s watches: %v", p.Name, err)
+			t.Fatalf("%s watches: %v", p.Name(), err)
 		}
 		t.Cleanup(s.Close)
-		subs[p.Fingerprint] = s
+		subs[p.ID] = s
 	}
 	return subs
 }
@@ -128,7 +128,7 @@ func TestFullGameToAWinner(t *testing.T) {
 	if err := tbl.Start(ctxT(t), ps[0]); err != nil {
 		t.Fatalf("play again: %v", err)
 	}
-	again := latest(t, subs[ps[1].Fingerprint], tbl)
+	again := latest(t, subs[ps[1].ID], tbl)
 	if !again.Playing || again.GameID == end.GameID || len(again.Table.Players) != 3 {
 		t.Fatalf("second game: playing %v id %s players %d", again.Playing, again.GameID, len(again.Table.Players))
 	}
@@ -165,14 +165,14 @@ func TestSpectatorsNeverSeeDice(t *testing.T) {
 		}
 		turn := s.Game.Turn
 		p := ps[0]
-		if s.Name(turn) == ps[1].Name {
+		if s.Name(turn) == ps[1].Name() {
 			p = ps[1]
 		}
-		mine := latest(t, subs[p.Fingerprint], tbl)
+		mine := latest(t, subs[p.ID], tbl)
 		// The roller who looked sees their own dice; the other player never does.
-		other := latest(t, subs[ps[1-indexOf(ps, p)].Fingerprint], tbl)
+		other := latest(t, subs[ps[1-indexOf(ps, p)].ID], tbl)
 		if other.Game.Dice != engine.NoValue && other.Game.Roller != other.You {
-			t.Fatalf("%s sees dice they did not roll", ps[1-indexOf(ps, p)].Name)
+			t.Fatalf("%s sees dice they did not roll", ps[1-indexOf(ps, p)].Name())
 		}
 		if err := tbl.Act(ctxT(t), p, lobbytest.Move(mine.Game, r)); err != nil {
 			t.Fatal(err)
@@ -185,7 +185,7 @@ func TestSpectatorsNeverSeeDice(t *testing.T) {
 
 func indexOf(ps []Player, p Player) int {
 	for i, q := range ps {
-		if q.Fingerprint == p.Fingerprint {
+		if q.ID == p.ID {
 			return i
 		}
 	}
@@ -206,18 +206,18 @@ func TestSlowSubscriberDelaysNoOne(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var worst time.Duration
 	for i := 0; i < 50; i++ {
-		s := latest(t, subs[ps[0].Fingerprint], tbl)
+		s := latest(t, subs[ps[0].ID], tbl)
 		if !s.Playing {
 			break
 		}
 		p := ps[indexByName(ps, s.Name(s.Game.Turn))]
-		mine := latest(t, subs[p.Fingerprint], tbl)
+		mine := latest(t, subs[p.ID], tbl)
 		start := time.Now()
 		if err := tbl.Act(ctxT(t), p, lobbytest.Move(mine.Game, r)); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range ps {
-			next(t, subs[q.Fingerprint], mine.Version)
+			next(t, subs[q.ID], mine.Version)
 		}
 		worst = max(worst, time.Since(start))
 	}
@@ -229,7 +229,7 @@ func TestSlowSubscriberDelaysNoOne(t *testing.T) {
 
 func indexByName(ps []Player, name string) int {
 	for i, p := range ps {
-		if p.Name == name {
+		if p.Name() == name {
 			return i
 		}
 	}
@@ -249,7 +249,7 @@ func TestReconnectReturnsTheSeat(t *testing.T) {
 	if info := latest(t, mustWatch(t, tbl, ps[0]), tbl).Table; info.Players[before.You].Connected {
 		t.Fatalf("bob still shown connected after leaving: %+v", info.Players)
 	}
-	at := e.lobby.SeatedAt(ps[1].Fingerprint)
+	at := e.lobby.SeatedAt(ps[1].ID)
 	if len(at) != 1 || at[0].Name != "back" {
 		t.Fatalf("SeatedAt = %+v", at)
 	}
@@ -374,7 +374,7 @@ func TestRestartResumesGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			subs2 := watchAll(t, tbl2, ps)
-			back := latest(t, subs2[ps[0].Fingerprint], tbl2)
+			back := latest(t, subs2[ps[0].ID], tbl2)
 			if !back.Playing || back.GameID != mid.GameID {
 				t.Fatalf("after restart: playing %v game %s (was %s)", back.Playing, back.GameID, mid.GameID)
 			}
@@ -656,7 +656,7 @@ func TestBuiltinBotsPlayAGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bot.Bot || !strings.HasPrefix(bot.Fingerprint, BotFingerprintPrefix) {
+		if !bot.Bot || !strings.HasPrefix(bot.ID, BotIDPrefix) {
 			t.Fatalf("bot %+v", bot)
 		}
 	}
@@ -767,7 +767,7 @@ func TestTurnClockWhenSomeoneLeaves(t *testing.T) {
 			snap := latest(t, s, tbl)
 			e.clock.Advance(10 * time.Second)
 			leaver := snap.Name(tt.leaver(snap.Game.Turn))
-			i := slices.IndexFunc(ps, func(p Player) bool { return p.Name == leaver })
+			i := slices.IndexFunc(ps, func(p Player) bool { return p.Name() == leaver })
 			if err := tbl.Stand(ctxT(t), ps[i]); err != nil {
 				t.Fatal(err)
 			}

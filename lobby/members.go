@@ -23,7 +23,7 @@ var (
 // expires (host or admin only). The store keeps only its hash.
 func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.Time) error {
 	return t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if !t.rec.Private {
@@ -46,48 +46,48 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 		if !t.rec.Private {
 			return ErrPublic
 		}
-		if p.Fingerprint == t.rec.Host || slices.Contains(t.rec.Members, p.Fingerprint) {
+		if p.ID == t.rec.Host || slices.Contains(t.rec.Members, p.ID) {
 			return ErrMember
 		}
 		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 		defer cancel()
-		err := t.lobby.cfg.Store.UseInvite(sctx, t.rec.Name, code, p.Fingerprint, t.lobby.cfg.Clock.Now())
+		err := t.lobby.cfg.Store.UseInvite(sctx, t.rec.Name, code, p.ID, t.lobby.cfg.Clock.Now())
 		switch {
 		case errors.Is(err, ErrBadInvite):
 			return ErrBadInvite
 		case err != nil:
 			return fmt.Errorf("use invite to %s: %w", t.name, err)
 		}
-		t.rec.Members = append(slices.Clone(t.rec.Members), p.Fingerprint)
+		t.rec.Members = append(slices.Clone(t.rec.Members), p.ID)
 		t.changed(false)
 		return nil
 	})
 }
 
-// Kick removes the player fp from the table (host or admin only): from
+// Kick removes the person id from the table (host or admin only): from
 // the members of a private table, so that they can no longer see it; from
 // their seat (in a running game they leave it, and are out); and from the
 // viewers, whose subscriptions end. At a public table they may come back.
-func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
+func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 	return t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
-		if fp == t.rec.Host {
+		if id == t.rec.Host {
 			return ErrKickHost
 		}
 		found := false
-		if slices.Contains(t.rec.Members, fp) {
+		if slices.Contains(t.rec.Members, id) {
 			found = true
 			err := t.update(ctx, func(r *TableRecord) error {
-				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == fp })
+				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == id })
 				return nil
 			})
 			if err != nil {
 				return err
 			}
 		}
-		if seat := t.gameSeat(fp); t.running() && seat >= 0 {
+		if seat := t.gameSeat(id); t.running() && seat >= 0 {
 			found = true
 			if t.game.g.Lives(seat) > 0 {
 				if err := t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat}); err != nil {
@@ -95,14 +95,14 @@ func (t *Table) Kick(ctx context.Context, p Player, fp string) error {
 				}
 			}
 		}
-		if i := t.seatOf(fp); i >= 0 {
+		if i := t.seatOf(id); i >= 0 {
 			found = true
 			if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
 				return err
 			}
 		}
 		for s := range t.subs {
-			if s.player.Fingerprint == fp {
+			if s.player.ID == id {
 				found = true
 				t.removeSub(s)
 				s.box.Close()

@@ -45,12 +45,12 @@ func TestInvitesAndKicks(t *testing.T) {
 		{"ann sits", func() error { return tbl.Sit(ctx, ann) }, nil},
 		{"ben redeems the admin's code", func() error { return tbl.Redeem(ctx, ben, "code-b") }, nil},
 		{"the code is spent", func() error { return tbl.Redeem(ctx, admin, "code-b") }, ErrBadInvite},
-		{"ann cannot kick", func() error { return tbl.Kick(ctx, ann, ben.Fingerprint) }, ErrNotHost},
-		{"nobody kicks the host", func() error { return tbl.Kick(ctx, admin, host.Fingerprint) }, ErrKickHost},
+		{"ann cannot kick", func() error { return tbl.Kick(ctx, ann, ben.ID) }, ErrNotHost},
+		{"nobody kicks the host", func() error { return tbl.Kick(ctx, admin, host.ID) }, ErrKickHost},
 		{"kick a stranger", func() error { return tbl.Kick(ctx, host, "SHA256:nobody") }, ErrNotMember},
-		{"host kicks ann", func() error { return tbl.Kick(ctx, host, ann.Fingerprint) }, nil},
+		{"host kicks ann", func() error { return tbl.Kick(ctx, host, ann.ID) }, nil},
 		{"ann cannot sit again", func() error { return tbl.Sit(ctx, ann) }, ErrPrivate},
-		{"admin kicks ben", func() error { return tbl.Kick(ctx, admin, ben.Fingerprint) }, nil},
+		{"admin kicks ben", func() error { return tbl.Kick(ctx, admin, ben.ID) }, nil},
 	}
 	for _, st := range steps {
 		if err := st.do(); !errors.Is(err, st.want) || (st.want == nil) != (err == nil) {
@@ -80,7 +80,7 @@ func TestKickDuringAGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tbl.Kick(ctx, host, ann.Fingerprint); err != nil {
+	if err := tbl.Kick(ctx, host, ann.ID); err != nil {
 		t.Fatal(err)
 	}
 	select {

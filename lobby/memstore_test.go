@@ -22,7 +22,7 @@ type memStore struct {
 	closed  bool
 	tables  map[string]TableRecord // by lower-case name
 	invites map[string]time.Time   // lower(table) + "\x00" + code -> expiry
-	names   map[string]string      // fingerprint -> display name
+	names   map[string]string      // person id -> name
 	games   []*memGame             // game i has ID i+1
 }
 
@@ -190,14 +190,14 @@ func (m *memStore) InProgress(ctx context.Context) ([]SavedGame, error) {
 	return saved, nil
 }
 
-func (m *memStore) PlayerName(ctx context.Context, fp string) (string, error) {
+func (m *memStore) PersonName(ctx context.Context, id string) (string, error) {
 	if err := m.lock(ctx); err != nil {
 		return "", err
 	}
 	defer m.mu.Unlock()
-	name, ok := m.names[fp]
+	name, ok := m.names[id]
 	if !ok {
-		return "", fmt.Errorf("no player %s", fp)
+		return "", fmt.Errorf("person %s: %w", id, ErrNoPerson)
 	}
 	return name, nil
 }
@@ -230,11 +230,11 @@ func (m *memStore) UseInvite(ctx context.Context, table, code, fp string, now ti
 	return nil
 }
 
-// setName gives a key its display name.
-func (m *memStore) setName(fp, name string) {
+// setName gives a person their name.
+func (m *memStore) setName(id, name string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.names[fp] = name
+	m.names[id] = name
 }
 
 // Game returns a copy of a stored game.

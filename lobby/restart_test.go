@@ -27,7 +27,7 @@ func (e *env) drive(t *testing.T, tbl *Table, s *Subscription, person Player, do
 		}
 		if snap.Playing && snap.You >= 0 && snap.You == snap.Game.Turn {
 			if err := tbl.Act(ctxT(t), person, lobbytest.Move(snap.Game, r)); err != nil {
-				t.Fatalf("%s moves: %v", person.Name, err)
+				t.Fatalf("%s moves: %v", person.Name(), err)
 			}
 			continue
 		}
@@ -40,7 +40,7 @@ func (e *env) drive(t *testing.T, tbl *Table, s *Subscription, person Player, do
 func seated(info TableInfo) []SeatInfo {
 	out := make([]SeatInfo, len(info.Players))
 	for i, p := range info.Players {
-		out[i] = SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+		out[i] = SeatInfo{Name: p.Name, ID: p.ID, Bot: p.Bot}
 	}
 	return out
 }
@@ -178,7 +178,7 @@ func TestRestartForgetsThoseWhoLeft(t *testing.T) {
 	if err := tbl.Sit(ctx, carol); err != nil {
 		t.Fatal(err)
 	}
-	if err := tbl.Kick(ctx, host, carol.Fingerprint); err != nil {
+	if err := tbl.Kick(ctx, host, carol.ID); err != nil {
 		t.Fatal(err)
 	}
 	e.crash()

@@ -31,6 +31,16 @@ func TestCheckName(t *testing.T) {
 		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
 		// Names that only look like one.
 		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+		// Names that look like a bot's (a skeleton): reserved too.
+		"lnes": {ErrBotName, true, true}, "ADA3": {ErrBotName, true, true}, "hug0": {ErrBotName, true, true},
+		// A dash first would read as a flag; inside, it is fine.
+		"-bob": {ErrNameDash, false, false}, "bob-": {nil, true, false}, "-": {ErrNameDash, false, false},
+		// The gateway's name, and its look.
+		"maexchen": {ErrReservedName, true, false}, "MAEXCHEN": {ErrReservedName, true, false},
+		"rnaexchen": {ErrReservedName, true, false}, "maexchen2": {nil, true, false},
+		// Anything not ASCII, at the door.
+		"\u0430da": {ErrNameChars, false, false}, "\uff41\uff44\uff41": {ErrNameChars, false, false},
+		"\u115f": {ErrNameChars, false, false},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -47,6 +57,31 @@ func TestCheckName(t *testing.T) {
 	}
 	if got := CheckName("ada").Error(); got != "ada is the name of a built-in bot; choose another" {
 		t.Errorf("the message for a bot's name: %q", got)
+	}
+	// Too long is refused with the reason, never cut; a door of its own
+	// (the gateway's 20) keeps the rest of the rule.
+	for _, c := range []struct {
+		name string
+		max  int
+		want error
+		says string
+	}{
+		{"seventeen_chars_x", MaxNameLen, ErrNameLong, "seventeen_chars_x is 17 characters long: a name has at most 16"},
+		{"seventeen_chars_x", 20, nil, ""},
+		{"twenty-one-chars-xxxx", 20, ErrNameLong, "at most 20"},
+		{"lnes-but-longer-ok", 20, nil, ""},
+		{"-twenty", 20, ErrNameDash, "may not begin with -"},
+		{"ines07", 20, ErrBotName, "built-in bot"},
+		{"Maexchen", 20, ErrReservedName, "Maexchen is the name of the server's Mäxchen gateway"},
+	} {
+		err := CheckNameUpTo(c.name, c.max)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) || err != nil && !strings.Contains(err.Error(), c.says) {
+			t.Errorf("CheckNameUpTo(%q, %d) = %v, want %v saying %q", c.name, c.max, err, c.want, c.says)
+		}
+	}
+	var ne *NameError
+	if err := CheckTableName("a table"); !errors.As(err, &ne) || !ne.Table || err.Error() != "a table name is 1 to 16 of the characters A-Z a-z 0-9 _ . -" {
+		t.Errorf("a table's name: %v", err)
 	}
 	for _, b := range botNames {
 		if !validName(b) || !IsBotName(b) {
@@ -66,7 +101,7 @@ func TestBotsNeverLookAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tbl.Sit(ctx, Player{Fingerprint: "SHA256:old-ada", Name: "Ada"}); err != nil {
+	if err := tbl.Sit(ctx, keyless("Ada")); err != nil { // a name from before the rule
 		t.Fatal(err)
 	}
 	for i := 1; i < engine.MaxSeats; i++ {
@@ -95,7 +130,7 @@ func TestAccess(t *testing.T) {
 	created := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	public := Access{Host: "H", Created: created}
 	private := Access{Private: true, Host: "H", Members: []string{"M"}, Created: created}
-	host, member, stranger, admin := Viewer{Fingerprint: "H"}, Viewer{Fingerprint: "M"}, Viewer{Fingerprint: "S"}, Viewer{Fingerprint: "A", Admin: true}
+	host, member, stranger, admin := Viewer{ID: "H"}, Viewer{ID: "M"}, Viewer{ID: "S"}, Viewer{ID: "A", Admin: true}
 	nobody := Viewer{}
 	tables := []struct {
 		name string
@@ -116,7 +151,7 @@ func TestAccess(t *testing.T) {
 		if got := c.v.Sees(c.a); got != c.want {
 			t.Errorf("table %s: Sees = %v, want %v", c.name, got, c.want)
 		}
-		if got := c.a.Admits(c.v.Fingerprint); got != c.want && !c.v.Admin {
+		if got := c.a.Admits(c.v.ID); got != c.want && !c.v.Admin {
 			t.Errorf("table %s: Admits = %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -161,7 +196,7 @@ func TestAdminListsPrivateTables(t *testing.T) {
 		want int
 	}{{host, 1}, {stranger, 0}, {admin, 1}} {
 		if got := e.lobby.Tables(c.who.Viewer()); len(got) != c.want {
-			t.Errorf("%s lists %d tables, want %d", c.who.Name, len(got), c.want)
+			t.Errorf("%s lists %d tables, want %d", c.who.Name(), len(got), c.want)
 		}
 	}
 }
@@ -323,19 +358,19 @@ func TestNarratorRoundEnds(t *testing.T) {
 // TestMayStart is the rule of Start as the help bar reads it from a
 // table's info.
 func TestMayStart(t *testing.T) {
-	host := Player{Fingerprint: "SHA256:host", Name: "host"}
-	ann := Player{Fingerprint: "SHA256:ann", Name: "ann"}
-	stranger := Player{Fingerprint: "SHA256:stranger", Name: "stranger"}
-	admin := Player{Fingerprint: "SHA256:root", Name: "root", Admin: true}
+	host := Player{ID: "p:1", Key: "SHA256:host"}
+	ann := Player{ID: "p:2", Key: "SHA256:ann"}
+	stranger := Player{ID: "p:3", Key: "SHA256:stranger"}
+	admin := Player{ID: "p:4", Key: "SHA256:root", Admin: true}
 	seat := func(ps ...Player) []SeatInfo {
 		out := make([]SeatInfo, len(ps))
 		for i, p := range ps {
-			out[i] = SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint}
+			out[i] = SeatInfo{ID: p.ID}
 		}
 		return out
 	}
 	info := func(hostHere bool, state string, ps ...Player) TableInfo {
-		return TableInfo{HostFingerprint: host.Fingerprint, HostHere: hostHere, State: state, Players: seat(ps...), Taken: len(ps)}
+		return TableInfo{HostID: host.ID, HostHere: hostHere, State: state, Players: seat(ps...), Taken: len(ps)}
 	}
 	cases := []struct {
 		name string
@@ -351,7 +386,7 @@ func TestMayStart(t *testing.T) {
 		{"a player with no seat, the host away", info(false, "waiting", host, ann), stranger, ErrNotHost},
 		{"an admin", info(true, "waiting", host, ann), admin, nil},
 		{"a game running", info(true, "playing", host, ann), host, ErrGameRunning},
-		{"a driven table", TableInfo{HostFingerprint: host.Fingerprint, Driven: true, Taken: 2}, host, ErrDriven},
+		{"a driven table", TableInfo{HostID: host.ID, Driven: true, Taken: 2}, host, ErrDriven},
 	}
 	for _, c := range cases {
 		if got := c.info.MayStart(c.who); !errors.Is(got, c.want) || (c.want == nil && got != nil) {

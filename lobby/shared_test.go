@@ -18,18 +18,18 @@ func TestViewersShareWhatTheyDerive(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	move := func() {
 		t.Helper()
-		s := latest(t, subs[ps[0].Fingerprint], tbl)
+		s := latest(t, subs[ps[0].ID], tbl)
 		p := ps[0]
-		if s.Name(s.Game.Turn) == ps[1].Name {
+		if s.Name(s.Game.Turn) == ps[1].Name() {
 			p = ps[1]
 		}
-		mine := latest(t, subs[p.Fingerprint], tbl)
+		mine := latest(t, subs[p.ID], tbl)
 		if err := tbl.Act(ctxT(t), p, lobbytest.Move(mine.Game, r)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	move()
-	a, b, own := latest(t, eve, tbl), latest(t, mal, tbl), latest(t, subs[ps[0].Fingerprint], tbl)
+	a, b, own := latest(t, eve, tbl), latest(t, mal, tbl), latest(t, subs[ps[0].ID], tbl)
 	if a.Version != b.Version || a.You != -1 {
 		t.Fatalf("spectators at versions %d and %d, seat %d", a.Version, b.Version, a.You)
 	}

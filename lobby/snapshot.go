@@ -8,18 +8,18 @@ import (
 
 // TableInfo is a table as the lobby lists it.
 type TableInfo struct {
-	Name            string
-	Host            string // the host's display name
-	HostFingerprint string
-	Seats           int    // seats at the table
-	Taken           int    // seats taken
-	State           string // "waiting" or "playing"
-	Rules           engine.Options
-	Private         bool
-	Watching        int  // people with the table open
-	HostHere        bool // the host has the table open
-	Players         []SeatInfo
-	Fair            FairInfo // the dice: the server's commitment and the players' seeds
+	Name     string
+	Host     string // the host's name now
+	HostID   string // the host's person id
+	Seats    int    // seats at the table
+	Taken    int    // seats taken
+	State    string // "waiting" or "playing"
+	Rules    engine.Options
+	Private  bool
+	Watching int  // people with the table open
+	HostHere bool // the host has the table open
+	Players  []SeatInfo
+	Fair     FairInfo // the dice: the server's commitment and the players' seeds
 	// Driven: the host's program deals every game (the Mäxchen gateway's
 	// table): players sit down for the next deal even while a game runs,
 	// and nobody presses start.
@@ -31,16 +31,16 @@ type TableInfo struct {
 
 // Access is who may see the table (see Access.Admits).
 func (i TableInfo) Access() Access {
-	return Access{Private: i.Private, Host: i.HostFingerprint, Members: i.members, Created: i.created}
+	return Access{Private: i.Private, Host: i.HostID, Members: i.members, Created: i.created}
 }
 
 // SeatInfo is one seat as everyone may see it.
 type SeatInfo struct {
-	Name        string
-	Fingerprint string
-	Bot         bool
-	Lives       int
-	Connected   bool
+	Name      string // the player's name now
+	ID        string // the player's person id
+	Bot       bool   // played by a program
+	Lives     int
+	Connected bool
 }
 
 // Snapshot is a table as one viewer may see it at one moment. It never
@@ -57,7 +57,7 @@ type Snapshot struct {
 	Chat     []ChatLine
 	Result   *Result // how the last game ended, until the next starts
 
-	names  []string       // by game seat
+	names  []string       // by game seat, the players' names now
 	labels []string       // names with the bots marked (Label), for the words of the game
 	events []engine.Event // this viewer's redacted copy of the game's events
 	shared *shared        // what the viewers of this snapshot derive alike (shared.go)
@@ -87,7 +87,8 @@ func (t *Table) snapshot(seat int) Snapshot {
 		snap.names = make([]string, len(t.game.players))
 		snap.labels = make([]string, len(t.game.players))
 		for i, p := range t.game.players {
-			snap.names[i], snap.labels[i] = p.Name, Label(p.Name, p.Bot)
+			name := t.lobby.Name(p.ID)
+			snap.names[i], snap.labels[i] = name, Label(name, p.Bot)
 		}
 		snap.events = t.game.log(seat)
 	}

@@ -30,15 +30,17 @@ type Storage interface {
 	// first. A game that cannot be recovered is left out and named in
 	// the error, while the others are still returned.
 	InProgress(ctx context.Context) ([]SavedGame, error)
-	// PlayerName is the display name of a key.
-	PlayerName(ctx context.Context, fingerprint string) (string, error)
+	// PersonName is the name of a person with keys (HasKeys) now; an
+	// unknown id is an error matching ErrNoPerson. (A key-less player's
+	// name is in their id.)
+	PersonName(ctx context.Context, id string) (string, error)
 	// AddInvite stores a one-time invite code to a table, valid until
 	// expires.
 	AddInvite(ctx context.Context, table, code string, expires time.Time) error
-	// UseInvite spends an invite code: fingerprint becomes a member of the
+	// UseInvite spends an invite code: the person becomes a member of the
 	// table. A code unknown to the table, used or expired at now is an
 	// error matching ErrBadInvite.
-	UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error
+	UseInvite(ctx context.Context, table, code, person string, now time.Time) error
 }
 
 // TableRecord is a table as it is stored: its name, who may see it
@@ -52,13 +54,16 @@ type TableRecord struct {
 	Rules  engine.Options
 	Seats  int
 	Closed time.Time
-	Seated []Player // in the order they sat; Admin is not kept
+	Seated []Player // in the order they sat: ID, Key and Bot (never a name)
 }
 
 // GameRecord is a game as it begins.
 type GameRecord struct {
 	Table   string
 	Players []Player // by seat
+	// Names are the names the players play under, by seat: the game's
+	// record keeps them beside the players, whose names may change.
+	Names   []string
 	Rules   engine.Options
 	Started time.Time
 	// Fair is the proof of the game's dice (engine/fair), its secret

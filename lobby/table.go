@@ -28,12 +28,11 @@ type Table struct {
 
 	// Owned by the actor goroutine.
 	rec      TableRecord
-	hostName string
 	sitters  []Player
 	game     *gameRun
 	result   *Result
 	subs     map[*Subscription]struct{}
-	watchers map[string]int // open subscriptions by fingerprint (addSub, removeSub)
+	watchers map[string]int // open subscriptions by person id (addSub, removeSub)
 	chat     chatLog
 	deadline time.Time
 	stopTick func() bool
@@ -46,7 +45,7 @@ type Table struct {
 	rng      *rand.Rand      // the built-in bots' randomness
 	nextGen  int             // names the bot table's next game scheduled; a new game voids it
 	driven   bool            // games start only by Deal (driven.go)
-	guests   map[string]bool // fingerprints seated by Deal for the running game only
+	guests   map[string]bool // person ids seated by Deal for the running game only
 	next     nextDice        // the next game's committed seed and the seeds given for it
 }
 
@@ -87,20 +86,20 @@ func (r *gameRun) log(seat int) []engine.Event {
 	return evs[:len(evs):len(evs)]
 }
 
-// Result is how the last game at a table ended.
+// Result is how the last game at a table ended, in the players' names
+// now.
 type Result struct {
 	GameID    string
 	Winner    string   // as Label shows it: a bot marked "[bot]"
 	Standings []string // first to last, each as Label shows it
 }
 
-func startTable(l *Lobby, rec TableRecord, host Player) *Table {
+func startTable(l *Lobby, rec TableRecord) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
 		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: newNextDice(),
 	}
-	t.hostName = host.Name
 	t.sitters = slices.Clone(rec.Seated)
 	t.publishInfo()
 	go t.loop()
@@ -112,8 +111,8 @@ func startTable(l *Lobby, rec TableRecord, host Player) *Table {
 func (t *Table) seatSitters(ctx context.Context, next []Player) error {
 	seated := make([]Player, 0, len(next))
 	for _, p := range next {
-		if !t.guests[p.Fingerprint] { // a driven table's guests sit for one game only
-			seated = append(seated, Player{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}) // not Admin: that is the session's
+		if !t.guests[p.ID] { // a driven table's guests sit for one game only
+			seated = append(seated, p.seated())
 		}
 	}
 	if err := t.update(ctx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
@@ -254,7 +253,7 @@ func (s *Subscription) Close() {
 // addSub adds a subscription, and its key to the watchers.
 func (t *Table) addSub(s *Subscription) {
 	t.subs[s] = struct{}{}
-	t.watchers[s.player.Fingerprint]++
+	t.watchers[s.player.ID]++
 }
 
 // removeSub removes a subscription, reporting whether it was there.
@@ -263,9 +262,9 @@ func (t *Table) removeSub(s *Subscription) bool {
 		return false
 	}
 	delete(t.subs, s)
-	fp := s.player.Fingerprint
-	if t.watchers[fp]--; t.watchers[fp] <= 0 {
-		delete(t.watchers, fp)
+	id := s.player.ID
+	if t.watchers[id]--; t.watchers[id] <= 0 {
+		delete(t.watchers, id)
 	}
 	return true
 }
@@ -274,6 +273,7 @@ func (t *Table) removeSub(s *Subscription) bool {
 // anyone else a spectator's. A private table admits only its host and
 // members.
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
+	t.lobby.learn(ctx, p.ID)
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
@@ -294,11 +294,12 @@ func (t *Table) mayEnter(p Player) bool { return p.Viewer().Sees(t.rec.Access) }
 // Sit takes a free seat for the next game. When the last seat fills, the
 // game starts.
 func (t *Table) Sit(ctx context.Context, p Player) error {
+	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(ctx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
-		if t.seatOf(p.Fingerprint) >= 0 {
+		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
 		}
 		if t.running() && !t.driven {
@@ -324,11 +325,11 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(ctx context.Context) error {
 		if t.running() {
-			if seat := t.gameSeat(p.Fingerprint); seat >= 0 && t.game.g.Lives(seat) > 0 {
+			if seat := t.gameSeat(p.ID); seat >= 0 && t.game.g.Lives(seat) > 0 {
 				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
-		i := t.seatOf(p.Fingerprint)
+		i := t.seatOf(p.ID)
 		if i < 0 {
 			return ErrNotSeated
 		}
@@ -351,7 +352,7 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDriven
 		}
-		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.Fingerprint) >= 0); err != nil {
+		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.ID) >= 0); err != nil {
 			return err
 		}
 		if err := t.start(ctx); err != nil {
@@ -365,7 +366,7 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 // mayStart is who may start a game: the host (or an admin), or a seated
 // player while the host is not at the table.
 func mayStart(p Player, host string, hostHere, seated bool) error {
-	if p.Fingerprint == host || p.Admin || (seated && !hostHere) {
+	if p.ID == host || p.Admin || (seated && !hostHere) {
 		return nil
 	}
 	return ErrNotHost
@@ -381,8 +382,8 @@ func (i TableInfo) MayStart(p Player) error {
 	case i.Driven:
 		return ErrDriven
 	}
-	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.Fingerprint == p.Fingerprint })
-	if err := mayStart(p, i.HostFingerprint, i.HostHere, seated); err != nil {
+	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.ID == p.ID })
+	if err := mayStart(p, i.HostID, i.HostHere, seated); err != nil {
 		return err
 	}
 	if i.Taken < engine.MinSeats {
@@ -399,7 +400,7 @@ func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
 		if !t.running() {
 			return ErrNoGame
 		}
-		seat := t.gameSeat(p.Fingerprint)
+		seat := t.gameSeat(p.ID)
 		if seat < 0 {
 			return ErrNotYourGameAct
 		}
@@ -417,15 +418,16 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 	if text == "" {
 		return ErrEmptyMessage
 	}
+	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
 		now := t.lobby.cfg.Clock.Now()
-		if !t.chat.allow(p.Fingerprint, now) {
+		if !t.chat.allow(p.ID, now) {
 			return ErrChatFlood
 		}
-		t.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+		t.chat.add(ChatLine{At: now, FromID: p.ID, From: t.lobby.Name(p.ID), Bot: p.Bot, Text: text})
 		t.changed(false)
 		return nil
 	})
@@ -447,7 +449,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 		return ErrBadSeats
 	}
 	return t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if t.running() {
@@ -468,7 +470,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 // first.
 func (t *Table) Close(ctx context.Context, p Player) error {
 	err := t.do(ctx, func(ctx context.Context) error {
-		if p.Fingerprint != t.rec.Host && !p.Admin {
+		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if t.driven {
@@ -514,23 +516,23 @@ func (t *Table) update(ctx context.Context, fn func(*TableRecord) error) error {
 
 func (t *Table) running() bool { return t.game != nil && !t.game.g.Over() }
 
-// seatOf is fp's index among the sitters, or -1.
-func (t *Table) seatOf(fp string) int {
+// seatOf is the person id's index among the sitters, or -1.
+func (t *Table) seatOf(id string) int {
 	for i, p := range t.sitters {
-		if p.Fingerprint == fp {
+		if p.ID == id {
 			return i
 		}
 	}
 	return -1
 }
 
-// gameSeat is fp's seat in the current game, or -1.
-func (t *Table) gameSeat(fp string) int {
+// gameSeat is the person id's seat in the current game, or -1.
+func (t *Table) gameSeat(id string) int {
 	if t.game == nil {
 		return -1
 	}
 	for i, p := range t.game.players {
-		if p.Fingerprint == fp {
+		if p.ID == id {
 			return i
 		}
 	}
@@ -553,8 +555,12 @@ func (t *Table) start(ctx context.Context) error {
 	now := t.lobby.cfg.Clock.Now().UTC()
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
-		Fair: proof})
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = t.lobby.Name(p.ID)
+	}
+	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
+		Started: now, Fair: proof})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
@@ -642,7 +648,7 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
 			// (A person who lets the clock run out at a driven table
 			// stands up, so that the next deal does not wait on them.)
-			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.Fingerprint == run.players[e.Seat].Fingerprint }); i >= 0 {
+			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.ID == run.players[e.Seat].ID }); i >= 0 {
 				sitters = without(sitters, i)
 			}
 		}
@@ -675,13 +681,7 @@ func newTurn(a engine.Action, turn, round int, g *engine.Game, ownClock bool) bo
 }
 
 func (t *Table) finish() {
-	run := t.game
-	label := func(s int) string { return Label(run.players[s].Name, run.players[s].Bot) }
-	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
-	for _, s := range run.g.Standings() {
-		r.Standings = append(r.Standings, label(s))
-	}
-	t.result = r
+	t.result = t.resultOf(t.game)
 	if t.driven {
 		t.dismissGuests()
 		return
@@ -818,7 +818,7 @@ type viewKey struct {
 
 // snapshotFor is s's snapshot, taken from built or made and kept there.
 func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapshot {
-	k := viewKey{t.viewerSeat(s.player.Fingerprint), t.seatOf(s.player.Fingerprint) >= 0}
+	k := viewKey{t.viewerSeat(s.player.ID), t.seatOf(s.player.ID) >= 0}
 	snap, ok := built[k]
 	if !ok {
 		snap = t.snapshot(k.seat)
@@ -836,7 +836,7 @@ func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapsho
 // whose frame they share (ten people opening a busy table caused 55
 // redraws there, now none but the first).
 func (t *Table) watchersChanged(p Player, joined *Subscription) {
-	if t.seatOf(p.Fingerprint) >= 0 || t.gameSeat(p.Fingerprint) >= 0 {
+	if t.seatOf(p.ID) >= 0 || t.gameSeat(p.ID) >= 0 {
 		t.changed(false)
 		return
 	}
@@ -853,18 +853,19 @@ func (t *Table) watchersChanged(p Player, joined *Subscription) {
 
 // viewerSeat is the seat a viewer sees from: their game seat while a game
 // is shown, else their place among the sitters; -1 for a spectator.
-func (t *Table) viewerSeat(fp string) int {
+func (t *Table) viewerSeat(id string) int {
 	if t.game != nil {
-		return t.gameSeat(fp)
+		return t.gameSeat(id)
 	}
-	return t.seatOf(fp)
+	return t.seatOf(id)
 }
 
 // publishInfo stores the table's new TableInfo and reports whether what
 // the lobby lists of it (anything but lives and connections) changed.
 func (t *Table) publishInfo() bool {
+	name := t.lobby.Name
 	info := TableInfo{
-		Name: t.rec.Name, Host: t.hostName, HostFingerprint: t.rec.Host, Seats: t.rec.Seats,
+		Name: t.rec.Name, Host: name(t.rec.Host), HostID: t.rec.Host, Seats: t.rec.Seats,
 		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
 		members: t.rec.Members, created: t.rec.Created,
 	}
@@ -875,13 +876,13 @@ func (t *Table) publishInfo() bool {
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {
-			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
-				Lives: t.game.g.Lives(i), Connected: watchers[p.Fingerprint] > 0})
+			info.Players = append(info.Players, SeatInfo{Name: name(p.ID), ID: p.ID, Bot: p.Bot,
+				Lives: t.game.g.Lives(i), Connected: watchers[p.ID] > 0})
 		}
 	} else {
 		for _, p := range t.sitters {
-			info.Players = append(info.Players, SeatInfo{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
-				Lives: t.rec.Rules.Lives, Connected: watchers[p.Fingerprint] > 0})
+			info.Players = append(info.Players, SeatInfo{Name: name(p.ID), ID: p.ID, Bot: p.Bot,
+				Lives: t.rec.Rules.Lives, Connected: watchers[p.ID] > 0})
 		}
 	}
 	info.Taken = len(info.Players)
@@ -901,7 +902,7 @@ func listedDiffers(a, b TableInfo) bool {
 		return true
 	}
 	for i := range a.Players {
-		if a.Players[i].Fingerprint != b.Players[i].Fingerprint || a.Players[i].Name != b.Players[i].Name {
+		if a.Players[i].ID != b.Players[i].ID || a.Players[i].Name != b.Players[i].Name {
 			return true
 		}
 	}

@@ -5,24 +5,20 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // The Mäxchen gateway's players (sshapp/maexchen) have no key: each is
-// known by its name, in an identity space of its own ("maexchen:NAME",
-// never an SSH key's), and plays from a UDP address. A server admin bans
-// one by that identity or bans the addresses it writes from
-// ("udp:ADDRESS" or "udp:NETWORK"); the ban command stores the ban under
-// that form and the gateway enforces it. Both read it here.
+// the key-less person "maexchen:NAME" (ident.UDPBotPrefix), and plays from
+// a UDP address. A server admin bans one as the person it is, or bans the
+// addresses it writes from ("udp:ADDRESS" or "udp:NETWORK",
+// ident.UDPAddrPrefix); the ban commands store the ban under that form
+// and the gateway enforces it. Both read it here.
 
-// UDPNamePrefix starts the identity of every player of the Mäxchen gateway.
-const UDPNamePrefix = "maexchen:"
-
-// UDPAddressPrefix starts a ban of UDP addresses.
-const UDPAddressPrefix = "udp:"
-
-// maxUDPBanName bounds the name of a name ban (the gateway's names are
-// shorter; a ban of a longer one would never apply).
-const maxUDPBanName = 64
+// MaxUDPNameLen is the longest name of a Mäxchen bot: the protocol's 20
+// (CheckNameUpTo checks them).
+const MaxUDPNameLen = 20
 
 // ErrBadUDPBan is the kind of ParseUDPBan's errors.
 var ErrBadUDPBan = errors.New("not a Mäxchen bot's name nor a UDP address")
@@ -34,17 +30,24 @@ type UDPBan struct {
 	Net  netip.Prefix // valid only for an address ban
 }
 
-// ParseUDPBan reads "maexchen:NAME", "udp:ADDRESS" or "udp:NETWORK" (CIDR,
-// IPv4 or IPv6). ok is false if s is none of these forms (an SSH player's
-// name or key); err says what is wrong with one that is.
+// ParseUDPBan reads "maexchen:NAME" (a name by the one name rule,
+// CheckNameUpTo with MaxUDPNameLen), "udp:ADDRESS" or "udp:NETWORK"
+// (CIDR, IPv4 or IPv6). ok is false if s is none of these forms (an SSH
+// player's name, id or key); err says what is wrong with one that is.
 func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
-	if name, found := strings.CutPrefix(s, UDPNamePrefix); found {
-		if name == "" || len(name) > maxUDPBanName || Clean(name, maxUDPBanName) != name || strings.ContainsAny(name, " ;,:") {
-			return UDPBan{}, true, fmt.Errorf("%w: %q is not a Mäxchen name", ErrBadUDPBan, Clean(name, maxUDPBanName))
+	if name, found := strings.CutPrefix(s, ident.UDPBotPrefix); found {
+		// The one name rule, as the gateway registers names: a name it
+		// would refuse is no bot's.
+		err := CheckNameUpTo(name, MaxUDPNameLen)
+		switch {
+		case errors.Is(err, ErrBadName):
+			return UDPBan{}, true, fmt.Errorf("%w: %w", ErrBadUDPBan, err)
+		case err != nil:
+			return UDPBan{}, true, fmt.Errorf("%w: %s is reserved, no Mäxchen bot may register it", ErrBadUDPBan, Clean(name, 40))
 		}
 		return UDPBan{Name: name}, true, nil
 	}
-	a, found := strings.CutPrefix(s, UDPAddressPrefix)
+	a, found := strings.CutPrefix(s, ident.UDPAddrPrefix)
 	if !found {
 		return UDPBan{}, false, nil
 	}
@@ -63,16 +66,25 @@ func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
 	return UDPBan{Net: netip.PrefixFrom(ip, ip.BitLen())}, true, nil
 }
 
-// Target is the ban's identity, as the store keeps it: "maexchen:NAME",
-// "udp:203.0.113.7" or "udp:203.0.113.0/24".
+// Target is what the ban names, as the store keeps it: the bot's person
+// id "maexchen:NAME", or "udp:203.0.113.7" or "udp:203.0.113.0/24".
 func (b UDPBan) Target() string {
 	if b.Name != "" {
-		return UDPNamePrefix + b.Name
+		return ident.UDPBotPrefix + b.Name
 	}
-	if b.Net.IsSingleIP() {
-		return UDPAddressPrefix + b.Net.Addr().String()
+	return ident.UDPAddrPrefix + b.Addresses()
+}
+
+// Addresses is an address ban's addresses, as its target has them after
+// "udp:": "203.0.113.7" or "203.0.113.0/24"; "" for a ban of a name.
+func (b UDPBan) Addresses() string {
+	switch {
+	case b.Name != "" || !b.Net.IsValid():
+		return ""
+	case b.Net.IsSingleIP():
+		return b.Net.Addr().String()
 	}
-	return UDPAddressPrefix + b.Net.String()
+	return b.Net.String()
 }
 
 // String is the ban in words: "the Mäxchen bot u1", "the UDP address
@@ -88,10 +100,11 @@ func (b UDPBan) String() string {
 }
 
 // Covers reports whether the ban keeps out the bot name registering from
-// addr.
+// addr. A ban of a bot covers every name that looks like its (Alike): no
+// bot comes back as "U1" or "u1" once "u1" is banned.
 func (b UDPBan) Covers(name string, addr netip.Addr) bool {
 	if b.Name != "" {
-		return b.Name == name
+		return Alike(b.Name, name)
 	}
 	return b.Net.IsValid() && b.Net.Contains(addr.Unmap())
 }

@@ -12,13 +12,14 @@ import (
 	"github.com/mia-game/mia/store"
 )
 
-// endSessionsOf says goodbye to every open session of a key, and returns
-// how many there were.
-func (srv *Server) endSessionsOf(fp, reason string) int {
+// endSessionsOf says goodbye to every open session of a key or of a
+// person (target is a fingerprint or a person's id), but keep's, and
+// returns how many there were.
+func (srv *Server) endSessionsOf(target, reason string, keep command.Session) int {
 	srv.mu.Lock()
 	var of []*session
 	for ss := range srv.sessions {
-		if ss.fp == fp {
+		if (ss.fp == target || ss.Person().ID == target) && command.Session(ss) != keep {
 			of = append(of, ss)
 		}
 	}
@@ -45,7 +46,7 @@ func (srv *Server) refuseBanned(s ssh.Session, fp string) bool {
 	}
 	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	defer cancel()
-	_, err := bans.Banned(ctx, fp)
+	ban, err := bans.Banned(ctx, fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return false
@@ -54,7 +55,15 @@ func (srv *Server) refuseBanned(s ssh.Session, fp string) bool {
 		return false
 	}
 	srv.log.Info("banned key refused", "fingerprint", fp, "remote", remoteIP(s.RemoteAddr()))
-	fmt.Fprintln(s.Stderr(), "mia: this key is banned from this server")
+	fmt.Fprintln(s.Stderr(), "mia: "+bannedMessage(ban))
 	_ = s.Exit(command.ExitRefused)
 	return true
+}
+
+// bannedMessage is what a banned key is told.
+func bannedMessage(b store.Ban) string {
+	if b.Person != "" {
+		return "you are banned from this server"
+	}
+	return "this key is banned from this server"
 }

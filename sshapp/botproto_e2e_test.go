@@ -3,6 +3,7 @@ package sshapp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -48,7 +49,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 
 	bots := make([]*protoBot, seats)
 	for i := range bots {
-		b, err := dialBot(e.addr, keys[i], players[i].Name, "arena")
+		b, err := dialBot(e.addr, keys[i], nameOf(players[i]), "arena")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 		if i == seats-1 {
 			joined = "JOINED;arena;"
 		}
-		for _, want := range []string{"HELLO;" + players[i].Name + ";" + players[i].Fingerprint, joined} {
+		for _, want := range []string{"HELLO;" + nameOf(players[i]) + ";" + players[i].Key, joined} {
 			if l, err := b.line(); err != nil || !strings.HasPrefix(l, want) {
 				t.Fatalf("bot %d: %q (%v), want %q", i, l, err, want)
 			}
@@ -150,10 +151,15 @@ func TestBotTableTwentyGames(t *testing.T) {
 			t.Errorf("no line %q", want)
 		}
 	}
+	// Bot or person is a fact of a seat: the games mark the seats, never
+	// the people, whose ratings count the games played as bots.
 	for _, p := range players {
-		sp, err := e.st.Player(ctx, p.Fingerprint)
-		if err != nil || !sp.Bot || sp.Name != p.Name {
-			t.Errorf("player %s after bot: %+v %v", p.Name, sp, err)
+		sp, err := e.st.Person(ctx, p.ID)
+		if err != nil || sp.Name != nameOf(p) {
+			t.Errorf("player %s after bot: %+v %v", nameOf(p), sp, err)
+		}
+		if r, err := e.st.Rating(ctx, p.ID, ""); err != nil || r.BotGames != r.Games || r.Games == 0 || !r.Bot() {
+			t.Errorf("rating of %s after bot games: %+v %v", nameOf(p), r, err)
 		}
 	}
 }
@@ -172,7 +178,7 @@ func TestBotGarbage(t *testing.T) {
 		keys[n], players[n] = e.named(t, n)
 	}
 	tb := e.table(t, players["good1"], "mess", 4, fastRules(2))
-	watch, err := tb.Watch(context.Background(), lobby.Player{Fingerprint: "SHA256:referee", Name: "referee"})
+	watch, err := tb.Watch(context.Background(), lobby.Player{ID: "test:referee"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,8 +469,9 @@ func TestBotCommand(t *testing.T) {
 	if l, err := ba.line(); err != nil || l != "JOINED;duel;0" {
 		t.Fatalf("joined: %q %v", l, err)
 	}
-	if p, err := e.st.Player(ctx, a.Fingerprint); err != nil || !p.Bot {
-		t.Errorf("alpha is not marked a bot: %+v %v", p, err)
+	if info := e.lobby.SeatedAt(a.ID); len(info) != 1 ||
+		!slices.ContainsFunc(info[0].Players, func(s lobby.SeatInfo) bool { return s.ID == a.ID && s.Bot }) {
+		t.Errorf("alpha does not sit as a bot: %+v", info)
 	}
 	// Seated, alpha outlives the idle timeout without a word.
 	time.Sleep(4 * idle)
@@ -528,14 +535,14 @@ func TestBotCommand(t *testing.T) {
 func TestBotKickedAndClosed(t *testing.T) {
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
 	_, host := e.named(t, "hoster")
-	key, _ := e.named(t, "kicked")
+	key, kicked := e.named(t, "kicked")
 	for _, tt := range []struct {
 		name string
 		end  func(tb *lobby.Table) error
 		want string
 	}{
 		{"kick", func(tb *lobby.Table) error {
-			return tb.Kick(context.Background(), host, Fingerprint(key.PublicKey()))
+			return tb.Kick(context.Background(), host, kicked.ID)
 		}, "ERROR;you no longer have a seat at this table"},
 		{"close", func(tb *lobby.Table) error { return tb.Close(context.Background(), host) }, "ERROR;the table closed"},
 	} {

@@ -56,15 +56,27 @@ func startBotServer(t testing.TB, lcfg lobby.Config, tweak func(*Config)) *botEn
 	return &botEnv{testServer: ts, st: st, lobby: l}
 }
 
-// named is a fresh key whose player is called name (not yet a bot).
+// named is a fresh key, the first of a person called name.
 func (e *botEnv) named(t testing.TB, name string) (gossh.Signer, lobby.Player) {
 	t.Helper()
 	key := newKey(t)
 	fp := Fingerprint(key.PublicKey())
-	if _, err := e.st.SetName(context.Background(), fp, name, false); err != nil {
+	p, err := e.st.SetName(context.Background(), fp, name)
+	if err != nil {
 		t.Fatalf("set name %s: %v", name, err)
 	}
-	return key, lobby.Player{Fingerprint: fp, Name: name}
+	testNames.Store(fp, name)
+	return key, lobby.Player{ID: p.ID, Key: fp}
+}
+
+// testNames are the names the tests gave, by key.
+var testNames sync.Map
+
+// nameOf is the name a test gave p's person (named).
+func nameOf(p lobby.Player) string {
+	n, _ := testNames.Load(p.Key)
+	s, _ := n.(string)
+	return s
 }
 
 // table opens a table hosted by host.
@@ -234,7 +246,7 @@ func mustDice(s string) engine.Value {
 func fingerprints(g store.Game) []string {
 	fps := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
-		fps[i] = s.Fingerprint
+		fps[i] = s.Fingerprint // the key each sat down with
 	}
 	return fps
 }

@@ -33,7 +33,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		gs, err := e.st.Games(context.Background(), store.Query{Limit: want})
 		return err == nil && len(gs) >= want
 	})
-	if _, err := e.st.SetName(context.Background(), "SHA256:before-the-rule", "Ada", false); err != nil {
+	if _, err := e.st.SetName(context.Background(), "SHA256:before-the-rule", "Ada"); err != nil {
 		t.Fatal(err)
 	}
 	ids := e.historyIDs(t, "carol", "--limit 50")
@@ -46,7 +46,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 			t.Errorf("game %s: %+v", id, g)
 		}
 		for _, p := range g.Players {
-			if !p.Bot || !strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix) {
+			if !p.Bot || !strings.HasPrefix(p.Fingerprint, lobby.BotIDPrefix) {
 				t.Errorf("game %s: player %+v", id, p)
 			}
 		}

@@ -3,6 +3,7 @@ package sshapp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -102,7 +103,7 @@ func TestTeamTables(t *testing.T) {
 	ctx := context.Background()
 	for _, p := range []lobby.Player{alice, bob} {
 		if err := tbl.Sit(ctx, p); err != nil {
-			t.Fatalf("%s sits: %v", p.Name, err)
+			t.Fatalf("%s sits: %v", nameOf(p), err)
 		}
 	}
 	id := playGame(t, tbl, []lobby.Player{alice, bob}, func(id string) {
@@ -164,7 +165,8 @@ func TestTeamTables(t *testing.T) {
 	}
 }
 
-// TestBans: only admins ban; a banned key is refused at the start of
+// TestBans: only admins ban; a ban names a person (every key of theirs,
+// one added later too) or a key; a banned key is refused at the start of
 // every session, its open sessions are closed, and unban lets it back.
 func TestBans(t *testing.T) {
 	e := startRecServer(t, -1, "root", "boss")
@@ -173,21 +175,43 @@ func TestBans(t *testing.T) {
 	// bob holds a session open (a screen) when the ban comes.
 	sc := openScreen(t, e.connect(t, e.key(t, "bob")), 80, 24)
 	sc.waitFor(t, "bob", 5*time.Second)
+	// carol adds a second key, from another machine.
+	code := e.as(t, "carol", "keys add --json")
+	var kc command.KeyCodeJSON
+	if err := json.Unmarshal([]byte(code.stdout), &kc); err != nil || code.code != 0 {
+		t.Fatalf("keys add: %+v %v", code, err)
+	}
+	laptop := newKey(t)
+	if r := e.run(t, laptop, "keys join "+kc.Code); r.code != 0 {
+		t.Fatalf("keys join: %+v", r)
+	}
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban bob", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, unban", who: "carol", cmd: "unban bob", code: 1, stderr: []string{"only server admins"}},
-		{name: "no bans yet", who: "root", cmd: "ban", code: 0, stdout: []string{"No key is banned"}},
+		{name: "no bans yet", who: "root", cmd: "ban", code: 0, stdout: []string{"Nobody is banned"}},
 		{name: "nobody", who: "root", cmd: "ban nobody", code: 1, stderr: []string{"no player is called nobody"}},
 		{name: "not oneself", who: "root", cmd: "ban root", code: 1, stderr: []string{"cannot ban yourself"}},
-		{name: "not an admin key", who: "root", cmd: "ban boss", code: 1, stderr: []string{"server admin"}},
-		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.fps["bob"], "1 open session(s) closed", "unban"}},
-		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
-		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"fingerprint": "` + e.fps["bob"]}},
-		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned SHA256:unknownkey"}},
-		{name: "unban", who: "root", cmd: "unban " + e.fps["bob"], code: 0, stdout: []string{"bob", "may connect again"}},
+		{name: "not oneself by key", who: "root", cmd: "ban " + e.fps["root"], code: 1, stderr: []string{"cannot ban yourself"}},
+		{name: "not an admin", who: "root", cmd: "ban boss", code: 1, stderr: []string{"server admin"}},
+		{name: "not an admin key", who: "root", cmd: "ban " + e.fps["boss"], code: 1, stderr: []string{"server admin"}},
+		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.ids["bob"], "every key of theirs", "1 open session(s) closed", "unban " + e.ids["bob"]}},
+		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"you are banned from this server"}},
+		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"person": "` + e.ids["bob"], `"name": "bob"`}},
+		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "one key of carol's", who: "root", cmd: "ban " + e.fps["carol"], code: 0, stdout: []string{"Banned the key", "carol's; their other keys are not banned"}},
+		{name: "that key refused", who: "carol", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
+		{name: "the list names both", who: "root", cmd: "ban", code: 0, stdout: []string{"every key of " + e.ids["bob"], "the key " + e.fps["carol"], "carol"}},
+		{name: "unban a key of a banned person", who: "root", cmd: "unban " + e.fps["bob"], code: 1, stderr: []string{"the key is bob's, who is banned", "unban " + e.ids["bob"]}},
+		{name: "unban", who: "root", cmd: "unban bob", code: 0, stdout: []string{"bob", "may connect again"}},
 		{name: "unban twice", who: "root", cmd: "unban bob", code: 1, stderr: []string{"not banned"}},
 		{name: "back", who: "bob", cmd: "whoami", code: 0, stdout: []string{"bob"}},
+		{name: "unban carol's key", who: "root", cmd: "unban " + e.fps["carol"], code: 0, stdout: []string{"may connect again"}},
+		{name: "carol back", who: "carol", cmd: "whoami", code: 0, stdout: []string{"carol"}},
+		{name: "ban carol", who: "root", cmd: "ban carol", code: 0, stdout: []string{"Banned carol"}},
 	})
+	if r := e.run(t, laptop, "whoami"); r.code != 1 || !strings.Contains(r.stderr, "you are banned") {
+		t.Errorf("carol's other key after her ban: %+v", r)
+	}
 	if code := sc.wait(t, 5*time.Second); code == -1 {
 		t.Error("bob's screen stayed open after the ban")
 	}
@@ -196,36 +220,70 @@ func TestBans(t *testing.T) {
 	}
 }
 
-// TestGatewayBansAndNames: the ban and unban commands take a Mäxchen
-// bot's name and UDP addresses, and the maexchen command lists and frees
-// the names held for their addresses; all for admins only.
+// TestGatewayBansAndNames: the ban and unban commands take a Mäxchen bot
+// (the person maexchen:NAME, its name by the one name rule) and UDP
+// addresses, a ban of its own kind; the maexchen command lists and frees
+// the names taken for their addresses; all for admins only. A person may
+// not take a name a bot holds or is registered under, nor one that looks
+// like it.
 func TestGatewayBansAndNames(t *testing.T) {
 	e := startRecServer(t, -1, "root")
 	e.key(t, "carol")
+	e.key(t, "dave")
+	ctx := context.Background()
 	heard := time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)
-	if err := e.st.HoldUDPNames(context.Background(), store.UDPName{Name: "u1", Addr: "192.0.2.7", Heard: heard}); err != nil {
+	free := func(store.UDPName) bool { return false }
+	if _, err := e.st.ClaimUDPName(ctx, store.UDPName{Name: "u1", Addr: "192.0.2.7", Heard: heard, Registered: true}, free); err != nil {
 		t.Fatal(err)
 	}
+	if err := e.st.KeepUDPNames(ctx, store.UDPName{Name: "u1", Addr: "192.0.2.7", Heard: heard, Held: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.ClaimUDPName(ctx, store.UDPName{Name: "busy", Addr: "192.0.2.8", Heard: heard, Registered: true}, free); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("y", lobby.MaxUDPNameLen+1)
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban maexchen:u1", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, names", who: "carol", cmd: "maexchen names", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, free", who: "carol", cmd: "maexchen free u1", code: 1, stderr: []string{"only server admins"}},
-		{name: "a name", who: "root", cmd: "ban maexchen:u1", code: 0, stdout: []string{"Banned the Mäxchen bot u1", "REJECTED;BANNED", "unban maexchen:u1"}},
-		{name: "an address", who: "root", cmd: "ban udp:203.0.113.7", code: 0, stdout: []string{"Banned the UDP address 203.0.113.7"}},
-		{name: "a network", who: "root", cmd: "ban udp:10.1.2.3/8 --json", code: 0, stdout: []string{`"fingerprint": "udp:10.0.0.0/8"`, `"banned": true`}},
+		{name: "a held name", who: "dave", cmd: "name u1", code: 1, stderr: []string{"Mäxchen bot"}},
+		{name: "a name like a held one", who: "dave", cmd: "name U1", code: 1, stderr: []string{"Mäxchen bot"}},
+		{name: "a name registered", who: "dave", cmd: "name BUSY", code: 1, stderr: []string{"Mäxchen bot"}},
+		{name: "dave still dave", who: "dave", cmd: "whoami", code: 0, stdout: []string{"dave"}},
+		{name: "a bot", who: "root", cmd: "ban maexchen:u1", code: 0, stdout: []string{"Banned the Mäxchen bot u1 (maexchen:u1)", "REJECTED;BANNED", "names that look like it", "unban maexchen:u1"}},
+		{name: "a bot by its name", who: "root", cmd: "ban maexchen:busy --json", code: 0, stdout: []string{`"person": "maexchen:busy"`, `"name": "busy"`, `"banned": true`}},
+		{name: "an address", who: "root", cmd: "ban udp:203.0.113.7", code: 0, stdout: []string{"Banned the UDP address 203.0.113.7", "unban udp:203.0.113.7"}},
+		{name: "a network", who: "root", cmd: "ban udp:10.1.2.3/8 --json", code: 0, stdout: []string{`"udp": "10.0.0.0/8"`, `"banned": true`}, not: []string{`"person"`, `"key"`}},
 		{name: "IPv6", who: "root", cmd: "ban udp:2001:db8::/64", code: 0, stdout: []string{"Banned the UDP addresses 2001:db8::/64"}},
-		{name: "no name", who: "root", cmd: "ban maexchen:", code: 1, stderr: []string{"not a Mäxchen name"}},
+		{name: "no name", who: "root", cmd: "ban maexchen:", code: 1, stderr: []string{"a name is 1 to 20 of the characters"}},
+		{name: "a name too long for the gateway", who: "root", cmd: "ban maexchen:" + long, code: 1, stderr: []string{"21 characters long: a name has at most 20"}},
+		{name: "a name no bot may take", who: "root", cmd: "ban maexchen:Ada2", code: 1, stderr: []string{"Ada2 is reserved"}},
 		{name: "not an address", who: "root", cmd: "ban udp:example.org", code: 1, stderr: []string{"not an address such as udp:203.0.113.7"}},
-		{name: "listed", who: "root", cmd: "ban", code: 0, stdout: []string{"maexchen:u1", "udp:203.0.113.7", "udp:10.0.0.0/8", "udp:2001:db8::/64"}},
+		{name: "a built-in bot", who: "root", cmd: "ban bot:hard:ada", code: 1, stderr: []string{"cannot be banned"}},
+		{name: "the gateway", who: "root", cmd: "ban gateway:maexchen", code: 1, stderr: []string{"cannot be banned"}},
+		{name: "listed", who: "root", cmd: "ban", code: 0, stdout: []string{"the Mäxchen bot maexchen:u1", "udp:203.0.113.7", "udp:10.0.0.0/8", "udp:2001:db8::/64"}},
+		{name: "listed, JSON", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"person": "maexchen:u1"`, `"udp": "203.0.113.7"`, `"udp": "2001:db8::/64"`}},
 		{name: "unban a network", who: "root", cmd: "unban udp:10.0.0.0/8", code: 0, stdout: []string{"The UDP addresses 10.0.0.0/8 may register again"}},
 		{name: "unban twice", who: "root", cmd: "unban udp:10.0.0.0/8", code: 1, stderr: []string{"the UDP addresses 10.0.0.0/8 is not banned"}},
-		{name: "unban a name", who: "root", cmd: "unban maexchen:u1 --json", code: 0, stdout: []string{`"fingerprint": "maexchen:u1"`}},
-		{name: "held names", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"NAME", "u1", "192.0.2.7", "2026-03-04 05:06 UTC"}},
-		{name: "held names, JSON", who: "root", cmd: "maexchen names --json", code: 0, stdout: []string{`"name": "u1"`, `"addr": "192.0.2.7"`, `"last_heard": "2026-03-04T05:06:00Z"`}},
-		{name: "free", who: "root", cmd: "maexchen free maexchen:u1", code: 0, stdout: []string{"Freed the name u1"}},
+		{name: "unban a bot", who: "root", cmd: "unban maexchen:u1 --json", code: 0, stdout: []string{`"person": "maexchen:u1"`}},
+		{name: "unban a bot, words", who: "root", cmd: "unban maexchen:busy", code: 0, stdout: []string{"The Mäxchen bot busy may register again"}},
+		{name: "names", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"NAME", "u1", "192.0.2.7", "2026-03-04 05:06 UTC", "held", "busy", "registered"}},
+		{name: "names, JSON", who: "root", cmd: "maexchen names --json", code: 0, stdout: []string{`"name": "u1"`, `"person": "maexchen:u1"`, `"addr": "192.0.2.7"`, `"last_heard": "2026-03-04T05:06:00Z"`, `"held": true`, `"registered": true`}},
+		{name: "free while registered", who: "root", cmd: "maexchen free busy", code: 1, stderr: []string{"registered now, from 192.0.2.8", "ban maexchen:busy"}},
+		{name: "free by a name alike", who: "root", cmd: "maexchen free maexchen:U1", code: 0, stdout: []string{"Freed the name u1 (held for 192.0.2.7)"}},
 		{name: "free again", who: "root", cmd: "maexchen free u1", code: 1, stderr: []string{"no address holds the name u1"}},
-		{name: "none held", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"No Mäxchen bot's name is held"}},
+		{name: "a name freed", who: "dave", cmd: "name U1", code: 0, stdout: []string{"U1"}},
 		{name: "usage", who: "root", cmd: "maexchen", code: 2, stderr: []string{"maexchen names | free NAME"}},
-		{name: "a key's ban still", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned SHA256:unknownkey"}},
+		{name: "a key's ban still", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+	})
+	if _, err := e.st.FreeUDPName(ctx, "busy"); !errors.Is(err, store.ErrRegistered) {
+		t.Fatalf("busy: %v", err)
+	}
+	if err := e.st.KeepUDPNames(ctx, store.UDPName{Name: "busy", Addr: "192.0.2.8"}); err != nil {
+		t.Fatal(err)
+	}
+	e.steps(t, []step{
+		{name: "none taken", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"No Mäxchen bot's name is taken"}},
 	})
 }

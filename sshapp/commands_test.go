@@ -20,13 +20,14 @@ func TestCommands(t *testing.T) {
 	afp, cfp := Fingerprint(alice.PublicKey()), Fingerprint(carol.PublicKey())
 
 	// carol hosts a public and a private table; alice sees only the first.
-	if _, err := ts.players.SetName(context.Background(), cfp, "carol", false); err != nil {
+	cp, err := ts.players.SetName(context.Background(), cfp, "carol")
+	if err != nil {
 		t.Fatal(err)
 	}
 	rules := engine.DefaultOptions()
 	odd := rules
 	odd.Pass, odd.Lives, odd.End = false, 3, engine.FirstOut
-	host := lobby.Player{Fingerprint: cfp, Name: "carol"}
+	host := lobby.Player{ID: cp.ID, Key: cfp}
 	for _, tc := range []lobby.TableConfig{
 		{Name: "zeta", Rules: odd, Seats: 6},
 		{Name: "alpha", Rules: rules, Seats: 4},
@@ -56,12 +57,17 @@ func TestCommands(t *testing.T) {
 		{"name without argument", "alice", "name", 2, nil, []string{"usage:", "name NEW"}, true},
 		{"name with two arguments", "alice", "name a b", 2, nil, []string{"usage:"}, true},
 		{"name breaking the rule", "alice", "name b@d", 1, nil, []string{"1 to 16"}, true},
-		{"name too long", "alice", "name abcdefghijklmnopq", 1, nil, []string{"1 to 16"}, true},
+		{"name too long", "alice", "name abcdefghijklmnopq", 1, nil, []string{"abcdefghijklmnopq is 17 characters long: a name has at most 16"}, true},
+		{"name beginning with a dash", "alice", "name -bob", 1, nil, []string{"may not begin with -"}, true},
+		{"the gateway's name", "alice", "name Maexchen", 1, nil, []string{"Maexchen is the name of the server's Mäxchen gateway"}, true},
 		{"name escape codes", "alice", "name '\x1b[31mred'", 1, nil, []string{"1 to 16"}, true},
 		{"name", "alice", "name alice", 0, []string{"You are alice"}, nil, false},
-		{"rename", "alice", "name Alice2", 0, []string{"You were alice; you are Alice2 now."}, nil, false},
+		{"rename", "alice", "name Alice2", 0, []string{"You were alice; you are Alice2 now, at every table and in every game you played."}, nil, false},
 		{"name back", "alice", "name alice", 0, nil, nil, false},
 		{"name taken, other case", "bob", "name ALICE", 1, nil, []string{"taken"}, true},
+		{"name taken, capital i", "bob", "name aIice", 1, nil, []string{"looks too much like one"}, true},
+		{"name taken, a one", "bob", "name a1ice", 1, nil, []string{"taken"}, true},
+		{"a built-in bot's look", "bob", "name lnes", 1, nil, []string{"lnes is the name of a built-in bot"}, true},
 		{"a built-in bot's name", "bob", "name Ada", 1, nil, []string{"Ada is the name of a built-in bot; choose another"}, true},
 		{"a built-in bot's name with a number", "bob", "name ines2", 1, nil, []string{"built-in bot"}, true},
 		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
@@ -123,7 +129,6 @@ func TestJSON(t *testing.T) {
 	key := newKey(t)
 	fp := Fingerprint(key.PublicKey())
 	ts.cfg.Admins[fp] = struct{}{}
-	ts.players.tally[fp] = store.Tally{Games: 7, Wins: 2}
 
 	var nm command.NameJSON
 	r := ts.run(t, key, "name --json dorothea")
@@ -133,20 +138,22 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &nm); err != nil {
 		t.Fatalf("name --json is not JSON: %v\n%s", err, r.stdout)
 	}
-	if nm != (command.NameJSON{Name: "dorothea", Previous: "", Fingerprint: fp}) {
+	if nm != (command.NameJSON{Name: "dorothea", Previous: "", Person: ts.players.id(fp), Fingerprint: fp}) || nm.Person == "" {
 		t.Errorf("name --json = %+v", nm)
 	}
+	ts.players.tally[nm.Person] = store.Tally{Games: 7, Wins: 2}
 
 	var who command.WhoamiJSON
 	r = ts.run(t, key, "whoami --json")
 	if err := json.Unmarshal([]byte(r.stdout), &who); err != nil || r.code != 0 {
 		t.Fatalf("whoami --json: exit %d, %v\n%s", r.code, err, r.stdout)
 	}
-	if who.Name != "dorothea" || who.Fingerprint != fp || who.Games != 7 || who.Wins != 2 || !who.Admin || who.Seats == nil {
+	if who.Name != "dorothea" || who.Person != nm.Person || who.Fingerprint != fp || who.Keys != 1 || who.Games != 7 || who.Wins != 2 ||
+		!who.Admin || who.Seats == nil {
 		t.Errorf("whoami --json = %+v", who)
 	}
 
-	dora := lobby.Player{Fingerprint: fp, Name: "dorothea"}
+	dora := lobby.Player{ID: nm.Person, Key: fp}
 	t1, err := lob.CreateTable(context.Background(), dora, lobby.TableConfig{Name: "t1", Rules: engine.DefaultOptions(), Seats: 5})
 	if err != nil {
 		t.Fatal(err)

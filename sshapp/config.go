@@ -16,15 +16,16 @@ import (
 	"github.com/mia-game/mia/store"
 )
 
-// Players is what the server itself needs of the player storage: who is
-// behind a key, when they were last seen, and their display name.
+// Players is what the server itself needs of the people: who a key
+// belongs to, when it was last seen, and their name.
 type Players interface {
-	Player(ctx context.Context, fingerprint string) (store.Player, error)
-	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
+	PersonByKey(ctx context.Context, fingerprint string) (store.Person, error)
+	SetName(ctx context.Context, fingerprint, name string) (store.Person, error)
 	Touch(ctx context.Context, fingerprint string, at time.Time) error
 }
 
-// Bans is what the server needs to refuse a banned key at the door.
+// Bans is what the server needs to refuse a banned key, or a key of a
+// banned person, at the door.
 type Bans interface {
 	Banned(ctx context.Context, fingerprint string) (store.Ban, error)
 }
@@ -51,8 +52,8 @@ type Storage struct {
 	// Backups is the copies of the database the backup command streams;
 	// nil: backup is refused.
 	Backups command.Backups
-	// UDPNames is the Mäxchen bots' held names of the maexchen command;
-	// nil: maexchen is refused.
+	// UDPNames is the Mäxchen bots' names taken for their addresses, of
+	// the maexchen command; nil: maexchen is refused.
 	UDPNames command.UDPNames
 }
 

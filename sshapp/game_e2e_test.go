@@ -71,7 +71,7 @@ func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
 		sc.send(t, "s") // sit; the third seat starts the game
 	}
 
-	spec, err := tbl.Watch(context.Background(), lobby.Player{Fingerprint: "SHA256:spectator", Name: "spectator"})
+	spec, err := tbl.Watch(context.Background(), lobby.Player{ID: "test:spectator"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,85 +20,92 @@ import (
 	"github.com/mia-game/mia/store/lobbystore"
 )
 
-// fakePlayers is an in-memory Players.
+// fakePlayers is the people of a real store in a temporary directory,
+// noting every key passed to it, with tallies a test may set.
 type fakePlayers struct {
-	mu      sync.Mutex
-	players map[string]store.Player // by fingerprint
-	tally   map[string]store.Tally
-	seen    map[string]bool // fingerprints passed to any method
+	st    *store.Store
+	mu    sync.Mutex
+	tally map[string]store.Tally // by person, set by tests
+	seen  map[string]bool        // fingerprints passed to any method
 }
 
-func newFakePlayers() *fakePlayers {
-	return &fakePlayers{players: map[string]store.Player{}, tally: map[string]store.Tally{}, seen: map[string]bool{}}
+func newFakePlayers(t testing.TB) *fakePlayers {
+	st, err := store.Open(filepath.Join(t.TempDir(), "players.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &fakePlayers{st: st, tally: map[string]store.Tally{}, seen: map[string]bool{}}
 }
 
-func (f *fakePlayers) Player(_ context.Context, fp string) (store.Player, error) {
+func (f *fakePlayers) see(fp string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seen[fp] = true
-	p, ok := f.players[fp]
-	if !ok {
-		return store.Player{}, store.ErrNotFound
-	}
-	return p, nil
 }
 
-func (f *fakePlayers) PlayerByName(_ context.Context, name string) (store.Player, error) {
+func (f *fakePlayers) PersonByKey(ctx context.Context, fp string) (store.Person, error) {
+	f.see(fp)
+	return f.st.PersonByKey(ctx, fp)
+}
+
+func (f *fakePlayers) Person(ctx context.Context, id string) (store.Person, error) {
+	return f.st.Person(ctx, id)
+}
+
+func (f *fakePlayers) PersonByName(ctx context.Context, name string) (store.Person, error) {
+	return f.st.PersonByName(ctx, name)
+}
+
+func (f *fakePlayers) SetName(ctx context.Context, fp, name string) (store.Person, error) {
+	f.see(fp)
+	return f.st.SetName(ctx, fp, name)
+}
+
+func (f *fakePlayers) Touch(ctx context.Context, fp string, at time.Time) error {
+	f.see(fp)
+	return f.st.Touch(ctx, fp, at)
+}
+
+func (f *fakePlayers) Tally(ctx context.Context, id string) (store.Tally, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, p := range f.players {
-		if strings.EqualFold(p.Name, name) {
-			return p, nil
-		}
+	t, ok := f.tally[id]
+	f.mu.Unlock()
+	if ok {
+		return t, nil
 	}
-	return store.Player{}, store.ErrNotFound
+	return f.st.Tally(ctx, id)
 }
 
-func (f *fakePlayers) SetName(_ context.Context, fp, name string, bot bool) (store.Player, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.seen[fp] = true
-	if name == "" {
-		return store.Player{}, errors.New("empty name")
-	}
-	for _, p := range f.players {
-		if strings.EqualFold(p.Name, name) && p.Fingerprint != fp {
-			return store.Player{}, store.ErrNameTaken
-		}
-	}
-	p, ok := f.players[fp]
-	if !ok {
-		p = store.Player{Fingerprint: fp, Created: time.Now()}
-	}
-	p.Name, p.Bot = name, bot
-	f.players[fp] = p
-	return p, nil
+func (f *fakePlayers) AddKeyCode(ctx context.Context, person, code string, expires time.Time) error {
+	return f.st.AddKeyCode(ctx, person, code, expires)
 }
 
-func (f *fakePlayers) Touch(_ context.Context, fp string, at time.Time) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.seen[fp] = true
-	p, ok := f.players[fp]
-	if !ok {
-		return store.ErrNotFound
-	}
-	p.LastSeen = at
-	f.players[fp] = p
-	return nil
+func (f *fakePlayers) JoinKey(ctx context.Context, code, fp string, now time.Time) (store.Joined, error) {
+	f.see(fp)
+	return f.st.JoinKey(ctx, code, fp, now)
 }
 
-func (f *fakePlayers) Tally(_ context.Context, fp string) (store.Tally, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.seen[fp] = true
-	return f.tally[fp], nil
+func (f *fakePlayers) RemoveKey(ctx context.Context, person, fp string) (store.Person, error) {
+	return f.st.RemoveKey(ctx, person, fp)
 }
 
+// name is the name of the person of key fp, "" for nobody.
 func (f *fakePlayers) name(fp string) string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.players[fp].Name
+	p, err := f.st.PersonByKey(context.Background(), fp)
+	if err != nil {
+		return ""
+	}
+	return p.Name
+}
+
+// id is the person id of key fp, "" for nobody.
+func (f *fakePlayers) id(fp string) string {
+	p, err := f.st.PersonByKey(context.Background(), fp)
+	if err != nil {
+		return ""
+	}
+	return p.ID
 }
 
 func (f *fakePlayers) wasSeen(fp string) bool {
@@ -144,7 +151,7 @@ type testServer struct {
 // adjusts its config first. It is shut down when the test ends.
 func startServer(t testing.TB, tweak func(*Config)) *testServer {
 	t.Helper()
-	players := newFakePlayers()
+	players := newFakePlayers(t)
 	cfg := Config{HostKey: testHostKey(t), Storage: Storage{Players: players, Commands: players}}
 	if tweak != nil {
 		tweak(&cfg)
@@ -172,20 +179,16 @@ func startServer(t testing.TB, tweak func(*Config)) *testServer {
 	return ts
 }
 
-// withLobby gives the server a lobby on a store of its own (the players
-// stay fake); *lob receives it.
+// withLobby gives the server a lobby on the store of its fake players;
+// *lob receives it.
 func withLobby(t testing.TB, lob **lobby.Lobby) func(*Config) {
 	return func(c *Config) {
-		st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+		players := c.Storage.Players.(*fakePlayers)
+		l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(players.st)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st)})
-		if err != nil {
-			st.Close()
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { l.Close(); st.Close() }) // registered first: runs after the server's shutdown
+		t.Cleanup(l.Close) // registered first: runs after the server's shutdown
 		c.Lobby, *lob = l, l
 	}
 }

@@ -138,26 +138,41 @@ func remoteIP(addr net.Addr) string {
 	return host
 }
 
-// errNameTaken is what a person sees for store.ErrNameTaken.
-var errNameTaken = errors.New("that name is taken; choose another")
+// errNameTaken is what a person sees for store.ErrNameTaken; errNameHeld
+// for a Mäxchen bot's (store.ErrNameHeld).
+var (
+	errNameTaken = errors.New("that name is taken, or looks too much like one that is (case, I/l/1, O/0); choose another")
+	errNameHeld  = errors.New("that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, I/l/1, O/0); choose another")
+)
 
-// setName checks a display name by the name rule (lobby.CheckName: the
-// characters, the length, and no built-in bot's name) and stores it; it is
-// the one door to a name, for the name command and the name prompt alike.
-// Its errors are fit to show the person: the name rule, a taken name, or a
-// server error.
-func (srv *Server) setName(ctx context.Context, p store.Player, name string) (store.Player, error) {
+// setName checks a name by the name rule (lobby.CheckName: the
+// characters, the dash, the length, no built-in bot's or the server's own
+// name) and stores it for the person of key (a new person for a key that
+// is nobody's), where no one else's name may look like it; it is the one
+// door to a name, for the name command and the name prompt alike. The
+// lobby is told, so that every screen showing the person shows the new
+// name at once. Its errors are fit to show the person: the name rule, a
+// taken name (a person's, or a Mäxchen bot's: store.UDPName), or a server
+// error.
+func (srv *Server) setName(ctx context.Context, key string, p store.Person, name string) (store.Person, error) {
 	if err := lobby.CheckName(name); err != nil {
-		return store.Player{}, err
+		return store.Person{}, err
 	}
-	np, err := srv.cfg.Storage.Players.SetName(ctx, p.Fingerprint, name, p.Bot)
+	np, err := srv.cfg.Storage.Players.SetName(ctx, key, name)
 	switch {
+	case errors.Is(err, store.ErrNameHeld):
+		return store.Person{}, errNameHeld
 	case errors.Is(err, store.ErrNameTaken):
-		return store.Player{}, errNameTaken
+		return store.Person{}, errNameTaken
 	case err != nil:
-		srv.log.Error("set name", "fingerprint", p.Fingerprint, "err", err)
-		return store.Player{}, errors.New("the server could not save your name; please try again later")
+		srv.log.Error("set name", "key", key, "err", err)
+		return store.Person{}, errors.New("the server could not save your name; please try again later")
 	}
-	srv.log.Info("name set", "fingerprint", p.Fingerprint, "name", np.Name, "previous", p.Name)
+	if srv.cfg.Lobby != nil {
+		if err := srv.cfg.Lobby.Renamed(ctx, np.ID); err != nil {
+			srv.log.Warn("the lobby could not read the new name", "person", np.ID, "err", err)
+		}
+	}
+	srv.log.Info("name set", "person", np.ID, "key", key, "name", np.Name, "previous", p.Name)
 	return np, nil
 }

@@ -309,13 +309,15 @@ func TestLastSeenNoted(t *testing.T) {
 	ts := startServer(t, func(c *Config) { c.Now = now })
 	known, fresh := newKey(t), newKey(t)
 	kfp := gossh.FingerprintSHA256(known.PublicKey())
-	if _, err := ts.players.SetName(context.Background(), kfp, "alice", false); err != nil {
+	if _, err := ts.players.SetName(context.Background(), kfp, "alice"); err != nil {
 		t.Fatal(err)
 	}
 	lastSeen := func() time.Time {
-		ts.players.mu.Lock()
-		defer ts.players.mu.Unlock()
-		return ts.players.players[kfp].LastSeen
+		p, err := ts.players.PersonByKey(context.Background(), kfp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Keys[0].LastSeen
 	}
 	visit := func(key gossh.Signer) {
 		t.Helper()
@@ -344,9 +346,7 @@ func TestLastSeenNoted(t *testing.T) {
 		// for a note that should not come, for a later visit's.
 		eventually(t, 5*time.Second, tt.name, func() bool { return lastSeen().Equal(want) })
 	}
-	ts.players.mu.Lock()
-	defer ts.players.mu.Unlock()
-	if _, ok := ts.players.players[gossh.FingerprintSHA256(fresh.PublicKey())]; ok {
-		t.Error("a visit by a new key made a player")
+	if id := ts.players.id(gossh.FingerprintSHA256(fresh.PublicKey())); id != "" {
+		t.Error("a visit by a new key made a person")
 	}
 }

@@ -111,10 +111,11 @@ func BenchmarkCommandsOver10kGames(b *testing.B) {
 		if i == 0 {
 			fp = Fingerprint(key.PublicKey())
 		}
-		pool[i] = store.Seat{Name: fmt.Sprintf("p%d", i), Fingerprint: fp}
-		if _, err := st.SetName(context.Background(), fp, pool[i].Name, false); err != nil {
+		person, err := st.SetName(context.Background(), fp, fmt.Sprintf("p%d", i))
+		if err != nil {
 			b.Fatal(err)
 		}
+		pool[i] = store.Seat{Person: person.ID, PlayedAs: person.Name, Fingerprint: fp}
 	}
 	t0 := time.Now()
 	fillGames(b, st, pool, 10000)

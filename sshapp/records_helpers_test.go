@@ -30,6 +30,7 @@ type recEnv struct {
 	lobby *lobby.Lobby
 	keys  map[string]gossh.Signer
 	fps   map[string]string
+	ids   map[string]string // name -> person id
 	// scripted: the dice are a test's script, so games carry no proof.
 	scripted bool
 }
@@ -54,7 +55,7 @@ func startRecServerDice(t *testing.T, botDelay time.Duration, dice engine.Source
 		st.Close()
 		t.Fatal(err)
 	}
-	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}, scripted: dice != nil}
+	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}, ids: map[string]string{}, scripted: dice != nil}
 	adminSet := KeySet{}
 	for _, a := range admins {
 		e.key(t, a)
@@ -73,16 +74,18 @@ func (e *recEnv) key(t *testing.T, name string) gossh.Signer {
 	}
 	k := newKey(t)
 	fp := Fingerprint(k.PublicKey())
-	if _, err := e.st.SetName(context.Background(), fp, name, false); err != nil {
+	p, err := e.st.SetName(context.Background(), fp, name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	e.keys[name], e.fps[name] = k, fp
+	e.keys[name], e.fps[name], e.ids[name] = k, fp, p.ID
+	testNames.Store(fp, name)
 	return k
 }
 
 func (e *recEnv) player(t *testing.T, name string) lobby.Player {
 	e.key(t, name)
-	return lobby.Player{Fingerprint: e.fps[name], Name: name}
+	return lobby.Player{ID: e.ids[name], Key: e.fps[name]}
 }
 
 // as runs a command as a named player.
@@ -138,7 +141,7 @@ func playGame(t *testing.T, tbl *lobby.Table, ps []lobby.Player, before func(id 
 	for i, p := range ps {
 		s, err := tbl.Watch(ctx, p)
 		if err != nil {
-			t.Fatalf("%s watches: %v", p.Name, err)
+			t.Fatalf("%s watches: %v", nameOf(p), err)
 		}
 		defer s.Close()
 		subs[i] = s
@@ -219,7 +222,7 @@ var (
 	gameKeys   = []string{"id", "table", "rules", "players", "started", "ended", "winner", "standings", "fair", "events"}
 	fairKeys   = []string{"scheme", "commitment", "server_seed", "player_seeds"}
 	rulesKeys  = []string{"ranking", "lives", "pass", "equal_claims", "mia_penalty", "mia_penalty_both", "mia_pass", "mia_reveal", "low_claim", "next_opener", "end", "turn_seconds"}
-	playerKeys = []string{"seat", "name", "fingerprint", "bot"}
+	playerKeys = []string{"seat", "person", "name", "fingerprint", "bot"}
 	eventKeys  = map[string][]string{
 		"round":     {"round", "opener"},
 		"roll":      {"seat", "dice", "looked"},

@@ -62,18 +62,19 @@ func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames)
 // name prompt for a new key (straight to table, if named).
 func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.Model {
 	pty, _, _ := ss.Pty()
-	p := ss.Player()
+	p := ss.Person()
 	return tui.New(tui.Config{
 		Lobby:  srv.cfg.Lobby,
-		Player: lobby.Player{Fingerprint: ss.fp, Name: p.Name, Bot: p.Bot, Admin: srv.IsAdmin(ss.fp)},
-		SetName: func(name string) (string, error) {
+		Player: lobby.Player{ID: p.ID, Key: ss.fp, Admin: srv.IsAdmin(ss.fp)},
+		Name:   p.Name,
+		SetName: func(name string) (string, string, error) {
 			ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)
 			defer cancel()
 			np, err := ss.Rename(ctx, name)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
-			return np.Name, nil
+			return np.ID, np.Name, nil
 		},
 		Hint:     srv.hint(ss, ""),
 		Renderer: r,

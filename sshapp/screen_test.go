@@ -17,7 +17,7 @@ import (
 func (ts *testServer) named(t *testing.T, name string) gossh.Signer {
 	t.Helper()
 	key := newKey(t)
-	if _, err := ts.players.SetName(context.Background(), Fingerprint(key.PublicKey()), name, false); err != nil {
+	if _, err := ts.players.SetName(context.Background(), Fingerprint(key.PublicKey()), name); err != nil {
 		t.Fatal(err)
 	}
 	return key

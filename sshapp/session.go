@@ -40,7 +40,7 @@ type session struct {
 	errOut    *outbox.Box  // and on stderr
 
 	mu       sync.Mutex
-	player   store.Player // the caller as last read or renamed
+	person   store.Person // who the key belongs to, as last read or changed; ID "" for nobody yet
 	idle     *time.Timer
 	program  *tea.Program
 	running  chan struct{} // closed when the program returns
@@ -245,18 +245,21 @@ func (ss *session) goodbye(reason string) {
 	}()
 }
 
-// Player is the session's player as last read from the store or renamed
-// on the screen; Name is "" until they choose one.
-func (ss *session) Player() store.Player {
+// Key is the fingerprint of the key the session logged in with.
+func (ss *session) Key() string { return ss.fp }
+
+// Person is who the session's key belongs to, as last read or changed;
+// ID "" until a name is chosen (or the key joined to someone).
+func (ss *session) Person() store.Person {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	return ss.player
+	return ss.person
 }
 
-// SetPlayer records the session's player after a change.
-func (ss *session) SetPlayer(p store.Player) {
+// SetPerson records the session's person after a change.
+func (ss *session) SetPerson(p store.Person) {
 	ss.mu.Lock()
-	ss.player = p
+	ss.person = p
 	ss.mu.Unlock()
 }
 
@@ -272,14 +275,14 @@ func (ss *session) Touch() {
 	ss.lastInput.Store(time.Now().UnixNano())
 }
 
-// Rename validates and stores the session's display name. Its errors are
-// fit to show the person.
-func (ss *session) Rename(ctx context.Context, name string) (store.Player, error) {
-	p, err := ss.srv.setName(ctx, ss.Player(), name)
+// Rename validates and stores the session's name. Its errors are fit to
+// show the person.
+func (ss *session) Rename(ctx context.Context, name string) (store.Person, error) {
+	p, err := ss.srv.setName(ctx, ss.fp, ss.Person(), name)
 	if err != nil {
-		return store.Player{}, err
+		return store.Person{}, err
 	}
-	ss.SetPlayer(p)
+	ss.SetPerson(p)
 	return p, nil
 }
 
@@ -344,7 +347,7 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = s.Exit(command.ExitRefused)
 		return
 	}
-	ss.SetPlayer(p)
+	ss.SetPerson(p)
 
 	code := command.ExitOK
 	switch {
@@ -360,7 +363,7 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
-		"fingerprint", fp, "name", ss.Player().Name, "remote", remoteIP(s.RemoteAddr()),
+		"fingerprint", fp, "person", ss.Person().ID, "remote", remoteIP(s.RemoteAddr()),
 		"command", commandName(args), "pty", ss.hasPty, "exit", code,
 		"duration", time.Since(ss.started).Round(time.Millisecond))
 }
@@ -370,20 +373,27 @@ func (srv *Server) handle(s ssh.Session) {
 // noted once.
 const seenEvery = time.Minute
 
-// identify finds the player behind a fingerprint, a nameless one for a
-// new key, and notes that they were seen unless that was noted less than
-// seenEvery ago. The note is committed beside the session, not before it:
-// nothing waits for its fsync (Shutdown waits for it, as for a handler).
-func (srv *Server) identify(ctx context.Context, fp string) (store.Player, error) {
-	p, err := srv.cfg.Storage.Players.Player(ctx, fp)
+// identify finds the person a key belongs to (none, ID "", for a key that
+// is nobody's yet), and notes that the key was seen unless that was noted
+// less than seenEvery ago. The note is committed beside the session, not
+// before it: nothing waits for its fsync (Shutdown waits for it, as for a
+// handler).
+func (srv *Server) identify(ctx context.Context, fp string) (store.Person, error) {
+	p, err := srv.cfg.Storage.Players.PersonByKey(ctx, fp)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Player{Fingerprint: fp}, nil
+		return store.Person{}, nil
 	}
 	if err != nil {
-		return store.Player{}, fmt.Errorf("identify %s: %w", fp, err)
+		return store.Person{}, fmt.Errorf("identify %s: %w", fp, err)
 	}
 	at := srv.cfg.Now()
-	if since := at.Sub(p.LastSeen); since >= 0 && since < seenEvery {
+	var seen time.Time
+	for _, k := range p.Keys {
+		if k.Fingerprint == fp {
+			seen = k.LastSeen
+		}
+	}
+	if since := at.Sub(seen); since >= 0 && since < seenEvery {
 		return p, nil
 	}
 	srv.handlers.Add(1) // within this session's handler: the count is above zero

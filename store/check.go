@@ -12,14 +12,16 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // Check verifies the file: bbolt's own page checks (tx.Check), then the
 // store's invariants: every event belongs to a known game and decodes with
 // the seq of its key, each game's seqs run gap-free from 1, a game is in
-// exactly one of the in-progress and finished sets unless abandoned, and
-// every finished game is indexed by table and player. It reads in one
-// transaction and returns every problem found, joined.
+// exactly one of the in-progress and finished sets unless abandoned, every
+// finished game is indexed by table and player, and people, keys and
+// names agree (checkPeople). It reads in one transaction and returns every
+// problem found, joined.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctxErr(ctx, "check"); err != nil {
 		return err
@@ -88,13 +90,15 @@ func (s *Store) Check(ctx context.Context) error {
 					errs = append(errs, fmt.Errorf("game %d: not indexed by table", id))
 				}
 				for _, p := range r.Players {
-					if p.Fingerprint != "" && tx.Bucket(bucketByPlayer).Get(indexKey(p.Fingerprint, id)) == nil {
-						errs = append(errs, fmt.Errorf("game %d: not indexed by player %s", id, p.Fingerprint))
+					if p.Person != "" && tx.Bucket(bucketByPlayer).Get(indexKey(p.Person, id)) == nil {
+						errs = append(errs, fmt.Errorf("game %d: not indexed by player %s", id, p.Person))
 					}
 				}
 			}
 		}
 		errs = append(errs, checkSeeds(tx, games)...)
+		errs = append(errs, checkPeople(tx)...)
+		errs = append(errs, checkUDPNames(tx)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -161,5 +165,73 @@ func checkSeeds(tx *bolt.Tx, games map[uint64]Replay) []error {
 			errs = append(errs, fmt.Errorf("game %d in progress with fair dice has no seed", id))
 		}
 	}
+	return errs
+}
+
+// checkPeople checks people, keys and names against each other: every
+// person's keys point back to them and every key to a person listing it;
+// every person's name is indexed by its skeleton to them, and every name
+// to a person so named; no person is without a key or a name.
+func checkPeople(tx *bolt.Tx) []error {
+	var errs []error
+	keys, names := tx.Bucket(bucketKeys), tx.Bucket(bucketNames)
+	people := map[string]Person{}
+	_ = tx.Bucket(bucketPeople).ForEach(func(k, v []byte) error {
+		var p Person
+		if err := json.Unmarshal(v, &p); err != nil {
+			errs = append(errs, fmt.Errorf("person %s: %w", k, err))
+			return nil
+		}
+		if p.ID != string(k) {
+			errs = append(errs, fmt.Errorf("person key %s holds %s", k, p.ID))
+		}
+		people[p.ID] = p
+		if len(p.Keys) == 0 {
+			errs = append(errs, fmt.Errorf("person %s has no key", p.ID))
+		}
+		for _, key := range p.Keys {
+			if owner := keys.Get([]byte(key.Fingerprint)); string(owner) != p.ID {
+				errs = append(errs, fmt.Errorf("person %s lists key %s, which is %q's", p.ID, key.Fingerprint, owner))
+			}
+		}
+		if p.Name == "" {
+			errs = append(errs, fmt.Errorf("person %s has no name", p.ID))
+		} else if owner := names.Get([]byte(ident.Skeleton(p.Name))); string(owner) != p.ID {
+			errs = append(errs, fmt.Errorf("person %s's name %q is indexed to %q", p.ID, p.Name, owner))
+		}
+		return nil
+	})
+	_ = keys.ForEach(func(k, v []byte) error {
+		if p, ok := people[string(v)]; !ok || !p.HasKey(string(k)) {
+			errs = append(errs, fmt.Errorf("key %s points to %s, who does not list it", k, v))
+		}
+		return nil
+	})
+	_ = names.ForEach(func(k, v []byte) error {
+		if p, ok := people[string(v)]; !ok || ident.Skeleton(p.Name) != string(k) {
+			errs = append(errs, fmt.Errorf("name %q points to %s, who is not so named", k, v))
+		}
+		return nil
+	})
+	return errs
+}
+
+// checkUDPNames checks the Mäxchen bots' names: each is keyed by its
+// skeleton, and none looks like a person's.
+func checkUDPNames(tx *bolt.Tx) []error {
+	var errs []error
+	names := tx.Bucket(bucketNames)
+	_ = tx.Bucket(bucketUDPNames).ForEach(func(k, v []byte) error {
+		var n UDPName
+		switch err := json.Unmarshal(v, &n); {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("udp name %q: %w", k, err))
+		case ident.Skeleton(n.Name) != string(k):
+			errs = append(errs, fmt.Errorf("udp name %q is keyed %q", n.Name, k))
+		case names.Get(k) != nil:
+			errs = append(errs, fmt.Errorf("udp name %q looks like the name of person %s", n.Name, names.Get(k)))
+		}
+		return nil
+	})
 	return errs
 }

@@ -15,13 +15,40 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
-// Seat is one player of a game, by seat index.
+// Seat is one player of a game, by seat index, or one seated at a table
+// for its next game (Table.Seated, which keeps Person, Fingerprint and Bot
+// only).
 type Seat struct {
-	Name        string `json:"name"`
+	// Person is who sat: a person's id (lobby/ident).
+	Person string `json:"person"`
+	// Name is their name now, looked up when the game is read (for a
+	// key-less player, the name they played under). Not stored.
+	Name string `json:"-"`
+	// PlayedAs is the name they played the game under.
+	PlayedAs string `json:"-"`
+	// Fingerprint is the key they sat down with (a key-less player's id):
+	// what the fair seating hashes (engine/fair), the replay's
+	// "fingerprint".
 	Fingerprint string `json:"fingerprint"`
-	Bot         bool   `json:"bot"`
+	// Bot: the seat was played by a program (the bot line protocol, the
+	// Mäxchen gateway, a built-in bot); a fact of the seat, not of the
+	// person.
+	Bot bool `json:"bot"`
+}
+
+// Shown is the seat's name as shown: the name now, with the name played
+// under beside it where it differs ("bob (played as red)").
+func (s Seat) Shown() string {
+	switch {
+	case s.Name == "":
+		return s.PlayedAs
+	case s.PlayedAs != "" && s.PlayedAs != s.Name:
+		return s.Name + " (played as " + s.PlayedAs + ")"
+	}
+	return s.Name
 }
 
 // Game is a game's meta data; its events are stored apart.
@@ -68,23 +95,47 @@ type Replay struct {
 	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
 }
 
-// ReplayPlayer is one player of a Replay.
+// ReplayPlayer is one player of a Replay. Name is their name now and
+// PlayedAs the name they played under, when it differs; the stored header
+// keeps the name played under in Name.
 type ReplayPlayer struct {
 	Seat        int    `json:"seat"`
+	Person      string `json:"person"`
 	Name        string `json:"name"`
+	PlayedAs    string `json:"played_as,omitempty"`
 	Fingerprint string `json:"fingerprint"`
 	Bot         bool   `json:"bot"`
 }
 
-// game is the Game a Replay's header describes.
-func (r Replay) game() Game {
+// game is the Game a stored header describes, each seat named as of tx.
+func (r Replay) game(tx *bolt.Tx) Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
 		Winner: r.Winner, Standings: slices.Clone(r.Standings), Fair: cloneProof(r.Fair)}
 	g.Seats = make([]Seat, len(r.Players))
 	for i, p := range r.Players {
-		g.Seats[i] = Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+		name := p.Name
+		if now := nameOf(tx, p.Person); now != "" && ident.HasKeys(p.Person) {
+			name = now
+		}
+		g.Seats[i] = Seat{Person: p.Person, Name: name, PlayedAs: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
 	}
 	return g
+}
+
+// record is g as the store keeps its header: each seat's name the name it
+// played under.
+func (g Game) record() Replay {
+	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair)}
+	r.Players = make([]ReplayPlayer, len(g.Seats))
+	for i, s := range g.Seats {
+		played := s.PlayedAs
+		if played == "" {
+			played = s.Name
+		}
+		r.Players[i] = ReplayPlayer{Seat: i, Person: s.Person, Name: played, Fingerprint: s.Fingerprint, Bot: s.Bot}
+	}
+	return r
 }
 
 // Replay is g as the document of PROTOCOL.md §3, with the events evs.
@@ -95,11 +146,18 @@ func (g Game) Replay(evs []engine.Event) Replay {
 	return r
 }
 
-// Players is g's players as PROTOCOL.md §3 writes them.
+// Players is g's players as PROTOCOL.md §3 writes them: each by their
+// name now, and the name played under where it differs.
 func (g Game) Players() []ReplayPlayer {
 	out := make([]ReplayPlayer, len(g.Seats))
 	for i, s := range g.Seats {
-		out[i] = ReplayPlayer{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
+		name, played := s.Name, ""
+		if name == "" {
+			name = s.PlayedAs
+		} else if s.PlayedAs != name {
+			played = s.PlayedAs
+		}
+		out[i] = ReplayPlayer{Seat: i, Person: s.Person, Name: name, PlayedAs: played, Fingerprint: s.Fingerprint, Bot: s.Bot}
 	}
 	return out
 }
@@ -186,6 +244,9 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		if err := noNUL("fingerprint", st.Fingerprint); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
 		}
+		if err := noNUL("person", st.Person); err != nil {
+			return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
+		}
 	}
 	g.Seats = slices.Clone(g.Seats)
 	g.Ended, g.Winner, g.Standings = time.Time{}, -1, nil
@@ -201,7 +262,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		}
 		out = g
 		out.ID = strconv.FormatUint(n, 10)
-		if err := putGame(tx, n, out.Replay(nil)); err != nil {
+		if err := putGame(tx, n, out.record()); err != nil {
 			return err
 		}
 		if secret != "" {
@@ -308,14 +369,14 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		rk  engine.Ranking
 	)
 	if known != nil {
-		fps, rk = known.fps, known.ranking
+		fps, rk = known.persons, known.ranking
 	}
 	if fps == nil || res != nil {
 		var err error
 		if rec, err = getGame(tx, id); err != nil {
 			return err
 		}
-		fps, rk = rec.fingerprints(), rec.Rules.Ranking
+		fps, rk = rec.persons(), rec.Rules.Ranking
 	}
 	events := tx.Bucket(bucketEvents)
 	c := events.Cursor()
@@ -358,7 +419,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	}
 	var d tallyDelta
 	d.events(len(fps), rk, evs, prevRoll)
-	*after = liveGame{fps: fps, ranking: rk, seq: last + len(evs)}
+	*after = liveGame{persons: fps, ranking: rk, seq: last + len(evs)}
 	after.roll, after.hasRoll = prevRoll(len(evs))
 
 	for i, e := range evs {
@@ -378,13 +439,13 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	return d.apply(tx, fps)
 }
 
-// fingerprints lists the players' keys by seat.
-func (r Replay) fingerprints() []string {
-	fps := make([]string, len(r.Players))
+// persons lists the players' ids by seat.
+func (r Replay) persons() []string {
+	ids := make([]string, len(r.Players))
 	for i, p := range r.Players {
-		fps[i] = p.Fingerprint
+		ids[i] = p.Person
 	}
-	return fps
+	return ids
 }
 
 // validSeats checks the seat numbers of an event against a game of n
@@ -474,10 +535,10 @@ func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 	}
 	bp := tx.Bucket(bucketByPlayer)
 	for _, p := range rec.Players {
-		if p.Fingerprint == "" {
+		if p.Person == "" {
 			continue
 		}
-		if err := bp.Put(indexKey(p.Fingerprint, id), nil); err != nil {
+		if err := bp.Put(indexKey(p.Person, id), nil); err != nil {
 			return err
 		}
 	}
@@ -543,7 +604,7 @@ func (s *Store) Game(ctx context.Context, id string) (Game, []engine.Event, erro
 		if err != nil {
 			return err
 		}
-		g = rec.game()
+		g = rec.game(tx)
 		evs, err = readEvents(tx, n)
 		return err
 	})
@@ -571,7 +632,7 @@ func readEvents(tx *bolt.Tx, id uint64) ([]engine.Event, error) {
 // Query selects finished games. Table and Player may be combined.
 type Query struct {
 	Table  string // table name, ignoring case; "" for any
-	Player string // a seated player's fingerprint; "" for any
+	Player string // a seated person's id; "" for any
 	Limit  int    // at most this many; 0 (or less) means 50
 	Before string // a game ID: only games with smaller IDs (paging); "" for none
 }
@@ -640,7 +701,7 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 			if err != nil {
 				return fmt.Errorf("game %d: %w", id, err)
 			}
-			out = append(out, rec.game())
+			out = append(out, rec.game(tx))
 		}
 		return nil
 	})
@@ -675,9 +736,10 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 		return nil, err
 	}
 	type loaded struct {
-		rec Replay
-		evs []engine.Event
-		err error
+		rec  Replay
+		game Game
+		evs  []engine.Event
+		err  error
 	}
 	var games []loaded
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -693,7 +755,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 				rec.Fair.ServerSeed = string(seed)
 			}
 			evs, err := readEvents(tx, id)
-			games = append(games, loaded{rec: rec, evs: evs, err: err})
+			games = append(games, loaded{rec: rec, game: rec.game(tx), evs: evs, err: err})
 			return nil
 		})
 	})
@@ -717,7 +779,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			errs = append(errs, fmt.Errorf("recover game %s: %w", l.rec.ID, l.err))
 			continue
 		}
-		g := l.rec.game()
+		g := l.game
 		st, err := engine.Replay(g.Rules, len(g.Seats), l.evs, nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("recover game %s: %w", g.ID, err))
@@ -735,20 +797,20 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 	return out, errors.Join(errs...)
 }
 
-// Tally returns a player's running totals; a player with no games has a
-// zero Tally, not an error.
-func (s *Store) Tally(ctx context.Context, fingerprint string) (Tally, error) {
+// Tally returns a person's running totals, by id; a person with no games
+// has a zero Tally, not an error.
+func (s *Store) Tally(ctx context.Context, person string) (Tally, error) {
 	if err := ctxErr(ctx, "tally"); err != nil {
 		return Tally{}, err
 	}
 	var t Tally
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
-		t, err = decodeTally(tx.Bucket(bucketTallies).Get([]byte(fingerprint)))
+		t, err = decodeTally(tx.Bucket(bucketTallies).Get([]byte(person)))
 		return err
 	})
 	if err != nil {
-		return Tally{}, fmt.Errorf("tally %s: %w", fingerprint, err)
+		return Tally{}, fmt.Errorf("tally %s: %w", person, err)
 	}
 	return t, nil
 }

@@ -248,7 +248,7 @@ func TestGamesAndTallies(t *testing.T) {
 			var out []string
 			for _, g := range games {
 				if !g.Finished() || (q.Table != "" && !strings.EqualFold(g.Table, q.Table)) ||
-					(q.Player != "" && !slices.ContainsFunc(g.Seats, func(s Seat) bool { return s.Fingerprint == q.Player })) {
+					(q.Player != "" && !slices.ContainsFunc(g.Seats, func(s Seat) bool { return s.Person == q.Player })) {
 					continue
 				}
 				if q.Before != "" {
@@ -273,9 +273,9 @@ func TestGamesAndTallies(t *testing.T) {
 			{Table: "BLUE", Limit: 3},
 			{Table: "blue", Before: "40", Limit: 4},
 			{Table: "none"},
-			{Player: players[0].Fingerprint},
-			{Player: players[1].Fingerprint, Limit: 2, Before: "50"},
-			{Player: players[2].Fingerprint, Table: "green"},
+			{Player: players[0].Person},
+			{Player: players[1].Person, Limit: 2, Before: "50"},
+			{Player: players[2].Person, Table: "green"},
 			{Player: "SHA256:nobody"},
 			{Before: "1"},
 			{Before: "999"},
@@ -307,15 +307,15 @@ func TestGamesAndTallies(t *testing.T) {
 		}
 		ref := referenceTally(games, logs)
 		for _, p := range players {
-			got, err := s.Tally(ctx, p.Fingerprint)
+			got, err := s.Tally(ctx, p.Person)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != ref[p.Fingerprint] {
-				t.Errorf("tally of %s\n got %+v\nwant %+v", p.Fingerprint, got, ref[p.Fingerprint])
+			if got != ref[p.Person] {
+				t.Errorf("tally of %s\n got %+v\nwant %+v", p.Person, got, ref[p.Person])
 			}
 			if got.Games == 0 {
-				t.Errorf("player %s played no finished game: test too small", p.Fingerprint)
+				t.Errorf("player %s played no finished game: test too small", p.Person)
 			}
 		}
 	}
@@ -430,7 +430,7 @@ func TestInProgress(t *testing.T) {
 	if got, _ := s.Games(ctx, Query{Limit: 1}); len(got) != 1 || got[0].ID != endless.ID {
 		t.Errorf("finished-by-recovery game not listed first: %v", got)
 	}
-	if tl, _ := s.Tally(ctx, seats(3)[eg.Winner()].Fingerprint); tl.Wins == 0 {
+	if tl, _ := s.Tally(ctx, seats(3)[eg.Winner()].Person); tl.Wins == 0 {
 		t.Error("recovery did not count the win")
 	}
 	// The empty game is abandoned.

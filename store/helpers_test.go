@@ -76,7 +76,8 @@ func ruleSets() []engine.Options {
 func seats(n int) []Seat {
 	ss := make([]Seat, n)
 	for i := range ss {
-		ss[i] = Seat{Name: fmt.Sprintf("p%d", i), Fingerprint: fmt.Sprintf("SHA256:fp%d", i)}
+		ss[i] = Seat{Person: fmt.Sprintf("test:p%d", i), Name: fmt.Sprintf("p%d", i), PlayedAs: fmt.Sprintf("p%d", i),
+			Fingerprint: fmt.Sprintf("SHA256:fp%d", i)}
 	}
 	return ss
 }
@@ -218,9 +219,9 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 			per[g.Winner].Wins++
 		}
 		for i, s := range g.Seats {
-			t := out[s.Fingerprint]
+			t := out[s.Person]
 			t.add(per[i])
-			out[s.Fingerprint] = t
+			out[s.Person] = t
 		}
 	}
 	return out

@@ -145,7 +145,7 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
 	_, checks["Rating"] = s.Rating(ctx, "x", "")
 	_, checks["Leaderboard"] = s.Leaderboard(ctx, "", 1)
-	checks["Ban"] = s.Ban(ctx, Ban{Fingerprint: "x"})
+	checks["Ban"] = s.Ban(ctx, Ban{Key: "x"})
 	checks["Unban"] = s.Unban(ctx, "x")
 	_, checks["Banned"] = s.Banned(ctx, "x")
 	_, checks["Bans"] = s.Bans(ctx)

@@ -84,7 +84,7 @@ func TestOptionEvents(t *testing.T) {
 				t.Fatalf("read back %+v %+v, %v; stored %+v", got.Rules, evs, err, all)
 			}
 			for seat, want := range tt.want {
-				tl, _ := s.Tally(ctx, st[seat].Fingerprint)
+				tl, _ := s.Tally(ctx, st[seat].Person)
 				tl.Games, tl.Wins = 0, 0
 				if tl != want {
 					t.Errorf("seat %d: tally %+v, want %+v", seat, tl, want)

@@ -31,31 +31,37 @@ const (
 	EloK = 32.0
 )
 
-// Rating is a player's standing overall or at one table.
+// Rating is a person's standing overall or at one table. A person has
+// one rating whether they played by screen or as a bot (a bot is a fact
+// of a seat, not of a person); BotGames counts the games they played in a
+// bot's seat.
 type Rating struct {
-	Fingerprint string  `json:"fingerprint"`
-	Name        string  `json:"name"` // the current display name (a bot's as seated)
-	Bot         bool    `json:"bot"`
-	Rating      float64 `json:"rating"`
-	Games       int     `json:"games"` // finished games rated
-	Wins        int     `json:"wins"`
+	Person   string  `json:"person"`
+	Name     string  `json:"name"` // their name now
+	Rating   float64 `json:"rating"`
+	Games    int     `json:"games"` // finished games rated
+	Wins     int     `json:"wins"`
+	BotGames int     `json:"bot_games"` // of Games, those played in a bot's seat
 }
+
+// Bot reports whether every rated game was played in a bot's seat: a
+// built-in bot, a bot of the gateway or one on the line protocol.
+func (r Rating) Bot() bool { return r.Games > 0 && r.BotGames == r.Games }
 
 // ratingRecord is the stored value of a rating.
 type ratingRecord struct {
-	Name   string  `json:"name"`
-	Bot    bool    `json:"bot"`
-	Rating float64 `json:"rating"`
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
+	Rating   float64 `json:"rating"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	BotGames int     `json:"bot_games,omitempty"`
 }
 
-// ratingKey is lower(table) 0x00 fingerprint; table "" is overall.
-func ratingKey(table, fingerprint string) []byte {
-	k := make([]byte, 0, len(table)+1+len(fingerprint))
+// ratingKey is lower(table) 0x00 person; table "" is overall.
+func ratingKey(table, person string) []byte {
+	k := make([]byte, 0, len(table)+1+len(person))
 	k = append(k, fold(table)...)
 	k = append(k, 0)
-	return append(k, fingerprint...)
+	return append(k, person...)
 }
 
 func getRating(b *bolt.Bucket, key []byte) (ratingRecord, bool, error) {
@@ -123,12 +129,12 @@ func places(n int, standings []int, winner int) []int {
 }
 
 // rateTx updates the overall and the table's ratings of a game's players
-// once it is finished. Seats without a fingerprint play at StartRating and
-// are not stored; a key in two seats counts the game once.
+// once it is finished. Seats without a person play at StartRating and are
+// not stored; a person in two seats counts the game once.
 func rateTx(tx *bolt.Tx, rec *Replay, res Result) error {
 	n := len(rec.Players)
 	place := places(n, res.Standings, res.Winner)
-	fp := func(i int) string { return rec.Players[i].Fingerprint }
+	fp := func(i int) string { return rec.Players[i].Person }
 	same := func(i, j int) bool { return fp(i) != "" && fp(i) == fp(j) }
 	b := tx.Bucket(bucketRatings)
 	for _, table := range []string{"", rec.Table} {
@@ -152,20 +158,22 @@ func rateTx(tx *bolt.Tx, rec *Replay, res Result) error {
 		d := eloDeltas(before, place, same)
 		counted := make(map[string]bool, n)
 		for i, p := range rec.Players {
-			if p.Fingerprint == "" {
+			if p.Person == "" {
 				continue
 			}
-			r := recs[p.Fingerprint]
+			r := recs[p.Person]
 			r.Rating += d[i]
-			r.Name, r.Bot = p.Name, p.Bot
-			if !counted[p.Fingerprint] {
-				counted[p.Fingerprint] = true
+			if !counted[p.Person] {
+				counted[p.Person] = true
 				r.Games++
-				if res.Winner >= 0 && res.Winner < n && fp(res.Winner) == p.Fingerprint {
+				if res.Winner >= 0 && res.Winner < n && fp(res.Winner) == p.Person {
 					r.Wins++
 				}
+				if botSeat(rec, p.Person) {
+					r.BotGames++
+				}
 			}
-			recs[p.Fingerprint] = r
+			recs[p.Person] = r
 		}
 		for f, r := range recs {
 			v, err := json.Marshal(r)
@@ -180,40 +188,47 @@ func rateTx(tx *bolt.Tx, rec *Replay, res Result) error {
 	return nil
 }
 
-// Rating returns a player's rating overall (table "") or at a table. A
-// player without a rated game there has StartRating and no games, not an
+// botSeat reports whether person played every seat of theirs in the game
+// as a bot.
+func botSeat(rec *Replay, person string) bool {
+	for _, p := range rec.Players {
+		if p.Person == person && !p.Bot {
+			return false
+		}
+	}
+	return true
+}
+
+// Rating returns a person's rating overall (table "") or at a table. A
+// person without a rated game there has StartRating and no games, not an
 // error.
-func (s *Store) Rating(ctx context.Context, fingerprint, table string) (Rating, error) {
+func (s *Store) Rating(ctx context.Context, person, table string) (Rating, error) {
 	if err := ctxErr(ctx, "rating"); err != nil {
 		return Rating{}, err
 	}
 	var out Rating
 	err := s.db.View(func(tx *bolt.Tx) error {
-		r, _, err := getRating(tx.Bucket(bucketRatings), ratingKey(table, fingerprint))
+		r, _, err := getRating(tx.Bucket(bucketRatings), ratingKey(table, person))
 		if err != nil {
 			return err
 		}
-		out = ratingOf(tx, fingerprint, r)
+		out = ratingOf(tx, person, r)
 		return nil
 	})
 	if err != nil {
-		return Rating{}, fmt.Errorf("rating of %s at %q: %w", fingerprint, table, err)
+		return Rating{}, fmt.Errorf("rating of %s at %q: %w", person, table, err)
 	}
 	return out, nil
 }
 
-// ratingOf is r with the player's current name, if they have a profile.
-func ratingOf(tx *bolt.Tx, fingerprint string, r ratingRecord) Rating {
-	out := Rating{Fingerprint: fingerprint, Name: r.Name, Bot: r.Bot, Rating: r.Rating, Games: r.Games, Wins: r.Wins}
-	if p, err := getPlayer(tx, fingerprint); err == nil {
-		out.Name, out.Bot = p.Name, p.Bot
-	}
-	return out
+// ratingOf is r with the person's name now.
+func ratingOf(tx *bolt.Tx, person string, r ratingRecord) Rating {
+	return Rating{Person: person, Name: nameOf(tx, person), Rating: r.Rating, Games: r.Games, Wins: r.Wins, BotGames: r.BotGames}
 }
 
-// Leaderboard ranks the players with a rated game, overall (table "") or
+// Leaderboard ranks the people with a rated game, overall (table "") or
 // at one table, best first (ties: more games, then name); at most limit of
-// them, all if limit <= 0. Names are the players' current ones.
+// them, all if limit <= 0. Names are the people's names now.
 func (s *Store) Leaderboard(ctx context.Context, table string, limit int) ([]Rating, error) {
 	if err := ctxErr(ctx, "leaderboard"); err != nil {
 		return nil, err
@@ -239,7 +254,7 @@ func (s *Store) Leaderboard(ctx context.Context, table string, limit int) ([]Rat
 	}
 	slices.SortFunc(out, func(a, b Rating) int {
 		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Games, a.Games),
-			cmp.Compare(fold(a.Name), fold(b.Name)), cmp.Compare(a.Fingerprint, b.Fingerprint))
+			cmp.Compare(fold(a.Name), fold(b.Name)), cmp.Compare(a.Person, b.Person))
 	})
 	if limit > 0 && len(out) > limit {
 		out = out[:limit:limit]
@@ -247,40 +262,28 @@ func (s *Store) Leaderboard(ctx context.Context, table string, limit int) ([]Rat
 	return out, nil
 }
 
-// addBuckets creates buckets of addedBuckets that an existing file lacks.
-// A new ratings bucket is filled from the finished games already stored,
-// in the order they ended, as if each had just finished.
-func (s *Store) addBuckets(missing [][]byte) error {
-	return s.update(func(tx *bolt.Tx) error {
-		rate := false
-		for _, b := range missing {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return fmt.Errorf("create bucket %s: %w", b, err)
-			}
-			rate = rate || bytes.Equal(b, bucketRatings)
-		}
-		if !rate {
-			return nil
-		}
-		var recs []Replay
-		err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
-			r, err := getGame(tx, binary.BigEndian.Uint64(k))
-			if err != nil {
-				return err
-			}
-			recs = append(recs, r)
-			return nil
-		})
+// rateAll fills the ratings from the finished games stored, in the order
+// they ended, as if each had just finished: for a file whose ratings
+// bucket is new.
+func rateAll(tx *bolt.Tx) error {
+	var recs []Replay
+	err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
+		r, err := getGame(tx, binary.BigEndian.Uint64(k))
 		if err != nil {
-			return fmt.Errorf("rate stored games: %w", err)
+			return err
 		}
-		slices.SortStableFunc(recs, func(a, b Replay) int { return a.Ended.Compare(b.Ended) })
-		for i := range recs {
-			r := &recs[i]
-			if err := rateTx(tx, r, Result{Ended: r.Ended, Winner: r.Winner, Standings: r.Standings}); err != nil {
-				return fmt.Errorf("rate stored game %s: %w", r.ID, err)
-			}
-		}
+		recs = append(recs, r)
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("rate stored games: %w", err)
+	}
+	slices.SortStableFunc(recs, func(a, b Replay) int { return a.Ended.Compare(b.Ended) })
+	for i := range recs {
+		r := &recs[i]
+		if err := rateTx(tx, r, Result{Ended: r.Ended, Winner: r.Winner, Standings: r.Standings}); err != nil {
+			return fmt.Errorf("rate stored game %s: %w", r.ID, err)
+		}
+	}
+	return nil
 }

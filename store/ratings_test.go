@@ -6,8 +6,6 @@ import (
 	"math"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/mia-game/mia/engine"
 )
 
@@ -98,12 +96,14 @@ func TestRatings(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	ss := seats(4) // p0 … p3
-	if _, err := s.SetName(ctx, ss[0].Fingerprint, "strong", false); err != nil {
+	strong, err := s.SetName(ctx, ss[0].Fingerprint, "strong")
+	if err != nil {
 		t.Fatal(err)
 	}
+	ss[0].Person = strong.ID
 	rating := func(i int, table string) Rating {
 		t.Helper()
-		r, err := s.Rating(ctx, ss[i].Fingerprint, table)
+		r, err := s.Rating(ctx, ss[i].Person, table)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,14 +161,14 @@ func TestRatings(t *testing.T) {
 	if got := fmt.Sprint(order); got != "[strong p3 p1 p2]" {
 		t.Errorf("leaderboard %s", got)
 	}
-	if lb, _ := s.Leaderboard(ctx, "a", 2); len(lb) != 2 || lb[0].Name != "strong" || lb[1].Fingerprint != ss[1].Fingerprint {
+	if lb, _ := s.Leaderboard(ctx, "a", 2); len(lb) != 2 || lb[0].Name != "strong" || lb[1].Person != ss[1].Person {
 		t.Errorf("leaderboard at a, 2: %+v", lb)
 	}
 	if lb, _ := s.Leaderboard(ctx, "nowhere", 0); len(lb) != 0 {
 		t.Errorf("leaderboard of an unknown table: %+v", lb)
 	}
 	// A rename shows at once.
-	if _, err := s.SetName(ctx, ss[0].Fingerprint, "renamed", false); err != nil {
+	if _, err := s.SetName(ctx, ss[0].Fingerprint, "renamed"); err != nil {
 		t.Fatal(err)
 	}
 	if lb, _ := s.Leaderboard(ctx, "", 1); lb[0].Name != "renamed" {
@@ -176,15 +176,15 @@ func TestRatings(t *testing.T) {
 	}
 }
 
-// A key in two seats of one game is not paired with itself and counts
-// the game once.
+// A person in two seats of one game is not paired with themselves and
+// counts the game once.
 func TestRatingsSameKeyTwice(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	ss := seats(2)
 	finishGame(t, s, "a", []Seat{ss[0], ss[1], ss[0]}, []int{0, 1, 2})
-	r0, _ := s.Rating(ctx, ss[0].Fingerprint, "")
-	r1, _ := s.Rating(ctx, ss[1].Fingerprint, "")
+	r0, _ := s.Rating(ctx, ss[0].Person, "")
+	r1, _ := s.Rating(ctx, ss[1].Person, "")
 	if r0.Games != 1 || r0.Wins != 1 || r1.Games != 1 {
 		t.Errorf("games: %+v %+v", r0, r1)
 	}
@@ -193,59 +193,25 @@ func TestRatingsSameKeyTwice(t *testing.T) {
 	}
 }
 
-// A file written before the ratings and bans buckets existed opens: the
-// buckets are created and the ratings filled from its finished games.
-func TestRatingsBackfill(t *testing.T) {
+// A person's rating counts the games they played in a bot's seat; Bot
+// holds only when every one was.
+func TestRatingsBotSeats(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
-	games, _ := shortGames(t, 60, 4)
-	for _, g := range games[:40] {
-		gm, err := s.CreateGame(ctx, Game{Table: g.table, Seats: g.seats, Rules: g.opts})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Append(ctx, gm.ID, g.events, g.res); err != nil {
-			t.Fatal(err)
-		}
+	ss := seats(2)
+	asBot := ss[0]
+	asBot.Bot = true
+	finishGame(t, s, "a", []Seat{asBot, ss[1]}, []int{0, 1})
+	r, _ := s.Rating(ctx, ss[0].Person, "")
+	if r.Games != 1 || r.BotGames != 1 || !r.Bot() {
+		t.Errorf("after a game as a bot: %+v (bot %v)", r, r.Bot())
 	}
-	want, err := s.Leaderboard(ctx, "", 0)
-	if err != nil {
-		t.Fatal(err)
+	finishGame(t, s, "b", []Seat{ss[0], ss[1]}, []int{1, 0})
+	r, _ = s.Rating(ctx, ss[0].Person, "")
+	if r.Games != 2 || r.BotGames != 1 || r.Bot() {
+		t.Errorf("after a game by screen: %+v (bot %v)", r, r.Bot())
 	}
-	wantT3, _ := s.Leaderboard(ctx, "t3", 0)
-	if err := s.db.Update(func(tx *bolt.Tx) error {
-		for _, b := range addedBuckets {
-			if err := tx.DeleteBucket(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s = reopen(t, s)
-	for _, c := range []struct {
-		table string
-		want  []Rating
-	}{{"", want}, {"t3", wantT3}} {
-		got, err := s.Leaderboard(ctx, c.table, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(c.want) || len(got) == 0 {
-			t.Fatalf("%q: %d ratings after backfill, want %d", c.table, len(got), len(c.want))
-		}
-		for i := range got {
-			g, w := got[i], c.want[i]
-			if g.Fingerprint != w.Fingerprint || !near(g.Rating, w.Rating) || g.Games != w.Games || g.Wins != w.Wins {
-				t.Errorf("%q #%d: %+v, want %+v", c.table, i, g, w)
-			}
-		}
-	}
-	if _, err := s.Banned(ctx, "x"); err == nil {
-		t.Error("a ban in a new bucket")
-	}
-	if err := s.Check(ctx); err != nil {
-		t.Error(err)
+	if rb, _ := s.Rating(ctx, ss[0].Person, "b"); rb.BotGames != 0 || rb.Games != 1 {
+		t.Errorf("at b: %+v", rb)
 	}
 }

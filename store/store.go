@@ -1,30 +1,44 @@
 // Package store keeps the server's durable state in one bbolt file:
-// players (fingerprint -> profile), tables (config, members, invites),
-// games (meta) and their events (game -> seq -> event), per-player tallies
-// and the schema version.
+// people (an id, a name, SSH keys), tables (config, members, invites),
+// games (meta) and their events (game -> seq -> event), per-person
+// tallies and ratings, bans, and the schema version.
+//
+// Every record that means a person holds the person's id (lobby/ident:
+// "p:N" for a person with keys, "bot:LEVEL:NAME" and "KIND:NAME" for
+// key-less players); a name is looked up when read, never copied, except
+// the name a game's seat played under, which the game keeps beside it.
 //
 // Layout (all buckets are created once, by Open, and named in one place):
 //
-//	meta      "schema" -> big-endian uint64 schema version
-//	players   fingerprint -> Player (JSON)
-//	names     lower(name) -> fingerprint
+//	meta      "schema" -> big-endian uint64 schema version (2)
+//	people    person id -> Person (JSON: name, keys, created)
+//	keys      key fingerprint -> person id
+//	names     skeleton(name) (ident.Skeleton) -> person id: no two people
+//	          have names that look alike
+//	key_codes sha256(code) -> the person and expiry of a one-time code
+//	          that attaches a key to them (keys add / keys join)
 //	tables    lower(name) -> Table (JSON): the newest table of that name
 //	closed_tables lower(name) 0x00 created(8) -> Table (JSON): closed tables
 //	          whose name was used again, so their games keep their rules of
 //	          who may see them
 //	invites   lower(table) 0x00 sha256(code) -> expiry (JSON)
-//	games     id(8) -> game meta (JSON, the shape of PROTOCOL.md §3 without events)
+//	games     id(8) -> game meta (JSON, the shape of PROTOCOL.md §3 without
+//	          events; each seat's "name" the name it played under)
 //	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
 //	active    id(8) -> "" for every game not finished yet
 //	finished  id(8) -> "" for every finished game
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
-//	by_player fingerprint 0x00 id(8) -> "" for finished games
-//	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
-//	ratings   lower(table) 0x00 fingerprint -> rating (JSON); table "" is overall
-//	bans      fingerprint -> Ban (JSON)
-//	udp_names a Mäxchen bot's name -> UDPName (JSON): the address that holds it
+//	by_player person id 0x00 id(8) -> "" for finished games
+//	tallies   person id -> Tally (version byte, 8 big-endian uint64s)
+//	ratings   lower(table) 0x00 person id -> rating (JSON); table "" is overall
+//	bans      key fingerprint, person id or "udp:"NETWORK -> Ban (JSON)
+//	udp_names skeleton(name) -> UDPName (JSON): a Mäxchen bot's name taken
+//	          for the address it plays from (registered, or held)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
+//
+// A file of schema 1 (people were their keys: players, fingerprint ->
+// profile) is migrated on open, in one transaction (migrate.go).
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -41,7 +55,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -57,7 +70,8 @@ import (
 var (
 	// ErrNotFound: no such player, table or game.
 	ErrNotFound = errors.New("not found")
-	// ErrNameTaken: another key already uses this display name.
+	// ErrNameTaken: another person's name, or a Mäxchen bot's
+	// (udpnames.go), looks like this one (ident.Skeleton).
 	ErrNameTaken = errors.New("name taken")
 	// ErrExists: an open table already has this name.
 	ErrExists = errors.New("already exists")
@@ -77,13 +91,15 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // Bucket and key names, in one place.
 var (
 	bucketMeta     = []byte("meta")
-	bucketPlayers  = []byte("players")
+	bucketPeople   = []byte("people")
+	bucketKeys     = []byte("keys")
 	bucketNames    = []byte("names")
+	bucketCodes    = []byte("key_codes")
 	bucketTables   = []byte("tables")
 	bucketInvites  = []byte("invites")
 	bucketGames    = []byte("games")
@@ -100,16 +116,12 @@ var (
 	bucketUDPNames = []byte("udp_names")
 
 	allBuckets = [][]byte{
-		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
+		bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
+		bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
 		bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
 	}
-
-	// addedBuckets came after the first files of schema 1 were written:
-	// Open creates them in a file that lacks them (see addBuckets) rather
-	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames}
 
 	keySchema = []byte("schema")
 )
@@ -130,7 +142,7 @@ type Store struct {
 	path string
 
 	// live remembers, of each game in progress, what appends need and
-	// would otherwise read and decode: the seats' fingerprints (which never
+	// would otherwise read and decode: the seats' persons (who never
 	// change) and the round's last roll as of a seq. Entries are set only
 	// after a commit and dropped when a game ends; the file stays the
 	// truth (a stale seq is not trusted).
@@ -142,7 +154,7 @@ type Store struct {
 
 // liveGame is what Store.live holds of a game.
 type liveGame struct {
-	fps     []string       // fingerprints by seat
+	persons []string       // person ids by seat
 	ranking engine.Ranking // the game's ranking, by which claims are judged
 	seq     int            // the last stored event
 	roll    engine.Event   // the round's last roll as of seq
@@ -266,7 +278,8 @@ func precheck(path string) error {
 	return nil
 }
 
-// initSchema creates the buckets of a new file, or checks an existing one.
+// initSchema creates the buckets of a new file, migrates a file of
+// schema 1 (migrate.go), or checks an existing one.
 func (s *Store) initSchema() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -274,8 +287,8 @@ func (s *Store) initSchema() (err error) {
 		}
 	}()
 	var (
-		fresh   bool
-		missing [][]byte // added buckets the file lacks
+		fresh bool
+		ver   uint64
 	)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
@@ -292,27 +305,29 @@ func (s *Store) initSchema() (err error) {
 		if len(v) != 8 {
 			return fmt.Errorf("%w: no schema version", ErrSchema)
 		}
-		if ver := binary.BigEndian.Uint64(v); ver > SchemaVersion {
+		ver = binary.BigEndian.Uint64(v)
+		switch {
+		case ver > SchemaVersion:
 			return fmt.Errorf("%w: schema version %d is newer than this server's %d; run a newer mia", ErrSchema, ver, SchemaVersion)
-		} else if ver < 1 {
+		case ver < 1:
 			return fmt.Errorf("%w: schema version %d", ErrSchema, ver)
+		case ver == 1:
+			return nil // migrate1 checks what it reads
 		}
 		for _, b := range allBuckets {
-			if tx.Bucket(b) != nil {
-				continue
-			}
-			if !slices.ContainsFunc(addedBuckets, func(a []byte) bool { return bytes.Equal(a, b) }) {
+			if tx.Bucket(b) == nil {
 				return fmt.Errorf("%w: bucket %q missing", ErrSchema, b)
 			}
-			missing = append(missing, b)
 		}
 		return nil
 	})
-	if err == nil && !fresh && len(missing) > 0 {
-		return s.addBuckets(missing)
-	}
-	if err != nil || !fresh {
+	switch {
+	case err != nil:
 		return err
+	case ver == 1:
+		return s.update(migrate1)
+	case !fresh:
+		return nil
 	}
 	return s.update(func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
@@ -358,7 +373,7 @@ func indexKey(prefix string, id uint64) []byte {
 	return binary.BigEndian.AppendUint64(b, id)
 }
 
-// fold is the case-insensitive key of a name.
+// fold is the case-insensitive key of a table's name.
 func fold(name string) string { return strings.ToLower(name) }
 
 // clone copies a value out of a transaction.

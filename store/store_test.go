@@ -110,7 +110,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 // A mia file whose two meta pages are both damaged is refused, unchanged.
 func TestOpenRefusesDamagedMeta(t *testing.T) {
 	s, path := openTemp(t)
-	if _, err := s.SetName(context.Background(), "SHA256:a", "alice", false); err != nil {
+	if _, err := s.SetName(context.Background(), "SHA256:a", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -176,7 +176,7 @@ func TestOpenRefusesOtherBoltFile(t *testing.T) {
 func TestOpenRefusesNewerSchema(t *testing.T) {
 	s, path := openTemp(t)
 	ctx := context.Background()
-	if _, err := s.SetName(ctx, "SHA256:a", "alice", false); err != nil {
+	if _, err := s.SetName(ctx, "SHA256:a", "alice"); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.db.Update(func(tx *bolt.Tx) error {
@@ -206,8 +206,15 @@ func TestCanceledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	checks := map[string]error{}
-	_, checks["Player"] = s.Player(ctx, "x")
-	_, checks["SetName"] = s.SetName(ctx, "x", "x", false)
+	_, checks["PersonByKey"] = s.PersonByKey(ctx, "x")
+	_, checks["Person"] = s.Person(ctx, "p:1")
+	_, checks["PersonByName"] = s.PersonByName(ctx, "x")
+	_, checks["SetName"] = s.SetName(ctx, "x", "x")
+	checks["Touch"] = s.Touch(ctx, "x", time.Now())
+	checks["AddKeyCode"] = s.AddKeyCode(ctx, "p:1", "c", time.Now())
+	_, checks["JoinKey"] = s.JoinKey(ctx, "c", "x", time.Now())
+	_, checks["RemoveKey"] = s.RemoveKey(ctx, "p:1", "x")
+	_, checks["BanOf"] = s.BanOf(ctx, "x")
 	_, checks["OpenTables"] = s.OpenTables(ctx)
 	_, checks["CreateGame"] = s.CreateGame(ctx, Game{})
 	checks["Append"] = s.Append(ctx, "1", nil, nil)

@@ -22,16 +22,17 @@ import (
 // still lists it) and the new one takes the name.
 type Table struct {
 	Name    string         `json:"name"`
-	Host    string         `json:"host"` // the host's fingerprint
+	Host    string         `json:"host"` // the host's person id
 	Rules   engine.Options `json:"rules"`
 	Seats   int            `json:"seats"` // 2..10
 	Private bool           `json:"private"`
-	Members []string       `json:"members,omitempty"` // fingerprints allowed in a private table
+	Members []string       `json:"members,omitempty"` // person ids allowed in a private table
 	Created time.Time      `json:"created"`
 	Closed  time.Time      `json:"closed,omitzero"` // zero while open
 	// Seated are the players sitting down for the table's next game, in
-	// the order they sat, so that a restart between games keeps them. (A
-	// game in progress keeps its own seats, in its record.)
+	// the order they sat, so that a restart between games keeps them: who
+	// (Person), with which key (Fingerprint) and whether as a bot; never a
+	// name. (A game in progress keeps its own seats, in its record.)
 	Seated []Seat `json:"seated,omitempty"`
 }
 
@@ -304,16 +305,16 @@ func (s *Store) AddInvite(ctx context.Context, table string, code string, expire
 	return nil
 }
 
-// UseInvite spends a one-time invite: the code is consumed and fingerprint
+// UseInvite spends a one-time invite: the code is consumed and the person
 // joins the table's Members (once). ErrBadInvite if the code is unknown to
 // this table, already used, expired at now, or the table is closed;
 // ErrNotFound if there is no such table.
-func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error {
+func (s *Store) UseInvite(ctx context.Context, table, code, person string, now time.Time) error {
 	if err := ctxErr(ctx, "use invite"); err != nil {
 		return err
 	}
-	if fingerprint == "" {
-		return fmt.Errorf("use invite for %s: empty fingerprint", table)
+	if person == "" {
+		return fmt.Errorf("use invite for %s: no person", table)
 	}
 	var expired bool
 	err := s.update(func(tx *bolt.Tx) error {
@@ -341,8 +342,8 @@ func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, 
 			expired = true // commit the deletion, then refuse
 			return nil
 		}
-		if !slices.Contains(t.Members, fingerprint) {
-			t.Members = append(t.Members, fingerprint)
+		if !slices.Contains(t.Members, person) {
+			t.Members = append(t.Members, person)
 		}
 		return putTable(tx, t)
 	})

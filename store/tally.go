@@ -9,8 +9,9 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// Tally is a player's running totals over all games, kept up to date by
-// Append so that reading it costs one lookup.
+// Tally is a person's running totals over all games, kept up to date by
+// Append so that reading it costs one lookup. It counts every seat of the
+// person's, played by screen or as a bot alike.
 //
 // The event counters grow as events are appended, so they include games
 // still in progress; Games and Wins count finished games only.
@@ -128,9 +129,9 @@ func (d *tallyDelta) finish(n, winner int) {
 	}
 }
 
-// apply adds the deltas to the stored tallies, by fingerprint. Seats
-// without a fingerprint have no tally; a key in two seats of one game
-// counts the game once.
+// apply adds the deltas to the stored tallies, by person. Seats without a
+// person have no tally; a person in two seats of one game counts the game
+// once.
 func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
 	if d.seats == nil {
 		return nil

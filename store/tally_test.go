@@ -96,7 +96,7 @@ func TestTallyScripted(t *testing.T) {
 			s = reopen(t, s)
 		}
 		if i == len(script)-2 {
-			if tl, _ := s.Tally(ctx, st[C].Fingerprint); tl.Games != 0 || tl.Wins != 0 {
+			if tl, _ := s.Tally(ctx, st[C].Person); tl.Games != 0 || tl.Wins != 0 {
 				t.Errorf("before the end: %+v counts a game", tl)
 			}
 		}
@@ -108,7 +108,7 @@ func TestTallyScripted(t *testing.T) {
 		t.Errorf("standings %v", got)
 	}
 	for seat, w := range want {
-		got, err := s.Tally(ctx, st[seat].Fingerprint)
+		got, err := s.Tally(ctx, st[seat].Person)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +123,8 @@ func TestTallyScripted(t *testing.T) {
 	}
 	ref := referenceTally([]Game{gg}, [][]engine.Event{evs})
 	for seat, w := range want {
-		if ref[st[seat].Fingerprint] != w {
-			t.Errorf("reference tally of seat %d = %+v", seat, ref[st[seat].Fingerprint])
+		if ref[st[seat].Person] != w {
+			t.Errorf("reference tally of seat %d = %+v", seat, ref[st[seat].Person])
 		}
 	}
 	if tl, err := s.Tally(ctx, "SHA256:nobody"); err != nil || tl != (Tally{}) {
@@ -190,7 +190,7 @@ func TestTallyMaexchenLosses(t *testing.T) {
 				t.Fatal("one round is the whole game")
 			}
 			for seat, want := range tc.lost {
-				tl, err := s.Tally(ctx, st[seat].Fingerprint)
+				tl, err := s.Tally(ctx, st[seat].Person)
 				if err != nil {
 					t.Fatal(err)
 				}

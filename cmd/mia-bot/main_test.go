@@ -115,10 +115,11 @@ func (w *syncWriter) String() string {
 func TestBotPlaysGames(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "host_key"))
 	ctx := context.Background()
-	host := lobby.Player{Fingerprint: "SHA256:host", Name: "host"}
-	if _, err := srv.st.SetName(ctx, host.Fingerprint, host.Name, false); err != nil {
+	hp, err := srv.st.SetName(ctx, "SHA256:host", "host")
+	if err != nil {
 		t.Fatal(err)
 	}
+	host := lobby.Player{ID: hp.ID, Key: "SHA256:host"}
 	rules := engine.DefaultOptions()
 	rules.TurnSeconds, rules.Lives = engine.MinTurnSeconds, 2
 	tb, err := srv.lobby.CreateTable(ctx, host, lobby.TableConfig{Name: "arena", Rules: rules, Seats: 2})
@@ -149,9 +150,12 @@ func TestBotPlaysGames(t *testing.T) {
 	if strings.Contains(out, "server: ERROR") {
 		t.Errorf("the bot made a refused move:\n%s", out)
 	}
-	p, err := srv.st.PlayerByName(ctx, "robo")
-	if err != nil || !p.Bot {
-		t.Errorf("robo: %+v %v", p, err)
+	p, err := srv.st.PersonByName(ctx, "robo")
+	if err != nil {
+		t.Fatalf("robo: %+v %v", p, err)
+	}
+	if r, err := srv.st.Rating(ctx, p.ID, ""); err != nil || r.Games < 3 || !r.Bot() {
+		t.Errorf("robo's games are not a bot's: %+v %v", r, err)
 	}
 	known, err := os.ReadFile(o.knownHosts)
 	if err != nil || !strings.Contains(string(known), "ssh-ed25519") {

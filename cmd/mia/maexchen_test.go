@@ -193,8 +193,9 @@ func (u *udpClient) await(want string) string {
 // TestMaexchenGatewayLimits runs the server with the gateway on and drives
 // its limits as a host and its admin would: registrations per address,
 // bans of a bot's name and of an address over SSH, the name of a bot gone
-// quiet held across a restart until an admin frees it, and the gateway
-// table's host named after the restart.
+// quiet held across a restart until an admin frees it, no person taking a
+// bot's name (registered or held) nor one like it, and the gateway table's
+// host named after the restart.
 func TestMaexchenGatewayLimits(t *testing.T) {
 	dir := t.TempDir()
 	admin := newKey(t)
@@ -230,6 +231,13 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 	u1 := udpFrom(t, "127.0.0.31", udp)
 	u1.send("REGISTER;u1")
 	u1.await("REGISTERED")
+	// No person takes the name of a bot registered, nor one like it.
+	eve, _ := dial(t, addr, newKey(t))
+	for _, name := range []string{"u1", "U1"} {
+		if out, code := command(t, eve, "name "+name); code != 1 || !strings.Contains(out, "Mäxchen bot") {
+			t.Errorf("a person takes the name %s beside the bot u1: %d %s", name, code, out)
+		}
+	}
 
 	// Bans over SSH: the name, then the address; each bot is dropped.
 	out, code := command(t, c, "ban maexchen:u1")
@@ -319,16 +327,33 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 	squatter := udpFrom(t, "127.0.0.32", udp)
 	squatter.send("REGISTER;alpha")
 	squatter.await("REJECTED;NAME_ALREADY_TAKEN")
+	squatter.send("REGISTER;ALPHA")
+	squatter.await("REJECTED;NAME_ALREADY_TAKEN")
+	// The held names, across the restart, are no person's to take either.
+	eve, _ = dial(t, addr, newKey(t))
+	if out, code := command(t, eve, "name Alpha"); code != 1 || !strings.Contains(out, "Mäxchen bot") {
+		t.Errorf("a person takes the name Alpha beside the held alpha: %d %s", code, out)
+	}
 	if out, code := command(t, c, "maexchen free alpha"); code != 0 || !strings.Contains(out, "Freed the name alpha") {
 		t.Fatalf("maexchen free alpha: %d %s", code, out)
 	}
 	squatter.send("REGISTER;alpha")
 	squatter.await("REGISTERED")
-	squatter.send("REGISTER;beta")
-	squatter.await("REJECTED;NAME_ALREADY_TAKEN")
+	other := udpFrom(t, "127.0.0.33", udp)
+	other.send("REGISTER;beta")
+	other.await("REJECTED;NAME_ALREADY_TAKEN")
 	if out, code := command(t, c, "maexchen free nobody"); code != 1 || !strings.Contains(out, "no address holds the name nobody") {
 		t.Errorf("maexchen free nobody: %d %s", code, out)
 	}
+	// Freed, a held name is a person's to take; then no bot's.
+	if out, code := command(t, c, "maexchen free beta"); code != 0 {
+		t.Fatalf("maexchen free beta: %d %s", code, out)
+	}
+	if out, code := command(t, eve, "name beta"); code != 0 {
+		t.Fatalf("name beta once freed: %d %s", code, out)
+	}
+	other.send("REGISTER;Beta")
+	other.await("REJECTED;NAME_ALREADY_TAKEN")
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}

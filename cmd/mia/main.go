@@ -122,6 +122,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			return err
 		}
 		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
+	} else if err := maexchen.SweepNames(ctx, maexchenRecords{st}, time.Now(), o.maexchenNameHold); err != nil {
+		// The bots' names it holds stay so; an admin frees them.
+		lg.Warn("could not sweep the Mäxchen bots' names", "err", err)
 	}
 	var dbg *debugServer // the profiling endpoint, if asked for
 	closeAll := func() error {

@@ -79,14 +79,17 @@ type Config struct {
 var ErrEnded = errors.New("the bot's session was ended")
 
 // Serve runs the protocol for the bot me on s until it hangs up (nil) or
-// the table or the server ends its session (ErrEnded). It greets the bot,
+// the table or the server ends its session (ErrEnded). me sits as a bot
+// (me.Bot) at that table only: the same person may play by screen at
+// another. It greets the bot (by its name now and its key),
 // seats it at table (or at the table where it is seated already, or at
 // the first public table waiting for players: table ""), and writes its
 // lines to s. An error that kept it from sitting down is returned after
 // the bot was told in an ERROR line. ctx is the bot's connection.
 func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table string) error {
 	bs := &botSession{cfg: cfg, s: s, me: me, out: newBotWriter(s)}
-	bs.out.send(true, "HELLO;"+field(me.Name)+";"+textField(me.Fingerprint))
+	name := cfg.Lobby.Name(me.ID)
+	bs.out.send(true, "HELLO;"+field(name)+";"+textField(me.Key))
 
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
 	t, sub, seat, err := bs.seat(cctx, table)
@@ -98,8 +101,8 @@ func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table st
 	defer sub.Close()
 	bs.table, bs.sub = t, sub
 	bs.out.send(true, "JOINED;"+textField(t.Name())+";"+strconv.Itoa(seat))
-	cfg.Log.Info("bot seated", "name", me.Name, "table", t.Name())
-	release := cfg.Seats.hold(me.Fingerprint, t.Name())
+	cfg.Log.Info("bot seated", "person", me.ID, "name", name, "table", t.Name())
+	release := cfg.Seats.hold(me.ID, t.Name())
 	err = bs.play(ctx)
 	if last := release(); last && !cfg.Closing() {
 		// A bot that hangs up gives its seat back (and leaves a running
@@ -108,26 +111,26 @@ func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table st
 		// server shutdown keeps every game as it is.
 		sctx, cancel := context.WithTimeout(context.Background(), botCallTimeout)
 		if err := t.Stand(sctx, me); err != nil && !errors.Is(err, lobby.ErrNotSeated) && !errors.Is(err, lobby.ErrTableClosed) {
-			cfg.Log.Warn("bot could not stand", "name", me.Name, "table", t.Name(), "err", err)
+			cfg.Log.Warn("bot could not stand", "person", me.ID, "table", t.Name(), "err", err)
 		}
 		cancel()
 	}
 	return err
 }
 
-// Seats counts the bot sessions of each key at each table. Its zero value
+// Seats counts the bot sessions of each person at each table. Its zero value
 // is ready; the server holds one for all its sessions.
 type Seats struct {
 	mu sync.Mutex
 	n  map[seatKey]int
 }
 
-type seatKey struct{ fp, table string }
+type seatKey struct{ id, table string }
 
-// hold counts one more bot session of fp at table; the returned func
-// counts it gone and reports whether it was the last.
-func (s *Seats) hold(fp, table string) func() bool {
-	k := seatKey{fp, table}
+// hold counts one more bot session of the person id at table; the
+// returned func counts it gone and reports whether it was the last.
+func (s *Seats) hold(id, table string) func() bool {
+	k := seatKey{id, table}
 	s.mu.Lock()
 	if s.n == nil {
 		s.n = make(map[seatKey]int)
@@ -155,7 +158,7 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 	if name != "" {
 		candidates = []string{name}
 	} else {
-		for _, info := range l.SeatedAt(bs.me.Fingerprint) {
+		for _, info := range l.SeatedAt(bs.me.ID) {
 			candidates = append(candidates, info.Name)
 		}
 		for _, info := range l.Tables(bs.me.Viewer()) {
@@ -198,7 +201,7 @@ func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobb
 	info := t.Info()
 	seat := info.Taken - 1
 	for i, s := range info.Players {
-		if s.Fingerprint == bs.me.Fingerprint {
+		if s.ID == bs.me.ID {
 			seat = i
 		}
 	}

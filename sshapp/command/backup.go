@@ -55,10 +55,10 @@ func runBackup(_ context.Context, c *Call) int {
 	defer f.Close()
 	n, err := c.pacedCopy(ctx, f)
 	if err != nil || n != size {
-		c.cfg.Log.Warn("backup not delivered", "fingerprint", c.Player.Fingerprint, "bytes", n, "of", size, "err", err)
+		c.cfg.Log.Warn("backup not delivered", "key", c.Key, "bytes", n, "of", size, "err", err)
 		return c.Refuse("the backup was cut short after %d of %d bytes", n, size)
 	}
-	c.cfg.Log.Info("backup taken", "fingerprint", c.Player.Fingerprint, "name", c.Player.Name, "bytes", n,
+	c.cfg.Log.Info("backup taken", "key", c.Key, "person", c.Person.ID, "bytes", n,
 		"took", time.Since(start).Round(time.Millisecond))
 	return ExitOK
 }

@@ -3,30 +3,36 @@ package command
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/store"
 )
 
 // banCommand is for server admins.
 var banCommand = Command{
 	Name:    "ban",
-	Args:    "[PLAYER|FINGERPRINT|maexchen:NAME|udp:ADDRESS]",
-	Summary: "server admins: keeps a key off the server (closes its sessions), or a Mäxchen bot or UDP address off the gateway; alone, lists the bans",
+	Args:    "[PLAYER|FINGERPRINT|udp:ADDRESS]",
+	Summary: "server admins: keeps a player (every key of theirs; a Mäxchen bot is the player maexchen:NAME) or one key off the server (closes their sessions), or UDP addresses off the Mäxchen gateway; alone, lists the bans",
 	JSON:    true,
 	Run:     runBan,
 }
 
-// BanJSON is the document of `ban --json` and `unban --json`.
+// BanJSON is the document of `ban --json` and `unban --json`, and one ban
+// of the list: a ban of a person (every key of theirs; a Mäxchen bot),
+// of one key, or of UDP addresses.
 type BanJSON struct {
-	Fingerprint string    `json:"fingerprint"`
-	Name        string    `json:"name"`
-	At          time.Time `json:"at,omitzero"`
-	Sessions    int       `json:"sessions_closed,omitempty"`
-	Banned      bool      `json:"banned"`
+	Person   string    `json:"person,omitempty"` // a banned person's id
+	Key      string    `json:"key,omitempty"`    // a banned key
+	UDP      string    `json:"udp,omitempty"`    // banned UDP addresses: an address or a network (CIDR)
+	Name     string    `json:"name"`             // the person's name now ("" for a key that is nobody's)
+	At       time.Time `json:"at,omitzero"`
+	Sessions int       `json:"sessions_closed,omitempty"`
+	Banned   bool      `json:"banned"`
 }
 
 func runBan(ctx context.Context, c *Call) int {
@@ -43,33 +49,70 @@ func runBan(ctx context.Context, c *Call) int {
 	if len(c.Args) == 0 {
 		return listBans(ctx, c, recs)
 	}
-	if b, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
-		return banUDP(ctx, c, recs, b, err)
+	if ub, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
+		switch {
+		case err != nil:
+			return c.Refuse("%v", err)
+		case ub.Name == "":
+			return banUDP(ctx, c, recs, ub)
+		}
+		// A Mäxchen bot is a person: banned as one, below.
 	}
-	p, ok := c.player(ctx, c.Args[0])
+	w, ok := c.player(ctx, c.Args[0])
 	if !ok {
 		return ExitRefused
 	}
-	switch {
-	case p.Fingerprint == c.Player.Fingerprint:
-		return c.Refuse("you cannot ban yourself")
-	case c.cfg.IsAdmin(p.Fingerprint):
-		return c.Refuse("%s is a server admin; take the key out of the admin keys first", displayName(p))
+	b := store.Ban{By: c.Key, At: c.cfg.Now()}
+	if w.Key != "" {
+		// A fingerprint bans that key alone, whoever it belongs to.
+		switch {
+		case w.Key == c.Key:
+			return c.Refuse("you cannot ban yourself")
+		case c.cfg.IsAdmin(w.Key):
+			return c.Refuse("%s is a server admin's key; take it out of the admin keys first", shortFP(w.Key))
+		}
+		b.Key = w.Key
+	} else {
+		switch {
+		case w.ID == c.Person.ID:
+			return c.Refuse("you cannot ban yourself")
+		case slices.ContainsFunc(w.Keys, func(k store.Key) bool { return c.cfg.IsAdmin(k.Fingerprint) }):
+			return c.Refuse("%s holds a server admin's key; take it out of the admin keys first", w.shown())
+		case !ident.HasKeys(w.ID) && !isUDPBot(w.ID):
+			return c.Refuse("%s (%s) is one of the server's own players, not a person: it cannot be banned", w.shown(), lobby.Clean(w.ID, 40))
+		}
+		b.Person = w.ID
 	}
-	b := store.Ban{Fingerprint: p.Fingerprint, Name: p.Name, By: c.Player.Fingerprint, At: c.cfg.Now()}
 	if err := recs.Ban(ctx, b); err != nil {
 		return c.serverError("save the ban", err)
 	}
-	closed := c.cfg.EndSessions(p.Fingerprint, "this key is banned from this server")
-	c.cfg.Log.Warn("banned", "fingerprint", p.Fingerprint, "name", p.Name, "by", c.Player.Name, "sessions", closed)
-	if c.JSON {
-		return c.WriteJSON(BanJSON{Fingerprint: p.Fingerprint, Name: p.Name, At: b.At.UTC(), Sessions: closed, Banned: true})
+	why := "you are banned from this server"
+	if b.Key != "" {
+		why = "this key is banned from this server"
 	}
-	fmt.Fprintf(c.Stdout, "Banned %s (%s): the key is refused from now on", displayName(p), lobby.Clean(p.Fingerprint, 80))
+	closed := c.cfg.EndSessions(b.Target(), why, nil)
+	c.cfg.Log.Warn("banned", "person", b.Person, "key", b.Key, "name", w.Name, "by", c.Key, "sessions", closed)
+	if c.JSON {
+		return c.WriteJSON(BanJSON{Person: b.Person, Key: b.Key, Name: w.Name, At: b.At.UTC(), Sessions: closed, Banned: true})
+	}
+	if isUDPBot(b.Person) {
+		fmt.Fprintf(c.Stdout, "Banned the Mäxchen bot %s (%s): %s, and so are names that look like it.\nLift it with:  %s\n",
+			w.shown(), lobby.Clean(b.Person, 40), gatewayTold, c.Hint("unban "+lobby.Clean(b.Target(), 80)))
+		return ExitOK
+	}
+	if b.Key != "" {
+		whose := ""
+		if w.ID != "" {
+			whose = " (" + w.shown() + "'s; their other keys are not banned)"
+		}
+		fmt.Fprintf(c.Stdout, "Banned the key %s%s: it is refused from now on", lobby.Clean(b.Key, 80), whose)
+	} else {
+		fmt.Fprintf(c.Stdout, "Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
+	}
 	if closed > 0 {
 		fmt.Fprintf(c.Stdout, "; %d open session(s) closed", closed)
 	}
-	fmt.Fprintf(c.Stdout, ".\nLift it with:  %s\n", c.Hint("unban "+lobby.Clean(p.Fingerprint, 80)))
+	fmt.Fprintf(c.Stdout, ".\nLift it with:  %s\n", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
 	return ExitOK
 }
 
@@ -78,23 +121,40 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 	if err != nil {
 		return c.serverError("read the bans", err)
 	}
-	if c.JSON {
-		out := struct {
-			Bans []BanJSON `json:"bans"`
-		}{Bans: []BanJSON{}}
-		for _, b := range bans {
-			out.Bans = append(out.Bans, BanJSON{Fingerprint: b.Fingerprint, Name: b.Name, At: b.At, Banned: true})
+	out := struct {
+		Bans []BanJSON `json:"bans"`
+	}{Bans: []BanJSON{}}
+	words := make([]string, len(bans))
+	for i, b := range bans {
+		name := ""
+		if b.UDP == "" {
+			if w, err := c.cfg.findPlayer(ctx, b.Target()); err == nil {
+				name = w.Name
+			}
 		}
+		out.Bans = append(out.Bans, BanJSON{Person: b.Person, Key: b.Key, UDP: b.UDP, Name: name, At: b.At, Banned: true})
+		switch {
+		case b.Key != "":
+			words[i] = "the key " + lobby.Clean(b.Key, 80)
+		case b.UDP != "":
+			words[i] = "every bot from " + lobby.Clean(b.Target(), 60)
+		case isUDPBot(b.Person):
+			words[i] = "the Mäxchen bot " + lobby.Clean(b.Person, 40)
+		default:
+			words[i] = "every key of " + lobby.Clean(b.Person, 40)
+		}
+	}
+	if c.JSON {
 		return c.WriteJSON(out)
 	}
 	if len(bans) == 0 {
-		fmt.Fprintln(c.Stdout, "No key is banned.")
+		fmt.Fprintln(c.Stdout, "Nobody is banned.")
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FINGERPRINT\tNAME\tSINCE")
-	for _, b := range bans {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", lobby.Clean(b.Fingerprint, 80), lobby.Clean(b.Name, lobby.MaxNameLen), b.At.UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Fprintln(tw, "BANNED\tNAME\tSINCE")
+	for i, b := range out.Bans {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", words[i], lobby.Clean(b.Name, lobby.MaxUDPNameLen), b.At.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	_ = tw.Flush()
 	return ExitOK

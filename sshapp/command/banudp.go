@@ -4,53 +4,58 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/store"
 )
 
-// The Mäxchen gateway's bans: `ban maexchen:NAME` bans a UDP bot's name,
-// `ban udp:ADDRESS` (or udp:NETWORK in CIDR) the addresses it writes from
-// (lobby.ParseUDPBan reads both). They are stored as a key's ban is, under
-// that form, and the gateway reads them at its next heartbeat: a bot they
-// cover is dropped and told REJECTED;BANNED, and so is every registration
-// after.
+// The Mäxchen gateway's bans: `ban maexchen:NAME` bans the bot NAME, the
+// key-less person "maexchen:NAME" (it goes the way of every ban of a
+// person, in ban.go; the name read by the one name rule,
+// lobby.ParseUDPBan), and `ban udp:ADDRESS` (or udp:NETWORK in CIDR) the
+// addresses bots write from, a ban of its own kind (store.Ban.UDP). The
+// gateway reads them at its next heartbeat: a bot they cover is dropped
+// and told REJECTED;BANNED, and so is every registration after.
 
-// banUDP is `ban` of a Mäxchen name or UDP address.
-func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan, bad error) int {
-	if bad != nil {
-		return c.Refuse("%v", bad)
-	}
-	target := b.Target()
-	sb := store.Ban{Fingerprint: target, Name: b.Name, By: c.Player.Fingerprint, At: c.cfg.Now()}
+// isUDPBot reports whether id is a bot of the Mäxchen gateway.
+func isUDPBot(id string) bool {
+	_, ok := ident.KeylessName(id)
+	return ok && strings.HasPrefix(id, ident.UDPBotPrefix)
+}
+
+// gatewayTold is what a ban or unban of the gateway's senders says of
+// when it applies.
+const gatewayTold = "from the Mäxchen gateway's next heartbeat, within seconds, it is dropped if registered and its registrations are refused (REJECTED;BANNED)"
+
+// banUDP is `ban udp:ADDRESS`.
+func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
+	sb := store.Ban{UDP: b.Addresses(), By: c.Key, At: c.cfg.Now()}
 	if err := recs.Ban(ctx, sb); err != nil {
 		return c.serverError("save the ban", err)
 	}
-	c.cfg.Log.Warn("banned", "target", target, "by", c.Player.Name)
+	c.cfg.Log.Warn("banned", "udp", sb.UDP, "by", c.Key)
 	if c.JSON {
-		return c.WriteJSON(BanJSON{Fingerprint: target, Name: b.Name, At: sb.At.UTC(), Banned: true})
+		return c.WriteJSON(BanJSON{UDP: sb.UDP, At: sb.At.UTC(), Banned: true})
 	}
-	fmt.Fprintf(c.Stdout, "Banned %s: from the Mäxchen gateway's next heartbeat, within seconds, it is dropped if registered and its registrations are refused (REJECTED;BANNED).\nLift it with:  %s\n",
-		lobby.Clean(b.String(), 100), c.Hint("unban "+lobby.Clean(target, 100)))
+	fmt.Fprintf(c.Stdout, "Banned %s: %s.\nLift it with:  %s\n",
+		lobby.Clean(b.String(), 100), gatewayTold, c.Hint("unban "+lobby.Clean(sb.Target(), 100)))
 	return ExitOK
 }
 
-// unbanUDP is `unban` of a Mäxchen name or UDP address.
-func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan, bad error) int {
-	if bad != nil {
-		return c.Refuse("%v", bad)
-	}
-	target := b.Target()
-	err := recs.Unban(ctx, target)
+// unbanUDP is `unban udp:ADDRESS`.
+func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
+	err := recs.Unban(ctx, b.Target())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return c.Refuse("%s is not banned", lobby.Clean(b.String(), 100))
 	case err != nil:
 		return c.serverError("lift the ban", err)
 	}
-	c.cfg.Log.Warn("unbanned", "target", target, "by", c.Player.Name)
+	c.cfg.Log.Warn("unbanned", "udp", b.Addresses(), "by", c.Key)
 	if c.JSON {
-		return c.WriteJSON(BanJSON{Fingerprint: target, Name: b.Name})
+		return c.WriteJSON(BanJSON{UDP: b.Addresses()})
 	}
 	fmt.Fprintf(c.Stdout, "%s may register again.\n", upperFirst(lobby.Clean(b.String(), 100)))
 	return ExitOK

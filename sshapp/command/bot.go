@@ -4,19 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 )
-
-// botCallTimeout bounds the store call that marks the caller a bot.
-const botCallTimeout = 10 * time.Second
 
 // runBot is `bot [TABLE]`: PROTOCOL.md §2 on the session's stdin and
 // stdout (package botline). It seats the caller at TABLE (or at the table
 // where they are seated already, or at the first public table waiting for
 // players) and plays until the bot closes its input or the table closes.
+// The caller sits as a bot at that table: a fact of the seat, kept with
+// the game, never a mark on the person, who may play by screen elsewhere;
+// a refused bot command changes nothing.
 func runBot(_ context.Context, c *Call) int {
 	if len(c.Args) > 1 {
 		fmt.Fprintln(c.Stdout, botline.ErrorLine("usage: bot [TABLE]"))
@@ -27,7 +25,7 @@ func runBot(_ context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, botline.ErrorLine(msg))
 		return c.Refuse("%s", msg)
 	}
-	if c.Player.Name == "" {
+	if c.Person.ID == "" {
 		return refuse("choose a name first:  %s", c.Hint("name NEW"))
 	}
 	if c.cfg.Lobby == nil {
@@ -36,19 +34,8 @@ func runBot(_ context.Context, c *Call) int {
 	// The command's own context ends after CommandTimeout; a bot plays as
 	// long as its connection lasts.
 	ctx := c.Session.Context()
-	p := c.Player
-	if !p.Bot {
-		cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
-		np, err := c.cfg.Players.SetName(cctx, p.Fingerprint, p.Name, true)
-		cancel()
-		if err != nil {
-			c.cfg.Log.Error("mark bot", "fingerprint", p.Fingerprint, "err", err)
-			return refuse("the server could not save your profile; please try again later")
-		}
-		p = np
-		c.Session.SetPlayer(np)
-	}
-	me := lobby.Player{Fingerprint: p.Fingerprint, Name: p.Name, Bot: true, Admin: c.Admin}
+	me := c.lobbyPlayer()
+	me.Bot = true
 	table := ""
 	if len(c.Args) == 1 {
 		table = c.Args[0]

@@ -3,7 +3,7 @@
 //
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
-// command runs. It may import lobby (and lobby/ai), engine (and
+// command runs. It may import lobby (and lobby/ai, lobby/ident), engine (and
 // engine/fair, to verify a game's dice), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access
@@ -48,8 +48,8 @@ type Command struct {
 	Summary string
 	// JSON is set when the command takes --json (anywhere among its args).
 	JSON bool
-	// Anonymous commands run before the player has chosen a name; the
-	// others are refused until then.
+	// Anonymous commands run for a key that is nobody's yet (before its
+	// first name); the others are refused until then.
 	Anonymous bool
 	// More writes what `help NAME` says after the usage and summary
 	// (nil: nothing more).
@@ -75,14 +75,18 @@ func (cmd *Command) usage() string {
 // server's sessions implement it.
 type Session interface {
 	ssh.Session
-	// Player is the caller as last read or renamed; Name is "" until
-	// they choose one.
-	Player() store.Player
-	// SetPlayer records the caller's profile after a change.
-	SetPlayer(p store.Player)
-	// Rename validates and stores the caller's display name and makes it
-	// the session's. Its errors are fit to show the person.
-	Rename(ctx context.Context, name string) (store.Player, error)
+	// Key is the fingerprint of the key the session logged in with.
+	Key() string
+	// Person is who the key belongs to, as last read or changed: ID ""
+	// (and no name) for a key that is nobody's yet.
+	Person() store.Person
+	// SetPerson records the caller's person after a change (keys).
+	SetPerson(p store.Person)
+	// Rename validates and stores the caller's name (a key that is
+	// nobody's becomes a new person's) and makes it the session's; every
+	// screen showing them shows it at once. Its errors are fit to show the
+	// person.
+	Rename(ctx context.Context, name string) (store.Person, error)
 	// Hint is the ssh command line that reaches the server, with extra
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
 	Hint(flags string) string
@@ -112,7 +116,8 @@ type Config struct {
 	Records Records
 	// Backups makes copies of the database; nil refuses backup.
 	Backups Backups
-	// UDPNames is the Mäxchen bots' held names; nil refuses maexchen.
+	// UDPNames is the Mäxchen bots' names taken for their addresses; nil
+	// refuses maexchen.
 	UDPNames UDPNames
 	// Log receives the commands' logs.
 	Log *log.Logger
@@ -120,9 +125,10 @@ type Config struct {
 	Now func() time.Time
 	// IsAdmin reports whether a key is a server admin's.
 	IsAdmin func(fingerprint string) bool
-	// EndSessions says goodbye to every open session of a key and returns
-	// how many there were (ban).
-	EndSessions func(fingerprint, reason string) int
+	// EndSessions says goodbye to every open session of a key or of a
+	// person (by fingerprint or id), but keep's, and returns how many
+	// there were (ban, keys).
+	EndSessions func(target, reason string, keep Session) int
 	// Bots is the bot line protocol's config (bot); its Log and Lobby are
 	// filled in from this one.
 	Bots botline.Config
@@ -142,8 +148,9 @@ func New(cfg Config) *Router {
 	r := &Router{cfg: cfg, byName: make(map[string]*Command)}
 	for _, cmd := range []Command{
 		{Name: "help", Args: "[COMMAND]", Summary: "lists the commands", Anonymous: true, Run: runHelp},
-		{Name: "whoami", Summary: "your name, fingerprint, lives in current games, games played", JSON: true, Anonymous: true, Run: runWhoami},
-		{Name: "name", Args: "NEW", Summary: "sets or changes your display name (1-16 of A-Z a-z 0-9 _ . -)", JSON: true, Anonymous: true, Run: runName},
+		{Name: "whoami", Summary: "your name, keys, lives in current games, games played, rating", JSON: true, Anonymous: true, Run: runWhoami},
+		{Name: "name", Args: "NEW", Summary: "sets or changes your name (1-16 of A-Z a-z 0-9 _ . -)", JSON: true, Anonymous: true, Run: runName},
+		keysCommand,
 		{Name: "tables", Summary: "open tables: name, host, seats taken/total, state, rules", JSON: true, Run: runTables},
 		{Name: "play", Args: "[TABLE]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table", Anonymous: true, Run: runPlay},
 		tableCommand,
@@ -181,8 +188,11 @@ type Call struct {
 	Args []string
 	// JSON asks for one JSON document on Stdout.
 	JSON bool
-	// Player is the caller; Name is "" until they choose one.
-	Player store.Player
+	// Person is the caller: ID "" and no name for a key that is nobody's
+	// yet.
+	Person store.Person
+	// Key is the fingerprint of the key the caller logged in with.
+	Key string
 	// Admin is set for a server admin's key.
 	Admin bool
 	// Stdout and Stderr are the session's streams.
@@ -232,7 +242,7 @@ func (c *Call) Hint(words string) string {
 // Run routes a command line (args[0] is the command) and returns its exit
 // status.
 func (r *Router) Run(s Session, args []string) (code int) {
-	p := s.Player()
+	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
 		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", lobby.Clean(args[0], 32))
@@ -240,13 +250,13 @@ func (r *Router) Run(s Session, args []string) (code int) {
 		return ExitUsage
 	}
 	c := &Call{
-		Args: args[1:], Player: p, Admin: r.cfg.IsAdmin(p.Fingerprint),
+		Args: args[1:], Person: p, Key: s.Key(), Admin: r.cfg.IsAdmin(s.Key()),
 		Stdout: s, Stderr: s.Stderr(), Session: s, cfg: &r.cfg, r: r, cmd: cmd,
 	}
 	if cmd.JSON {
 		c.Args, c.JSON = stripFlag(c.Args, "--json")
 	}
-	if !cmd.Anonymous && p.Name == "" {
+	if !cmd.Anonymous && p.ID == "" {
 		return c.Refuse("choose a name first:  %s", c.Hint("name NEW"))
 	}
 	defer func() {

@@ -27,32 +27,20 @@ var historyCommand = Command{
 	Run:     runHistory,
 }
 
-// SeatJSON is one player of a game, as PROTOCOL.md §3 writes them.
-type SeatJSON struct {
-	Seat        int    `json:"seat"`
-	Name        string `json:"name"`
-	Fingerprint string `json:"fingerprint"`
-	Bot         bool   `json:"bot"`
-}
-
-func seatsJSON(g store.Game) []SeatJSON {
-	out := make([]SeatJSON, len(g.Seats))
-	for i, s := range g.Seats {
-		out[i] = SeatJSON{Seat: i, Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
-	}
-	return out
-}
+// seatsJSON is g's players as PROTOCOL.md §3 writes them: by their names
+// now, with the names played under where they differ.
+func seatsJSON(g store.Game) []store.ReplayPlayer { return g.Players() }
 
 // HistoryGame is one game of `history --json`.
 type HistoryGame struct {
-	ID        string     `json:"id"`
-	Table     string     `json:"table"`
-	Started   time.Time  `json:"started"`
-	Ended     time.Time  `json:"ended"`
-	Players   []SeatJSON `json:"players"`
-	Winner    int        `json:"winner"`
-	Standings []int      `json:"standings"`
-	Rounds    int        `json:"rounds"`
+	ID        string               `json:"id"`
+	Table     string               `json:"table"`
+	Started   time.Time            `json:"started"`
+	Ended     time.Time            `json:"ended"`
+	Players   []store.ReplayPlayer `json:"players"`
+	Winner    int                  `json:"winner"`
+	Standings []int                `json:"standings"`
+	Rounds    int                  `json:"rounds"`
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -65,7 +53,7 @@ type HistoryJSON struct {
 func runHistory(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageHistory)
 	table := fs.String("table", "", "only games at table `T`")
-	player := fs.String("player", "", "only games of player `P` (a name or a SHA256 fingerprint)")
+	player := fs.String("player", "", "only games of player `P` (a name, a person's id or one of their keys)")
 	limit := fs.Int("limit", 20, fmt.Sprintf("games a page, `N` from 1 to %d", MaxHistoryLimit))
 	before := fs.String("before", "", "only games older than `GAME` (the next page)")
 	words, err := parseFlags(fs, c.Args)
@@ -90,11 +78,11 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitRefused
 	}
 	if *player != "" {
-		p, ok := c.player(ctx, *player)
+		p, ok := c.person(ctx, *player)
 		if !ok {
 			return ExitRefused
 		}
-		q.Player = p.Fingerprint
+		q.Player = p.ID
 	}
 	games, err := recs.History(ctx, q, c.shows())
 	if err != nil {
@@ -148,19 +136,28 @@ func runHistory(ctx context.Context, c *Call) int {
 	return ExitOK
 }
 
-// seatName is the name of a seat of g, "?" if there is none.
+// seatName is the name now of a seat of g, "?" if there is none.
 func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	return lobby.Clean(g.Seats[seat].Name, lobby.MaxNameLen)
+	name := g.Seats[seat].Name
+	if name == "" {
+		name = g.Seats[seat].PlayedAs
+	}
+	return lobby.Clean(name, lobby.MaxNameLen)
 }
 
-// playerList names the players of g by seat, bots marked.
+// playerList names the players of g by seat, bots marked, and the name a
+// player played under where it is not their name now: "bob (played as
+// red)".
 func playerList(g store.Game) string {
 	names := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
-		names[i] = botLabel(s.Name, s.Fingerprint, s.Bot)
+		names[i] = botLabel(seatName(g, i), s.Person, s.Bot)
+		if s.PlayedAs != "" && s.Name != "" && s.PlayedAs != s.Name {
+			names[i] += " (played as " + lobby.Clean(s.PlayedAs, lobby.MaxNameLen) + ")"
+		}
 	}
 	return strings.Join(names, ", ")
 }

@@ -44,14 +44,14 @@ func runJoin(ctx context.Context, c *Call) int {
 	err = t.Redeem(ctx, c.lobbyPlayer(), code)
 	switch {
 	case errors.Is(err, lobby.ErrBadInvite):
-		c.cfg.Log.Info("invite refused", "table", t.Name(), "fingerprint", c.Player.Fingerprint)
+		c.cfg.Log.Info("invite refused", "table", t.Name(), "person", c.Person.ID)
 		return refuse()
 	case errors.Is(err, lobby.ErrMember):
 		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())
 	case err != nil:
 		return c.tableError(err)
 	}
-	c.cfg.Log.Info("joined", "table", t.Name(), "player", c.Player.Name)
+	c.cfg.Log.Info("joined", "table", t.Name(), "person", c.Person.ID)
 	play := c.Session.Hint("-t") + " play " + t.Name()
 	if c.JSON {
 		return c.WriteJSON(JoinJSON{Table: t.Name(), Play: play})

@@ -72,9 +72,9 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RANK\tPLAYER\tRATING\tGAMES\tWINS")
 	for _, r := range out.Players {
-		name := botLabel(r.Name, r.Fingerprint, r.Bot)
+		name := botLabel(r.Name, r.Person, r.Bot)
 		if r.Name == "" {
-			name = shortFP(r.Fingerprint)
+			name = lobby.Clean(r.Person, 40)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%d\t%d%s\n", r.Rank, name, r.Rating, r.Games, r.Wins, pct(r.Wins, r.Games))
 	}

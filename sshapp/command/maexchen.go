@@ -9,38 +9,43 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/store"
 )
 
 // UDPNames is what the maexchen command needs from storage: the names of
-// the Mäxchen gateway's bots held for the addresses they play from.
+// the Mäxchen gateway's bots taken for the addresses they play from.
 // *store.Store implements it.
 type UDPNames interface {
 	HeldUDPNames(ctx context.Context) ([]store.UDPName, error)
-	FreeUDPName(ctx context.Context, name string) error
+	FreeUDPName(ctx context.Context, name string) (store.UDPName, error)
 }
 
 // maexchenCommand is for server admins.
 var maexchenCommand = Command{
 	Name:    "maexchen",
 	Args:    "names | free NAME",
-	Summary: "server admins: the Mäxchen bots' names held for their addresses; free NAME lets a bot from any address register it",
+	Summary: "server admins: the Mäxchen bots' names taken for their addresses; free NAME lets a bot from any address, or a person, take it",
 	JSON:    true,
 	More: func(c *Call) {
-		for _, l := range lobby.Wrap("A Mäxchen bot that has played keeps its name for the address it plays from while it is quiet, "+
-			"until --maexchen-name-hold (a day by default) after it was last heard, so that no one else plays on under its record. "+
-			"maexchen free NAME ends that at once.", HelpWidth) {
+		for _, l := range lobby.Wrap("A Mäxchen bot's name is the address's it plays from while the bot is registered, "+
+			"and, once it has played, while it is quiet, until --maexchen-name-hold (a day by default) after it was last heard, "+
+			"so that no one else plays on under its record; no person may take it, nor a name that looks like it. "+
+			"maexchen free NAME ends a hold at once (not while the bot is registered: ban it to drop it).", HelpWidth) {
 			fmt.Fprintln(c.Stdout, l)
 		}
 	},
 	Run: runMaexchen,
 }
 
-// UDPNameJSON is one held name in `maexchen names --json`.
+// UDPNameJSON is one name in `maexchen names --json`.
 type UDPNameJSON struct {
-	Name  string    `json:"name"`
-	Addr  string    `json:"addr"`
-	Heard time.Time `json:"last_heard"`
+	Name       string    `json:"name"`
+	Person     string    `json:"person"` // the bot's id: maexchen:NAME
+	Addr       string    `json:"addr"`
+	Heard      time.Time `json:"last_heard"`
+	Held       bool      `json:"held"`       // it has played: the name stays the address's after it leaves
+	Registered bool      `json:"registered"` // the bot is registered now
 }
 
 func runMaexchen(ctx context.Context, c *Call) int {
@@ -60,22 +65,27 @@ func runMaexchen(ctx context.Context, c *Call) int {
 	if c.Args[0] == "names" {
 		return listUDPNames(ctx, c, names)
 	}
-	name := strings.TrimPrefix(c.Args[1], lobby.UDPNamePrefix)
-	err := names.FreeUDPName(ctx, name)
+	name := strings.TrimPrefix(c.Args[1], ident.UDPBotPrefix)
+	n, err := names.FreeUDPName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return c.Refuse("no address holds the name %s", lobby.Clean(name, 40))
+		return c.Refuse("no address holds the name %s, nor one that looks like it", lobby.Clean(name, 40))
+	case errors.Is(err, store.ErrRegistered):
+		return c.Refuse("the bot %s is registered now, from %s: its name is its own while it plays; ban it to drop it (%s)",
+			lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), c.Hint("ban "+ident.UDPBotPrefix+lobby.Clean(n.Name, 40)))
 	case err != nil:
 		return c.serverError("free the name", err)
 	}
-	c.cfg.Log.Warn("Mäxchen name freed", "name", name, "by", c.Player.Name)
+	name = n.Name
+	c.cfg.Log.Warn("Mäxchen name freed", "name", name, "addr", n.Addr, "by", c.Key)
 	if c.JSON {
 		return c.WriteJSON(struct {
 			Name  string `json:"name"`
 			Freed bool   `json:"freed"`
 		}{name, true})
 	}
-	fmt.Fprintf(c.Stdout, "Freed the name %s: a bot from any address may register it now.\n", lobby.Clean(name, 40))
+	fmt.Fprintf(c.Stdout, "Freed the name %s (held for %s): a bot from any address may register it now, or a person take it.\n",
+		lobby.Clean(name, 40), lobby.Clean(n.Addr, 60))
 	return ExitOK
 }
 
@@ -89,18 +99,26 @@ func listUDPNames(ctx context.Context, c *Call, names UDPNames) int {
 			Names []UDPNameJSON `json:"names"`
 		}{Names: []UDPNameJSON{}}
 		for _, n := range held {
-			out.Names = append(out.Names, UDPNameJSON{Name: n.Name, Addr: n.Addr, Heard: n.Heard.UTC()})
+			out.Names = append(out.Names, UDPNameJSON{Name: n.Name, Person: ident.UDPBotPrefix + n.Name, Addr: n.Addr,
+				Heard: n.Heard.UTC(), Held: n.Held, Registered: n.Registered})
 		}
 		return c.WriteJSON(out)
 	}
 	if len(held) == 0 {
-		fmt.Fprintln(c.Stdout, "No Mäxchen bot's name is held.")
+		fmt.Fprintln(c.Stdout, "No Mäxchen bot's name is taken.")
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tADDRESS\tLAST HEARD")
+	fmt.Fprintln(tw, "NAME\tADDRESS\tLAST HEARD\tNOW")
 	for _, n := range held {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), n.Heard.UTC().Format("2006-01-02 15:04 UTC"))
+		state := "held"
+		switch {
+		case n.Registered && n.Held:
+			state = "registered, held"
+		case n.Registered:
+			state = "registered"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), n.Heard.UTC().Format("2006-01-02 15:04 UTC"), state)
 	}
 	_ = tw.Flush()
 	return ExitOK

@@ -9,7 +9,8 @@ import (
 type NameJSON struct {
 	Name        string `json:"name"`
 	Previous    string `json:"previous"` // "" for a new player
-	Fingerprint string `json:"fingerprint"`
+	Person      string `json:"person"`
+	Fingerprint string `json:"fingerprint"` // the key in use
 }
 
 func runName(ctx context.Context, c *Call) int {
@@ -21,12 +22,12 @@ func runName(ctx context.Context, c *Call) int {
 		return c.Refuse("%v", err)
 	}
 	if c.JSON {
-		return c.WriteJSON(NameJSON{Name: p.Name, Previous: c.Player.Name, Fingerprint: p.Fingerprint})
+		return c.WriteJSON(NameJSON{Name: p.Name, Previous: c.Person.Name, Person: p.ID, Fingerprint: c.Key})
 	}
-	if c.Player.Name == "" || c.Player.Name == p.Name {
+	if c.Person.Name == "" || c.Person.Name == p.Name {
 		fmt.Fprintf(c.Stdout, "You are %s. Play with:  %s\n", p.Name, c.Session.Hint("-t"))
 	} else {
-		fmt.Fprintf(c.Stdout, "You were %s; you are %s now.\n", c.Player.Name, p.Name)
+		fmt.Fprintf(c.Stdout, "You were %s; you are %s now, at every table and in every game you played.\n", c.Person.Name, p.Name)
 	}
 	return ExitOK
 }

@@ -5,20 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
 
-// Players is what the commands need of the player and table storage.
+// Players is what the commands need of the people and their keys.
 // *store.Store implements it.
 type Players interface {
-	Player(ctx context.Context, fingerprint string) (store.Player, error)
-	PlayerByName(ctx context.Context, name string) (store.Player, error)
-	SetName(ctx context.Context, fingerprint, name string, bot bool) (store.Player, error)
-	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
+	PersonByKey(ctx context.Context, fingerprint string) (store.Person, error)
+	Person(ctx context.Context, id string) (store.Person, error)
+	PersonByName(ctx context.Context, name string) (store.Person, error)
+	Tally(ctx context.Context, person string) (store.Tally, error)
+	AddKeyCode(ctx context.Context, person, code string, expires time.Time) error
+	JoinKey(ctx context.Context, code, fingerprint string, now time.Time) (store.Joined, error)
+	RemoveKey(ctx context.Context, person, fingerprint string) (store.Person, error)
 }
 
 // Records is what the history, replay, stats, leaderboard and ban
@@ -29,11 +34,12 @@ type Records interface {
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
-	Rating(ctx context.Context, fingerprint, table string) (store.Rating, error)
+	Rating(ctx context.Context, person, table string) (store.Rating, error)
 	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
 	Ban(ctx context.Context, b store.Ban) error
-	Unban(ctx context.Context, fingerprint string) error
+	Unban(ctx context.Context, target string) error
 	Banned(ctx context.Context, fingerprint string) (store.Ban, error)
+	BanOf(ctx context.Context, target string) (store.Ban, error)
 	Bans(ctx context.Context) ([]store.Ban, error)
 }
 
@@ -54,109 +60,144 @@ func (c *Call) shows() store.GameFilter { return lobbystore.Shows(c.viewer()) }
 
 // lobbyPlayer is the caller as the lobby knows them.
 func (c *Call) lobbyPlayer() lobby.Player {
-	return lobby.Player{Fingerprint: c.Player.Fingerprint, Name: c.Player.Name, Bot: c.Player.Bot, Admin: c.Admin}
+	return lobby.Player{ID: c.Person.ID, Key: c.Key, Admin: c.Admin}
 }
 
 // serverError logs err and refuses with a message that does not show it.
 func (c *Call) serverError(what string, err error) int {
-	c.cfg.Log.Error(what, "command", c.cmd.Name, "fingerprint", c.Player.Fingerprint, "err", err)
+	c.cfg.Log.Error(what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key, "err", err)
 	return c.Refuse("the server could not %s; please try again later", what)
 }
 
 // errNoPlayer: a PLAYER argument names nobody.
 var errNoPlayer = errors.New("no such player")
 
-// findPlayer reads a PLAYER argument: a display name (any case), a key
-// fingerprint ("SHA256:…"), which needs no profile, or a built-in bot's
-// name ("ada") or fingerprint ("bot:hard:ada", as --json output shows
-// them). A built-in bot's name is the bot's, even where a person took it
-// before bots' names were reserved.
-func (cfg *Config) findPlayer(ctx context.Context, arg string) (store.Player, error) {
-	if lobby.IsBotName(arg) {
-		return cfg.findBot(ctx, arg)
-	}
-	if rest, ok := strings.CutPrefix(arg, lobby.BotFingerprintPrefix); ok {
-		name := rest[strings.LastIndexByte(rest, ':')+1:]
-		return store.Player{Fingerprint: arg, Name: name, Bot: true}, nil
-	}
-	if strings.HasPrefix(arg, "SHA256:") {
-		p, err := cfg.Players.Player(ctx, arg)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			return store.Player{Fingerprint: arg}, nil
-		case err != nil:
-			return store.Player{}, fmt.Errorf("player %s: %w", arg, err)
-		}
-		return p, nil
-	}
-	p, err := cfg.Players.PlayerByName(ctx, arg)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return cfg.findBot(ctx, arg)
-	case err != nil:
-		return store.Player{}, fmt.Errorf("player %q: %w", arg, err)
-	}
-	return p, nil
+// target is a PLAYER argument found: a person (of any kind), or a key.
+type target struct {
+	ID   string // the person's id; "" for a key that is nobody's
+	Name string // their name now ("" for a key that is nobody's)
+	Key  string // the key, when the argument was a fingerprint
+	Keys []store.Key
 }
 
-// findBot finds a rated built-in bot by its name, when exactly one bot of
-// that name has played (bots of different levels share names).
-func (cfg *Config) findBot(ctx context.Context, name string) (store.Player, error) {
+// shown is the target's name for plain output, or its key shortened.
+func (w target) shown() string {
+	if w.Name != "" {
+		return lobby.Clean(w.Name, lobby.MaxUDPNameLen) // the longest name of any door
+	}
+	return shortFP(w.Key)
+}
+
+// findPlayer reads a PLAYER argument: a name (any case, or any name that
+// looks like it: lobby.Alike), a person's id ("p:7", "bot:hard:ada",
+// "maexchen:NAME", as --json output shows them), a key's fingerprint
+// ("SHA256:…", which needs no person), or the name of a key-less player
+// who played (a built-in bot, a bot of the Mäxchen gateway). A built-in
+// bot's name is the bot's, even where a person took it before bots' names
+// were reserved.
+func (cfg *Config) findPlayer(ctx context.Context, arg string) (target, error) {
+	switch {
+	case ident.IsKey(arg):
+		p, err := cfg.Players.PersonByKey(ctx, arg)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return target{Key: arg}, nil
+		case err != nil:
+			return target{}, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return target{ID: p.ID, Name: p.Name, Key: arg, Keys: p.Keys}, nil
+	case ident.HasKeys(arg):
+		p, err := cfg.Players.Person(ctx, arg)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return target{}, fmt.Errorf("%w: %q", errNoPlayer, lobby.Clean(arg, 40))
+		case err != nil:
+			return target{}, fmt.Errorf("player %s: %w", arg, err)
+		}
+		return target{ID: p.ID, Name: p.Name, Keys: p.Keys}, nil
+	}
+	if name, ok := ident.KeylessName(arg); ok {
+		return target{ID: arg, Name: name}, nil
+	}
+	if lobby.IsBotName(arg) {
+		w, err := cfg.findKeyless(ctx, arg, true)
+		if !errors.Is(err, errNoPlayer) {
+			return w, err
+		}
+	}
+	p, err := cfg.Players.PersonByName(ctx, arg)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return cfg.findKeyless(ctx, arg, false)
+	case err != nil:
+		return target{}, fmt.Errorf("player %q: %w", arg, err)
+	}
+	return target{ID: p.ID, Name: p.Name, Keys: p.Keys}, nil
+}
+
+// findKeyless finds a rated key-less player (a built-in bot only, when
+// builtin) by name, when exactly one of that name has played (bots of
+// different levels share names).
+func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (target, error) {
 	none := fmt.Errorf("%w: %q", errNoPlayer, lobby.Clean(name, lobby.MaxNameLen))
 	recs := cfg.Records
-	if recs == nil || !lobby.IsBotName(name) {
-		return store.Player{}, none
+	if recs == nil {
+		return target{}, none
 	}
 	all, err := recs.Leaderboard(ctx, "", 0)
 	if err != nil {
-		return store.Player{}, fmt.Errorf("find bot %q: %w", name, err)
+		return target{}, fmt.Errorf("find %q: %w", name, err)
 	}
 	var found []store.Rating
 	for _, r := range all {
-		if r.Bot && lobby.IsBuiltinBot(r.Fingerprint) && strings.EqualFold(r.Name, name) {
+		_, keyless := ident.KeylessName(r.Person)
+		if keyless && (!builtin || lobby.IsBuiltinBot(r.Person)) && strings.EqualFold(r.Name, name) {
 			found = append(found, r)
 		}
 	}
 	switch len(found) {
 	case 0:
-		return store.Player{}, none
+		return target{}, none
 	case 1:
-		return store.Player{Fingerprint: found[0].Fingerprint, Name: found[0].Name, Bot: true}, nil
+		return target{ID: found[0].Person, Name: found[0].Name}, nil
 	}
-	fps := make([]string, len(found))
+	ids := make([]string, len(found))
 	for i, r := range found {
-		fps[i] = r.Fingerprint
+		ids[i] = r.Person
 	}
-	return store.Player{}, fmt.Errorf("%w: %d bots are called %s; name one: %s", errAmbiguous, len(found),
-		lobby.Clean(name, lobby.MaxNameLen), strings.Join(fps, ", "))
+	return target{}, fmt.Errorf("%w: %d players are called %s; name one: %s", errAmbiguous, len(found),
+		lobby.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
 }
 
 // errAmbiguous: a PLAYER argument names more than one bot.
 var errAmbiguous = errors.New("ambiguous")
 
 // player resolves a PLAYER argument for c; ok is false after a refusal.
-func (c *Call) player(ctx context.Context, arg string) (store.Player, bool) {
-	p, err := c.cfg.findPlayer(ctx, arg)
+func (c *Call) player(ctx context.Context, arg string) (target, bool) {
+	w, err := c.cfg.findPlayer(ctx, arg)
 	switch {
 	case errors.Is(err, errNoPlayer):
-		c.Refuse("no player is called %s", lobby.Clean(arg, lobby.MaxNameLen))
-		return store.Player{}, false
+		c.Refuse("no player is called %s", lobby.Clean(arg, 40))
+		return target{}, false
 	case errors.Is(err, errAmbiguous):
 		c.Refuse("%s", strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
-		return store.Player{}, false
+		return target{}, false
 	case err != nil:
 		c.serverError("read the players", err)
-		return store.Player{}, false
+		return target{}, false
 	}
-	return p, true
+	return w, true
 }
 
-// displayName is a player's name for plain output, or a short fingerprint.
-func displayName(p store.Player) string {
-	if p.Name != "" {
-		return lobby.Clean(p.Name, lobby.MaxNameLen)
+// person resolves a PLAYER argument that must be a person (not a key
+// nobody has); ok is false after a refusal.
+func (c *Call) person(ctx context.Context, arg string) (target, bool) {
+	w, ok := c.player(ctx, arg)
+	if ok && w.ID == "" {
+		c.Refuse("the key %s is nobody's: no player", shortFP(w.Key))
+		return target{}, false
 	}
-	return shortFP(p.Fingerprint)
+	return w, ok
 }
 
 // shortFP shortens a fingerprint for tables of text.
@@ -168,15 +209,15 @@ func shortFP(fp string) string {
 	return fp
 }
 
-// botLabel is a bot's name with what it is: "ada (hard bot)" for a
-// built-in bot, "name (bot)" for a bot on the line protocol; other
-// players' names as they are.
-func botLabel(name, fp string, bot bool) string {
+// botLabel is a player's name with what they are: "ada (hard bot)" for a
+// built-in bot, "name (bot)" for a player who played as a bot (every
+// game, when counted: see store.Rating.Bot); other names as they are.
+func botLabel(name, id string, bot bool) string {
 	name = lobby.Clean(name, lobby.MaxNameLen)
 	if !bot {
 		return name
 	}
-	if rest, ok := strings.CutPrefix(fp, lobby.BotFingerprintPrefix); ok {
+	if rest, ok := strings.CutPrefix(id, lobby.BotIDPrefix); ok {
 		if level, _, ok := strings.Cut(rest, ":"); ok {
 			return name + " (" + lobby.Clean(level, 16) + " bot)"
 		}

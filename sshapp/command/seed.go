@@ -60,7 +60,7 @@ func runSeed(ctx context.Context, c *Call) int {
 	for _, s := range f.Seeds {
 		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed})
 	}
-	if s, ok := f.Seed(c.Player.Fingerprint); ok {
+	if s, ok := f.Seed(c.Person.ID); ok {
 		doc.Yours = &s
 	}
 	if c.JSON {

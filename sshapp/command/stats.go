@@ -32,20 +32,24 @@ var statsCommand = Command{
 	Run:     runStats,
 }
 
-// RatingJSON is a rating in the documents of stats and leaderboard.
+// RatingJSON is a rating in the documents of stats and leaderboard. A
+// person has one rating whether they played by screen or as a bot: Bot is
+// true when every game counted was played in a bot's seat, and BotGames
+// counts those that were.
 type RatingJSON struct {
-	Rank        int     `json:"rank,omitempty"`
-	Name        string  `json:"name"`
-	Fingerprint string  `json:"fingerprint"`
-	Bot         bool    `json:"bot"`
-	Rating      float64 `json:"rating"`
-	Games       int     `json:"games"`
-	Wins        int     `json:"wins"`
+	Rank     int     `json:"rank,omitempty"`
+	Name     string  `json:"name"`
+	Person   string  `json:"person"`
+	Bot      bool    `json:"bot"`
+	Rating   float64 `json:"rating"`
+	Games    int     `json:"games"`
+	Wins     int     `json:"wins"`
+	BotGames int     `json:"bot_games"`
 }
 
 func ratingDoc(r store.Rating) RatingJSON {
-	return RatingJSON{Name: r.Name, Fingerprint: r.Fingerprint, Bot: r.Bot, Rating: math.Round(r.Rating*10) / 10,
-		Games: r.Games, Wins: r.Wins}
+	return RatingJSON{Name: r.Name, Person: r.Person, Bot: r.Bot(), Rating: math.Round(r.Rating*10) / 10,
+		Games: r.Games, Wins: r.Wins, BotGames: r.BotGames}
 }
 
 // RecentJSON is one recent game of `stats --json`.
@@ -56,11 +60,13 @@ type RecentJSON struct {
 }
 
 // StatsJSON is the document of `stats --json`. The counters are over
-// every table; rates are 0 when there is nothing to divide by.
+// every table, every seat of the person's alike (by screen or as a bot);
+// rates are 0 when there is nothing to divide by.
 type StatsJSON struct {
 	Name           string       `json:"name"`
-	Fingerprint    string       `json:"fingerprint"`
-	Bot            bool         `json:"bot"`
+	Person         string       `json:"person"`
+	Bot            bool         `json:"bot"`       // every rated game played in a bot's seat
+	BotGames       int          `json:"bot_games"` // rated games played in a bot's seat
 	Games          int          `json:"games"`
 	Wins           int          `json:"wins"`
 	WinRate        float64      `json:"win_rate"`
@@ -100,26 +106,26 @@ func runStats(ctx context.Context, c *Call) int {
 	if recs == nil {
 		return ExitRefused
 	}
-	p := c.Player
+	p := target{ID: c.Person.ID, Name: c.Person.Name}
 	if len(words) == 1 {
 		var ok bool
-		if p, ok = c.player(ctx, words[0]); !ok {
+		if p, ok = c.person(ctx, words[0]); !ok {
 			return ExitRefused
 		}
 	}
 	if *table != "" && !c.tableVisible(ctx, recs, *table) {
 		return ExitRefused
 	}
-	tally, err := c.cfg.Players.Tally(ctx, p.Fingerprint)
+	tally, err := c.cfg.Players.Tally(ctx, p.ID)
 	if err != nil {
 		return c.serverError("read the stats", err)
 	}
-	overall, err := recs.Rating(ctx, p.Fingerprint, "")
+	overall, err := recs.Rating(ctx, p.ID, "")
 	if err != nil {
 		return c.serverError("read the rating", err)
 	}
 	out := StatsJSON{
-		Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
+		Name: p.Name, Person: p.ID, Bot: overall.Bot(), BotGames: overall.BotGames,
 		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
 		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
 		CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
@@ -127,20 +133,20 @@ func runStats(ctx context.Context, c *Call) int {
 		Table: *table, Recent: []RecentJSON{}, Form: []float64{},
 	}
 	if *table != "" {
-		tr, err := recs.Rating(ctx, p.Fingerprint, *table)
+		tr, err := recs.Rating(ctx, p.ID, *table)
 		if err != nil {
 			return c.serverError("read the rating", err)
 		}
 		d := ratingDoc(tr)
 		out.TableRating = &d
 	}
-	recent, err := recs.History(ctx, store.Query{Player: p.Fingerprint, Table: *table, Limit: formPoints + formWindow - 1}, c.shows())
+	recent, err := recs.History(ctx, store.Query{Player: p.ID, Table: *table, Limit: formPoints + formWindow - 1}, c.shows())
 	if err != nil {
 		return c.serverError("read the games", err)
 	}
 	won := make([]bool, len(recent)) // oldest first
 	for i, g := range recent {
-		w := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == p.Fingerprint
+		w := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Person == p.ID
 		won[len(recent)-1-i] = w
 		if i < formPoints {
 			out.Recent = append(out.Recent, RecentJSON{Game: g.ID, Table: g.Table, Won: w})
@@ -194,14 +200,13 @@ func percent(n, of int, what string) string {
 
 func writeStats(c *Call, s StatsJSON) {
 	w := c.Stdout
-	who := displayName(store.Player{Name: s.Name, Fingerprint: s.Fingerprint})
-	if s.Bot {
-		who = botLabel(s.Name, s.Fingerprint, true)
-	}
-	fmt.Fprintf(w, "%s  %s\n", who, lobby.Clean(s.Fingerprint, 80))
+	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), lobby.Clean(s.Person, 40))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
 	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games"))
+	if s.BotGames > 0 && !s.Bot {
+		fmt.Fprintf(tw, "as a bot\t%d of those games (the bot protocol); the rest by screen\n", s.BotGames)
+	}
 	if s.TableRating != nil {
 		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", lobby.Clean(s.Table, lobby.MaxNameLen),
 			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins)

@@ -182,7 +182,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	if err != nil {
 		return c.tableError(err)
 	}
-	c.cfg.Log.Info("table created", "table", t.Name(), "host", c.Player.Name, "private", *private, "bots", *bots)
+	c.cfg.Log.Info("table created", "table", t.Name(), "host", c.Person.ID, "private", *private, "bots", *bots)
 	var seated []string
 	for range *bots {
 		b, err := t.AddBot(ctx, c.lobbyPlayer(), level)
@@ -190,7 +190,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 			c.cfg.Log.Warn("seat a bot", "table", t.Name(), "err", err)
 			break
 		}
-		seated = append(seated, b.Name)
+		seated = append(seated, c.cfg.Lobby.Name(b.ID))
 	}
 	info := t.Info()
 	play := c.Session.Hint("-t") + " play " + info.Name
@@ -262,7 +262,7 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 	if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
 		return c.tableError(err)
 	}
-	c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Player.Name)
+	c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Person.ID)
 	join := c.Hint("join " + info.Name + " " + code)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(info), Code: code, Expires: expires, Join: join})
@@ -291,17 +291,17 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 	if bot, isBot := builtinBotAt(info, who); isBot {
 		kickErr = t.RemoveBot(ctx, c.lobbyPlayer(), bot)
 	} else {
-		p, ok := c.player(ctx, who)
+		p, ok := c.person(ctx, who)
 		if !ok {
 			return ExitRefused
 		}
-		who = displayName(p)
-		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.Fingerprint)
+		who = p.shown()
+		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.ID)
 	}
 	if kickErr != nil {
 		return c.tableError(kickErr)
 	}
-	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Player.Name)
+	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Person.ID)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(t.Info()), Removed: who})
 	}
@@ -315,7 +315,7 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 // builtinBotAt finds a built-in bot of that name seated at the table.
 func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
 	for _, p := range info.Players {
-		if p.Bot && lobby.IsBuiltinBot(p.Fingerprint) && strings.EqualFold(p.Name, name) {
+		if p.Bot && lobby.IsBuiltinBot(p.ID) && strings.EqualFold(p.Name, name) {
 			return p.Name, true
 		}
 	}
@@ -352,7 +352,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return c.tableError(err)
 	}
 	info = t.Info()
-	c.cfg.Log.Info("rules changed", "table", info.Name, "by", c.Player.Name)
+	c.cfg.Log.Info("rules changed", "table", info.Name, "by", c.Person.ID)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(info)})
 	}
@@ -376,7 +376,7 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
 		return c.tableError(err)
 	}
-	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Player.Name, "admin", c.Admin)
+	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true})
 	}

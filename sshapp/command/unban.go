@@ -13,8 +13,8 @@ import (
 // unbanCommand is for server admins.
 var unbanCommand = Command{
 	Name:    "unban",
-	Args:    "PLAYER|FINGERPRINT|maexchen:NAME|udp:ADDRESS",
-	Summary: "server admins: lifts a ban",
+	Args:    "PLAYER|FINGERPRINT|udp:ADDRESS",
+	Summary: "server admins: lifts a ban (of a player: theirs and their keys')",
 	JSON:    true,
 	Run:     runUnban,
 }
@@ -30,24 +30,64 @@ func runUnban(ctx context.Context, c *Call) int {
 	if recs == nil {
 		return ExitRefused
 	}
-	if b, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
-		return unbanUDP(ctx, c, recs, b, err)
+	if ub, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
+		switch {
+		case err != nil:
+			return c.Refuse("%v", err)
+		case ub.Name == "":
+			return unbanUDP(ctx, c, recs, ub)
+		}
+		// A Mäxchen bot is a person: its ban lifted as one's, below.
 	}
-	p, ok := c.player(ctx, c.Args[0])
+	w, ok := c.player(ctx, c.Args[0])
 	if !ok {
 		return ExitRefused
 	}
-	err := recs.Unban(ctx, p.Fingerprint)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return c.Refuse("%s is not banned", displayName(p))
-	case err != nil:
-		return c.serverError("lift the ban", err)
+	// A fingerprint lifts that key's ban; a player's name or id lifts
+	// theirs and the bans of each of their keys.
+	targets := []string{w.Key}
+	if w.Key == "" {
+		targets = []string{w.ID}
+		for _, k := range w.Keys {
+			targets = append(targets, k.Fingerprint)
+		}
 	}
-	c.cfg.Log.Warn("unbanned", "fingerprint", p.Fingerprint, "name", p.Name, "by", c.Player.Name)
+	lifted := 0
+	for _, t := range targets {
+		err := recs.Unban(ctx, t)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return c.serverError("lift the ban", err)
+		default:
+			lifted++
+		}
+	}
+	if lifted == 0 {
+		if w.Key != "" && w.ID != "" {
+			if _, err := recs.BanOf(ctx, w.ID); err == nil {
+				return c.Refuse("the key is %s's, who is banned: lift that with  %s", w.shown(), c.Hint("unban "+w.ID))
+			}
+		}
+		return c.Refuse("%s is not banned", w.shown())
+	}
+	c.cfg.Log.Warn("unbanned", "person", w.ID, "key", w.Key, "name", w.Name, "by", c.Key)
 	if c.JSON {
-		return c.WriteJSON(BanJSON{Fingerprint: p.Fingerprint, Name: p.Name})
+		doc := BanJSON{Name: w.Name}
+		if w.Key != "" {
+			doc.Key = w.Key
+		} else {
+			doc.Person = w.ID
+		}
+		return c.WriteJSON(doc)
 	}
-	fmt.Fprintf(c.Stdout, "%s (%s) may connect again.\n", displayName(p), lobby.Clean(p.Fingerprint, 80))
+	switch {
+	case isUDPBot(w.ID):
+		fmt.Fprintf(c.Stdout, "The Mäxchen bot %s may register again.\n", w.shown())
+	case w.Key != "":
+		fmt.Fprintf(c.Stdout, "The key %s may connect again.\n", lobby.Clean(w.Key, 80))
+	default:
+		fmt.Fprintf(c.Stdout, "%s (%s) may connect again, with every key of theirs.\n", w.shown(), lobby.Clean(w.ID, 40))
+	}
 	return ExitOK
 }

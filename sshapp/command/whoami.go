@@ -2,8 +2,8 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -17,61 +17,78 @@ type Seat struct {
 	Lives int    `json:"lives"`
 }
 
-// WhoamiJSON is the document of `whoami --json`.
+// WhoamiJSON is the document of `whoami --json`: the person the key in
+// use belongs to (empty person and name for a key that is nobody's yet).
 type WhoamiJSON struct {
-	Name        string `json:"name"` // "" until chosen
-	Fingerprint string `json:"fingerprint"`
-	Admin       bool   `json:"admin"`
-	Bot         bool   `json:"bot"`
-	Seats       []Seat `json:"seats"` // games in progress
-	Games       int    `json:"games"` // games played
-	Wins        int    `json:"wins"`
+	Name        string  `json:"name"`        // "" until chosen
+	Person      string  `json:"person"`      // the person's id; "" until a name is chosen
+	Fingerprint string  `json:"fingerprint"` // the key in use
+	Keys        int     `json:"keys"`        // the person's keys (keys lists them)
+	Admin       bool    `json:"admin"`       // the key in use is a server admin's
+	Seats       []Seat  `json:"seats"`       // games in progress
+	Games       int     `json:"games"`       // games played
+	Wins        int     `json:"wins"`
+	Rating      float64 `json:"rating"`      // overall (multiplayer Elo)
+	RatedGames  int     `json:"rated_games"` // the games the rating counts
 }
 
 func runWhoami(ctx context.Context, c *Call) int {
 	if len(c.Args) != 0 {
 		return c.Usage()
 	}
-	var tally store.Tally
-	if c.Player.Name != "" {
-		t, err := c.cfg.Players.Tally(ctx, c.Player.Fingerprint)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			c.cfg.Log.Error("tally", "fingerprint", c.Player.Fingerprint, "err", err)
-			return c.Refuse("could not read your games; please try again later")
+	doc := WhoamiJSON{Name: c.Person.Name, Person: c.Person.ID, Fingerprint: c.Key, Keys: len(c.Person.Keys),
+		Admin: c.Admin, Seats: []Seat{}, Rating: store.StartRating}
+	if c.Person.ID != "" {
+		t, err := c.cfg.Players.Tally(ctx, c.Person.ID)
+		if err != nil {
+			return c.serverError("read your games", err)
 		}
-		tally = t
-	}
-	seats := []Seat{}
-	if c.cfg.Lobby != nil {
-		for _, info := range c.cfg.Lobby.SeatedAt(c.Player.Fingerprint) {
-			if info.State != "playing" {
-				continue
+		doc.Games, doc.Wins = t.Games, t.Wins
+		if recs := c.cfg.Records; recs != nil {
+			r, err := recs.Rating(ctx, c.Person.ID, "")
+			if err != nil {
+				return c.serverError("read your rating", err)
 			}
-			for _, p := range info.Players {
-				if p.Fingerprint == c.Player.Fingerprint {
-					seats = append(seats, Seat{Table: info.Name, Lives: p.Lives})
+			doc.Rating, doc.RatedGames = math.Round(r.Rating*10)/10, r.Games
+		}
+		if c.cfg.Lobby != nil {
+			for _, info := range c.cfg.Lobby.SeatedAt(c.Person.ID) {
+				if info.State != "playing" {
+					continue
+				}
+				for _, p := range info.Players {
+					if p.ID == c.Person.ID {
+						doc.Seats = append(doc.Seats, Seat{Table: info.Name, Lives: p.Lives})
+					}
 				}
 			}
 		}
 	}
 	if c.JSON {
-		return c.WriteJSON(WhoamiJSON{
-			Name: c.Player.Name, Fingerprint: c.Player.Fingerprint, Admin: c.Admin, Bot: c.Player.Bot,
-			Seats: seats, Games: tally.Games, Wins: tally.Wins,
-		})
+		return c.WriteJSON(doc)
 	}
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	name := c.Player.Name
-	if name == "" {
-		name = "(none yet; choose one:  " + c.Hint("name NEW") + ")"
+	if doc.Person == "" {
+		fmt.Fprintf(tw, "name\t(none yet; choose one:  %s)\n", c.Hint("name NEW"))
+		fmt.Fprintf(tw, "key\t%s\n", c.Key)
+		fmt.Fprintf(tw, "\tplaying from another machine already? There:  %s\n", c.Hint("keys add"))
+		fmt.Fprintf(tw, "\tthen here:  %s\n", c.Hint("keys join CODE"))
+	} else {
+		fmt.Fprintf(tw, "name\t%s (%s)\n", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person)
+		if doc.Keys == 1 {
+			fmt.Fprintf(tw, "key\t%s (your only key)\n", c.Key)
+		} else {
+			fmt.Fprintf(tw, "key\t%s (one of your %d keys: %s)\n", c.Key, doc.Keys, c.Hint("keys"))
+		}
 	}
-	fmt.Fprintf(tw, "name\t%s\n", name)
-	fmt.Fprintf(tw, "fingerprint\t%s\n", c.Player.Fingerprint)
 	if c.Admin {
 		fmt.Fprintf(tw, "admin\tyes\n")
 	}
-	fmt.Fprintf(tw, "playing\t%s\n", describeSeats(seats))
-	fmt.Fprintf(tw, "games\t%d played, %d won\n", tally.Games, tally.Wins)
+	fmt.Fprintf(tw, "playing\t%s\n", describeSeats(doc.Seats))
+	fmt.Fprintf(tw, "games\t%d played, %d won\n", doc.Games, doc.Wins)
+	if c.cfg.Records != nil {
+		fmt.Fprintf(tw, "rating\t%.0f after %s\n", doc.Rating, lobby.Plural(doc.RatedGames, "1 rated game", "rated games"))
+	}
 	_ = tw.Flush()
 	return ExitOK
 }

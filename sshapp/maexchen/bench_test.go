@@ -140,7 +140,7 @@ func newTableLoad(ctx context.Context, l *lobby.Lobby, n, players int) (*tableLo
 	rules.Lives = 2
 	tl := &tableLoad{last: make([]lobby.Snapshot, players)}
 	for j := range players {
-		tl.ps = append(tl.ps, lobby.Player{Fingerprint: fmt.Sprintf("SHA256:l%dp%d", n, j), Name: fmt.Sprintf("l%dp%d", n, j)})
+		tl.ps = append(tl.ps, lobby.Player{ID: fmt.Sprintf("load:l%dp%d", n, j)}) // key-less: the name is in the id
 	}
 	var err error
 	if tl.tbl, err = l.CreateTable(ctx, tl.ps[0], lobby.TableConfig{Name: fmt.Sprintf("load-%d", n), Rules: rules, Seats: players}); err != nil {
@@ -175,7 +175,7 @@ func (tl *tableLoad) play(ctx context.Context, moves int, seed uint64) ([]time.D
 		t0 := time.Now()
 		if tl.last[0].Playing {
 			seat := tl.last[0].Game.Turn
-			who := slices.IndexFunc(tl.ps, func(p lobby.Player) bool { return p.Name == tl.last[0].Name(seat) })
+			who := slices.IndexFunc(tl.ps, func(p lobby.Player) bool { return p.ID == tl.last[0].Table.Players[seat].ID })
 			if err := tl.tbl.Act(ctx, tl.ps[who], lobbytest.Move(tl.last[who].Game, r)); err != nil {
 				return nil, err
 			}

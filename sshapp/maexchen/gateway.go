@@ -10,9 +10,9 @@
 // table's actor; the gateway keeps no game of its own.
 //
 // Room: under sshapp, the home of the outside interfaces beside the SSH
-// server; cmd/mia starts it. It may import lobby, engine and
-// sshapp/internal/netsource (what one source address is, as the SSH
-// server counts it); never sshapp or its other rooms.
+// server; cmd/mia starts it. It may import lobby (and lobby/ident),
+// engine and sshapp/internal/netsource (what one source address is, as
+// the SSH server counts it); never sshapp or its other rooms.
 package maexchen
 
 import (
@@ -31,37 +31,49 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/sshapp/internal/netsource"
 )
 
 // Records is what the gateway reads from storage; cmd/mia adapts the
 // store to it.
 type Records interface {
-	// NameTaken reports whether an SSH player goes by name (any case).
-	NameTaken(ctx context.Context, name string) (bool, error)
 	// Tally returns the finished games a player sat in and the lives they
 	// lost in them.
-	Tally(ctx context.Context, fingerprint string) (games, livesLost int, err error)
-	// RecentPlayers lists the fingerprints of the players of the table's
+	Tally(ctx context.Context, person string) (games, livesLost int, err error)
+	// RecentPlayers lists the person ids of the players of the table's
 	// last finished games, at most rounds of them.
 	RecentPlayers(ctx context.Context, table string, rounds int) ([]string, error)
-	// Bans lists what is banned (keys and the gateway's names and
-	// addresses alike: lobby.ParseUDPBan reads the gateway's).
+	// Bans lists the targets of every ban (people, keys and addresses
+	// alike: lobby.ParseUDPBan reads the gateway's).
 	Bans(ctx context.Context) ([]string, error)
-	// HeldName is the hold of a name; ok is false if it has none.
-	HeldName(ctx context.Context, name string) (h Hold, ok bool, err error)
-	// HoldNames stores holds, each replacing its name's.
-	HoldNames(ctx context.Context, holds []Hold) error
+	// ClaimName takes c.Name for c.Addr, in one step with the checks: ok
+	// is false if an SSH person's name looks like it (lobby.Alike), or if
+	// a claim of a name that looks like it is stored and taken reports
+	// true of it. The claim stored is c but Held, which it keeps from a
+	// stored claim of the same name.
+	ClaimName(ctx context.Context, c Claim, taken func(Claim) bool) (stored Claim, ok bool, err error)
+	// KeepNames stores claims again, each replacing its name's; one
+	// neither held nor registered is dropped. A claim whose place a
+	// person's name or another bot's has taken meanwhile is left to them.
+	KeepNames(ctx context.Context, cs []Claim) error
+	// SweepNames passes every stored claim to keep, and stores what it
+	// returns or drops the claim if it returns false.
+	SweepNames(ctx context.Context, keep func(Claim) (Claim, bool)) error
 }
 
-// Hold is a bot's name held for the address it plays from: from another
-// address it cannot be registered until NameHold has passed since the bot
-// was last heard (or an admin frees it), so that nobody plays on under
-// the record of a bot gone quiet. Only a name that has played is held.
-type Hold struct {
-	Name  string
-	Addr  netip.Addr
-	Heard time.Time
+// Claim is a bot's name taken for the address it plays from, stored so
+// that the SSH side sees it too (no person takes a name that looks like a
+// bot's) and a restart keeps it: while a bot is registered under it
+// (Registered), and, once the bot has played (Held), until NameHold after
+// it was last heard, registered or not, so that nobody plays on under the
+// record of a bot gone quiet. Only a name that has played is held.
+type Claim struct {
+	Name       string
+	Addr       netip.Addr
+	Heard      time.Time
+	Held       bool
+	Registered bool
 }
 
 // Defaults of Config.
@@ -80,9 +92,10 @@ const (
 	// seedRounds is how many of the table's last rounds name the players
 	// listed in SCORE after a restart.
 	seedRounds = 200
-	// holdEvery is how often the hold of a registered bot's name is
+	// holdEvery is how often the claim of a registered bot's name is
 	// stored again with the time it was last heard (and when it leaves):
-	// after a crash a hold ends at most this much early.
+	// after a crash a hold ends at most this much early. The claims whose
+	// holds have ended are dropped as often.
 	holdEvery = 10 * time.Minute
 	// callTimeout bounds one call into the lobby or the store.
 	callTimeout = 5 * time.Second
@@ -144,9 +157,10 @@ func Rules(turnSeconds int) (engine.Options, error) {
 	return o, err
 }
 
-// host is the identity that hosts and drives the gateway's table.
+// host is the identity that hosts and drives the gateway's table: a
+// key-less player named maexchen (ident.GatewayHost).
 func host() lobby.Player {
-	return lobby.Player{Fingerprint: "maexchen-gateway", Name: "maexchen", Bot: true}
+	return lobby.Player{ID: ident.GatewayHost, Bot: true}
 }
 
 // Stats counts datagrams; tests and logs read it.
@@ -180,6 +194,7 @@ type Gateway struct {
 
 	// Owned by the actor.
 	bans       []lobby.UDPBan
+	sweptAt    time.Time // when the claims of names were last swept
 	players    []*player // in order of registration
 	spectators []*spectator
 	known      map[string]int // points by UDP name, of everyone who ever played
@@ -202,8 +217,9 @@ type player struct {
 	// until it answers one (late, its token is late).
 	sittingOut bool
 	late       string
-	held       bool      // its name is held: it has played, or had a hold when it registered
-	heldAt     time.Time // when its name's hold was last stored
+	held       bool      // its name is held: it has played, or was held when it registered
+	storedHeld bool      // the stored claim says held
+	keptAt     time.Time // when its name's claim was last stored
 }
 
 type spectator struct {
@@ -235,6 +251,7 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 	}
 	g.seedKnown(ctx)
 	g.readBans(ctx)
+	g.sweepNames(ctx, cfg.Clock.Now())
 	ua, err := net.ResolveUDPAddr("udp", cfg.Addr)
 	if err != nil {
 		g.host.Close()
@@ -321,15 +338,15 @@ func (g *Gateway) takeTable(ctx context.Context) (*lobby.Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("maexchen: table %s: %w", g.cfg.Table, err)
 	}
-	if t.Info().HostFingerprint != host().Fingerprint {
+	if t.Info().HostID != host().ID {
 		return nil, fmt.Errorf("maexchen: table %s is a table of SSH players; choose another name for the gateway's", g.cfg.Table)
 	}
 	if err := t.Drive(ctx, host(), true); err != nil {
 		return nil, fmt.Errorf("maexchen: drive table %s: %w", g.cfg.Table, err)
 	}
 	for _, s := range t.Info().Players {
-		if strings.HasPrefix(s.Fingerprint, FingerprintPrefix) {
-			if err := t.Kick(ctx, host(), s.Fingerprint); err != nil && !errors.Is(err, lobby.ErrNotMember) {
+		if strings.HasPrefix(s.ID, IDPrefix) {
+			if err := t.Kick(ctx, host(), s.ID); err != nil && !errors.Is(err, lobby.ErrNotMember) {
 				return nil, fmt.Errorf("maexchen: clear table %s: %w", g.cfg.Table, err)
 			}
 		}
@@ -350,7 +367,7 @@ func (g *Gateway) seedKnown(ctx context.Context) {
 		return
 	}
 	for _, fp := range fps {
-		if name, ok := strings.CutPrefix(fp, FingerprintPrefix); ok {
+		if name, ok := strings.CutPrefix(fp, IDPrefix); ok {
 			g.refreshPoints(ctx, name)
 		}
 	}
@@ -428,10 +445,14 @@ func (g *Gateway) safely(fn func()) {
 	fn()
 }
 
-// stop ends the actor's timers and subscriptions, and stores the holds
-// of the names registered.
+// stop ends the actor's timers and subscriptions; the names registered
+// are registered no more (held, their claims stay).
 func (g *Gateway) stop() {
-	g.keepHolds(g.cfg.Clock.Now(), func(*player) bool { return true })
+	if len(g.players) > 0 {
+		ctx, cancel := g.call()
+		g.keepNames(ctx, g.cfg.Clock.Now(), g.players, false)
+		cancel()
+	}
 	g.round.gen++
 	if g.beat != nil {
 		g.beat()
@@ -452,7 +473,8 @@ func (g *Gateway) call() (context.Context, context.CancelFunc) {
 
 // heartbeat tells everyone registered that the server is alive, every
 // HeartbeatEvery, unregisters players silent for longer than Idle, reads
-// the bans again (dropping whoever they cover) and stores the holds due.
+// the bans again (dropping whoever they cover), and stores the claims of
+// names due and sweeps those whose holds ended (holdEvery).
 func (g *Gateway) heartbeat() {
 	now := g.cfg.Clock.Now()
 	for _, p := range append([]*player(nil), g.players...) {
@@ -465,7 +487,12 @@ func (g *Gateway) heartbeat() {
 	g.readBans(ctx)
 	cancel()
 	g.dropBanned()
-	g.keepHolds(now, func(p *player) bool { return now.Sub(p.heldAt) >= holdEvery })
+	g.keepDue(now)
+	if now.Sub(g.sweptAt) >= holdEvery {
+		ctx, cancel := g.call()
+		g.sweepNames(ctx, now)
+		cancel()
+	}
 	g.everyone(msgHeartbeat)
 	g.beat = g.after(HeartbeatEvery, g.heartbeat)
 }
@@ -519,6 +546,17 @@ func (g *Gateway) playerNamed(name string) *player {
 	return nil
 }
 
+// playerLike is a registered player whose name looks like name
+// (lobby.Alike) without being it.
+func (g *Gateway) playerLike(name string) *player {
+	for _, p := range g.players {
+		if p.name != name && lobby.Alike(p.name, name) {
+			return p
+		}
+	}
+	return nil
+}
+
 // register is REGISTER;name: a new player, or the same name again from
 // the same IP (any port), which takes the player over.
 func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
@@ -528,6 +566,12 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	}
 	if g.banned(name, from.Addr()) {
 		g.send(from, msgRejected(rejectBanned))
+		return
+	}
+	if checkName(name) != nil || g.playerLike(name) != nil {
+		// A built-in bot's name, the gateway's own, or one that looks like
+		// another bot's here: two seats never look alike.
+		g.send(from, msgRejected(rejectNameTaken))
 		return
 	}
 	if p := g.playerNamed(name); p != nil {
@@ -546,28 +590,6 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.log.Info("bot registered again", "name", name, "addr", from)
 		return
 	}
-	ctx, cancel := g.call()
-	defer cancel()
-	taken, err := g.cfg.Records.NameTaken(ctx, name)
-	if err != nil {
-		g.log.Error("could not check a name", "name", name, "err", err)
-		return // no answer: the bot may try again
-	}
-	if taken || lobby.IsBotName(name) {
-		// An SSH player's name, or a built-in bot's: two seats never look alike.
-		g.send(from, msgRejected(rejectNameTaken))
-		return
-	}
-	hold, held, err := g.cfg.Records.HeldName(ctx, name)
-	if err != nil {
-		g.log.Error("could not read a name's hold", "name", name, "err", err)
-		return
-	}
-	if held && hold.Addr != from.Addr() && now.Sub(hold.Heard) < g.cfg.NameHold {
-		// The name of a bot gone quiet, still its address's.
-		g.send(from, msgRejected(rejectNameTaken))
-		return
-	}
 	if g.playerAt(from) == nil && g.fromSource(from) >= g.cfg.MaxPerAddress {
 		g.send(from, msgRejected(rejectAddressFull))
 		return
@@ -576,20 +598,40 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.send(from, msgRejected(rejectFull))
 		return
 	}
-	lp := lobby.Player{Fingerprint: FingerprintPrefix + name, Name: name, Bot: true, TurnClock: g.cfg.Timeout}
+	ctx, cancel := g.call()
+	defer cancel()
+	// The name, stored as the address's in the step that checks it
+	// against people's names and the claims of names alike: taken while
+	// held for another address, or held under another name that looks
+	// like it.
+	claim, ok, err := g.cfg.Records.ClaimName(ctx, Claim{Name: name, Addr: from.Addr(), Heard: now, Registered: true}, func(c Claim) bool {
+		held := c.Held && now.Sub(c.Heard) < g.cfg.NameHold
+		return held && (c.Addr != from.Addr() || c.Name != name)
+	})
+	if err != nil {
+		g.log.Error("could not claim a name", "name", name, "err", err)
+		return // no answer: the bot may try again
+	}
+	if !ok {
+		// An SSH player's name, a held one, or one that looks like them.
+		g.send(from, msgRejected(rejectNameTaken))
+		return
+	}
+	lp := lobby.Player{ID: IDPrefix + name, Bot: true, TurnClock: g.cfg.Timeout}
 	sub, err := g.table.Watch(ctx, lp)
 	if err != nil {
 		g.log.Error("could not watch the table for a bot", "name", name, "err", err)
+		claim.Registered = false
+		if err := g.cfg.Records.KeepNames(ctx, []Claim{claim}); err != nil {
+			g.log.Warn("could not store a name's claim", "name", name, "err", err)
+		}
 		return
 	}
 	g.dropAt(from, nil)
-	p := &player{name: name, addr: from, lp: lp, sub: sub, lastSeen: now}
+	// A name with a record is held: from now on it is this address's.
+	held := claim.Held && g.cfg.NameHold > 0
+	p := &player{name: name, addr: from, lp: lp, sub: sub, lastSeen: now, held: held, storedHeld: claim.Held, keptAt: now}
 	g.players = append(g.players, p)
-	if held {
-		// A name with a record: from now on it is this address's.
-		p.held = true
-		g.storeHolds(ctx, now, []*player{p})
-	}
 	g.send(from, msgRegistered)
 	g.log.Info("bot registered", "name", name, "addr", from)
 	if g.round.phase == idle {
@@ -655,12 +697,12 @@ func (g *Gateway) dropBanned() {
 	}
 }
 
-// keepHolds stores the holds of the registered players whose name is
-// held and for whom due reports true, as of when each was last heard.
-func (g *Gateway) keepHolds(now time.Time, due func(*player) bool) {
+// keepDue stores again the claims of the registered players' names last
+// stored holdEvery ago or more, as of when each bot was last heard.
+func (g *Gateway) keepDue(now time.Time) {
 	var ps []*player
 	for _, p := range g.players {
-		if p.held && due(p) {
+		if now.Sub(p.keptAt) >= holdEvery {
 			ps = append(ps, p)
 		}
 	}
@@ -669,23 +711,64 @@ func (g *Gateway) keepHolds(now time.Time, due func(*player) bool) {
 	}
 	ctx, cancel := g.call()
 	defer cancel()
-	g.storeHolds(ctx, now, ps)
+	g.keepNames(ctx, now, ps, true)
 }
 
-// storeHolds stores that each player's name is its address's as of when
-// it was last heard.
-func (g *Gateway) storeHolds(ctx context.Context, now time.Time, ps []*player) {
-	holds := make([]Hold, len(ps))
+// keepNames stores the claims of the players' names as of when each was
+// last heard: held if it is, registered or not.
+func (g *Gateway) keepNames(ctx context.Context, now time.Time, ps []*player, registered bool) {
+	cs := make([]Claim, len(ps))
 	for i, p := range ps {
-		holds[i] = Hold{Name: p.name, Addr: p.addr.Addr(), Heard: p.lastSeen}
+		cs[i] = Claim{Name: p.name, Addr: p.addr.Addr(), Heard: p.lastSeen, Held: p.held, Registered: registered}
 	}
-	if err := g.cfg.Records.HoldNames(ctx, holds); err != nil {
-		g.log.Warn("could not store the holds of names", "err", err)
+	if err := g.cfg.Records.KeepNames(ctx, cs); err != nil {
+		g.log.Warn("could not store the claims of names", "err", err)
 		return
 	}
 	for _, p := range ps {
-		p.heldAt = now
+		p.keptAt, p.storedHeld = now, p.held
 	}
+}
+
+// sweepNames drops the stored claims of names whose holds have ended and
+// that no bot registered here plays under, and marks the others not
+// registered but for those that are (after a restart: none).
+func (g *Gateway) sweepNames(ctx context.Context, now time.Time) {
+	err := sweep(ctx, g.cfg.Records, now, g.cfg.NameHold, func(c Claim) bool {
+		p := g.playerNamed(c.Name)
+		return p != nil && p.addr.Addr() == c.Addr
+	})
+	if err != nil {
+		g.log.Warn("could not sweep the claims of names", "err", err)
+		return
+	}
+	g.sweptAt = now
+}
+
+// sweep drops the stored claims of names whose holds (hold after they
+// were last heard; none if hold is not positive) have ended, but those
+// registered reports true of, which stay as they are; the others are
+// marked not registered.
+func sweep(ctx context.Context, r Records, now time.Time, hold time.Duration, registered func(Claim) bool) error {
+	return r.SweepNames(ctx, func(c Claim) (Claim, bool) {
+		if registered(c) {
+			return c, true
+		}
+		c.Registered = false
+		return c, c.Held && now.Sub(c.Heard) < hold
+	})
+}
+
+// SweepNames is the gateway's sweep of the claims of names at its start
+// (no bot registered), for a server that runs without the gateway: the
+// claims of bots registered when it last ran go, as do the holds that
+// have ended (hold: Config.NameHold; DefaultNameHold if 0), so that they
+// do not keep those names from people for ever.
+func SweepNames(ctx context.Context, r Records, now time.Time, hold time.Duration) error {
+	if hold == 0 {
+		hold = DefaultNameHold
+	}
+	return sweep(ctx, r, now, hold, func(Claim) bool { return false })
 }
 
 // registerSpectator is REGISTER_SPECTATOR;name. Past MaxPerAddress
@@ -753,14 +836,12 @@ func (g *Gateway) dropAt(addr netip.AddrPort, keep *player) bool {
 	return false
 }
 
-// removePlayer ends p's registration; its name's hold, if it has one,
-// is stored as of when it was last heard.
+// removePlayer ends p's registration; its name's claim is stored as of
+// when it was last heard, held if it is (else dropped).
 func (g *Gateway) removePlayer(p *player) {
-	if p.held {
-		ctx, cancel := g.call()
-		g.storeHolds(ctx, g.cfg.Clock.Now(), []*player{p})
-		cancel()
-	}
+	ctx, cancel := g.call()
+	g.keepNames(ctx, g.cfg.Clock.Now(), []*player{p}, false)
+	cancel()
 	for i, q := range g.players {
 		if q == p {
 			g.players = append(g.players[:i:i], g.players[i+1:]...)

@@ -14,7 +14,7 @@ import (
 
 func TestRegistration(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.st.SetName(context.Background(), "SHA256:bobby-key", "bobby", false); err != nil {
+	if _, err := e.st.SetName(context.Background(), "SHA256:bobby-key", "bobby"); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -29,11 +29,19 @@ func TestRegistration(t *testing.T) {
 		{"an escape code", "REGISTER;red\x1b[31m", "REJECTED;INVALID_NAME"},
 		{"a bidi override", "REGISTER;ab\u202ecd", "REJECTED;INVALID_NAME"},
 		{"20 characters", "REGISTER;" + strings.Repeat("y", 20), "REGISTERED"},
-		{"20 runes, more bytes", "REGISTER;" + strings.Repeat("ä", 20), "REGISTERED"},
+		{"not ASCII", "REGISTER;" + strings.Repeat("ä", 5), "REJECTED;INVALID_NAME"},
+		{"a Cyrillic a", "REGISTER;\u0430da", "REJECTED;INVALID_NAME"},
+		{"fullwidth", "REGISTER;\uff41\uff44\uff41", "REJECTED;INVALID_NAME"},
+		{"blank on screen", "REGISTER;\u115f", "REJECTED;INVALID_NAME"},
+		{"a dash first", "REGISTER;-bot", "REJECTED;INVALID_NAME"},
 		{"trailing newline", "REGISTER;newline\n", "REGISTERED"},
 		{"trailing CRLF", "REGISTER;crlf\r\n", "REGISTERED"},
 		{"fields past the name ignored", "REGISTER;extra;fields", "REGISTERED"},
 		{"an SSH player's name", "REGISTER;BOBBY", "REJECTED;NAME_ALREADY_TAKEN"},
+		{"looks like an SSH player's name", "REGISTER;b0bby", "REJECTED;NAME_ALREADY_TAKEN"},
+		{"looks like a bot's here", "REGISTER;CRLF", "REJECTED;NAME_ALREADY_TAKEN"},
+		{"the gateway's own name", "REGISTER;maexchen", "REJECTED;NAME_ALREADY_TAKEN"},
+		{"looks like a built-in bot's", "REGISTER;lnes", "REJECTED;NAME_ALREADY_TAKEN"},
 		{"a built-in bot's name", "REGISTER;Ada2", "REJECTED;NAME_ALREADY_TAKEN"},
 		{"a spectator", "REGISTER_SPECTATOR;watcher", "REGISTERED"},
 		{"a spectator's bad name", "REGISTER_SPECTATOR;a;b", "REGISTERED"},
@@ -293,7 +301,11 @@ func TestPointsComeFromTheStore(t *testing.T) {
 // with the table's turn clock, the bots with theirs; SCORE lists the bots.
 func TestAPersonSitsIn(t *testing.T) {
 	e := newEnv(t)
-	carol := lobby.Player{Fingerprint: "SHA256:carol-key", Name: "carol"}
+	cp, err := e.st.SetName(context.Background(), "SHA256:carol-key", "carol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	carol := lobby.Player{ID: cp.ID, Key: "SHA256:carol-key"}
 	tbl := e.gw.Table()
 	sub, err := tbl.Watch(context.Background(), carol)
 	if err != nil {

@@ -31,14 +31,6 @@ func (s *script) roll(a, b int) { s.Roll(a, b) }
 // records adapts the store for the tests, as cmd/mia does for the server.
 type records struct{ st *store.Store }
 
-func (r records) NameTaken(ctx context.Context, name string) (bool, error) {
-	_, err := r.st.PlayerByName(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 func (r records) Tally(ctx context.Context, fp string) (int, int, error) {
 	t, err := r.st.Tally(ctx, fp)
 	return t.Games, t.LivesLost, err
@@ -49,7 +41,7 @@ func (r records) RecentPlayers(ctx context.Context, table string, n int) ([]stri
 	var fps []string
 	for _, g := range gs {
 		for _, s := range g.Seats {
-			fps = append(fps, s.Fingerprint)
+			fps = append(fps, s.Person)
 		}
 	}
 	return fps, err
@@ -59,29 +51,41 @@ func (r records) Bans(ctx context.Context) ([]string, error) {
 	bs, err := r.st.Bans(ctx)
 	out := make([]string, len(bs))
 	for i, b := range bs {
-		out[i] = b.Fingerprint
+		out[i] = b.Target()
 	}
 	return out, err
 }
 
-func (r records) HeldName(ctx context.Context, name string) (Hold, bool, error) {
-	n, err := r.st.HeldUDPName(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return Hold{}, false, nil
+func (r records) ClaimName(ctx context.Context, c Claim, taken func(Claim) bool) (Claim, bool, error) {
+	n, err := r.st.ClaimUDPName(ctx, udpName(c), func(n store.UDPName) bool { return taken(claimOf(n)) })
+	if errors.Is(err, store.ErrNameTaken) {
+		return Claim{}, false, nil
 	}
-	if err != nil {
-		return Hold{}, false, err
-	}
-	a, err := netip.ParseAddr(n.Addr)
-	return Hold{Name: n.Name, Addr: a, Heard: n.Heard}, err == nil, err
+	return claimOf(n), err == nil, err
 }
 
-func (r records) HoldNames(ctx context.Context, hs []Hold) error {
-	ns := make([]store.UDPName, len(hs))
-	for i, h := range hs {
-		ns[i] = store.UDPName{Name: h.Name, Addr: h.Addr.String(), Heard: h.Heard}
+func (r records) KeepNames(ctx context.Context, cs []Claim) error {
+	ns := make([]store.UDPName, len(cs))
+	for i, c := range cs {
+		ns[i] = udpName(c)
 	}
-	return r.st.HoldUDPNames(ctx, ns...)
+	return r.st.KeepUDPNames(ctx, ns...)
+}
+
+func (r records) SweepNames(ctx context.Context, keep func(Claim) (Claim, bool)) error {
+	return r.st.SweepUDPNames(ctx, func(n store.UDPName) (store.UDPName, bool) {
+		c, ok := keep(claimOf(n))
+		return udpName(c), ok
+	})
+}
+
+func udpName(c Claim) store.UDPName {
+	return store.UDPName{Name: c.Name, Addr: c.Addr.String(), Heard: c.Heard, Held: c.Held, Registered: c.Registered}
+}
+
+func claimOf(n store.UDPName) Claim {
+	a, _ := netip.ParseAddr(n.Addr)
+	return Claim{Name: n.Name, Addr: a, Heard: n.Heard, Held: n.Held, Registered: n.Registered}
 }
 
 // env is a store, a lobby on a manual clock with scripted dice, and a

@@ -2,12 +2,15 @@ package maexchen
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
@@ -134,9 +137,27 @@ func TestSpectatorsPastTheTotal(t *testing.T) {
 	}
 }
 
-// TestBans: a ban of a Mäxchen name or of UDP addresses, stored as the
-// ban command stores it, drops the bots it covers at the next heartbeat
-// and refuses them after; lifted, they register again.
+// ban stores a ban of a Mäxchen bot (its person) or of UDP addresses as
+// the ban command does.
+func (e *env) ban(target string) {
+	e.t.Helper()
+	b, ok, err := lobby.ParseUDPBan(target)
+	if !ok || err != nil {
+		e.t.Fatalf("ban %s: %v, %v", target, ok, err)
+	}
+	sb := store.Ban{Person: b.Target()}
+	if b.Name == "" {
+		sb = store.Ban{UDP: b.Addresses()}
+	}
+	if err := e.st.Ban(context.Background(), sb); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// TestBans: a ban of a Mäxchen bot (of its name, and names like it) or of
+// UDP addresses, stored as the ban command stores it, drops the bots it
+// covers at the next heartbeat and refuses them after; lifted, they
+// register again.
 func TestBans(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -151,9 +172,7 @@ func TestBans(t *testing.T) {
 	keep.send("REGISTER;keep")
 	keep.expect("REGISTERED")
 	for _, b := range []string{"maexchen:u1", "udp:127.0.0.30", "udp:127.0.0.31/32"} {
-		if err := e.st.Ban(ctx, store.Ban{Fingerprint: b}); err != nil {
-			t.Fatal(err)
-		}
+		e.ban(b)
 	}
 	e.clock.Advance(HeartbeatEvery)
 	u1.until("REJECTED;" + rejectBanned)
@@ -168,6 +187,7 @@ func TestBans(t *testing.T) {
 	}{
 		{u1, "REGISTER;u1"},
 		{e.dial("u1 elsewhere", "127.0.0.33:0"), "REGISTER;u1"},
+		{e.dial("looks like u1", "127.0.0.34:0"), "REGISTER;U1"},
 		{fromBanned, "REGISTER;other-name"},
 		{spec, "REGISTER_SPECTATOR;spec"},
 	} {
@@ -189,9 +209,7 @@ func TestBans(t *testing.T) {
 // TestBansAfterARestart: the bans are read when the gateway starts.
 func TestBansAfterARestart(t *testing.T) {
 	e := newEnv(t)
-	if err := e.st.Ban(context.Background(), store.Ban{Fingerprint: "udp:127.0.0.0/24"}); err != nil {
-		t.Fatal(err)
-	}
+	e.ban("udp:127.0.0.0/24")
 	e.close()
 	e.open()
 	c := e.dial("b", "127.0.0.9:0")
@@ -271,6 +289,13 @@ func TestNameHold(t *testing.T) {
 	squatter := e.dial("squatter", "127.0.0.30:0")
 	squatter.send("REGISTER;u1")
 	squatter.expect("REJECTED;" + rejectNameTaken)
+	// A held name keeps out the names that look like it too, from
+	// anywhere: the record under u1 is u1's.
+	squatter.send("REGISTER;U1")
+	squatter.expect("REJECTED;" + rejectNameTaken)
+	alike := e.dial("alike", "127.0.0.1:0")
+	alike.send("REGISTER;ul")
+	alike.expect("REJECTED;" + rejectNameTaken)
 	squatter.send("REGISTER;tmp") // never played: not held
 	squatter.expect("REGISTERED")
 	squatter.send("UNREGISTER")
@@ -289,7 +314,7 @@ func TestNameHold(t *testing.T) {
 	own.until("UNREGISTERED")
 
 	// An admin frees it.
-	if err := e.st.FreeUDPName(context.Background(), "u1"); err != nil {
+	if _, err := e.st.FreeUDPName(context.Background(), "u1"); err != nil {
 		t.Fatal(err)
 	}
 	squatter.send("REGISTER;u1")
@@ -306,5 +331,144 @@ func TestNameHold(t *testing.T) {
 	n, err := e.st.HeldUDPName(context.Background(), "u2")
 	if err != nil || n.Addr != "127.0.0.31" {
 		t.Errorf("u2's hold after it changed hands: %+v, %v", n, err)
+	}
+}
+
+// claimOf is the stored claim of name.
+func (e *env) claimOf(name string) (store.UDPName, bool) {
+	e.t.Helper()
+	n, err := e.st.HeldUDPName(context.Background(), name)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.UDPName{}, false
+	}
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return n, true
+}
+
+// TestClaimedNamesAndPeople: a bot's name is stored as its address's
+// while it is registered, so that no person takes it, nor one that looks
+// like it; a name that never played is free again once its bot leaves; a
+// person's name is never a bot's. The store checks each in the
+// transaction that takes the name.
+func TestClaimedNamesAndPeople(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	deep := e.bot("deep")
+	n, ok := e.claimOf("deep")
+	if !ok || n.Name != "deep" || n.Addr != "127.0.0.1" || !n.Registered || n.Held {
+		t.Fatalf("the claim of a bot registered: %+v, %v", n, ok)
+	}
+	for _, name := range []string{"deep", "DEEP", "dEEp"} {
+		if _, err := e.st.SetName(ctx, "SHA256:eve", name); !errors.Is(err, store.ErrNameHeld) {
+			t.Errorf("a person names themselves %s beside the bot deep: %v", name, err)
+		}
+	}
+	deep.send("UNREGISTER")
+	deep.until("UNREGISTERED")
+	if n, ok := e.claimOf("deep"); ok {
+		t.Errorf("the claim of a bot that never played, once it left: %+v", n)
+	}
+	if _, err := e.st.SetName(ctx, "SHA256:eve", "Deep"); err != nil {
+		t.Fatalf("a name free again: %v", err)
+	}
+	c := e.dial("deep", "127.0.0.1:0")
+	c.send("REGISTER;deep")
+	c.expect("REJECTED;" + rejectNameTaken)
+}
+
+// TestClaimsSwept: after a restart no claim says registered; the holds
+// that ended are dropped at the heartbeat after holdEvery, so the names
+// are free again for people too.
+func TestClaimsSwept(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.NameHold = time.Hour })
+	bots, tokens := e.table("u1", "u2")
+	e.dice.push(0, 0)
+	order := e.join(bots, tokens)
+	order[0].send("SEE;" + order[0].until("YOUR TURN")[0])
+	order[0].until("SCORE")
+	e.waitActor("the names held", func() bool { return e.gw.playerNamed("u1").storedHeld && e.gw.playerNamed("u2").storedHeld })
+	e.bot("later") // registered, never played
+	// A crash leaves every claim stored as registered; the next start
+	// sweeps: held ones stay, not registered, the others go.
+	e.close()
+	st, err := store.Open(e.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SweepUDPNames(context.Background(), func(n store.UDPName) (store.UDPName, bool) {
+		n.Registered = true
+		return n, true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.open()
+	all, err := e.st.HeldUDPNames(context.Background())
+	if err != nil || len(all) != 2 || !slices.Contains([]string{"u1 u2", "u2 u1"}, all[0].Name+" "+all[1].Name) {
+		t.Fatalf("after a restart: %+v, %v", all, err)
+	}
+	for _, n := range all {
+		if !n.Held || n.Registered {
+			t.Errorf("after a restart: %+v", n)
+		}
+	}
+	// An hour and a sweep later the holds have ended.
+	keep := e.dial("keep", "127.0.0.9:0")
+	keep.send("REGISTER;keep")
+	keep.expect("REGISTERED")
+	e.clock.Skip(time.Hour)
+	keep.send("HEARTBEAT") // heard now; later is quiet
+	e.waitActor("keep heard", func() bool { return e.gw.playerNamed("keep").lastSeen.Equal(e.clock.Now()) })
+	e.clock.Advance(HeartbeatEvery)
+	keep.heartbeat()
+	e.waitActor("the holds swept", func() bool {
+		_, u1 := e.claimOf("u1")
+		_, u2 := e.claimOf("u2")
+		return !u1 && !u2
+	})
+	if _, err := e.st.SetName(context.Background(), "SHA256:eve", "U1"); err != nil {
+		t.Errorf("a name whose hold ended: %v", err)
+	}
+	if n, ok := e.claimOf("keep"); !ok || !n.Registered {
+		t.Errorf("the claim of a bot registered, after the sweep: %+v, %v", n, ok)
+	}
+	if n, ok := e.claimOf("later"); ok {
+		t.Errorf("the claim of a bot gone quiet that never played: %+v", n)
+	}
+}
+
+// TestSweepNamesWithoutTheGateway: a server that runs without the gateway
+// sweeps the claims as the gateway does at its start: no bot is
+// registered; holds that ended go.
+func TestSweepNamesWithoutTheGateway(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, n := range []store.UDPName{
+		{Name: "left", Addr: "192.0.2.1", Heard: now, Registered: true},                               // never played
+		{Name: "held", Addr: "192.0.2.1", Heard: now.Add(-time.Minute), Registered: true, Held: true}, // played lately
+		{Name: "old", Addr: "192.0.2.1", Heard: now.Add(-2 * time.Hour), Held: true},                  // played long ago
+	} {
+		if _, err := st.ClaimUDPName(ctx, n, func(store.UDPName) bool { return false }); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.KeepUDPNames(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := SweepNames(ctx, records{st}, now, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	all, err := st.HeldUDPNames(ctx)
+	if err != nil || len(all) != 1 || all[0].Name != "held" || all[0].Registered || !all[0].Held {
+		t.Errorf("after the sweep: %+v, %v", all, err)
 	}
 }

@@ -147,8 +147,8 @@ func (g *Gateway) closeJoin(gen int) {
 		g.round.phase, g.round.game, g.round.told, g.round.over = playing, "", 0, false
 		g.round.dealt = dealt
 		for _, s := range dealt {
-			if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
-				if p := g.playerNamed(name); p != nil {
+			if name, ok := strings.CutPrefix(s.ID, IDPrefix); ok {
+				if p := g.playerNamed(name); p != nil && g.cfg.NameHold > 0 {
 					p.held = true // stored when the round ends, or when it leaves
 				}
 			}
@@ -159,7 +159,7 @@ func (g *Gateway) closeJoin(gen int) {
 		g.everyone(msgRoundCanceled("NO_PLAYERS"))
 		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrTooFewPlayers):
-		g.everyone(msgRoundStarted(g.round.n, []string{dealt[0].Name}))
+		g.everyone(msgRoundStarted(g.round.n, []string{g.cfg.Lobby.Name(dealt[0].ID)}))
 		g.everyone(msgRoundCanceled("ONLY_ONE_PLAYER"))
 		g.endRound(false, false)
 	case errors.Is(err, lobby.ErrGameRunning):
@@ -294,7 +294,7 @@ func (g *Gateway) ask(snap lobby.Snapshot, at int) {
 		g.dropPrompt()
 		return
 	}
-	name, ok := strings.CutPrefix(snap.Table.Players[v.Turn].Fingerprint, FingerprintPrefix)
+	name, ok := strings.CutPrefix(snap.Table.Players[v.Turn].ID, IDPrefix)
 	p := g.playerNamed(name)
 	if !ok || p == nil {
 		g.dropPrompt() // a person's turn, or a bot that unregistered: the clock runs
@@ -374,9 +374,9 @@ func (g *Gateway) finishRound() {
 	ctx, cancel := g.call()
 	var hold []*player // bots whose name is held from now on
 	for _, s := range g.round.dealt {
-		if name, ok := strings.CutPrefix(s.Fingerprint, FingerprintPrefix); ok {
+		if name, ok := strings.CutPrefix(s.ID, IDPrefix); ok {
 			g.refreshPointsCtx(ctx, name)
-			if p := g.playerNamed(name); p != nil && p.held && p.heldAt.IsZero() {
+			if p := g.playerNamed(name); p != nil && p.held && !p.storedHeld {
 				hold = append(hold, p)
 			}
 		} else if !s.Bot {
@@ -384,7 +384,7 @@ func (g *Gateway) finishRound() {
 		}
 	}
 	if len(hold) > 0 {
-		g.storeHolds(ctx, g.cfg.Clock.Now(), hold)
+		g.keepNames(ctx, g.cfg.Clock.Now(), hold, true)
 	}
 	cancel()
 	g.endRound(true, people)

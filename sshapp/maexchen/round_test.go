@@ -129,7 +129,7 @@ func TestEveryEnding(t *testing.T) {
 				t.Fatalf("%d games in history, want 1", len(gs))
 			}
 			for i, s := range gs[0].Seats {
-				if !s.Bot || s.Fingerprint != FingerprintPrefix+s.Name || s.Name != order[i].name {
+				if !s.Bot || s.Person != IDPrefix+s.Name || s.Fingerprint != s.Person || s.Name != order[i].name {
 					t.Fatalf("seat %d stored as %+v, want bot %s", i, s, order[i].name)
 				}
 			}

@@ -21,7 +21,7 @@ func (g *Gateway) refreshPoints(ctx context.Context, name string) {
 }
 
 func (g *Gateway) refreshPointsCtx(ctx context.Context, name string) {
-	games, lost, err := g.cfg.Records.Tally(ctx, FingerprintPrefix+name)
+	games, lost, err := g.cfg.Records.Tally(ctx, IDPrefix+name)
 	if err != nil {
 		g.log.Warn("could not read a bot's points", "name", name, "err", err)
 		return

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // The wire of the Mäxchen bot server: one message a datagram, UTF-8,
@@ -22,11 +23,12 @@ import (
 const MaxDatagram = 1000
 
 // MaxNameRunes is the longest name a Mäxchen bot may register.
-const MaxNameRunes = 20
+const MaxNameRunes = lobby.MaxUDPNameLen
 
-// FingerprintPrefix starts the identity of every UDP player: an identity
-// space of its own, never an SSH key's ("SHA256:…") nor a built-in bot's.
-const FingerprintPrefix = lobby.UDPNamePrefix
+// IDPrefix starts the person id of every UDP player ("maexchen:NAME", a
+// key-less kind of lobby/ident): an identity space of its own, never a
+// person with keys nor a built-in bot.
+const IDPrefix = ident.UDPBotPrefix
 
 // command is the first field of a datagram from a bot.
 type command uint8
@@ -127,22 +129,17 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// validName is the Mäxchen server's rule, 1 to 20 characters without
-// white space, ",", ";" or ":", and mia's: nothing that cleaning for a
-// terminal would change (no control, format or private-use characters),
-// so that bots and people see the same name.
-func validName(name string) bool {
-	n := utf8.RuneCountInString(name)
-	if n < 1 || n > MaxNameRunes || !utf8.ValidString(name) || strings.ContainsAny(name, ",;:") {
-		return false
-	}
-	for _, r := range name {
-		if unicode.IsSpace(r) {
-			return false
-		}
-	}
-	return lobby.Clean(name, MaxNameRunes) == name
-}
+// checkName is the one name rule (lobby.CheckNameUpTo) with the Mäxchen
+// server's length, 1 to 20 characters: A-Z a-z 0-9 _ . -, not starting
+// with "-" (which keeps out the white space, ",", ";" and ":" the original
+// server refuses, and anything a terminal would show otherwise), no
+// built-in bot's name nor the gateway's own nor one that looks like them.
+func checkName(name string) error { return lobby.CheckNameUpTo(name, MaxNameRunes) }
+
+// validName reports whether name has the shape of a name (checkName but
+// for the names reserved): a bad one is REJECTED;INVALID_NAME, a reserved
+// one NAME_ALREADY_TAKEN.
+func validName(name string) bool { return !errors.Is(checkName(name), lobby.ErrBadName) }
 
 // Reasons of REJECTED.
 const (

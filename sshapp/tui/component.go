@@ -40,6 +40,16 @@ type common struct {
 	nav  navigator
 }
 
+// myName is the name of the person at the keyboard now: the lobby's (a
+// rename from another session shows at once), or the one they had when
+// the session began.
+func (c *common) myName() string {
+	if c.cfg.Lobby != nil && c.cfg.Player.ID != "" {
+		return c.cfg.Lobby.Name(c.cfg.Player.ID)
+	}
+	return c.cfg.Name
+}
+
 // helpState is what a session's help view holds of its own; the rest of a
 // help.Model is its styles (helpModel).
 type helpState struct {

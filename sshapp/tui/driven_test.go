@@ -11,7 +11,7 @@ import (
 // next deal, and nobody is offered start; elsewhere sitting waits for the
 // game's end.
 func TestSitKeyAtADrivenTable(t *testing.T) {
-	me := lobby.Player{Fingerprint: "SHA256:carol", Name: "carol"}
+	me := lobby.Player{ID: "p:3", Key: "SHA256:carol"}
 	cases := []struct {
 		name            string
 		driven, playing bool
@@ -31,7 +31,7 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 			m := newTableScreen(&common{cfg: Config{Player: me}, s: s}, "maexchen", false)
 			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
 				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven, Taken: 2,
-					Players: []lobby.SeatInfo{{Fingerprint: me.Fingerprint}, {Fingerprint: "SHA256:other"}}}})
+					Players: []lobby.SeatInfo{{ID: me.ID}, {ID: "p:99"}}}})
 			if got := m.keys.Sit.Enabled(); got != tc.sit {
 				t.Errorf("sit key enabled %v, want %v", got, tc.sit)
 			}

@@ -35,13 +35,13 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	tm.Type("lucky 7")
 	tm.Send(keyEnter)
 	waitOutput(t, tm, "your seed goes into the next game's dice", `seeds: alice · yours "lucky 7" (f)`)
-	e.infoUntil(tbl, "alice's seed", func(i lobby.TableInfo) bool { s, ok := i.Fair.Seed(a.Fingerprint); return ok && s == "lucky 7" })
+	e.infoUntil(tbl, "alice's seed", func(i lobby.TableInfo) bool { s, ok := i.Fair.Seed(a.ID); return ok && s == "lucky 7" })
 
 	tm.Send(keyRunes("f"))
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // the field opens with the seed given
 	tm.Send(keyEnter)
 	waitOutput(t, tm, "no seed of yours for the next game (none given is fine)")
-	e.infoUntil(tbl, "no seed", func(i lobby.TableInfo) bool { _, ok := i.Fair.Seed(a.Fingerprint); return !ok })
+	e.infoUntil(tbl, "no seed", func(i lobby.TableInfo) bool { _, ok := i.Fair.Seed(a.ID); return !ok })
 
 	if err := tbl.Sit(ctx, b); err != nil {
 		t.Fatal(err)

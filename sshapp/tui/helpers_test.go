@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,13 +53,21 @@ func newEnvDice(t testing.TB, dice engine.Source) *env {
 	return e
 }
 
+// player is a new person named name, with the key "SHA256:NAME-key".
 func (e *env) player(name string) lobby.Player {
 	e.t.Helper()
-	p := lobby.Player{Fingerprint: "SHA256:" + name + "-key", Name: name}
-	if _, err := e.st.SetName(ctxT(e.t), p.Fingerprint, name, false); err != nil {
+	key := "SHA256:" + name + "-key"
+	p, err := e.st.SetName(ctxT(e.t), key, name)
+	if err != nil {
 		e.t.Fatalf("set name %s: %v", name, err)
 	}
-	return p
+	return lobby.Player{ID: p.ID, Key: key}
+}
+
+// nameOf is the name a test's player was given (player), read from their
+// key.
+func nameOf(p lobby.Player) string {
+	return strings.TrimSuffix(strings.TrimPrefix(p.Key, "SHA256:"), "-key")
 }
 
 // game opens a table hosted by the first player, seats everyone and
@@ -72,7 +81,7 @@ func (e *env) game(name string, rules engine.Options, ps ...lobby.Player) *lobby
 	}
 	for _, p := range ps {
 		if err := tbl.Sit(ctx, p); err != nil {
-			e.t.Fatalf("%s sits: %v", p.Name, err)
+			e.t.Fatalf("%s sits: %v", nameOf(p), err)
 		}
 	}
 	if err := tbl.Start(ctx, ps[0]); err != nil {

@@ -74,7 +74,7 @@ func (m *historyScreen) query() store.Query {
 	q := store.Query{Limit: m.limit, Before: m.pages[len(m.pages)-1]}
 	switch m.filter {
 	case filterMine:
-		q.Player = m.c.cfg.Player.Fingerprint
+		q.Player = m.c.cfg.Player.ID
 	case filterTable:
 		q.Table = m.table
 	}
@@ -171,7 +171,7 @@ func (m *historyScreen) drawList() {
 		names := make([]string, len(g.Seats))
 		for j, st := range g.Seats {
 			names[j] = name(st.Name)
-			if st.Fingerprint == me.Fingerprint && me.Fingerprint != "" {
+			if st.Person == me.ID && me.ID != "" {
 				names[j] += " (you)"
 			}
 		}

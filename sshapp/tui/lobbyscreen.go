@@ -219,7 +219,7 @@ func (m *lobbyScreen) View() string {
 	s, w := m.c.s, m.w
 	var b strings.Builder
 	title := s.Title.Render("mia")
-	right := "you are " + name(m.c.cfg.Player.Name)
+	right := "you are " + name(m.c.myName())
 	count := "1 open table"
 	if len(m.tables) != 1 {
 		count = fmt.Sprintf("%d open tables", len(m.tables))

@@ -365,7 +365,7 @@ func TestCupLifted(t *testing.T) {
 	for _, v := range vs {
 		snap := e.until(tbl, v.p, "round 2", func(s lobby.Snapshot) bool { return s.Game.Round == 2 })
 		if cmd := v.ts.setSnapshot(snap); cmd == nil {
-			t.Errorf("%s: no end of the cup is set", v.p.Name)
+			t.Errorf("%s: no end of the cup is set", nameOf(v.p))
 		}
 		f := v.m.View()
 		assertFits(t, f, 80, 24)
@@ -502,14 +502,15 @@ func TestShortHelpKeepsHelp(t *testing.T) {
 // stored, reaches the lobby shown next (and opens the create form).
 func TestKeysTypedWhileNamed(t *testing.T) {
 	e := newEnv(t)
-	cfg := e.config(lobby.Player{Fingerprint: "SHA256:newcomer-key"}, 80, 24)
+	cfg := e.config(lobby.Player{Key: "SHA256:newcomer-key"}, 80, 24)
 	stored := make(chan struct{})
-	cfg.SetName = func(n string) (string, error) {
+	cfg.SetName = func(n string) (string, string, error) {
 		<-stored // the keys below are typed while the name is being stored
-		if _, err := e.st.SetName(ctxT(t), "SHA256:newcomer-key", n, false); err != nil {
-			return "", err
+		p, err := e.st.SetName(ctxT(t), "SHA256:newcomer-key", n)
+		if err != nil {
+			return "", "", err
 		}
-		return n, nil
+		return p.ID, p.Name, nil
 	}
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
 	tm.Send(keyRunes("zoe"))

@@ -30,7 +30,7 @@ func TestTwelveSeatsPips(t *testing.T) {
 	}
 	for _, p := range ps {
 		if err := tbl.Sit(ctxT(t), p); err != nil {
-			t.Fatalf("%s sits: %v", p.Name, err)
+			t.Fatalf("%s sits: %v", nameOf(p), err)
 		}
 	}
 	snap := e.until(tbl, ps[0], "the game", func(s lobby.Snapshot) bool { return s.Playing })
@@ -46,7 +46,7 @@ func TestTwelveSeatsPips(t *testing.T) {
 	frame := finalView(t, tm)
 	assertFits(t, frame, 80, 24)
 	for _, p := range ps {
-		assertContains(t, frame, p.Name)
+		assertContains(t, frame, nameOf(p))
 	}
 	assertContains(t, frame, "pips · 6 lives · Mia passed on", "your dice:")
 	t.Logf("12 seats at 80×24:\n%s", frame)

@@ -23,8 +23,8 @@ const (
 
 // nameSetMsg is the answer of Config.SetName.
 type nameSetMsg struct {
-	name string
-	err  error
+	id, name string
+	err      error
 }
 
 // promptScreen asks a new key for a display name, and stores it. Once the
@@ -48,7 +48,7 @@ func newPrompt(c *common) *promptScreen {
 	// is refused, else for the screen shown next.
 	p.ready = func() bool { return p.phase != saving }
 	p.leaves = func(k tea.KeyMsg) bool { return k.Type == tea.KeyCtrlD }
-	if c.cfg.Player.Name == "" {
+	if c.cfg.Player.ID == "" {
 		p.phase = asking
 	}
 	p.keys.Quit.SetEnabled(p.phase == ready)
@@ -69,7 +69,7 @@ func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			p.phase, p.errMsg = asking, msg.err.Error()
 			return p, p.release(p.key)
 		}
-		p.errMsg, p.c.cfg.Player.Name = "", msg.name
+		p.errMsg, p.c.cfg.Player.ID, p.c.cfg.Name = "", msg.id, msg.name
 		if p.c.cfg.Lobby != nil {
 			return p, tea.Batch(p.c.nav.goTo(p.c.first()), p.handOn())
 		}
@@ -99,8 +99,8 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 		p.phase, p.errMsg = saving, ""
 		set := p.c.cfg.SetName
 		return ask(p, func() tea.Msg {
-			n, err := set(name)
-			return nameSetMsg{name: n, err: err}
+			id, n, err := set(name)
+			return nameSetMsg{id: id, name: n, err: err}
 		})
 	}
 	var cmd tea.Cmd
@@ -122,14 +122,17 @@ func (p *promptScreen) View() string {
 		case p.phase == saving:
 			b.WriteString(s.Subtle.Render("saving…") + "\n")
 		case p.errMsg != "":
-			b.WriteString(s.Error.Render(p.errMsg) + "\n")
+			// A refusal says why, in as many lines as the window needs.
+			for _, l := range lobby.Wrap(p.errMsg, max(20, p.w-2)) {
+				b.WriteString(s.Error.Render(l) + "\n")
+			}
 		default:
 			b.WriteString("\n")
 		}
 		b.WriteString("\n" + s.Subtle.Render("enter to confirm · ctrl+c to leave"))
 	case ready:
-		b.WriteString("Hello, " + s.Bold.Render(name(p.c.cfg.Player.Name)) + ".\n")
-		b.WriteString(s.Subtle.Render("Your key: "+p.c.cfg.Player.Fingerprint) + "\n\n")
+		b.WriteString("Hello, " + s.Bold.Render(name(p.c.myName())) + ".\n")
+		b.WriteString(s.Subtle.Render("Your key: "+p.c.cfg.Player.Key) + "\n\n")
 		b.WriteString("This server has no tables to play at; its commands work:\n")
 		b.WriteString("  " + p.c.cfg.Hint + " help\n\n")
 		b.WriteString(s.Subtle.Render("q to quit"))

@@ -19,10 +19,15 @@ import (
 
 // promptConfig is a session without a lobby: the prompt, then the page
 // that points to the commands.
-func promptConfig(name string, set func(string) (string, error)) Config {
+func promptConfig(name string, set func(string) (string, string, error)) Config {
+	p := lobby.Player{Key: "SHA256:abc"}
+	if name != "" {
+		p.ID = "p:1"
+	}
 	return Config{
 		Renderer: lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)),
-		Player:   lobby.Player{Name: name, Fingerprint: "SHA256:abc"},
+		Player:   p,
+		Name:     name,
 		SetName:  set,
 		Hint:     "ssh -p 23234 example.org",
 	}
@@ -45,14 +50,14 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 	var mu sync.Mutex
 	var tried []string
-	set := func(name string) (string, error) {
+	set := func(name string) (string, string, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		tried = append(tried, name)
 		if name == "bob" {
-			return "", errors.New("that name is taken; choose another")
+			return "", "", errors.New("that name is taken; choose another")
 		}
-		return name, nil
+		return "p:1", name, nil
 	}
 	tm := teatest.NewTestModel(t, New(promptConfig("", set)), teatest.WithInitialTermSize(80, 24))
 	waitFor(t, tm, "Choose a display name")
@@ -80,6 +85,28 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 	defer mu.Unlock()
 	if strings.Join(tried, ",") != "bob,alice" {
 		t.Errorf("SetName calls = %q", tried)
+	}
+}
+
+// TestNamePromptWrapsARefusal: a refusal longer than the window is shown
+// whole, wrapped, never cut.
+func TestNamePromptWrapsARefusal(t *testing.T) {
+	refusal := "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), " +
+		"or looks too much like it (case, I/l/1, O/0); choose another"
+	set := func(name string) (string, string, error) { return "", "", errors.New(refusal) }
+	m := New(promptConfig("", set))
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	p := m.(*Model).cur.(*promptScreen)
+	p.errMsg = refusal
+	v := m.View()
+	for _, l := range strings.Split(v, "\n") {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(got, "did lately), or looks too much like it (case, I/l/1, O/0); choose another") {
+		t.Errorf("the refusal is not whole:\n%s", v)
 	}
 }
 

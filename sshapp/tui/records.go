@@ -25,10 +25,10 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	// Tally returns a player's running totals.
-	Tally(ctx context.Context, fingerprint string) (store.Tally, error)
-	// Rating returns a player's rating overall (table "") or at a table.
-	Rating(ctx context.Context, fingerprint, table string) (store.Rating, error)
+	// Tally returns a person's running totals.
+	Tally(ctx context.Context, person string) (store.Tally, error)
+	// Rating returns a person's rating overall (table "") or at a table.
+	Rating(ctx context.Context, person, table string) (store.Rating, error)
 	// Leaderboard ranks players overall (table "") or at a table, best
 	// first, at most limit of them.
 	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
@@ -149,16 +149,16 @@ func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.C
 		var d statsData
 		err := func() error {
 			var err error
-			if d.tally, err = rec.Tally(ctx, viewer.Fingerprint); err != nil {
+			if d.tally, err = rec.Tally(ctx, viewer.ID); err != nil {
 				return fmt.Errorf("your stats: %w", err)
 			}
-			if d.rating, err = rec.Rating(ctx, viewer.Fingerprint, ""); err != nil {
+			if d.rating, err = rec.Rating(ctx, viewer.ID, ""); err != nil {
 				return fmt.Errorf("your rating: %w", err)
 			}
 			if d.board, err = rec.Leaderboard(ctx, table, boardLimit); err != nil {
 				return fmt.Errorf("the leaderboard: %w", err)
 			}
-			gs, err := rec.History(ctx, store.Query{Player: viewer.Fingerprint, Limit: recentGames}, lobbystore.Shows(viewer.Viewer()))
+			gs, err := rec.History(ctx, store.Query{Player: viewer.ID, Limit: recentGames}, lobbystore.Shows(viewer.Viewer()))
 			if err != nil {
 				return fmt.Errorf("your games: %w", err)
 			}

@@ -17,7 +17,7 @@ import (
 func seatsOf(ps ...lobby.Player) []store.Seat {
 	out := make([]store.Seat, len(ps))
 	for i, p := range ps {
-		out[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+		out[i] = store.Seat{PlayedAs: nameOf(p), Person: p.ID, Fingerprint: p.Key, Bot: p.Bot}
 	}
 	return out
 }

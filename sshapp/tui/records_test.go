@@ -44,9 +44,9 @@ func newRecords(t *testing.T, e *env, nAlpha, nBeta, nClub int) *records {
 		t.Fatal(err)
 	}
 	for _, tbl := range []store.Table{
-		{Name: "beta", Host: r.bob.Fingerprint, Rules: engine.DefaultOptions(), Seats: 4, Created: r.start},
-		{Name: "club", Host: r.bob.Fingerprint, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
-			Members: []string{r.carol.Fingerprint}, Created: r.start},
+		{Name: "beta", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Created: r.start},
+		{Name: "club", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
+			Members: []string{r.carol.ID}, Created: r.start},
 	} {
 		if err := e.st.CreateTable(ctx, tbl); err != nil {
 			t.Fatal(err)
@@ -115,10 +115,10 @@ func TestVisibleGames(t *testing.T) {
 		{r.alice, store.Query{}, newestFirst(r.alpha, r.beta)},
 		{r.carol, store.Query{}, newestFirst(r.alpha, r.beta, r.club)},
 		{r.bob, store.Query{}, newestFirst(r.alpha, r.beta, r.club)},
-		{lobby.Player{Fingerprint: dave.Fingerprint, Admin: true}, store.Query{}, newestFirst(r.alpha, r.beta, r.club)},
+		{lobby.Player{ID: dave.ID, Key: dave.Key, Admin: true}, store.Query{}, newestFirst(r.alpha, r.beta, r.club)},
 		{dave, store.Query{Table: "club"}, nil},
 		{r.carol, store.Query{Table: "CLUB"}, newestFirst(r.club)},
-		{r.alice, store.Query{Player: r.alice.Fingerprint}, newestFirst(r.alpha)},
+		{r.alice, store.Query{Player: r.alice.ID}, newestFirst(r.alpha)},
 	}
 	for _, tc := range tests {
 		for _, limit := range []int{1, 2, 5, 100} {
@@ -131,7 +131,7 @@ func TestVisibleGames(t *testing.T) {
 					t.Fatal(err)
 				}
 				if len(gs) > limit || (next != "" && len(gs) < limit) {
-					t.Fatalf("%s %+v: page of %d, next %q", tc.viewer.Name, q, len(gs), next)
+					t.Fatalf("%s %+v: page of %d, next %q", nameOf(tc.viewer), q, len(gs), next)
 				}
 				got = append(got, ids(gs)...)
 				if next == "" {
@@ -140,7 +140,7 @@ func TestVisibleGames(t *testing.T) {
 				q.Before = next
 			}
 			if !slices.Equal(got, tc.want) {
-				t.Errorf("%s (admin %v) %+v limit %d: %v, want %v", tc.viewer.Name, tc.viewer.Admin, tc.q, limit, got, tc.want)
+				t.Errorf("%s (admin %v) %+v limit %d: %v, want %v", nameOf(tc.viewer), tc.viewer.Admin, tc.q, limit, got, tc.want)
 			}
 		}
 	}
@@ -416,7 +416,7 @@ func TestReplayRefusesGameInProgress(t *testing.T) {
 	e := newEnv(t)
 	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
 	ctx := ctxT(t)
-	if err := e.st.CreateTable(ctx, store.Table{Name: "club", Host: b.Fingerprint, Rules: engine.DefaultOptions(),
+	if err := e.st.CreateTable(ctx, store.Table{Name: "club", Host: b.ID, Rules: engine.DefaultOptions(),
 		Seats: 4, Private: true, Created: e.clock.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +464,7 @@ func TestStatsScreen(t *testing.T) {
 	a, b, c := r.alice, r.bob, r.carol
 	bluffGame(t, e.st, "alpha", r.start.Add(time.Hour), a, b, c)
 	ctx := ctxT(t)
-	tally, err := e.st.Tally(ctx, a.Fingerprint)
+	tally, err := e.st.Tally(ctx, a.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestStatsScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, err := e.st.Rating(ctx, a.Fingerprint, "")
+	mine, err := e.st.Rating(ctx, a.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +500,7 @@ func TestStatsScreen(t *testing.T) {
 	}
 	for i, rt := range board {
 		who := rt.Name
-		if rt.Fingerprint == a.Fingerprint {
+		if rt.Person == a.ID {
 			who += " (you)"
 		}
 		want = append(want, fmt.Sprintf("%d %s", i+1, who), fmt.Sprintf("%.0f", rt.Rating))

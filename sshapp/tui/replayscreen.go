@@ -215,7 +215,7 @@ func (m *replayScreen) seatRow(s *Styles, seat int, st replayStep, c0, chartW in
 	switch {
 	case g.Seats[seat].Bot:
 		tag = "[bot]"
-	case g.Seats[seat].Fingerprint == me.Fingerprint && me.Fingerprint != "":
+	case g.Seats[seat].Person == me.ID && me.ID != "":
 		tag = "(you)"
 	}
 	var hs string

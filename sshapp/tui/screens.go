@@ -40,7 +40,7 @@ func (c *common) open(g goTo) Component {
 func (c *common) first() goTo {
 	target := c.cfg.Table
 	if target == "" {
-		if seated := c.cfg.Lobby.SeatedAt(c.cfg.Player.Fingerprint); len(seated) > 0 {
+		if seated := c.cfg.Lobby.SeatedAt(c.cfg.Player.ID); len(seated) > 0 {
 			target = seated[0].Name
 		}
 	}

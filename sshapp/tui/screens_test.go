@@ -82,13 +82,13 @@ func whoseTurn(t testing.TB, snap lobby.Snapshot, ps ...lobby.Player) (lobby.Pla
 	var turn lobby.Player
 	var others []lobby.Player
 	for _, p := range ps {
-		if p.Name == snap.Name(snap.Game.Turn) {
+		if nameOf(p) == snap.Name(snap.Game.Turn) {
 			turn = p
 		} else {
 			others = append(others, p)
 		}
 	}
-	if turn.Name == "" {
+	if nameOf(turn) == "" {
 		t.Fatalf("nobody has turn %d", snap.Game.Turn)
 	}
 	return turn, others
@@ -108,7 +108,7 @@ func TestTableScreenPlaysATurn(t *testing.T) {
 	// No table in the config: the player is seated, so the screen goes
 	// straight back to the game (a reconnect).
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "fun", "Your turn · 60s left", "r: roll · b: roll blind", "r roll", "b blind", me.Name, others[0].Name, others[1].Name, "♥♥♥♥♥♥")
+	waitOutput(t, tm, "fun", "Your turn · 60s left", "r: roll · b: roll blind", "r roll", "b blind", nameOf(me), nameOf(others[0]), nameOf(others[1]), "♥♥♥♥♥♥")
 
 	tm.Send(keyRunes("r"))
 	waitOutput(t, tm, "your dice:", "┌───────┐", "●", "Announce (lowest first):", "to beat")
@@ -132,12 +132,12 @@ func TestTableScreenPlaysATurn(t *testing.T) {
 	// The others see the claim too, and never the dice.
 	o := e.snapshot(tbl, others[0])
 	if o.Game.Claim != want || o.Game.Dice != engine.NoValue {
-		t.Errorf("%s sees claim %v dice %v", others[0].Name, o.Game.Claim, o.Game.Dice)
+		t.Errorf("%s sees claim %v dice %v", nameOf(others[0]), o.Game.Claim, o.Game.Dice)
 	}
 
 	frame := finalView(t, tm)
 	assertFits(t, frame, 80, 24)
-	assertContains(t, frame, a.Name, b.Name, c.Name, "♥♥♥♥♥♥", "(you)", "▶", "Claim: "+want.Name()+" by you",
+	assertContains(t, frame, nameOf(a), nameOf(b), nameOf(c), "♥♥♥♥♥♥", "(you)", "▶", "Claim: "+want.Name()+" by you",
 		"Round log", "Table chat", "s leave", "? help", "your dice: "+rolled.Game.Dice.Name())
 	assertLacks(t, frame, "r roll", "c liar") // not legal once the claim is made
 	t.Logf("the table at 80×24:\n%s", frame)
@@ -158,7 +158,7 @@ func TestTableScreenSpectator(t *testing.T) {
 	cfg := e.config(d, 80, 24)
 	cfg.Table = "duel"
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "watching", "under the cup: "+me.Name+"'s roll", "t chat")
+	waitOutput(t, tm, "watching", "under the cup: "+nameOf(me)+"'s roll", "t chat")
 	frame := finalView(t, tm)
 	assertContains(t, frame, "alice", "bob", "You are watching this game.", "? ?")
 	assertLacks(t, frame, "your dice", "●", "r roll", "c liar", "a announce", "(you)", "s sit", "s leave")
@@ -186,7 +186,7 @@ func TestTableScreenGameOver(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(e.config(rest[0], 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "Mia! c: liar · g: give up", "g give up", "c liar")
 	tm.Send(keyRunes("g"))
-	waitOutput(t, tm, "Game over", opener.Name+" wins!", "1. "+opener.Name, "2. "+rest[0].Name, "enter: play again")
+	waitOutput(t, tm, "Game over", nameOf(opener)+" wins!", "1. "+nameOf(opener), "2. "+nameOf(rest[0]), "enter: play again")
 	e.infoUntil(tbl, "game over", func(i lobby.TableInfo) bool { return i.State == "waiting" })
 
 	// Play again: the host is at the table only if the screen is the
@@ -195,7 +195,7 @@ func TestTableScreenGameOver(t *testing.T) {
 	e.infoUntil(tbl, "the next game", func(i lobby.TableInfo) bool { return i.State == "playing" })
 	waitOutput(t, tm, "round 1")
 	frame := finalView(t, tm)
-	assertContains(t, frame, "♥", opener.Name, rest[0].Name)
+	assertContains(t, frame, "♥", nameOf(opener), nameOf(rest[0]))
 }
 
 // TestTooSmall shows only the size message, not a garbled table.
@@ -338,7 +338,7 @@ func TestCreateForm(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // clear the suggested name
 	tm.Type("bad name!")
 	tm.Send(keyEnter)
-	waitOutput(t, tm, lobby.ErrBadTableName.Error())
+	waitOutput(t, tm, lobby.CheckTableName("bad name!").Error())
 
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	tm.Type("night")
@@ -491,19 +491,19 @@ func TestTableScreenPassRaiseChallenge(t *testing.T) {
 		t.Helper()
 		for _, x := range acts {
 			if err := tbl.Act(ctx, opener, x); err != nil {
-				t.Fatalf("%s %v: %v", opener.Name, x.Kind, err)
+				t.Fatalf("%s %v: %v", nameOf(opener), x.Kind, err)
 			}
 		}
 	}
 	claimBy := func(v engine.Value, who lobby.Player) func(lobby.Snapshot) bool {
 		return func(s lobby.Snapshot) bool {
-			return s.Game.Claim == v && s.Name(s.Game.Claimant) == who.Name
+			return s.Game.Claim == v && s.Name(s.Game.Claimant) == nameOf(who)
 		}
 	}
 	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 43})
 
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "Claim: 43 by "+opener.Name, "c liar", "p pass 43", "a raise")
+	waitOutput(t, tm, "Claim: 43 by "+nameOf(opener), "c liar", "p pass 43", "a raise")
 
 	// a: the picker of passes; the first passes 43 on, the next raises.
 	tm.Send(keyRunes("a"))
@@ -521,7 +521,7 @@ func TestTableScreenPassRaiseChallenge(t *testing.T) {
 	e.until(tbl, opener, "the pass", claimBy(54, me))
 
 	play(engine.Action{Kind: engine.Roll, Look: true}, engine.Action{Kind: engine.Claim, Value: 61})
-	waitOutput(t, tm, "Claim: 61 by "+opener.Name)
+	waitOutput(t, tm, "Claim: 61 by "+nameOf(opener))
 	tm.Send(keyRunes("c"))
 	after := e.until(tbl, opener, "the challenge", func(s lobby.Snapshot) bool { return s.Game.Round == 2 })
 	lost := 0
@@ -531,6 +531,6 @@ func TestTableScreenPassRaiseChallenge(t *testing.T) {
 	if lost != 1 {
 		t.Errorf("lives after the challenge %v", after.Game.Lives)
 	}
-	waitOutput(t, tm, "you called "+opener.Name+" a liar", "round 2")
+	waitOutput(t, tm, "you called "+nameOf(opener)+" a liar", "round 2")
 	finalView(t, tm)
 }

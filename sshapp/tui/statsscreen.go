@@ -108,7 +108,7 @@ func (m *statsScreen) bodyHeight() int {
 func (m *statsScreen) View() string {
 	s, w := m.c.s, m.w
 	var b strings.Builder
-	right := "you are " + name(m.c.cfg.Player.Name)
+	right := "you are " + name(m.c.myName())
 	b.WriteString(fit(s.Title.Render("mia")+s.TitleBar.Render(" stats & leaderboard"), w-ansi.StringWidth(right)))
 	b.WriteString(s.Subtle.Render(right))
 	b.WriteString("\n\n")
@@ -180,7 +180,7 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	var spark, results strings.Builder
 	wins := 0
 	for i, g := range recent {
-		won := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == m.c.cfg.Player.Fingerprint
+		won := g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Person == m.c.cfg.Player.ID
 		if won {
 			wins++
 			results.WriteRune('●')
@@ -244,15 +244,13 @@ func (m *statsScreen) drawBoard() {
 	nameW := boardNameW(w)
 	rows := make([]string, len(m.data.board))
 	for i, r := range m.data.board {
-		who := lobby.Label(name(r.Name), r.Bot)
-		switch {
-		case r.Bot:
-		case r.Fingerprint == me.Fingerprint:
+		who := lobby.Label(name(r.Name), r.Bot())
+		if r.Person == me.ID {
 			who += " (you)"
 		}
 		line := "  " + fmt.Sprintf("%*d", boardRankW, i+1) + " " + fit(who, nameW) + " " +
 			fmt.Sprintf("%*.0f %*d %*d", boardRatingW, r.Rating, boardGamesW, r.Games, boardWinsW, r.Wins)
-		if r.Fingerprint == me.Fingerprint {
+		if r.Person == me.ID {
 			line = s.Selected.Render(fit("›"+line[1:], w))
 		}
 		rows[i] = line

@@ -25,7 +25,7 @@ func (m *tableScreen) syncBotKeys(playing bool) {
 func (m *tableScreen) lastBot() string {
 	ps := m.snap.Table.Players
 	for i := len(ps) - 1; i >= 0; i-- {
-		if ps[i].Bot && lobby.IsBuiltinBot(ps[i].Fingerprint) {
+		if ps[i].Bot && lobby.IsBuiltinBot(ps[i].ID) {
 			return ps[i].Name
 		}
 	}

@@ -30,7 +30,7 @@ func TestTableScreenBots(t *testing.T) {
 	tm.Send(keyRunes("+"))
 	info := e.infoUntil(tbl, "two bots seated", func(i lobby.TableInfo) bool { return i.Taken == 3 })
 	for _, p := range info.Players[1:] {
-		if !p.Bot || !strings.HasPrefix(p.Fingerprint, lobby.BotFingerprintPrefix+"normal:") {
+		if !p.Bot || !strings.HasPrefix(p.ID, lobby.BotIDPrefix+"normal:") {
 			t.Errorf("seat %+v is not a normal built-in bot", p)
 		}
 	}

@@ -208,7 +208,7 @@ func (m *tableScreen) inGame() bool {
 }
 
 func (m *tableScreen) isHost() bool {
-	return m.have && m.snap.Table.HostFingerprint == m.c.cfg.Player.Fingerprint
+	return m.have && m.snap.Table.HostID == m.c.cfg.Player.ID
 }
 
 // setSnapshot takes a newer snapshot: the log, the keys and the picker
@@ -389,7 +389,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.say.start()
 	case key.Matches(msg, k.Seed) && m.table != nil:
 		m.input = m.seedLine()
-		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.Fingerprint); ok {
+		if s, ok := m.snap.Table.Fair.Seed(m.c.cfg.Player.ID); ok {
 			m.seed.SetValue(s)
 		}
 		return m.seed.start()

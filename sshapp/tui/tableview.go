@@ -98,7 +98,7 @@ func (m *tableScreen) View() string {
 		k := spectatorFrame{name: m.name, w: m.w, h: m.h, clockW: -1, left: -1, styles: m.c.s,
 			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
 		if f := m.snap.Table.Fair; f.Next {
-			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.Fingerprint)
+			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.ID)
 		}
 		if left < 0 {
 			return m.snap.Shared(k, m.draw)
@@ -263,7 +263,7 @@ func (m *tableScreen) seats() []seat {
 	}
 	for _, p := range info.Players {
 		out = append(out, seat{name: p.Name, lives: p.Lives, max: info.Rules.Lives, bot: p.Bot,
-			away: !p.Bot && !p.Connected, you: p.Fingerprint == m.c.cfg.Player.Fingerprint})
+			away: !p.Bot && !p.Connected, you: p.ID == m.c.cfg.Player.ID})
 	}
 	for len(out) < info.Seats {
 		out = append(out, seat{empty: true})
@@ -545,7 +545,7 @@ func (m *tableScreen) diceLine() string {
 		b.WriteString(" · seeds: " + strings.Join(names, ", "))
 	}
 	if f.Next {
-		if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
+		if s, ok := f.Seed(m.c.cfg.Player.ID); ok {
 			fmt.Fprintf(&b, " · yours %q (f)", s)
 		} else {
 			b.WriteString(" · yours: none (f)")

@@ -30,13 +30,17 @@ type Config struct {
 	// Lobby is the live table registry. Nil: after the name prompt, a
 	// page that points to the commands (as some tests run the server).
 	Lobby *lobby.Lobby
-	// Player is the person at the keyboard; Name "" starts at the name
-	// prompt.
+	// Player is the person at the keyboard (ID "" for a key that is
+	// nobody's yet, which starts at the name prompt).
 	Player lobby.Player
-	// SetName stores a name chosen at the prompt; it returns the stored
-	// name, or an error whose text is fit to show the person. It runs off
-	// the event loop.
-	SetName func(name string) (string, error)
+	// Name is their name when the session began; once the lobby knows
+	// them, the screens show the name the lobby looks up (Lobby.Name), so
+	// that a rename from another session shows at once.
+	Name string
+	// SetName stores a name chosen at the prompt; it returns the person's
+	// id and the stored name, or an error whose text is fit to show the
+	// person. It runs off the event loop.
+	SetName func(name string) (id, stored string, err error)
 	// Hint is the ssh command line that reaches the server
 	// ("ssh -p 23234 host"), for tips on screen.
 	Hint string
@@ -101,7 +105,7 @@ func New(cfg Config) tea.Model {
 // Init shows the name prompt to a new key (and to everyone when there is
 // no lobby), else the first screen.
 func (m *Model) Init() tea.Cmd {
-	if m.c.cfg.Player.Name == "" || m.c.cfg.Lobby == nil {
+	if m.c.cfg.Player.ID == "" || m.c.cfg.Lobby == nil {
 		return m.goTo(goTo{to: screenPrompt})
 	}
 	return m.goTo(m.c.first())

@@ -274,7 +274,7 @@ func TestDrawDice(t *testing.T) {
 
 func TestFormOptions(t *testing.T) {
 	s := NewStyles(asciiRenderer())
-	f := newCreateForm(&common{cfg: Config{Player: lobby.Player{Name: "alice"}}, s: s})
+	f := newCreateForm(&common{cfg: Config{Player: lobby.Player{ID: "p:1"}, Name: "alice"}, s: s})
 	if tc := f.config(); tc.Name != "alice-table" || tc.Seats != 6 || tc.Rules != engine.DefaultOptions() || tc.Private {
 		t.Fatalf("defaults %+v", tc)
 	}
@@ -346,10 +346,10 @@ func TestFormShowsLobbyError(t *testing.T) {
 	f.name.SetValue("no spaces please")
 	_, cmd := m.Update(keyEnter) // the form creates the table
 	m.Update(cmd())              // its answer
-	if f.err != lobby.ErrBadTableName.Error() {
+	if f.err != lobby.CheckTableName("no spaces please").Error() {
 		t.Errorf("form error %q", f.err)
 	}
-	assertContains(t, m.View(), lobby.ErrBadTableName.Error())
+	assertContains(t, m.View(), lobby.CheckTableName("no spaces please").Error())
 	if _, err := e.lobby.Table("no spaces please"); err == nil {
 		t.Error("the table was created")
 	}

@@ -37,7 +37,7 @@ func Access(t store.Table) lobby.Access {
 func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
 	ga := lobby.GameAccess{Started: g.Started, Players: make([]string, len(g.Seats))}
 	for i, s := range g.Seats {
-		ga.Players[i] = s.Fingerprint
+		ga.Players[i] = s.Person
 	}
 	if t != nil {
 		a := Access(*t)
@@ -52,10 +52,30 @@ func Shows(v lobby.Viewer) store.GameFilter {
 	return func(g store.Game, t *store.Table) bool { return v.SeesGame(GameAccess(g, t)) }
 }
 
+// Player is a stored seat as the lobby knows who sits: the person, the
+// key they sat down with (none for a key-less player, whose seat's
+// fingerprint is their id), and whether as a bot.
+func Player(s store.Seat) lobby.Player {
+	p := lobby.Player{ID: s.Person, Bot: s.Bot}
+	if s.Fingerprint != s.Person {
+		p.Key = s.Fingerprint
+	}
+	return p
+}
+
+// seat is p as the store keeps a seat, under the name played.
+func seat(p lobby.Player, name string) store.Seat {
+	fp := p.Key
+	if fp == "" {
+		fp = p.ID
+	}
+	return store.Seat{Person: p.ID, PlayedAs: name, Fingerprint: fp, Bot: p.Bot}
+}
+
 func toTable(t store.Table) lobby.TableRecord {
 	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
 	for _, s := range t.Seated {
-		rec.Seated = append(rec.Seated, lobby.Player{Fingerprint: s.Fingerprint, Name: s.Name, Bot: s.Bot})
+		rec.Seated = append(rec.Seated, Player(s))
 	}
 	return rec
 }
@@ -64,7 +84,7 @@ func fromTable(t lobby.TableRecord) store.Table {
 	st := store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
 		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed}
 	for _, p := range t.Seated {
-		st.Seated = append(st.Seated, store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot})
+		st.Seated = append(st.Seated, seat(p, ""))
 	}
 	return st
 }
@@ -107,7 +127,11 @@ func (s Storage) OpenTables(ctx context.Context) ([]lobby.TableRecord, error) {
 func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, error) {
 	seats := make([]store.Seat, len(g.Players))
 	for i, p := range g.Players {
-		seats[i] = store.Seat{Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot}
+		name := ""
+		if i < len(g.Names) {
+			name = g.Names[i]
+		}
+		seats[i] = seat(p, name)
 	}
 	rec, err := s.st.CreateGame(ctx, store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1,
 		Fair: g.Fair})
@@ -133,18 +157,23 @@ func (s Storage) InProgress(ctx context.Context) ([]lobby.SavedGame, error) {
 	for i, rg := range games {
 		g := rg.Game
 		players := make([]lobby.Player, len(g.Seats))
+		names := make([]string, len(g.Seats))
 		for j, st := range g.Seats {
-			players[j] = lobby.Player{Fingerprint: st.Fingerprint, Name: st.Name, Bot: st.Bot}
+			players[j], names[j] = Player(st), st.PlayedAs
 		}
 		out[i] = lobby.SavedGame{ID: g.ID, Events: rg.Events,
-			GameRecord: lobby.GameRecord{Table: g.Table, Players: players, Rules: g.Rules, Started: g.Started, Fair: g.Fair}}
+			GameRecord: lobby.GameRecord{Table: g.Table, Players: players, Names: names, Rules: g.Rules, Started: g.Started, Fair: g.Fair}}
 	}
 	return out, err
 }
 
-// PlayerName is a key's display name.
-func (s Storage) PlayerName(ctx context.Context, fingerprint string) (string, error) {
-	p, err := s.st.Player(ctx, fingerprint)
+// PersonName is the name of a person with keys now;
+// store.ErrNotFound is lobby.ErrNoPerson.
+func (s Storage) PersonName(ctx context.Context, id string) (string, error) {
+	p, err := s.st.Person(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("%w: %w", lobby.ErrNoPerson, err)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -158,8 +187,8 @@ func (s Storage) AddInvite(ctx context.Context, table, code string, expires time
 
 // UseInvite spends an invite code; store.ErrBadInvite is
 // lobby.ErrBadInvite.
-func (s Storage) UseInvite(ctx context.Context, table, code, fingerprint string, now time.Time) error {
-	err := s.st.UseInvite(ctx, table, code, fingerprint, now)
+func (s Storage) UseInvite(ctx context.Context, table, code, person string, now time.Time) error {
+	err := s.st.UseInvite(ctx, table, code, person, now)
 	if errors.Is(err, store.ErrBadInvite) {
 		return fmt.Errorf("%w: %w", lobby.ErrBadInvite, err)
 	}

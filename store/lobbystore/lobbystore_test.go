@@ -49,7 +49,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		t.Helper()
 		st := make([]store.Seat, len(fps))
 		for i, fp := range fps {
-			st[i] = store.Seat{Name: fmt.Sprintf("s%d", i), Fingerprint: fp}
+			st[i] = store.Seat{PlayedAs: fmt.Sprintf("s%d", i), Person: fp, Fingerprint: fp}
 		}
 		g, err := s.CreateGame(ctx, store.Game{Table: tableName, Seats: st, Rules: engine.DefaultOptions(), Started: at})
 		if err != nil {
@@ -101,17 +101,17 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		q    Q
 		want []string
 	}{
-		{"stranger sees public games only", V{Fingerprint: stranger}, Q{Limit: 100}, append(rev(pub...), newGame)},
-		{"stranger's page skips hidden games", V{Fingerprint: stranger}, Q{Limit: 3}, rev(pub...)[:3]},
-		{"stranger's next page", V{Fingerprint: stranger}, Q{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
-		{"stranger asks for the private table", V{Fingerprint: stranger}, Q{Table: "CLUB"}, []string{}},
-		{"stranger asks for a player there", V{Fingerprint: stranger}, Q{Player: member, Table: "club"}, []string{}},
-		{"member sees the private table", V{Fingerprint: member}, Q{Table: "club", Limit: 4}, rev(club...)[:4]},
-		{"host too", V{Fingerprint: host}, Q{Table: "club", Limit: 2}, rev(club...)[:2]},
-		{"admin sees all", V{Fingerprint: stranger, Admin: true}, Q{Table: "reuse"}, []string{newGame, oldGame}},
-		{"a reused name keeps the old table's privacy", V{Fingerprint: member}, Q{Table: "reuse"}, []string{newGame}},
-		{"and its members", V{Fingerprint: old}, Q{Table: "reuse"}, []string{newGame, oldGame}},
-		{"by player", V{Fingerprint: old}, Q{Player: old}, []string{oldGame}},
+		{"stranger sees public games only", V{ID: stranger}, Q{Limit: 100}, append(rev(pub...), newGame)},
+		{"stranger's page skips hidden games", V{ID: stranger}, Q{Limit: 3}, rev(pub...)[:3]},
+		{"stranger's next page", V{ID: stranger}, Q{Limit: 3, Before: rev(pub...)[2]}, append(rev(pub...)[3:], newGame)[:3]},
+		{"stranger asks for the private table", V{ID: stranger}, Q{Table: "CLUB"}, []string{}},
+		{"stranger asks for a player there", V{ID: stranger}, Q{Player: member, Table: "club"}, []string{}},
+		{"member sees the private table", V{ID: member}, Q{Table: "club", Limit: 4}, rev(club...)[:4]},
+		{"host too", V{ID: host}, Q{Table: "club", Limit: 2}, rev(club...)[:2]},
+		{"admin sees all", V{ID: stranger, Admin: true}, Q{Table: "reuse"}, []string{newGame, oldGame}},
+		{"a reused name keeps the old table's privacy", V{ID: member}, Q{Table: "reuse"}, []string{newGame}},
+		{"and its members", V{ID: old}, Q{Table: "reuse"}, []string{newGame, oldGame}},
+		{"by player", V{ID: old}, Q{Player: old}, []string{oldGame}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	for _, c := range []struct {
 		v    V
 		want bool
-	}{{V{Fingerprint: member}, true}, {V{Fingerprint: stranger}, false}, {V{Admin: true}, true}, {V{}, false}} {
+	}{{V{ID: member}, true}, {V{ID: stranger}, false}, {V{Admin: true}, true}, {V{}, false}} {
 		if ok, err := s.GameShown(ctx, g, Shows(c.v)); err != nil || ok != c.want {
 			t.Errorf("GameShown(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
 		}
@@ -136,10 +136,10 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	if err := s.UpdateTable(ctx, "club", func(tb *store.Table) error { tb.Members = nil; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := s.GameShown(ctx, g, Shows(V{Fingerprint: member})); ok {
+	if ok, _ := s.GameShown(ctx, g, Shows(V{ID: member})); ok {
 		t.Error("a removed member still sees the table's games")
 	}
-	if got := ids(V{Fingerprint: member}, Q{Table: "club"}); len(got) != 0 {
+	if got := ids(V{ID: member}, Q{Table: "club"}); len(got) != 0 {
 		t.Errorf("a removed member's history of the table: %v", got)
 	}
 }
@@ -180,21 +180,25 @@ func TestStorage(t *testing.T) {
 	if got.Seats != 4 || !got.Private || got.Host != "SHA256:h" || !slices.Equal(got.Members, []string{"SHA256:m"}) || !got.Created.Equal(now) {
 		t.Fatalf("table read back as %+v", got)
 	}
-	if _, err := st.SetName(ctx, "SHA256:h", "host", false); err != nil {
+	host, err := st.SetName(ctx, "SHA256:h", "host")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if name, err := s.PlayerName(ctx, "SHA256:h"); err != nil || name != "host" {
-		t.Fatalf("PlayerName = %q, %v", name, err)
+	if name, err := s.PersonName(ctx, host.ID); err != nil || name != "host" {
+		t.Fatalf("PersonName = %q, %v", name, err)
+	}
+	if _, err := s.PersonName(ctx, "p:99"); !errors.Is(err, lobby.ErrNoPerson) {
+		t.Fatalf("PersonName of nobody: %v", err)
 	}
 
-	players := []lobby.Player{{Fingerprint: "SHA256:h", Name: "host"}, {Fingerprint: "bot:easy:ada", Name: "ada", Bot: true}}
+	players := []lobby.Player{{ID: host.ID, Key: "SHA256:h"}, {ID: "bot:easy:ada", Bot: true}}
 	rules := engine.DefaultOptions()
 	rules.Lives = 1
 	g, evs, err := engine.New(rules, 2, engine.CryptoSource{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := s.CreateGame(ctx, lobby.GameRecord{Table: "club", Players: players, Rules: rules, Started: now})
+	id, err := s.CreateGame(ctx, lobby.GameRecord{Table: "club", Players: players, Names: []string{"host", "ada"}, Rules: rules, Started: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +271,7 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			}
 			mk(c.first, t0)
 			g, err := s.CreateGame(ctx, store.Game{Table: "g2", Started: t0.Add(time.Minute), Rules: engine.DefaultOptions(),
-				Seats: []store.Seat{{Name: "a", Fingerprint: player}, {Name: "b", Fingerprint: "bot:easy:b", Bot: true}}})
+				Seats: []store.Seat{{PlayedAs: "a", Person: player, Fingerprint: player}, {PlayedAs: "b", Person: "bot:easy:b", Fingerprint: "bot:easy:b", Bot: true}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +289,7 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			v := lobby.Viewer{Fingerprint: c.viewer}
+			v := lobby.Viewer{ID: c.viewer}
 			for _, q := range []store.Query{{}, {Table: "G2"}, {Player: player}} {
 				gs, err := s.History(ctx, q, Shows(v))
 				if err != nil {

@@ -1,0 +1,565 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/ident"
+)
+
+// The fixture of schema 1: testdata/schema1.db is a data file as the
+// server of schema 1 left it, and testdata/schema1.json what that server
+// read from it, both written by TestWriteSchema1Fixture of
+// store/lobbystore at commit bfdaad1 (the last commit of schema 1's code;
+// `git show bfdaad1:store/lobbystore/schema1_fixture_test.go`), run with
+// `go test ./store/lobbystore -run TestWriteSchema1Fixture -write-schema1`:
+// through the real lobby on the real store, people (alice, red renamed bob
+// after playing, carol, dave marked a bot by the bot command, erin without
+// games, mallory banned, aIice whose name looks like alice's), built-in
+// bots, the Mäxchen gateway's table and two UDP bots, public and private
+// tables (old closed and its name used again) with members, seats and an
+// unspent invite, finished games, two games in progress with their seeds
+// (one with carol's seed), tallies, ratings and bans.
+
+// schema1 is testdata/schema1.json.
+type schema1 struct {
+	Keys    map[string]string `json:"keys"`
+	Players []struct {
+		Fingerprint string    `json:"fingerprint"`
+		Name        string    `json:"name"`
+		Bot         bool      `json:"bot"`
+		Created     time.Time `json:"created"`
+		LastSeen    time.Time `json:"last_seen"`
+	} `json:"players"`
+	Games   []json.RawMessage `json:"games"`
+	Seeds   map[string]string `json:"seeds"`
+	Tallies map[string]Tally  `json:"tallies"`
+	Ratings map[string][]struct {
+		Fingerprint string  `json:"fingerprint"`
+		Name        string  `json:"name"`
+		Bot         bool    `json:"bot"`
+		Rating      float64 `json:"rating"`
+		Games       int     `json:"games"`
+		Wins        int     `json:"wins"`
+	} `json:"ratings"`
+	ByKey map[string][]string `json:"by_key"`
+	Bans  []struct {
+		Fingerprint string    `json:"fingerprint"`
+		By          string    `json:"by"`
+		At          time.Time `json:"at"`
+	} `json:"bans"`
+	Tables map[string][]struct {
+		Host    string   `json:"host"`
+		Members []string `json:"members"`
+		Created time.Time
+		Closed  time.Time
+		Private bool
+		Seats   int
+		Rules   engine.Options
+		Seated  []struct {
+			Name        string `json:"name"`
+			Fingerprint string `json:"fingerprint"`
+			Bot         bool   `json:"bot"`
+		} `json:"seated"`
+	} `json:"tables"`
+	Invite struct {
+		Table string `json:"table"`
+		Code  string `json:"code"`
+	} `json:"invite"`
+}
+
+// openSchema1 opens a copy of the fixture, after edit (if not nil) has
+// changed the copy with bbolt (still schema 1); it returns the store and
+// what schema 1 read.
+func openSchema1(t *testing.T, edit func(tx *bolt.Tx) error) (*Store, schema1) {
+	t.Helper()
+	var want schema1
+	doc, err := os.ReadFile(filepath.Join("testdata", "schema1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(doc, &want); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mia.db")
+	in, err := os.Open(filepath.Join("testdata", "schema1.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		db, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Update(edit); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("open the schema-1 file: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, want
+}
+
+// idOf maps an identity of schema 1 to its person id after the migration.
+func idOf(t *testing.T, s *Store, who string) string {
+	t.Helper()
+	switch {
+	case who == "maexchen-gateway":
+		return ident.GatewayHost
+	case !ident.IsKey(who):
+		return who
+	}
+	p, err := s.PersonByKey(context.Background(), who)
+	if errors.Is(err, ErrNotFound) {
+		return "" // a key banned before it chose a name: a stranger
+	}
+	if err != nil {
+		t.Fatalf("the key %s: %v", who, err)
+	}
+	return p.ID
+}
+
+// TestMigrateSchema1 opens the fixture of schema 1 and finds everything
+// schema 1 read in it, now under person ids: people and their keys, every
+// game (its replay document as before, with each seat's person, its name
+// now and the name played under), the secret seeds of the games in
+// progress, tallies, ratings, the index of games by player, tables with
+// their hosts, members and seated players, bans and the invite; old games'
+// fair dice still verify; Check is clean, and a reopen changes nothing.
+func TestMigrateSchema1(t *testing.T) {
+	s, want := openSchema1(t, nil)
+	ctx := context.Background()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check after the migration: %v", err)
+	}
+
+	// People: each profile a person with its key, in order of creation.
+	for i, old := range want.Players {
+		p, err := s.PersonByKey(ctx, old.Fingerprint)
+		if err != nil {
+			t.Fatalf("%s: %v", old.Name, err)
+		}
+		name := old.Name
+		if name == "aIice" {
+			name = "aIice-2" // looks like alice, who was first
+		}
+		if p.ID != "p:"+strconv.Itoa(i+1) || p.Name != name || !p.Created.Equal(old.Created) || len(p.Keys) != 1 ||
+			p.Keys[0].Fingerprint != old.Fingerprint || !p.Keys[0].LastSeen.Equal(old.LastSeen) || !p.Keys[0].Added.Equal(old.Created) {
+			t.Errorf("%s became %+v", old.Name, p)
+		}
+		if byName, err := s.PersonByName(ctx, name); err != nil || byName.ID != p.ID {
+			t.Errorf("PersonByName(%s) = %+v, %v", name, byName, err)
+		}
+	}
+	if p, err := s.PersonByName(ctx, "red"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("red, bob's old name, finds %+v, %v", p, err)
+	}
+
+	// Games: the replay document of each, as schema 1 wrote it, but for
+	// each seat's person and name.
+	for _, oldDoc := range want.Games {
+		var old map[string]any
+		if err := json.Unmarshal(oldDoc, &old); err != nil {
+			t.Fatal(err)
+		}
+		id := old["id"].(string)
+		g, evs, err := s.Game(ctx, id)
+		if err != nil {
+			t.Fatalf("game %s: %v", id, err)
+		}
+		newDoc, err := json.Marshal(g.Replay(evs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(newDoc, &got); err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range got["players"].([]any) {
+			seat := p.(map[string]any)
+			oldSeat := old["players"].([]any)[i].(map[string]any)
+			if wantID := idOf(t, s, oldSeat["fingerprint"].(string)); seat["person"] != wantID {
+				t.Errorf("game %s seat %d: person %v, want %s", id, i, seat["person"], wantID)
+			}
+			if played, ok := seat["played_as"]; ok {
+				if played != oldSeat["name"] || seat["name"] == played {
+					t.Errorf("game %s seat %d: %v played as %v, was %v", id, i, seat["name"], played, oldSeat["name"])
+				}
+				seat["name"] = played
+				delete(seat, "played_as")
+			}
+			delete(seat, "person")
+		}
+		if !reflect.DeepEqual(got, old) {
+			t.Errorf("game %s:\n got %s\nwant %s", id, newDoc, oldDoc)
+		}
+		if g.Fair != nil && g.Finished() {
+			fps := make([]string, len(g.Seats))
+			for i, st := range g.Seats {
+				fps[i] = st.Fingerprint
+			}
+			if _, err := fair.Verify(*g.Fair, g.Rules, fps, evs); err != nil {
+				t.Errorf("game %s no longer verifies: %v", id, err)
+			}
+		}
+	}
+	g1, _, _ := s.Game(ctx, "1")
+	if g1.Seats[1].Name != "bob" || g1.Seats[1].PlayedAs != "red" || g1.Seats[1].Shown() != "bob (played as red)" {
+		t.Errorf("red's seat in game 1: %+v", g1.Seats[1])
+	}
+
+	// The games in progress keep their secret seeds.
+	rec, err := s.InProgress(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec) != len(want.Seeds) {
+		t.Fatalf("%d games in progress, want %d", len(rec), len(want.Seeds))
+	}
+	for _, r := range rec {
+		if r.Game.Fair == nil || r.Game.Fair.ServerSeed != want.Seeds[r.Game.ID] {
+			t.Errorf("game %s in progress: its seed is lost", r.Game.ID)
+		}
+	}
+
+	// Tallies and the games of each player.
+	for who, tl := range want.Tallies {
+		id := idOf(t, s, who)
+		if id == "" {
+			if tl != (Tally{}) {
+				t.Errorf("%s played and has no person", who)
+			}
+			continue
+		}
+		if got, err := s.Tally(ctx, id); err != nil || got != tl {
+			t.Errorf("tally of %s (%s) = %+v, %v; want %+v", who, id, got, err, tl)
+		}
+		gs, err := s.Games(ctx, Query{Player: id, Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := []string{}
+		for _, g := range gs {
+			ids = append(ids, g.ID)
+		}
+		if wantIDs := want.ByKey[who]; !slices.Equal(ids, wantIDs) && (len(ids) > 0 || len(wantIDs) > 0) {
+			t.Errorf("games of %s = %v, want %v", who, ids, wantIDs)
+		}
+	}
+
+	// Ratings: the same figures, by person, named now, with the games
+	// played in a bot's seat counted.
+	botGames := map[string]int{}
+	for _, doc := range want.Games {
+		var g struct {
+			Table   string
+			Winner  int
+			Players []struct {
+				Fingerprint string
+				Bot         bool
+			}
+		}
+		_ = json.Unmarshal(doc, &g)
+		if g.Winner < 0 {
+			continue
+		}
+		for _, p := range g.Players {
+			if p.Bot {
+				botGames["\x00"+p.Fingerprint]++
+				botGames[g.Table+"\x00"+p.Fingerprint]++
+			}
+		}
+	}
+	for table, board := range want.Ratings {
+		got, err := s.Leaderboard(ctx, table, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(board) {
+			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
+		}
+		for i, w := range board {
+			g := got[i]
+			if g.Person != idOf(t, s, w.Fingerprint) || g.Name != w.Name || g.Rating != w.Rating || g.Games != w.Games || g.Wins != w.Wins ||
+				g.BotGames != botGames[table+"\x00"+w.Fingerprint] || g.Bot() != (w.Bot && w.Name != "dave" || w.Name == "dave" && g.Games == g.BotGames) {
+				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
+			}
+		}
+	}
+
+	// Tables: hosts, members and seats by person.
+	for name, recs := range want.Tables {
+		got, err := s.TableRecords(ctx, name)
+		if err != nil || len(got) != len(recs) {
+			t.Fatalf("table %s: %d records, %v; want %d", name, len(got), err, len(recs))
+		}
+		for i, w := range recs {
+			g := got[i]
+			if g.Host != idOf(t, s, w.Host) || !g.Created.Equal(w.Created) || !g.Closed.Equal(w.Closed) || g.Private != w.Private ||
+				g.Seats != w.Seats || g.Rules != w.Rules || len(g.Members) != len(w.Members) || len(g.Seated) != len(w.Seated) {
+				t.Errorf("table %s record %d = %+v, want %+v", name, i, g, w)
+				continue
+			}
+			for j, m := range w.Members {
+				if g.Members[j] != idOf(t, s, m) {
+					t.Errorf("table %s member %d = %s, want %s's", name, j, g.Members[j], m)
+				}
+			}
+			for j, st := range w.Seated {
+				if g.Seated[j].Person != idOf(t, s, st.Fingerprint) || g.Seated[j].Fingerprint != st.Fingerprint || g.Seated[j].Bot != st.Bot {
+					t.Errorf("table %s seat %d = %+v, want %+v", name, j, g.Seated[j], st)
+				}
+			}
+		}
+	}
+	if mx, _ := s.Table(ctx, "maexchen"); mx.Host != ident.GatewayHost {
+		t.Errorf("the gateway's table is hosted by %q", mx.Host)
+	}
+
+	// Bans: of the same keys.
+	bans, err := s.Bans(ctx)
+	if err != nil || len(bans) != len(want.Bans) {
+		t.Fatalf("bans %+v, %v", bans, err)
+	}
+	for _, w := range want.Bans {
+		b, err := s.Banned(ctx, w.Fingerprint)
+		if err != nil || b.Key != w.Fingerprint || b.Person != "" || b.By != w.By || !b.At.Equal(w.At) {
+			t.Errorf("ban of %s = %+v, %v", w.Fingerprint, b, err)
+		}
+	}
+
+	// The invite left unspent still works, for a person.
+	bob := idOf(t, s, want.Keys["bob"])
+	alice := idOf(t, s, want.Keys["alice"])
+	if err := s.UseInvite(ctx, want.Invite.Table, want.Invite.Code, alice, time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Errorf("the invite: %v", err)
+	}
+	if club, _ := s.Table(ctx, "club"); !slices.Equal(club.Members, []string{bob, alice}) {
+		t.Errorf("club's members: %v", club.Members)
+	}
+
+	// A reopen finds schema 2 and changes nothing.
+	before, _ := s.Leaderboard(ctx, "", 0)
+	s = reopen(t, s)
+	after, _ := s.Leaderboard(ctx, "", 0)
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("the reopen changed the ratings")
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestMigrateSchema1Backfill: a schema-1 file from before the ratings and
+// bans buckets existed migrates, its ratings filled from its finished
+// games, by person.
+func TestMigrateSchema1Backfill(t *testing.T) {
+	s, want := openSchema1(t, func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketRatings, bucketBans} {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	ctx := context.Background()
+	for table, board := range want.Ratings {
+		got, err := s.Leaderboard(ctx, table, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(board) {
+			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
+		}
+		for i, w := range board {
+			g := got[i]
+			if g.Person != idOf(t, s, w.Fingerprint) || math.Abs(g.Rating-w.Rating) > 1e-9 || g.Games != w.Games || g.Wins != w.Wins {
+				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
+			}
+		}
+	}
+	if bans, err := s.Bans(ctx); err != nil || len(bans) != 0 {
+		t.Errorf("bans: %+v, %v", bans, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// A schema-1 file that lacks a bucket schema 1 always had is refused, and
+// left as it was.
+func TestMigrateSchema1Refused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mia.db")
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucket(bucketMeta)
+		if err != nil {
+			return err
+		}
+		return meta.Put(keySchema, u64(1))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, _ := os.ReadFile(path)
+	if s, err := Open(path); !errors.Is(err, ErrSchema) {
+		if err == nil {
+			s.Close()
+		}
+		t.Fatalf("Open = %v, want ErrSchema", err)
+	}
+	if after, _ := os.ReadFile(path); !slices.Equal(before, after) {
+		t.Error("the file was changed")
+	}
+}
+
+// TestMigrateSchema1Odds: the corners schema 1's server never wrote but a
+// file could hold: a key that played without a profile becomes a person
+// of its own (named playerN), a ban of a key-less player bans that
+// player, and the gateway's old identity hosts as ident.GatewayHost.
+func TestMigrateSchema1Odds(t *testing.T) {
+	s, _ := openSchema1(t, func(tx *bolt.Tx) error {
+		// A game whose second seat is a key without a profile.
+		g := []byte(`{"id":"99","table":"pub","rules":{"ranking":"classic","lives":1,"pass":true,"equal_claims":false,` +
+			`"mia_penalty":2,"mia_penalty_both":false,"mia_pass":"off","mia_reveal":"challenge","low_claim":"refused",` +
+			`"next_opener":"after-loser","end":"last-standing","turn_seconds":60},"players":[` +
+			`{"seat":0,"name":"ada","fingerprint":"bot:easy:ada","bot":true},{"seat":1,"name":"ghost","fingerprint":"SHA256:ghost","bot":false}],` +
+			`"started":"2026-11-20T10:00:00Z","ended":"2026-11-20T10:01:00Z","winner":0,"standings":[0,1]}`)
+		if err := tx.Bucket(bucketGames).Put(u64(99), g); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketFinished).Put(u64(99), nil); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketByTable).Put(indexKey("pub", 99), nil); err != nil {
+			return err
+		}
+		for _, who := range []string{"bot:easy:ada", "SHA256:ghost"} {
+			if err := tx.Bucket(bucketByPlayer).Put(indexKey(who, 99), nil); err != nil {
+				return err
+			}
+		}
+		if err := tx.Bucket(bucketTallies).Put([]byte("SHA256:ghost"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketBans).Put([]byte("maexchen:spam"), []byte(`{"fingerprint":"maexchen:spam","name":"spam","by":"SHA256:x","at":"2026-11-20T10:00:00Z"}`))
+	})
+	ctx := context.Background()
+	ghost, err := s.PersonByKey(ctx, "SHA256:ghost")
+	if err != nil || !strings.HasPrefix(ghost.Name, "player") || len(ghost.Keys) != 1 {
+		t.Fatalf("the key without a profile: %+v, %v", ghost, err)
+	}
+	if tl, _ := s.Tally(ctx, ghost.ID); tl.Games != 1 {
+		t.Errorf("its tally: %+v", tl)
+	}
+	g, _, err := s.Game(ctx, "99")
+	if err != nil || g.Seats[1].Person != ghost.ID || g.Seats[1].PlayedAs != "ghost" || g.Seats[0].Person != "bot:easy:ada" {
+		t.Errorf("game 99: %+v, %v", g.Seats, err)
+	}
+	if b, err := s.BanOf(ctx, "maexchen:spam"); err != nil || b.Person != "maexchen:spam" || b.Key != "" {
+		t.Errorf("the ban of a UDP bot: %+v, %v", b, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestMigrateSchema1UDP: a file of schema 1 that holds what the Mäxchen
+// gateway's limits kept there (held names keyed by name, bans of UDP
+// addresses and of bots) migrates: the names keyed by their look, held,
+// the one heard last of two alike, none that looks like a person's; the
+// ban of addresses of its own kind, the bot's a ban of its person. A file
+// of schema 1 without them gains the bucket.
+func TestMigrateSchema1UDP(t *testing.T) {
+	ctx := context.Background()
+	plain, _ := openSchema1(t, nil)
+	if held, err := plain.HeldUDPNames(ctx); err != nil || len(held) != 0 {
+		t.Errorf("the names held in a file that had none: %+v, %v", held, err)
+	}
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	s, _ := openSchema1(t, func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket(bucketUDPNames)
+		if err != nil {
+			return err
+		}
+		for _, n := range []udpName1{
+			{"u1", "127.0.0.1", at},
+			{"U1", "127.0.0.2", at.Add(time.Hour)}, // alike, heard last
+			{"deep", "127.0.0.3", at},
+			{"ALICE", "127.0.0.4", at}, // a person's name
+		} {
+			v, _ := json.Marshal(n)
+			if err := b.Put([]byte(n.Name), v); err != nil {
+				return err
+			}
+		}
+		bans := tx.Bucket(bucketBans)
+		if err := bans.Put([]byte("udp:203.0.113.0/24"), []byte(`{"fingerprint":"udp:203.0.113.0/24","by":"SHA256:x","at":"2026-11-20T10:00:00Z"}`)); err != nil {
+			return err
+		}
+		return bans.Put([]byte("maexchen:u1"), []byte(`{"fingerprint":"maexchen:u1","name":"u1","by":"SHA256:x","at":"2026-11-20T10:00:00Z"}`))
+	})
+	held, err := s.HeldUDPNames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]UDPName{
+		"U1":   {Name: "U1", Addr: "127.0.0.2", Heard: at.Add(time.Hour), Held: true},
+		"deep": {Name: "deep", Addr: "127.0.0.3", Heard: at, Held: true},
+	}
+	if len(held) != len(want) {
+		t.Errorf("held after the migration: %+v", held)
+	}
+	for _, n := range held {
+		if w, ok := want[n.Name]; !ok || n.Addr != w.Addr || !n.Heard.Equal(w.Heard) || !n.Held || n.Registered {
+			t.Errorf("held %+v, want %+v", n, w)
+		}
+	}
+	if n, err := s.HeldUDPName(ctx, "u1"); err != nil || n.Name != "U1" {
+		t.Errorf("u1 looks like %+v, %v", n, err)
+	}
+	if b, err := s.BanOf(ctx, "udp:203.0.113.0/24"); err != nil || b.UDP != "203.0.113.0/24" || b.Person != "" || b.Key != "" {
+		t.Errorf("the ban of addresses: %+v, %v", b, err)
+	}
+	if b, err := s.BanOf(ctx, "maexchen:u1"); err != nil || b.Person != "maexchen:u1" {
+		t.Errorf("the ban of a bot: %+v, %v", b, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
