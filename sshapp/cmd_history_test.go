@@ -85,7 +85,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2", code: 0, stdout: []string{"Leaderboard at arena", "1 "}},
 		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
-			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "caught bluffing", "challenges", "bluffs: claims unlike the dice you saw; caught bluffing:", "form", "last games"}},
+			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
 		// A person who took a bot's name before bots' names were reserved
 		// does not hide the bot.

@@ -19,7 +19,8 @@
 //	finished  id(8) -> "" for every finished game
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
 //	by_player fingerprint 0x00 id(8) -> "" for finished games
-//	tallies   fingerprint -> Tally (version byte, 8 big-endian uint64s)
+//	tallies   fingerprint -> Tally (version byte 2, 9 big-endian uint64s; a
+//	          file of version 1 tallies is recounted from its games on open)
 //	ratings   lower(table) 0x00 fingerprint -> rating (JSON); table "" is overall
 //	bans      fingerprint -> Ban (JSON)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
@@ -202,6 +203,10 @@ func Open(path string) (*Store, error) {
 	db.MaxBatchSize = maxBatchSize
 	s := &Store{db: db, path: path, live: map[uint64]liveGame{}, lat: newLatency()}
 	if err := s.initSchema(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := s.recountTallies(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}

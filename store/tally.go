@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,9 +34,9 @@ type Tally struct {
 	// included, are not claims.
 	Claims int `json:"claims"`
 	// Bluffs counts claims that engine.ClaimVerdict finds Bluffed: they
-	// name another rank than the dice the player had just rolled and
-	// looked at. A claim after a roll without looking is not a bluff (the
-	// player did not know).
+	// name a rank above the dice the player had just rolled and looked at.
+	// A claim after a roll without looking is not a bluff (the player did
+	// not know).
 	Bluffs int `json:"bluffs"`
 	// BluffsCaught counts challenges the player lost as the claimant
 	// (engine.ChallengeVerdict: Caught), that is, the dice were lower than
@@ -44,19 +45,26 @@ type Tally struct {
 	// passer answers for the claim (RULES.md "pass"), a passer caught this
 	// way counts, though their pass is not counted in Bluffs.
 	BluffsCaught int `json:"bluffs_caught"`
+	// Understated counts claims that engine.ClaimVerdict finds
+	// Understated: they name a rank below the dice the player had looked
+	// at. Such a lie is no bluff: no challenge can catch it.
+	Understated int `json:"understated"`
 }
 
-// What Bluffs and BluffsCaught count, in the words the stats screen and
-// the stats command explain them with: the two differ, as a claim made
+// What Bluffs, Understated and BluffsCaught count, in the words the
+// stats screen and the stats command explain them with: a claim below the
+// dice is a lie but no bluff, as no challenge can catch it; a claim made
 // without looking is never a bluff, yet can be caught short.
 const (
-	BluffsMeaning = "claims unlike the dice you saw"
-	CaughtMeaning = "your claims or passes found short when challenged, seen or blind"
+	BluffsMeaning      = "claims above the dice you saw"
+	UnderstatedMeaning = "below them (never caught)"
+	CaughtMeaning      = "claims or passes found short, seen or blind"
 )
 
-// BluffsNote is the note under the stats that says what the two counts
+// BluffsNote is the note under the stats that says what the three counts
 // count, in one sentence.
-const BluffsNote = "bluffs: " + BluffsMeaning + "; caught bluffing: " + CaughtMeaning + "."
+const BluffsNote = "bluffs: " + BluffsMeaning + "; understated: " + UnderstatedMeaning +
+	"; caught bluffing: " + CaughtMeaning + "."
 
 func (t *Tally) add(d Tally) {
 	t.Games += d.Games
@@ -67,6 +75,7 @@ func (t *Tally) add(d Tally) {
 	t.Claims += d.Claims
 	t.Bluffs += d.Bluffs
 	t.BluffsCaught += d.BluffsCaught
+	t.Understated += d.Understated
 }
 
 // tallyDelta is the change of each seat's tally made by one append.
@@ -89,8 +98,11 @@ func (d *tallyDelta) events(n int, rk engine.Ranking, evs []engine.Event, prevRo
 		case engine.EvClaim, engine.EvLowClaim:
 			t := d.seat(n, e.Seat)
 			t.Claims++
-			if r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) == engine.Bluffed {
+			switch r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) {
+			case engine.Bluffed:
 				t.Bluffs++
+			case engine.Understated:
+				t.Understated++
 			}
 		case engine.EvChallenge:
 			c := d.seat(n, e.Seat)
@@ -162,16 +174,21 @@ func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
 	return nil
 }
 
-// A stored tally is a version byte (1) and the eight counters as
-// big-endian uint64s, in the order of the struct: an append rewrites a
-// few of them, so they are kept cheaper to read and write than JSON.
+// A stored tally is a version byte and the counters as big-endian
+// uint64s, in the order of the struct: an append rewrites a few of them,
+// so they are kept cheaper to read and write than JSON. Version 1 had
+// eight counters, its Bluffs counting understated claims too; a file
+// holding one is recounted from its games when it opens (recountTallies).
 const (
-	tallyVersion = 1
-	tallyLen     = 1 + 8*8
+	tallyVersion   = 2
+	tallyFields    = 9
+	tallyLen       = 1 + 8*tallyFields
+	tallyVersionV1 = 1
 )
 
-func (t Tally) fields() [8]int {
-	return [8]int{t.Games, t.Wins, t.LivesLost, t.Challenges, t.ChallengesWon, t.Claims, t.Bluffs, t.BluffsCaught}
+func (t Tally) fields() [tallyFields]int {
+	return [tallyFields]int{t.Games, t.Wins, t.LivesLost, t.Challenges, t.ChallengesWon, t.Claims, t.Bluffs,
+		t.BluffsCaught, t.Understated}
 }
 
 func (t Tally) encode() []byte {
@@ -183,18 +200,78 @@ func (t Tally) encode() []byte {
 	return b
 }
 
+// errOldTally: a tally of version 1, to be recounted.
+var errOldTally = errors.New("a tally of version 1")
+
 // decodeTally reads encode's bytes; nil is the zero Tally.
 func decodeTally(v []byte) (Tally, error) {
 	if v == nil {
 		return Tally{}, nil
 	}
+	if len(v) == 1+8*8 && v[0] == tallyVersionV1 {
+		return Tally{}, errOldTally
+	}
 	if len(v) != tallyLen || v[0] != tallyVersion {
 		return Tally{}, fmt.Errorf("bad stored tally (%d bytes, version %d)", len(v), v[0])
 	}
-	var f [8]int
+	var f [tallyFields]int
 	for i := range f {
 		f[i] = int(binary.BigEndian.Uint64(v[1+8*i:]))
 	}
 	return Tally{Games: f[0], Wins: f[1], LivesLost: f[2], Challenges: f[3], ChallengesWon: f[4],
-		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7]}, nil
+		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7], Understated: f[8]}, nil
+}
+
+// recountTallies counts every tally again from the stored games, if the
+// file holds a tally of version 1 (whose bluffs counted understated
+// claims): every game's events as Append counts them, and every finished
+// game's result. It changes nothing in a file of version 2 tallies.
+func (s *Store) recountTallies() error {
+	old := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketTallies).Cursor()
+		for k, v := c.First(); k != nil && !old; k, v = c.Next() {
+			_, err := decodeTally(v)
+			old = errors.Is(err, errOldTally)
+		}
+		return nil
+	})
+	if err != nil || !old {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketTallies); err != nil {
+			return fmt.Errorf("recount tallies: %w", err)
+		}
+		if _, err := tx.CreateBucket(bucketTallies); err != nil {
+			return fmt.Errorf("recount tallies: %w", err)
+		}
+		var ids []uint64
+		if err := tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
+			ids = append(ids, binary.BigEndian.Uint64(k))
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			rec, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			evs, err := readEvents(tx, id)
+			if err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			fps := rec.fingerprints()
+			var d tallyDelta
+			d.events(len(fps), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
+			if tx.Bucket(bucketFinished).Get(u64(id)) != nil {
+				d.finish(len(fps), rec.Winner)
+			}
+			if err := d.apply(tx, fps); err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+		}
+		return nil
+	})
 }

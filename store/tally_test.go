@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"slices"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -199,5 +202,72 @@ func TestTallyMaexchenLosses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTalliesOfVersion1Recounted: a file whose tallies were written as
+// version 1 (eight counters, understated claims counted as bluffs) is
+// recounted from its games when it opens: bluffs and understated claims
+// apart, every other counter as it was, games in progress included.
+func TestTalliesOfVersion1Recounted(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	players := seats(4)
+	r := newRand(41)
+	var (
+		games []Game
+		logs  [][]engine.Event
+	)
+	for i := range 24 {
+		opts := ruleSets()[i%len(ruleSets())]
+		np := 2 + r.IntN(3)
+		max := 0
+		if i%6 == 0 {
+			max = 1 + r.IntN(8) // left in progress
+		}
+		eg, chunks := playGame(t, r, opts, np, max)
+		g, _, err := s.Game(ctx, storeGame(t, s, "t", players[:np], opts, eg, chunks).ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, logs = append(games, g), append(logs, flatten(chunks))
+	}
+	want := referenceTally(games, logs)
+	understated := 0
+	// Write every tally back as version 1 wrote it.
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTallies)
+		for _, p := range players {
+			tl := want[p.Fingerprint]
+			understated += tl.Understated
+			v1 := []byte{tallyVersionV1}
+			for _, f := range []int{tl.Games, tl.Wins, tl.LivesLost, tl.Challenges, tl.ChallengesWon, tl.Claims,
+				tl.Bluffs + tl.Understated, tl.BluffsCaught} {
+				v1 = binary.BigEndian.AppendUint64(v1, uint64(f))
+			}
+			if err := b.Put([]byte(p.Fingerprint), v1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if understated == 0 {
+		t.Fatal("no understated claim in the games: test too small")
+	}
+	s = reopen(t, s)
+	for _, p := range players {
+		got, err := s.Tally(ctx, p.Fingerprint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want[p.Fingerprint] {
+			t.Errorf("tally of %s after the recount\n got %+v\nwant %+v", p.Fingerprint, got, want[p.Fingerprint])
+		}
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
 	}
 }

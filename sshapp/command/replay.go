@@ -109,11 +109,7 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		case engine.EvEnd:
 			endRound(i + 1)
 		}
-		line := nar.Line(evs, i)
-		if v, _ := nar.Verdict(evs, i); lobby.Mark(v) != "" {
-			line += " — " + lobby.Mark(v)
-		}
-		if line != "" {
+		if line := nar.Told(evs, i); line != "" {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
 	}

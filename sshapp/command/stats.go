@@ -68,6 +68,7 @@ type StatsJSON struct {
 	Claims         int          `json:"claims"`
 	Bluffs         int          `json:"bluffs"`
 	BluffRate      float64      `json:"bluff_rate"`
+	Understated    int          `json:"understated"`
 	CaughtBluffing int          `json:"caught_bluffing"`
 	Challenges     int          `json:"challenges"`
 	ChallengesWon  int          `json:"challenges_won"`
@@ -122,7 +123,7 @@ func runStats(ctx context.Context, c *Call) int {
 		Name: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot,
 		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
 		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
-		CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
+		Understated: tally.Understated, CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
 		ChallengeRate: rate(tally.ChallengesWon, tally.Challenges), Rating: ratingDoc(overall),
 		Table: *table, Recent: []RecentJSON{}, Form: []float64{},
 	}
@@ -189,7 +190,7 @@ func percent(n, of int, what string) string {
 	if of == 0 {
 		return "none yet"
 	}
-	return fmt.Sprintf("%d of %d %s (%.0f%%)", n, of, what, 100*rate(n, of))
+	return fmt.Sprintf("%d of %d %s%s", n, of, what, pct(n, of))
 }
 
 func writeStats(c *Call, s StatsJSON) {
@@ -216,6 +217,12 @@ func writeStats(c *Call, s StatsJSON) {
 		bluffs = fmt.Sprintf("%d of %s%s", s.Bluffs, lobby.Plural(s.Claims, "1 claim", "claims"), pct(s.Bluffs, s.Claims))
 	}
 	fmt.Fprintf(tw, "bluffs\t%s\n", bluffs)
+	understated := "none yet"
+	if s.Claims > 0 {
+		understated = fmt.Sprintf("%d of %s%s", s.Understated, lobby.Plural(s.Claims, "1 claim", "claims"),
+			pct(s.Understated, s.Claims))
+	}
+	fmt.Fprintf(tw, "understated\t%s\n", understated)
 	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
 	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
 	if len(s.Form) > 0 {
@@ -238,10 +245,10 @@ func writeStats(c *Call, s StatsJSON) {
 	}
 }
 
-// pct is " (P%)" of n/of, or "" when of is 0.
+// pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.
 func pct(n, of int) string {
 	if of == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%.0f%%)", 100*rate(n, of))
+	return " (" + lobby.Percent(n, of) + ")"
 }

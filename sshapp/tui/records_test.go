@@ -490,11 +490,13 @@ func TestStatsScreen(t *testing.T) {
 		fmt.Sprintf("wins            %d · win rate %s", tally.Wins, pct(tally.Wins, tally.Games)),
 		fmt.Sprintf("lives lost      %d", tally.LivesLost),
 		fmt.Sprintf("bluffs          %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
+		fmt.Sprintf("understated     %d · %s", tally.Understated, pct(tally.Understated, tally.Claims)),
 		fmt.Sprintf("caught bluffing %s", lobby.Plural(tally.BluffsCaught, "1 time", "times")),
 		fmt.Sprintf("challenges      %d, right %d", tally.Challenges, tally.ChallengesWon),
 		fmt.Sprintf("rating          %.0f (%s)", mine.Rating, lobby.Plural(mine.Games, "1 game", "games")),
-		// the two bluff counts explained: a claim made unseen is no bluff
-		"bluffs: claims unlike the dice you", "caught bluffing: your claims or",
+		// the bluff counts explained: a claim made unseen is no bluff, nor
+		// one below the dice
+		"bluffs: claims above the dice you", "understated: below them (never", "caught bluffing:",
 		"Win rate, your last 7 games",
 		"Leaderboard · overall", "(f: at alpha)", "RATING",
 	}
