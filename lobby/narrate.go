@@ -21,6 +21,18 @@ type Narrator struct {
 	Turn int
 }
 
+// ReplayNarrator tells a finished game to nobody in particular, every
+// die shown: the replay command and the replay screen. players are the
+// game's by seat; their names are cleaned, and bots' marked (Label), as
+// the table showed them.
+func ReplayNarrator(players []Player, r engine.Ranking) Narrator {
+	n := Narrator{Names: make([]string, len(players)), You: -1, Ranking: r, Turn: -1}
+	for i, p := range players {
+		n.Names[i] = Label(Clean(p.Name, MaxNameLen), p.Bot)
+	}
+	return n
+}
+
 // name is the display name of seat.
 func (n Narrator) name(seat int) string {
 	if seat >= 0 && seat < len(n.Names) {

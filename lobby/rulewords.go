@@ -28,8 +28,8 @@ func RuleWords(o engine.Options) []string {
 	add(o.EqualClaims, "equal claims")
 	add(o.MiaPenalty != 2, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
 	add(o.MiaPenaltyBoth, "mia-penalty-both")
-	add(o.MiaPass == engine.MiaPassReroll, "Mia passed on, rerolled when back")
-	add(o.MiaPass == engine.MiaPassWins, "Mia passed on, wins when back")
+	add(o.MiaPass == engine.MiaPassReroll, "Mia may pass (rerolled when back)")
+	add(o.MiaPass == engine.MiaPassWins, "Mia may pass (wins when back)")
 	add(o.MiaReveal == engine.MiaRevealAtOnce, "Mia shown at once")
 	add(o.LowClaim == engine.LowClaimLoses, "low claims lose")
 	add(o.NextOpener == engine.Loser, "loser opens")
@@ -84,8 +84,8 @@ func PresetKept(o engine.Options) engine.Options {
 	return o
 }
 
-// RulesSummary is RuleWords in one line: "pips, 6 lives, Mia passed on,
-// wins when back, 60s a turn".
+// RulesSummary is RuleWords in one line: "pips, 6 lives, Mia may pass
+// (wins when back), 60s a turn".
 func RulesSummary(o engine.Options) string { return strings.Join(RuleWords(o), ", ") }
 
 // RuleText is one rule of a rule set explained: the option's name as

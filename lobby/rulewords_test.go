@@ -25,9 +25,9 @@ func TestRuleWords(t *testing.T) {
 		{"maexchen", maex, nil, "preset maexchen, classic, 1 life, no pass, Mia shown at once, low claims lose, first out, 60s a turn"},
 		{"pips, mia-pass wins, before-loser", engine.DefaultOptions(), func(o *engine.Options) {
 			o.Ranking, o.MiaPass, o.NextOpener = engine.Pips, engine.MiaPassWins, engine.BeforeLoser
-		}, "pips, 6 lives, Mia passed on, wins when back, the one before the loser opens, 60s a turn"},
+		}, "pips, 6 lives, Mia may pass (wins when back), the one before the loser opens, 60s a turn"},
 		{"mia-pass reroll", engine.DefaultOptions(), func(o *engine.Options) { o.MiaPass = engine.MiaPassReroll },
-			"classic, 6 lives, Mia passed on, rerolled when back, 60s a turn"},
+			"classic, 6 lives, Mia may pass (rerolled when back), 60s a turn"},
 		{"the classic preset is not named", engine.DefaultOptions(), func(o *engine.Options) { o.Preset = engine.PresetClassic },
 			"classic, 6 lives, 60s a turn"},
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -125,13 +124,12 @@ func runHistory(ctx context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, "No finished games to show.")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
+	rows := make([][]string, len(games))
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
-			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
+		rows[i] = []string{g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), g.Ended.UTC().Format("2006-01-02 15:04"),
+			strconv.Itoa(rounds[i]), seatLabel(g, g.Winner), playerList(g)}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"GAME", "TABLE", "ENDED (UTC)", "ROUNDS", "WINNER", "PLAYERS"}, rows, "  ")
 	if next != "" {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
@@ -156,11 +154,21 @@ func seatName(g store.Game, seat int) string {
 	return lobby.Clean(g.Seats[seat].Name, lobby.MaxNameLen)
 }
 
+// seatLabel is a seat of g as playerList names it, a bot marked; "?" if
+// there is none.
+func seatLabel(g store.Game, seat int) string {
+	if seat < 0 || seat >= len(g.Seats) {
+		return "?"
+	}
+	s := g.Seats[seat]
+	return botLabel(s.Name, s.Fingerprint, s.Bot)
+}
+
 // playerList names the players of g by seat, bots marked.
 func playerList(g store.Game) string {
 	names := make([]string, len(g.Seats))
-	for i, s := range g.Seats {
-		names[i] = botLabel(s.Name, s.Fingerprint, s.Bot)
+	for i := range g.Seats {
+		names[i] = seatLabel(g, i)
 	}
 	return strings.Join(names, ", ")
 }

@@ -81,19 +81,20 @@ func writeTableDice(c *Call, table string, f lobby.FairInfo, yours *string) {
 		which = "the game running now"
 	}
 	fmt.Fprintf(c.Stdout, "Dice of %s at %s:\n", which, table)
-	fmt.Fprintf(c.Stdout, "  commitment  %s (SHA-256 of the server's secret seed)\n", f.Commitment)
+	writeColumns(c.Stdout, "  commitment", f.Commitment+" (SHA-256 of the server's secret seed)", diceColumn)
 	given := make([][2]string, len(f.Seeds))
 	for i, s := range f.Seeds {
 		given[i] = [2]string{s.Name, s.Seed}
 	}
-	fmt.Fprintf(c.Stdout, "  seeds       %s\n", seedList(given, "none given yet"))
+	writeColumns(c.Stdout, "  seeds", seedList(given, "none given yet"), diceColumn)
 	switch {
 	case yours != nil:
-		fmt.Fprintf(c.Stdout, "  yours       %q: it counts if you play %s\n", *yours, which)
+		writeColumns(c.Stdout, "  yours", fmt.Sprintf("%q: it counts if you play %s", *yours, which), diceColumn)
 	case f.Next:
-		fmt.Fprintf(c.Stdout, "  yours       none given (allowed); add one:  %s\n", c.Hint("seed "+table+" TEXT"))
+		writeColumns(c.Stdout, "  yours", "none given (allowed); add one:", diceColumn)
+		fmt.Fprintf(c.Stdout, "%s%s\n", strings.Repeat(" ", diceColumn), c.Hint("seed "+table+" TEXT"))
 	default:
-		fmt.Fprintf(c.Stdout, "  yours       none given\n")
+		writeColumns(c.Stdout, "  yours", "none given", diceColumn)
 	}
 	fmt.Fprintf(c.Stdout, "When the game ends its seed is revealed:  %s\n", c.Hint("verify GAME"))
 }

@@ -6,9 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"text/tabwriter"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
@@ -193,6 +190,9 @@ func percent(n, of int, what string) string {
 	return fmt.Sprintf("%d of %d %s%s", n, of, what, pct(n, of))
 }
 
+// statsColumn is where the values of the stats start.
+const statsColumn = 17
+
 func writeStats(c *Call, s StatsJSON) {
 	w := c.Stdout
 	who := displayName(store.Player{Name: s.Name, Fingerprint: s.Fingerprint})
@@ -200,34 +200,38 @@ func writeStats(c *Call, s StatsJSON) {
 		who = botLabel(s.Name, s.Fingerprint, true)
 	}
 	fmt.Fprintf(w, "%s  %s\n", who, lobby.Clean(s.Fingerprint, 80))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
-	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games"))
+	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
+	row("games", fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games)))
+	row("rating", fmt.Sprintf("%.0f overall after %s", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games")))
 	if s.TableRating != nil {
-		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", lobby.Clean(s.Table, lobby.MaxNameLen),
-			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins)
+		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), fmt.Sprintf("%.0f after %s, %d won",
+			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins))
 	}
 	perGame := ""
 	if s.Games > 0 {
 		perGame = fmt.Sprintf(" (%.1f a game)", float64(s.LivesLost)/float64(s.Games))
 	}
-	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
-	bluffs := "none yet"
-	if s.Claims > 0 {
-		bluffs = fmt.Sprintf("%d of %s%s", s.Bluffs, lobby.Plural(s.Claims, "1 claim", "claims"), pct(s.Bluffs, s.Claims))
+	row("lives lost", fmt.Sprintf("%d%s", s.LivesLost, perGame))
+	ofClaims := func(n int) string {
+		if s.Claims == 0 {
+			return "none yet"
+		}
+		return fmt.Sprintf("%d of %s%s", n, lobby.Plural(s.Claims, "1 claim", "claims"), pct(n, s.Claims))
 	}
-	fmt.Fprintf(tw, "bluffs\t%s\n", bluffs)
-	understated := "none yet"
-	if s.Claims > 0 {
-		understated = fmt.Sprintf("%d of %s%s", s.Understated, lobby.Plural(s.Claims, "1 claim", "claims"),
-			pct(s.Understated, s.Claims))
+	row("bluffs", ofClaims(s.Bluffs))
+	row("understated", ofClaims(s.Understated))
+	row("caught bluffing", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
+	row("challenges", percent(s.ChallengesWon, s.Challenges, "right"))
+	switch {
+	case len(s.Form) > 1:
+		row("form", fmt.Sprintf("%s  the win rate of %d games at a time, over the last %d games (oldest left; ▁ 0%%, █ 100%%)",
+			sparkline(s.Form), formWindow, len(s.Form)))
+	case len(s.Recent) == 1 && s.Recent[0].Won:
+		row("form", "one game so far, won")
+	case len(s.Recent) == 1:
+		row("form", "one game so far, lost")
 	}
-	fmt.Fprintf(tw, "understated\t%s\n", understated)
-	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
-	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
-	if len(s.Form) > 0 {
-		fmt.Fprintf(tw, "form\t%s  the win rate of %d games at a time, over the last %s (oldest left; ▁ 0%%, █ 100%%)\n",
-			sparkline(s.Form), formWindow, lobby.Plural(len(s.Form), "1 game", "games"))
+	if len(s.Recent) > 1 {
 		marks := make([]string, 0, len(s.Recent))
 		for _, r := range slices.Backward(s.Recent) {
 			if r.Won {
@@ -236,10 +240,9 @@ func writeStats(c *Call, s StatsJSON) {
 				marks = append(marks, "·")
 			}
 		}
-		fmt.Fprintf(tw, "last games	%s  (W won; newest right)\n", strings.Join(marks, ""))
+		row("last games", strings.Join(marks, "")+"  (W won; newest right)")
 	}
-	_ = tw.Flush()
-	fmt.Fprintln(w, ansi.Wordwrap(store.BluffsNote, 80, " "))
+	writeWrapped(w, "", "", store.BluffsNote)
 	if s.Games > 0 && len(s.Form) == 0 {
 		fmt.Fprintln(w, "(no recent games you may see)")
 	}

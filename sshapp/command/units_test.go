@@ -181,7 +181,8 @@ func TestWriteReplay(t *testing.T) {
 	var b bytes.Buffer
 	writeReplay(&b, sg, evs)
 	want := `Game 7 at club: classic, 2 lives, 60s a turn
-Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC). Players: alice, bob, carol
+Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC).
+Players: alice, bob, carol
 Round 1: alice opens
   alice rolled 43
   alice announced 52 to bob — bluff!
@@ -202,11 +203,11 @@ Round 4: alice opens
   carol is out
   alice wins the game
 
-Standings: 1. alice  2. carol  3. bob
+Standings: 1. alice, 2. carol, 3. bob
 Lives after each round:
-  alice ♥♥ → per round: 2 2 2 2
-  bob   ♡♡ → per round: 1 0 0 0
-  carol ♡♡ → per round: 2 2 1 0
+  alice ♥♥ → 2 2 2 2
+  bob   ♡♡ → 1 0 0 0
+  carol ♡♡ → 2 2 1 0
 `
 	if got := b.String(); got != want {
 		t.Errorf("replay text:\n%s\nwant:\n%s", got, want)

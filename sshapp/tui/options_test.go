@@ -48,7 +48,7 @@ func TestTwelveSeatsPips(t *testing.T) {
 	for _, p := range ps {
 		assertContains(t, frame, p.Name)
 	}
-	assertContains(t, frame, "pips · 6 lives · Mia passed on", "your dice:")
+	assertContains(t, frame, "pips · 6 lives · Mia may pass", "your dice:")
 	t.Logf("12 seats at 80×24:\n%s", frame)
 }
 
@@ -112,7 +112,7 @@ func TestCreateFormOptions(t *testing.T) {
 	}
 	frame = finalView(t, tm)
 	assertFits(t, frame, 80, 24)
-	if !strings.Contains(frame, "pips · 6 lives · Mia passed on") {
+	if !strings.Contains(frame, "pips · 6 lives · Mia may pass") {
 		t.Errorf("the title bar lacks the rules in words:\n%s", frame)
 	}
 }
@@ -142,7 +142,7 @@ func TestMiaPassHint(t *testing.T) {
 	// ? shows the keys, then the table's rules: what sets them apart, in
 	// the rules command's words.
 	tm.Send(keyRunes("?"))
-	waitOutput(t, tm, "Rules: classic, 6 lives, Mia passed on, wins when back", "mia-pass wins: A Mia may be passed on")
+	waitOutput(t, tm, "Rules: classic, 6 lives, Mia may pass (wins when back)", "mia-pass wins: A Mia may be passed on")
 	tm.Send(keyRunes("?"))
 	assertFits(t, finalView(t, tm), 80, 24)
 }

@@ -58,11 +58,11 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	if _, err := engine.Replay(g.Rules, n, evs, nil); err != nil {
 		return nil, fmt.Errorf("game %s does not replay: %w", g.ID, err)
 	}
-	rp := &replayGame{game: g, events: evs, chart: make([][]int, n),
-		nar: lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}}
+	players := make([]lobby.Player, n)
 	for i, s := range g.Seats {
-		rp.nar.Names[i] = lobby.Label(name(s.Name), s.Bot)
+		players[i] = lobby.Player{Name: s.Name, Fingerprint: s.Fingerprint, Bot: s.Bot}
 	}
+	rp := &replayGame{game: g, events: evs, chart: make([][]int, n), nar: lobby.ReplayNarrator(players, g.Rules.Ranking)}
 	// Step boundaries: the start of every action, and the end.
 	var bounds []int
 	for i, e := range evs {

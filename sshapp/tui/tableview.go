@@ -179,14 +179,20 @@ func (m *tableScreen) draw() string {
 		switch {
 		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
+		case m.cup.shown() && !m.cup.fits(colW, botH):
+			// the lifted cup, over the log and the chat for its few
+			// seconds: its words are told whole
+			b.WriteString(strings.Join(block(m.cup.lines(s, w, botH), w, botH), "\n"))
 		case m.cup.shown():
 			// the lifted cup, in place of the log that tells it too
 			lcol = m.cup.lines(s, colW, botH)
 		default:
 			lcol = append([]string{s.Header.Render("Round log")}, m.drawn[0]...)
 		}
-		rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
-		side(&b, block(lcol, colW, botH), rcol, 2)
+		if lcol != nil {
+			rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
+			side(&b, block(lcol, colW, botH), rcol, 2)
+		}
 	}
 	b.WriteByte('\n')
 	m.statusLine(&b, s, w)
