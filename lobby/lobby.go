@@ -135,7 +135,7 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		if name, err := cfg.Store.PlayerName(ctx, rec.Host); err == nil {
 			host.Name = name
 		}
-		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, host)
+		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, host, l.keptOf(ctx, rec.Name))
 	}
 	games, err := cfg.Store.InProgress(ctx)
 	if err != nil {
@@ -163,6 +163,37 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		})
 	}
 	return l, nil
+}
+
+// kept is what a table finds again when it starts: its next dice and its
+// chat.
+type kept struct {
+	next nextDice
+	chat []ChatLine
+}
+
+// keptOf reads what storage kept of an open table: its next game's dice
+// (drawn, and stored, if none were kept) and its chat. What cannot be
+// read is logged and started afresh: the table opens all the same.
+func (l *Lobby) keptOf(ctx context.Context, table string) kept {
+	var k kept
+	d, ok, err := l.cfg.Store.NextDice(ctx, table)
+	switch {
+	case err != nil:
+		l.log.Error("could not read a table's next dice: new ones are drawn", "table", table, "err", err)
+		fallthrough
+	case !ok:
+		k.next = newNextDice()
+		if err := l.cfg.Store.SaveNextDice(ctx, table, k.next.kept()); err != nil {
+			l.log.Error("could not save a table's next dice", "table", table, "err", err)
+		}
+	default:
+		k.next = nextDice{seed: d.Seed, given: d.Given}
+	}
+	if k.chat, err = l.cfg.Store.Chat(ctx, table); err != nil {
+		l.log.Error("could not read a table's chat", "table", table, "err", err)
+	}
+	return k
 }
 
 type discard struct{}
@@ -208,7 +239,13 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
-	t := startTable(l, rec, host)
+	next := newNextDice()
+	if err := l.cfg.Store.SaveNextDice(ctx, rec.Name, next.kept()); err != nil {
+		// The table plays on; its commitment changes if the server stops
+		// before its first game.
+		l.log.Error("could not save the next dice of a new table", "table", rec.Name, "err", err)
+	}
+	t := startTable(l, rec, host, kept{next: next})
 	l.tables[key] = t
 	l.notifyLocked()
 	return t, nil
@@ -290,10 +327,10 @@ func (l *Lobby) Say(p Player, text string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Clock.Now()
-	if !l.chat.allow(p.Fingerprint, now) {
-		return ErrChatFlood
+	if err := l.chat.take(p.Fingerprint, text, now); err != nil {
+		return err
 	}
-	l.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+	l.chat.add(ChatLine{At: now, From: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot, Text: text})
 	l.notifyLocked()
 	return nil
 }

@@ -94,11 +94,14 @@ type Result struct {
 	Standings []string // first to last, each as Label shows it
 }
 
-func startTable(l *Lobby, rec TableRecord, host Player) *Table {
+func startTable(l *Lobby, rec TableRecord, host Player, k kept) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: newNextDice(),
+		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
+	}
+	for _, c := range k.chat {
+		t.chat.add(c)
 	}
 	t.hostName = host.Name
 	t.sitters = slices.Clone(rec.Seated)
@@ -417,15 +420,22 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 	if text == "" {
 		return ErrEmptyMessage
 	}
-	return t.do(ctx, func(context.Context) error {
+	return t.do(ctx, func(ctx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
 		now := t.lobby.cfg.Clock.Now()
-		if !t.chat.allow(p.Fingerprint, now) {
-			return ErrChatFlood
+		if err := t.chat.take(p.Fingerprint, text, now); err != nil {
+			return err
 		}
-		t.chat.add(ChatLine{At: now, From: p.Name, Bot: p.Bot, Text: text})
+		line := ChatLine{At: now, From: p.Name, Fingerprint: p.Fingerprint, Bot: p.Bot, Text: text}
+		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+		defer cancel()
+		if err := t.lobby.cfg.Store.AddChat(sctx, t.rec.Name, line); err != nil {
+			// Said all the same; a restart will not bring it back.
+			t.lobby.log.Error("could not save a chat line", "table", t.name, "err", err)
+		}
+		t.chat.add(line)
 		t.changed(false)
 		return nil
 	})
@@ -553,11 +563,14 @@ func (t *Table) start(ctx context.Context) error {
 	now := t.lobby.cfg.Clock.Now().UTC()
 	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
+	next := newNextDice() // the next game's seed, committed before anyone gives one
+	kept := next.kept()
 	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
-		Fair: proof})
+		Fair: proof, Next: &kept})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
+	t.next = next // stored with the game: the dice it was dealt from are spent
 	for i := range evs {
 		evs[i].At = now
 	}
@@ -566,7 +579,6 @@ func (t *Table) start(ctx context.Context) error {
 	}
 	t.game = newRun(id, g, players, evs)
 	t.game.proof = sealed(proof)
-	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	t.nextGen++

@@ -25,6 +25,10 @@
 //	bans      fingerprint -> Ban (JSON)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
+//	next_dice lower(table) -> NextDice (JSON): an open table's secret seed
+//	          for its next game and the seeds players gave for it
+//	chat      lower(table) 0x00 seq(8) -> ChatLine (JSON): the last lines
+//	          of an open table's chat
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -97,18 +101,20 @@ var (
 	bucketBans     = []byte("bans")
 	bucketSeeds    = []byte("seeds")
 	bucketClosed   = []byte("closed_tables")
+	bucketNextDice = []byte("next_dice")
+	bucketChat     = []byte("chat")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPlayers, bucketNames, bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans, bucketSeeds, bucketClosed,
+		bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketNextDice, bucketChat,
 	}
 
 	// addedBuckets came after the first files of schema 1 were written:
 	// Open creates them in a file that lacks them (see addBuckets) rather
 	// than refusing it, and older servers ignore them.
-	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed}
+	addedBuckets = [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketNextDice, bucketChat}
 
 	keySchema = []byte("schema")
 )

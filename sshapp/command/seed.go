@@ -28,10 +28,12 @@ type SeedJSON struct {
 	Yours      *string         `json:"yours"` // null: none given
 }
 
-// SeedGivenJSON is one seed given at a table.
+// SeedGivenJSON is one seed given at a table; it counts when its player
+// is seated for the game.
 type SeedGivenJSON struct {
-	Name string `json:"name"`
-	Seed string `json:"seed"`
+	Name   string `json:"name"`
+	Seed   string `json:"seed"`
+	Seated bool   `json:"seated"`
 }
 
 func runSeed(ctx context.Context, c *Call) int {
@@ -58,7 +60,7 @@ func runSeed(ctx context.Context, c *Call) int {
 		doc.Game = "running"
 	}
 	for _, s := range f.Seeds {
-		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed})
+		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed, Seated: s.Seated})
 	}
 	if s, ok := f.Seed(c.Player.Fingerprint); ok {
 		doc.Yours = &s
@@ -82,11 +84,18 @@ func writeTableDice(c *Call, table string, f lobby.FairInfo, yours *string) {
 	}
 	fmt.Fprintf(c.Stdout, "Dice of %s at %s:\n", which, table)
 	writeColumns(c.Stdout, "  commitment", f.Commitment+" (SHA-256 of the server's secret seed)", diceColumn)
-	given := make([][2]string, len(f.Seeds))
-	for i, s := range f.Seeds {
-		given[i] = [2]string{s.Name, s.Seed}
+	list := "none given yet"
+	if len(f.Seeds) > 0 {
+		parts := make([]string, len(f.Seeds))
+		for i, s := range f.Seeds {
+			parts[i] = fmt.Sprintf("%s %q", s.Name, s.Seed)
+			if !s.Seated {
+				parts[i] += " (not seated yet)" // it counts only if they sit down
+			}
+		}
+		list = strings.Join(parts, ", ")
 	}
-	writeColumns(c.Stdout, "  seeds", seedList(given, "none given yet"), diceColumn)
+	writeColumns(c.Stdout, "  seeds", list, diceColumn)
 	switch {
 	case yours != nil:
 		writeColumns(c.Stdout, "  yours", fmt.Sprintf("%q: it counts if you play %s", *yours, which), diceColumn)

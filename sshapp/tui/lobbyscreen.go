@@ -34,7 +34,10 @@ type lobbyScreen struct {
 }
 
 // saidMsg answers a lobby chat line.
-type saidMsg struct{ err error }
+type saidMsg struct {
+	err  error
+	line string // the line sent, to be kept if it was refused
+}
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
@@ -156,9 +159,12 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("the server is shutting down", true)
 		}
 	case saidMsg:
-		if msg.err != nil {
-			m.say.refused()
-			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
+		switch {
+		case msg.err != nil:
+			m.say.refused(msg.line)
+			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+		case m.say.waiting() > 0 && m.isErr:
+			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
 		}
 	case tea.KeyMsg:
 		cmd = m.take(msg, m.key)
@@ -174,7 +180,7 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return cmd
 		}
 		l, p := m.c.cfg.Lobby, m.c.cfg.Player
-		return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text)} })
+		return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text), text} })
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):

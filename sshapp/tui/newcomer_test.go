@@ -476,6 +476,65 @@ func TestChatLineFullAndKept(t *testing.T) {
 	}
 }
 
+// TestChatBurstLosesNoLine: lines sent in one burst past the chat's rate
+// limit ("t one enter … t six enter t seven enter", the answers arriving
+// after the last key) are each kept, in order, to be sent again; a line
+// refused while the next is being typed waits behind it.
+func TestChatBurstLosesNoLine(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("burst", engine.DefaultOptions(), a, b)
+	m := New(e.config(a, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	words := []string{"one", "two", "three", "four", "five", "six", "seven"}
+	var sent []tea.Cmd
+	for _, w := range words {
+		m.key(keyRunes("t"))
+		m.key(keyRunes(w))
+		sent = append(sent, m.key(keyEnter))
+	}
+	for _, cmd := range sent { // the answers, after the whole burst
+		ts.done(answer(cmd).(doneMsg))
+	}
+	if ts.say.Value() != "six" || !slices.Equal(ts.say.kept, []string{"seven"}) {
+		t.Fatalf("after the burst the line holds %q, kept %q; want six, then seven", ts.say.Value(), ts.say.kept)
+	}
+	assertContains(t, m.View(), "slow down", "2 lines kept: t to send each again")
+	var said []string
+	for _, l := range e.snapshot(tbl, a).Chat {
+		said = append(said, l.Text)
+	}
+	if !slices.Equal(said, words[:5]) {
+		t.Errorf("the chat took %q, want the first five", said)
+	}
+	// Sent again once the chat takes lines again: six, then seven.
+	for _, w := range []string{"six", "seven"} {
+		e.clock.Advance(2 * time.Second)
+		m.key(keyRunes("t"))
+		if ts.say.Value() != w {
+			t.Fatalf("t brings back %q, want %q", ts.say.Value(), w)
+		}
+		ts.done(answer(m.key(keyEnter)).(doneMsg))
+	}
+	said = said[:0]
+	for _, l := range e.snapshot(tbl, a).Chat {
+		said = append(said, l.Text)
+	}
+	if !slices.Equal(said, words) || ts.say.waiting() != 0 {
+		t.Errorf("the chat took %q (%d kept), want all seven in order", said, ts.say.waiting())
+	}
+	// A refusal that arrives while the next line is typed: it waits behind it.
+	m.key(keyRunes("t"))
+	m.key(keyRunes("eight"))
+	cmd := m.key(keyEnter)
+	m.key(keyRunes("t"))
+	m.key(keyRunes("nin"))
+	ts.done(answer(cmd).(doneMsg)) // refused: no token
+	if ts.say.Value() != "nin" || !slices.Equal(ts.say.kept, []string{"eight"}) {
+		t.Errorf("typing %q, kept %q; want nin typed and eight kept", ts.say.Value(), ts.say.kept)
+	}
+}
+
 // wideKeys is a key map wider than the window.
 type wideKeys []key.Binding
 

@@ -85,7 +85,8 @@ func (m *tableScreen) sayLine() *chatInput {
 // seedLine is the line for the viewer's seed, made when first used.
 func (m *tableScreen) seedLine() *chatInput {
 	if m.seed == nil {
-		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()}
+		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys(),
+			whole: "a seed is"} // a seed is never cut: what does not fit is refused
 		m.seed.keys.full(fair.MaxSeedRunes)
 	}
 	m.seed.Width = m.w - 6
@@ -435,8 +436,7 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	if text == "" {
 		return cmd
 	}
-	t, me := m.table, m.c.cfg.Player
-	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
+	return ask(m, chatCall(m.table, m.c.cfg.Player, text))
 }
 
 // keySeed takes a key press while the viewer types their seed; enter
@@ -484,8 +484,10 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	switch {
 	case msg.err != nil && msg.what == "chat":
-		m.say.refused()
-		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
+		m.sayLine().refused(msg.line)
+		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+	case msg.what == "chat" && m.say != nil && m.say.waiting() > 0 && m.isErr:
+		m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":

@@ -146,7 +146,7 @@ func (m *tableScreen) draw() string {
 	m.titleBar(&b, s, w)
 	b.WriteByte('\n')
 	if m.have {
-		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+		b.WriteString(s.Subtle.Render(m.diceLine(w)))
 	}
 	b.WriteByte('\n')
 	if !m.have {
@@ -523,13 +523,16 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	}
 }
 
-// diceLine is the line under the title: the server's commitment to the
-// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
-// players' seeds, for the running game or the next.
-func (m *tableScreen) diceLine() string {
+// diceLine is the line under the title, in at most w cells: the
+// server's commitment to the dice (its first 16 hex digits; `seed TABLE`
+// shows all 64) and the seeds of the players, for the running game or the
+// next, and the viewer's own. What does not fit goes whole, never cut in
+// the middle of a seed: the viewer's seed is then only said to be given,
+// and then the parts at the end go.
+func (m *tableScreen) diceLine(w int) string {
 	f := m.snap.Table.Fair
 	if f.Commitment == "" {
-		return "dice: not committed (a game dealt before commitments, or scripted)"
+		return cut("dice: not committed (a game dealt before commitments, or scripted)", w)
 	}
 	var b strings.Builder
 	if f.Next {
@@ -538,9 +541,11 @@ func (m *tableScreen) diceLine() string {
 		b.WriteString("dice: ")
 	}
 	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
-	names := make([]string, len(f.Seeds))
-	for i, s := range f.Seeds {
-		names[i] = name(s.Name)
+	var names []string // the seeds that count: the players'
+	for _, s := range f.Seeds {
+		if s.Seated {
+			names = append(names, name(s.Name))
+		}
 	}
 	switch {
 	case len(names) == 0 && f.Next:
@@ -550,14 +555,17 @@ func (m *tableScreen) diceLine() string {
 	default:
 		b.WriteString(" · seeds: " + strings.Join(names, ", "))
 	}
-	if f.Next {
-		if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
-			fmt.Fprintf(&b, " · yours %q (f)", s)
-		} else {
-			b.WriteString(" · yours: none (f)")
-		}
+	line := b.String()
+	if !f.Next {
+		return cutParts(line, " · ", w)
 	}
-	return b.String()
+	if s, ok := f.Seed(m.c.cfg.Player.Fingerprint); ok {
+		if full := line + fmt.Sprintf(" · yours %q (f)", s); ansi.StringWidth(full) <= w {
+			return full
+		}
+		return cutParts(line+" · yours: given (f)", " · ", w)
+	}
+	return cutParts(line+" · yours: none (f)", " · ", w)
 }
 
 // rulesLines are the table's rules under the full help, in at most h

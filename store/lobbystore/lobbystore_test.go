@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -308,4 +309,104 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKeptAcrossReopen: a table's next dice (the commitment shown, the
+// seeds given) and its chat are in the file, so that a lobby opened on it
+// again, after the server stopped, shows them as they were; the secret
+// seed is in no table record a command reads; a table closed, or a new
+// table of its name, keeps nothing of them; the file checks clean.
+func TestKeptAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mia.db")
+	ctx := context.Background()
+	alice := lobby.Player{Fingerprint: "SHA256:alice", Name: "alice"}
+	bob := lobby.Player{Fingerprint: "SHA256:bob", Name: "bob"}
+	open := func() (*store.Store, *lobby.Lobby) {
+		t.Helper()
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, l
+	}
+	st, l := open()
+	tbl, err := l.CreateTable(ctx, alice, lobby.TableConfig{Name: "Kept", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{alice, bob} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tbl.SetSeed(ctx, bob, "bob's seed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Say(ctx, alice, "hello across a restart"); err != nil {
+		t.Fatal(err)
+	}
+	before := tbl.Info().Fair
+	d, err := st.NextDice(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.TableRecords(ctx, "kept")
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed) {
+		t.Error("the table's record holds its next secret seed")
+	}
+	l.Close()
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	st, l = open()
+	tbl, err = l.Table("kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := tbl.Info().Fair
+	if after.Commitment != before.Commitment || !slices.Equal(after.Seeds, before.Seeds) || len(after.Seeds) != 1 {
+		t.Errorf("the dice after the restart %+v, before %+v", after, before)
+	}
+	sub, err := tbl.Watch(ctx, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := sub.Wait(ctx)
+	sub.Close()
+	if len(snap.Chat) != 1 || snap.Chat[0].Text != "hello across a restart" || snap.Chat[0].Fingerprint != alice.Fingerprint ||
+		snap.Chat[0].From != "alice" {
+		t.Errorf("the chat after the restart: %+v", snap.Chat)
+	}
+	if err := st.Check(ctx); err != nil {
+		t.Error(err)
+	}
+	if err := tbl.Close(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.NextDice(ctx, "kept"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a closed table's next dice: %v", err)
+	}
+	if ls, err := st.Chat(ctx, "kept"); err != nil || len(ls) != 0 {
+		t.Errorf("a closed table's chat: %+v %v", ls, err)
+	}
+	again, err := l.CreateTable(ctx, bob, lobby.TableConfig{Name: "kept", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := again.Info().Fair; f.Commitment == before.Commitment || len(f.Seeds) != 0 {
+		t.Errorf("a new table of the name has the old one's dice: %+v", f)
+	}
+	if err := st.Check(ctx); err != nil {
+		t.Error(err)
+	}
+	l.Close()
+	st.Close()
 }
