@@ -222,3 +222,35 @@ func (s *queue) Intn(int) int {
 	s.q = s.q[1:]
 	return v
 }
+
+// TestOptionFlagsSayWholeSentences: help table tells each option in the
+// rules' words, whole, with its default: switches on or off, as the rules
+// say (never "default true"); the mia-pass sentence is finished.
+func TestOptionFlagsSayWholeSentences(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	addRulesFlags(fs, engine.DefaultOptions(), 6)
+	var b bytes.Buffer
+	printFlags(&b, fs, "default")
+	text := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{
+		"--pass a claim may be passed on without rolling (default on)",
+		"--mia-pass off|reroll|wins whether a Mia may be passed on, and what happens when it comes back to its roller: " +
+			"off, it may not; reroll, they roll again; wins, everyone else loses a life (default off)",
+		"--lives N the lives each player starts with, N from 1 to 9 (default 6)",
+		"--mia-penalty-both every life lost in a round whose claim is Mia costs the Mia penalty --mia-reveal",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("help lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, bad := range []string{"(default true)", "(default false)", "roller (default"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("help says %q:\n%s", bad, b.String())
+		}
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if len([]rune(l)) > HelpWidth {
+			t.Errorf("a help line of %d columns: %q", len([]rune(l)), l)
+		}
+	}
+}

@@ -580,3 +580,38 @@ func TestKeysTypedWhileNamed(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would be typed into the table's name
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// TestAltKeys: alt+key (esc and a key typed fast) is the two keys where
+// the screen has no alt binding, in order; a line being typed keeps its
+// own (alt+backspace deletes a word).
+func TestAltKeys(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("alt", engine.DefaultOptions(), a, b)
+	cfg := e.config(a, 80, 24)
+	cfg.Records = e.st
+	m := New(cfg).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	m.key(keyRunes("t"))
+	m.key(keyRunes("hello world"))
+	m.key(tea.KeyMsg{Type: tea.KeyBackspace, Alt: true})
+	if !ts.say.typing || ts.say.Value() != "hello " {
+		t.Errorf("alt+backspace while typing: typing %v, %q", ts.say.typing, ts.say.Value())
+	}
+	// esc, then t: the line put away, then taken up again
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t"), Alt: true})
+	if !ts.say.typing || ts.say.Value() != "hello " {
+		t.Errorf("esc t: typing %v, %q", ts.say.typing, ts.say.Value())
+	}
+	m.key(keyEsc)
+	// esc h at the table: back to the lobby, then the history
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h"), Alt: true})
+	l, ok := m.cur.(*lobbyScreen)
+	if !ok {
+		t.Fatalf("esc at the table shows %T", m.cur)
+	}
+	l.Update(lobbyMsg{box: l.box, tables: e.lobby.Tables(a.Viewer())}) // the lobby's list in: the h held meanwhile
+	if _, ok := m.cur.(*historyScreen); !ok {
+		t.Errorf("esc h at the table shows %T", m.cur)
+	}
+}

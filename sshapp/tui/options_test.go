@@ -146,3 +146,72 @@ func TestMiaPassHint(t *testing.T) {
 	tm.Send(keyRunes("?"))
 	assertFits(t, finalView(t, tm), 80, 24)
 }
+
+// TestFormTellsEveryRuleWhole: at 80×24 the form explains the focused
+// option at every value it takes, from its preset on, in the rules' words
+// and whole: never cut ("If it comes back to the player who rolled it,…").
+func TestFormTellsEveryRuleWhole(t *testing.T) {
+	e := newEnv(t)
+	m := New(e.config(e.player("alice"), 80, 24)).(*Model)
+	f := newCreateForm(m.c)
+	m.show(f)
+	collapse := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	seen := 0
+	for fl := fieldPreset; fl < fieldCreate; fl++ {
+		f.setFocus(fl)
+		for range 16 {
+			frame := m.View()
+			assertFits(t, frame, 80, 24)
+			if want := f.explain(); want != "" && !strings.Contains(collapse(frame), collapse(want)) {
+				t.Errorf("%s %s: the form does not tell %q whole:\n%s", fieldLabels[fl], f.value(fl), want, frame)
+			}
+			seen++
+			m.key(tea.KeyMsg{Type: tea.KeyRight})
+		}
+		// the same again under pips, mia-pass wins and every option on
+		f.opts.Ranking, f.opts.MiaPass, f.opts.MiaPenaltyBoth, f.opts.LowClaim = engine.Pips, engine.MiaPassWins, true, engine.LowClaimLoses
+		if frame := m.View(); !strings.Contains(collapse(frame), collapse(f.explain())) {
+			t.Errorf("%s under pips: not told whole:\n%s", fieldLabels[fl], frame)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no option explained")
+	}
+}
+
+// TestFullHelpScrolls: ? at a waiting 12-seat table at 80×24 shows the
+// keys, and the table's rules below them scroll into sight with ↓: every
+// rule that sets the table apart can be read in the smallest window.
+func TestFullHelpScrolls(t *testing.T) {
+	e := newEnv(t)
+	a := e.player("alice")
+	rules := engine.DefaultOptions()
+	rules.Ranking, rules.MiaPass, rules.LowClaim, rules.MiaPenaltyBoth, rules.End = engine.Pips, engine.MiaPassWins,
+		engine.LowClaimLoses, true, engine.FirstOut
+	tbl, err := e.lobby.CreateTable(ctxT(t), a, lobby.TableConfig{Name: "dozen", Rules: rules, Seats: engine.MaxSeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(e.config(a, 80, 24)).(*Model)
+	showTable(m, tbl, e.snapshot(tbl, a))
+	m.key(keyRunes("?"))
+	first := m.View()
+	assertFits(t, first, 80, 24)
+	assertContains(t, first, "roll", "↑/↓ scroll the help")
+	var seen strings.Builder
+	for range 60 {
+		seen.WriteString(m.View())
+		m.key(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	last := m.View()
+	assertFits(t, last, 80, 24)
+	text := strings.Join(strings.Fields(seen.String()), " ")
+	for _, r := range lobby.RulesApart(rules) {
+		if !strings.Contains(text, strings.Join(strings.Fields(r.Option+" "+r.Value+": "+r.Text), " ")[:40]) {
+			t.Errorf("the rule %s is never shown", r.Option)
+		}
+	}
+	assertContains(t, last, "every rule in words: the rules command")
+	m.key(keyRunes("?"))
+	assertContains(t, m.View(), "Seats")
+}

@@ -59,13 +59,15 @@ type tableScreen struct {
 	cup    reveal
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
+	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
+	hkeys       scrollKeys
 	keys        tableKeys
 	ckeys       confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		logView: c.s.newView(), talk: c.s.newView()}
+		logView: c.s.newView(), talk: c.s.newView(), hkeys: newScrollKeys()}
 	m.shown, m.resized = m.helpKeys, m.layout
 	m.syncKeys()
 	return m
@@ -354,6 +356,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
+	case m.c.help.ShowAll && m.hkeys.scroll(msg, &m.helpTop, m.h/2):
+		return nil // the full help scrolls
 	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
 		// a move on its way, or the table not open yet: the key waits
 		m.held = append(m.held, msg)

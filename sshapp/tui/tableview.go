@@ -164,16 +164,10 @@ func (m *tableScreen) draw() string {
 
 	colW, botH := m.bottom()
 	if m.c.help.ShowAll {
-		full := m.c.helpView(m, botH)
-		b.WriteString(full)
-		n := lineCount(full)
-		for _, l := range m.rulesLines(s, w, botH-n) {
-			b.WriteString("\n" + l)
-			n++
-		}
-		for ; n < botH; n++ {
-			b.WriteByte('\n')
-		}
+		// every key, then the rules: as long as they are, they scroll
+		lines := append(strings.Split(m.c.helpModel().View(m), "\n"), m.rulesLines(s, w)...)
+		m.helpTop = clamp(m.helpTop, 0, max(0, len(lines)-botH))
+		b.WriteString(strings.Join(block(lines[m.helpTop:], w, botH), "\n"))
 	} else {
 		var lcol []string
 		switch {
@@ -199,6 +193,8 @@ func (m *tableScreen) draw() string {
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
 		b.WriteString(m.c.helpView(m, 1))
+	} else {
+		b.WriteString(s.Subtle.Render(cut("↑/↓ scroll the help and the rules · ? close", w)))
 	}
 	return b.String()
 }
@@ -568,28 +564,27 @@ func (m *tableScreen) diceLine(w int) string {
 	return cutParts(line+" · yours: none (f)", " · ", w)
 }
 
-// rulesLines are the table's rules under the full help, in at most h
-// lines of w cells: a blank line, the rules in words, then what sets them
-// apart from the classic rules, explained (lobby.RulesApart); the rules
-// command tells them all.
-func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
-	if h < 3 {
-		return nil
-	}
+// rulesLines are the table's rules under the full help, in lines of w
+// cells: a blank line, the rules in words, then what sets them apart from
+// the classic rules, explained (lobby.RulesApart), and where every rule
+// is told.
+func (m *tableScreen) rulesLines(s *Styles, w int) []string {
 	o := m.snap.Table.Rules
 	if m.snap.Game != nil && m.snap.Playing {
 		o = m.snap.Game.Options // the game's, when the host changed them for the next one
 	}
-	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
+	out := []string{""}
+	for _, l := range lobby.Wrap("Rules: "+lobby.RulesSummary(o), w) {
+		out = append(out, s.Header.Render(l))
+	}
 	for _, r := range lobby.RulesApart(o) {
-		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
-			out = append(out, l)
-		}
+		out = append(out, lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
 	}
-	if len(out) > h {
-		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
+	every := "every rule in words: " + m.c.cfg.Hint + " rules " + name(m.name)
+	if m.c.cfg.Hint == "" || ansi.StringWidth(every) > w {
+		every = "every rule in words: the rules command"
 	}
-	return out
+	return append(out, s.Subtle.Render(every))
 }
 
 // notice is what a window too small for the table still says: that it is
