@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxNameLen is the longest name of a person, a bot or a table: every name
@@ -45,6 +46,11 @@ func validName(name string) bool {
 	}
 	return true
 }
+
+// Overflows reports whether typing runes into a name field holding had
+// would make a name longer than MaxNameLen: the screens say so (the name
+// rule's error) instead of dropping what was typed without a word.
+func Overflows(had string, runes int) bool { return utf8.RuneCountInString(had)+runes > MaxNameLen }
 
 // CheckName checks a display name a person (or a bot on the line
 // protocol) chooses: the name rule (ErrBadName), and not a built-in bot's

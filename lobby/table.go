@@ -354,7 +354,7 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDriven
 		}
-		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.Fingerprint) >= 0); err != nil {
+		if err := mayStart(p, t.rec.Host, t.hostName, t.hostPresent(), t.seatOf(p.Fingerprint) >= 0); err != nil {
 			return err
 		}
 		if err := t.start(ctx); err != nil {
@@ -366,13 +366,32 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 }
 
 // mayStart is who may start a game: the host (or an admin), or a seated
-// player while the host is not at the table.
-func mayStart(p Player, host string, hostHere, seated bool) error {
+// player while the host is not at the table. The refusal names the host
+// (hostName), so that whoever asks learns who may.
+func mayStart(p Player, host, hostName string, hostHere, seated bool) error {
 	if p.Fingerprint == host || p.Admin || (seated && !hostHere) {
 		return nil
 	}
-	return ErrNotHost
+	return &HostStartsError{Host: hostName, Seated: seated}
 }
+
+// HostStartsError is a start refused to someone other than the host
+// while the host is at the table: it names the host, and says that anyone
+// seated may start while the host is away. It matches ErrNotHost.
+type HostStartsError struct {
+	Host   string // the host's name
+	Seated bool   // the one refused is seated
+}
+
+func (e *HostStartsError) Error() string {
+	if e.Seated {
+		return Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
+	}
+	return Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
+}
+
+// Is reports whether target is ErrNotHost.
+func (e *HostStartsError) Is(target error) bool { return target == ErrNotHost }
 
 // MayStart reports why p may not start a game at the table as the info
 // shows it (nil: Start would be taken now), by the rule Start applies: the
@@ -385,7 +404,7 @@ func (i TableInfo) MayStart(p Player) error {
 		return ErrDriven
 	}
 	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.Fingerprint == p.Fingerprint })
-	if err := mayStart(p, i.HostFingerprint, i.HostHere, seated); err != nil {
+	if err := mayStart(p, i.HostFingerprint, i.Host, i.HostHere, seated); err != nil {
 		return err
 	}
 	if i.Taken < engine.MinSeats {

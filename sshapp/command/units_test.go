@@ -254,3 +254,20 @@ func TestOptionFlagsSayWholeSentences(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsOfOneGameInWords: a form of one game is said in words, not
+// drawn as a one-bar sparkline; the rates round as the screen's do.
+func TestStatsOfOneGameInWords(t *testing.T) {
+	var b bytes.Buffer
+	writeStats(&Call{Stdout: &b}, StatsJSON{Name: "alice", Fingerprint: "SHA256:a", Games: 8, Wins: 5, Claims: 8,
+		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}})
+	out := b.String()
+	for _, want := range []string{"form             one game so far, won", "8 played, 5 won (63%)", "understated      1 of 8 claims (13%)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "▁") || strings.Contains(out, "last games") {
+		t.Errorf("a one-game sparkline:\n%s", out)
+	}
+}

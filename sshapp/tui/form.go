@@ -278,8 +278,16 @@ func (f *createForm) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if f.focus == fieldName {
+		if msg.Type == tea.KeyRunes && lobby.Overflows(f.name.Value(), len(msg.Runes)) {
+			f.err = lobby.ErrBadTableName.Error() // said, not cut without a word
+			return nil
+		}
+		before := f.name.Value()
 		var cmd tea.Cmd
 		f.name, cmd = f.name.Update(msg)
+		if f.name.Value() != before {
+			f.err = ""
+		}
 		return cmd
 	}
 	switch {

@@ -171,9 +171,14 @@ func TestHelpOffersOnlyLegalMoves(t *testing.T) {
 	// The help bar keeps ? (every key) when the rest does not fit.
 	assertContains(t, v, "enter start", "enter: start the game", "+ add normal bot", "? help")
 	annTS, v := draw(ann)
-	assertContains(t, v, "waiting for the host to start")
+	assertContains(t, v, "waiting for host, the host, to start")
 	assertLacks(t, v, "enter start", "enter: start")
 
+	// enter from ann says who starts, not nothing.
+	annTS.key(keyEnter)
+	if want := "host, the host, starts the game (anyone seated may while the host is away)"; annTS.status != want {
+		t.Errorf("enter from a player who may not start: status %q, want %q", annTS.status, want)
+	}
 	// A refused start: the status goes when the game starts.
 	annTS.done(doneMsg{what: "start", err: lobby.ErrNotHost})
 	if annTS.status == "" {

@@ -39,9 +39,11 @@ func TestTwelveSeatsPips(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "dozen", "Your turn", "player01", "player12")
 	tm.Send(keyRunes("r"))
-	waitOutput(t, tm, "your dice:", "Announce (lowest first):", "4 pips   94% to beat")
+	// under pips the doubles are named in words ("double 1s", never "11"
+	// beside "11 pips"), and the chances line up after the longest name
+	waitOutput(t, tm, "your dice:", "Announce (lowest first):", fmt.Sprintf("%-9s %3d%% to beat", "4 pips", 94))
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
-	waitOutput(t, tm, "› 5 pips   83% to beat")
+	waitOutput(t, tm, "› "+fmt.Sprintf("%-9s %3d%% to beat", "5 pips", 83))
 	tm.Send(keyEsc) // the picker closed, q quits
 	frame := finalView(t, tm)
 	assertFits(t, frame, 80, 24)
@@ -135,6 +137,9 @@ func TestMiaPassHint(t *testing.T) {
 	}
 	tm := teatest.NewTestModel(t, New(e.config(b, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "Mia! by alice", "Mia! c: liar · g: give up · p: pass", "p pass Mia")
+	facing := New(e.config(b, 80, 24)).(*Model)
+	showTable(facing, tbl, e.snapshot(tbl, b))
+	assertLacks(t, facing.View(), "a raise", "a: raise") // nothing is above a Mia
 	tm.Send(keyRunes("p"))
 	e.until(tbl, b, "the pass", func(s lobby.Snapshot) bool { return s.Game.Claimant == 1 && s.Game.Claim == engine.Mia })
 	waitOutput(t, tm, "you passed Mia to carol")
@@ -214,4 +219,20 @@ func TestFullHelpScrolls(t *testing.T) {
 	assertContains(t, last, "every rule in words: the rules command")
 	m.key(keyRunes("?"))
 	assertContains(t, m.View(), "Seats")
+}
+
+// TestLiarBeforeAClaimSaysItsCost: where a challenge of nothing is legal
+// and loses at once (the Mäxchen preset: low claims lose), the opener is
+// told what c costs before pressing it.
+func TestLiarBeforeAClaimSaysItsCost(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	rules, _ := engine.Preset(engine.PresetMaexchen)
+	tbl := e.game("mx", rules, a, b)
+	opener, _ := whoseTurn(t, e.snapshot(tbl, a), a, b)
+	m := New(e.config(opener, 80, 24)).(*Model)
+	showTable(m, tbl, e.snapshot(tbl, opener))
+	f := m.View()
+	assertFits(t, f, 80, 24)
+	assertContains(t, f, "c: liar now loses you a life", "c liar! (costs a life)")
 }

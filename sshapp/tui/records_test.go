@@ -618,3 +618,25 @@ func TestLifeBarAndRateBar(t *testing.T) {
 		t.Errorf("chartStart(10, 8, 45) = %d", got)
 	}
 }
+
+// TestStatsOfOneGame: after one game the stats say it in words, not as a
+// one-bar sparkline (▁·), which says nothing.
+func TestStatsOfOneGame(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	bluffGame(t, e.st, "alpha", e.clock.Now(), a, b, c) // bob wins
+	for _, who := range []struct {
+		p    lobby.Player
+		want string
+	}{{a, "lost at alpha"}, {b, "won at alpha"}} {
+		cm := e.common(who.p)
+		m := &Model{c: cm, width: 80, height: 24}
+		cm.nav = m
+		sc := newStatsScreen(cm, "")
+		m.show(sc)
+		run(m, sc.Init())
+		f := m.View()
+		assertContains(t, f, "Your one game so far", who.want)
+		assertLacks(t, f, "Win rate, your last", "▁")
+	}
+}

@@ -166,6 +166,14 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	if len(recent) == 0 {
 		return out
 	}
+	if len(recent) == 1 { // a rate of one game says nothing: say the game
+		g := recent[0]
+		result := "lost"
+		if g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Fingerprint == m.c.cfg.Player.Fingerprint {
+			result = "won"
+		}
+		return append(out, s.Header.Render("Your one game so far"), s.Subtle.Render(cut(result+" at "+name(g.Table), w)))
+	}
 	if len(recent) > w {
 		recent = recent[len(recent)-w:]
 	}

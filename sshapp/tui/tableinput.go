@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -303,15 +304,22 @@ func (m *tableScreen) syncKeys() {
 	k.Roll.SetEnabled(can(engine.Roll))
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))
+	if playing && v != nil && v.ChallengeCosts() {
+		k.Challenge.SetHelp("c", "liar! (costs a life)")
+	} else {
+		k.Challenge.SetHelp("c", "liar!")
+	}
 	k.GiveUp.SetEnabled(can(engine.GiveUp))
 	// p passes the claim on unchanged; raising without a roll goes through
 	// the picker (a).
-	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
+	samePass := can(engine.Pass) && v.CanPassOn()
 	k.Pass.SetEnabled(samePass)
 	if samePass {
 		k.Pass.SetHelp("p", "pass "+v.Options.Ranking.Name(v.Claim))
 	}
-	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
+	// a raises: offered only when there is a value above the claim to
+	// raise to (never facing a Mia, which only passes on unchanged)
+	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass) && v.CanRaise())
 	if can(engine.Claim) {
 		k.Announce.SetHelp("a", "announce")
 	} else {
@@ -431,8 +439,23 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
 		return cmd
+	case msg.Type == tea.KeyEnter && !m.snap.Playing && !m.snap.Table.Driven:
+		// enter from someone who may not start: say who may
+		if err := m.snap.Table.MayStart(m.c.cfg.Player); err != nil {
+			m.setStatus(err.Error(), true)
+		}
 	}
 	return nil
+}
+
+// whoStarts is who may start the next game, when the viewer may not:
+// the host by name (lobby.HostStartsError); "" otherwise.
+func (m *tableScreen) whoStarts() string {
+	var hs *lobby.HostStartsError
+	if errors.As(m.snap.Table.MayStart(m.c.cfg.Player), &hs) {
+		return hs.Error()
+	}
+	return ""
 }
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {

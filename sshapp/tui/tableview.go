@@ -345,7 +345,7 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 		case m.isHost() || m.snap.Seated && !m.snap.Table.HostHere:
 			out = append(out, s.Subtle.Render("waiting for a second player"))
 		case m.snap.Seated:
-			out = append(out, s.Subtle.Render("waiting for the host to start"))
+			out = append(out, s.Subtle.Render(cut("waiting for "+name(m.snap.Table.Host)+", the host, to start", w)))
 		}
 		return out
 	case !m.snap.Playing:
@@ -403,20 +403,24 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int)
 			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
 				hint = append(hint, "r: roll")
 			}
-			if len(v.Passes) > 0 { // mia-pass: it may go on
+			if v.CanPassOn() { // mia-pass: it may go on
 				hint = append(hint, "p: pass")
 			}
 		default:
+			if v.Can(engine.Roll) && v.ChallengeCosts() {
+				hint = append(hint, "r: roll", "b: roll blind", "c: liar now loses you a life")
+				break
+			}
 			if v.Can(engine.Challenge) {
 				hint = append(hint, "c: liar")
 			}
 			if v.Can(engine.Roll) {
 				hint = append(hint, "r: roll", "b: roll blind")
 			}
-			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
+			if v.CanPassOn() {
 				hint = append(hint, "p: pass")
 			}
-			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
+			if v.CanRaise() {
 				hint = append(hint, "a: raise")
 			}
 		}
@@ -495,8 +499,11 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 	if !m.snap.Seated && m.keys.Sit.Enabled() {
 		out = append(out, s.Info.Render("s: sit for the next game"))
 	}
-	if m.keys.Start.Enabled() {
+	switch {
+	case m.keys.Start.Enabled():
 		out = append(out, s.Info.Render("enter: play again"))
+	case m.snap.Seated && m.whoStarts() != "":
+		out = append(out, s.Subtle.Render(cut(name(m.snap.Table.Host)+", the host, starts the next game", w)))
 	}
 	return out
 }
