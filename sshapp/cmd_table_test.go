@@ -41,7 +41,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "bad name", who: "alice", cmd: "table create no/slash", code: 1, stderr: []string{"table name"}},
 		{name: "create", who: "alice", code: 0,
 			cmd:    "table create club --private --lives 1 --seats 3 --bots 1 --bot-level easy --no-pass --mia-penalty 1 --end first-out --turn-seconds 30",
-			stdout: []string{"Table club is open: private, 3 seats", "1 life, no pass, mia-penalty 1, first out, 30s a turn", "Seated: ada", "not seated yet", "ssh -t -p", "play club", "table invite club"}},
+			stdout: []string{"Table club is open: private, 3 seats", "1 life, no pass, mia-penalty 1, first out, 30s a turn", "Seated: ada (an easy bot).", "not seated yet", "ssh -t -p", "play club", "table invite club"}},
 		{name: "equal claims turn passing off", who: "alice", cmd: "table create eq --equal-claims --next-opener loser", code: 0, stdout: []string{"no pass, equal claims, loser opens"}},
 		{name: "taken", who: "bob", cmd: "table create CLUB", code: 1, stderr: []string{"open already"}},
 		{name: "host sees it", who: "alice", cmd: "tables", code: 0, stdout: []string{"club", "waiting, private"}},

@@ -206,7 +206,11 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	switch len(seated) {
 	case 0:
 	case 1:
-		fmt.Fprintf(c.Stdout, "Seated: %s (a %s bot).\n", seated[0], level)
+		article := "a"
+		if strings.ContainsAny(string(level)[:1], "aeiou") {
+			article = "an" // an easy bot
+		}
+		fmt.Fprintf(c.Stdout, "Seated: %s (%s %s bot).\n", seated[0], article, level)
 	default:
 		writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Seated: %s (%s bots).", strings.Join(seated, ", "), level))
 	}

@@ -21,6 +21,10 @@ type chatInput struct {
 	// kept are lines the chat refused, oldest first, waiting to be sent
 	// again: each comes back into the line once it is empty.
 	kept []string
+	// Lines go to the chat one at a time, in the order they were sent:
+	// inflight while one awaits its answer, queue the ones sent meanwhile.
+	inflight bool
+	queue    []string
 	// whole, when set, is what a line holds (a seed): text that does not
 	// fit is refused whole, saying so, never cut to fit; refusedNow is
 	// the refusal until the next key.
@@ -34,16 +38,37 @@ func (s *Styles) newChatInput(placeholder string) chatInput {
 	return c
 }
 
-// refused keeps a line the chat did not take: it comes back into the
-// line, now if the line is empty, else after the lines typed or kept
-// before it. Nothing typed is lost, however fast lines were sent (a line
-// refused while the next is typed waits behind it). The person sends it
-// again with the chat key.
-func (c *chatInput) refused(text string) {
-	if text != "" {
-		c.kept = append(c.kept, text)
+// send is a line sent with enter: it returns the line to send now, or
+// ok false when it waits behind the line on its way (answered sends it).
+// Lines sent one after another reach the chat in their order.
+func (c *chatInput) send(text string) (string, bool) {
+	if c.inflight {
+		c.queue = append(c.queue, text)
+		return "", false
 	}
-	c.restore()
+	c.inflight = true
+	return text, true
+}
+
+// answered takes the answer to the line on its way: a refused line is
+// kept, and so is every line sent behind it, in order (the chat would
+// refuse them too); after a line taken, the next waiting one is to be
+// sent now (ok).
+func (c *chatInput) answered(line string, err error) (next string, ok bool) {
+	c.inflight = false
+	if err != nil {
+		queued := c.queue
+		c.queue = nil
+		c.kept = append(c.kept, append([]string{line}, queued...)...)
+		c.restore()
+		return "", false
+	}
+	if len(c.queue) == 0 {
+		return "", false
+	}
+	next, c.queue = c.queue[0], c.queue[1:]
+	c.inflight = true
+	return next, true
 }
 
 // restore puts the oldest kept line into the line if it is empty.

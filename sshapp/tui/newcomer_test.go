@@ -483,8 +483,9 @@ func TestChatLineFullAndKept(t *testing.T) {
 
 // TestChatBurstLosesNoLine: lines sent in one burst past the chat's rate
 // limit ("t one enter … t six enter t seven enter", the answers arriving
-// after the last key) are each kept, in order, to be sent again; a line
-// refused while the next is being typed waits behind it.
+// after the last key) go to the chat one at a time, in order, and those
+// refused are each kept, in order, to be sent again; a line refused while
+// the next is being typed waits behind it.
 func TestChatBurstLosesNoLine(t *testing.T) {
 	e := newEnv(t)
 	a, b := e.player("alice"), e.player("bob")
@@ -492,14 +493,19 @@ func TestChatBurstLosesNoLine(t *testing.T) {
 	m := New(e.config(a, 80, 24)).(*Model)
 	ts := showTable(m, tbl, e.snapshot(tbl, a))
 	words := []string{"one", "two", "three", "four", "five", "six", "seven"}
-	var sent []tea.Cmd
-	for _, w := range words {
+	var first tea.Cmd
+	for i, w := range words {
 		m.key(keyRunes("t"))
 		m.key(keyRunes(w))
-		sent = append(sent, m.key(keyEnter))
+		if cmd := m.key(keyEnter); i == 0 {
+			first = cmd
+		} else if cmd != nil {
+			t.Fatalf("%q was sent while %q was on its way: lines could arrive out of order", w, words[0])
+		}
 	}
-	for _, cmd := range sent { // the answers, after the whole burst
-		ts.done(answer(cmd).(doneMsg))
+	// The answers, after the whole burst: each sends the next line.
+	for cmd := first; cmd != nil; {
+		cmd = ts.done(answer(cmd).(doneMsg))
 	}
 	if ts.say.Value() != "six" || !slices.Equal(ts.say.kept, []string{"seven"}) {
 		t.Fatalf("after the burst the line holds %q, kept %q; want six, then seven", ts.say.Value(), ts.say.kept)

@@ -463,7 +463,10 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	if text == "" {
 		return cmd
 	}
-	return ask(m, chatCall(m.table, m.c.cfg.Player, text))
+	if text, ok := m.say.send(text); ok {
+		return ask(m, chatCall(m.table, m.c.cfg.Player, text))
+	}
+	return nil // on its way after the line before it
 }
 
 // keySeed takes a key press while the viewer types their seed; enter
@@ -509,12 +512,20 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 // done takes the answer to a move or request. A refused move frees the
 // held keys at once; a taken one frees them when its snapshot is in.
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
+	if msg.what == "chat" {
+		next, ok := m.sayLine().answered(msg.line, msg.err)
+		switch {
+		case msg.err != nil:
+			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+		case m.say.waiting() > 0 && m.isErr:
+			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
+		}
+		if ok {
+			return ask(m, chatCall(m.table, m.c.cfg.Player, next))
+		}
+		return nil
+	}
 	switch {
-	case msg.err != nil && msg.what == "chat":
-		m.sayLine().refused(msg.line)
-		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
-	case msg.what == "chat" && m.say != nil && m.say.waiting() > 0 && m.isErr:
-		m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":
