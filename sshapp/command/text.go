@@ -29,7 +29,7 @@ func writeWrapped(w io.Writer, first, hang, text string) {
 
 // minLastColumn is the narrowest a table's last column is wrapped in;
 // narrower, it goes on lines of its own under its row.
-const minLastColumn = 24
+const minLastColumn = 36
 
 // writeTable writes rows under a header in columns two spaces apart, the
 // last column wrapped into what is left of HelpWidth, or, when that is
