@@ -50,7 +50,8 @@ func (f FairInfo) Seed(fp string) (string, bool) {
 
 // nextDice is a table's secret seed for its next game, committed to (its
 // commitment shown) before anyone gives a seed, and the seeds given since
-// by the players seated for it. It is drawn again as every game starts,
+// (those of the players seated for the game count). It is drawn again as
+// every game starts,
 // and seeds count for one game: a seed the server knew before it drew its
 // own could be played against. Storage keeps it (Storage.SaveNextDice),
 // so that a restart shows the same commitment and keeps the seeds.

@@ -317,7 +317,7 @@ func (m *tableScreen) syncKeys() {
 	if samePass {
 		k.Pass.SetHelp("p", "pass "+v.Options.Ranking.Name(v.Claim))
 	}
-	// a raises: offered only when there is a value above the claim to
+	// a (raise) is offered only when there is a value above the claim to
 	// raise to (never facing a Mia, which only passes on unchanged)
 	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass) && v.CanRaise())
 	if can(engine.Claim) {
