@@ -99,6 +99,7 @@ func (s *Store) Check(ctx context.Context) error {
 		errs = append(errs, checkSeeds(tx, games)...)
 		errs = append(errs, checkPeople(tx)...)
 		errs = append(errs, checkUDPNames(tx)...)
+		errs = append(errs, checkKept(tx)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {

@@ -157,6 +157,12 @@ func TestCheckPlayerSeed(t *testing.T) {
 	if _, err := NewStream(vectorSeed(), []string{"fine", "bad\n"}); !errors.Is(err, ErrBadPlayerSeed) {
 		t.Errorf("NewStream with a bad seed: %v", err)
 	}
+	// Too long is refused with the limit, a kind of its own.
+	long := strings.Repeat("x", MaxSeedRunes+1)
+	if err := CheckPlayerSeed(long); !errors.Is(err, ErrSeedTooLong) || !errors.Is(err, ErrBadPlayerSeed) ||
+		!strings.Contains(err.Error(), "64") {
+		t.Errorf("CheckPlayerSeed of %d runes: %v", len(long), err)
+	}
 }
 
 func TestSeedDoesNotPrint(t *testing.T) {

@@ -103,8 +103,16 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return nameSetMsg{id: id, name: n, err: err}
 		})
 	}
+	if msg.Type == tea.KeyRunes && lobby.Overflows(p.input.Value(), len(msg.Runes)) {
+		p.errMsg = lobby.ErrBadName.Error() // said, not cut without a word
+		return nil
+	}
+	before := p.input.Value()
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.errMsg = "" // the refusal was of the name before
+	}
 	return cmd
 }
 
