@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // What an open table keeps besides its record, so that a restart finds
@@ -192,14 +194,82 @@ func dropKept(tx *bolt.Tx, table string) error {
 	return nil
 }
 
+// mergeKept gives what the person from kept at open tables to the person
+// into (mergeTx): their chat lines, and the seed they gave, unless into
+// gave one at that table too (which stays).
+func mergeKept(tx *bolt.Tx, from, into string) error {
+	dice := tx.Bucket(bucketNextDice)
+	type kv struct{ k, v []byte }
+	var puts []kv
+	err := dice.ForEach(func(k, v []byte) error {
+		var d NextDice
+		if err := json.Unmarshal(v, &d); err != nil {
+			return fmt.Errorf("decode next dice of %q: %w", k, err)
+		}
+		i := slices.IndexFunc(d.Given, func(g GivenSeed) bool { return g.Person == from })
+		if i < 0 {
+			return nil
+		}
+		if slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.Person == into }) {
+			d.Given = slices.Delete(d.Given, i, i+1)
+		} else {
+			d.Given[i].Person = into
+		}
+		nv, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		puts = append(puts, kv{clone(k), nv})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	chat := tx.Bucket(bucketChat)
+	var lines []kv
+	err = chat.ForEach(func(k, v []byte) error {
+		var l ChatLine
+		if err := json.Unmarshal(v, &l); err != nil {
+			return fmt.Errorf("decode chat line %x: %w", k, err)
+		}
+		if l.Person != from {
+			return nil
+		}
+		l.Person = into
+		nv, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, kv{clone(k), nv})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range puts {
+		if err := dice.Put(p.k, p.v); err != nil {
+			return err
+		}
+	}
+	for _, l := range lines {
+		if err := chat.Put(l.k, l.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkKept checks what open tables keep: every next dice and chat line
-// belongs to an open table and decodes, and a next seed parses.
+// belongs to an open table and decodes, a next seed parses, and every
+// person with keys it names (who gave a seed, who said a line) exists.
 func checkKept(tx *bolt.Tx) []error {
 	var errs []error
 	open := func(name []byte) bool {
 		t, err := getTable(tx, string(name))
 		return err == nil && t.IsOpen()
 	}
+	people := tx.Bucket(bucketPeople)
+	unknown := func(id string) bool { return ident.HasKeys(id) && people.Get([]byte(id)) == nil }
 	_ = tx.Bucket(bucketNextDice).ForEach(func(k, v []byte) error {
 		var d NextDice
 		switch {
@@ -210,6 +280,11 @@ func checkKept(tx *bolt.Tx) []error {
 		default:
 			if _, err := fair.ParseSeed(d.Seed); err != nil {
 				errs = append(errs, fmt.Errorf("next dice of %q: %w", k, err))
+			}
+			for _, g := range d.Given {
+				if g.Person == "" || unknown(g.Person) {
+					errs = append(errs, fmt.Errorf("next dice of %q: a seed of unknown person %q", k, g.Person))
+				}
 			}
 		}
 		return nil
@@ -224,6 +299,8 @@ func checkKept(tx *bolt.Tx) []error {
 			errs = append(errs, fmt.Errorf("chat of %q, no open table", k[:i]))
 		case json.Unmarshal(v, &l) != nil:
 			errs = append(errs, fmt.Errorf("chat line %x does not decode", k))
+		case unknown(l.Person):
+			errs = append(errs, fmt.Errorf("chat line %x: said by unknown person %q", k, l.Person))
 		}
 		return nil
 	})
