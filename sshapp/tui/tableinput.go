@@ -253,6 +253,11 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 // back.
 func (m *tableScreen) follow(first bool) tea.Cmd {
 	evs := m.snap.Events()
+	if m.cup.shown() && m.snap.GameID == m.gameID && m.cup.at < len(evs) {
+		// The cup lifted is told again in this snapshot's words: a player
+		// renamed meanwhile is named as the log names them now.
+		m.cup = newReveal(m.snap, m.cup.at, m.cup.n)
+	}
 	if m.snap.GameID != m.gameID {
 		m.gameID, m.seen = m.snap.GameID, 0
 		if !first && m.isErr {

@@ -278,3 +278,63 @@ func randomMove(r *rand.Rand, v *engine.View) engine.Action {
 	}
 	return opts[r.IntN(len(opts))]
 }
+
+// TestRenameReachesTheCup: a player renamed while the cup is lifted is
+// named anew in it at once, as the log names them, and in the cups lifted
+// after.
+func TestRenameReachesTheCup(t *testing.T) {
+	e := newEnvDice(t, lobbytest.NewDice(5))
+	ctx := ctxT(t)
+	alice, bob, carol := e.player("alice"), e.player("bob"), e.player("carol")
+	o := engine.DefaultOptions()
+	o.Lives = 3
+	tbl := e.game("renamed", o, alice, bob)
+	m := New(e.config(carol, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, carol))
+	byID := map[string]lobby.Player{alice.ID: alice, bob.ID: bob}
+	// liftNext plays until the cup is lifted again: a roll, a claim, a
+	// challenge.
+	liftNext := func() string {
+		t.Helper()
+		before := ts.cup.n
+		for moves := 0; ts.cup.n == before; moves++ {
+			if moves > 20 {
+				t.Fatal("no cup was lifted")
+			}
+			spec := e.snapshot(tbl, carol)
+			who := byID[spec.Table.Players[spec.Game.Turn].ID]
+			v := e.snapshot(tbl, who).Game
+			a := engine.Action{Kind: engine.Roll, Look: true}
+			switch {
+			case v.Can(engine.Challenge):
+				a = engine.Action{Kind: engine.Challenge}
+			case v.Can(engine.Claim):
+				a = engine.Action{Kind: engine.Claim, Value: v.Claims[0]}
+			}
+			if err := tbl.Act(ctx, who, a); err != nil {
+				t.Fatal(err)
+			}
+			ts.setSnapshot(e.snapshot(tbl, carol))
+		}
+		return liftedText(t, ts, m.View())
+	}
+	if cup := liftNext(); !strings.Contains(cup, "alice") {
+		t.Fatalf("the cup does not name alice: %q", cup)
+	}
+	if _, err := e.st.SetName(ctx, alice.Key, "zelda"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.lobby.Renamed(ctx, alice.ID); err != nil {
+		t.Fatal(err)
+	}
+	ts.setSnapshot(e.snapshot(tbl, carol))
+	if !ts.cup.shown() {
+		t.Fatal("the cup was put back")
+	}
+	if cup := liftedText(t, ts, m.View()); !strings.Contains(cup, "zelda") || strings.Contains(cup, "alice") {
+		t.Errorf("the cup lifted after the rename: %q", cup)
+	}
+	if cup := liftNext(); !strings.Contains(cup, "zelda") || strings.Contains(cup, "alice") {
+		t.Errorf("the next cup: %q", cup)
+	}
+}
