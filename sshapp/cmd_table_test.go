@@ -271,7 +271,7 @@ func TestGatewayBansAndNames(t *testing.T) {
 		{name: "unban twice", who: "root", cmd: "unban udp:10.0.0.0/8", code: 1, stderr: []string{"the UDP addresses 10.0.0.0/8 is not banned"}},
 		{name: "unban a bot", who: "root", cmd: "unban maexchen:u1 --json", code: 0, stdout: []string{`"person": "maexchen:u1"`}},
 		{name: "unban a bot, words", who: "root", cmd: "unban maexchen:busy", code: 0, stdout: []string{"The Mäxchen bot busy may register again"}},
-		{name: "names", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"NAME", "u1", "192.0.2.7", "2026-03-04 05:06 UTC", "held", "busy", "registered"}},
+		{name: "names", who: "root", cmd: "maexchen names", code: 0, stdout: []string{"NAME", "u1", "192.0.2.7", "2026-03-04 05:06", "LAST HEARD (UTC)", "held", "busy", "registered"}},
 		{name: "names, JSON", who: "root", cmd: "maexchen names --json", code: 0, stdout: []string{`"name": "u1"`, `"person": "maexchen:u1"`, `"addr": "192.0.2.7"`, `"last_heard": "2026-03-04T05:06:00Z"`, `"held": true`, `"registered": true`}},
 		{name: "free while registered", who: "root", cmd: "maexchen free busy", code: 1, stderr: []string{"registered now, from 192.0.2.8", "ban maexchen:busy"}},
 		{name: "free by a name alike", who: "root", cmd: "maexchen free maexchen:U1", code: 0, stdout: []string{"Freed the name u1 (held for 192.0.2.7)"}},

@@ -27,14 +27,32 @@ func writeWrapped(w io.Writer, first, hang, text string) {
 	}
 }
 
+// writeHint writes label and a command to type (a Hint) on one line when
+// they fit HelpWidth, else the command on a line of its own, indented if
+// that fits: a command is never broken, so that it can be copied whole
+// (one naming a key's fingerprint on a server with a long host name is
+// the one line wider than HelpWidth).
+func writeHint(w io.Writer, label, hint string) {
+	n := ansi.StringWidth(hint)
+	switch {
+	case ansi.StringWidth(label)+2+n <= HelpWidth:
+		fmt.Fprintf(w, "%s  %s\n", label, hint)
+	case 2+n <= HelpWidth:
+		fmt.Fprintf(w, "%s\n  %s\n", label, hint)
+	default:
+		fmt.Fprintf(w, "%s\n%s\n", label, hint)
+	}
+}
+
 // minLastColumn is the narrowest a table's last column is wrapped in;
 // narrower, it goes on lines of its own under its row.
 const minLastColumn = 36
 
 // writeTable writes rows under a header in columns two spaces apart, the
-// last column wrapped into what is left of HelpWidth, or, when that is
-// less than minLastColumn, on lines of its own under each row, indented
-// by under (its name from the header first: "players: …").
+// last column in its place when every row's fits whole, else wrapped into
+// what is left of HelpWidth, or, when that is less than minLastColumn, on
+// lines of its own under each row, indented by under (its name from the
+// header first: "players: …").
 func writeTable(w io.Writer, header []string, rows [][]string, under string) {
 	n := len(header)
 	widths := make([]int, n-1)
@@ -48,6 +66,10 @@ func writeTable(w io.Writer, header []string, rows [][]string, under string) {
 		at += wd + 2
 	}
 	last := HelpWidth - at
+	whole := true // every row's last cell fits in place
+	for _, r := range append([][]string{header}, rows...) {
+		whole = whole && ansi.StringWidth(r[n-1]) <= last
+	}
 	head := func(r []string) string {
 		var b strings.Builder
 		for i, wd := range widths {
@@ -55,7 +77,7 @@ func writeTable(w io.Writer, header []string, rows [][]string, under string) {
 		}
 		return b.String()
 	}
-	if last < minLastColumn {
+	if last < minLastColumn && !whole {
 		fmt.Fprintln(w, strings.TrimRight(head(header), " "))
 		name := strings.ToLower(header[n-1]) + ": "
 		for _, r := range rows {
