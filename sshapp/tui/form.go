@@ -279,7 +279,10 @@ func (f *createForm) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if f.focus == fieldName {
 		if msg.Type == tea.KeyRunes && lobby.Overflows(f.name.Value(), len(msg.Runes)) {
-			f.err = lobby.ErrBadTableName.Error() // said, not cut without a word
+			// said by the name rule, not cut without a word
+			if err := lobby.CheckTableName(f.name.Value() + string(msg.Runes)); err != nil {
+				f.err = err.Error()
+			}
 			return nil
 		}
 		before := f.name.Value()

@@ -104,7 +104,10 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 		})
 	}
 	if msg.Type == tea.KeyRunes && lobby.Overflows(p.input.Value(), len(msg.Runes)) {
-		p.errMsg = lobby.ErrBadName.Error() // said, not cut without a word
+		// said by the name rule, not cut without a word
+		if err := lobby.CheckName(p.input.Value() + string(msg.Runes)); err != nil {
+			p.errMsg = err.Error()
+		}
 		return nil
 	}
 	before := p.input.Value()

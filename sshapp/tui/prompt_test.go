@@ -168,7 +168,7 @@ func TestNamePromptSaysWhatIsWrongNow(t *testing.T) {
 	}
 	m.key(keyRunes(strings.Repeat("x", 14))) // "ad" and 14: 16
 	m.key(keyRunes("y"))
-	if p.input.Value() != "ad"+strings.Repeat("x", 14) || !strings.Contains(m.View(), lobby.ErrBadName.Error()) {
+	if p.input.Value() != "ad"+strings.Repeat("x", 14) || !strings.Contains(m.View(), "is 17 characters long: a name has at most 16") {
 		t.Errorf("a 17th character: the name %q, the screen:\n%s", p.input.Value(), m.View())
 	}
 
@@ -178,7 +178,7 @@ func TestNamePromptSaysWhatIsWrongNow(t *testing.T) {
 	fm.show(f)
 	fm.key(tea.KeyMsg{Type: tea.KeyCtrlU})
 	fm.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("t", 20)), Paste: true})
-	if f.name.Value() != "" || !strings.Contains(fm.View(), lobby.ErrBadTableName.Error()) {
+	if f.name.Value() != "" || !strings.Contains(fm.View(), "is 20 characters long: a table name has at most 16") {
 		t.Errorf("a 20-character table name: %q, the form:\n%s", f.name.Value(), fm.View())
 	}
 }
