@@ -28,10 +28,11 @@ type SeedJSON struct {
 	Yours      *string         `json:"yours"` // null: none given
 }
 
-// SeedGivenJSON is one seed given at a table; it counts when its player
-// is seated for the game.
+// SeedGivenJSON is one seed given at a table, by the person who gave it
+// (their name now); it counts when they are seated for the game.
 type SeedGivenJSON struct {
 	Name   string `json:"name"`
+	Person string `json:"person"`
 	Seed   string `json:"seed"`
 	Seated bool   `json:"seated"`
 }
@@ -60,7 +61,7 @@ func runSeed(ctx context.Context, c *Call) int {
 		doc.Game = "running"
 	}
 	for _, s := range f.Seeds {
-		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed, Seated: s.Seated})
+		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Person: s.ID, Seed: s.Seed, Seated: s.Seated})
 	}
 	if s, ok := f.Seed(c.Person.ID); ok {
 		doc.Yours = &s
