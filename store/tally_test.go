@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"slices"
+	"strings"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -291,5 +292,40 @@ func TestSchema2TalliesRecounted(t *testing.T) {
 		if err := s.Check(ctx); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestCheckTallies: Check finds a tally of an older version (which a
+// migration recounts) and one of a person who does not exist.
+func TestCheckTallies(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	p, err := s.SetName(ctx, "SHA256:a", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTallies)
+		if err := b.Put([]byte(p.ID), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		if err := b.Put([]byte("test:bot"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		if err := b.Put([]byte("p:99"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		return b.Put([]byte("p:98"), append([]byte{1}, make([]byte, 8*8)...))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(ctx)
+	for _, want := range []string{"tally of unknown person p:99", "tally of p:98: bad stored tally (65 bytes, version 1)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check does not say %q: %v", want, err)
+		}
+	}
+	if err != nil && (strings.Contains(err.Error(), p.ID+":") || strings.Contains(err.Error(), "test:bot")) {
+		t.Errorf("Check finds fault with a good tally: %v", err)
 	}
 }
