@@ -16,8 +16,9 @@ const (
 	// Unseen: a claim after a roll its player did not look at. It is no
 	// bluff: the player did not know.
 	Unseen
-	// Bluffed: a claim that differs from the dice its player rolled and
-	// looked at, or a pass of a value higher than the cup holds.
+	// Bluffed: a claim above the dice its player rolled and looked at,
+	// or a pass of a value higher than the cup holds: a lie a challenge
+	// catches.
 	Bluffed
 	// Caught: a challenge its claimant lost — the claimant was caught
 	// bluffing. A passer answers for the claim they passed (RULES.md
@@ -25,6 +26,10 @@ const (
 	Caught
 	// Stood: a challenge of a claim that stood; the challenger lost.
 	Stood
+	// Understated: a claim below the dice its player rolled and looked
+	// at. It is a lie, but no bluff: no challenge can catch it (the dice
+	// beat the claim), so it only costs its player the better dice.
+	Understated
 )
 
 // LastRoll is the round's last roll in evs (walking back from the end to
@@ -43,17 +48,20 @@ func LastRoll(evs []Event) (Event, bool) {
 
 // ClaimVerdict judges a claim event (or a low claim, which is judged the
 // same way), under ranking r, given the round's last roll before it (ok
-// false: none): a claim of another rank than the dice is a bluff (under
-// pips, 54 claimed as 9 pips, written 63, is the truth). Dice hidden from
-// the viewer are Unjudged; the store sees every die.
+// false: none): a claim of a rank above the dice is a bluff, one below
+// them understated (under pips, 54 claimed as 9 pips, written 63, is the
+// truth). Dice hidden from the viewer are Unjudged; the store sees every
+// die.
 func ClaimVerdict(r Ranking, roll Event, ok bool, claim Event) Verdict {
 	switch {
 	case !ok || roll.Seat != claim.Seat || roll.Dice == NoValue:
 		return Unjudged
 	case !roll.Looked:
 		return Unseen
-	case r.Compare(roll.Dice, claim.Value) != 0:
+	case r.Compare(roll.Dice, claim.Value) < 0:
 		return Bluffed
+	case r.Compare(roll.Dice, claim.Value) > 0:
+		return Understated
 	}
 	return Truthful
 }

@@ -24,7 +24,7 @@ func TestJudge(t *testing.T) {
 	}{
 		{"the truth", []Event{round, rolled(0, 43, true), claimed(0, 43)}, Truthful},
 		{"a bluff upwards", []Event{round, rolled(0, 43, true), claimed(0, 52)}, Bluffed},
-		{"a bluff downwards", []Event{round, rolled(0, 21, true), claimed(0, 65)}, Bluffed},
+		{"a claim below the dice", []Event{round, rolled(0, 21, true), claimed(0, 65)}, Understated},
 		{"a claim unseen", []Event{round, rolled(0, 21, false), claimed(0, 65)}, Unseen},
 		{"a claim on hidden dice", []Event{round, rolled(0, NoValue, true), claimed(0, 65)}, Unjudged},
 		{"a claim unseen on hidden dice", []Event{round, rolled(0, NoValue, false), claimed(0, 65)}, Unjudged},
@@ -39,7 +39,8 @@ func TestJudge(t *testing.T) {
 		{"a claim that stood", []Event{round, rolled(0, 52, true), claimed(0, 52), challenged(1, 0, 1)}, Stood},
 		{"a roll", []Event{round, rolled(0, 52, true)}, Unjudged},
 		{"a low claim of the dice", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 43, true), lowClaimed(1, 43, 52)}, Truthful},
-		{"a low claim bluffed", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, true), lowClaimed(1, 43, 52)}, Bluffed},
+		{"a low claim below the dice", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, true), lowClaimed(1, 43, 52)}, Understated},
+		{"a low claim bluffed", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 32, true), lowClaimed(1, 43, 52)}, Bluffed},
 		{"a low claim unseen", []Event{round, rolled(0, 43, true), claimed(0, 52), rolled(1, 21, false), lowClaimed(1, 43, 52)}, Unseen},
 		{"a challenge of nothing", []Event{round, {Type: EvChallenge, Seat: 0, Claimant: -1, Loser: 0, LivesLost: 1}}, Unjudged},
 		{"a false Mia revealed", []Event{round, rolled(0, 43, true), claimed(0, Mia), {Type: EvReveal, Seat: 0, Claim: Mia, Dice: 43}}, Caught},
@@ -75,6 +76,9 @@ func TestVerdictsFollowTheRanking(t *testing.T) {
 		{"pips: 54 claimed as 63", ClaimVerdict(Pips, rolled(54), true, claim), Truthful},
 		{"classic: 54 claimed as 63", ClaimVerdict(Classic, rolled(54), true, claim), Bluffed},
 		{"pips: 53 (8 pips) claimed as 9 pips", ClaimVerdict(Pips, rolled(53), true, claim), Bluffed},
+		{"pips: 65 (11 pips) claimed as 7 pips", ClaimVerdict(Pips, rolled(65), true, Event{Type: EvClaim, Seat: 0, Value: 61}), Understated},
+		{"classic: 65 claimed as 63", ClaimVerdict(Classic, rolled(65), true, claim), Understated},
+		{"numeric: 11 claimed as 63", ClaimVerdict(Numeric, rolled(11), true, claim), Bluffed},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

@@ -149,14 +149,20 @@ func (r Ranking) Canonical(v Value) Value {
 	return t.canon[v]
 }
 
-// Name is how a claim of v is spoken under r: "9 pips" for a mixed roll
-// under Pips, otherwise v.Name() ("Mia", "66", "64").
+// Name is how a claim of v is spoken under r: under Pips a mixed roll by
+// its sum ("9 pips") and a double in words ("double 1s", never "11",
+// which would read as "11 pips"); otherwise v.Name() ("Mia", "66", "64").
+// Every rank of a ranking has a name of its own, none the start of
+// another's.
 func (r Ranking) Name(v Value) string {
-	if r == Pips && v.Valid() && v != Mia && !v.IsDouble() {
-		hi, lo := v.Dice()
-		return strconv.Itoa(hi+lo) + " pips"
+	if r != Pips || !v.Valid() || v == Mia {
+		return v.Name()
 	}
-	return v.Name()
+	hi, lo := v.Dice()
+	if v.IsDouble() {
+		return "double " + strconv.Itoa(hi) + "s"
+	}
+	return strconv.Itoa(hi+lo) + " pips"
 }
 
 // Rank is v's position: 1 for the lowest rank, len(r.Claims()) for Mia (21

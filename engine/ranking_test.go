@@ -255,7 +255,11 @@ func TestPipsChanceToBeat(t *testing.T) {
 		if got := percent(Pips.ChanceToBeat(v)); got != f[1] {
 			t.Errorf("pips: to beat %v = %s, the Standard column says %s", v, got, f[1])
 		}
-		if Pips.Name(v) != v.Name() || Pips.Ways(v) != v.Ways() {
+		want := v.Name()
+		if v.IsDouble() {
+			want = "double " + want[:1] + "s"
+		}
+		if Pips.Name(v) != want || Pips.Ways(v) != v.Ways() {
 			t.Errorf("pips: %v is named %q with %d ways", v, Pips.Name(v), Pips.Ways(v))
 		}
 	}
@@ -266,8 +270,25 @@ func TestPipsChanceToBeat(t *testing.T) {
 			}
 		}
 	}
-	if Pips.Name(NoValue) != "-" || Pips.Name(Mia) != "Mia" || Pips.Name(66) != "66" {
+	if Pips.Name(NoValue) != "-" || Pips.Name(Mia) != "Mia" || Pips.Name(66) != "double 6s" || Pips.Name(11) != "double 1s" {
 		t.Errorf("pips names: %q %q %q", Pips.Name(NoValue), Pips.Name(Mia), Pips.Name(66))
+	}
+}
+
+// TestClaimNamesTellApart: under every ranking each rank has a name of
+// its own, and none is the start of another's (under pips "11", double
+// ones, read beside "11 pips").
+func TestClaimNamesTellApart(t *testing.T) {
+	for _, r := range Rankings {
+		claims := r.Claims()
+		for i, a := range claims {
+			for j, b := range claims {
+				na, nb := r.Name(a), r.Name(b)
+				if i != j && (na == nb || strings.HasPrefix(nb, na+" ")) {
+					t.Errorf("%s: %v is named %q, %v %q", r, a, na, b, nb)
+				}
+			}
+		}
 	}
 }
 

@@ -44,6 +44,18 @@ func (v View) Can(k Kind) bool {
 	return false
 }
 
+// CanPassOn reports whether the viewer may pass the claim on unchanged.
+func (v View) CanPassOn() bool { return len(v.Passes) > 0 && v.Passes[0] == v.Claim }
+
+// CanRaise reports whether the viewer may pass a value above the claim
+// (a blind raise): never above a Mia, which only passes on unchanged.
+func (v View) CanRaise() bool { return len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim }
+
+// ChallengeCosts reports whether a challenge now would lose its
+// challenger a life at once: nothing is claimed yet, and a challenge of
+// nothing is a low claim (low-claim loses).
+func (v View) ChallengeCosts() bool { return v.Claim == NoValue && v.Can(Challenge) }
+
 // View returns what seat may see (Spectator for a watcher).
 func (g *Game) View(seat int) View {
 	v := View{

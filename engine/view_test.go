@@ -130,6 +130,19 @@ func checkViewExact(t *testing.T, g *Game, seat int) {
 	if v.Can(Claim) != (len(v.Claims) > 0) || v.Can(Pass) != (len(v.Passes) > 0) {
 		t.Fatalf("seat %d: legal %v but claims %v passes %v", seat, v.Legal, v.Claims, v.Passes)
 	}
+	raise := false
+	for _, x := range allValues {
+		raise = raise || rk.Compare(x, claimNow) > 0 && legal(Action{Kind: Pass, Seat: seat, Value: x})
+	}
+	if v.CanRaise() != raise || v.CanPassOn() != legal(Action{Kind: Pass, Seat: seat}) {
+		t.Fatalf("seat %d claim %v: CanRaise %v, CanPassOn %v; passes %v", seat, claimNow, v.CanRaise(), v.CanPassOn(), v.Passes)
+	}
+	if v.ChallengeCosts() {
+		evs, err := g.Clone().Apply(Action{Kind: Challenge, Seat: seat})
+		if err != nil || evs[0].Claimant != -1 || evs[0].Loser != seat || evs[0].LivesLost == 0 {
+			t.Fatalf("seat %d: ChallengeCosts, yet the challenge gives %+v, %v", seat, evs, err)
+		}
+	}
 	var cands []Action
 	for k := Kind(0); k <= Leave+1; k++ {
 		switch k {

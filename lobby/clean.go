@@ -57,3 +57,13 @@ func Plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// Percent is n of all as a whole percent, rounded half up ("63%"), or
+// "-" when all is 0: the one rounding of every rate the server shows (the
+// stats screen and the stats command).
+func Percent(n, all int) string {
+	if all <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d%%", (200*n+all)/(2*all))
+}

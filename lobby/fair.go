@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/mia-game/mia/engine"
@@ -12,24 +13,24 @@ import (
 // Errors of players' seeds.
 var (
 	ErrSeedTooLate  = errors.New("a game is running: seeds are given before a game starts, for the next one")
-	ErrTooManySeeds = errors.New("too many people gave a seed for the next game at this table")
+	ErrTooManySeeds = errors.New("as many people not seated as there are seats gave a seed: sit down to give yours")
 	ErrScriptedDice = errors.New("this server deals scripted dice (a test): there is no commitment to add a seed to")
 )
 
-// maxGivenSeeds bounds the seeds kept for a table's next game (only those
-// of the players who sit down count).
-const maxGivenSeeds = 4 * engine.MaxSeats
-
-// GivenSeed is a seed a player gave for a game.
+// GivenSeed is a seed a person gave for a game, by their person id.
 type GivenSeed struct {
-	Name string // the player's name now (filled in when shown)
-	ID   string // the player's person id
+	Name string // the person's name now (filled in when shown)
+	ID   string // the person's id
 	Seed string
+	// Seated: the person is seated for the game, so the seed counts (in
+	// FairInfo; storage does not keep it).
+	Seated bool
 }
 
 // FairInfo is what everyone at a table may know of its dice: the server's
 // commitment (SHA-256 of its secret seed) and the players' seeds, for the
-// running game, or for the next one while none runs (Next).
+// running game, or for the next one while none runs (Next): those seated
+// for it (which count) and those given by people not seated yet.
 type FairInfo struct {
 	Commitment string
 	Next       bool
@@ -47,9 +48,11 @@ func (f FairInfo) Seed(id string) (string, bool) {
 }
 
 // nextDice is a table's secret seed for its next game, committed to (its
-// commitment shown) before anyone gives a seed, and the seeds given since.
-// It is drawn again after every game starts, and seeds count for one game:
-// a seed the server knew before it drew its own could be played against.
+// commitment shown) before anyone gives a seed, and the seeds given since
+// (those of the people seated for the game count). It is drawn again as
+// every game starts, and seeds count for one game: a seed the server knew
+// before it drew its own could be played against. Storage keeps it (Storage.SaveNextDice),
+// so that a restart shows the same commitment and keeps the seeds.
 type nextDice struct {
 	seed  fair.Seed
 	given []GivenSeed
@@ -57,18 +60,37 @@ type nextDice struct {
 
 func newNextDice() nextDice { return nextDice{seed: fair.NewSeed()} }
 
-// SetSeed records p's seed for the next game at the table, cleaned like
-// any text a player types; an empty text takes p's seed back (none given
-// is allowed). It returns the seed as recorded. Seeds are given while no
-// game runs; only the seeds of those who play the next game count.
-func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, error) {
-	text = Clean(text, fair.MaxSeedRunes)
-	if text != "" {
-		if err := fair.CheckPlayerSeed(text); err != nil {
-			return "", err
-		}
+// kept is n as storage keeps it.
+func (n nextDice) kept() NextDice { return NextDice{Seed: n.seed, Given: slices.Clone(n.given)} }
+
+// CleanSeed is a seed as a player typed it, cleaned like any text a
+// player types, checked by the rule of player seeds (fair.CheckPlayerSeed:
+// a seed longer than fair.MaxSeedRunes is refused, not cut); empty stays
+// empty (no seed). Every door that takes a seed goes through it.
+func CleanSeed(text string) (string, error) {
+	text = Clean(text, fair.MaxSeedRunes+1) // one more: too long is refused, not cut
+	if text == "" {
+		return "", nil
 	}
-	err := t.do(ctx, func(context.Context) error {
+	if err := fair.CheckPlayerSeed(text); err != nil {
+		return "", err
+	}
+	return text, nil
+}
+
+// SetSeed records p's seed for the next game at the table (CleanSeed); an
+// empty text takes p's seed back (none given is allowed). It returns the
+// seed as recorded. Seeds are given while no game runs; only the seeds of
+// those who play the next game count (deal). A seated player's seed is
+// always taken; of the people not seated (who may sit down yet), at most
+// as many as the table has seats give one, so that strangers cannot crowd
+// the players out. The seed is stored before SetSeed returns.
+func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, error) {
+	text, err := CleanSeed(text)
+	if err != nil {
+		return "", err
+	}
+	err = t.do(ctx, func(ctx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
@@ -78,17 +100,22 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		if t.lobby.scripted {
 			return ErrScriptedDice
 		}
-		i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.ID == p.ID })
+		given := slices.Clone(t.next.given)
+		i := slices.IndexFunc(given, func(g GivenSeed) bool { return g.ID == p.ID })
 		switch {
 		case text == "" && i >= 0:
-			t.next.given = slices.Delete(t.next.given, i, i+1)
+			given = slices.Delete(given, i, i+1)
 		case text == "":
-		case i >= 0:
-			t.next.given[i].Seed = text
-		case len(t.next.given) >= maxGivenSeeds:
+			return nil
+		case i < 0 && t.seatOf(p.ID) < 0 && t.standingSeeds() >= t.rec.Seats:
 			return ErrTooManySeeds
+		case i >= 0:
+			given[i].Seed = text
 		default:
-			t.next.given = append(t.next.given, GivenSeed{ID: p.ID, Seed: text})
+			given = append(given, GivenSeed{ID: p.ID, Seed: text})
+		}
+		if err := t.keepGiven(ctx, given); err != nil {
+			return err
 		}
 		t.changed(false)
 		return nil
@@ -97,6 +124,30 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		return "", err
 	}
 	return text, nil
+}
+
+// keepGiven stores given as the seeds given for the next game, then keeps
+// them.
+func (t *Table) keepGiven(ctx context.Context, given []GivenSeed) error {
+	next := nextDice{seed: t.next.seed, given: given}
+	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+	defer cancel()
+	if err := t.lobby.cfg.Store.SaveNextDice(sctx, t.rec.Name, next.kept()); err != nil {
+		return fmt.Errorf("save the seeds of %s: %w", t.name, err)
+	}
+	t.next = next
+	return nil
+}
+
+// standingSeeds is the number of seeds given by people not seated now.
+func (t *Table) standingSeeds() int {
+	n := 0
+	for _, g := range t.next.given {
+		if t.seatOf(g.ID) < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // deal seats the sitters and returns the game's dice and its proof (with
@@ -182,7 +233,7 @@ func (t *Table) fairInfo() FairInfo {
 		info := FairInfo{Commitment: p.Commitment}
 		for _, s := range p.PlayerSeeds {
 			pl := t.game.players[s.Seat]
-			info.Seeds = append(info.Seeds, GivenSeed{Name: t.lobby.Name(pl.ID), ID: pl.ID, Seed: s.Seed})
+			info.Seeds = append(info.Seeds, GivenSeed{Name: t.lobby.Name(pl.ID), ID: pl.ID, Seed: s.Seed, Seated: true})
 		}
 		return info
 	}
@@ -192,6 +243,7 @@ func (t *Table) fairInfo() FairInfo {
 	seeds := slices.Clone(t.next.given)
 	for i := range seeds {
 		seeds[i].Name = t.lobby.Name(seeds[i].ID)
+		seeds[i].Seated = t.seatOf(seeds[i].ID) >= 0
 	}
 	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: seeds}
 }

@@ -32,9 +32,10 @@ func verifyStored(t *testing.T, e *env, id string) int {
 }
 
 // TestFairDiceAtATable: the next game's commitment is shown before anyone
-// gives a seed; seeds are cleaned, taken back, refused during a game and
-// count for one game; the game plays the committed dice, whose seed is in
-// no snapshot while it runs; after it a new commitment is shown.
+// gives a seed; seeds are cleaned, refused when too long (never cut),
+// taken back, refused during a game and count for one game, and only for
+// those who play it; the game plays the committed dice, whose seed is in no snapshot
+// while it runs; after it a new commitment is shown.
 func TestFairDiceAtATable(t *testing.T) {
 	e := newFairEnv(t)
 	ctx := ctxT(t)
@@ -49,6 +50,11 @@ func TestFairDiceAtATable(t *testing.T) {
 		t.Fatalf("before any seed: %+v", before.Table.Fair)
 	}
 	outsider := e.player("dave")
+	for _, p := range ps {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		who  Player
 		text string
@@ -56,10 +62,11 @@ func TestFairDiceAtATable(t *testing.T) {
 		err  error
 	}{
 		{ps[0], "  lucky\x1b[31m 7 ", "lucky 7", nil},
-		{ps[1], strings.Repeat("x", 100), strings.Repeat("x", fair.MaxSeedRunes), nil},
+		{ps[1], strings.Repeat("x", 100*1024), "", fair.ErrSeedTooLong}, // refused, not cut
+		{ps[1], strings.Repeat("x", fair.MaxSeedRunes), strings.Repeat("x", fair.MaxSeedRunes), nil},
 		{ps[2], "carol's", "carol's", nil},
-		{ps[2], "", "", nil}, // taken back: none given
-		{outsider, "watching only", "watching only", nil},
+		{ps[2], "", "", nil},                              // taken back: none given
+		{outsider, "watching only", "watching only", nil}, // counts only if dave sits down
 	} {
 		got, err := tbl.SetSeed(ctx, tc.who, tc.text)
 		if got != tc.want || !errors.Is(err, tc.err) {
@@ -76,11 +83,6 @@ func TestFairDiceAtATable(t *testing.T) {
 	if _, ok := waiting.Table.Fair.Seed(ps[2].ID); ok {
 		t.Error("carol's seed taken back is still shown")
 	}
-	for _, p := range ps {
-		if err := tbl.Sit(ctx, p); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := tbl.Start(ctx, ps[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestFairDiceAtATable(t *testing.T) {
 	if !playing.Playing || playing.Table.Fair.Commitment != before.Table.Fair.Commitment || playing.Table.Fair.Next {
 		t.Fatalf("the game's dice: %+v, want the commitment shown before", playing.Table.Fair)
 	}
-	if len(playing.Table.Fair.Seeds) != 2 { // dave did not play
+	if len(playing.Table.Fair.Seeds) != 2 { // carol took hers back, dave did not play
 		t.Errorf("the game's seeds: %+v, want alice's and bob's", playing.Table.Fair.Seeds)
 	}
 	stored, err := e.st.Game(playing.GameID)

@@ -165,7 +165,7 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		}
 	}
 	for _, rec := range recs {
-		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec)
+		l.tables[strings.ToLower(rec.Name)] = startTable(l, rec, l.keptOf(ctx, rec.Name))
 	}
 	if err != nil {
 		// A game whose log does not replay is left in the store as it is,
@@ -192,6 +192,47 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 		})
 	}
 	return l, nil
+}
+
+// kept is what a table finds again when it starts: its next dice and its
+// chat.
+type kept struct {
+	next nextDice
+	chat []ChatLine
+}
+
+// keptOf reads what storage kept of an open table: its next game's dice
+// (drawn, and stored, if none were kept) and its chat, each line's
+// speaker named as they are called now. What cannot be read is logged and
+// started afresh: the table opens all the same.
+func (l *Lobby) keptOf(ctx context.Context, table string) kept {
+	var k kept
+	d, ok, err := l.cfg.Store.NextDice(ctx, table)
+	switch {
+	case err != nil:
+		l.log.Error("could not read a table's next dice: new ones are drawn", "table", table, "err", err)
+		fallthrough
+	case !ok:
+		k.next = newNextDice()
+		if err := l.cfg.Store.SaveNextDice(ctx, table, k.next.kept()); err != nil {
+			l.log.Error("could not save a table's next dice", "table", table, "err", err)
+		}
+	default:
+		k.next = nextDice{seed: d.Seed, given: d.Given}
+		for _, g := range d.Given {
+			l.learn(ctx, g.ID)
+		}
+	}
+	if k.chat, err = l.cfg.Store.Chat(ctx, table); err != nil {
+		l.log.Error("could not read a table's chat", "table", table, "err", err)
+	}
+	for i, c := range k.chat {
+		if c.FromID != "" {
+			l.learn(ctx, c.FromID)
+			k.chat[i].From = l.Name(c.FromID)
+		}
+	}
+	return k
 }
 
 type discard struct{}
@@ -245,7 +286,13 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
-	t := startTable(l, rec)
+	next := newNextDice()
+	if err := l.cfg.Store.SaveNextDice(ctx, rec.Name, next.kept()); err != nil {
+		// The table plays on; its commitment changes if the server stops
+		// before its first game.
+		l.log.Error("could not save the next dice of a new table", "table", rec.Name, "err", err)
+	}
+	t := startTable(l, rec, kept{next: next})
 	l.tables[key] = t
 	l.notifyLocked()
 	return t, nil
@@ -328,8 +375,8 @@ func (l *Lobby) Say(p Player, text string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.cfg.Clock.Now()
-	if !l.chat.allow(p.ID, now) {
-		return ErrChatFlood
+	if err := l.chat.take(p.ID, text, now); err != nil {
+		return err
 	}
 	l.chat.add(ChatLine{At: now, FromID: p.ID, From: name, Bot: p.Bot, Text: text})
 	l.notifyLocked()

@@ -24,6 +24,8 @@ type memStore struct {
 	invites map[string]time.Time   // lower(table) + "\x00" + code -> expiry
 	names   map[string]string      // person id -> name
 	games   []*memGame             // game i has ID i+1
+	next    map[string]NextDice    // by lower-case table name
+	chat    map[string][]ChatLine  // by lower-case table name
 }
 
 // memGame is a stored game.
@@ -38,7 +40,8 @@ type memGame struct {
 var errClosed = errors.New("memStore: closed")
 
 func newMemStore() *memStore {
-	return &memStore{tables: map[string]TableRecord{}, invites: map[string]time.Time{}, names: map[string]string{}}
+	return &memStore{tables: map[string]TableRecord{}, invites: map[string]time.Time{}, names: map[string]string{},
+		next: map[string]NextDice{}, chat: map[string][]ChatLine{}}
 }
 
 // lock takes the lock, or fails when the store is closed.
@@ -77,6 +80,13 @@ func (m *memStore) snapshot() *memStore {
 	}
 	maps.Copy(c.invites, m.invites)
 	maps.Copy(c.names, m.names)
+	for k, d := range m.next {
+		d.Given = slices.Clone(d.Given)
+		c.next[k] = d
+	}
+	for k, ls := range m.chat {
+		c.chat[k] = slices.Clone(ls)
+	}
 	for _, g := range m.games {
 		cg := *g
 		cg.Players, cg.Events = slices.Clone(g.Players), slices.Clone(g.Events)
@@ -95,6 +105,8 @@ func (m *memStore) CreateTable(ctx context.Context, t TableRecord) error {
 		return fmt.Errorf("create table %s: %w", t.Name, ErrTableExists)
 	}
 	m.tables[key] = copyTable(t)
+	delete(m.next, key)
+	delete(m.chat, key)
 	return nil
 }
 
@@ -112,6 +124,10 @@ func (m *memStore) UpdateTable(ctx context.Context, name string, fn func(*TableR
 		return err
 	}
 	m.tables[strings.ToLower(name)] = copyTable(t)
+	if !t.Closed.IsZero() {
+		delete(m.next, strings.ToLower(name))
+		delete(m.chat, strings.ToLower(name))
+	}
 	return nil
 }
 
@@ -134,6 +150,10 @@ func (m *memStore) CreateGame(ctx context.Context, g GameRecord) (string, error)
 	}
 	defer m.mu.Unlock()
 	g.Players = slices.Clone(g.Players)
+	if g.Next != nil {
+		m.next[strings.ToLower(g.Table)] = NextDice{Seed: g.Next.Seed, Given: slices.Clone(g.Next.Given)}
+		g.Next = nil
+	}
 	id := fmt.Sprint(len(m.games) + 1)
 	m.games = append(m.games, &memGame{GameRecord: g, ID: id, Winner: -1})
 	return id, nil
@@ -228,6 +248,48 @@ func (m *memStore) UseInvite(ctx context.Context, table, code, fp string, now ti
 	}
 	m.tables[strings.ToLower(table)] = t
 	return nil
+}
+
+func (m *memStore) NextDice(ctx context.Context, table string) (NextDice, bool, error) {
+	if err := m.lock(ctx); err != nil {
+		return NextDice{}, false, err
+	}
+	defer m.mu.Unlock()
+	d, ok := m.next[strings.ToLower(table)]
+	d.Given = slices.Clone(d.Given)
+	return d, ok, nil
+}
+
+func (m *memStore) SaveNextDice(ctx context.Context, table string, d NextDice) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	d.Given = slices.Clone(d.Given)
+	for i := range d.Given {
+		d.Given[i].Name, d.Given[i].Seated = "", false // kept by id, as the store keeps them
+	}
+	m.next[strings.ToLower(table)] = d
+	return nil
+}
+
+func (m *memStore) AddChat(ctx context.Context, table string, l ChatLine) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	l.From = "" // kept by id, as the store keeps it
+	ls := append(m.chat[strings.ToLower(table)], l)
+	m.chat[strings.ToLower(table)] = slices.Clone(ls[max(0, len(ls)-ChatKeep):])
+	return nil
+}
+
+func (m *memStore) Chat(ctx context.Context, table string) ([]ChatLine, error) {
+	if err := m.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	return slices.Clone(m.chat[strings.ToLower(table)]), nil
 }
 
 // setName gives a person their name.

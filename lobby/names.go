@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mia-game/mia/lobby/ident"
 )
@@ -127,6 +128,11 @@ func validChars(name string) bool {
 
 // validName is the name rule of a built-in bot's or a table's name.
 func validName(name string) bool { return shape(name, MaxNameLen, false) == nil }
+
+// Overflows reports whether typing runes into a name field holding had
+// would make a name longer than MaxNameLen: the screens say so (the name
+// rule's error) instead of dropping what was typed without a word.
+func Overflows(had string, runes int) bool { return utf8.RuneCountInString(had)+runes > MaxNameLen }
 
 // CheckName checks a name a person chooses (over SSH, for their screens,
 // commands and bots on the line protocol): the characters, the dash and

@@ -21,6 +21,19 @@ type Narrator struct {
 	Turn int
 }
 
+// ReplayNarrator tells a finished game to nobody in particular, every
+// die shown: the replay command and the replay screen. seats are the
+// game's players by seat, each by their name now (Name) and whether a
+// program played the seat (Bot); the names are cleaned, and bots'
+// marked (Label), as the table shows them.
+func ReplayNarrator(seats []SeatInfo, r engine.Ranking) Narrator {
+	n := Narrator{Names: make([]string, len(seats)), You: -1, Ranking: r, Turn: -1}
+	for i, s := range seats {
+		n.Names[i] = Label(Clean(s.Name, MaxNameLen), s.Bot)
+	}
+	return n
+}
+
 // name is the display name of seat.
 func (n Narrator) name(seat int) string {
 	if seat >= 0 && seat < len(n.Names) {
@@ -259,9 +272,9 @@ func (n Narrator) receiver(evs []engine.Event, i int) int {
 }
 
 // Verdict judges evs[i] by the bluff rule (engine.Judge) and says the
-// verdict in words: "bluff: 65 claimed, 43 in the cup", "caught: 43
-// under bob's 65, bob loses a life". The words are empty when it is
-// Unjudged.
+// verdict in words: "bluff: 65 claimed, 43 in the cup", "understated: 7
+// pips claimed, 65 (11 pips) in the cup", "caught: 43 under bob's 65, bob
+// loses a life". The words are empty when it is Unjudged.
 func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	e := evs[i]
 	v := engine.Judge(n.Ranking, evs, i)
@@ -284,7 +297,8 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	if e.Type == engine.EvPass {
 		what = n.claim(e.Value) + " passed on"
 	}
-	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff"}[v]
+	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff",
+		engine.Understated: "understated"}[v]
 	if v == engine.Unseen {
 		what = n.claim(e.Value) + " claimed unseen"
 	}
@@ -292,12 +306,14 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 }
 
 // Mark is a verdict's short mark after a line of the log: "bluff!",
-// "caught bluffing!", "blind", "the claim stood"; empty for a truthful or
-// unjudged move.
+// "understated", "caught bluffing!", "blind", "the claim stood"; empty
+// for a truthful or unjudged move.
 func Mark(v engine.Verdict) string {
 	switch v {
 	case engine.Bluffed:
 		return "bluff!"
+	case engine.Understated:
+		return "understated"
 	case engine.Caught:
 		return "caught bluffing!"
 	case engine.Unseen:
@@ -319,11 +335,27 @@ func EndsRound(t engine.EventType) bool {
 	return false
 }
 
+// Told is evs[i] in words with its verdict's Mark, as the replay and the
+// lifted cup tell it: "carol called bob a liar: 43, bob loses a life —
+// caught bluffing!", "alice announced 7 pips — understated". It is empty
+// for an event Line does not tell.
+func (n Narrator) Told(evs []engine.Event, i int) string {
+	line := n.Line(evs, i)
+	if line == "" {
+		return ""
+	}
+	if v, _ := n.Verdict(evs, i); Mark(v) != "" {
+		line += " — " + Mark(v)
+	}
+	return line
+}
+
 // Lifted tells the end of a round at evs[i] as the lifted cup shows it:
 // a heading, the dice shown (NoValue when the cup stayed shut: a give-up,
-// a timeout, a low claim), and the words: the claim it judged, then Line
-// with the verdict's Mark ("carol called bob a liar: 43, bob loses a
-// life — caught bluffing!"). ok is false for an event that ends no round.
+// a timeout, a low claim), and the words: the claim it judged, named as
+// the log names claims ("the claim: 7 pips by bob"), then Told ("carol
+// called bob a liar: 65 (11 pips), carol loses a life — the claim
+// stood"). ok is false for an event that ends no round.
 func (n Narrator) Lifted(evs []engine.Event, i int) (heading string, dice engine.Value, words []string, ok bool) {
 	e := evs[i]
 	if !EndsRound(e.Type) {
@@ -334,11 +366,7 @@ func (n Narrator) Lifted(evs []engine.Event, i int) (heading string, dice engine
 		heading, dice = "The cup is lifted", e.Dice
 	}
 	if e.Type == engine.EvChallenge && e.Claim != engine.NoValue {
-		words = append(words, fmt.Sprintf("the claim: %s by %s", e.Claim.Name(), n.who(e.Claimant)))
+		words = append(words, "the claim: "+n.claim(e.Claim)+" by "+n.who(e.Claimant))
 	}
-	line := n.Line(evs, i)
-	if v, _ := n.Verdict(evs, i); Mark(v) != "" && e.Type != engine.EvLowClaim {
-		line += " — " + Mark(v)
-	}
-	return heading, dice, append(words, line), true
+	return heading, dice, append(words, n.Told(evs, i)), true
 }

@@ -1,6 +1,8 @@
 package lobby
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -112,5 +114,48 @@ func TestNarratorOptions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLiftedNamesTheClaimAsTheLogDoes: the lifted cup names the claim it
+// judges by the table's ranking, as the log does ("7 pips", not "61"),
+// and tells the end of the round in the replay's words, the verdict's
+// mark included.
+func TestLiftedNamesTheClaimAsTheLogDoes(t *testing.T) {
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Dice: 65, Looked: true},
+		{Type: engine.EvClaim, Seat: 0, Value: 61},
+		{Type: engine.EvPass, Seat: 1, Value: 61},
+		{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 61, Dice: 65, Loser: 2, LivesLost: 1},
+	}
+	cases := []struct {
+		ranking engine.Ranking
+		you     int
+		claim   string
+		words   []string
+	}{
+		{engine.Pips, -1, "alice announced 7 pips", []string{"the claim: 7 pips by bert [bot]",
+			"carol called bert [bot] a liar: 65 (11 pips), carol loses a life — the claim stood"}},
+		{engine.Pips, 2, "alice announced 7 pips", []string{"the claim: 7 pips by bert [bot]",
+			"you called bert [bot] a liar: 65 (11 pips), you lose a life — the claim stood"}},
+		{engine.Classic, -1, "alice announced 61", []string{"the claim: 61 by bert [bot]",
+			"carol called bert [bot] a liar: 65, carol loses a life — the claim stood"}},
+	}
+	for _, c := range cases {
+		n := Narrator{Names: []string{"alice", Label("bert", true), "carol"}, You: c.you, Ranking: c.ranking, Turn: -1}
+		if got := n.Told(evs, 2); !strings.HasPrefix(got, c.claim) || !strings.HasSuffix(got, " — understated") {
+			t.Errorf("%s: the claim told %q, want %q… — understated", c.ranking, got, c.claim)
+		}
+		heading, dice, words, ok := n.Lifted(evs, 4)
+		if !ok || heading != "The cup is lifted" || dice != 65 || !slices.Equal(words, c.words) {
+			t.Errorf("%s from seat %d: lifted %q %v %q, want %q", c.ranking, c.you, heading, dice, words, c.words)
+		}
+		if words[len(words)-1] != n.Told(evs, 4) {
+			t.Errorf("the cup's verdict %q differs from the replay's %q", words[len(words)-1], n.Told(evs, 4))
+		}
+	}
+	if _, v := (Narrator{Names: []string{"a", "b", "c"}, You: -1, Ranking: engine.Pips}).Verdict(evs, 2); v != "understated: 7 pips claimed, 65 (11 pips) in the cup" {
+		t.Errorf("verdict %q", v)
 	}
 }

@@ -221,6 +221,20 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+// TestPercent is the one rounding of a rate: half up, so that the stats
+// screen and the stats command agree (5 of 8 is 63% on both).
+func TestPercent(t *testing.T) {
+	cases := []struct {
+		n, all int
+		want   string
+	}{{5, 8, "63%"}, {1, 8, "13%"}, {3, 8, "38%"}, {1, 3, "33%"}, {2, 3, "67%"}, {0, 4, "0%"}, {4, 4, "100%"}, {1, 0, "-"}}
+	for _, c := range cases {
+		if got := Percent(c.n, c.all); got != c.want {
+			t.Errorf("Percent(%d, %d) = %q, want %q", c.n, c.all, got, c.want)
+		}
+	}
+}
+
 // TestNarrator tells one round of events from a seat, from a spectator
 // (dice hidden as a redacted log hides them) and in a replay (every die).
 func TestNarrator(t *testing.T) {

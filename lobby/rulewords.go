@@ -28,8 +28,8 @@ func RuleWords(o engine.Options) []string {
 	add(o.EqualClaims, "equal claims")
 	add(o.MiaPenalty != 2, fmt.Sprintf("mia-penalty %d", o.MiaPenalty))
 	add(o.MiaPenaltyBoth, "mia-penalty-both")
-	add(o.MiaPass == engine.MiaPassReroll, "Mia passed on, rerolled when back")
-	add(o.MiaPass == engine.MiaPassWins, "Mia passed on, wins when back")
+	add(o.MiaPass == engine.MiaPassReroll, "Mia may pass (rerolled when back)")
+	add(o.MiaPass == engine.MiaPassWins, "Mia may pass (wins when back)")
 	add(o.MiaReveal == engine.MiaRevealAtOnce, "Mia shown at once")
 	add(o.LowClaim == engine.LowClaimLoses, "low claims lose")
 	add(o.NextOpener == engine.Loser, "loser opens")
@@ -84,9 +84,46 @@ func PresetKept(o engine.Options) engine.Options {
 	return o
 }
 
-// RulesSummary is RuleWords in one line: "pips, 6 lives, Mia passed on,
-// wins when back, 60s a turn".
+// RulesSummary is RuleWords in one line: "pips, 6 lives, Mia may pass
+// (wins when back), 60s a turn".
 func RulesSummary(o engine.Options) string { return strings.Join(RuleWords(o), ", ") }
+
+// OptionWords say an option where it is chosen: Hint, a few words beside
+// it in the create form (at most MaxHintLen characters), and Help, what
+// its flag of table create and table rules sets, whole (the flag lists
+// the values apart). What each value does is ExplainRules'.
+type OptionWords struct {
+	Hint, Help string
+}
+
+// MaxHintLen is the longest OptionWords.Hint, the room beside a row of
+// the create form at 80 columns.
+const MaxHintLen = 38
+
+// optionWords are OptionWords by option, as RULES.md and the flags name
+// the options ("seats", not an option of the rules, is here too: it is
+// chosen with them).
+var optionWords = map[string]OptionWords{
+	"preset":           {"a named rule set; change any on top", "start from a preset's rules, the other options given going on top"},
+	"seats":            {"2–12 players; starts when all sit", "the seats at the table"},
+	"lives":            {"lives each, 1–9", "the lives each player starts with"},
+	"ranking":          {"the order of the rolls (below)", "the order of the values"},
+	"pass":             {"hand the cup on without rolling", "a claim may be passed on without rolling"},
+	"equal-claims":     {"a claim may equal the last (no pass)", "a claim may equal the last one (passing is then off)"},
+	"low-claim":        {"a too-low claim: refused, or loses", "a claim not above the last is refused, or stands and costs its announcer a life"},
+	"mia-reveal":       {"Mia shown when challenged, or at once", "a Mia is looked at when challenged, or at once when announced"},
+	"mia-penalty":      {"a wrong challenge of a true Mia costs", "the lives a wrong challenge of a true Mia costs"},
+	"mia-penalty-both": {"any loss in a Mia round costs as much", "every life lost in a round whose claim is Mia costs the Mia penalty"},
+	"mia-pass": {"a Mia passed on, back at its roller", "whether a Mia may be passed on, and what happens when it comes back to " +
+		"its roller: off, it may not; reroll, they roll again; wins, everyone else loses a life"},
+	"next-opener":  {"who opens the next round", "who opens the round after a life is lost"},
+	"end":          {"when the game ends", "when the game ends: with the last one standing, or the first one out"},
+	"turn-seconds": {"per turn; out of time loses a life", "the seconds each turn lasts; a player out of time loses a life"},
+}
+
+// OptionSays is the words of an option where it is chosen; the zero
+// OptionWords for a name that is no option.
+func OptionSays(option string) OptionWords { return optionWords[option] }
 
 // RuleText is one rule of a rule set explained: the option's name as
 // RULES.md and the flags write it ("" for the rules every table plays),
@@ -108,17 +145,13 @@ func ExplainRules(o engine.Options) []RuleText {
 	ranking := "Values, highest first: " + strings.Join(order, " > ") + "."
 	switch rk {
 	case engine.Pips:
-		ranking += " Mia and the doubles rank as in classic; any other roll counts the sum of its dice," +
-			" so 63 and 54 are both 9 pips, equal, and a claim names the sum."
+		ranking += " Mia and the doubles rank as in classic; every other roll counts the sum of its dice:" +
+			" 63 and 54 are both 9 pips."
 	case engine.LittleMia:
 		ranking += " 31 is Little Mia, second only to Mia."
 	}
 	out := []RuleText{
-		{Text: "Two dice are rolled under a cup and read higher die first (4 and 6 is 64). " +
-			"Each player in turn rolls, looks (or not) and announces a value, true or not, higher than " +
-			"the claim before; or calls the last announcer a liar. A challenge lifts the cup: dice lower " +
-			"than the claim cost the claimant a life, equal or higher cost the challenger one. " +
-			"Nothing beats Mia (21): the next player challenges it or gives up a life."},
+		{Text: gameText(o)},
 		{"ranking", string(rk), ranking},
 		{"lives", fmt.Sprint(o.Lives), fmt.Sprintf("Each player starts with %s; at 0 a player is out.",
 			Plural(o.Lives, "1 life", "lives"))},
@@ -190,6 +223,32 @@ func ExplainRules(o engine.Options) []RuleText {
 		out = append(out[:1], append([]RuleText{{"preset", o.Preset, presetText(o.Preset)}}, out[1:]...)...)
 	}
 	return out
+}
+
+// gameText is the game in a few sentences, as o plays it.
+func gameText(o engine.Options) string {
+	higher := "higher than"
+	if o.EqualClaims {
+		higher = "at least as high as"
+	}
+	moves := "rolls, looks (or not) and announces a value, true or not, " + higher + " the claim before"
+	if o.Pass {
+		moves += "; or passes the cup on with the claim"
+	}
+	mia := "the next player challenges it or gives up a life."
+	switch {
+	case o.MiaReveal == engine.MiaRevealAtOnce:
+		mia = "it is shown the moment it is announced."
+	case o.MiaPass == engine.MiaPassWins:
+		mia = "the next player challenges it, gives up a life, or passes it on; a Mia passed all the way back to " +
+			"its roller costs everyone else a life."
+	case o.MiaPass == engine.MiaPassReroll:
+		mia = "the next player challenges it, gives up a life, or passes it on; a Mia passed all the way back to " +
+			"its roller is rolled again."
+	}
+	return "Two dice are rolled under a cup and read higher die first (4 and 6 is 64). Each player in turn " + moves +
+		"; or calls the last announcer a liar. A challenge lifts the cup: dice lower than the claim cost the " +
+		"claimant a life, equal or higher cost the challenger one. Nothing beats Mia (21): " + mia
 }
 
 // RulesApart is ExplainRules of only what sets o apart from the classic

@@ -25,9 +25,9 @@ func TestRuleWords(t *testing.T) {
 		{"maexchen", maex, nil, "preset maexchen, classic, 1 life, no pass, Mia shown at once, low claims lose, first out, 60s a turn"},
 		{"pips, mia-pass wins, before-loser", engine.DefaultOptions(), func(o *engine.Options) {
 			o.Ranking, o.MiaPass, o.NextOpener = engine.Pips, engine.MiaPassWins, engine.BeforeLoser
-		}, "pips, 6 lives, Mia passed on, wins when back, the one before the loser opens, 60s a turn"},
+		}, "pips, 6 lives, Mia may pass (wins when back), the one before the loser opens, 60s a turn"},
 		{"mia-pass reroll", engine.DefaultOptions(), func(o *engine.Options) { o.MiaPass = engine.MiaPassReroll },
-			"classic, 6 lives, Mia passed on, rerolled when back, 60s a turn"},
+			"classic, 6 lives, Mia may pass (rerolled when back), 60s a turn"},
 		{"the classic preset is not named", engine.DefaultOptions(), func(o *engine.Options) { o.Preset = engine.PresetClassic },
 			"classic, 6 lives, 60s a turn"},
 	}
@@ -69,7 +69,7 @@ func TestExplainRules(t *testing.T) {
 			[]string{"Mäxchen bot server", "every other player loses a life", "stands and costs its announcer",
 				"No passing", "first player has no lives left", "its roller opens"}},
 		{"pips, mia-pass wins", wins, map[string]string{"ranking": "pips", "mia-pass": "wins", "next-opener": "before-loser"},
-			[]string{"11 > 11 pips > 10 pips > 9 pips", "> 4 pips.", "63 and 54 are both 9 pips", "comes back to the player who rolled it, every other player",
+			[]string{"double 1s > 11 pips > 10 pips > 9 pips", "> 4 pips.", "63 and 54 are both 9 pips", "comes back to the player who rolled it, every other player",
 				"the living player before"}},
 		{"little-mia, mia-pass reroll", reroll, map[string]string{"ranking": "little-mia", "mia-pass": "reroll"},
 			[]string{"Little Mia", "Mia > 31 > 66", "rolls again and announces anew"}},
@@ -134,5 +134,50 @@ func TestRulesApart(t *testing.T) {
 				t.Errorf("RulesApart = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRulesToldWhereChosen: the game in words follows the options (a
+// table of mia-pass wins does not say that Mia must be challenged or
+// given up), and every option has its few words for the form (they fit
+// beside its row) and its whole sentence for its flag.
+func TestRulesToldWhereChosen(t *testing.T) {
+	d := engine.DefaultOptions()
+	wins, reroll, atOnce, equal := d, d, d, d
+	wins.MiaPass, reroll.MiaPass, atOnce.MiaReveal = engine.MiaPassWins, engine.MiaPassReroll, engine.MiaRevealAtOnce
+	equal.EqualClaims, equal.Pass = true, false
+	for _, c := range []struct {
+		name      string
+		o         engine.Options
+		want, not []string
+	}{
+		{"classic", d, []string{"the next player challenges it or gives up a life.", "passes the cup on"}, nil},
+		{"mia-pass wins", wins, []string{"or passes it on; a Mia passed all the way back to its roller costs everyone else a life"},
+			[]string{"challenges it or gives up a life."}},
+		{"mia-pass reroll", reroll, []string{"is rolled again"}, []string{"challenges it or gives up a life."}},
+		{"mia-reveal at-once", atOnce, []string{"it is shown the moment it is announced"}, []string{"challenges it or gives up"}},
+		{"equal claims", equal, []string{"at least as high as the claim before"}, []string{"passes the cup on"}},
+	} {
+		game := ExplainRules(c.o)[0].Text
+		for _, w := range c.want {
+			if !strings.Contains(game, w) {
+				t.Errorf("%s: the game in words lacks %q: %s", c.name, w, game)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(game, w) {
+				t.Errorf("%s: the game in words says %q: %s", c.name, w, game)
+			}
+		}
+	}
+	maex, _ := engine.Preset(engine.PresetMaexchen)
+	for _, r := range append(ExplainRules(d), ExplainRules(maex)...) {
+		if r.Option == "" {
+			continue
+		}
+		w := OptionSays(r.Option)
+		if w.Hint == "" || len([]rune(w.Hint)) > MaxHintLen || w.Help == "" || strings.HasSuffix(w.Help, ";") {
+			t.Errorf("option %s is said %+v", r.Option, w)
+		}
 	}
 }

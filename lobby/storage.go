@@ -41,6 +41,29 @@ type Storage interface {
 	// table. A code unknown to the table, used or expired at now is an
 	// error matching ErrBadInvite.
 	UseInvite(ctx context.Context, table, code, person string, now time.Time) error
+	// NextDice returns the dice kept for an open table's next game
+	// (SaveNextDice, or CreateGame's GameRecord.Next); ok is false when
+	// none are kept.
+	NextDice(ctx context.Context, table string) (d NextDice, ok bool, err error)
+	// SaveNextDice keeps an open table's next dice, durably, before it
+	// returns, where no reader of the tables finds its secret seed.
+	SaveNextDice(ctx context.Context, table string, d NextDice) error
+	// AddChat keeps a line of an open table's chat, durably, with the
+	// last ChatKeep lines before it; the older go. It keeps who said it
+	// (FromID), never their name (From), which is looked up when shown.
+	AddChat(ctx context.Context, table string, l ChatLine) error
+	// Chat returns the lines kept of an open table's chat, oldest first,
+	// without names (From is empty).
+	Chat(ctx context.Context, table string) ([]ChatLine, error)
+}
+
+// NextDice is a table's secret seed for its next game (the commitment
+// shown is its SHA-256) and the seeds players gave for that game, by
+// person id: what a restart must find as it was. Storage keeps no names
+// (GivenSeed.Name) nor Seated.
+type NextDice struct {
+	Seed  fair.Seed
+	Given []GivenSeed
 }
 
 // TableRecord is a table as it is stored: its name, who may see it
@@ -71,6 +94,11 @@ type GameRecord struct {
 	// running game finds it, gives it back in InProgress (to resume the
 	// same dice) and reveals it with the game once the game ends.
 	Fair *fair.Proof
+	// Next, when set, are the table's dice for the game after this one,
+	// drawn as it begins: storage keeps them in the same write as the
+	// game (in place of the dice the game was dealt from), as
+	// SaveNextDice would.
+	Next *NextDice
 }
 
 // GameResult ends a game.

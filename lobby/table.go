@@ -94,11 +94,14 @@ type Result struct {
 	Standings []string // first to last, each as Label shows it
 }
 
-func startTable(l *Lobby, rec TableRecord) *Table {
+func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
-		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: newNextDice(),
+		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
+	}
+	for _, c := range k.chat {
+		t.chat.add(c)
 	}
 	t.sitters = slices.Clone(rec.Seated)
 	t.publishInfo()
@@ -352,7 +355,7 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDriven
 		}
-		if err := mayStart(p, t.rec.Host, t.hostPresent(), t.seatOf(p.ID) >= 0); err != nil {
+		if err := mayStart(p, t.rec.Host, t.lobby.Name(t.rec.Host), t.hostPresent(), t.seatOf(p.ID) >= 0); err != nil {
 			return err
 		}
 		if err := t.start(ctx); err != nil {
@@ -364,13 +367,32 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 }
 
 // mayStart is who may start a game: the host (or an admin), or a seated
-// player while the host is not at the table.
-func mayStart(p Player, host string, hostHere, seated bool) error {
+// player while the host is not at the table. The refusal names the host
+// (hostName, their name now), so that whoever asks learns who may.
+func mayStart(p Player, host, hostName string, hostHere, seated bool) error {
 	if p.ID == host || p.Admin || (seated && !hostHere) {
 		return nil
 	}
-	return ErrNotHost
+	return &HostStartsError{Host: hostName, Seated: seated}
 }
+
+// HostStartsError is a start refused to someone other than the host
+// while the host is at the table: it names the host, and says that anyone
+// seated may start while the host is away. It matches ErrNotHost.
+type HostStartsError struct {
+	Host   string // the host's name
+	Seated bool   // the one refused is seated
+}
+
+func (e *HostStartsError) Error() string {
+	if e.Seated {
+		return Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
+	}
+	return Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
+}
+
+// Is reports whether target is ErrNotHost.
+func (e *HostStartsError) Is(target error) bool { return target == ErrNotHost }
 
 // MayStart reports why p may not start a game at the table as the info
 // shows it (nil: Start would be taken now), by the rule Start applies: the
@@ -383,7 +405,7 @@ func (i TableInfo) MayStart(p Player) error {
 		return ErrDriven
 	}
 	seated := slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.ID == p.ID })
-	if err := mayStart(p, i.HostID, i.HostHere, seated); err != nil {
+	if err := mayStart(p, i.HostID, i.Host, i.HostHere, seated); err != nil {
 		return err
 	}
 	if i.Taken < engine.MinSeats {
@@ -419,15 +441,22 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 		return ErrEmptyMessage
 	}
 	t.lobby.learn(ctx, p.ID)
-	return t.do(ctx, func(context.Context) error {
+	return t.do(ctx, func(ctx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
 		now := t.lobby.cfg.Clock.Now()
-		if !t.chat.allow(p.ID, now) {
-			return ErrChatFlood
+		if err := t.chat.take(p.ID, text, now); err != nil {
+			return err
 		}
-		t.chat.add(ChatLine{At: now, FromID: p.ID, From: t.lobby.Name(p.ID), Bot: p.Bot, Text: text})
+		line := ChatLine{At: now, FromID: p.ID, From: t.lobby.Name(p.ID), Bot: p.Bot, Text: text}
+		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+		defer cancel()
+		if err := t.lobby.cfg.Store.AddChat(sctx, t.rec.Name, line); err != nil {
+			// Said all the same; a restart will not bring it back.
+			t.lobby.log.Error("could not save a chat line", "table", t.name, "err", err)
+		}
+		t.chat.add(line)
 		t.changed(false)
 		return nil
 	})
@@ -559,11 +588,14 @@ func (t *Table) start(ctx context.Context) error {
 	for i, p := range players {
 		names[i] = t.lobby.Name(p.ID)
 	}
+	next := newNextDice() // the next game's seed, committed before anyone gives one
+	kept := next.kept()
 	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
-		Started: now, Fair: proof})
+		Started: now, Fair: proof, Next: &kept})
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
+	t.next = next // stored with the game: the dice it was dealt from are spent
 	for i := range evs {
 		evs[i].At = now
 	}
@@ -572,7 +604,6 @@ func (t *Table) start(ctx context.Context) error {
 	}
 	t.game = newRun(id, g, players, evs)
 	t.game.proof = sealed(proof)
-	t.next = newNextDice() // the next game's seed, committed before anyone gives one
 	t.result = nil
 	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
 	t.nextGen++

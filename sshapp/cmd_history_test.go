@@ -80,12 +80,12 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "history: bad before", who: "carol", cmd: "history --before yesterday", code: 2, stderr: []string{"--before takes a game ID"}},
 		{name: "history: stray word", who: "carol", cmd: "history arena", code: 2, stderr: []string{"unexpected"}},
 		{name: "replay text", who: "carol", cmd: "replay " + ids[0], code: 0,
-			stdout: []string{"Game " + ids[0] + " at arena: little-mia, 2 lives", "Round 1: ", "rolled", "announced", "called", "a liar", "wins the game", "Standings: 1. ", "Lives after each round:", "♥", "→ per round: 2 "}},
+			stdout: []string{"Game " + ids[0] + " at arena: little-mia, 2 lives", "Round 1: ", "rolled", "announced", "called", "a liar", "wins the game", "Standings: 1. ", "Lives after each round:", "♥", "→ 2 "}},
 		{name: "leaderboard", who: "carol", cmd: "leaderboard", code: 0, stdout: []string{"Leaderboard overall", "RANK", "ada (hard bot)", "bert (hard bot)", "cleo (hard bot)"}},
 		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2", code: 0, stdout: []string{"Leaderboard at arena", "1 "}},
 		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
-			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "caught bluffing", "challenges", "bluffs: claims unlike the dice you saw; caught bluffing:", "form", "last games"}},
+			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
 		// A person who took a bot's name before bots' names were reserved
 		// does not hide the bot.

@@ -72,7 +72,7 @@ func TestCommands(t *testing.T) {
 		{"a built-in bot's name with a number", "bob", "name ines2", 1, nil, []string{"built-in bot"}, true},
 		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
 		{"help of a command", "bob", "help tables", 0, []string{"tables [--json]"}, nil, false},
-		{"help of nothing", "bob", "help nosuch", 1, nil, []string{"no command"}, true},
+		{"help of nothing is a usage error", "bob", "help nosuch", 2, nil, []string{"no command"}, true},
 		{"unknown command", "alice", "nosuch", 2, nil, []string{`unknown command "nosuch"`, "whoami"}, true},
 		{"whoami with an argument", "alice", "whoami x", 2, nil, []string{"usage:", "whoami [--json]"}, true},
 		{"tables", "alice", "tables", 0, []string{"NAME", "alpha  carol", "0/4", "waiting", "classic, 6 lives, 60s a turn", "zeta", "0/6", "3 lives, no pass, first out"}, nil, false},

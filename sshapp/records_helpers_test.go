@@ -111,10 +111,10 @@ func (e *recEnv) steps(t *testing.T, steps []step) {
 		r := e.as(t, st.who, st.cmd)
 		bad := r.code != st.code
 		for _, w := range st.stdout {
-			bad = bad || !strings.Contains(r.stdout, w)
+			bad = bad || !containsWords(r.stdout, w)
 		}
 		for _, w := range st.stderr {
-			bad = bad || !strings.Contains(r.stderr, w)
+			bad = bad || !containsWords(r.stderr, w)
 		}
 		for _, w := range st.not {
 			bad = bad || strings.Contains(r.stdout, w)
@@ -127,6 +127,13 @@ func (e *recEnv) steps(t *testing.T, steps []step) {
 			t.Errorf("%s: escape codes in plain output", st.name)
 		}
 	}
+}
+
+// containsWords reports whether text holds want, or holds its words
+// however text wraps them (the commands wrap to 80 columns).
+func containsWords(text, want string) bool {
+	collapse := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	return strings.Contains(text, want) || strings.Contains(collapse(text), collapse(want))
 }
 
 // playGame plays the running game at tbl to its end: each person in ps

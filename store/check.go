@@ -19,8 +19,10 @@ import (
 // store's invariants: every event belongs to a known game and decodes with
 // the seq of its key, each game's seqs run gap-free from 1, a game is in
 // exactly one of the in-progress and finished sets unless abandoned, every
-// finished game is indexed by table and player, and people, keys and
-// names agree (checkPeople). It reads in one transaction and returns every
+// finished game is indexed by table and player, people, keys and names
+// agree (checkPeople), the Mäxchen bots' names (checkUDPNames), what open
+// tables keep (checkKept), and every tally is of the current version and
+// of a person who exists. It reads in one transaction and returns every
 // problem found, joined.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctxErr(ctx, "check"); err != nil {
@@ -99,6 +101,8 @@ func (s *Store) Check(ctx context.Context) error {
 		errs = append(errs, checkSeeds(tx, games)...)
 		errs = append(errs, checkPeople(tx)...)
 		errs = append(errs, checkUDPNames(tx)...)
+		errs = append(errs, checkKept(tx)...)
+		errs = append(errs, checkTallies(tx)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -230,6 +234,24 @@ func checkUDPNames(tx *bolt.Tx) []error {
 			errs = append(errs, fmt.Errorf("udp name %q is keyed %q", n.Name, k))
 		case names.Get(k) != nil:
 			errs = append(errs, fmt.Errorf("udp name %q looks like the name of person %s", n.Name, names.Get(k)))
+		}
+		return nil
+	})
+	return errs
+}
+
+// checkTallies: every tally decodes as the current version (a file of
+// schema 2's version 1 is recounted when it opens), by a person who
+// exists or a key-less player.
+func checkTallies(tx *bolt.Tx) []error {
+	var errs []error
+	people := tx.Bucket(bucketPeople)
+	_ = tx.Bucket(bucketTallies).ForEach(func(k, v []byte) error {
+		if _, err := decodeTally(v); err != nil {
+			errs = append(errs, fmt.Errorf("tally of %s: %w", k, err))
+		}
+		if id := string(k); ident.HasKeys(id) && people.Get(k) == nil {
+			errs = append(errs, fmt.Errorf("tally of unknown person %s", id))
 		}
 		return nil
 	})

@@ -39,6 +39,15 @@ type Seat struct {
 	Bot bool `json:"bot"`
 }
 
+// Called is the seat's player's name now, or the name played under when
+// no name is known now.
+func (s Seat) Called() string {
+	if s.Name == "" {
+		return s.PlayedAs
+	}
+	return s.Name
+}
+
 // Shown is the seat's name as shown: the name now, with the name played
 // under beside it where it differs ("bob (played as red)").
 func (s Seat) Shown() string {
@@ -216,6 +225,21 @@ func putGame(tx *bolt.Tx, id uint64, r Replay) error {
 // (the next decimal number), Winner -1 and no end. A zero Started is set to
 // now. It needs a table name, 2–10 seats and valid rules.
 func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
+	return s.createGame(ctx, g, nil)
+}
+
+// CreateGameWithNext is CreateGame that keeps, in the same write, the
+// next dice of the game's table (SetNextDice): drawn as the game begins,
+// they replace those the game was dealt from, so that a stop at any
+// moment finds either the old dice unused or the game and the new dice.
+func (s *Store) CreateGameWithNext(ctx context.Context, g Game, next NextDice) (Game, error) {
+	if _, err := fair.ParseSeed(next.Seed); err != nil {
+		return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
+	}
+	return s.createGame(ctx, g, &next)
+}
+
+func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, error) {
 	if err := ctxErr(ctx, "create game"); err != nil {
 		return Game{}, err
 	}
@@ -254,8 +278,23 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 		g.Started = time.Now()
 	}
 	g.Started = g.Started.UTC()
+	var nextJSON []byte
+	if next != nil {
+		var err error
+		if nextJSON, err = json.Marshal(next); err != nil {
+			return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
+		}
+	}
 	var out Game
 	err := s.batch(func(tx *bolt.Tx) error {
+		if next != nil {
+			if _, err := openTable(tx, g.Table); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketNextDice).Put([]byte(fold(g.Table)), nextJSON); err != nil {
+				return err
+			}
+		}
 		n, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err

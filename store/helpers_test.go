@@ -184,10 +184,15 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				roll = engine.Event{Seat: -1}
 			case engine.EvRoll:
 				roll = e
-			case engine.EvClaim, engine.EvLowClaim: // a bluff names another rank than the dice
+			case engine.EvClaim, engine.EvLowClaim: // a bluff names a rank above the dice, an understatement one below
 				per[e.Seat].Claims++
-				if roll.Seat == e.Seat && roll.Looked && g.Rules.Ranking.Rank(roll.Dice) != g.Rules.Ranking.Rank(e.Value) {
+				rk := g.Rules.Ranking
+				switch {
+				case roll.Seat != e.Seat || !roll.Looked:
+				case rk.Rank(roll.Dice) < rk.Rank(e.Value):
 					per[e.Seat].Bluffs++
+				case rk.Rank(roll.Dice) > rk.Rank(e.Value):
+					per[e.Seat].Understated++
 				}
 			case engine.EvChallenge:
 				per[e.Seat].Challenges++

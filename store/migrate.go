@@ -16,6 +16,21 @@ import (
 	"github.com/mia-game/mia/lobby/ident"
 )
 
+// migrations[v-1] turns a file of schema v into schema v+1, in tx.
+var migrations = []func(*bolt.Tx) error{migrate1, migrate2}
+
+// migrate turns a file of schema from into SchemaVersion, in tx (one
+// transaction: a failure leaves the file as it was), one schema after the
+// other.
+func migrate(tx *bolt.Tx, from uint64) error {
+	for v := from; v < SchemaVersion; v++ {
+		if err := migrations[v-1](tx); err != nil {
+			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keySchema, u64(SchemaVersion))
+}
+
 // Schema 1 knew a person as one SSH key: its bucket "players" held a
 // profile per key fingerprint, and every record that meant a person held
 // the fingerprint (or a key-less player's identity: "bot:LEVEL:NAME",
@@ -45,8 +60,7 @@ type ban1 struct {
 // gatewayHost1 was the identity of the Mäxchen gateway in schema 1.
 const gatewayHost1 = "maexchen-gateway"
 
-// migrate1 turns a file of schema 1 into schema 2, in tx (one
-// transaction: a failure leaves the file as it was). Nothing is lost:
+// migrate1 turns a file of schema 1 into schema 2. Nothing is lost:
 //
 //   - each profile becomes a person ("p:N", numbered in the order the
 //     profiles were created) with the key as their one key (added when the
@@ -118,10 +132,7 @@ func migrate1(tx *bolt.Tx) error {
 	} else if err := countBotGames(tx); err != nil {
 		return fmt.Errorf("migrate ratings: %w", err)
 	}
-	if err := tx.DeleteBucket(bucketPlayers1); err != nil {
-		return err
-	}
-	return tx.Bucket(bucketMeta).Put(keySchema, u64(SchemaVersion))
+	return tx.DeleteBucket(bucketPlayers1)
 }
 
 // migration maps schema 1's identities to person ids.
@@ -532,4 +543,33 @@ func migrateUDPNames(tx *bolt.Tx) error {
 		}
 	}
 	return nil
+}
+
+// schema2Buckets are the buckets of a file of schema 2.
+var schema2Buckets = [][]byte{
+	bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
+	bucketTables, bucketInvites,
+	bucketGames, bucketEvents, bucketActive, bucketFinished,
+	bucketByTable, bucketByPlayer, bucketTallies,
+	bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
+}
+
+// migrate2 turns a file of schema 2 into schema 3: the buckets of what an
+// open table keeps besides its record (next_dice, chat; tablekeep.go) are
+// made, empty (a table's next dice are drawn when it starts), and every
+// tally is counted again from the games (recountTallies): a tally of
+// version 1 counted an understated claim as a bluff; version 2 counts it
+// apart. Every other counter comes out as it was.
+func migrate2(tx *bolt.Tx) error {
+	for _, b := range schema2Buckets {
+		if tx.Bucket(b) == nil {
+			return fmt.Errorf("%w: schema 2 file without bucket %q", ErrSchema, b)
+		}
+	}
+	for _, b := range [][]byte{bucketNextDice, bucketChat} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
+	}
+	return recountTallies(tx)
 }

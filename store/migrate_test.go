@@ -254,7 +254,24 @@ func TestMigrateSchema1(t *testing.T) {
 		}
 	}
 
-	// Tallies and the games of each player.
+	// Tallies and the games of each player. Schema 1's bluffs counted
+	// understated claims too: they are counted apart now, by the games
+	// (referenceTally), every other counter as it was.
+	var (
+		all  []Game
+		logs [][]engine.Event
+	)
+	for id := 1; ; id++ {
+		g, evs, err := s.Game(ctx, strconv.Itoa(id))
+		if errors.Is(err, ErrNotFound) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		all, logs = append(all, g), append(logs, evs)
+	}
+	recount := referenceTally(all, logs)
+	understated := 0
 	for who, tl := range want.Tallies {
 		id := idOf(t, s, who)
 		if id == "" {
@@ -263,8 +280,12 @@ func TestMigrateSchema1(t *testing.T) {
 			}
 			continue
 		}
-		if got, err := s.Tally(ctx, id); err != nil || got != tl {
-			t.Errorf("tally of %s (%s) = %+v, %v; want %+v", who, id, got, err, tl)
+		got, err := s.Tally(ctx, id)
+		understated += got.Understated
+		asV1 := got
+		asV1.Bluffs, asV1.Understated = got.Bluffs+got.Understated, 0
+		if err != nil || asV1 != tl || got != recount[id] {
+			t.Errorf("tally of %s (%s) = %+v, %v; want %+v, bluffs and understated apart: %+v", who, id, got, err, tl, recount[id])
 		}
 		gs, err := s.Games(ctx, Query{Player: id, Limit: 1000})
 		if err != nil {
@@ -370,7 +391,11 @@ func TestMigrateSchema1(t *testing.T) {
 		t.Errorf("club's members: %v", club.Members)
 	}
 
-	// A reopen finds schema 2 and changes nothing.
+	if understated == 0 {
+		t.Error("no understated claim in the fixture's games: the recount is not tested")
+	}
+
+	// A reopen finds the current schema and changes nothing.
 	before, _ := s.Leaderboard(ctx, "", 0)
 	s = reopen(t, s)
 	after, _ := s.Leaderboard(ctx, "", 0)
@@ -561,5 +586,168 @@ func TestMigrateSchema1UDP(t *testing.T) {
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// The fixture of schema 2: testdata/schema2.db is the data file of schema
+// 1 (above) as the server of schema 2 (commit 7fae65a) migrated it and
+// then went on writing: bob renamed robert, a second key of alice's, a
+// new person frank, a pips table where alice, robert and frank played a
+// game with claims above, at and below their dice and left a second one
+// running with frank's seed, a Mäxchen bot's name held.
+// testdata/schema2.json is what that server read from it; both written by
+// testdata/schema2_fixture_test.go (see there how to run it).
+
+// schema2 is testdata/schema2.json.
+type schema2 struct {
+	Keys    map[string]string `json:"keys"`
+	People  []Person          `json:"people"`
+	Tallies map[string]Tally  `json:"tallies"` // bluffs count understated claims
+	Games   []json.RawMessage `json:"games"`
+	Open    []string          `json:"open"`
+}
+
+// copyFixture copies testdata/name to a new file and returns its path.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mia.db")
+	in, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// dumpBuckets is every top-level bucket's keys and values in tx.
+func dumpBuckets(tx *bolt.Tx) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	_ = tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+		kv := map[string]string{}
+		_ = b.ForEach(func(k, v []byte) error { kv[string(k)] = string(v); return nil })
+		out[string(name)] = kv
+		return nil
+	})
+	return out
+}
+
+// TestMigrateSchema2 opens the fixture of schema 2: it becomes the
+// current schema in one go, with the buckets of what open tables keep
+// (empty: a table draws its next dice when the lobby starts it) and every
+// tally counted again from the games, understated claims apart from
+// bluffs and every other counter as schema 2 had it; nothing else in the
+// file changes, byte for byte. Check is clean, and a reopen changes
+// nothing.
+func TestMigrateSchema2(t *testing.T) {
+	var want schema2
+	doc, err := os.ReadFile(filepath.Join("testdata", "schema2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(doc, &want); err != nil {
+		t.Fatal(err)
+	}
+	path := copyFixture(t, "schema2.db")
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before map[string]map[string]string
+	_ = db.View(func(tx *bolt.Tx) error { before = dumpBuckets(tx); return nil })
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if v := before["meta"]["schema"]; v != string(u64(2)) {
+		t.Fatalf("the fixture is of schema %x", v)
+	}
+	for _, b := range [][]byte{bucketNextDice, bucketChat} {
+		if _, ok := before[string(b)]; ok {
+			t.Fatalf("the fixture of schema 2 has a bucket %s", b)
+		}
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("open the schema-2 file: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check after the migration: %v", err)
+	}
+	var after map[string]map[string]string
+	_ = s.db.View(func(tx *bolt.Tx) error { after = dumpBuckets(tx); return nil })
+	if v := after["meta"]["schema"]; v != string(u64(SchemaVersion)) {
+		t.Errorf("schema %x after the migration", v)
+	}
+	for name, kv := range before {
+		if name == string(bucketTallies) || name == string(bucketMeta) {
+			continue
+		}
+		if !reflect.DeepEqual(after[name], kv) {
+			t.Errorf("the migration changed bucket %s", name)
+		}
+	}
+	for _, b := range [][]byte{bucketNextDice, bucketChat} {
+		if kv, ok := after[string(b)]; !ok || len(kv) != 0 {
+			t.Errorf("bucket %s after the migration: %d entries, made %t", b, len(kv), ok)
+		}
+	}
+
+	// Tallies: counted from the games (referenceTally), understated
+	// claims apart; schema 2's figures otherwise.
+	var (
+		all  []Game
+		logs [][]engine.Event
+	)
+	for id := 1; ; id++ {
+		g, evs, err := s.Game(ctx, strconv.Itoa(id))
+		if errors.Is(err, ErrNotFound) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		all, logs = append(all, g), append(logs, evs)
+	}
+	if len(all) != len(want.Games) {
+		t.Fatalf("%d games, schema 2 read %d", len(all), len(want.Games))
+	}
+	recount := referenceTally(all, logs)
+	understated := 0
+	for id, old := range want.Tallies {
+		got, err := s.Tally(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		understated += got.Understated
+		asV1 := got
+		asV1.Bluffs, asV1.Understated = got.Bluffs+got.Understated, 0
+		if asV1 != old || got != recount[id] {
+			t.Errorf("tally of %s = %+v; schema 2 had %+v; the games count %+v", id, got, old, recount[id])
+		}
+	}
+	if understated == 0 {
+		t.Error("no understated claim in the fixture's games: the recount is not tested")
+	}
+	frank := want.People[len(want.People)-1]
+	if got, _ := s.Tally(ctx, frank.ID); frank.Name != "frank" || got.Understated == 0 {
+		t.Errorf("frank (%s) understated nothing: %+v", frank.Name, got)
+	}
+
+	// A reopen finds the current schema and changes nothing.
+	s = reopen(t, s)
+	var again map[string]map[string]string
+	_ = s.db.View(func(tx *bolt.Tx) error { again = dumpBuckets(tx); return nil })
+	if !reflect.DeepEqual(again, after) {
+		t.Error("the reopen changed the file")
 	}
 }

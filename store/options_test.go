@@ -33,7 +33,7 @@ func TestOptionEvents(t *testing.T) {
 		{"a false Mia revealed at once", maexchen, []engine.Value{43}, []engine.Action{roll(0), claim(0, engine.Mia)}, engine.EvReveal,
 			[]Tally{{LivesLost: 1, Claims: 1, Bluffs: 1, BluffsCaught: 1}, {}}},
 		{"a low claim", maexchen, []engine.Value{43, 52}, []engine.Action{roll(0), claim(0, 43), roll(1), claim(1, 42)}, engine.EvLowClaim,
-			[]Tally{{Claims: 1}, {LivesLost: 1, Claims: 1, Bluffs: 1}}},
+			[]Tally{{Claims: 1}, {LivesLost: 1, Claims: 1, Understated: 1}}},
 		{"a challenge of nothing", maexchen, nil, []engine.Action{{Kind: engine.Challenge, Seat: 0}}, engine.EvChallenge,
 			[]Tally{{LivesLost: 1, Challenges: 1}, {}}},
 		{"a Mia come back", wins, []engine.Value{21}, []engine.Action{roll(0), claim(0, engine.Mia), pass(1), pass(2)}, engine.EvMiaBack,

@@ -429,8 +429,12 @@ func refuseGames(tx *bolt.Tx, p Person) error {
 
 // mergeTx removes the person old, who has no games and no keys left, and
 // gives what they had to into: the tables they host, are members of or sit
-// at (open and closed); their name is freed, their codes and ban dropped.
+// at (open and closed), their lines in tables' chats and the seeds they
+// gave (mergeKept); their name is freed, their codes and ban dropped.
 func mergeTx(tx *bolt.Tx, old Person, into string) error {
+	if err := mergeKept(tx, old.ID, into); err != nil {
+		return err
+	}
 	swap := func(t *Table) bool {
 		changed := false
 		if t.Host == old.ID {

@@ -10,7 +10,7 @@
 //
 // Layout (all buckets are created once, by Open, and named in one place):
 //
-//	meta      "schema" -> big-endian uint64 schema version (2)
+//	meta      "schema" -> big-endian uint64 schema version (3)
 //	people    person id -> Person (JSON: name, keys, created)
 //	keys      key fingerprint -> person id
 //	names     skeleton(name) (ident.Skeleton) -> person id: no two people
@@ -29,16 +29,22 @@
 //	finished  id(8) -> "" for every finished game
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
 //	by_player person id 0x00 id(8) -> "" for finished games
-//	tallies   person id -> Tally (version byte, 8 big-endian uint64s)
+//	tallies   person id -> Tally (version byte 2, 9 big-endian uint64s)
 //	ratings   lower(table) 0x00 person id -> rating (JSON); table "" is overall
 //	bans      key fingerprint, person id or "udp:"NETWORK -> Ban (JSON)
 //	udp_names skeleton(name) -> UDPName (JSON): a Mäxchen bot's name taken
 //	          for the address it plays from (registered, or held)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
+//	next_dice lower(table) -> NextDice (JSON): an open table's secret seed
+//	          for its next game and the seeds people gave for it, by person
+//	chat      lower(table) 0x00 seq(8) -> ChatLine (JSON): the last lines
+//	          of an open table's chat, by the person who said each
 //
-// A file of schema 1 (people were their keys: players, fingerprint ->
-// profile) is migrated on open, in one transaction (migrate.go).
+// A file of an older schema is migrated on open, in one transaction
+// (migrate.go): schema 1 (people were their keys: players, fingerprint ->
+// profile), then schema 2 (no next_dice nor chat; tallies of version 1,
+// whose bluffs counted understated claims).
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -91,7 +97,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Bucket and key names, in one place.
 var (
@@ -114,6 +120,8 @@ var (
 	bucketSeeds    = []byte("seeds")
 	bucketClosed   = []byte("closed_tables")
 	bucketUDPNames = []byte("udp_names")
+	bucketNextDice = []byte("next_dice")
+	bucketChat     = []byte("chat")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
@@ -121,6 +129,7 @@ var (
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
 		bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
+		bucketNextDice, bucketChat,
 	}
 
 	keySchema = []byte("schema")
@@ -278,8 +287,8 @@ func precheck(path string) error {
 	return nil
 }
 
-// initSchema creates the buckets of a new file, migrates a file of
-// schema 1 (migrate.go), or checks an existing one.
+// initSchema creates the buckets of a new file, migrates a file of an
+// older schema (migrate.go), or checks an existing one.
 func (s *Store) initSchema() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -311,8 +320,8 @@ func (s *Store) initSchema() (err error) {
 			return fmt.Errorf("%w: schema version %d is newer than this server's %d; run a newer mia", ErrSchema, ver, SchemaVersion)
 		case ver < 1:
 			return fmt.Errorf("%w: schema version %d", ErrSchema, ver)
-		case ver == 1:
-			return nil // migrate1 checks what it reads
+		case ver < SchemaVersion:
+			return nil // each migration checks what it reads
 		}
 		for _, b := range allBuckets {
 			if tx.Bucket(b) == nil {
@@ -324,8 +333,8 @@ func (s *Store) initSchema() (err error) {
 	switch {
 	case err != nil:
 		return err
-	case ver == 1:
-		return s.update(migrate1)
+	case !fresh && ver < SchemaVersion:
+		return s.update(func(tx *bolt.Tx) error { return migrate(tx, ver) })
 	case !fresh:
 		return nil
 	}

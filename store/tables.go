@@ -95,6 +95,9 @@ func (s *Store) CreateTable(ctx context.Context, t Table) error {
 		if err := deleteInvites(tx, t.Name); err != nil {
 			return err
 		}
+		if err := dropKept(tx, t.Name); err != nil {
+			return err
+		}
 		return putTable(tx, t)
 	})
 	if err != nil {
@@ -124,7 +127,7 @@ func (s *Store) Table(ctx context.Context, name string) (Table, error) {
 // UpdateTable reads the table, lets fn change it and writes it back, in
 // one transaction. An error from fn aborts the update and is returned
 // (wrapped). fn must not rename the table. Closing it (setting Closed)
-// voids its outstanding invites.
+// voids its outstanding invites, and drops its next dice and its chat.
 func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) error) error {
 	if err := ctxErr(ctx, "update table"); err != nil {
 		return err
@@ -148,6 +151,9 @@ func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) er
 		t.Created, t.Closed = t.Created.UTC(), t.Closed.UTC()
 		if wasOpen && !t.IsOpen() {
 			if err := deleteInvites(tx, t.Name); err != nil {
+				return err
+			}
+			if err := dropKept(tx, t.Name); err != nil {
 				return err
 			}
 		}

@@ -2,9 +2,11 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -34,9 +36,9 @@ type Tally struct {
 	// included, are not claims.
 	Claims int `json:"claims"`
 	// Bluffs counts claims that engine.ClaimVerdict finds Bluffed: they
-	// name another rank than the dice the player had just rolled and
-	// looked at. A claim after a roll without looking is not a bluff (the
-	// player did not know).
+	// name a rank above the dice the player had just rolled and looked at.
+	// A claim after a roll without looking is not a bluff (the player did
+	// not know).
 	Bluffs int `json:"bluffs"`
 	// BluffsCaught counts challenges the player lost as the claimant
 	// (engine.ChallengeVerdict: Caught), that is, the dice were lower than
@@ -45,19 +47,26 @@ type Tally struct {
 	// passer answers for the claim (RULES.md "pass"), a passer caught this
 	// way counts, though their pass is not counted in Bluffs.
 	BluffsCaught int `json:"bluffs_caught"`
+	// Understated counts claims that engine.ClaimVerdict finds
+	// Understated: they name a rank below the dice the player had looked
+	// at. Such a lie is no bluff: no challenge can catch it.
+	Understated int `json:"understated"`
 }
 
-// What Bluffs and BluffsCaught count, in the words the stats screen and
-// the stats command explain them with: the two differ, as a claim made
+// What Bluffs, Understated and BluffsCaught count, in the words the
+// stats screen and the stats command explain them with: a claim below the
+// dice is a lie but no bluff, as no challenge can catch it; a claim made
 // without looking is never a bluff, yet can be caught short.
 const (
-	BluffsMeaning = "claims unlike the dice you saw"
-	CaughtMeaning = "your claims or passes found short when challenged, seen or blind"
+	BluffsMeaning      = "claims above the dice you saw"
+	UnderstatedMeaning = "below them (never caught)"
+	CaughtMeaning      = "claims or passes found short, seen or blind"
 )
 
-// BluffsNote is the note under the stats that says what the two counts
+// BluffsNote is the note under the stats that says what the three counts
 // count, in one sentence.
-const BluffsNote = "bluffs: " + BluffsMeaning + "; caught bluffing: " + CaughtMeaning + "."
+const BluffsNote = "bluffs: " + BluffsMeaning + "; understated: " + UnderstatedMeaning +
+	"; caught bluffing: " + CaughtMeaning + "."
 
 func (t *Tally) add(d Tally) {
 	t.Games += d.Games
@@ -68,6 +77,7 @@ func (t *Tally) add(d Tally) {
 	t.Claims += d.Claims
 	t.Bluffs += d.Bluffs
 	t.BluffsCaught += d.BluffsCaught
+	t.Understated += d.Understated
 }
 
 // tallyDelta is the change of each seat's tally made by one append.
@@ -90,8 +100,11 @@ func (d *tallyDelta) events(n int, rk engine.Ranking, evs []engine.Event, prevRo
 		case engine.EvClaim, engine.EvLowClaim:
 			t := d.seat(n, e.Seat)
 			t.Claims++
-			if r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) == engine.Bluffed {
+			switch r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) {
+			case engine.Bluffed:
 				t.Bluffs++
+			case engine.Understated:
+				t.Understated++
 			}
 		case engine.EvChallenge:
 			c := d.seat(n, e.Seat)
@@ -132,47 +145,52 @@ func (d *tallyDelta) finish(n, winner int) {
 // apply adds the deltas to the stored tallies, by person. Seats without a
 // person have no tally; a person in two seats of one game counts the game
 // once.
-func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
+func (d *tallyDelta) apply(tx *bolt.Tx, persons []string) error {
 	if d.seats == nil {
 		return nil
 	}
-	byFP := make(map[string]Tally, len(fps))
-	for s, fp := range fps {
-		if fp == "" || d.seats[s] == (Tally{}) {
+	byPerson := make(map[string]Tally, len(persons))
+	for s, id := range persons {
+		if id == "" || d.seats[s] == (Tally{}) {
 			continue
 		}
-		t, seen := byFP[fp]
+		t, seen := byPerson[id]
 		dd := d.seats[s]
 		if seen && dd.Games > 0 {
 			dd.Games = 0
 		}
 		t.add(dd)
-		byFP[fp] = t
+		byPerson[id] = t
 	}
 	b := tx.Bucket(bucketTallies)
-	for fp, dd := range byFP {
-		t, err := decodeTally(b.Get([]byte(fp)))
+	for id, dd := range byPerson {
+		t, err := decodeTally(b.Get([]byte(id)))
 		if err != nil {
-			return fmt.Errorf("tally of %s: %w", fp, err)
+			return fmt.Errorf("tally of %s: %w", id, err)
 		}
 		t.add(dd)
-		if err := b.Put([]byte(fp), t.encode()); err != nil {
+		if err := b.Put([]byte(id), t.encode()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// A stored tally is a version byte (1) and the eight counters as
+// A stored tally is a version byte (2) and the nine counters as
 // big-endian uint64s, in the order of the struct: an append rewrites a
 // few of them, so they are kept cheaper to read and write than JSON.
+// Version 1 (files of schema 2 and older) had eight, its Bluffs counting
+// understated claims too: the migration to schema 3 counts every tally
+// again from the games (recountTallies).
 const (
-	tallyVersion = 1
-	tallyLen     = 1 + 8*8
+	tallyVersion = 2
+	tallyFields  = 9
+	tallyLen     = 1 + 8*tallyFields
 )
 
-func (t Tally) fields() [8]int {
-	return [8]int{t.Games, t.Wins, t.LivesLost, t.Challenges, t.ChallengesWon, t.Claims, t.Bluffs, t.BluffsCaught}
+func (t Tally) fields() [tallyFields]int {
+	return [tallyFields]int{t.Games, t.Wins, t.LivesLost, t.Challenges, t.ChallengesWon, t.Claims, t.Bluffs,
+		t.BluffsCaught, t.Understated}
 }
 
 func (t Tally) encode() []byte {
@@ -192,10 +210,50 @@ func decodeTally(v []byte) (Tally, error) {
 	if len(v) != tallyLen || v[0] != tallyVersion {
 		return Tally{}, fmt.Errorf("bad stored tally (%d bytes, version %d)", len(v), v[0])
 	}
-	var f [8]int
+	var f [tallyFields]int
 	for i := range f {
 		f[i] = int(binary.BigEndian.Uint64(v[1+8*i:]))
 	}
 	return Tally{Games: f[0], Wins: f[1], LivesLost: f[2], Challenges: f[3], ChallengesWon: f[4],
-		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7]}, nil
+		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7], Understated: f[8]}, nil
+}
+
+// recountTallies counts every tally again from the stored games, by
+// person, in tx: every game's events as Append counts them, and every
+// finished game's result. The games are the record; tallies are their
+// sums, so nothing is lost.
+func recountTallies(tx *bolt.Tx) error {
+	if err := tx.DeleteBucket(bucketTallies); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
+		return fmt.Errorf("recount tallies: %w", err)
+	}
+	if _, err := tx.CreateBucket(bucketTallies); err != nil {
+		return fmt.Errorf("recount tallies: %w", err)
+	}
+	var ids []uint64
+	if err := tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
+		ids = append(ids, binary.BigEndian.Uint64(k))
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		rec, err := getGame(tx, id)
+		if err != nil {
+			return fmt.Errorf("recount tallies: game %d: %w", id, err)
+		}
+		evs, err := readEvents(tx, id)
+		if err != nil {
+			return fmt.Errorf("recount tallies: game %d: %w", id, err)
+		}
+		persons := rec.persons()
+		var d tallyDelta
+		d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
+		if tx.Bucket(bucketFinished).Get(u64(id)) != nil {
+			d.finish(len(persons), rec.Winner)
+		}
+		if err := d.apply(tx, persons); err != nil {
+			return fmt.Errorf("recount tallies: game %d: %w", id, err)
+		}
+	}
+	return nil
 }

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
 	"slices"
+	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -199,5 +203,129 @@ func TestTallyMaexchenLosses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSchema2TalliesRecounted: a file of schema 2 (tallies of version 1:
+// eight counters, understated claims counted as bluffs; no next_dice nor
+// chat buckets) migrates on open: every tally is counted again from its
+// games, bluffs and understated claims apart and every other counter as
+// it was, games in progress included; the buckets are made; Check is
+// clean and a reopen changes nothing.
+func TestSchema2TalliesRecounted(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	players := seats(4)
+	r := newRand(41)
+	var (
+		games []Game
+		logs  [][]engine.Event
+	)
+	for i := range 24 {
+		opts := ruleSets()[i%len(ruleSets())]
+		np := 2 + r.IntN(3)
+		max := 0
+		if i%6 == 0 {
+			max = 1 + r.IntN(8) // left in progress
+		}
+		eg, chunks := playGame(t, r, opts, np, max)
+		g, _, err := s.Game(ctx, storeGame(t, s, "t", players[:np], opts, eg, chunks).ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, logs = append(games, g), append(logs, flatten(chunks))
+	}
+	want := referenceTally(games, logs)
+	understated := 0
+	// Make the file what schema 2 wrote: every tally of version 1.
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTallies)
+		for _, p := range players {
+			tl := want[p.Person]
+			understated += tl.Understated
+			v1 := []byte{1}
+			for _, f := range []int{tl.Games, tl.Wins, tl.LivesLost, tl.Challenges, tl.ChallengesWon, tl.Claims,
+				tl.Bluffs + tl.Understated, tl.BluffsCaught} {
+				v1 = binary.BigEndian.AppendUint64(v1, uint64(f))
+			}
+			if err := b.Put([]byte(p.Person), v1); err != nil {
+				return err
+			}
+		}
+		for _, b := range [][]byte{bucketNextDice, bucketChat} {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, u64(2))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if understated == 0 {
+		t.Fatal("no understated claim in the games: test too small")
+	}
+	for range 2 { // the migration, then a reopen that changes nothing
+		s = reopen(t, s)
+		for _, p := range players {
+			got, err := s.Tally(ctx, p.Person)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want[p.Person] {
+				t.Errorf("tally of %s after the recount\n got %+v\nwant %+v", p.Person, got, want[p.Person])
+			}
+		}
+		if err := s.db.View(func(tx *bolt.Tx) error {
+			if v := tx.Bucket(bucketMeta).Get(keySchema); binary.BigEndian.Uint64(v) != SchemaVersion {
+				t.Errorf("schema %x after the migration", v)
+			}
+			for _, b := range [][]byte{bucketNextDice, bucketChat} {
+				if tx.Bucket(b) == nil {
+					t.Errorf("no bucket %s after the migration", b)
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Check(ctx); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestCheckTallies: Check finds a tally of an older version (which a
+// migration recounts) and one of a person who does not exist.
+func TestCheckTallies(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	p, err := s.SetName(ctx, "SHA256:a", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTallies)
+		if err := b.Put([]byte(p.ID), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		if err := b.Put([]byte("test:bot"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		if err := b.Put([]byte("p:99"), Tally{Games: 1}.encode()); err != nil {
+			return err
+		}
+		return b.Put([]byte("p:98"), append([]byte{1}, make([]byte, 8*8)...))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(ctx)
+	for _, want := range []string{"tally of unknown person p:99", "tally of p:98: bad stored tally (65 bytes, version 1)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Check does not say %q: %v", want, err)
+		}
+	}
+	if err != nil && (strings.Contains(err.Error(), p.ID+":") || strings.Contains(err.Error(), "test:bot")) {
+		t.Errorf("Check finds fault with a good tally: %v", err)
 	}
 }

@@ -40,6 +40,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -58,8 +59,11 @@ const MaxSeedRunes = 64
 var (
 	ErrBadSeed       = errors.New("a server seed is 64 hex digits")
 	ErrBadPlayerSeed = errors.New("a seed is 1 to 64 characters of printable text")
-	ErrNotRevealed   = errors.New("the server seed is not revealed until the game ends")
-	ErrBadScheme     = errors.New("unknown fairness scheme")
+	// ErrSeedTooLong is a player seed longer than MaxSeedRunes: refused,
+	// never cut. It matches ErrBadPlayerSeed.
+	ErrSeedTooLong = fmt.Errorf("%w: yours is longer", ErrBadPlayerSeed)
+	ErrNotRevealed = errors.New("the server seed is not revealed until the game ends")
+	ErrBadScheme   = errors.New("unknown fairness scheme")
 )
 
 // Seed is a server seed. It prints as "[secret]" so that it cannot leak
@@ -104,12 +108,15 @@ func (Seed) String() string { return "[secret]" }
 func (Seed) GoString() string { return "fair.Seed{[secret]}" }
 
 // CheckPlayerSeed reports whether s may be a player seed: 1 to MaxSeedRunes
-// runes of valid UTF-8 without control or format characters. The lobby
-// cleans what players type first; this is the rule the derivation needs
-// (no "\n", so the mix is unambiguous).
+// runes of valid UTF-8 without control or format characters (a longer
+// one is ErrSeedTooLong). The lobby cleans what players type first; this
+// is the rule the derivation needs (no "\n", so the mix is unambiguous).
 func CheckPlayerSeed(s string) error {
-	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxSeedRunes {
+	if s == "" || !utf8.ValidString(s) {
 		return ErrBadPlayerSeed
+	}
+	if utf8.RuneCountInString(s) > MaxSeedRunes {
+		return ErrSeedTooLong
 	}
 	if strings.IndexFunc(s, func(r rune) bool {
 		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)

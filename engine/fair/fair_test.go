@@ -157,6 +157,12 @@ func TestCheckPlayerSeed(t *testing.T) {
 	if _, err := NewStream(vectorSeed(), []string{"fine", "bad\n"}); !errors.Is(err, ErrBadPlayerSeed) {
 		t.Errorf("NewStream with a bad seed: %v", err)
 	}
+	// Too long is refused with the limit, a kind of its own.
+	long := strings.Repeat("x", MaxSeedRunes+1)
+	if err := CheckPlayerSeed(long); !errors.Is(err, ErrSeedTooLong) || !errors.Is(err, ErrBadPlayerSeed) ||
+		!strings.Contains(err.Error(), "64") {
+		t.Errorf("CheckPlayerSeed of %d runes: %v", len(long), err)
+	}
 }
 
 func TestSeedDoesNotPrint(t *testing.T) {
@@ -204,7 +210,10 @@ type game struct {
 // and every roll from the stream, random legal moves chosen by r.
 func playGame(t *testing.T, r *rand.Rand, opts engine.Options) game {
 	t.Helper()
-	seed := NewSeed()
+	var seed Seed // from r: the same games every run
+	for i := range seed {
+		seed[i] = byte(r.IntN(256))
+	}
 	n := engine.MinSeats + r.IntN(engine.MaxSeats-engine.MinSeats+1)
 	joined := make([]string, n)
 	var given []string

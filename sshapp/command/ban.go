@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -96,23 +95,24 @@ func runBan(ctx context.Context, c *Call) int {
 		return c.WriteJSON(BanJSON{Person: b.Person, Key: b.Key, Name: w.Name, At: b.At.UTC(), Sessions: closed, Banned: true})
 	}
 	if isUDPBot(b.Person) {
-		fmt.Fprintf(c.Stdout, "Banned the Mäxchen bot %s (%s): %s, and so are names that look like it.\nLift it with:  %s\n",
-			w.shown(), lobby.Clean(b.Person, 40), gatewayTold, c.Hint("unban "+lobby.Clean(b.Target(), 80)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("Banned the Mäxchen bot %s (%s): %s, and so are names that look like it.",
+			w.shown(), lobby.Clean(b.Person, 40), gatewayTold))
+		writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
 		return ExitOK
 	}
+	said := fmt.Sprintf("Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
 	if b.Key != "" {
 		whose := ""
 		if w.ID != "" {
 			whose = " (" + w.shown() + "'s; their other keys are not banned)"
 		}
-		fmt.Fprintf(c.Stdout, "Banned the key %s%s: it is refused from now on", lobby.Clean(b.Key, 80), whose)
-	} else {
-		fmt.Fprintf(c.Stdout, "Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
+		said = fmt.Sprintf("Banned the key %s%s: it is refused from now on", lobby.Clean(b.Key, 80), whose)
 	}
 	if closed > 0 {
-		fmt.Fprintf(c.Stdout, "; %d open session(s) closed", closed)
+		said += fmt.Sprintf("; %d open session(s) closed", closed)
 	}
-	fmt.Fprintf(c.Stdout, ".\nLift it with:  %s\n", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
+	writeWrapped(c.Stdout, "", "", said+".")
+	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
 	return ExitOK
 }
 
@@ -151,11 +151,13 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 		fmt.Fprintln(c.Stdout, "Nobody is banned.")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BANNED\tNAME\tSINCE")
+	rows := make([][]string, len(out.Bans))
 	for i, b := range out.Bans {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", words[i], lobby.Clean(b.Name, lobby.MaxUDPNameLen), b.At.UTC().Format("2006-01-02 15:04 UTC"))
+		rows[i] = []string{b.At.UTC().Format("2006-01-02 15:04"), words[i]}
+		if b.Name != "" && !isUDPBot(b.Person) {
+			rows[i][1] += " (" + lobby.Clean(b.Name, lobby.MaxUDPNameLen) + ")"
+		}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"SINCE (UTC)", "BANNED"}, rows, "  ")
 	return ExitOK
 }

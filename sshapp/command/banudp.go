@@ -39,8 +39,8 @@ func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{UDP: sb.UDP, At: sb.At.UTC(), Banned: true})
 	}
-	fmt.Fprintf(c.Stdout, "Banned %s: %s.\nLift it with:  %s\n",
-		lobby.Clean(b.String(), 100), gatewayTold, c.Hint("unban "+lobby.Clean(sb.Target(), 100)))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Banned %s: %s.", lobby.Clean(b.String(), 100), gatewayTold))
+	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(sb.Target(), 100)))
 	return ExitOK
 }
 
@@ -57,7 +57,7 @@ func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{UDP: b.Addresses()})
 	}
-	fmt.Fprintf(c.Stdout, "%s may register again.\n", upperFirst(lobby.Clean(b.String(), 100)))
+	writeWrapped(c.Stdout, "", "", upperFirst(lobby.Clean(b.String(), 100))+" may register again.")
 	return ExitOK
 }
 

@@ -45,7 +45,11 @@ func printFlags(w io.Writer, fs *flag.FlagSet, word string) {
 		if strings.Contains(arg, "|") { // the choices stand beside the name already
 			help = strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(help, arg)), ":")
 		}
-		if def := f.DefValue; def != "" && def != "false" && def != "0" {
+		def := f.DefValue
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			def = map[string]string{"true": "on", "false": ""}[def] // switches are on or off, as the rules say
+		}
+		if def != "" && def != "0" {
 			help += " (" + word + " " + def + ")"
 		}
 		writeColumns(w, "  "+name, help, flagColumn)
@@ -196,26 +200,26 @@ func choices[T ~string](vs ...T) string {
 
 func addRulesFlags(fs *flag.FlagSet, base engine.Options, seats int) *rulesFlags {
 	r := &rulesFlags{fs: fs, base: base, o: base, seats: seats}
-	fs.StringVar(&r.preset, "preset", "", "start from a preset's rules, `P` one of "+strings.Join(engine.PresetNames(), ", ")+
-		"; the other options given go on top")
-	fs.IntVar(&r.o.Lives, "lives", base.Lives, fmt.Sprintf("lives per player, `N` from %d to %d", engine.MinLives, engine.MaxLives))
-	fs.IntVar(&r.seats, "seats", seats, fmt.Sprintf("seats at the table, `N` from %d to %d", engine.MinSeats, engine.MaxSeats))
-	fs.StringVar(&r.ranking, "ranking", string(base.Ranking), "the order of the values: `"+choices(engine.Rankings...)+"`")
-	fs.BoolVar(&r.pass, "pass", base.Pass, "a claim may be passed on without rolling")
+	help := func(option string) string { return lobby.OptionSays(option).Help } // the rules' words
+	fs.StringVar(&r.preset, "preset", "", help("preset")+"; `P` one of "+strings.Join(engine.PresetNames(), ", "))
+	fs.IntVar(&r.o.Lives, "lives", base.Lives, help("lives")+fmt.Sprintf(", `N` from %d to %d", engine.MinLives, engine.MaxLives))
+	fs.IntVar(&r.seats, "seats", seats, help("seats")+fmt.Sprintf(", `N` from %d to %d", engine.MinSeats, engine.MaxSeats))
+	fs.StringVar(&r.ranking, "ranking", string(base.Ranking), help("ranking")+": `"+choices(engine.Rankings...)+"`")
+	fs.BoolVar(&r.pass, "pass", base.Pass, help("pass"))
 	fs.BoolVar(&r.noPass, "no-pass", false, "no passing: every player rolls or challenges")
-	fs.BoolVar(&r.equalClaims, "equal-claims", base.EqualClaims, "a claim may equal the last one (turns passing off)")
-	fs.StringVar(&r.lowClaim, "low-claim", string(base.LowClaim), "a claim not higher than the last is "+
-		"refused, or stands and loses a life: `refused|loses`")
-	fs.IntVar(&r.o.MiaPenalty, "mia-penalty", base.MiaPenalty, "lives lost for challenging a true Mia: `1|2`")
-	fs.BoolVar(&r.o.MiaPenaltyBoth, "mia-penalty-both", base.MiaPenaltyBoth, "every life lost in a round whose claim is Mia costs the Mia penalty")
-	fs.StringVar(&r.miaPass, "mia-pass", string(base.MiaPass), "a Mia may be passed on; when it comes back to "+
-		"its roller: `"+choices(engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins)+"`")
-	fs.StringVar(&r.miaReveal, "mia-reveal", string(base.MiaReveal), "a Mia is looked at when challenged, or at "+
-		"once: `"+choices(engine.MiaRevealChallenge, engine.MiaRevealAtOnce)+"`")
-	fs.StringVar(&r.nextOpener, "next-opener", string(base.NextOpener), "who opens after a lost life: `"+
+	fs.BoolVar(&r.equalClaims, "equal-claims", base.EqualClaims, help("equal-claims"))
+	fs.StringVar(&r.lowClaim, "low-claim", string(base.LowClaim), help("low-claim")+": `refused|loses`")
+	fs.IntVar(&r.o.MiaPenalty, "mia-penalty", base.MiaPenalty, help("mia-penalty")+": `1|2`")
+	fs.BoolVar(&r.o.MiaPenaltyBoth, "mia-penalty-both", base.MiaPenaltyBoth, help("mia-penalty-both"))
+	fs.StringVar(&r.miaPass, "mia-pass", string(base.MiaPass), help("mia-pass")+
+		": `"+choices(engine.MiaPassOff, engine.MiaPassReroll, engine.MiaPassWins)+"`")
+	fs.StringVar(&r.miaReveal, "mia-reveal", string(base.MiaReveal), help("mia-reveal")+
+		": `"+choices(engine.MiaRevealChallenge, engine.MiaRevealAtOnce)+"`")
+	fs.StringVar(&r.nextOpener, "next-opener", string(base.NextOpener), help("next-opener")+": `"+
 		choices(engine.AfterLoser, engine.Loser, engine.BeforeLoser)+"`")
-	fs.StringVar(&r.end, "end", string(base.End), "when the game ends: `"+choices(engine.LastStanding, engine.FirstOut)+"`")
-	fs.IntVar(&r.o.TurnSeconds, "turn-seconds", base.TurnSeconds, fmt.Sprintf("seconds a turn, `N` from %d to %d", engine.MinTurnSeconds, engine.MaxTurnSeconds))
+	fs.StringVar(&r.end, "end", string(base.End), help("end")+": `"+choices(engine.LastStanding, engine.FirstOut)+"`")
+	fs.IntVar(&r.o.TurnSeconds, "turn-seconds", base.TurnSeconds, help("turn-seconds")+
+		fmt.Sprintf(", `N` from %d to %d", engine.MinTurnSeconds, engine.MaxTurnSeconds))
 	return r
 }
 

@@ -20,7 +20,9 @@ func runHelp(_ context.Context, c *Call) int {
 		}
 		cmd := c.r.byName[c.Args[0]]
 		if cmd == nil {
-			return c.Refuse("no command %q; run help for the list", lobby.Clean(c.Args[0], 32))
+			// a usage error, as an unknown command is (Router.Run)
+			fmt.Fprintf(c.Stderr, "mia: no command %q; run help for the list\n", lobby.Clean(c.Args[0], 32))
+			return ExitUsage
 		}
 		writeUsage(c.Stdout, c.Session.Hint(""), cmd.usage())
 		for _, l := range lobby.Wrap(cmd.Summary, HelpWidth-2) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -113,13 +112,12 @@ func runHistory(ctx context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, "No finished games to show.")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
+	rows := make([][]string, len(games))
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
-			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
+		rows[i] = []string{g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), g.Ended.UTC().Format("2006-01-02 15:04"),
+			strconv.Itoa(rounds[i]), seatLabel(g, g.Winner), playerList(g)}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"GAME", "TABLE", "ENDED (UTC)", "ROUNDS", "WINNER", "PLAYERS"}, rows, "  ")
 	if next != "" {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
@@ -141,11 +139,17 @@ func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	name := g.Seats[seat].Name
-	if name == "" {
-		name = g.Seats[seat].PlayedAs
+	return lobby.Clean(g.Seats[seat].Called(), lobby.MaxNameLen)
+}
+
+// seatLabel is a seat of g by its name now, a bot marked; "?" if there
+// is none.
+func seatLabel(g store.Game, seat int) string {
+	if seat < 0 || seat >= len(g.Seats) {
+		return "?"
 	}
-	return lobby.Clean(name, lobby.MaxNameLen)
+	s := g.Seats[seat]
+	return botLabel(seatName(g, seat), s.Person, s.Bot)
 }
 
 // playerList names the players of g by seat, bots marked, and the name a
@@ -154,7 +158,7 @@ func seatName(g store.Game, seat int) string {
 func playerList(g store.Game) string {
 	names := make([]string, len(g.Seats))
 	for i, s := range g.Seats {
-		names[i] = botLabel(seatName(g, i), s.Person, s.Bot)
+		names[i] = seatLabel(g, i)
 		if s.PlayedAs != "" && s.Name != "" && s.PlayedAs != s.Name {
 			names[i] += " (played as " + lobby.Clean(s.PlayedAs, lobby.MaxNameLen) + ")"
 		}

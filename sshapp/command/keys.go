@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -43,9 +42,11 @@ func keysHelp(c *Call) {
 	for _, u := range keysUsages {
 		writeUsage(c.Stdout, c.Session.Hint(""), u)
 	}
-	fmt.Fprintln(c.Stdout, "\nA person is known by any of their keys: the same name, games and rating from each.")
-	fmt.Fprintf(c.Stdout, "From a machine you play from:  %s\n", c.Hint("keys add"))
-	fmt.Fprintf(c.Stdout, "then from the new machine, within %s:  %s\n", lobby.Plural(int(KeyCodeTTL/time.Minute), "1 minute", "minutes"), c.Hint("keys join CODE"))
+	fmt.Fprintln(c.Stdout)
+	writeWrapped(c.Stdout, "", "", "A person is known by any of their keys: the same name, games and rating from each.")
+	writeHint(c.Stdout, "From a machine you play from:", c.Hint("keys add"))
+	writeHint(c.Stdout, fmt.Sprintf("then from the new machine, within %s:", lobby.Plural(int(KeyCodeTTL/time.Minute), "1 minute", "minutes")),
+		c.Hint("keys join CODE"))
 }
 
 // KeyJSON is one key of the keys documents.
@@ -147,17 +148,19 @@ func keysDoc(c *Call, p store.Person) KeysJSON {
 	return doc
 }
 
+// writeKeys lists a person's keys, the one in use marked, with the days
+// (UTC) each was added and last seen: a fingerprint is 51 columns, so the
+// hours are left to --json.
 func writeKeys(c *Call, doc KeysJSON) {
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  FINGERPRINT\tADDED (UTC)\tLAST SEEN (UTC)")
-	for _, k := range doc.Keys {
+	rows := make([][]string, len(doc.Keys))
+	for i, k := range doc.Keys {
 		mark := "  "
 		if k.InUse {
 			mark = "* "
 		}
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\n", mark, lobby.Clean(k.Fingerprint, 80), k.Added.Format("2006-01-02 15:04"), k.LastSeen.Format("2006-01-02 15:04"))
+		rows[i] = []string{mark + lobby.Clean(k.Fingerprint, 80), k.Added.Format("2006-01-02"), k.LastSeen.Format("2006-01-02")}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"  FINGERPRINT", "ADDED", "LAST SEEN"}, rows, "    ")
 }
 
 func listKeys(c *Call) int {
@@ -193,7 +196,7 @@ func addKey(ctx context.Context, c *Call) int {
 	}
 	fmt.Fprintf(c.Stdout, "Code: %s (works once, until %s)\n", code, expires.Format("15:04 UTC"))
 	fmt.Fprintf(c.Stdout, "From the new machine, with the key it should log in with, run:\n  %s\n", join)
-	fmt.Fprintf(c.Stdout, "That key is then %s's too: the same name, games and rating.\n", lobby.Clean(c.Person.Name, lobby.MaxNameLen))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("That key is then %s's too: the same name, games and rating.", lobby.Clean(c.Person.Name, lobby.MaxNameLen)))
 	return ExitOK
 }
 
@@ -225,16 +228,16 @@ func joinKey(ctx context.Context, c *Call, code string) int {
 		return c.WriteJSON(KeyJoinJSON{Person: j.Person.ID, Name: j.Person.Name, Keys: len(j.Person.Keys), Merged: j.Merged, Left: j.Left})
 	}
 	name := lobby.Clean(j.Person.Name, lobby.MaxNameLen)
-	fmt.Fprintf(c.Stdout, "This key is %s's now (%s): the same name, games and rating from each of their %d keys.\n",
-		name, j.Person.ID, len(j.Person.Keys))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("This key is %s's now (%s): the same name, games and rating from each of their %d keys.",
+		name, j.Person.ID, len(j.Person.Keys)))
 	switch {
 	case j.Merged != "":
-		fmt.Fprintf(c.Stdout, "It was %s's, who had no games: what was theirs (tables, memberships) is %s's, and the name %s is free.\n",
-			lobby.Clean(j.Left, lobby.MaxNameLen), name, lobby.Clean(j.Left, lobby.MaxNameLen))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("It was %s's, who had no games: what was theirs (tables, memberships, chat lines, seeds given) is %s's, and the name %s is free.",
+			lobby.Clean(j.Left, lobby.MaxNameLen), name, lobby.Clean(j.Left, lobby.MaxNameLen)))
 	case j.Left != "":
-		fmt.Fprintf(c.Stdout, "It was one of %s's keys, who keeps the others.\n", lobby.Clean(j.Left, lobby.MaxNameLen))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("It was one of %s's keys, who keeps the others.", lobby.Clean(j.Left, lobby.MaxNameLen)))
 	}
-	fmt.Fprintf(c.Stdout, "Play with:  %s\n", c.Session.Hint("-t"))
+	writeHint(c.Stdout, "Play with:", c.Session.Hint("-t"))
 	return ExitOK
 }
 
@@ -259,14 +262,15 @@ func removeKey(ctx context.Context, c *Call, fp string) int {
 	if c.JSON {
 		return c.WriteJSON(doc)
 	}
-	fmt.Fprintf(c.Stdout, "Removed %s: it is nobody's now", lobby.Clean(fp, 80))
+	said := fmt.Sprintf("Removed %s: it is nobody's now", lobby.Clean(fp, 80))
 	if closed > 0 {
-		fmt.Fprintf(c.Stdout, " (%d open session(s) closed)", closed)
+		said += fmt.Sprintf(" (%d open session(s) closed)", closed)
 	}
 	if fp == c.Key {
-		fmt.Fprint(c.Stdout, "; this session used it")
+		said += "; this session used it"
 	}
-	fmt.Fprintf(c.Stdout, ".\nYour keys now:\n")
+	writeWrapped(c.Stdout, "", "", said+".")
+	fmt.Fprintln(c.Stdout, "Your keys now:")
 	writeKeys(c, doc)
 	return ExitOK
 }

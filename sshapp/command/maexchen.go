@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -84,8 +83,8 @@ func runMaexchen(ctx context.Context, c *Call) int {
 			Freed bool   `json:"freed"`
 		}{name, true})
 	}
-	fmt.Fprintf(c.Stdout, "Freed the name %s (held for %s): a bot from any address may register it now, or a person take it.\n",
-		lobby.Clean(name, 40), lobby.Clean(n.Addr, 60))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Freed the name %s (held for %s): a bot from any address may register it now, or a person take it.",
+		lobby.Clean(name, 40), lobby.Clean(n.Addr, 60)))
 	return ExitOK
 }
 
@@ -108,9 +107,8 @@ func listUDPNames(ctx context.Context, c *Call, names UDPNames) int {
 		fmt.Fprintln(c.Stdout, "No Mäxchen bot's name is taken.")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tADDRESS\tLAST HEARD\tNOW")
-	for _, n := range held {
+	rows := make([][]string, len(held))
+	for i, n := range held {
 		state := "held"
 		switch {
 		case n.Registered && n.Held:
@@ -118,8 +116,8 @@ func listUDPNames(ctx context.Context, c *Call, names UDPNames) int {
 		case n.Registered:
 			state = "registered"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), n.Heard.UTC().Format("2006-01-02 15:04 UTC"), state)
+		rows[i] = []string{lobby.Clean(n.Name, 40), n.Heard.UTC().Format("2006-01-02 15:04"), state, lobby.Clean(n.Addr, 60)}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"NAME", "LAST HEARD (UTC)", "NOW", "ADDRESS"}, rows, "  ")
 	return ExitOK
 }

@@ -27,7 +27,7 @@ func runName(ctx context.Context, c *Call) int {
 	if c.Person.Name == "" || c.Person.Name == p.Name {
 		fmt.Fprintf(c.Stdout, "You are %s. Play with:  %s\n", p.Name, c.Session.Hint("-t"))
 	} else {
-		fmt.Fprintf(c.Stdout, "You were %s; you are %s now, at every table and in every game you played.\n", c.Person.Name, p.Name)
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("You were %s; you are %s now, at every table and in every game you played.", c.Person.Name, p.Name))
 	}
 	return ExitOK
 }

@@ -79,13 +79,11 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 // die and the bluffs marked (lobby.Narrator), then each player's lives
 // round by round.
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
-	nar := lobby.Narrator{Names: make([]string, len(g.Seats)), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
-	for i := range g.Seats {
-		nar.Names[i] = seatName(g, i)
-	}
-	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules))
-	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
-		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
+	nar := lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
+	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules)))
+	fmt.Fprintf(w, "Started %s, ended %s (UTC).\n",
+		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"))
+	writeWrapped(w, "Players: ", "  ", playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round
 	// endRound takes the lives from the engine, replaying the events up to
 	// upTo: the end of an action, which a round's start or the end is.
@@ -109,31 +107,39 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		case engine.EvEnd:
 			endRound(i + 1)
 		}
-		line := nar.Line(evs, i)
-		if v, _ := nar.Verdict(evs, i); lobby.Mark(v) != "" {
-			line += " — " + lobby.Mark(v)
-		}
-		if line != "" {
-			fmt.Fprintf(w, "  %s\n", line)
+		if line := nar.Told(evs, i); line != "" {
+			writeWrapped(w, "  ", "    ", line)
 		}
 	}
 	standings := make([]string, len(g.Standings))
 	for i, s := range g.Standings {
-		standings[i] = fmt.Sprintf("%d. %s", i+1, seatName(g, s))
+		standings[i] = fmt.Sprintf("%d. %s", i+1, nar.Names[s])
 	}
-	fmt.Fprintf(w, "\nStandings: %s\n", strings.Join(standings, "  "))
-	writeLivesChart(w, g, perRound)
+	fmt.Fprintln(w)
+	writeWrapped(w, "Standings: ", "  ", strings.Join(standings, ", "))
+	writeLivesChart(w, g, nar.Names, perRound)
 }
 
-// writeLivesChart draws each player's lives: hearts for the lives left at
-// the end (♥) and lost (♡), then the lives after each round.
-func writeLivesChart(w io.Writer, g store.Game, perRound [][]int) {
+// replaySeats are g's players by seat, by their names now (seatName),
+// as the replay's narrator needs them.
+func replaySeats(g store.Game) []lobby.SeatInfo {
+	seats := make([]lobby.SeatInfo, len(g.Seats))
+	for i, s := range g.Seats {
+		seats[i] = lobby.SeatInfo{Name: seatName(g, i), ID: s.Person, Bot: s.Bot}
+	}
+	return seats
+}
+
+// writeLivesChart draws each player's lives (names by seat): hearts for the lives left at
+// the end (♥) and lost (♡), then the lives after each round, wrapped
+// under the first round's when they are many.
+func writeLivesChart(w io.Writer, g store.Game, names []string, perRound [][]int) {
 	if len(perRound) == 0 {
 		return
 	}
 	width := 0
-	for i := range g.Seats {
-		width = max(width, len([]rune(seatName(g, i))))
+	for _, n := range names {
+		width = max(width, len([]rune(n)))
 	}
 	fmt.Fprintln(w, "Lives after each round:")
 	for seat := range g.Seats {
@@ -143,6 +149,7 @@ func writeLivesChart(w io.Writer, g store.Game, perRound [][]int) {
 		for r, l := range perRound {
 			nums[r] = fmt.Sprint(max(l[seat], 0))
 		}
-		fmt.Fprintf(w, "  %-*s %s → per round: %s\n", width, seatName(g, seat), hearts, strings.Join(nums, " "))
+		first := fmt.Sprintf("  %-*s %s → ", width, names[seat], hearts)
+		writeWrapped(w, first, strings.Repeat(" ", len([]rune(first))), strings.Join(nums, " "))
 	}
 }

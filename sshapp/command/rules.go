@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mia-game/mia/engine"
@@ -43,7 +42,7 @@ func runRules(_ context.Context, c *Call) int {
 		if c.JSON {
 			return c.WriteJSON(RulesDoc{Table: info.Name, Seats: info.Seats, Rules: info.Rules, Explained: lobby.ExplainRules(info.Rules)})
 		}
-		writeWrapped(c.Stdout, fmt.Sprintf("Rules of %s, %d seats: %s.", info.Name, info.Seats, lobby.RulesSummary(info.Rules)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("Rules of %s, %d seats: %s.", info.Name, info.Seats, lobby.RulesSummary(info.Rules)))
 		fmt.Fprintln(c.Stdout)
 		fmt.Fprint(c.Stdout, lobby.FormatRules(info.Rules, HelpWidth))
 		return ExitOK
@@ -56,7 +55,7 @@ func runRules(_ context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(RulesDoc{Rules: def, Explained: lobby.ExplainRules(def), Presets: presets})
 	}
-	writeWrapped(c.Stdout, fmt.Sprintf("The default rules (%s): %s.", engine.PresetClassic, lobby.RulesSummary(def)))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("The default rules (%s): %s.", engine.PresetClassic, lobby.RulesSummary(def)))
 	fmt.Fprintln(c.Stdout)
 	fmt.Fprint(c.Stdout, lobby.FormatRules(def, HelpWidth))
 	fmt.Fprintln(c.Stdout, "\nPresets: table create NAME --preset P, other options on top.")
@@ -69,11 +68,4 @@ func runRules(_ context.Context, c *Call) int {
 	fmt.Fprintln(c.Stdout, "\nEvery option is a flag of table create and table rules:")
 	fmt.Fprintf(c.Stdout, "  %s\n", c.Hint("help table"))
 	return ExitOK
-}
-
-// writeWrapped writes text in lines that fit HelpWidth.
-func writeWrapped(w io.Writer, text string) {
-	for _, l := range lobby.Wrap(text, HelpWidth) {
-		fmt.Fprintln(w, l)
-	}
 }

@@ -28,10 +28,13 @@ type SeedJSON struct {
 	Yours      *string         `json:"yours"` // null: none given
 }
 
-// SeedGivenJSON is one seed given at a table.
+// SeedGivenJSON is one seed given at a table, by the person who gave it
+// (their name now); it counts when they are seated for the game.
 type SeedGivenJSON struct {
-	Name string `json:"name"`
-	Seed string `json:"seed"`
+	Name   string `json:"name"`
+	Person string `json:"person"`
+	Seed   string `json:"seed"`
+	Seated bool   `json:"seated"`
 }
 
 func runSeed(ctx context.Context, c *Call) int {
@@ -58,7 +61,7 @@ func runSeed(ctx context.Context, c *Call) int {
 		doc.Game = "running"
 	}
 	for _, s := range f.Seeds {
-		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Seed: s.Seed})
+		doc.Seeds = append(doc.Seeds, SeedGivenJSON{Name: s.Name, Person: s.ID, Seed: s.Seed, Seated: s.Seated})
 	}
 	if s, ok := f.Seed(c.Person.ID); ok {
 		doc.Yours = &s
@@ -81,19 +84,27 @@ func writeTableDice(c *Call, table string, f lobby.FairInfo, yours *string) {
 		which = "the game running now"
 	}
 	fmt.Fprintf(c.Stdout, "Dice of %s at %s:\n", which, table)
-	fmt.Fprintf(c.Stdout, "  commitment  %s (SHA-256 of the server's secret seed)\n", f.Commitment)
-	given := make([][2]string, len(f.Seeds))
-	for i, s := range f.Seeds {
-		given[i] = [2]string{s.Name, s.Seed}
+	writeColumns(c.Stdout, "  commitment", f.Commitment+" (SHA-256 of the server's secret seed)", diceColumn)
+	list := "none given yet"
+	if len(f.Seeds) > 0 {
+		parts := make([]string, len(f.Seeds))
+		for i, s := range f.Seeds {
+			parts[i] = fmt.Sprintf("%s %q", s.Name, s.Seed)
+			if !s.Seated {
+				parts[i] += " (not seated yet)" // it counts only if they sit down
+			}
+		}
+		list = strings.Join(parts, ", ")
 	}
-	fmt.Fprintf(c.Stdout, "  seeds       %s\n", seedList(given, "none given yet"))
+	writeColumns(c.Stdout, "  seeds", list, diceColumn)
 	switch {
 	case yours != nil:
-		fmt.Fprintf(c.Stdout, "  yours       %q: it counts if you play %s\n", *yours, which)
+		writeColumns(c.Stdout, "  yours", fmt.Sprintf("%q: it counts if you play %s", *yours, which), diceColumn)
 	case f.Next:
-		fmt.Fprintf(c.Stdout, "  yours       none given (allowed); add one:  %s\n", c.Hint("seed "+table+" TEXT"))
+		writeColumns(c.Stdout, "  yours", "none given (allowed); add one:", diceColumn)
+		fmt.Fprintf(c.Stdout, "%s%s\n", strings.Repeat(" ", diceColumn), c.Hint("seed "+table+" TEXT"))
 	default:
-		fmt.Fprintf(c.Stdout, "  yours       none given\n")
+		writeColumns(c.Stdout, "  yours", "none given", diceColumn)
 	}
 	fmt.Fprintf(c.Stdout, "When the game ends its seed is revealed:  %s\n", c.Hint("verify GAME"))
 }

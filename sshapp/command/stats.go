@@ -6,9 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"text/tabwriter"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
@@ -74,6 +71,7 @@ type StatsJSON struct {
 	Claims         int          `json:"claims"`
 	Bluffs         int          `json:"bluffs"`
 	BluffRate      float64      `json:"bluff_rate"`
+	Understated    int          `json:"understated"`
 	CaughtBluffing int          `json:"caught_bluffing"`
 	Challenges     int          `json:"challenges"`
 	ChallengesWon  int          `json:"challenges_won"`
@@ -128,7 +126,7 @@ func runStats(ctx context.Context, c *Call) int {
 		Name: p.Name, Person: p.ID, Bot: overall.Bot(), BotGames: overall.BotGames,
 		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
 		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
-		CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
+		Understated: tally.Understated, CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
 		ChallengeRate: rate(tally.ChallengesWon, tally.Challenges), Rating: ratingDoc(overall),
 		Table: *table, Recent: []RecentJSON{}, Form: []float64{},
 	}
@@ -195,37 +193,50 @@ func percent(n, of int, what string) string {
 	if of == 0 {
 		return "none yet"
 	}
-	return fmt.Sprintf("%d of %d %s (%.0f%%)", n, of, what, 100*rate(n, of))
+	return fmt.Sprintf("%d of %d %s%s", n, of, what, pct(n, of))
 }
+
+// statsColumn is where the values of the stats start.
+const statsColumn = 17
 
 func writeStats(c *Call, s StatsJSON) {
 	w := c.Stdout
 	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), lobby.Clean(s.Person, 40))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "games\t%d played, %d won%s\n", s.Games, s.Wins, pct(s.Wins, s.Games))
-	fmt.Fprintf(tw, "rating\t%.0f overall after %s\n", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games"))
+	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
+	row("games", fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games)))
+	row("rating", fmt.Sprintf("%.0f overall after %s", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games")))
 	if s.BotGames > 0 && !s.Bot {
-		fmt.Fprintf(tw, "as a bot\t%d of those games (the bot protocol); the rest by screen\n", s.BotGames)
+		row("as a bot", fmt.Sprintf("%d of those games (the bot protocol); the rest by screen", s.BotGames))
 	}
 	if s.TableRating != nil {
-		fmt.Fprintf(tw, "at %s\t%.0f after %s, %d won\n", lobby.Clean(s.Table, lobby.MaxNameLen),
-			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins)
+		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), fmt.Sprintf("%.0f after %s, %d won",
+			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins))
 	}
 	perGame := ""
 	if s.Games > 0 {
 		perGame = fmt.Sprintf(" (%.1f a game)", float64(s.LivesLost)/float64(s.Games))
 	}
-	fmt.Fprintf(tw, "lives lost\t%d%s\n", s.LivesLost, perGame)
-	bluffs := "none yet"
-	if s.Claims > 0 {
-		bluffs = fmt.Sprintf("%d of %s%s", s.Bluffs, lobby.Plural(s.Claims, "1 claim", "claims"), pct(s.Bluffs, s.Claims))
+	row("lives lost", fmt.Sprintf("%d%s", s.LivesLost, perGame))
+	ofClaims := func(n int) string {
+		if s.Claims == 0 {
+			return "none yet"
+		}
+		return fmt.Sprintf("%d of %s%s", n, lobby.Plural(s.Claims, "1 claim", "claims"), pct(n, s.Claims))
 	}
-	fmt.Fprintf(tw, "bluffs\t%s\n", bluffs)
-	fmt.Fprintf(tw, "caught bluffing\t%s\n", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
-	fmt.Fprintf(tw, "challenges\t%s\n", percent(s.ChallengesWon, s.Challenges, "right"))
-	if len(s.Form) > 0 {
-		fmt.Fprintf(tw, "form\t%s  the win rate of %d games at a time, over the last %s (oldest left; ▁ 0%%, █ 100%%)\n",
-			sparkline(s.Form), formWindow, lobby.Plural(len(s.Form), "1 game", "games"))
+	row("bluffs", ofClaims(s.Bluffs))
+	row("understated", ofClaims(s.Understated))
+	row("caught bluffing", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
+	row("challenges", percent(s.ChallengesWon, s.Challenges, "right"))
+	switch {
+	case len(s.Form) > 1:
+		row("form", fmt.Sprintf("%s  the win rate of %d games at a time, over the last %d games (oldest left; ▁ 0%%, █ 100%%)",
+			sparkline(s.Form), formWindow, len(s.Form)))
+	case len(s.Recent) == 1 && s.Recent[0].Won:
+		row("form", "one game so far, won")
+	case len(s.Recent) == 1:
+		row("form", "one game so far, lost")
+	}
+	if len(s.Recent) > 1 {
 		marks := make([]string, 0, len(s.Recent))
 		for _, r := range slices.Backward(s.Recent) {
 			if r.Won {
@@ -234,19 +245,18 @@ func writeStats(c *Call, s StatsJSON) {
 				marks = append(marks, "·")
 			}
 		}
-		fmt.Fprintf(tw, "last games	%s  (W won; newest right)\n", strings.Join(marks, ""))
+		row("last games", strings.Join(marks, "")+"  (W won; newest right)")
 	}
-	_ = tw.Flush()
-	fmt.Fprintln(w, ansi.Wordwrap(store.BluffsNote, 80, " "))
+	writeWrapped(w, "", "", store.BluffsNote)
 	if s.Games > 0 && len(s.Form) == 0 {
 		fmt.Fprintln(w, "(no recent games you may see)")
 	}
 }
 
-// pct is " (P%)" of n/of, or "" when of is 0.
+// pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.
 func pct(n, of int) string {
 	if of == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%.0f%%)", 100*rate(n, of))
+	return " (" + lobby.Percent(n, of) + ")"
 }

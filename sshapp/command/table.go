@@ -201,13 +201,18 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	if info.Private {
 		kind = "private"
 	}
-	fmt.Fprintf(c.Stdout, "Table %s is open: %s, %d seats; %s.\n", info.Name, kind, info.Seats, lobby.RulesSummary(info.Rules))
+	writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Table %s is open: %s, %d seats; %s.", info.Name, kind, info.Seats,
+		lobby.RulesSummary(info.Rules)))
 	switch len(seated) {
 	case 0:
 	case 1:
-		fmt.Fprintf(c.Stdout, "Seated: %s (a %s bot).\n", seated[0], level)
+		article := "a"
+		if strings.ContainsAny(string(level)[:1], "aeiou") {
+			article = "an" // an easy bot
+		}
+		fmt.Fprintf(c.Stdout, "Seated: %s (%s %s bot).\n", seated[0], article, level)
 	default:
-		fmt.Fprintf(c.Stdout, "Seated: %s (%s bots).\n", strings.Join(seated, ", "), level)
+		writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Seated: %s (%s bots).", strings.Join(seated, ", "), level))
 	}
 	if len(seated) < *bots {
 		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), lobby.Plural(*bots, "1 bot", "bots"))
@@ -356,7 +361,8 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(info)})
 	}
-	fmt.Fprintf(c.Stdout, "Rules of %s from the next game: %d seats; %s.\n", info.Name, info.Seats, lobby.RulesSummary(info.Rules))
+	writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Rules of %s from the next game: %d seats; %s.", info.Name, info.Seats,
+		lobby.RulesSummary(info.Rules)))
 	return ExitOK
 }
 

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -43,15 +42,14 @@ func runTables(_ context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, "No open tables.")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tHOST\tSEATS\tSTATE\tRULES")
-	for _, t := range out.Tables {
+	rows := make([][]string, len(out.Tables))
+	for i, t := range out.Tables {
 		state := t.State
 		if t.Private {
 			state += ", private"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\n", t.Name, t.Host, t.Taken, t.Seats, state, lobby.RulesSummary(t.Rules))
+		rows[i] = []string{t.Name, t.Host, fmt.Sprintf("%d/%d", t.Taken, t.Seats), state, lobby.RulesSummary(t.Rules)}
 	}
-	_ = tw.Flush()
+	writeTable(c.Stdout, []string{"NAME", "HOST", "SEATS", "STATE", "RULES"}, rows, "  ")
 	return ExitOK
 }

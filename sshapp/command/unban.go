@@ -83,11 +83,11 @@ func runUnban(ctx context.Context, c *Call) int {
 	}
 	switch {
 	case isUDPBot(w.ID):
-		fmt.Fprintf(c.Stdout, "The Mäxchen bot %s may register again.\n", w.shown())
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("The Mäxchen bot %s may register again.", w.shown()))
 	case w.Key != "":
-		fmt.Fprintf(c.Stdout, "The key %s may connect again.\n", lobby.Clean(w.Key, 80))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("The key %s may connect again.", lobby.Clean(w.Key, 80)))
 	default:
-		fmt.Fprintf(c.Stdout, "%s (%s) may connect again, with every key of theirs.\n", w.shown(), lobby.Clean(w.ID, 40))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("%s (%s) may connect again, with every key of theirs.", w.shown(), lobby.Clean(w.ID, 40)))
 	}
 	return ExitOK
 }

@@ -181,7 +181,8 @@ func TestWriteReplay(t *testing.T) {
 	var b bytes.Buffer
 	writeReplay(&b, sg, evs)
 	want := `Game 7 at club: classic, 2 lives, 60s a turn
-Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC). Players: alice, bob, carol
+Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC).
+Players: alice, bob, carol
 Round 1: alice opens
   alice rolled 43
   alice announced 52 to bob — bluff!
@@ -202,11 +203,11 @@ Round 4: alice opens
   carol is out
   alice wins the game
 
-Standings: 1. alice  2. carol  3. bob
+Standings: 1. alice, 2. carol, 3. bob
 Lives after each round:
-  alice ♥♥ → per round: 2 2 2 2
-  bob   ♡♡ → per round: 1 0 0 0
-  carol ♡♡ → per round: 2 2 1 0
+  alice ♥♥ → 2 2 2 2
+  bob   ♡♡ → 1 0 0 0
+  carol ♡♡ → 2 2 1 0
 `
 	if got := b.String(); got != want {
 		t.Errorf("replay text:\n%s\nwant:\n%s", got, want)
@@ -220,4 +221,53 @@ func (s *queue) Intn(int) int {
 	v := s.q[0]
 	s.q = s.q[1:]
 	return v
+}
+
+// TestOptionFlagsSayWholeSentences: help table tells each option in the
+// rules' words, whole, with its default: switches on or off, as the rules
+// say (never "default true"); the mia-pass sentence is finished.
+func TestOptionFlagsSayWholeSentences(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	addRulesFlags(fs, engine.DefaultOptions(), 6)
+	var b bytes.Buffer
+	printFlags(&b, fs, "default")
+	text := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{
+		"--pass a claim may be passed on without rolling (default on)",
+		"--mia-pass off|reroll|wins whether a Mia may be passed on, and what happens when it comes back to its roller: " +
+			"off, it may not; reroll, they roll again; wins, everyone else loses a life (default off)",
+		"--lives N the lives each player starts with, N from 1 to 9 (default 6)",
+		"--mia-penalty-both every life lost in a round whose claim is Mia costs the Mia penalty --mia-reveal",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("help lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, bad := range []string{"(default true)", "(default false)", "roller (default"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("help says %q:\n%s", bad, b.String())
+		}
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		if len([]rune(l)) > HelpWidth {
+			t.Errorf("a help line of %d columns: %q", len([]rune(l)), l)
+		}
+	}
+}
+
+// TestStatsOfOneGameInWords: a form of one game is said in words, not
+// drawn as a one-bar sparkline; the rates round as the screen's do.
+func TestStatsOfOneGameInWords(t *testing.T) {
+	var b bytes.Buffer
+	writeStats(&Call{Stdout: &b}, StatsJSON{Name: "alice", Person: "p:1", Games: 8, Wins: 5, Claims: 8,
+		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}})
+	out := b.String()
+	for _, want := range []string{"form             one game so far, won", "8 played, 5 won (63%)", "understated      1 of 8 claims (13%)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "▁") || strings.Contains(out, "last games") {
+		t.Errorf("a one-game sparkline:\n%s", out)
+	}
 }

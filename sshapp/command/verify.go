@@ -52,8 +52,9 @@ func runVerify(ctx context.Context, c *Call) int {
 	if !doc.OK {
 		return c.Refuse("game %s does NOT verify: %s", g.ID, doc.Mismatch)
 	}
-	fmt.Fprintf(c.Stdout, "Re-derived: the seating, the first opener and all %d rolls match. The dice were fixed\n"+
-		"before the game by the commitment and the players' seeds; the server could not choose them.\n", doc.Rolls)
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Re-derived: the seating, the first opener and all %d rolls match. "+
+		"The dice were fixed before the game by the commitment and the players' seeds; the server could not choose them.",
+		doc.Rolls))
 	return ExitOK
 }
 
@@ -82,14 +83,18 @@ func verifyGame(g store.Game, evs []engine.Event) (VerifyJSON, error) {
 func writeDice(w io.Writer, g store.Game) {
 	p := g.Fair
 	fmt.Fprintf(w, "Dice of game %s (%s):\n", g.ID, p.Scheme)
-	fmt.Fprintf(w, "  commitment     %s (SHA-256 of the server seed, shown before the game)\n", p.Commitment)
-	fmt.Fprintf(w, "  server seed    %s\n", p.ServerSeed)
+	writeColumns(w, "  commitment", p.Commitment+" (SHA-256 of the server seed, shown before the game)", diceColumn)
+	writeColumns(w, "  server seed", p.ServerSeed, diceColumn)
 	given := make([][2]string, len(p.PlayerSeeds))
 	for i, s := range p.PlayerSeeds {
 		given[i] = [2]string{seatName(g, s.Seat), s.Seed}
 	}
-	fmt.Fprintf(w, "  players' seeds %s\n", seedList(given, "none given"))
+	writeColumns(w, "  seeds given", seedList(given, "none"), diceColumn)
 }
+
+// diceColumn is where the values of a game's dice start: a SHA-256 in
+// hex (64 digits) fits after it.
+const diceColumn = 15
 
 // seedList names the seeds given (name, seed), or says none: "none given".
 func seedList(given [][2]string, none string) string {

@@ -107,8 +107,8 @@ func TestVerifyGame(t *testing.T) {
 	g, _ := fairGame(t)
 	var b bytes.Buffer
 	writeDice(&b, g)
-	for _, want := range []string{"Dice of game 9 (mia-hmac-sha256-v1):", "commitment     " + g.Fair.Commitment,
-		"server seed    " + g.Fair.ServerSeed, `players' seeds bob "lucky 7"`} {
+	for _, want := range []string{"Dice of game 9 (mia-hmac-sha256-v1):", "commitment   " + g.Fair.Commitment,
+		"server seed  " + g.Fair.ServerSeed, `seeds given  bob "lucky 7"`} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the dice text lacks %q:\n%s", want, b.String())
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
@@ -67,31 +66,35 @@ func runWhoami(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(doc)
 	}
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+	row := func(label, value string) { writeColumns(c.Stdout, label, value, whoamiColumn) }
 	if doc.Person == "" {
-		fmt.Fprintf(tw, "name\t(none yet; choose one:  %s)\n", c.Hint("name NEW"))
-		fmt.Fprintf(tw, "key\t%s\n", c.Key)
-		fmt.Fprintf(tw, "\tplaying from another machine already? There:  %s\n", c.Hint("keys add"))
-		fmt.Fprintf(tw, "\tthen here:  %s\n", c.Hint("keys join CODE"))
+		row("name", "(none yet; choose one:  "+c.Hint("name NEW")+")")
+		row("key", c.Key)
+		row("", "playing from another machine already? There:")
+		row("", "  "+c.Hint("keys add"))
+		row("", "then here:  "+c.Hint("keys join CODE"))
 	} else {
-		fmt.Fprintf(tw, "name\t%s (%s)\n", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person)
+		row("name", fmt.Sprintf("%s (%s)", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person))
 		if doc.Keys == 1 {
-			fmt.Fprintf(tw, "key\t%s (your only key)\n", c.Key)
+			row("key", c.Key+" (your only key)")
 		} else {
-			fmt.Fprintf(tw, "key\t%s (one of your %d keys: %s)\n", c.Key, doc.Keys, c.Hint("keys"))
+			row("key", fmt.Sprintf("%s (one of your %d)", c.Key, doc.Keys))
+			row("", "your keys:  "+c.Hint("keys"))
 		}
 	}
 	if c.Admin {
-		fmt.Fprintf(tw, "admin\tyes\n")
+		row("admin", "yes")
 	}
-	fmt.Fprintf(tw, "playing\t%s\n", describeSeats(doc.Seats))
-	fmt.Fprintf(tw, "games\t%d played, %d won\n", doc.Games, doc.Wins)
+	row("playing", describeSeats(doc.Seats))
+	row("games", fmt.Sprintf("%d played, %d won", doc.Games, doc.Wins))
 	if c.cfg.Records != nil {
-		fmt.Fprintf(tw, "rating\t%.0f after %s\n", doc.Rating, lobby.Plural(doc.RatedGames, "1 rated game", "rated games"))
+		row("rating", fmt.Sprintf("%.0f after %s", doc.Rating, lobby.Plural(doc.RatedGames, "1 rated game", "rated games")))
 	}
-	_ = tw.Flush()
 	return ExitOK
 }
+
+// whoamiColumn is where whoami's values start.
+const whoamiColumn = 9
 
 func describeSeats(seats []Seat) string {
 	if len(seats) == 0 {

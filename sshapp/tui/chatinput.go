@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -17,7 +18,18 @@ type chatInput struct {
 	textinput.Model
 	typing bool // the line has the keyboard
 	keys   inputKeys
-	sent   string // the last line sent, until it is taken
+	// kept are lines the chat refused, oldest first, waiting to be sent
+	// again: each comes back into the line once it is empty.
+	kept []string
+	// Lines go to the chat one at a time, in the order they were sent:
+	// inflight while one awaits its answer, queue the ones sent meanwhile.
+	inflight bool
+	queue    []string
+	// whole, when set, is what a line holds (a seed): text that does not
+	// fit is refused whole, saying so, never cut to fit; refusedNow is
+	// the refusal until the next key.
+	whole      string
+	refusedNow bool
 }
 
 func (s *Styles) newChatInput(placeholder string) chatInput {
@@ -26,21 +38,69 @@ func (s *Styles) newChatInput(placeholder string) chatInput {
 	return c
 }
 
-// refused puts the line sent last back (unless another is being typed):
-// a line the chat did not take is not lost. The person sends it again
-// with the chat key.
-func (c *chatInput) refused() {
-	if c.Value() == "" {
-		c.SetValue(c.sent)
-		c.CursorEnd()
+// send is a line sent with enter: it returns the line to send now, or
+// ok false when it waits behind the line on its way (answered sends it).
+// Lines sent one after another reach the chat in their order.
+func (c *chatInput) send(text string) (string, bool) {
+	if c.inflight {
+		c.queue = append(c.queue, text)
+		return "", false
 	}
-	c.sent = ""
+	c.inflight = true
+	return text, true
+}
+
+// answered takes the answer to the line on its way: a refused line is
+// kept, and so is every line sent behind it, in order (the chat would
+// refuse them too); after a line taken, the next waiting one is to be
+// sent now (ok).
+func (c *chatInput) answered(line string, err error) (next string, ok bool) {
+	c.inflight = false
+	if err != nil {
+		queued := c.queue
+		c.queue = nil
+		c.kept = append(c.kept, append([]string{line}, queued...)...)
+		c.restore()
+		return "", false
+	}
+	if len(c.queue) == 0 {
+		return "", false
+	}
+	next, c.queue = c.queue[0], c.queue[1:]
+	c.inflight = true
+	return next, true
+}
+
+// restore puts the oldest kept line into the line if it is empty.
+func (c *chatInput) restore() {
+	if c.Value() == "" && len(c.kept) > 0 {
+		c.SetValue(c.kept[0])
+		c.CursorEnd()
+		c.kept = c.kept[1:]
+	}
 	c.sync()
 }
 
-// sync shows in the help bar whether the line is full.
+// waiting is the number of lines kept to be sent again: the one in the
+// line (when it is not being typed) and those behind it.
+func (c *chatInput) waiting() int {
+	n := len(c.kept)
+	if !c.typing && c.Value() != "" {
+		n++
+	}
+	return n
+}
+
+// sync shows in the help bar whether the line is full, or that text was
+// refused for not fitting.
 func (c *chatInput) sync() {
-	c.keys.Full.SetEnabled(c.CharLimit > 0 && utf8.RuneCountInString(c.Value()) >= c.CharLimit)
+	full := c.CharLimit > 0 && utf8.RuneCountInString(c.Value()) >= c.CharLimit
+	c.keys.Full.SetEnabled(full || c.refusedNow)
+	if c.refusedNow {
+		c.keys.Full.SetHelp("not taken:", fmt.Sprintf("%s at most %d characters", c.whole, c.CharLimit))
+	} else {
+		c.keys.full(c.CharLimit)
+	}
 }
 
 // start gives the line the keyboard.
@@ -68,21 +128,27 @@ func (c *chatInput) submit(msg tea.KeyMsg) (text string, sent bool, cmd tea.Cmd)
 		c.Reset()
 		c.Blur()
 		c.typing = false
-		c.sent = text
-		c.sync()
+		c.restore() // the next line kept, if any, waits in the line
 		return text, true, nil
 	case key.Matches(msg, c.keys.Cancel):
 		c.Blur()
 		c.typing = false
 		return "", false, nil
 	}
-	c.Model, cmd = c.Model.Update(msg)
+	c.refusedNow = c.whole != "" && msg.Type == tea.KeyRunes && c.CharLimit > 0 &&
+		utf8.RuneCountInString(c.Value())+len(msg.Runes) > c.CharLimit
+	if !c.refusedNow {
+		c.Model, cmd = c.Model.Update(msg)
+	}
 	c.sync()
 	return "", false, cmd
 }
 
-// keptLine is what a refusal of a chat line adds to its status: the line
-// waits in the input, and the chat key k types it again.
-func keptLine(k key.Binding) string {
-	return " · your line is kept: " + k.Help().Key + " to send it again"
+// keptLine is what a refusal of a chat line adds to its status: the n
+// lines kept wait in the input, and the chat key k brings each back.
+func keptLine(k key.Binding, n int) string {
+	if n <= 1 {
+		return " · your line is kept: " + k.Help().Key + " to send it again"
+	}
+	return fmt.Sprintf(" · %d lines kept: %s to send each again", n, k.Help().Key)
 }

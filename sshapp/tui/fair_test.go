@@ -58,3 +58,49 @@ func TestTableScreenDiceSeed(t *testing.T) {
 		t.Errorf("f is offered during the game:\n%s", frame)
 	}
 }
+
+// TestSeedNeverCut: a seed that does not fit is refused whole, saying so,
+// never cut to 64 characters; the line under the title drops the quote of
+// a long seed rather than cut it in the middle, and names only the seeds
+// that count (the seated players'), not a spectator's.
+func TestSeedNeverCut(t *testing.T) {
+	e := newFairEnv(t)
+	a, watcher := e.player("alice"), e.player("watcher")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	m := New(e.config(a, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	m.key(keyRunes("f"))
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("x", 100*1024)), Paste: true})
+	if ts.seed.Value() != "" {
+		t.Errorf("a 100 KB paste left %d characters in the seed", len(ts.seed.Value()))
+	}
+	assertContains(t, m.View(), "not taken: a seed is at most 64 characters")
+	long := strings.Repeat("s", 60)
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(long), Paste: true})
+	assertLacks(t, m.View(), "not taken")
+	ts.done(answer(m.key(keyEnter)).(doneMsg))
+	ts.setSnapshot(e.snapshot(tbl, a))
+	f := m.View()
+	line := strings.Split(f, "\n")[1]
+	if strings.Contains(line, `"`) || !strings.Contains(line, "yours: given (f)") {
+		t.Errorf("the dice line with a long seed: %q", line)
+	}
+	assertFits(t, f, 80, 24)
+
+	if _, err := tbl.SetSeed(ctx, watcher, "watching"); err != nil {
+		t.Fatal(err)
+	}
+	w := New(e.config(watcher, 80, 24)).(*Model)
+	showTable(w, tbl, e.snapshot(tbl, watcher))
+	line = strings.Split(w.View(), "\n")[1]
+	if !strings.Contains(line, "seeds: alice ·") || !strings.Contains(line, `yours "watching" (f)`) {
+		t.Errorf("the spectator's dice line: %q", line)
+	}
+}

@@ -47,22 +47,24 @@ var fieldLabels = [fieldCount]string{
 	fieldTurn: "Turn time", fieldPrivate: "Private", fieldCreate: "",
 }
 
+// fieldHints are the few words beside each row: the rules' own
+// (lobby.OptionSays), the name rule's for the name.
 var fieldHints = [fieldCount]string{
 	fieldName:       lobby.NameHint(),
-	fieldPreset:     "a named rule set; change any on top",
-	fieldSeats:      "2–12 players; starts when all sit",
-	fieldLives:      "lives each, 1–9",
-	fieldRanking:    "the order of the rolls (below)",
-	fieldPass:       "hand the cup on without rolling",
-	fieldEqual:      "a claim may equal the last (no pass)",
-	fieldLowClaim:   "a too-low claim: refused, or loses",
-	fieldMiaReveal:  "Mia shown when challenged, or at once",
-	fieldMiaPenalty: "a wrong challenge of a true Mia costs",
-	fieldMiaBoth:    "any loss in a Mia round costs as much",
-	fieldMiaPass:    "a Mia passed on, back at its roller",
-	fieldNextOpener: "who opens the next round",
-	fieldEnd:        "when the game ends",
-	fieldTurn:       "per turn; out of time loses a life",
+	fieldPreset:     lobby.OptionSays("preset").Hint,
+	fieldSeats:      lobby.OptionSays("seats").Hint,
+	fieldLives:      lobby.OptionSays("lives").Hint,
+	fieldRanking:    lobby.OptionSays("ranking").Hint,
+	fieldPass:       lobby.OptionSays("pass").Hint,
+	fieldEqual:      lobby.OptionSays("equal-claims").Hint,
+	fieldLowClaim:   lobby.OptionSays("low-claim").Hint,
+	fieldMiaReveal:  lobby.OptionSays("mia-reveal").Hint,
+	fieldMiaPenalty: lobby.OptionSays("mia-penalty").Hint,
+	fieldMiaBoth:    lobby.OptionSays("mia-penalty-both").Hint,
+	fieldMiaPass:    lobby.OptionSays("mia-pass").Hint,
+	fieldNextOpener: lobby.OptionSays("next-opener").Hint,
+	fieldEnd:        lobby.OptionSays("end").Hint,
+	fieldTurn:       lobby.OptionSays("turn-seconds").Hint,
 	fieldPrivate:    "only people you invite see it",
 }
 
@@ -276,8 +278,19 @@ func (f *createForm) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if f.focus == fieldName {
+		if msg.Type == tea.KeyRunes && lobby.Overflows(f.name.Value(), len(msg.Runes)) {
+			// said by the name rule, not cut without a word
+			if err := lobby.CheckTableName(f.name.Value() + string(msg.Runes)); err != nil {
+				f.err = err.Error()
+			}
+			return nil
+		}
+		before := f.name.Value()
 		var cmd tea.Cmd
 		f.name, cmd = f.name.Update(msg)
+		if f.name.Value() != before {
+			f.err = ""
+		}
 		return cmd
 	}
 	switch {
@@ -336,13 +349,15 @@ func (f *createForm) value(fl formField) string {
 	return ""
 }
 
-// View draws the form.
+// View draws the form: the rows, then what the focused option does,
+// whole (wrapped, never cut: the rules are told where they are chosen),
+// then the help.
 func (f *createForm) View() string {
 	s, w, h := f.c.s, f.w, f.h
 	var b strings.Builder
 	b.WriteString(s.Title.Render("mia"))
 	b.WriteString(s.TitleBar.Render(" new table"))
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
 	const labelW, valueW = 18, 18
 	for fl := formField(0); fl < fieldCount; fl++ {
 		marker := "  "
@@ -353,7 +368,6 @@ func (f *createForm) View() string {
 		case fieldName:
 			b.WriteString(marker + fit(fieldLabels[fl], labelW) + fit(f.name.View(), 28) + s.Subtle.Render(cut(fieldHints[fl], w-labelW-30)))
 		case fieldCreate:
-			b.WriteByte('\n')
 			btn := "[ create table ]"
 			if fl == f.focus {
 				btn = s.Selected.Render(btn)
@@ -371,17 +385,22 @@ func (f *createForm) View() string {
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
+	var below []string
 	switch {
 	case f.err != "":
-		b.WriteString(s.Error.Render(cut(f.err, w)))
+		below = []string{s.Error.Render(cut(f.err, w))}
 	case f.busy:
-		b.WriteString(s.Info.Render("creating…"))
+		below = []string{s.Info.Render("creating…")}
 	default:
-		b.WriteString(s.Subtle.Render(cut(f.explain(), w)))
+		for _, l := range lobby.Wrap(f.explain(), w) {
+			below = append(below, s.Subtle.Render(l))
+		}
 	}
-	b.WriteByte('\n')
-	used := 2 + int(fieldCount) + 1 + 2
-	b.WriteString(f.c.helpView(f, h-used))
+	for _, l := range below {
+		b.WriteString(l + "\n")
+	}
+	used := 1 + int(fieldCount) + 1 + len(below)
+	b.WriteString(f.c.helpView(f, max(1, h-used)))
 	return b.String()
 }
 

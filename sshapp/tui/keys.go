@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // lobbyKeys are the lobby's bindings.
@@ -115,6 +116,39 @@ func (k tableKeys) ShortHelp() []key.Binding {
 
 // FullHelp is the table's full help: every key, legal now or not.
 func (k tableKeys) FullHelp() [][]key.Binding { return k.all }
+
+// scrollKeys scroll a text taller than its window (the table's full
+// help).
+type scrollKeys struct {
+	Up, Down, PageUp, PageDown key.Binding
+}
+
+func newScrollKeys() scrollKeys {
+	return scrollKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+	}
+}
+
+// scroll moves *top for a scroll key (page lines at a time for a page),
+// reporting whether msg was one. The drawing keeps *top in range.
+func (k scrollKeys) scroll(msg tea.KeyMsg, top *int, page int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		*top = max(0, *top-1)
+	case key.Matches(msg, k.Down):
+		*top++
+	case key.Matches(msg, k.PageUp):
+		*top = max(0, *top-max(1, page))
+	case key.Matches(msg, k.PageDown):
+		*top += max(1, page)
+	default:
+		return false
+	}
+	return true
+}
 
 // pickerKeys are the claim picker's bindings.
 type pickerKeys struct {

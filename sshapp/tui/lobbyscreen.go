@@ -34,7 +34,10 @@ type lobbyScreen struct {
 }
 
 // saidMsg answers a lobby chat line.
-type saidMsg struct{ err error }
+type saidMsg struct {
+	err  error
+	line string // the line sent, to be kept if it was refused
+}
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
@@ -156,9 +159,15 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("the server is shutting down", true)
 		}
 	case saidMsg:
-		if msg.err != nil {
-			m.say.refused()
-			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
+		next, ok := m.say.answered(msg.line, msg.err)
+		switch {
+		case msg.err != nil:
+			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+		case m.say.waiting() > 0 && m.isErr:
+			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
+		}
+		if ok {
+			cmd = m.sayCall(next)
 		}
 	case tea.KeyMsg:
 		cmd = m.take(msg, m.key)
@@ -167,14 +176,22 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
+// sayCall sends a line to the lobby chat; the answer carries the line.
+func (m *lobbyScreen) sayCall(text string) tea.Cmd {
+	l, p := m.c.cfg.Lobby, m.c.cfg.Player
+	return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text), text} })
+}
+
 func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 	if m.say.typing {
 		text, cmd := m.say.key(msg)
 		if text == "" {
 			return cmd
 		}
-		l, p := m.c.cfg.Lobby, m.c.cfg.Player
-		return ask(m, func() tea.Msg { return saidMsg{l.Say(p, text)} })
+		if text, ok := m.say.send(text); ok {
+			return m.sayCall(text)
+		}
+		return nil // on its way after the line before it
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):

@@ -171,9 +171,14 @@ func TestHelpOffersOnlyLegalMoves(t *testing.T) {
 	// The help bar keeps ? (every key) when the rest does not fit.
 	assertContains(t, v, "enter start", "enter: start the game", "+ add normal bot", "? help")
 	annTS, v := draw(ann)
-	assertContains(t, v, "waiting for the host to start")
+	assertContains(t, v, "waiting for host, the host, to start")
 	assertLacks(t, v, "enter start", "enter: start")
 
+	// enter from ann says who starts, not nothing.
+	annTS.key(keyEnter)
+	if want := "host, the host, starts the game (anyone seated may while the host is away)"; annTS.status != want {
+		t.Errorf("enter from a player who may not start: status %q, want %q", annTS.status, want)
+	}
 	// A refused start: the status goes when the game starts.
 	annTS.done(doneMsg{what: "start", err: lobby.ErrNotHost})
 	if annTS.status == "" {
@@ -476,6 +481,71 @@ func TestChatLineFullAndKept(t *testing.T) {
 	}
 }
 
+// TestChatBurstLosesNoLine: lines sent in one burst past the chat's rate
+// limit ("t one enter … t six enter t seven enter", the answers arriving
+// after the last key) go to the chat one at a time, in order, and those
+// refused are each kept, in order, to be sent again; a line refused while
+// the next is being typed waits behind it.
+func TestChatBurstLosesNoLine(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("burst", engine.DefaultOptions(), a, b)
+	m := New(e.config(a, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	words := []string{"one", "two", "three", "four", "five", "six", "seven"}
+	var first tea.Cmd
+	for i, w := range words {
+		m.key(keyRunes("t"))
+		m.key(keyRunes(w))
+		if cmd := m.key(keyEnter); i == 0 {
+			first = cmd
+		} else if cmd != nil {
+			t.Fatalf("%q was sent while %q was on its way: lines could arrive out of order", w, words[0])
+		}
+	}
+	// The answers, after the whole burst: each sends the next line.
+	for cmd := first; cmd != nil; {
+		cmd = ts.done(answer(cmd).(doneMsg))
+	}
+	if ts.say.Value() != "six" || !slices.Equal(ts.say.kept, []string{"seven"}) {
+		t.Fatalf("after the burst the line holds %q, kept %q; want six, then seven", ts.say.Value(), ts.say.kept)
+	}
+	assertContains(t, m.View(), "slow down", "2 lines kept: t to send each again")
+	var said []string
+	for _, l := range e.snapshot(tbl, a).Chat {
+		said = append(said, l.Text)
+	}
+	if !slices.Equal(said, words[:5]) {
+		t.Errorf("the chat took %q, want the first five", said)
+	}
+	// Sent again once the chat takes lines again: six, then seven.
+	for _, w := range []string{"six", "seven"} {
+		e.clock.Advance(2 * time.Second)
+		m.key(keyRunes("t"))
+		if ts.say.Value() != w {
+			t.Fatalf("t brings back %q, want %q", ts.say.Value(), w)
+		}
+		ts.done(answer(m.key(keyEnter)).(doneMsg))
+	}
+	said = said[:0]
+	for _, l := range e.snapshot(tbl, a).Chat {
+		said = append(said, l.Text)
+	}
+	if !slices.Equal(said, words) || ts.say.waiting() != 0 {
+		t.Errorf("the chat took %q (%d kept), want all seven in order", said, ts.say.waiting())
+	}
+	// A refusal that arrives while the next line is typed: it waits behind it.
+	m.key(keyRunes("t"))
+	m.key(keyRunes("eight"))
+	cmd := m.key(keyEnter)
+	m.key(keyRunes("t"))
+	m.key(keyRunes("nin"))
+	ts.done(answer(cmd).(doneMsg)) // refused: no token
+	if ts.say.Value() != "nin" || !slices.Equal(ts.say.kept, []string{"eight"}) {
+		t.Errorf("typing %q, kept %q; want nin typed and eight kept", ts.say.Value(), ts.say.kept)
+	}
+}
+
 // wideKeys is a key map wider than the window.
 type wideKeys []key.Binding
 
@@ -521,4 +591,39 @@ func TestKeysTypedWhileNamed(t *testing.T) {
 	waitOutput(t, tm, "Mia penalty both", "enter create")
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC}) // q would be typed into the table's name
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestAltKeys: alt+key (esc and a key typed fast) is the two keys where
+// the screen has no alt binding, in order; a line being typed keeps its
+// own (alt+backspace deletes a word).
+func TestAltKeys(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("alt", engine.DefaultOptions(), a, b)
+	cfg := e.config(a, 80, 24)
+	cfg.Records = e.st
+	m := New(cfg).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	m.key(keyRunes("t"))
+	m.key(keyRunes("hello world"))
+	m.key(tea.KeyMsg{Type: tea.KeyBackspace, Alt: true})
+	if !ts.say.typing || ts.say.Value() != "hello " {
+		t.Errorf("alt+backspace while typing: typing %v, %q", ts.say.typing, ts.say.Value())
+	}
+	// esc, then t: the line put away, then taken up again
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t"), Alt: true})
+	if !ts.say.typing || ts.say.Value() != "hello " {
+		t.Errorf("esc t: typing %v, %q", ts.say.typing, ts.say.Value())
+	}
+	m.key(keyEsc)
+	// esc h at the table: back to the lobby, then the history
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h"), Alt: true})
+	l, ok := m.cur.(*lobbyScreen)
+	if !ok {
+		t.Fatalf("esc at the table shows %T", m.cur)
+	}
+	l.Update(lobbyMsg{box: l.box, tables: e.lobby.Tables(a.Viewer())}) // the lobby's list in: the h held meanwhile
+	if _, ok := m.cur.(*historyScreen); !ok {
+		t.Errorf("esc h at the table shows %T", m.cur)
+	}
 }

@@ -39,16 +39,18 @@ func TestTwelveSeatsPips(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(e.config(me, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "dozen", "Your turn", "player01", "player12")
 	tm.Send(keyRunes("r"))
-	waitOutput(t, tm, "your dice:", "Announce (lowest first):", "4 pips   94% to beat")
+	// under pips the doubles are named in words ("double 1s", never "11"
+	// beside "11 pips"), and the chances line up after the longest name
+	waitOutput(t, tm, "your dice:", "Announce (lowest first):", fmt.Sprintf("%-9s %3d%% to beat", "4 pips", 94))
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
-	waitOutput(t, tm, "› 5 pips   83% to beat")
+	waitOutput(t, tm, "› "+fmt.Sprintf("%-9s %3d%% to beat", "5 pips", 83))
 	tm.Send(keyEsc) // the picker closed, q quits
 	frame := finalView(t, tm)
 	assertFits(t, frame, 80, 24)
 	for _, p := range ps {
 		assertContains(t, frame, nameOf(p))
 	}
-	assertContains(t, frame, "pips · 6 lives · Mia passed on", "your dice:")
+	assertContains(t, frame, "pips · 6 lives · Mia may pass", "your dice:")
 	t.Logf("12 seats at 80×24:\n%s", frame)
 }
 
@@ -112,7 +114,7 @@ func TestCreateFormOptions(t *testing.T) {
 	}
 	frame = finalView(t, tm)
 	assertFits(t, frame, 80, 24)
-	if !strings.Contains(frame, "pips · 6 lives · Mia passed on") {
+	if !strings.Contains(frame, "pips · 6 lives · Mia may pass") {
 		t.Errorf("the title bar lacks the rules in words:\n%s", frame)
 	}
 }
@@ -135,6 +137,9 @@ func TestMiaPassHint(t *testing.T) {
 	}
 	tm := teatest.NewTestModel(t, New(e.config(b, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "Mia! by alice", "Mia! c: liar · g: give up · p: pass", "p pass Mia")
+	facing := New(e.config(b, 80, 24)).(*Model)
+	showTable(facing, tbl, e.snapshot(tbl, b))
+	assertLacks(t, facing.View(), "a raise", "a: raise") // nothing is above a Mia
 	tm.Send(keyRunes("p"))
 	e.until(tbl, b, "the pass", func(s lobby.Snapshot) bool { return s.Game.Claimant == 1 && s.Game.Claim == engine.Mia })
 	waitOutput(t, tm, "you passed Mia to carol")
@@ -142,7 +147,92 @@ func TestMiaPassHint(t *testing.T) {
 	// ? shows the keys, then the table's rules: what sets them apart, in
 	// the rules command's words.
 	tm.Send(keyRunes("?"))
-	waitOutput(t, tm, "Rules: classic, 6 lives, Mia passed on, wins when back", "mia-pass wins: A Mia may be passed on")
+	waitOutput(t, tm, "Rules: classic, 6 lives, Mia may pass (wins when back)", "mia-pass wins: A Mia may be passed on")
 	tm.Send(keyRunes("?"))
 	assertFits(t, finalView(t, tm), 80, 24)
+}
+
+// TestFormTellsEveryRuleWhole: at 80×24 the form explains the focused
+// option at every value it takes, from its preset on, in the rules' words
+// and whole: never cut ("If it comes back to the player who rolled it,…").
+func TestFormTellsEveryRuleWhole(t *testing.T) {
+	e := newEnv(t)
+	m := New(e.config(e.player("alice"), 80, 24)).(*Model)
+	f := newCreateForm(m.c)
+	m.show(f)
+	collapse := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	seen := 0
+	for fl := fieldPreset; fl < fieldCreate; fl++ {
+		f.setFocus(fl)
+		for range 16 {
+			frame := m.View()
+			assertFits(t, frame, 80, 24)
+			if want := f.explain(); want != "" && !strings.Contains(collapse(frame), collapse(want)) {
+				t.Errorf("%s %s: the form does not tell %q whole:\n%s", fieldLabels[fl], f.value(fl), want, frame)
+			}
+			seen++
+			m.key(tea.KeyMsg{Type: tea.KeyRight})
+		}
+		// the same again under pips, mia-pass wins and every option on
+		f.opts.Ranking, f.opts.MiaPass, f.opts.MiaPenaltyBoth, f.opts.LowClaim = engine.Pips, engine.MiaPassWins, true, engine.LowClaimLoses
+		if frame := m.View(); !strings.Contains(collapse(frame), collapse(f.explain())) {
+			t.Errorf("%s under pips: not told whole:\n%s", fieldLabels[fl], frame)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no option explained")
+	}
+}
+
+// TestFullHelpScrolls: ? at a waiting 12-seat table at 80×24 shows the
+// keys, and the table's rules below them scroll into sight with ↓: every
+// rule that sets the table apart can be read in the smallest window.
+func TestFullHelpScrolls(t *testing.T) {
+	e := newEnv(t)
+	a := e.player("alice")
+	rules := engine.DefaultOptions()
+	rules.Ranking, rules.MiaPass, rules.LowClaim, rules.MiaPenaltyBoth, rules.End = engine.Pips, engine.MiaPassWins,
+		engine.LowClaimLoses, true, engine.FirstOut
+	tbl, err := e.lobby.CreateTable(ctxT(t), a, lobby.TableConfig{Name: "dozen", Rules: rules, Seats: engine.MaxSeats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(e.config(a, 80, 24)).(*Model)
+	showTable(m, tbl, e.snapshot(tbl, a))
+	m.key(keyRunes("?"))
+	first := m.View()
+	assertFits(t, first, 80, 24)
+	assertContains(t, first, "roll", "↑/↓ scroll the help")
+	var seen strings.Builder
+	for range 60 {
+		seen.WriteString(m.View())
+		m.key(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	last := m.View()
+	assertFits(t, last, 80, 24)
+	text := strings.Join(strings.Fields(seen.String()), " ")
+	for _, r := range lobby.RulesApart(rules) {
+		if !strings.Contains(text, strings.Join(strings.Fields(r.Option+" "+r.Value+": "+r.Text), " ")[:40]) {
+			t.Errorf("the rule %s is never shown", r.Option)
+		}
+	}
+	assertContains(t, last, "every rule in words: the rules command")
+	m.key(keyRunes("?"))
+	assertContains(t, m.View(), "Seats")
+}
+
+// TestLiarBeforeAClaimSaysItsCost: where a challenge of nothing is legal
+// and loses at once (the Mäxchen preset: low claims lose), the opener is
+// told what c costs before pressing it.
+func TestLiarBeforeAClaimSaysItsCost(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	rules, _ := engine.Preset(engine.PresetMaexchen)
+	tbl := e.game("mx", rules, a, b)
+	opener, _ := whoseTurn(t, e.snapshot(tbl, a), a, b)
+	m := New(e.config(opener, 80, 24)).(*Model)
+	showTable(m, tbl, e.snapshot(tbl, opener))
+	f := m.View()
+	assertFits(t, f, 80, 24)
+	assertContains(t, f, "c: liar now loses you a life", "c liar! (costs a life)")
 }

@@ -30,6 +30,7 @@ type picker struct {
 	keys   pickerKeys
 	s      *Styles
 	vp     viewport.Model // the window on the values, below the title
+	labelW int            // the widest label, so that the chances line up
 }
 
 // newPicker builds the picker for the view: the values of v.Claims when the
@@ -64,6 +65,10 @@ func newPicker(s *Styles, v *engine.View) (p picker, ok bool) {
 	}
 	if len(p.Items) == 0 {
 		return picker{}, false
+	}
+	p.labelW = len("21 Mia") + 1
+	for _, it := range p.Items {
+		p.labelW = max(p.labelW, len([]rune(it.Label)))
 	}
 	p.keys = newPickerKeys()
 	// d jumps to the viewer's dice: offered only when they are among the
@@ -190,5 +195,5 @@ func (p picker) itemLine(it pickerItem) string {
 	case it.Same:
 		note = "= pass on"
 	}
-	return fmt.Sprintf("%-7s %3d%% to beat  %s", it.Label, it.Beat, note)
+	return fmt.Sprintf("%-*s %3d%% to beat  %s", p.labelW, it.Label, it.Beat, note)
 }

@@ -103,8 +103,19 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return nameSetMsg{id: id, name: n, err: err}
 		})
 	}
+	if msg.Type == tea.KeyRunes && lobby.Overflows(p.input.Value(), len(msg.Runes)) {
+		// said by the name rule, not cut without a word
+		if err := lobby.CheckName(p.input.Value() + string(msg.Runes)); err != nil {
+			p.errMsg = err.Error()
+		}
+		return nil
+	}
+	before := p.input.Value()
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
+	if p.input.Value() != before {
+		p.errMsg = "" // the refusal was of the name before
+	}
 	return cmd
 }
 

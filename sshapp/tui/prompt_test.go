@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -142,5 +143,42 @@ func TestViewFitsAnySize(t *testing.T) {
 		if strings.ContainsRune(v, '\x1b') {
 			t.Errorf("%v: escape codes with an ASCII renderer", size)
 		}
+	}
+}
+
+// TestNamePromptSaysWhatIsWrongNow: a refusal goes as soon as the name is
+// changed (it was of the name before), and a name typed past 16
+// characters is said to be too long rather than cut without a word; the
+// create form's table name alike.
+func TestNamePromptSaysWhatIsWrongNow(t *testing.T) {
+	set := func(name string) (string, string, error) {
+		return "", "", fmt.Errorf("%s is %w", name, lobby.ErrBotName)
+	}
+	m := New(promptConfig("", set)).(*Model)
+	run(m, m.Init())
+	p := m.cur.(*promptScreen)
+	m.key(keyRunes("ada"))
+	run(m, m.key(keyEnter))
+	if !strings.Contains(p.errMsg, "ada is the name of a built-in bot") {
+		t.Fatalf("the refusal: %q", p.errMsg)
+	}
+	m.key(tea.KeyMsg{Type: tea.KeyBackspace})
+	if p.errMsg != "" {
+		t.Errorf("the refusal of ada stays while another name is typed: %q", p.errMsg)
+	}
+	m.key(keyRunes(strings.Repeat("x", 14))) // "ad" and 14: 16
+	m.key(keyRunes("y"))
+	if p.input.Value() != "ad"+strings.Repeat("x", 14) || !strings.Contains(m.View(), "is 17 characters long: a name has at most 16") {
+		t.Errorf("a 17th character: the name %q, the screen:\n%s", p.input.Value(), m.View())
+	}
+
+	e := newEnv(t)
+	fm := New(e.config(e.player("alice"), 80, 24)).(*Model)
+	f := newCreateForm(fm.c)
+	fm.show(f)
+	fm.key(tea.KeyMsg{Type: tea.KeyCtrlU})
+	fm.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(strings.Repeat("t", 20)), Paste: true})
+	if f.name.Value() != "" || !strings.Contains(fm.View(), "is 20 characters long: a table name has at most 16") {
+		t.Errorf("a 20-character table name: %q, the form:\n%s", f.name.Value(), fm.View())
 	}
 }

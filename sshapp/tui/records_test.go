@@ -490,11 +490,13 @@ func TestStatsScreen(t *testing.T) {
 		fmt.Sprintf("wins            %d · win rate %s", tally.Wins, pct(tally.Wins, tally.Games)),
 		fmt.Sprintf("lives lost      %d", tally.LivesLost),
 		fmt.Sprintf("bluffs          %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
+		fmt.Sprintf("understated     %d · %s", tally.Understated, pct(tally.Understated, tally.Claims)),
 		fmt.Sprintf("caught bluffing %s", lobby.Plural(tally.BluffsCaught, "1 time", "times")),
 		fmt.Sprintf("challenges      %d, right %d", tally.Challenges, tally.ChallengesWon),
 		fmt.Sprintf("rating          %.0f (%s)", mine.Rating, lobby.Plural(mine.Games, "1 game", "games")),
-		// the two bluff counts explained: a claim made unseen is no bluff
-		"bluffs: claims unlike the dice you", "caught bluffing: your claims or",
+		// the bluff counts explained: a claim made unseen is no bluff, nor
+		// one below the dice
+		"bluffs: claims above the dice you", "understated: below them (never", "caught bluffing:",
 		"Win rate, your last 7 games",
 		"Leaderboard · overall", "(f: at alpha)", "RATING",
 	}
@@ -614,5 +616,27 @@ func TestLifeBarAndRateBar(t *testing.T) {
 	}
 	if got := chartStart(10, 8, 45); got != 0 {
 		t.Errorf("chartStart(10, 8, 45) = %d", got)
+	}
+}
+
+// TestStatsOfOneGame: after one game the stats say it in words, not as a
+// one-bar sparkline (▁·), which says nothing.
+func TestStatsOfOneGame(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	bluffGame(t, e.st, "alpha", e.clock.Now(), a, b, c) // bob wins
+	for _, who := range []struct {
+		p    lobby.Player
+		want string
+	}{{a, "lost at alpha"}, {b, "won at alpha"}} {
+		cm := e.common(who.p)
+		m := &Model{c: cm, width: 80, height: 24}
+		cm.nav = m
+		sc := newStatsScreen(cm, "")
+		m.show(sc)
+		run(m, sc.Init())
+		f := m.View()
+		assertContains(t, f, "Your one game so far", who.want)
+		assertLacks(t, f, "Win rate, your last", "▁")
 	}
 }

@@ -58,11 +58,7 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	if _, err := engine.Replay(g.Rules, n, evs, nil); err != nil {
 		return nil, fmt.Errorf("game %s does not replay: %w", g.ID, err)
 	}
-	rp := &replayGame{game: g, events: evs, chart: make([][]int, n),
-		nar: lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}}
-	for i, s := range g.Seats {
-		rp.nar.Names[i] = lobby.Label(name(s.Name), s.Bot)
-	}
+	rp := &replayGame{game: g, events: evs, chart: make([][]int, n), nar: lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)}
 	// Step boundaries: the start of every action, and the end.
 	var bounds []int
 	for i, e := range evs {
@@ -144,12 +140,22 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 // rounds is the number of rounds played.
 func (rp *replayGame) rounds() int { return len(rp.starts) }
 
-// name is the display name of a seat.
+// name is the name now of a seat.
 func (rp *replayGame) name(seat int) string {
 	if seat >= 0 && seat < len(rp.game.Seats) {
-		return name(rp.game.Seats[seat].Name)
+		return name(rp.game.Seats[seat].Called())
 	}
 	return "?"
+}
+
+// replaySeats are g's players by seat, by their names now, as the
+// replay's narrator needs them.
+func replaySeats(g store.Game) []lobby.SeatInfo {
+	seats := make([]lobby.SeatInfo, len(g.Seats))
+	for i, s := range g.Seats {
+		seats[i] = lobby.SeatInfo{Name: s.Called(), ID: s.Person, Bot: s.Bot}
+	}
+	return seats
 }
 
 // verdict is what the dice say of events[i], in words (lobby.Narrator,

@@ -61,19 +61,30 @@ func (r reveal) end() tea.Cmd {
 	return tea.Tick(revealFor, func(time.Time) tea.Msg { return revealEndMsg{n: n} })
 }
 
-// lines draws the lifted cup in w×h cells: the heading, the dice, the
-// words wrapped.
+// wrapped is the words wrapped to w cells, a word wider than w broken.
+func (r reveal) wrapped(w int) []string {
+	var out []string
+	for _, l := range r.words {
+		out = append(out, strings.Split(ansi.Wrap(l, w, " "), "\n")...)
+	}
+	return out
+}
+
+// fits reports whether the heading and every word fit in w×h cells.
+func (r reveal) fits(w, h int) bool { return 1+len(r.wrapped(w)) <= h }
+
+// lines draws the lifted cup in w×h cells: the heading, the dice drawn
+// when there is room for them beside all the words, and the words
+// wrapped. The words come first: the dice give way to them (the words
+// name the dice too), and only if the words alone do not fit (see fits)
+// are their last lines left out.
 func (r reveal) lines(s *Styles, w, h int) []string {
 	out := []string{s.Header.Render(cut(r.heading, w))}
-	if r.dice.Valid() {
+	words := r.wrapped(w)
+	if r.dice.Valid() && 1+dieHeight+len(words) <= h {
 		out = append(out, strings.Split(s.Die.Render(drawDice(r.dice)), "\n")...)
 	}
-	room := h - len(out)
-	var words []string
-	for _, w0 := range r.words {
-		words = append(words, strings.Split(ansi.Wordwrap(w0, w, " "), "\n")...)
-	}
-	if len(words) > room {
+	if room := h - len(out); len(words) > room {
 		words = words[:max(0, room)]
 	}
 	for _, l := range words {

@@ -130,14 +130,6 @@ func (m *statsScreen) View() string {
 	return b.String()
 }
 
-// percent writes part of whole as "42%", or "-" when whole is 0.
-func percent(part, whole int) string {
-	if whole <= 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%d%%", (part*100+whole/2)/whole)
-}
-
 // mine is the viewer's own numbers, their rating, and the win rate over
 // their recent games as a sparkline.
 func (m *statsScreen) mine(s *Styles, w int) []string {
@@ -155,11 +147,12 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	}
 	out = append(out,
 		row("games", fmt.Sprintf("%d", t.Games)),
-		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+percent(t.Wins, t.Games))),
+		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+lobby.Percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
-		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+percent(t.Bluffs, t.Claims))),
+		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+lobby.Percent(t.Bluffs, t.Claims))),
+		row("understated", fmt.Sprintf("%d", t.Understated)+s.Subtle.Render(" · "+lobby.Percent(t.Understated, t.Claims))),
 		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
-		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+percent(t.ChallengesWon, t.Challenges))),
+		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+lobby.Percent(t.ChallengesWon, t.Challenges))),
 		row("rating", rating),
 		"",
 	)
@@ -172,6 +165,14 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	recent := m.data.recent
 	if len(recent) == 0 {
 		return out
+	}
+	if len(recent) == 1 { // a rate of one game says nothing: say the game
+		g := recent[0]
+		result := "lost"
+		if g.Winner >= 0 && g.Winner < len(g.Seats) && g.Seats[g.Winner].Person == m.c.cfg.Player.ID {
+			result = "won"
+		}
+		return append(out, s.Header.Render("Your one game so far"), s.Subtle.Render(cut(result+" at "+name(g.Table), w)))
 	}
 	if len(recent) > w {
 		recent = recent[len(recent)-w:]

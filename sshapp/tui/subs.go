@@ -45,6 +45,7 @@ type doneMsg struct {
 	what string
 	move bool // a move of the game, not a chat line or a seat
 	err  error
+	line string // the chat line sent, to be kept if it was refused
 }
 
 // tickMsg is the turn clock's once-a-second redraw, from the wait on sub.
@@ -136,6 +137,15 @@ func tableCall(what string, fn func(ctx context.Context) error) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		return doneMsg{what: what, err: fn(ctx)}
+	}
+}
+
+// chatCall sends a chat line at the table; the answer carries the line.
+func chatCall(t *lobby.Table, p lobby.Player, text string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		return doneMsg{what: "chat", err: t.Say(ctx, p, text), line: text}
 	}
 }
 

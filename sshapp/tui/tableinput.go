@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -59,13 +60,15 @@ type tableScreen struct {
 	cup    reveal
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
+	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
+	hkeys       scrollKeys
 	keys        tableKeys
 	ckeys       confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		logView: c.s.newView(), talk: c.s.newView()}
+		logView: c.s.newView(), talk: c.s.newView(), hkeys: newScrollKeys()}
 	m.shown, m.resized = m.helpKeys, m.layout
 	m.syncKeys()
 	return m
@@ -85,7 +88,8 @@ func (m *tableScreen) sayLine() *chatInput {
 // seedLine is the line for the viewer's seed, made when first used.
 func (m *tableScreen) seedLine() *chatInput {
 	if m.seed == nil {
-		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys()}
+		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys(),
+			whole: "a seed is"} // a seed is never cut: what does not fit is refused
 		m.seed.keys.full(fair.MaxSeedRunes)
 	}
 	m.seed.Width = m.w - 6
@@ -249,6 +253,11 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 // back.
 func (m *tableScreen) follow(first bool) tea.Cmd {
 	evs := m.snap.Events()
+	if m.cup.shown() && m.snap.GameID == m.gameID && m.cup.at < len(evs) {
+		// The cup lifted is told again in this snapshot's words: a player
+		// renamed meanwhile is named as the log names them now.
+		m.cup = newReveal(m.snap, m.cup.at, m.cup.n)
+	}
 	if m.snap.GameID != m.gameID {
 		m.gameID, m.seen = m.snap.GameID, 0
 		if !first && m.isErr {
@@ -300,15 +309,22 @@ func (m *tableScreen) syncKeys() {
 	k.Roll.SetEnabled(can(engine.Roll))
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))
+	if playing && v != nil && v.ChallengeCosts() {
+		k.Challenge.SetHelp("c", "liar! (costs a life)")
+	} else {
+		k.Challenge.SetHelp("c", "liar!")
+	}
 	k.GiveUp.SetEnabled(can(engine.GiveUp))
 	// p passes the claim on unchanged; raising without a roll goes through
 	// the picker (a).
-	samePass := can(engine.Pass) && len(v.Passes) > 0 && v.Passes[0] == v.Claim
+	samePass := can(engine.Pass) && v.CanPassOn()
 	k.Pass.SetEnabled(samePass)
 	if samePass {
 		k.Pass.SetHelp("p", "pass "+v.Options.Ranking.Name(v.Claim))
 	}
-	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass))
+	// a (raise) is offered only when there is a value above the claim to
+	// raise to (never facing a Mia, which only passes on unchanged)
+	k.Announce.SetEnabled(can(engine.Claim) || can(engine.Pass) && v.CanRaise())
 	if can(engine.Claim) {
 		k.Announce.SetHelp("a", "announce")
 	} else {
@@ -353,6 +369,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
+	case m.c.help.ShowAll && m.hkeys.scroll(msg, &m.helpTop, m.h/2):
+		return nil // the full help scrolls
 	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
 		// a move on its way, or the table not open yet: the key waits
 		m.held = append(m.held, msg)
@@ -426,8 +444,23 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
 		return cmd
+	case msg.Type == tea.KeyEnter && !m.snap.Playing && !m.snap.Table.Driven:
+		// enter from someone who may not start: say who may
+		if err := m.snap.Table.MayStart(m.c.cfg.Player); err != nil {
+			m.setStatus(err.Error(), true)
+		}
 	}
 	return nil
+}
+
+// whoStarts is who may start the next game, when the viewer may not:
+// the host by name (lobby.HostStartsError); "" otherwise.
+func (m *tableScreen) whoStarts() string {
+	var hs *lobby.HostStartsError
+	if errors.As(m.snap.Table.MayStart(m.c.cfg.Player), &hs) {
+		return hs.Error()
+	}
+	return ""
 }
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
@@ -435,8 +468,10 @@ func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	if text == "" {
 		return cmd
 	}
-	t, me := m.table, m.c.cfg.Player
-	return ask(m, tableCall("chat", func(ctx context.Context) error { return t.Say(ctx, me, text) }))
+	if text, ok := m.say.send(text); ok {
+		return ask(m, chatCall(m.table, m.c.cfg.Player, text))
+	}
+	return nil // on its way after the line before it
 }
 
 // keySeed takes a key press while the viewer types their seed; enter
@@ -482,10 +517,20 @@ func (m *tableScreen) stand() tea.Cmd { return m.call("stand", m.table.Stand) }
 // done takes the answer to a move or request. A refused move frees the
 // held keys at once; a taken one frees them when its snapshot is in.
 func (m *tableScreen) done(msg doneMsg) tea.Cmd {
+	if msg.what == "chat" {
+		next, ok := m.sayLine().answered(msg.line, msg.err)
+		switch {
+		case msg.err != nil:
+			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+		case m.say.waiting() > 0 && m.isErr:
+			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
+		}
+		if ok {
+			return ask(m, chatCall(m.table, m.c.cfg.Player, next))
+		}
+		return nil
+	}
 	switch {
-	case msg.err != nil && msg.what == "chat":
-		m.say.refused()
-		m.setStatus(msg.err.Error()+keptLine(m.keys.Chat), true)
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
 	case msg.what == "start":

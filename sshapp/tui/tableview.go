@@ -146,7 +146,7 @@ func (m *tableScreen) draw() string {
 	m.titleBar(&b, s, w)
 	b.WriteByte('\n')
 	if m.have {
-		b.WriteString(s.Subtle.Render(cut(m.diceLine(), w)))
+		b.WriteString(s.Subtle.Render(m.diceLine(w)))
 	}
 	b.WriteByte('\n')
 	if !m.have {
@@ -164,35 +164,37 @@ func (m *tableScreen) draw() string {
 
 	colW, botH := m.bottom()
 	if m.c.help.ShowAll {
-		full := m.c.helpView(m, botH)
-		b.WriteString(full)
-		n := lineCount(full)
-		for _, l := range m.rulesLines(s, w, botH-n) {
-			b.WriteString("\n" + l)
-			n++
-		}
-		for ; n < botH; n++ {
-			b.WriteByte('\n')
-		}
+		// every key, then the rules: as long as they are, they scroll
+		lines := append(strings.Split(m.c.helpModel().View(m), "\n"), m.rulesLines(s, w)...)
+		m.helpTop = clamp(m.helpTop, 0, max(0, len(lines)-botH))
+		b.WriteString(strings.Join(block(lines[m.helpTop:], w, botH), "\n"))
 	} else {
 		var lcol []string
 		switch {
 		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
+		case m.cup.shown() && !m.cup.fits(colW, botH):
+			// the lifted cup, over the log and the chat for its few
+			// seconds: its words are told whole
+			b.WriteString(strings.Join(block(m.cup.lines(s, w, botH), w, botH), "\n"))
 		case m.cup.shown():
 			// the lifted cup, in place of the log that tells it too
 			lcol = m.cup.lines(s, colW, botH)
 		default:
 			lcol = append([]string{s.Header.Render("Round log")}, m.drawn[0]...)
 		}
-		rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
-		side(&b, block(lcol, colW, botH), rcol, 2)
+		if lcol != nil {
+			rcol := append([]string{s.Header.Render("Table chat")}, m.drawn[1]...)
+			side(&b, block(lcol, colW, botH), rcol, 2)
+		}
 	}
 	b.WriteByte('\n')
 	m.statusLine(&b, s, w)
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
 		b.WriteString(m.c.helpView(m, 1))
+	} else {
+		b.WriteString(s.Subtle.Render(cut("↑/↓ scroll the help and the rules · ? close", w)))
 	}
 	return b.String()
 }
@@ -343,7 +345,7 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 		case m.isHost() || m.snap.Seated && !m.snap.Table.HostHere:
 			out = append(out, s.Subtle.Render("waiting for a second player"))
 		case m.snap.Seated:
-			out = append(out, s.Subtle.Render("waiting for the host to start"))
+			out = append(out, s.Subtle.Render(cut("waiting for "+name(m.snap.Table.Host)+", the host, to start", w)))
 		}
 		return out
 	case !m.snap.Playing:
@@ -401,20 +403,24 @@ func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int)
 			if v.Can(engine.Roll) { // a Mia come back to its roller (mia-pass reroll)
 				hint = append(hint, "r: roll")
 			}
-			if len(v.Passes) > 0 { // mia-pass: it may go on
+			if v.CanPassOn() { // mia-pass: it may go on
 				hint = append(hint, "p: pass")
 			}
 		default:
+			if v.Can(engine.Roll) && v.ChallengeCosts() {
+				hint = append(hint, "r: roll", "b: roll blind", "c: liar now loses you a life")
+				break
+			}
 			if v.Can(engine.Challenge) {
 				hint = append(hint, "c: liar")
 			}
 			if v.Can(engine.Roll) {
 				hint = append(hint, "r: roll", "b: roll blind")
 			}
-			if len(v.Passes) > 0 && v.Passes[0] == v.Claim {
+			if v.CanPassOn() {
 				hint = append(hint, "p: pass")
 			}
-			if len(v.Passes) > 0 && v.Passes[len(v.Passes)-1] != v.Claim {
+			if v.CanRaise() {
 				hint = append(hint, "a: raise")
 			}
 		}
@@ -493,8 +499,11 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 	if !m.snap.Seated && m.keys.Sit.Enabled() {
 		out = append(out, s.Info.Render("s: sit for the next game"))
 	}
-	if m.keys.Start.Enabled() {
+	switch {
+	case m.keys.Start.Enabled():
 		out = append(out, s.Info.Render("enter: play again"))
+	case m.snap.Seated && m.whoStarts() != "":
+		out = append(out, s.Subtle.Render(cut(name(m.snap.Table.Host)+", the host, starts the next game", w)))
 	}
 	return out
 }
@@ -517,13 +526,16 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	}
 }
 
-// diceLine is the line under the title: the server's commitment to the
-// dice (its first 16 hex digits; `seed TABLE` shows all 64) and the
-// players' seeds, for the running game or the next.
-func (m *tableScreen) diceLine() string {
+// diceLine is the line under the title, in at most w cells: the
+// server's commitment to the dice (its first 16 hex digits; `seed TABLE`
+// shows all 64) and the seeds of the players, for the running game or the
+// next, and the viewer's own. What does not fit goes whole, never cut in
+// the middle of a seed: the viewer's seed is then only said to be given,
+// and then the parts at the end go.
+func (m *tableScreen) diceLine(w int) string {
 	f := m.snap.Table.Fair
 	if f.Commitment == "" {
-		return "dice: not committed (a game dealt before commitments, or scripted)"
+		return cut("dice: not committed (a game dealt before commitments, or scripted)", w)
 	}
 	var b strings.Builder
 	if f.Next {
@@ -532,9 +544,11 @@ func (m *tableScreen) diceLine() string {
 		b.WriteString("dice: ")
 	}
 	fmt.Fprintf(&b, "sha256 %s…", f.Commitment[:16])
-	names := make([]string, len(f.Seeds))
-	for i, s := range f.Seeds {
-		names[i] = name(s.Name)
+	var names []string // the seeds that count: the players'
+	for _, s := range f.Seeds {
+		if s.Seated {
+			names = append(names, name(s.Name))
+		}
 	}
 	switch {
 	case len(names) == 0 && f.Next:
@@ -544,38 +558,40 @@ func (m *tableScreen) diceLine() string {
 	default:
 		b.WriteString(" · seeds: " + strings.Join(names, ", "))
 	}
-	if f.Next {
-		if s, ok := f.Seed(m.c.cfg.Player.ID); ok {
-			fmt.Fprintf(&b, " · yours %q (f)", s)
-		} else {
-			b.WriteString(" · yours: none (f)")
-		}
+	line := b.String()
+	if !f.Next {
+		return cutParts(line, " · ", w)
 	}
-	return b.String()
+	if s, ok := f.Seed(m.c.cfg.Player.ID); ok {
+		if full := line + fmt.Sprintf(" · yours %q (f)", s); ansi.StringWidth(full) <= w {
+			return full
+		}
+		return cutParts(line+" · yours: given (f)", " · ", w)
+	}
+	return cutParts(line+" · yours: none (f)", " · ", w)
 }
 
-// rulesLines are the table's rules under the full help, in at most h
-// lines of w cells: a blank line, the rules in words, then what sets them
-// apart from the classic rules, explained (lobby.RulesApart); the rules
-// command tells them all.
-func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
-	if h < 3 {
-		return nil
-	}
+// rulesLines are the table's rules under the full help, in lines of w
+// cells: a blank line, the rules in words, then what sets them apart from
+// the classic rules, explained (lobby.RulesApart), and where every rule
+// is told.
+func (m *tableScreen) rulesLines(s *Styles, w int) []string {
 	o := m.snap.Table.Rules
 	if m.snap.Game != nil && m.snap.Playing {
 		o = m.snap.Game.Options // the game's, when the host changed them for the next one
 	}
-	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
+	out := []string{""}
+	for _, l := range lobby.Wrap("Rules: "+lobby.RulesSummary(o), w) {
+		out = append(out, s.Header.Render(l))
+	}
 	for _, r := range lobby.RulesApart(o) {
-		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
-			out = append(out, l)
-		}
+		out = append(out, lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
 	}
-	if len(out) > h {
-		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
+	every := "every rule in words: " + m.c.cfg.Hint + " rules " + name(m.name)
+	if m.c.cfg.Hint == "" || ansi.StringWidth(every) > w {
+		every = "every rule in words: the rules command"
 	}
-	return out
+	return append(out, s.Subtle.Render(every))
 }
 
 // notice is what a window too small for the table still says: that it is

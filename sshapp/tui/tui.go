@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
@@ -211,6 +213,15 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Sequence(cmds...)
 	}
+	if msg.Alt && !m.bindsAlt(msg) {
+		// A terminal sends alt+key as esc and the key, as it sends esc
+		// then a key typed fast: without a binding of its own, it is the
+		// two keys, in order ("esc h" is not lost).
+		plain := msg
+		plain.Alt = false
+		esc := m.key(tea.KeyMsg{Type: tea.KeyEscape})
+		return tea.Sequence(esc, m.key(plain))
+	}
 	if msg.String() == "ctrl+c" || (m.fatal != "" && msg.String() == "q") {
 		return m.quit()
 	}
@@ -231,6 +242,36 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	_, cmd := m.cur.Update(msg)
 	return cmd
+}
+
+// textAltKeys are the bindings with alt of a text input (a word back or
+// on, a word deleted): alt+key means them while a line is typed.
+var textAltKeys = func() []key.Binding {
+	k := textinput.DefaultKeyMap
+	return []key.Binding{k.WordForward, k.WordBackward, k.DeleteWordBackward, k.DeleteWordForward}
+}()
+
+// bindsAlt reports whether the screen shown has a binding for msg, a key
+// with alt: its own keys (help.KeyMap), and a text input's while it types.
+func (m *Model) bindsAlt(msg tea.KeyMsg) bool {
+	if m.cur == nil {
+		return false
+	}
+	var bs []key.Binding
+	for _, col := range m.cur.FullHelp() {
+		bs = append(bs, col...)
+	}
+	if m.cur.Typing() {
+		bs = append(bs, textAltKeys...)
+	}
+	for _, b := range bs {
+		for _, k := range b.Keys() {
+			if k == msg.String() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anySize is a screen that draws in any size (the name prompt); the

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
@@ -133,12 +134,72 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 		}
 		seats[i] = seat(p, name)
 	}
-	rec, err := s.st.CreateGame(ctx, store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1,
-		Fair: g.Fair})
+	sg := store.Game{Table: g.Table, Seats: seats, Rules: g.Rules, Started: g.Started, Winner: -1, Fair: g.Fair}
+	var (
+		rec store.Game
+		err error
+	)
+	if g.Next != nil {
+		rec, err = s.st.CreateGameWithNext(ctx, sg, toNextDice(*g.Next))
+	} else {
+		rec, err = s.st.CreateGame(ctx, sg)
+	}
 	if err != nil {
 		return "", err
 	}
 	return rec.ID, nil
+}
+
+func toNextDice(d lobby.NextDice) store.NextDice {
+	out := store.NextDice{Seed: d.Seed.Reveal()}
+	for _, g := range d.Given {
+		out.Given = append(out.Given, store.GivenSeed{Person: g.ID, Seed: g.Seed})
+	}
+	return out
+}
+
+// NextDice reads a table's next dice; none kept is ok false.
+func (s Storage) NextDice(ctx context.Context, table string) (lobby.NextDice, bool, error) {
+	d, err := s.st.NextDice(ctx, table)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return lobby.NextDice{}, false, nil
+	case err != nil:
+		return lobby.NextDice{}, false, err
+	}
+	seed, err := fair.ParseSeed(d.Seed)
+	if err != nil {
+		return lobby.NextDice{}, false, fmt.Errorf("next dice of %s: %w", table, err)
+	}
+	out := lobby.NextDice{Seed: seed}
+	for _, g := range d.Given {
+		out.Given = append(out.Given, lobby.GivenSeed{ID: g.Person, Seed: g.Seed})
+	}
+	return out, true, nil
+}
+
+// SaveNextDice keeps a table's next dice.
+func (s Storage) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
+	return s.st.SetNextDice(ctx, table, toNextDice(d))
+}
+
+// AddChat keeps a line of a table's chat, and the last lobby.ChatKeep.
+func (s Storage) AddChat(ctx context.Context, table string, l lobby.ChatLine) error {
+	return s.st.AddChat(ctx, table, store.ChatLine{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
+		lobby.ChatKeep)
+}
+
+// Chat reads the lines kept of a table's chat.
+func (s Storage) Chat(ctx context.Context, table string) ([]lobby.ChatLine, error) {
+	ls, err := s.st.Chat(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]lobby.ChatLine, len(ls))
+	for i, l := range ls {
+		out[i] = lobby.ChatLine{At: l.At, FromID: l.Person, Bot: l.Bot, Text: l.Text}
+	}
+	return out, nil
 }
 
 // Append stores a game's next events, and its result when res is given.

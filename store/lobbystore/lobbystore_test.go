@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -312,4 +313,120 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKeptAcrossReopen: a table's next dice (the commitment shown, the
+// seeds given) and its chat are in the file, so that a lobby opened on it
+// again, after the server stopped, shows them as they were; the secret
+// seed is in no table record a command reads; a table closed, or a new
+// table of its name, keeps nothing of them; the file checks clean. The
+// chat and the seeds are kept by person: renamed while the server was
+// down, they show the names of now.
+func TestKeptAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mia.db")
+	ctx := context.Background()
+	open := func() (*store.Store, *lobby.Lobby) {
+		t.Helper()
+		st, err := store.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, l
+	}
+	st, l := open()
+	person := func(fp, name string) lobby.Player {
+		t.Helper()
+		p, err := st.SetName(ctx, fp, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lobby.Player{ID: p.ID, Key: fp}
+	}
+	alice, bob := person("SHA256:alice", "alice"), person("SHA256:bob", "bob")
+	tbl, err := l.CreateTable(ctx, alice, lobby.TableConfig{Name: "Kept", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{alice, bob} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := tbl.SetSeed(ctx, bob, "bob's seed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Say(ctx, alice, "hello across a restart"); err != nil {
+		t.Fatal(err)
+	}
+	before := tbl.Info().Fair
+	d, err := st.NextDice(ctx, "kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := st.TableRecords(ctx, "kept")
+	if err != nil || len(recs) != 1 {
+		t.Fatal(recs, err)
+	}
+	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed) {
+		t.Error("the table's record holds its next secret seed")
+	}
+	l.Close()
+	// Renamed while the server is down.
+	for fp, name := range map[string]string{"SHA256:alice": "alicia", "SHA256:bob": "robert"} {
+		if _, err := st.SetName(ctx, fp, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	st, l = open()
+	tbl, err = l.Table("kept")
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := tbl.Info().Fair
+	if after.Commitment != before.Commitment || len(after.Seeds) != 1 || len(before.Seeds) != 1 ||
+		after.Seeds[0].ID != bob.ID || after.Seeds[0].Seed != before.Seeds[0].Seed || after.Seeds[0].Name != "robert" {
+		t.Errorf("the dice after the restart %+v, before %+v", after, before)
+	}
+	sub, err := tbl.Watch(ctx, alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := sub.Wait(ctx)
+	sub.Close()
+	if len(snap.Chat) != 1 || snap.Chat[0].Text != "hello across a restart" || snap.Chat[0].FromID != alice.ID ||
+		snap.Chat[0].From != "alicia" {
+		t.Errorf("the chat after the restart: %+v", snap.Chat)
+	}
+	if err := st.Check(ctx); err != nil {
+		t.Error(err)
+	}
+	if err := tbl.Close(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.NextDice(ctx, "kept"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a closed table's next dice: %v", err)
+	}
+	if ls, err := st.Chat(ctx, "kept"); err != nil || len(ls) != 0 {
+		t.Errorf("a closed table's chat: %+v %v", ls, err)
+	}
+	again, err := l.CreateTable(ctx, bob, lobby.TableConfig{Name: "kept", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := again.Info().Fair; f.Commitment == before.Commitment || len(f.Seeds) != 0 {
+		t.Errorf("a new table of the name has the old one's dice: %+v", f)
+	}
+	if err := st.Check(ctx); err != nil {
+		t.Error(err)
+	}
+	l.Close()
+	st.Close()
 }
