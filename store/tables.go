@@ -33,6 +33,10 @@ type Table struct {
 	// the order they sat, so that a restart between games keeps them. (A
 	// game in progress keeps its own seats, in its record.)
 	Seated []Seat `json:"seated,omitempty"`
+	// Link is the token of the table's web link (`table link`), "" when
+	// it has none. A closed table's record keeps it: its games stay open
+	// to the link.
+	Link string `json:"link,omitempty"`
 }
 
 // IsOpen reports whether the table is not closed.
