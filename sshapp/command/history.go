@@ -1,8 +1,10 @@
 package command
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -53,6 +55,7 @@ type HistoryGame struct {
 	Winner    int        `json:"winner"`
 	Standings []int      `json:"standings"`
 	Rounds    int        `json:"rounds"`
+	URL       string     `json:"url,omitempty"` // the game's web page, with the web window's public address set
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -113,11 +116,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.serverError("read the history", err)
 	}
+	links := c.gameLinks(ctx, games)
 	if c.JSON {
 		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
 			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
-				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], URL: links[i]})
 		}
 		return c.WriteJSON(out)
 	}
@@ -125,11 +129,20 @@ func runHistory(ctx context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, "No finished games to show.")
 		return ExitOK
 	}
+	web := slices.ContainsFunc(links, func(l string) bool { return l != "" })
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
+	head := "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS"
+	if web {
+		head += "\tON THE WEB"
+	}
+	fmt.Fprintln(tw, head)
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
+		if web {
+			fmt.Fprintf(tw, "\t%s", cmp.Or(links[i], "-"))
+		}
+		fmt.Fprintln(tw)
 	}
 	_ = tw.Flush()
 	if next != "" {
