@@ -17,10 +17,10 @@ type liveView struct {
 	Rules   string // the table's rules in words
 	State   string // "round 3", "waiting for players", "game over"
 	Private bool
-	Dice    string   // the dice's commitment, in words
-	Commit  string   // the commitment in full, "" for none
-	Seeds   string   // who gave a seed
-	Head    string   // the seats' heading between games
+	Dice    string // the dice's commitment, in words
+	Commit  string // the commitment in full, "" for none
+	Seeds   string // who gave a seed
+	Head    string // the seats' heading between games
 	Seats   []seatView
 	Panel   panelView
 	Lifted  *liftedView // the end of the last round

@@ -493,10 +493,10 @@ func pct(n, of int) string {
 
 // leaderRow is one player of the leaderboard.
 type leaderRow struct {
-	Rank                 int
-	Name, URL            string
-	Rating, Games, Wins  string
-	Bot                  bool
+	Rank                int
+	Name, URL           string
+	Rating, Games, Wins string
+	Bot                 bool
 }
 
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {

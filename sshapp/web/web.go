@@ -178,7 +178,7 @@ func New(cfg Config) (*Server, error) {
 	s.h = s.routes()
 	s.srv = &http.Server{
 		Handler:           s.h,
-		ReadHeaderTimeout: 5 * time.Second, // (no ReadTimeout: GET has no body, and it would end streams)
+		ReadHeaderTimeout: 5 * time.Second,  // (no ReadTimeout: GET has no body, and it would end streams)
 		WriteTimeout:      30 * time.Second, // a stream moves its own deadline on
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    8 << 10,
