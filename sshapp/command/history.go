@@ -1,7 +1,6 @@
 package command
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -129,22 +128,23 @@ func runHistory(ctx context.Context, c *Call) int {
 		fmt.Fprintln(c.Stdout, "No finished games to show.")
 		return ExitOK
 	}
-	web := slices.ContainsFunc(links, func(l string) bool { return l != "" })
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	head := "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS"
-	if web {
-		head += "\tON THE WEB"
-	}
-	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
 	for i, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
-		if web {
-			fmt.Fprintf(tw, "\t%s", cmp.Or(links[i], "-"))
-		}
-		fmt.Fprintln(tw)
 	}
 	_ = tw.Flush()
+	if slices.ContainsFunc(links, func(l string) bool { return l != "" }) {
+		fmt.Fprintln(c.Stdout, "On the web, move by move:")
+		tw = tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+		for i, g := range games {
+			if links[i] != "" {
+				fmt.Fprintf(tw, "  %s\t%s\n", g.ID, links[i])
+			}
+		}
+		_ = tw.Flush()
+	}
 	if next != "" {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {

@@ -271,7 +271,7 @@ func (s *Server) tableEvents(w http.ResponseWriter, r *http.Request) {
 			if fr := f.cur.Load(); fr != nil && fr.ver != sent && v.Sees(fr.access) {
 				_ = send(fr.eventAt(s.cfg.Now()))
 			}
-			_ = send([]byte("event: gone\ndata: The table is closed.\n\n"))
+			_ = send([]byte("event: gone\ndata: " + s.goneReason(f, v) + "\n\n"))
 			return
 		case <-r.Context().Done():
 			return
@@ -284,6 +284,19 @@ func (s *Server) tableEvents(w http.ResponseWriter, r *http.Request) {
 		s.hub.dropped.Add(1)
 		s.log.Info("dropped a web watcher that stopped reading", "table", f.key, "addr", ip)
 	}
+}
+
+// goneReason says why a feed ended, for a viewer v that watched it.
+func (s *Server) goneReason(f *feed, v lobby.Viewer) string {
+	switch t, err := s.cfg.Lobby.Table(f.table.Name()); {
+	case s.closing.Load():
+		return "The server is shutting down."
+	case err != nil || t != f.table:
+		return "The table is closed."
+	case !v.Sees(t.Info().Access()):
+		return "The table's web link was ended."
+	}
+	return "The live table stopped: reload to follow it again."
 }
 
 // finished reads a game the viewer may see; ok is false once it has
