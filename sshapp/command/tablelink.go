@@ -2,10 +2,7 @@ package command
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"github.com/mia-game/mia/lobby"
 )
 
 // runTableLink is `table link NAME [--revoke]`: the host's web link to a
@@ -29,9 +26,7 @@ func runTableLink(ctx context.Context, c *Call, args []string) int {
 	if !ok {
 		return ExitRefused
 	}
-	token, err := t.Link(ctx, c.lobbyPlayer(), *revoke)
-	switch {
-	case errors.Is(err, lobby.ErrPublicLink) && !*revoke:
+	if !info.Private && !*revoke {
 		// Anyone may watch a public table: its address is the link.
 		url := c.cfg.Web.Table(info.Name, info.Access())
 		if c.JSON {
@@ -39,7 +34,9 @@ func runTableLink(ctx context.Context, c *Call, args []string) int {
 		}
 		fmt.Fprintf(c.Stdout, "%s is public: anyone may watch it and its games on the web, no link needed:\n  %s\n", info.Name, url)
 		return ExitOK
-	case err != nil:
+	}
+	token, err := t.Link(ctx, c.lobbyPlayer(), *revoke)
+	if err != nil {
 		return c.tableError(err)
 	}
 	if *revoke {
