@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"html/template"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -119,14 +120,14 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut tui.Cut, cur i
 	at := func(m int) string {
 		u := gamePath(g.ID) + "?m=" + strconv.Itoa(m)
 		if token != "" {
-			u += "&" + linkParam + "=" + token
+			u += "&" + linkParam + "=" + url.QueryEscape(token)
 		}
 		return u
 	}
 	own := func(suffix string) string {
 		u := gamePath(g.ID) + suffix
 		if token != "" {
-			u += "?" + linkParam + "=" + token
+			u += "?" + linkParam + "=" + url.QueryEscape(token)
 		}
 		return u
 	}

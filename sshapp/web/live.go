@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/mia-game/mia/engine"
@@ -116,7 +117,7 @@ func withToken(path string, a lobby.Access) string {
 	if (lobby.Viewer{}).Sees(a) || a.Link == "" {
 		return path
 	}
-	return path + "?" + linkParam + "=" + a.Link
+	return path + "?" + linkParam + "=" + url.QueryEscape(a.Link)
 }
 
 // diceLine says what the table screen's line under the title says: the

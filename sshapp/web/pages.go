@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"math"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -188,7 +189,7 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 	fr := f.cur.Load()
 	events := tablePath(fr.name) + "/events"
 	if !(lobby.Viewer{}).Sees(fr.access) {
-		events += "?" + linkParam + "=" + v.Link
+		events += "?" + linkParam + "=" + url.QueryEscape(v.Link)
 	}
 	hint := ""
 	if !fr.private {
