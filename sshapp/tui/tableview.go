@@ -515,14 +515,25 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		line := "You are watching this game."
 		if link := m.gameLink(); link != "" {
-			line = "You are watching this game · on the web: " + link
+			line = fitLink(w, link, "You are watching this game · on the web: ", "on the web: ")
 		}
 		b.WriteString(s.Subtle.Render(cut(line, w)))
 	case m.snap.Game != nil:
 		if link := m.gameLink(); link != "" {
-			b.WriteString(s.Subtle.Render(cut("This game on the web: "+link, w)))
+			b.WriteString(s.Subtle.Render(cut(fitLink(w, link, "This game on the web: ", "on the web: "), w)))
 		}
 	}
+}
+
+// fitLink is link after the longest of the words that leaves it whole in
+// w cells (a link cut short opens nothing), or the link alone.
+func fitLink(w int, link string, words ...string) string {
+	for _, wd := range words {
+		if ansi.StringWidth(wd+link) <= w {
+			return wd + link
+		}
+	}
+	return link
 }
 
 // gameLink is the web address of the table's game (Config.GameLink), ""

@@ -42,6 +42,13 @@ func TestTableScreenGameLink(t *testing.T) {
 			t.Errorf("%s's table screen shows a web link without a web window", p.Name)
 		}
 	}
+	// A link too long for the words before it keeps whole: the words go.
+	long := "https://mia.example.org/games/" + strings.Repeat("9", 8) + "?link=jFKly9Y8ind2tMfYxlDsBw"
+	for _, w := range []int{80, 70, len(long)} {
+		if got := fitLink(w, long, "You are watching this game · on the web: ", "on the web: "); !strings.HasSuffix(got, long) || len(got) > w {
+			t.Errorf("at %d columns: %q", w, got)
+		}
+	}
 	for _, g := range asked {
 		if g.Table == nil || g.Table.Host != a.Fingerprint || g.Started.Before(g.Table.Created) {
 			t.Errorf("the link was asked with %+v, not the table's record", g)

@@ -152,9 +152,7 @@ func TestBrowserLiveTable(t *testing.T) {
 	e := newEnv(t, nil, nil) // provably fair dice: the commitment is on the page
 	ctx := ctxT(t)
 	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("cat")
-	rules := engine.DefaultOptions()
-	rules.Lives = 3
-	g := e.newGame("team-a", rules, false, ann, ben, cat)
+	g := e.newGame("team-a", engine.DefaultOptions(), false, ann, ben, cat)
 	spectator, err := g.tbl.Watch(ctx, e.player("dan"))
 	if err != nil {
 		t.Fatal(err)
@@ -169,28 +167,39 @@ func TestBrowserLiveTable(t *testing.T) {
 		}
 	}
 	var snap lobby.Snapshot
-	for n := 0; n < 40 && !g.over(); n++ {
+	shown := func(what string) {
+		t.Helper()
+		lines := snap.LogLines(1)
+		p.until(what, fmt.Sprintf(
+			`document.getElementById("live").dataset.version === %q && document.querySelector("#live .log li:last-child").textContent === %q`,
+			fmt.Sprint(snap.Version), lines[len(lines)-1]))
+	}
+	for n := 0; !g.over(); n++ {
+		if n > 3000 {
+			t.Fatal("the game does not end")
+		}
 		g.step()
 		if s, ok := spectator.Take(); ok {
 			snap = s
 		}
-		if n%5 != 0 && n < 30 {
-			continue // every move is sent; the page is checked now and then
+		switch {
+		case n < 20 && n%4 == 0: // every move is sent; the page is checked now and then
+			shown(fmt.Sprintf("move %d is shown", n))
+		case n == 20 && !g.over():
+			shown("the game in its middle is shown")
+			if shot := os.Getenv("MIA_WEB_SCREENSHOT"); shot != "" {
+				png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(shot, png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-		lines := snap.LogLines(1)
-		p.until(fmt.Sprintf("move %d is shown", n), fmt.Sprintf(
-			`document.getElementById("live").dataset.version === %q && document.querySelector("#live .log li:last-child").textContent === %q`,
-			fmt.Sprint(snap.Version), lines[len(lines)-1]))
 	}
-	if shot := os.Getenv("MIA_WEB_SCREENSHOT"); shot != "" {
-		png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(shot, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	shown("the end of the game is shown")
+	p.until("the winner is shown", `document.querySelector("#live .won") !== null && document.querySelector("#live .won").textContent.includes("wins!")`)
 	p.clean()
 }
 
