@@ -187,8 +187,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
 	stopMetrics := func(context.Context) error { return nil }
+	collector := newMiaCollector(srv, lob, st)
 	if o.metrics != "" {
-		if stopMetrics, err = serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg); err != nil {
+		if stopMetrics, err = serveMetrics(o.metrics, collector, lg); err != nil {
 			closeAll()
 			return err
 		}
@@ -214,6 +215,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			closeAll()
 			return err
 		}
+		collector.web.Store(ws)
 		go func() { webServed <- ws.Serve(webLn) }()
 		lg.Info("web window listening", "addr", webLn.Addr().String(), "url", webLinks.Base)
 	}

@@ -551,7 +551,7 @@ func TestDebugAddrRefused(t *testing.T) {
 func TestWebWindow(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json", "MIA_HTTP_URL": "https://mia.example.org"},
-		"--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0", "--bot-delay", "0")
+		"--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0", "--bot-delay", "0", "--metrics-addr", "127.0.0.1:0")
 	addr, _ := logs.address(t)
 	webAddr := logs.logValue(t, "web window listening", "addr")
 	if u := logs.logValue(t, "web window listening", "url"); u != "https://mia.example.org" {
@@ -578,6 +578,10 @@ func TestWebWindow(t *testing.T) {
 	_, port, _ := net.SplitHostPort(addr)
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "ssh -p "+port+" mia.example.org") {
 		t.Errorf("the table by its link: %d, where to play not said:\n%s", resp.StatusCode, body)
+	}
+	m := scrape(t, logs.logValue(t, "metrics listening", "addr"))
+	if m["mia_web_feeds"] != 1 || m["mia_web_frames_total"] < 1 {
+		t.Errorf("the web window's metrics: feeds %v, frames %v", m["mia_web_feeds"], m["mia_web_frames_total"])
 	}
 	if err := stop(); err != nil {
 		t.Errorf("run: %v", err)
