@@ -74,9 +74,9 @@ func ratingBars(labels []string, ratings []float64, start float64) template.HTML
 		span = max(span, math.Abs(r-start))
 	}
 	const (
-		w     = 520.0
-		row   = 22.0
-		label = 150.0
+		w     = 420.0
+		row   = 24.0
+		label = 130.0
 	)
 	h := row * float64(len(ratings))
 	mid := label + (w-label)/2
@@ -106,6 +106,9 @@ func ratingBars(labels []string, ratings []float64, start float64) template.HTML
 	return template.HTML(b.String())
 }
 
+// placesShown is how many of a player's games the places chart shows.
+const placesShown = 30
+
 // placesChart draws a player's recent games, oldest first: a bar per game
 // as high as the place was good (first: full height), the winner's bars
 // marked.
@@ -118,9 +121,11 @@ func placesChart(places, players []int) template.HTML {
 		bw  = 16.0
 		gap = 4.0
 	)
-	w := float64(len(places)) * (bw + gap)
+	// Room for the most games the page lists, so that a bar is as wide
+	// with two games as with thirty.
+	w := float64(max(len(places), placesShown)) * (bw + gap)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart places" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`, max(w, 100), h,
+	fmt.Fprintf(&b, `<svg class="chart places" viewBox="0 0 %.0f %.0f" role="img" aria-label="%s">`, w, h,
 		html.EscapeString("places in the last games, oldest left"))
 	for i, p := range places {
 		n := max(players[i], 2)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -214,11 +216,6 @@ func (f *feed) run() {
 		close(f.done)
 		f.wakeAll()
 	}()
-	defer func() {
-		if r := recover(); r != nil {
-			f.h.s.log.Error("a table's feed panicked", "table", f.key, "panic", r)
-		}
-	}()
 	ping := time.NewTicker(f.h.s.lim.Ping)
 	defer ping.Stop()
 	for {
@@ -228,7 +225,7 @@ func (f *feed) run() {
 			if !ok {
 				continue
 			}
-			fr, err := f.h.s.makeFrame(snap)
+			fr, err := f.frameOf(snap)
 			if err != nil {
 				f.h.s.log.Error("draw a table for the web", "table", f.key, "err", err)
 				continue
@@ -245,6 +242,17 @@ func (f *feed) run() {
 			return
 		}
 	}
+}
+
+// frameOf makes a snapshot's frame; a panic drawing it is an error, and
+// the feed goes on with the next snapshot.
+func (f *feed) frameOf(snap lobby.Snapshot) (fr *frame, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return f.h.s.makeFrame(snap)
 }
 
 // wakeAll wakes every watcher; one busy writing finds the newest frame

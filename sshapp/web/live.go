@@ -91,7 +91,7 @@ func liveOf(snap lobby.Snapshot) liveView {
 	case v != nil:
 		lv.State, lv.Head = "game over", "Seated for the next game"
 	default:
-		lv.State, lv.Head = fmt.Sprintf("waiting for players · %d of %d seated", info.Taken, info.Seats), "Seats"
+		lv.State, lv.Head = fmt.Sprintf("waiting · %d of %d seated", info.Taken, info.Seats), "Seats"
 	}
 	lv.Ticking = snap.Playing && !snap.Deadline.IsZero()
 	lv.Seats = seatsOf(snap)

@@ -468,7 +468,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		Caught:        lobby.Plural(tally.BluffsCaught, "1 time", "times"),
 		Challenges:    fmt.Sprintf("%d right of %d%s", tally.ChallengesWon, tally.Challenges, pct(tally.ChallengesWon, tally.Challenges)),
 		BluffsMeaning: store.BluffsMeaning, CaughtMeaning: store.CaughtMeaning}
-	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.Fingerprint, Limit: 30}, lobbystore.Shows(lobby.Viewer{}))
+	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.Fingerprint, Limit: placesShown}, lobbystore.Shows(lobby.Viewer{}))
 	if err != nil {
 		s.serverError(w, r, "read the games", err)
 		return
@@ -491,7 +491,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	pv.Places = placesChart(places, players)
 	if len(places) > 0 {
-		pv.PlacesNote = fmt.Sprintf("Places in the last %s anyone may see, oldest left: the higher the bar, the better the place; a win is marked.",
+		pv.PlacesNote = fmt.Sprintf("Places in the last %s anyone may see, oldest left: the higher the bar, the better the place; a win in gold.",
 			lobby.Plural(len(places), "game", "games"))
 	}
 	s.render(w, r, http.StatusOK, "player", layout{Title: p.Name, Main: pv})
