@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
@@ -320,6 +321,40 @@ func TestBrowserFairness(t *testing.T) {
 	text = eval[string](p, `document.getElementById("fair-result").textContent`)
 	if verdict != "unfair" || !strings.Contains(text, "do not match") || !strings.Contains(text, "roll 2 ") {
 		t.Errorf("an altered game: %s: %s", verdict, text)
+	}
+	p.clean()
+}
+
+// TestBrowserWithoutScripts: with scripts off in Chromium the pages are
+// whole: the table is a snapshot of the game that says so, and a game
+// steps by its links, a page a move.
+func TestBrowserWithoutScripts(t *testing.T) {
+	p := openBrowser(t, 1100, 800)
+	e := newEnv(t, nil, nil)
+	a, b := e.player("alice"), e.player("bob")
+	g := e.newGame("alpha", quickRules(), false, a, b)
+	g.step()
+	p.do("turn scripts off", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	}))
+	p.do("open the table", chromedp.Navigate(e.base+"/tables/alpha"))
+	text := eval[string](p, `document.body.innerText`)
+	for _, want := range []string{"alpha", "round 1", "alice", "bob", "round log", "without scripts this page is a snapshot"} {
+		if !strings.Contains(strings.ToLower(text), want) {
+			t.Errorf("the table without scripts lacks %q:\n%s", want, text)
+		}
+	}
+	if eval[bool](p, `!document.getElementById("stream-state").hidden`) {
+		t.Error("the live line shows without scripts")
+	}
+	id := g.playOut(nil)
+	p.do("open the game", chromedp.Navigate(e.base+"/games/"+id))
+	p.do("follow next", chromedp.Click("#to-next", chromedp.NodeVisible))
+	p.until("move 1 by its own page", `new URLSearchParams(location.search).get("m") === "1" && document.querySelector("#m1.current") !== null`)
+	text = eval[string](p, `document.getElementById("fair").innerText`)
+	if !strings.Contains(text, "your browser checks every roll") || !strings.Contains(text, "verify "+id) {
+		t.Errorf("the fairness section without scripts:\n%s", text)
 	}
 	p.clean()
 }
