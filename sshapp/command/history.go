@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -41,6 +42,7 @@ type HistoryGame struct {
 	Winner    int                  `json:"winner"`
 	Standings []int                `json:"standings"`
 	Rounds    int                  `json:"rounds"`
+	URL       string               `json:"url,omitempty"` // the game's web page, with the web window's public address set
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -101,11 +103,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.serverError("read the history", err)
 	}
+	links := c.gameLinks(ctx, games)
 	if c.JSON {
 		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
 			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
-				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], URL: links[i]})
 		}
 		return c.WriteJSON(out)
 	}
@@ -120,6 +123,16 @@ func runHistory(ctx context.Context, c *Call) int {
 			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
 	}
 	_ = tw.Flush()
+	if slices.ContainsFunc(links, func(l string) bool { return l != "" }) {
+		fmt.Fprintln(c.Stdout, "On the web, move by move:")
+		tw = tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
+		for i, g := range games {
+			if links[i] != "" {
+				fmt.Fprintf(tw, "  %s\t%s\n", g.ID, links[i])
+			}
+		}
+		_ = tw.Flush()
+	}
 	if next != "" {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
