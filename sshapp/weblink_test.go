@@ -1,6 +1,7 @@
 package sshapp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/web"
@@ -208,5 +210,110 @@ func TestNoWebWindow(t *testing.T) {
 	}
 	if r := w.as(t, "alice", "replay "+g.ID); strings.Contains(r.stdout, "On the web") {
 		t.Errorf("replay prints a link without a public address:\n%s", r.stdout)
+	}
+}
+
+// sseNext reads the next event of a Server-Sent Events stream: its name
+// and its data lines joined (comments such as ": ping" skipped).
+func sseNext(t *testing.T, r *bufio.Reader) (name, data string) {
+	t.Helper()
+	var lines []string
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the event stream ended: %v", err)
+		}
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "" && (name != "" || lines != nil):
+			return name, strings.Join(lines, "\n")
+		case strings.HasPrefix(line, "event: "):
+			name = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			lines = append(lines, line[len("data: "):])
+		}
+	}
+}
+
+// TestWebShowsNamesNow: the web shows a person by the name they have now,
+// looked up, never the name copied into a record: a rename over SSH
+// reaches the open event stream of a table they sit at in its very next
+// event, the finished game's page ("robert (played as bob)"), the player
+// page (found by the name now, or one that looks like it, as the commands
+// find a player; the old name finds nobody) and the leaderboard's link.
+func TestWebShowsNamesNow(t *testing.T) {
+	e := startWebServer(t, true)
+	alice, bob := e.player(t, "alice"), e.player(t, "bob")
+	id := e.recEnv.finishedGame(t, "duel", alice, bob)
+
+	ctx := context.Background()
+	tbl, err := e.lobby.CreateTable(ctx, alice, lobby.TableConfig{Name: "live", Rules: engine.DefaultOptions(), Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{alice, bob} {
+		if err := tbl.Sit(ctx, p); err != nil { // the second starts the game
+			t.Fatal(err)
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(sctx, http.MethodGet, e.base+"/tables/live/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stream := bufio.NewReader(resp.Body)
+	if name, data := sseNext(t, stream); name != "table" || !strings.Contains(data, ">bob<") || !strings.Contains(data, "round 1") {
+		t.Fatalf("the first event %q:\n%s", name, data)
+	}
+
+	if r := e.as(t, "bob", "name robert"); r.code != 0 {
+		t.Fatalf("name robert: %d %s", r.code, r.stderr)
+	}
+	name, data := sseNext(t, stream)
+	if name != "table" || !strings.Contains(data, ">robert<") || strings.Contains(data, ">bob<") {
+		t.Errorf("the event after the rename %q does not name robert alone:\n%s", name, data)
+	}
+	if code, body := get(t, e.base+"/tables/live"); code != 200 || !strings.Contains(body, ">robert<") || strings.Contains(body, ">bob<") {
+		t.Errorf("the table page after the rename: %d\n%s", code, body)
+	}
+	if code, body := get(t, e.base+"/"); code != 200 || !strings.Contains(body, "robert") || strings.Contains(body, "bob,") {
+		t.Errorf("the lobby page after the rename: %d\n%s", code, body)
+	}
+
+	code, body := get(t, e.base+"/games/"+id)
+	if code != 200 || !strings.Contains(body, `<a href="/players/robert">robert (played as bob)</a>`) {
+		t.Errorf("the game page does not link robert, who played as bob: %d\n%s", code, body)
+	}
+	if strings.Contains(body, `/players/bob"`) {
+		t.Error("the game page links the old name")
+	}
+	for _, p := range []string{"robert", "ROBERT", "rob3rt"} {
+		code, body := get(t, e.base+"/players/"+p)
+		if p == "rob3rt" { // not alike: 3 is not e
+			if code != 404 {
+				t.Errorf("/players/%s: %d, want 404", p, code)
+			}
+			continue
+		}
+		if code != 200 || !strings.Contains(body, "<h1>robert</h1>") || !strings.Contains(body, `href="/games/`+id+`"`) ||
+			!strings.Contains(body, "robert (played as bob)") {
+			t.Errorf("/players/%s: %d\n%s", p, code, body)
+		}
+	}
+	if code, _ := get(t, e.base+"/players/bob"); code != 404 {
+		t.Errorf("/players/bob after the rename: %d, want 404", code)
+	}
+	if code, body := get(t, e.base+"/players/AL1CE"); code != 200 || !strings.Contains(body, "<h1>alice</h1>") {
+		t.Errorf("/players/AL1CE does not find alice by her name's look: %d", code)
+	}
+	if code, body := get(t, e.base+"/leaderboard"); code != 200 || !strings.Contains(body, `href="/players/robert"`) ||
+		strings.Contains(body, `/players/bob"`) {
+		t.Errorf("the leaderboard does not link robert by his name now: %d\n%s", code, body)
 	}
 }
