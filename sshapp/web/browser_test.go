@@ -256,14 +256,15 @@ func htmlEscape(s string) string {
 }
 
 // TestBrowserFairness: Chromium re-derives a real game's dice from its
-// JSON and finds them fair; given the same game's JSON with one roll
-// changed (as a lying server would send it), it finds the roll and says
-// the game does not match its proof.
+// JSON and finds them fair (a game in which a person with two keys sat
+// down with her second and gave a seed: the seating hashes the key she
+// sat with); given the same game's JSON with one roll changed (as a lying
+// server would send it), it finds the roll and says the game does not
+// match its proof.
 func TestBrowserFairness(t *testing.T) {
 	p := openBrowser(t, 1280, 900)
 	e := newEnv(t, nil, nil)
-	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
-	id := e.newGame("alpha", quickRules(), false, a, b, c).playOut(nil)
+	id, _ := twoKeyGame(t, e)
 	p.do("open the game", chromedp.Navigate(e.base+"/games/"+id))
 	p.until("the check is done", `document.getElementById("fair-result").dataset.verdict`)
 	verdict := eval[string](p, `document.getElementById("fair-result").dataset.verdict`)

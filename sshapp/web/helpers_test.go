@@ -114,6 +114,21 @@ func (e *env) player(name string) lobby.Player {
 	return lobby.Player{ID: p.ID, Key: key}
 }
 
+// joinKey gives p's person a second key, as `keys add` and `keys join`
+// do, and returns p playing with it.
+func (e *env) joinKey(p lobby.Player, key string) lobby.Player {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	code := "code-" + key
+	if err := e.st.AddKeyCode(ctx, p.ID, code, e.clock.Now().Add(time.Hour)); err != nil {
+		e.t.Fatalf("a key code for %s: %v", p.ID, err)
+	}
+	if _, err := e.st.JoinKey(ctx, code, key, e.clock.Now()); err != nil {
+		e.t.Fatalf("join %s to %s: %v", key, p.ID, err)
+	}
+	return lobby.Player{ID: p.ID, Key: key}
+}
+
 // get fetches path from the web window.
 func (e *env) get(path string) (*http.Response, string) {
 	e.t.Helper()
@@ -157,6 +172,13 @@ type game struct {
 // everyone and starts the game.
 func (e *env) newGame(name string, rules engine.Options, private bool, ps ...lobby.Player) *game {
 	e.t.Helper()
+	return e.newGameSeeded(name, rules, private, nil, ps...)
+}
+
+// newGameSeeded is newGame with seeds given for the game's dice, by the
+// index of the player in ps, before it starts.
+func (e *env) newGameSeeded(name string, rules engine.Options, private bool, seeds map[int]string, ps ...lobby.Player) *game {
+	e.t.Helper()
 	ctx := ctxT(e.t)
 	tbl, err := e.lobby.CreateTable(ctx, ps[0], lobby.TableConfig{Name: name, Rules: rules, Seats: len(ps) + 1, Private: private})
 	if err != nil {
@@ -181,6 +203,11 @@ func (e *env) newGame(name string, rules engine.Options, private bool, ps ...lob
 		g.subs = append(g.subs, sub)
 		if err := tbl.Sit(ctx, p); err != nil {
 			e.t.Fatalf("%s sits: %v", p.ID, err)
+		}
+	}
+	for i, seed := range seeds {
+		if _, err := tbl.SetSeed(ctx, ps[i], seed); err != nil {
+			e.t.Fatalf("%s's seed: %v", ps[i].ID, err)
 		}
 	}
 	if err := tbl.Start(ctx, ps[0]); err != nil {
