@@ -103,8 +103,8 @@
       if (res.ok) {
         out.classList.add("ok");
         out.textContent = "✓ Checked in your browser: the seed matches the commitment " + res.commitment.slice(0, 16) +
-          "…, and the seating, the first opener and " + (res.rolls === 1 ? "the one roll" : "all " + res.rolls + " rolls") +
-          " follow from it and the players' seeds." +
+          "…, and " + (["the seating and the first opener", "the seating, the first opener and the one roll"][res.rolls] ??
+          "the seating, the first opener and all " + res.rolls + " rolls") + " follow from it and the players' seeds." +
           " Compare the commitment with the one the table showed before the game.";
         return;
       }
