@@ -130,6 +130,8 @@ func TestAccess(t *testing.T) {
 	created := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	public := Access{Host: "H", Created: created}
 	private := Access{Private: true, Host: "H", Members: []string{"M"}, Created: created}
+	linked := private
+	linked.Link = "tok"
 	host, member, stranger, admin := Viewer{ID: "H"}, Viewer{ID: "M"}, Viewer{ID: "S"}, Viewer{ID: "A", Admin: true}
 	nobody := Viewer{}
 	tables := []struct {
@@ -146,12 +148,18 @@ func TestAccess(t *testing.T) {
 		{"private, stranger", private, stranger, false},
 		{"private, no key", private, nobody, false},
 		{"private, admin", private, admin, true},
+		// A private table's web link opens it to whoever holds it.
+		{"link, holder", linked, Viewer{Link: "tok"}, true},
+		{"link, a wrong token", linked, Viewer{Link: "tox"}, false},
+		{"link, none held", linked, nobody, false},
+		{"no link, an empty token held", private, Viewer{Link: ""}, false},
+		{"public, a link held", public, Viewer{Link: "tok"}, true},
 	}
 	for _, c := range tables {
 		if got := c.v.Sees(c.a); got != c.want {
 			t.Errorf("table %s: Sees = %v, want %v", c.name, got, c.want)
 		}
-		if got := c.a.Admits(c.v.ID); got != c.want && !c.v.Admin {
+		if got := c.a.Admits(c.v.ID); got != c.want && !c.v.Admin && c.v.Link == "" {
 			t.Errorf("table %s: Admits = %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -173,6 +181,11 @@ func TestAccess(t *testing.T) {
 		{"older than the record, stranger", GameAccess{Started: before, Players: seated, Table: &public}, host, false},
 		{"older than the record, admin", GameAccess{Started: before, Table: &private}, admin, true},
 		{"no key", GameAccess{Started: before, Players: []string{""}}, nobody, false},
+		{"private game, link holder", GameAccess{Started: after, Table: &linked}, Viewer{Link: "tok"}, true},
+		{"private game, a wrong token", GameAccess{Started: after, Table: &linked}, Viewer{Link: "x"}, false},
+		{"private game older than the linked record, link holder", GameAccess{Started: before, Table: &linked},
+			Viewer{Link: "tok"}, false},
+		{"no table record, link holder", GameAccess{Started: after, Players: seated}, Viewer{Link: "tok"}, false},
 	}
 	for _, c := range games {
 		if got := c.v.SeesGame(c.g); got != c.want {

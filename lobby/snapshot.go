@@ -27,11 +27,13 @@ type TableInfo struct {
 
 	members []string
 	created time.Time
+	link    string
 }
 
-// Access is who may see the table (see Access.Admits).
+// Access is who may see the table (see Access.Admits). It holds the
+// table's web link token: never show it to whoever may not hold it.
 func (i TableInfo) Access() Access {
-	return Access{Private: i.Private, Host: i.HostID, Members: i.members, Created: i.created}
+	return Access{Private: i.Private, Host: i.HostID, Members: i.members, Created: i.created, Link: i.link}
 }
 
 // SeatInfo is one seat as everyone may see it.

@@ -214,6 +214,7 @@ type Subscription struct {
 	box    *Mailbox[Snapshot]
 	table  *Table
 	player Player
+	viewer *Viewer // Spectate's: who is let in by a link, not as a player; nil for Watch
 }
 
 // Ready is signalled when a snapshot waits; then call Take.
@@ -898,7 +899,7 @@ func (t *Table) publishInfo() bool {
 	info := TableInfo{
 		Name: t.rec.Name, Host: name(t.rec.Host), HostID: t.rec.Host, Seats: t.rec.Seats,
 		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
-		members: t.rec.Members, created: t.rec.Created,
+		members: t.rec.Members, created: t.rec.Created, link: t.rec.Link,
 	}
 	watchers := t.watchers
 	info.Watching = len(watchers)

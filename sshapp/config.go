@@ -88,6 +88,10 @@ type Config struct {
 	ProxyFrom []netip.Prefix
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
+	// Web is the web window's addresses (sshapp/web's Links): table link
+	// prints them, and history, replay and the table screen print each
+	// game's when its public address is set. Nil: no web window.
+	Web command.WebLinks
 }
 
 // Limits are the protections of the server. A zero field takes its

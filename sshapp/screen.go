@@ -84,5 +84,15 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Height:   pty.Window.Height,
 		Done:     ss.Context().Done(),
 		Records:  srv.cfg.Storage.Screens,
+		GameLink: srv.gameLink(),
 	})
+}
+
+// gameLink is the web window's Links.Game for the table screen, nil
+// without a web window.
+func (srv *Server) gameLink() func(string, lobby.GameAccess) string {
+	if srv.cfg.Web == nil {
+		return nil
+	}
+	return srv.cfg.Web.Game
 }

@@ -115,6 +115,8 @@ func New(cfg Config) (*Server, error) {
 		Now:         cfg.Now,
 		IsAdmin:     srv.IsAdmin,
 		EndSessions: srv.endSessionsOf,
+		Web:         cfg.Web,
+		Cast:        tui.WriteCast,
 		Bots: botline.Config{
 			Games:       cfg.Storage.Games,
 			Seats:       &srv.botSeats,

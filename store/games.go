@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"time"
@@ -102,6 +103,15 @@ type Replay struct {
 	Standings []int          `json:"standings,omitempty"` // nil while in progress
 	Fair      *fair.Proof    `json:"fair,omitempty"`      // without server_seed while in progress
 	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
+}
+
+// Encode writes the document as `replay GAME --json` and the web
+// window's /games/ID.json give it: indented by two spaces, one newline
+// at the end.
+func (r Replay) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // ReplayPlayer is one player of a Replay. Name is their name now and

@@ -751,3 +751,69 @@ func TestMigrateSchema2(t *testing.T) {
 		t.Error("the reopen changed the file")
 	}
 }
+
+// TestMigrateSchema1WebLink: a private table's web link (`table link`,
+// kept in the table's record of schema 1 as written by the web window's
+// first version) survives the migration, on an open table and on a closed
+// one, beside its host and members now as person ids.
+func TestMigrateSchema1WebLink(t *testing.T) {
+	ctx := context.Background()
+	s, want := openSchema1(t, func(tx *bolt.Tx) error {
+		for _, name := range [][]byte{bucketTables, bucketClosed} {
+			b := tx.Bucket(name)
+			type kv struct{ k, v []byte }
+			var puts []kv
+			err := b.ForEach(func(k, v []byte) error {
+				var rec map[string]any
+				if err := json.Unmarshal(v, &rec); err != nil {
+					return err
+				}
+				if rec["private"] != true {
+					return nil
+				}
+				rec["link"] = "tok-" + rec["name"].(string)
+				nv, err := json.Marshal(rec)
+				puts = append(puts, kv{clone(k), nv})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			for _, p := range puts {
+				if err := b.Put(p.k, p.v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	linked := 0
+	for name, recs := range want.Tables {
+		got, err := s.TableRecords(ctx, name)
+		if err != nil || len(got) != len(recs) {
+			t.Fatalf("table %s: %d records, %v", name, len(got), err)
+		}
+		for _, g := range got {
+			wantLink := ""
+			if g.Private {
+				wantLink = "tok-" + name
+				linked++
+			}
+			if g.Link != wantLink {
+				t.Errorf("table %s (created %s): link %q, want %q", name, g.Created, g.Link, wantLink)
+			}
+			if g.Private && !ident.HasKeys(g.Host) {
+				t.Errorf("table %s: host %q is no person", name, g.Host)
+			}
+		}
+	}
+	if linked < 2 {
+		t.Errorf("only %d private tables in the fixture: the test covers nothing", linked)
+	}
+	if club, err := s.Table(ctx, "club"); err != nil || club.Link != "tok-club" || !club.IsOpen() {
+		t.Errorf("club: %+v, %v", club, err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}

@@ -34,6 +34,10 @@ type Table struct {
 	// (Person), with which key (Fingerprint) and whether as a bot; never a
 	// name. (A game in progress keeps its own seats, in its record.)
 	Seated []Seat `json:"seated,omitempty"`
+	// Link is the token of the table's web link (`table link`), "" when
+	// it has none. A closed table's record keeps it: its games stay open
+	// to the link.
+	Link string `json:"link,omitempty"`
 }
 
 // IsOpen reports whether the table is not closed.

@@ -28,9 +28,9 @@ func (c *counter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); return 
 // them for c.hold and reports what they cost the server.
 func runHold(c config, out io.Writer) error {
 	switch c.scenario {
-	case "prompt", "lobby", "watch":
+	case "prompt", "lobby", "watch", "web":
 	default:
-		return fmt.Errorf("scenario %q: want prompt, lobby or watch", c.scenario)
+		return fmt.Errorf("scenario %q: want prompt, lobby, watch or web", c.scenario)
 	}
 	if c.n < 1 || c.par < 1 {
 		return errors.New("-n and -par must be at least 1")
@@ -45,6 +45,9 @@ func runHold(c config, out io.Writer) error {
 		b := make([]byte, 2)
 		_, _ = rand.Read(b)
 		c.prefix = "l" + hex.EncodeToString(b)
+	}
+	if c.scenario == "web" {
+		return runWeb(c, out)
 	}
 	perTable := 0
 	if c.scenario == "watch" {

@@ -15,9 +15,12 @@
 //	mia-loadtest -scenario lobby  -n 2000 -hold 30s -pid PID   # named, idle in the lobby
 //	mia-loadtest -scenario watch  -n 2000 -hold 30s -tables 200 -pid PID
 //	                                                            # watching busy tables of 4 built-in bots
+//	mia-loadtest -scenario web -http 127.0.0.1:8080 -n 2000 -hold 30s -tables 200 -pid PID
+//	                                                            # browsers' event streams of those tables
+//	                                                            # (the web window, mia --http-addr)
 //
-// Each session dials from its own loopback source address (127.0.x.y), so
-// the per-source cap does not apply. It prints the connect rate and
+// Each session (and each browser's stream) dials from its own loopback
+// source address (127.0.x.y), so the per-source caps do not apply. It prints the connect rate and
 // latency percentiles, how many sessions received output while held and
 // the bytes per second sent, and with -pid (Linux, /proc) the server's
 // resident memory per session (RSS growth over the sessions) and its CPU
@@ -61,6 +64,7 @@ type config struct {
 	tables   int
 	prefix   string
 	ready    string
+	http     string // the web window's address, for the web scenario
 }
 
 func run(args []string, out io.Writer) error {
@@ -72,12 +76,13 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&c.workers, "c", 8, "handshakes: parallel connections")
 	fs.DurationVar(&c.dur, "d", 10*time.Second, "handshakes: how long to run")
 	fs.StringVar(&c.cmd, "cmd", "", "handshakes: a command to run on each connection (e.g. whoami); empty: handshake only")
-	fs.StringVar(&c.scenario, "scenario", "", "hold sessions instead: prompt, lobby or watch")
+	fs.StringVar(&c.scenario, "scenario", "", "hold sessions instead: prompt, lobby, watch or web")
 	fs.IntVar(&c.n, "n", 100, "sessions to hold")
 	fs.DurationVar(&c.hold, "hold", 20*time.Second, "how long to hold them (at least 5s)")
 	fs.IntVar(&c.par, "par", 32, "sessions connecting at once")
-	fs.IntVar(&c.tables, "tables", 10, "watch: tables of 4 built-in bots, n/tables watchers each")
-	fs.StringVar(&c.prefix, "prefix", "", "lobby, watch: names PREFIX<i> and tables PREFIXt<i> (default: random, so runs do not collide)")
+	fs.IntVar(&c.tables, "tables", 10, "watch, web: tables of 4 built-in bots, n/tables watchers each")
+	fs.StringVar(&c.http, "http", "", "web: the server's web window (mia --http-addr), loopback only")
+	fs.StringVar(&c.prefix, "prefix", "", "lobby, watch, web: names PREFIX<i> and tables PREFIXt<i> (default: random, so runs do not collide)")
 	fs.StringVar(&c.ready, "ready", "", "create this file once every session is in (for scripts that profile the hold)")
 	if err := fs.Parse(args); err != nil {
 		return err

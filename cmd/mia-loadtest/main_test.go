@@ -15,6 +15,7 @@ import (
 	"github.com/mia-game/mia/hostkeys"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -22,6 +23,14 @@ import (
 // startServer runs a real mia server (store, lobby, SSH) on 127.0.0.1:0
 // for the test and returns its address.
 func startServer(t *testing.T) string {
+	t.Helper()
+	addr, _ := startServerWeb(t)
+	return addr
+}
+
+// startServerWeb is startServer with the web window beside it, and
+// returns its address too.
+func startServerWeb(t *testing.T) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	key, err := hostkeys.LoadOrCreate(filepath.Join(dir, "host_ed25519"))
@@ -48,9 +57,21 @@ func startServer(t *testing.T) string {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	ws, err := web.New(web.Config{Lobby: lob, Records: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = ws.Serve(wln) }()
 	t.Cleanup(func() {
 		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer scancel()
+		if err := ws.Shutdown(sctx); err != nil {
+			t.Errorf("web shutdown: %v", err)
+		}
 		if err := srv.Shutdown(sctx); err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
@@ -61,7 +82,7 @@ func startServer(t *testing.T) string {
 		lob.Close()
 		st.Close()
 	})
-	return ln.Addr().String()
+	return ln.Addr().String(), wln.Addr().String()
 }
 
 // number is the integer that pattern captures in out.
@@ -124,6 +145,30 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
+// TestWebScenario holds browsers' event streams of busy tables.
+func TestWebScenario(t *testing.T) {
+	addr, httpAddr := startServerWeb(t)
+	var out strings.Builder
+	args := []string{"-addr", addr, "-http", httpAddr, "-scenario", "web", "-n", "6", "-tables", "2", "-hold", "5s",
+		"-pid", strconv.Itoa(os.Getpid())}
+	if err := run(args, &out); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	got := out.String()
+	if !strings.Contains(got, "scenario web: 2 tables of 4 built-in bots (2 playing), 3 browsers' event streams a table") {
+		t.Errorf("no scenario line:\n%s", got)
+	}
+	if n := number(t, got, `connected (\d+) failed 0 `); n != 6 {
+		t.Errorf("%d streams connected, want 6:\n%s", n, got)
+	}
+	if n := number(t, got, `held 5s: (\d+) of 6 watchers received events`); n != 6 {
+		t.Errorf("%d of 6 watchers received events while held:\n%s", n, got)
+	}
+	if !strings.Contains(got, "KiB per watcher; server CPU while holding:") {
+		t.Errorf("no memory and CPU line:\n%s", got)
+	}
+}
+
 func TestHandshakes(t *testing.T) {
 	addr := startServer(t)
 	var out strings.Builder
@@ -151,7 +196,9 @@ func TestRefusedArguments(t *testing.T) {
 		{"every interface", []string{"-addr", ":22"}, "only a loopback server"},
 		{"a host name", []string{"-addr", "example.com:22"}, "only a loopback server"},
 		{"no port", []string{"-addr", "127.0.0.1"}, "address"},
-		{"unknown scenario", []string{"-scenario", "storm"}, "want prompt, lobby or watch"},
+		{"unknown scenario", []string{"-scenario", "storm"}, "want prompt, lobby, watch or web"},
+		{"web without its address", []string{"-scenario", "web"}, "-http ADDR"},
+		{"web elsewhere", []string{"-scenario", "web", "-http", "192.0.2.1:80"}, "only a loopback server"},
 		{"short hold", []string{"-scenario", "lobby", "-hold", "1s"}, "at least 5s"},
 		{"no sessions", []string{"-scenario", "lobby", "-n", "0"}, "at least 1"},
 		{"more tables than watchers", []string{"-scenario", "watch", "-n", "4", "-tables", "5"}, "-tables 5"},

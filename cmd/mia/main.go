@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -26,7 +27,9 @@ import (
 	"github.com/mia-game/mia/hostkeys"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
+	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
+	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -127,7 +130,33 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		lg.Warn("could not sweep the Mäxchen bots' names", "err", err)
 	}
 	var dbg *debugServer // the profiling endpoint, if asked for
+	// The web window listens first: its address is in the links the SSH
+	// side prints.
+	var (
+		webLn    net.Listener
+		webLinks web.Links
+		links    sshcmd.WebLinks // nil: no web window
+	)
+	if o.httpAddr != "" {
+		if webLn, err = net.Listen("tcp", o.httpAddr); err != nil {
+			if gw != nil {
+				gw.Close()
+			}
+			lob.Close()
+			st.Close()
+			return fmt.Errorf("web window: listen: %w", err)
+		}
+		base := o.httpURL
+		if base == "" {
+			base = "http://" + reachable(webLn.Addr())
+		}
+		webLinks = web.NewLinks(base, o.httpURL != "")
+		links = webLinks
+	}
 	closeAll := func() error {
+		if webLn != nil {
+			webLn.Close()
+		}
 		if err := dbg.stop(); err != nil {
 			lg.Warn("debug server", "err", err)
 		}
@@ -149,6 +178,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Allow:     allow,
 		Log:       logger,
 		ProxyFrom: o.proxyFrom,
+		Web:       links,
 		Limits: sshapp.Limits{
 			MaxPerSource:       o.maxPerSource,
 			MaxUnauthenticated: o.maxHandshakes,
@@ -167,8 +197,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
 	stopMetrics := func(context.Context) error { return nil }
+	collector := newMiaCollector(srv, lob, st)
 	if o.metrics != "" {
-		if stopMetrics, err = serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg); err != nil {
+		if stopMetrics, err = serveMetrics(o.metrics, collector, lg); err != nil {
 			closeAll()
 			return err
 		}
@@ -184,6 +215,24 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		lg.Info("PROXY headers taken from", "proxies", o.proxyFrom)
 	}
 
+	var (
+		ws        *web.Server
+		webServed = make(chan error, 1)
+	)
+	if webLn != nil {
+		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
+			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger})
+		if err != nil {
+			ln.Close()
+			_ = stopMetrics(context.Background())
+			closeAll()
+			return err
+		}
+		collector.web.Store(ws)
+		go func() { webServed <- ws.Serve(webLn) }()
+		lg.Info("web window listening", "addr", webLn.Addr().String(), "url", webLinks.Base)
+	}
+
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -192,6 +241,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		_ = stopMetrics(context.Background())
 		closeAll()
 		return err
+	case err := <-webServed:
+		lg.Error("web window stopped", "err", err)
+		ln.Close()
+		_ = stopMetrics(context.Background())
+		closeAll()
+		return fmt.Errorf("web window: %w", err)
 	}
 
 	lg.Info("shutting down")
@@ -205,6 +260,11 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	case <-served:
 	case <-sctx.Done():
 	}
+	if ws != nil {
+		if err := ws.Shutdown(sctx); err != nil {
+			lg.Warn("web window shutdown incomplete", "err", err)
+		}
+	}
 	if err := stopMetrics(sctx); err != nil {
 		lg.Warn("metrics shutdown incomplete", "err", err)
 	}
@@ -213,6 +273,30 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	}
 	lg.Info("stopped")
 	return nil
+}
+
+// reachable is a listening address as a link may name it: an address
+// that listens on every interface is named localhost.
+func reachable(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// publicHost is the host of the web window's public address, where the
+// pages tell people to ssh; "" (the host each page was asked of) without
+// one.
+func publicHost(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || base == "" {
+		return ""
+	}
+	return u.Hostname()
 }
 
 // readKeys reads an authorized_keys file, or returns nil for no file.

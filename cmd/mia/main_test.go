@@ -544,3 +544,60 @@ func TestDebugAddrRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestWebWindow runs the server with its web window: it listens on
+// --http-addr, the SSH side prints links with --http-url, the pages say
+// where to play, and a stop closes it.
+func TestWebWindow(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json", "MIA_HTTP_URL": "https://mia.example.org"},
+		"--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0", "--bot-delay", "0", "--metrics-addr", "127.0.0.1:0")
+	addr, _ := logs.address(t)
+	webAddr := logs.logValue(t, "web window listening", "addr")
+	if u := logs.logValue(t, "web window listening", "url"); u != "https://mia.example.org" {
+		t.Errorf("the web window's url %q", u)
+	}
+	c, _ := dial(t, addr, newKey(t))
+	if out, code := command(t, c, "name alice"); code != 0 {
+		t.Fatalf("name: %d %s", code, out)
+	}
+	if out, code := command(t, c, "table create club --private --seats 3 --bots 3"); code != 0 {
+		t.Fatalf("table create: %d %s", code, out)
+	}
+	out, code := command(t, c, "table link club")
+	if code != 0 || !strings.Contains(out, "https://mia.example.org/tables/club?link=") {
+		t.Fatalf("table link: %d %s", code, out)
+	}
+	token := strings.Fields(out[strings.Index(out, "?link=")+len("?link="):])[0]
+	resp, err := http.Get("http://" + webAddr + "/tables/club?link=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	_, port, _ := net.SplitHostPort(addr)
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "ssh -p "+port+" mia.example.org") {
+		t.Errorf("the table by its link: %d, where to play not said:\n%s", resp.StatusCode, body)
+	}
+	m := scrape(t, logs.logValue(t, "metrics listening", "addr"))
+	if m["mia_web_feeds"] != 1 || m["mia_web_frames_total"] < 1 {
+		t.Errorf("the web window's metrics: feeds %v, frames %v", m["mia_web_feeds"], m["mia_web_frames_total"])
+	}
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
+	}
+	if c, err := net.DialTimeout("tcp", webAddr, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the web window %s still accepts after the server stopped", webAddr)
+	}
+}
+
+// TestWebWindowRefused: an address the web window cannot listen on
+// stops the start with an error that says so.
+func TestWebWindowRefused(t *testing.T) {
+	err := run(context.Background(), []string{"--data", filepath.Join(t.TempDir(), "d"), "--addr", "127.0.0.1:0", "--http-addr", "nonsense"},
+		func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "web window: listen") {
+		t.Errorf("run = %v", err)
+	}
+}

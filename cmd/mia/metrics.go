@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 )
 
@@ -26,9 +28,11 @@ type miaCollector struct {
 	srv *sshapp.Server
 	lob *lobby.Lobby
 	st  *store.Store
+	web atomic.Pointer[web.Server] // the web window, once it runs; nil without one
 
 	sessions, connections, unauth, handshakes, refusals, dropped *prometheus.Desc
 	tables, moves, mailboxDrops, commit                          *prometheus.Desc
+	webWatchers, webFeeds, webFrames, webDropped, webLimited     *prometheus.Desc
 }
 
 func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *miaCollector {
@@ -46,13 +50,18 @@ func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *mia
 		moves:        d("moves_total", "Actions applied at the tables, by kind.", "kind"),
 		mailboxDrops: d("mailbox_drops_total", "Snapshots a viewer's mailbox replaced before the viewer read them (a viewer slower than its table)."),
 		commit:       d("store_commit_seconds", "Time of the store's writes, from the call to the fsynced commit."),
+		webWatchers:  d("web_watchers", "The web window's open event streams (browsers watching a table)."),
+		webFeeds:     d("web_feeds", "Tables the web window follows for its watchers."),
+		webFrames:    d("web_frames_total", "Table fragments the web window drew: one per snapshot of a watched table, whatever its watchers."),
+		webDropped:   d("web_watchers_dropped_total", "Web watchers dropped because their browser stopped reading."),
+		webLimited:   d("web_limited_total", "Requests and connections the web window refused by a per-address limit."),
 	}
 }
 
 // Describe sends every metric's description.
 func (c *miaCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.sessions, c.connections, c.unauth, c.handshakes, c.refusals, c.dropped,
-		c.tables, c.moves, c.mailboxDrops, c.commit} {
+		c.tables, c.moves, c.mailboxDrops, c.commit, c.webWatchers, c.webFeeds, c.webFrames, c.webDropped, c.webLimited} {
 		ch <- d
 	}
 }
@@ -96,6 +105,14 @@ func (c *miaCollector) Collect(ch chan<- prometheus.Metric) {
 		buckets[b.Seconds()] = cum
 	}
 	ch <- prometheus.MustNewConstHistogram(c.commit, cl.Count, cl.Sum.Seconds(), buckets)
+	if w := c.web.Load(); w != nil {
+		ws := w.Stats()
+		gauge(c.webWatchers, float64(ws.Watchers))
+		gauge(c.webFeeds, float64(ws.Feeds))
+		counter(c.webFrames, ws.Frames)
+		counter(c.webDropped, ws.Dropped)
+		counter(c.webLimited, ws.Limited)
+	}
 }
 
 // serveMetrics serves /metrics on addr (Prometheus' text format: mia's

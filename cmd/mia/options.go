@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,6 +44,9 @@ type options struct {
 	penaltyExempt []netip.Prefix // sources never penalised
 	maxPerSource  int            // connections per source; -1: no cap
 	maxHandshakes int            // connections in their handshake at once
+	// The web window (sshapp/web): off while httpAddr is "".
+	httpAddr string
+	httpURL  string // the public base of its links, "" for none
 }
 
 // count reads the number of a flag, at least least and at most a million.
@@ -82,6 +86,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
+	httpAddr := fs.String("http-addr", def("MIA_HTTP_ADDR", ""), "serve the read-only web window on this address, such as :8080 or 127.0.0.1:8080; off if empty (MIA_HTTP_ADDR)")
+	httpURL := fs.String("http-url", def("MIA_HTTP_URL", ""), "the web window's public address, printed in links, such as https://mia.example.org (MIA_HTTP_URL; default http:// and the listening address, and no game links on screens)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
 	mxPlayers := fs.String("maexchen-max-players", def("MIA_MAEXCHEN_MAX_PLAYERS", strconv.Itoa(maexchen.DefaultMaxPlayers)), "Mäxchen bots registered at once (MIA_MAEXCHEN_MAX_PLAYERS)")
 	mxPerAddr := fs.String("maexchen-per-address", def("MIA_MAEXCHEN_PER_ADDRESS", strconv.Itoa(maexchen.DefaultMaxPerAddress)), "Mäxchen bots registered at once from one address, an IPv6 /64 (MIA_MAEXCHEN_PER_ADDRESS)")
@@ -108,13 +114,16 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
 	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
-		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr}
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr, httpAddr: *httpAddr}
 	if o.debugAddr != "" {
 		if err := checkDebugAddr(o.debugAddr); err != nil {
 			return options{}, &usageError{err}
 		}
 	}
 	var err error
+	if o.httpURL, err = checkHTTPURL(*httpURL, o.httpAddr); err != nil {
+		return options{}, &usageError{err}
+	}
 	if o.maexchenTimeout, err = time.ParseDuration(*mxTimeout); err != nil || o.maexchenTimeout < time.Millisecond || o.maexchenTimeout > time.Minute {
 		return options{}, &usageError{fmt.Errorf("maexchen timeout %q: want a duration from 1ms to 1m, such as 250ms", *mxTimeout)}
 	}
@@ -167,4 +176,24 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("log format %q: want text, json or logfmt", *format)}
 	}
 	return o, nil
+}
+
+// checkHTTPURL checks --http-url: an absolute http or https address with
+// a host, at the root (the web window's paths start there), and only with
+// --http-addr. It returns it without a trailing slash.
+func checkHTTPURL(raw, addr string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	if addr == "" {
+		return "", errors.New("--http-url needs --http-addr: the web window is off without it")
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil, u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return "", fmt.Errorf("http url %q: want an address such as https://mia.example.org", raw)
+	case u.Path != "" && u.Path != "/", u.RawQuery != "", u.Fragment != "", u.User != nil:
+		return "", fmt.Errorf("http url %q: the web window is served at the root of its address: give only the scheme and the host", raw)
+	}
+	return strings.TrimRight(raw, "/"), nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/charmbracelet/ssh"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/store"
@@ -132,6 +133,24 @@ type Config struct {
 	// Bots is the bot line protocol's config (bot); its Log and Lobby are
 	// filled in from this one.
 	Bots botline.Config
+	// Web is the web window's addresses; nil: the server has no web window
+	// (table link is refused, no command prints a game's link).
+	Web WebLinks
+	// Cast writes a finished game as an asciicast v2 recording of the
+	// replay screen (tui.WriteCast); nil: replay --cast is refused.
+	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
+}
+
+// WebLinks are the web window's addresses, as the commands print them.
+type WebLinks interface {
+	// Table is the address that opens the table on the web to whoever
+	// holds it (with the link's token for a private table), "" when
+	// nothing opens it there (a private table without a link).
+	Table(name string, a lobby.Access) string
+	// Game is the address of a game's page printed beside the game, ""
+	// when none is (no public address set, or a game the web does not
+	// show).
+	Game(id string, g lobby.GameAccess) string
 }
 
 // Router holds the commands by name, in the order of help. Make it with

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,6 +41,7 @@ type HistoryGame struct {
 	Winner    int                  `json:"winner"`
 	Standings []int                `json:"standings"`
 	Rounds    int                  `json:"rounds"`
+	URL       string               `json:"url,omitempty"` // the game's web page, with the web window's public address set
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -100,11 +102,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.serverError("read the history", err)
 	}
+	links := c.gameLinks(ctx, games)
 	if c.JSON {
 		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
 			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
-				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], URL: links[i]})
 		}
 		return c.WriteJSON(out)
 	}
@@ -118,6 +121,20 @@ func runHistory(ctx context.Context, c *Call) int {
 			strconv.Itoa(rounds[i]), seatLabel(g, g.Winner), playerList(g)}
 	}
 	writeTable(c.Stdout, []string{"GAME", "TABLE", "ENDED (UTC)", "ROUNDS", "WINNER", "PLAYERS"}, rows, "  ")
+	if slices.ContainsFunc(links, func(l string) bool { return l != "" }) {
+		fmt.Fprintln(c.Stdout, "On the web, move by move:")
+		w := 0
+		for i, g := range games {
+			if links[i] != "" {
+				w = max(w, len(g.ID))
+			}
+		}
+		for i, g := range games {
+			if links[i] != "" {
+				fmt.Fprintf(c.Stdout, "  %-*s  %s\n", w, g.ID, links[i])
+			}
+		}
+	}
 	if next != "" {
 		words := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {

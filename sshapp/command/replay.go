@@ -10,26 +10,48 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // replayCommand is `replay GAME`.
 var replayCommand = Command{
 	Name:    "replay",
-	Args:    "GAME",
-	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source",
+	Args:    "GAME [--cast]",
+	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source, --cast the replay screen as an asciicast v2 recording",
 	JSON:    true,
 	Run:     runReplay,
 }
 
 func runReplay(ctx context.Context, c *Call) int {
+	var cast bool
+	c.Args, cast = stripFlag(c.Args, "--cast")
+	if cast && c.JSON {
+		fmt.Fprintln(c.Stderr, "mia: --cast and --json are two answers: choose one")
+		return c.Usage()
+	}
+	if cast && c.cfg.Cast == nil {
+		return c.Refuse("recordings are not available on this server")
+	}
 	g, evs, code, ok := c.finishedGame(ctx, "replay")
 	if !ok {
 		return code
 	}
-	if c.JSON {
-		return c.WriteJSON(g.Replay(evs)) // PROTOCOL.md §3: store.Replay
+	switch {
+	case c.JSON:
+		if err := g.Replay(evs).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
+			return c.Refuse("could not write the answer: %v", err)
+		}
+		return ExitOK
+	case cast:
+		if err := c.cfg.Cast(c.Stdout, g, evs); err != nil {
+			return c.serverError("record the game", err)
+		}
+		return ExitOK
 	}
 	writeReplay(c.Stdout, g, evs)
+	if link := c.gameLink(ctx, g); link != "" {
+		fmt.Fprintf(c.Stdout, "\nOn the web, move by move:  %s\n", link)
+	}
 	if g.Fair != nil {
 		fmt.Fprintln(c.Stdout)
 		writeDice(c.Stdout, g)
@@ -73,6 +95,34 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 		return g, nil, c.Refuse("game %s was abandoned before it ended; it has no result to %s", g.ID, verb), false
 	}
 	return g, evs, ExitOK, true
+}
+
+// gameLink is the web address printed beside a game the caller sees, ""
+// when none is (no web window with a public address, or a game the web
+// does not show: a private table's without a link).
+func (c *Call) gameLink(ctx context.Context, g store.Game) string {
+	return c.gameLinks(ctx, []store.Game{g})[0]
+}
+
+// gameLinks are gameLink of each game, reading each table's records once.
+func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
+	out := make([]string, len(games))
+	if c.cfg.Web == nil || c.cfg.Records == nil {
+		return out
+	}
+	records := map[string][]store.Table{}
+	for i, g := range games {
+		ts, ok := records[strings.ToLower(g.Table)]
+		if !ok {
+			var err error
+			if ts, err = c.cfg.Records.TableRecords(ctx, g.Table); err != nil {
+				c.cfg.Log.Warn("read a table's records for its games' links", "table", g.Table, "err", err)
+			}
+			records[strings.ToLower(g.Table)] = ts
+		}
+		out[i] = c.cfg.Web.Game(g.ID, lobbystore.GameAccess(g, store.RecordAt(ts, g.Started)))
+	}
+	return out
 }
 
 // writeReplay tells a finished game in words, round by round, with every

@@ -27,16 +27,17 @@ const (
 	usageTableKick   = "table kick NAME PLAYER [--json]"
 	usageTableRules  = "table rules NAME [--seats N] [OPTIONS as for create] [--json]"
 	usageTableClose  = "table close NAME [--json]"
+	usageTableLink   = "table link NAME [--revoke] [--json]"
 )
 
 // tableUsages are the usage lines of the table subcommands.
-var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose}
+var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose, usageTableLink}
 
-// tableCommand is `table create|invite|kick|rules|close`.
+// tableCommand is `table create|invite|kick|rules|close|link`.
 var tableCommand = Command{
 	Name:    "table",
-	Args:    "create|invite|kick|rules|close NAME [OPTIONS]",
-	Summary: "hosts a table, invites to a private one, removes a member, changes the rules, closes it",
+	Args:    "create|invite|kick|rules|close|link NAME [OPTIONS]",
+	Summary: "hosts a table, invites to a private one, removes a member, changes the rules, closes it, links it on the web",
 	JSON:    true,
 	More:    tableHelp,
 	Run:     runTable,
@@ -71,6 +72,8 @@ func runTable(ctx context.Context, c *Call) int {
 		return runTableRules(ctx, c, args)
 	case "close":
 		return runTableClose(ctx, c, args)
+	case "link":
+		return runTableLink(ctx, c, args)
 	}
 	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", lobby.Clean(sub, 32))
 	for _, u := range tableUsages {
@@ -88,6 +91,8 @@ type TableDoc struct {
 	Join    string    `json:"join,omitempty"`    // invite: the command the invited player runs
 	Removed string    `json:"removed,omitempty"` // kick: who
 	Closed  bool      `json:"closed,omitempty"`  // close
+	URL     string    `json:"url,omitempty"`     // link: the table's web address
+	Revoked bool      `json:"revoked,omitempty"` // link --revoke
 	Play    string    `json:"play,omitempty"`    // the command that opens the table
 }
 

@@ -522,8 +522,39 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 		b.WriteString(s.Info.Render(cut(m.status, w)))
 	case !m.have:
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
-		b.WriteString(s.Subtle.Render("You are watching this game."))
+		line := "You are watching this game."
+		if link := m.gameLink(); link != "" {
+			line = fitLink(w, link, "You are watching this game · on the web: ", "on the web: ")
+		}
+		b.WriteString(s.Subtle.Render(cut(line, w)))
+	case m.snap.Game != nil:
+		if link := m.gameLink(); link != "" {
+			b.WriteString(s.Subtle.Render(cut(fitLink(w, link, "This game on the web: ", "on the web: "), w)))
+		}
 	}
+}
+
+// fitLink is link after the longest of the words that leaves it whole in
+// w cells (a link cut short opens nothing), or the link alone.
+func fitLink(w int, link string, words ...string) string {
+	for _, wd := range words {
+		if ansi.StringWidth(wd+link) <= w {
+			return wd + link
+		}
+	}
+	return link
+}
+
+// gameLink is the web address of the table's game (Config.GameLink), ""
+// for none.
+func (m *tableScreen) gameLink() string {
+	if m.c.cfg.GameLink == nil || m.snap.GameID == "" {
+		return ""
+	}
+	a := m.snap.Table.Access()
+	// The game was played at the table as it is now: its record is the
+	// table's access (a game no older than the table).
+	return m.c.cfg.GameLink(m.snap.GameID, lobby.GameAccess{Started: a.Created, Table: &a})
 }
 
 // diceLine is the line under the title, in at most w cells: the

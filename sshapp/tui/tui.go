@@ -67,6 +67,10 @@ type Config struct {
 	// Records is the stored history behind the history (h), replay and
 	// stats (L) screens; nil: those keys say "history is not available".
 	Records Records
+	// GameLink, when set, is the web address the table screen shows for
+	// its game, "" for a game the web does not show (the web window's
+	// Links.Game, with its public address set).
+	GameLink func(id string, g lobby.GameAccess) string
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a

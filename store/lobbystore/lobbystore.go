@@ -30,7 +30,8 @@ func New(st *store.Store) Storage { return Storage{st: st} }
 
 // Access is a stored table's record as the lobby's access rule reads it.
 func Access(t store.Table) lobby.Access {
-	return lobby.Access{Private: t.Private, Host: t.Host, Members: append([]string(nil), t.Members...), Created: t.Created}
+	return lobby.Access{Private: t.Private, Host: t.Host, Members: append([]string(nil), t.Members...), Created: t.Created,
+		Link: t.Link}
 }
 
 // GameAccess is a stored game, and its table's record (nil if none), as
@@ -83,7 +84,7 @@ func toTable(t store.Table) lobby.TableRecord {
 
 func fromTable(t lobby.TableRecord) store.Table {
 	st := store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
-		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed}
+		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link}
 	for _, p := range t.Seated {
 		st.Seated = append(st.Seated, seat(p, ""))
 	}

@@ -140,6 +140,30 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	if ok, _ := s.GameShown(ctx, g, Shows(V{ID: member})); ok {
 		t.Error("a removed member still sees the table's games")
 	}
+	// A web link, stored with the table, opens its games to whoever holds
+	// it, through the lobby's adapter as through the store, until revoked.
+	storage := New(s)
+	if err := storage.UpdateTable(ctx, "club", func(r *lobby.TableRecord) error { r.Link = "tok"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.GameShown(ctx, g, Shows(V{Link: "tok"})); err != nil || !ok {
+		t.Errorf("the link holder: GameShown = %v, %v", ok, err)
+	}
+	if got := ids(V{Link: "tok"}, Q{Table: "club", Limit: 2}); !slices.Equal(got, rev(club...)[:2]) {
+		t.Errorf("the link holder's history of the table: %v", got)
+	}
+	if recs, err := storage.OpenTables(ctx); err != nil || !slices.ContainsFunc(recs, func(r lobby.TableRecord) bool { return r.Link == "tok" }) {
+		t.Errorf("the link does not come back with the open tables: %v", err)
+	}
+	if ok, _ := s.GameShown(ctx, g, Shows(V{Link: "other"})); ok {
+		t.Error("a wrong token opens the game")
+	}
+	if err := storage.UpdateTable(ctx, "club", func(r *lobby.TableRecord) error { r.Link = ""; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.GameShown(ctx, g, Shows(V{Link: "tok"})); ok {
+		t.Error("a revoked link still opens the game")
+	}
 	if got := ids(V{ID: member}, Q{Table: "club"}); len(got) != 0 {
 		t.Errorf("a removed member's history of the table: %v", got)
 	}

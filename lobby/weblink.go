@@ -1,0 +1,91 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+)
+
+// ErrPublicLink: a public table needs no web link, anyone may watch it.
+var ErrPublicLink = errors.New("the table is public: anyone may watch it on the web, no link needed")
+
+// linkBytes is the randomness of a web link's token: 128 bits, written
+// as 22 characters of URL-safe base64.
+const linkBytes = 16
+
+// newLinkToken draws a fresh web link token (crypto/rand's Read never
+// fails: it crashes the program rather than return weak randomness).
+func newLinkToken() string {
+	b := make([]byte, linkBytes)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Link returns the token of the private table's web link, made and
+// stored on first use and kept until revoked (host or admin only): the
+// web window opens the table and its games to whoever holds it. revoke
+// ends the link (it returns ""): the web watchers it let in are dropped
+// at once, and a later Link makes a new token. A public table has no link
+// (ErrPublicLink).
+func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error) {
+	var token string
+	err := t.do(ctx, func(ctx context.Context) error {
+		if p.ID != t.rec.Host && !p.Admin {
+			return ErrNotHost
+		}
+		if !t.rec.Private {
+			return ErrPublicLink
+		}
+		switch {
+		case revoke && t.rec.Link == "":
+			return nil
+		case !revoke && t.rec.Link != "":
+			token = t.rec.Link
+			return nil
+		}
+		next := ""
+		if !revoke {
+			next = newLinkToken()
+		}
+		if err := t.update(ctx, func(r *TableRecord) error { r.Link = next; return nil }); err != nil {
+			return err
+		}
+		token = next
+		t.dropUnseen()
+		t.changed(false)
+		return nil
+	})
+	return token, err
+}
+
+// Spectate subscribes someone who is no player to the table as a
+// spectator: the web window, whose viewers hold at most a table's link
+// (v). The table must show itself to v (Viewer.Sees); the subscription
+// ends when it no longer does (the link revoked).
+func (t *Table) Spectate(ctx context.Context, v Viewer) (*Subscription, error) {
+	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, viewer: &v}
+	err := t.do(ctx, func(context.Context) error {
+		if !v.Sees(t.rec.Access) {
+			return ErrPrivate
+		}
+		t.addSub(s)
+		t.watchersChanged(s.player, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// dropUnseen ends the subscriptions of Spectate whose viewer the table no
+// longer shows itself to.
+func (t *Table) dropUnseen() {
+	for s := range t.subs {
+		if s.viewer != nil && !s.viewer.Sees(t.rec.Access) {
+			t.removeSub(s)
+			s.box.Close()
+		}
+	}
+}

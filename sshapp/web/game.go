@@ -1,0 +1,275 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/tui"
+	"github.com/mia-game/mia/store"
+)
+
+// gameView is a finished game's page: the game move by move (the replay
+// screen's steps, tui.CutGame), told by the lobby's narrator, every die
+// shown; the state at the move asked for; the standings; the lives per
+// round; the proof of its dice.
+type gameView struct {
+	ID, Table, TableURL string
+	Rules               string
+	When                string
+	Players             []gamePlayer
+	Winner              string
+	Chart               template.HTML
+	Legend              []legendItem
+	Cur, Last           int
+	Panel               stepPanel
+	First, Prev         string // addresses of the moves before, "" at the start
+	Next, End           string // and after, "" at the end
+	Rounds              []roundView
+	JSON, Cast          string
+	Fair                *fairView
+	MaxLives            int
+	WinnerSeat          int
+	SSH                 string
+}
+
+type gamePlayer struct {
+	Place  int
+	Name   string
+	URL    string
+	Winner bool
+}
+
+type legendItem struct {
+	Name  string
+	Class string
+}
+
+// stepPanel is the state a move leaves: the seats, the claim, the cup and
+// what the dice say of the move.
+type stepPanel struct {
+	Pos     string
+	Seats   []stepSeat
+	Claim   string
+	Cup     string
+	Verdict string
+	Kind    string // the verdict's kind, for its colour: "bluff", "true", …
+}
+
+type stepSeat struct {
+	Name              string
+	Lives             int
+	Hearts, Lost      string
+	Turn, Out, Winner bool
+}
+
+type roundView struct {
+	Heading string
+	Steps   []stepView
+}
+
+// stepView is one move in the list; its data attributes carry its panel
+// for the page's script, which steps without a reload.
+type stepView struct {
+	N       int
+	URL     string
+	Current bool
+	Lines   []lineView
+	Panel   stepPanel
+	Lives   string // the lives after it, by seat: "2,1,0"
+	Turn    int
+	Over    bool
+}
+
+type lineView struct {
+	Text string
+	Mark string
+	Kind string
+}
+
+// fairView is the proof of a game's dice, as the page shows it and the
+// reader's browser checks it.
+type fairView struct {
+	Scheme     string
+	Commitment string
+	ServerSeed string
+	Seeds      []string
+	Verify     string
+}
+
+// verdictKinds are the verdicts' names in the page's classes.
+var verdictKinds = map[engine.Verdict]string{engine.Truthful: "true", engine.Bluffed: "bluff", engine.Unseen: "blind",
+	engine.Caught: "caught", engine.Stood: "stood"}
+
+// gameViewOf builds the page of a finished game at move cur; token is
+// the link the page was reached by ("" for none), carried by its
+// addresses.
+func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut tui.Cut, cur int, tableURL, token, hint string) gameView {
+	n := len(g.Seats)
+	nar := lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
+	for i, st := range g.Seats {
+		nar.Names[i] = lobby.Label(seatName(st), st.Bot)
+	}
+	last := len(cut.Steps) - 1
+	cur = min(max(cur, 0), last)
+	at := func(m int) string {
+		u := gamePath(g.ID) + "?m=" + strconv.Itoa(m)
+		if token != "" {
+			u += "&" + linkParam + "=" + url.QueryEscape(token)
+		}
+		return u
+	}
+	own := func(suffix string) string {
+		u := gamePath(g.ID) + suffix
+		if token != "" {
+			u += "?" + linkParam + "=" + url.QueryEscape(token)
+		}
+		return u
+	}
+	gv := gameView{ID: g.ID, Table: g.Table, TableURL: tableURL, Rules: lobby.RulesSummary(g.Rules), Cur: cur, Last: last,
+		JSON: own(".json"), Cast: own(".cast"), MaxLives: g.Rules.Lives, WinnerSeat: g.Winner, SSH: hint,
+		When: when(g.Started, g.Ended)}
+	if g.Winner >= 0 && g.Winner < n {
+		gv.Winner = nar.Names[g.Winner]
+	}
+	for place, seat := range g.Standings {
+		if seat < 0 || seat >= n {
+			continue
+		}
+		p := gamePlayer{Place: place + 1, Name: seatLabel(g.Seats[seat]), URL: seatURL(g.Seats[seat]), Winner: seat == g.Winner}
+		gv.Players = append(gv.Players, p)
+	}
+	if cur > 0 {
+		gv.First, gv.Prev = at(0), at(cur-1)
+	}
+	if cur < last {
+		gv.Next, gv.End = at(cur+1), at(last)
+	}
+	for i := range n {
+		gv.Legend = append(gv.Legend, legendItem{Name: nar.Names[i], Class: seatClass(i)})
+	}
+	gv.Chart = livesChart(cut.Chart, g.Rules.Lives)
+	round := -1
+	for i, st := range cut.Steps {
+		sv := stepView{N: i, URL: at(i), Current: i == cur, Panel: panelAt(g, evs, nar, cut, i), Turn: st.Turn, Over: st.Over}
+		lives := make([]string, len(st.Lives))
+		for j, l := range st.Lives {
+			lives[j] = strconv.Itoa(l)
+		}
+		sv.Lives = strings.Join(lives, ",")
+		for k := st.First; k < st.End; k++ {
+			line := nar.Line(evs, k)
+			if line == "" {
+				continue
+			}
+			lv := lineView{Text: line}
+			if v, _ := nar.Verdict(evs, k); lobby.Mark(v) != "" {
+				lv.Mark, lv.Kind = lobby.Mark(v), verdictKinds[v]
+			}
+			sv.Lines = append(sv.Lines, lv)
+		}
+		if st.Round != round {
+			round = st.Round
+			gv.Rounds = append(gv.Rounds, roundView{Heading: fmt.Sprintf("Round %d", st.Round)})
+		}
+		rv := &gv.Rounds[len(gv.Rounds)-1]
+		rv.Steps = append(rv.Steps, sv)
+		if i == cur {
+			gv.Panel = sv.Panel
+		}
+	}
+	if g.Fair != nil {
+		f := &fairView{Scheme: g.Fair.Scheme, Commitment: g.Fair.Commitment, ServerSeed: g.Fair.ServerSeed}
+		for _, ps := range g.Fair.PlayerSeeds {
+			who := "?"
+			if ps.Seat >= 0 && ps.Seat < n {
+				who = nar.Names[ps.Seat]
+			}
+			f.Seeds = append(f.Seeds, fmt.Sprintf("%s: %q", who, ps.Seed))
+		}
+		if hint != "" {
+			f.Verify = hint + " verify " + g.ID
+		}
+		gv.Fair = f
+	}
+	return gv
+}
+
+// panelAt is the state after step i, in words.
+func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut tui.Cut, i int) stepPanel {
+	st := cut.Steps[i]
+	p := stepPanel{Pos: fmt.Sprintf("Round %d of %d · move %d of %d", st.Round, len(cut.Starts), i, len(cut.Steps)-1)}
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(nar.Names) {
+			return nar.Names[seat]
+		}
+		return "?"
+	}
+	for seat, l := range st.Lives {
+		ss := stepSeat{Name: name(seat), Lives: l, Turn: seat == st.Turn, Out: l == 0, Winner: st.Over && seat == g.Winner}
+		ss.Hearts, ss.Lost = hearts(l, g.Rules.Lives)
+		p.Seats = append(p.Seats, ss)
+	}
+	switch {
+	case st.Claimant < 0:
+		p.Claim = "No claim yet"
+	case st.Claim == engine.Mia:
+		p.Claim = "Mia! by " + name(st.Claimant)
+	default:
+		p.Claim = "Claim: " + g.Rules.Ranking.Name(st.Claim) + " by " + name(st.Claimant)
+	}
+	p.Cup = "The cup is empty"
+	if st.Roller >= 0 {
+		how := "seen"
+		if !st.Looked {
+			how = "unseen"
+		}
+		p.Cup = fmt.Sprintf("In the cup: %s %s (%s's roll, %s)", faces(st.Cup), lobby.DiceName(g.Rules.Ranking, st.Cup),
+			name(st.Roller), how)
+	}
+	for k := st.First; k < st.End; k++ {
+		if v, words := nar.Verdict(evs, k); v != engine.Unjudged {
+			p.Verdict, p.Kind = words, verdictKinds[v]
+			break
+		}
+	}
+	if p.Verdict == "" && st.First < st.End {
+		p.Verdict = nar.Line(evs, st.First)
+	}
+	if st.Over {
+		p.Verdict = name(g.Winner) + " won the game"
+	}
+	return p
+}
+
+// dieFaces are ⚀ to ⚅.
+var dieFaces = []rune("⚀⚁⚂⚃⚄⚅")
+
+// faces writes dice as their faces: "⚄⚂".
+func faces(v engine.Value) string {
+	if !v.Valid() {
+		return ""
+	}
+	hi, lo := v.Dice()
+	return string([]rune{dieFaces[hi-1], dieFaces[lo-1]})
+}
+
+// when is a game's start and end in words: "21 Nov 2026, 12:00–12:04 UTC".
+func when(start, end time.Time) string {
+	start, end = start.UTC(), end.UTC()
+	if start.YearDay() == end.YearDay() && start.Year() == end.Year() {
+		return start.Format("2 Jan 2006, 15:04") + "–" + end.Format("15:04") + " UTC"
+	}
+	return start.Format("2 Jan 2006 15:04") + " – " + end.Format("2 Jan 2006 15:04") + " UTC"
+}
+
+// seatClass is the colour class of a seat in the charts.
+func seatClass(seat int) string { return "s" + strconv.Itoa(seat%10) }
+
+// playerPath is the address of a player's page.
+func playerPath(name string) string { return "/players/" + pathEscape(name) }
