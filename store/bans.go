@@ -34,7 +34,7 @@ func (s *Store) Ban(ctx context.Context, b Ban) error {
 	if err != nil {
 		return fmt.Errorf("ban %s: %w", b.Fingerprint, err)
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBans).Put([]byte(b.Fingerprint), v)
 	})
 	if err != nil {
@@ -48,7 +48,7 @@ func (s *Store) Unban(ctx context.Context, fingerprint string) error {
 	if err := ctxErr(ctx, "unban"); err != nil {
 		return err
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketBans)
 		if b.Get([]byte(fingerprint)) == nil {
 			return ErrNotFound

@@ -194,7 +194,7 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 	}
 	g.Started = g.Started.UTC()
 	var out Game
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		n, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err
@@ -270,20 +270,24 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 	}
 	cached, hit := s.cachedGame(id)
 	var after liveGame
-	err = s.batch(func(tx *bolt.Tx) error {
+	err = s.write(ctx, true, func(tx *bolt.Tx) error {
 		var known *liveGame
 		if hit {
 			known = &cached
 		}
 		return appendTx(tx, id, known, &after, stamped, vals, res)
+	}, func(err error) error {
+		switch {
+		case err != nil:
+		case res != nil:
+			s.forgetGame(id)
+		default:
+			s.rememberGame(id, after)
+		}
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("append game %s: %w", gameID, err)
-	}
-	if res != nil {
-		s.forgetGame(id)
-	} else {
-		s.rememberGame(id, after)
 	}
 	return nil
 }
@@ -499,7 +503,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.write(ctx, false, func(tx *bolt.Tx) error {
 		rec, err := getGame(tx, id)
 		if err != nil {
 			return err
@@ -515,11 +519,15 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return err
 		}
 		return tx.Bucket(bucketActive).Delete(u64(id))
+	}, func(err error) error {
+		if err == nil {
+			s.forgetGame(id)
+		}
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("abandon game %s: %w", gameID, err)
 	}
-	s.forgetGame(id)
 	return nil
 }
 

@@ -84,7 +84,7 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string, bot bool)
 	// fsync) instead of queueing for one each; the function may run again
 	// if another in the batch fails, so it sets p afresh each time.
 	var p Player
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
 		key := []byte(fold(name))
 		if owner := names.Get(key); owner != nil && string(owner) != fingerprint {
@@ -123,7 +123,7 @@ func (s *Store) Touch(ctx context.Context, fingerprint string, at time.Time) err
 	if err := ctxErr(ctx, "touch"); err != nil {
 		return err
 	}
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		p, err := getPlayer(tx, fingerprint)
 		if err != nil {
 			return err

@@ -251,7 +251,7 @@ func (s *Store) Leaderboard(ctx context.Context, table string, limit int) ([]Rat
 // A new ratings bucket is filled from the finished games already stored,
 // in the order they ended, as if each had just finished.
 func (s *Store) addBuckets(missing [][]byte) error {
-	return s.update(func(tx *bolt.Tx) error {
+	return s.update(context.Background(), func(tx *bolt.Tx) error {
 		rate := false
 		for _, b := range missing {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {

@@ -312,7 +312,7 @@ func (s *Store) initSchema() (err error) {
 	if err != nil || !fresh {
 		return err
 	}
-	return s.update(func(tx *bolt.Tx) error {
+	return s.update(context.Background(), func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("create bucket %s: %w", b, err)

@@ -79,7 +79,7 @@ func (s *Store) CreateTable(ctx context.Context, t Table) error {
 		t.Created = time.Now()
 	}
 	t.Created = t.Created.UTC()
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := getTable(tx, t.Name)
 		switch {
 		case err == nil && old.IsOpen():
@@ -128,7 +128,7 @@ func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) er
 	if err := ctxErr(ctx, "update table"); err != nil {
 		return err
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, name)
 		if err != nil {
 			return err
@@ -273,7 +273,7 @@ func (s *Store) AddInvite(ctx context.Context, table string, code string, expire
 		return fmt.Errorf("add invite to %s: %w", table, err)
 	}
 	now := time.Now()
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err
@@ -316,7 +316,7 @@ func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, 
 		return fmt.Errorf("use invite for %s: empty fingerprint", table)
 	}
 	var expired bool
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.write(ctx, false, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err
@@ -345,10 +345,12 @@ func (s *Store) UseInvite(ctx context.Context, table, code, fingerprint string, 
 			t.Members = append(t.Members, fingerprint)
 		}
 		return putTable(tx, t)
+	}, func(err error) error {
+		if err == nil && expired {
+			err = fmt.Errorf("expired: %w", ErrBadInvite)
+		}
+		return err
 	})
-	if err == nil && expired {
-		err = fmt.Errorf("expired: %w", ErrBadInvite)
-	}
 	if err != nil {
 		return fmt.Errorf("use invite for %s: %w", table, err)
 	}
