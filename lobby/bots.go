@@ -20,7 +20,7 @@ const BotFingerprintPrefix = "bot:"
 // (host only, between games).
 func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, error) {
 	var bot Player
-	err := t.do(ctx, func(ctx context.Context) error {
+	err := t.do(ctx, func(actx context.Context) error {
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -31,11 +31,11 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 			return ErrTableFull
 		}
 		bot = t.newBot(level)
-		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), bot)); err != nil {
+		if err := t.seatSitters(actx, append(slices.Clip(t.sitters), bot)); err != nil {
 			return err
 		}
 		if len(t.sitters) == t.rec.Seats {
-			if err := t.start(ctx); err != nil {
+			if err := t.start(actx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
 		}
@@ -47,7 +47,7 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 
 // RemoveBot takes a built-in bot off its seat (host only, between games).
 func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if p.Fingerprint != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -56,7 +56,7 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 		}
 		for i, s := range t.sitters {
 			if s.Bot && isBuiltin(s) && strings.EqualFold(s.Name, name) {
-				if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+				if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
 					return err
 				}
 				t.changed(false)
@@ -110,7 +110,7 @@ func botLevel(p Player) (ai.Level, bool) {
 // scheduleBot lets a built-in bot whose turn it is move after a short,
 // human-like pause.
 func (t *Table) scheduleBot() {
-	if !t.running() {
+	if !t.running() || t.paused {
 		return
 	}
 	seat := t.game.g.Turn()
@@ -139,7 +139,7 @@ func (t *Table) botRand() *rand.Rand {
 }
 
 func (t *Table) botMove(ctx context.Context, gen, seat int, level ai.Level) {
-	if gen != t.botGen || !t.running() || t.game.g.Turn() != seat {
+	if gen != t.botGen || !t.running() || t.paused || t.game.g.Turn() != seat {
 		return
 	}
 	v := t.game.g.View(seat)

@@ -73,7 +73,10 @@ type Config struct {
 	// are dealt provably fair (engine/fair), and crypto/rand draws the rest.
 	Dice engine.Source
 	Log  *log.Logger // a discarding logger if nil
-	// SaveTimeout bounds one store write from a table (default 10 s).
+	// SaveTimeout bounds the wait for one store write (default 10 s). A
+	// table whose write has not answered by then pauses until it does
+	// (TableInfo.Paused); see Storage for what storage does with the
+	// write's ctx.
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
 	// to twice as long (default 1 s; negative: no pause, for tests).
@@ -95,6 +98,8 @@ type Lobby struct {
 	chat   chatLog
 	ver    int
 	closed bool
+	// opening keeps the names of tables being written (CreateTable).
+	opening map[string]bool
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -124,8 +129,8 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
-		scripted: scripted}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]bool),
+		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load tables: %w", err)
@@ -178,6 +183,10 @@ type TableConfig struct {
 }
 
 // CreateTable opens a new table hosted by host, stored before it is shown.
+// The lobby's lock is not held while the table is written: its name is
+// kept for it meanwhile. A write that does not answer within SaveTimeout
+// returns ErrUnsaved, and the table opens by itself if it is saved after
+// all.
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
 	if err := CheckTableName(tc.Name); err != nil {
 		return nil, err
@@ -191,27 +200,64 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if err := tc.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return nil, ErrLobbyClosed
-	}
 	key := strings.ToLower(tc.Name)
-	if l.tables[key] != nil {
+	l.mu.Lock()
+	switch {
+	case l.closed:
+		l.mu.Unlock()
+		return nil, ErrLobbyClosed
+	case l.tables[key] != nil || l.opening[key]:
+		l.mu.Unlock()
 		return nil, ErrTableExists
 	}
+	l.opening[key] = true
+	l.mu.Unlock()
+
 	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
 		Access: Access{Private: tc.Private, Host: host.Fingerprint, Created: l.cfg.Clock.Now().UTC()}}
-	if err := l.cfg.Store.CreateTable(ctx, rec); err != nil {
+	sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
+	defer cancel()
+	err := l.cfg.Store.CreateTable(sctx, rec)
+	var pw PendingWrite
+	if errors.As(err, &pw) {
+		go func() {
+			<-pw.Settled()
+			if err := pw.Outcome(); err != nil {
+				l.log.Warn("a table was not created", "table", rec.Name, "err", err)
+				l.opened(key, rec, host, false)
+				return
+			}
+			l.opened(key, rec, host, true)
+		}()
+		return nil, ErrUnsaved
+	}
+	if err != nil {
+		l.opened(key, rec, host, false)
 		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
+	t := l.opened(key, rec, host, true)
+	if t == nil {
+		return nil, ErrLobbyClosed // stored: it opens with the next lobby
+	}
+	return t, nil
+}
+
+// opened gives back the name CreateTable kept, and starts the table if it
+// was stored (nil if the lobby closed meanwhile).
+func (l *Lobby) opened(key string, rec TableRecord, host Player, stored bool) *Table {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.opening, key)
+	if !stored || l.closed {
+		return nil
+	}
 	t := startTable(l, rec, host)
 	l.tables[key] = t
 	l.notifyLocked()
-	return t, nil
+	return t
 }
 
 // Table finds an open table by name (any case).
