@@ -10,11 +10,11 @@ import (
 var (
 	// ErrPaused refuses a request while the table is paused: a write to
 	// its storage has not answered within SaveTimeout.
-	ErrPaused = errors.New("the table is paused: its storage is not answering; try again when it resumes")
+	ErrPaused = errors.New("the table is paused until the server's storage answers again")
 	// ErrUnsaved answers the request whose write paused the table: it
 	// takes effect if the write is saved after all, which the table shows
 	// when it resumes.
-	ErrUnsaved = errors.New("the table's storage is not answering: the table pauses until it does, and this counts only if it gets saved")
+	ErrUnsaved = errors.New("storage not answering: the table pauses; this counts if it gets saved")
 )
 
 // PendingWrite is the error of a Storage write whose ctx ended while the
@@ -89,8 +89,8 @@ func (t *Table) pause(actx context.Context, pw PendingWrite) error {
 
 // The lines the table chat shows as the table pauses and resumes.
 const (
-	pausedNotice  = "the table is paused: its storage is not answering. Moves wait until it does"
-	resumedNotice = "the table's storage answers again: play on"
+	pausedNotice  = "the table is paused: the server's storage is not answering, and moves wait until it does"
+	resumedNotice = "the server's storage answers again: play on"
 )
 
 // resumed runs after the request that paused the table has ended: the turn

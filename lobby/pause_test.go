@@ -15,104 +15,25 @@ import (
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
 
-// gatedStore stands between the lobby and its storage: while its gate is
-// shut, every write waits at it, as on a disk that stopped answering, and
-// watches its ctx as Storage says (and as package store does): when ctx
-// ends first the write goes on, and the caller gets a PendingWrite.
+// gatedStore stands between the lobby and its storage: its writes go
+// through a gate (lobbytest.Gate), which holds them while shut.
 type gatedStore struct {
 	Storage
-
-	mu      sync.Mutex
-	gate    chan struct{} // nil: open
-	fail    error         // what the writes held at the gate end with once it opens; nil: they are saved
-	waiting int           // writes held at the gate now
-	// beforeWrite, when set, runs at the start of every write.
-	beforeWrite func()
+	lobbytest.Gate
 }
 
-// shut makes the writes from now on wait.
-func (g *gatedStore) shut() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.gate == nil {
-		g.gate = make(chan struct{})
-	}
-}
-
-// open lets the held writes go on: saved if fail is nil, else failing
-// with it.
-func (g *gatedStore) open(fail error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.gate != nil {
-		g.fail = fail
-		close(g.gate)
-		g.gate = nil
-	}
-}
-
-func (g *gatedStore) held() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.waiting
-}
-
-// heldWrite is a write that waits at the gate: a PendingWrite.
-type heldWrite struct {
-	cause   error
-	settled chan struct{}
-	outcome error
-}
-
-func (h *heldWrite) Error() string            { return fmt.Sprintf("held at the gate: %v", h.cause) }
-func (h *heldWrite) Unwrap() error            { return h.cause }
-func (h *heldWrite) Settled() <-chan struct{} { return h.settled }
-func (h *heldWrite) Outcome() error           { <-h.settled; return h.outcome }
-
-func (g *gatedStore) write(ctx context.Context, fn func(context.Context) error) error {
-	g.mu.Lock()
-	gate, hook := g.gate, g.beforeWrite
-	if gate != nil {
-		g.waiting++
-	}
-	g.mu.Unlock()
-	if hook != nil {
-		hook()
-	}
-	if gate == nil {
-		return fn(ctx)
-	}
-	h := &heldWrite{settled: make(chan struct{})}
-	go func() {
-		<-gate
-		g.mu.Lock()
-		g.waiting--
-		fail := g.fail
-		g.mu.Unlock()
-		if h.outcome = fail; fail == nil {
-			h.outcome = fn(context.Background())
-		}
-		close(h.settled)
-	}()
-	select {
-	case <-h.settled:
-		return h.outcome
-	case <-ctx.Done():
-		h.cause = ctx.Err()
-		return h
-	}
-}
+var _ PendingWrite = (*lobbytest.Held)(nil)
 
 func (g *gatedStore) CreateTable(ctx context.Context, t TableRecord) error {
-	return g.write(ctx, func(ctx context.Context) error { return g.Storage.CreateTable(ctx, t) })
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.CreateTable(ctx, t) })
 }
 
 func (g *gatedStore) UpdateTable(ctx context.Context, name string, fn func(*TableRecord) error) error {
-	return g.write(ctx, func(ctx context.Context) error { return g.Storage.UpdateTable(ctx, name, fn) })
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.UpdateTable(ctx, name, fn) })
 }
 
 func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (id string, err error) {
-	err = g.write(ctx, func(ctx context.Context) error {
+	err = g.Write(ctx, func(ctx context.Context) error {
 		var err error
 		id, err = g.Storage.CreateGame(ctx, rec)
 		return err
@@ -121,15 +42,15 @@ func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (id string,
 }
 
 func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error {
-	return g.write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 
 func (g *gatedStore) AddInvite(ctx context.Context, table, code string, expires time.Time) error {
-	return g.write(ctx, func(ctx context.Context) error { return g.Storage.AddInvite(ctx, table, code, expires) })
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.AddInvite(ctx, table, code, expires) })
 }
 
 func (g *gatedStore) UseInvite(ctx context.Context, table, code, fp string, now time.Time) error {
-	return g.write(ctx, func(ctx context.Context) error { return g.Storage.UseInvite(ctx, table, code, fp, now) })
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.UseInvite(ctx, table, code, fp, now) })
 }
 
 // newGatedEnv is newEnv with a gate before the store, and SaveTimeout d.
@@ -139,7 +60,7 @@ func newGatedEnv(t *testing.T, d time.Duration) *env {
 		gate: &gatedStore{}, saveTimeout: d}
 	e.open()
 	t.Cleanup(func() {
-		e.gate.open(nil) // no write is left waiting
+		e.gate.Open(nil) // no write is left waiting
 		e.close()
 	})
 	return e
@@ -197,7 +118,7 @@ func TestPausedTable(t *testing.T) {
 			if before.Name(before.Game.Turn) != mover.Name {
 				mover, other = other, mover
 			}
-			e.gate.shut()
+			e.gate.Shut()
 			if err := tbl.Act(ctx, mover, engine.Action{Kind: engine.Roll, Look: true}); !errors.Is(err, ErrUnsaved) {
 				t.Fatalf("the move whose write hangs: %v, want ErrUnsaved", err)
 			}
@@ -234,14 +155,14 @@ func TestPausedTable(t *testing.T) {
 			if snap := latest(t, spectator, tbl); !slices.Equal(snap.Game.Lives, before.Game.Lives) {
 				t.Fatalf("lives %v during the pause, %v before", snap.Game.Lives, before.Game.Lives)
 			}
-			if e.gate.held() != 1 {
-				t.Fatalf("%d writes wait, want the move's only", e.gate.held())
+			if e.gate.Waiting() != 1 {
+				t.Fatalf("%d writes wait, want the move's only", e.gate.Waiting())
 			}
 
 			if saved {
-				e.gate.open(nil)
+				e.gate.Open(nil)
 			} else {
-				e.gate.open(errors.New("disk gone"))
+				e.gate.Open(errors.New("disk gone"))
 			}
 			snap := until(t, spectator, "the table resumed", func(s Snapshot) bool {
 				return !s.Table.Paused && hasLine(s.Chat, resumedNotice) && !s.Deadline.IsZero()
@@ -300,10 +221,10 @@ func TestPausedBotMovesAgain(t *testing.T) {
 	if snap.You == snap.Game.Turn {
 		t.Fatalf("alice's turn again: %+v", snap.Game)
 	}
-	e.gate.shut()
+	e.gate.Shut()
 	e.clock.Advance(2 * time.Second) // the bot moves; its write hangs
 	until(t, s, "the pause", func(s Snapshot) bool { return s.Table.Paused })
-	e.gate.open(errors.New("disk gone"))
+	e.gate.Open(errors.New("disk gone"))
 	resumed := until(t, s, "the table resumed", func(s Snapshot) bool { return !s.Table.Paused })
 	if len(resumed.Events()) != len(snap.Events()) {
 		t.Fatalf("a move that was not saved shows: %d events, %d before", len(resumed.Events()), len(snap.Events()))
@@ -351,9 +272,7 @@ func TestGivenUpRequestNeverRuns(t *testing.T) {
 	// Taken, then given up: the caller waits for the answer.
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	e.gate.mu.Lock()
-	e.gate.beforeWrite = cancel // the seat's write: the caller gives up now
-	e.gate.mu.Unlock()
+	e.gate.BeforeWrite(cancel) // the seat's write: the caller gives up now
 	if err := tbl.Sit(ctx, bob); err != nil {
 		t.Fatalf("Sit given up while the table ran it: %v, want its answer", err)
 	}
@@ -482,7 +401,7 @@ func TestCreateTableWhileTheStoreHangs(t *testing.T) {
 	e := newGatedEnv(t, 50*time.Millisecond)
 	alice := e.player("alice")
 	ctx := ctxT(t)
-	e.gate.shut()
+	e.gate.Shut()
 	if _, err := e.lobby.CreateTable(ctx, alice, TableConfig{Name: "late", Rules: quickRules()}); !errors.Is(err, ErrUnsaved) {
 		t.Fatalf("a table whose write hangs: %v, want ErrUnsaved", err)
 	}
@@ -498,7 +417,7 @@ func TestCreateTableWhileTheStoreHangs(t *testing.T) {
 	}
 	m := e.lobby.Subscribe()
 	defer e.lobby.Unsubscribe(m)
-	e.gate.open(nil)
+	e.gate.Open(nil)
 	deadline := time.After(10 * time.Second)
 	for len(e.lobby.Tables(Viewer{})) == 0 {
 		select {

@@ -223,6 +223,7 @@ type botSession struct {
 	mySeat  int    // the bot's seat in tr's game
 	prompt  string // the open prompt's token, "" when none
 	asked   promptKey
+	paused  bool // the bot was told the table paused (TABLE PAUSED)
 	lines   []string
 }
 
@@ -344,6 +345,16 @@ func (bs *botSession) flush(ctx context.Context) {
 // prompt if it is the bot's turn.
 func (bs *botSession) sync(ctx context.Context, out []string) []string {
 	snap := bs.snap
+	if snap.Table.Paused != bs.paused {
+		// No prompt stands while the table is paused; after it, whoever's
+		// turn it is is asked again, with a fresh token.
+		bs.paused, bs.prompt = snap.Table.Paused, ""
+		if bs.paused {
+			out = append(out, pausedLine)
+		} else {
+			out = append(out, resumedLine)
+		}
+	}
 	if snap.GameID == "" || snap.Game == nil {
 		return out
 	}
@@ -378,7 +389,7 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game
 	key := promptKey{snap.GameID, len(snap.Events())}
-	if !snap.Playing || !v.MyTurn() || v.Seat != bs.mySeat {
+	if !snap.Playing || bs.paused || !v.MyTurn() || v.Seat != bs.mySeat {
 		bs.prompt = ""
 		return out
 	}
