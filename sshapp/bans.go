@@ -15,14 +15,14 @@ import (
 // endSessionsOf says goodbye to every open session of a key, and returns
 // how many there were.
 func (srv *Server) endSessionsOf(fp, reason string) int {
-	srv.mu.Lock()
+	srv.sessMu.Lock()
 	var of []*session
 	for ss := range srv.sessions {
 		if ss.fp == fp {
 			of = append(of, ss)
 		}
 	}
-	srv.mu.Unlock()
+	srv.sessMu.Unlock()
 	for _, ss := range of {
 		ss.goodbye(reason)
 		ss.mu.Lock()

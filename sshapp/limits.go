@@ -101,10 +101,10 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	ip := remoteIP(nc.RemoteAddr())
 	src := sourceOf(ip)
 	now := time.Now()
-	srv.mu.Lock()
+	srv.connMu.Lock()
 	var refuse refusal
 	switch {
-	case srv.closing:
+	case srv.closing.Load():
 		refuse = refuseClosing
 	case srv.penalties.refused(src, now):
 		refuse = refusePenalised
@@ -114,8 +114,8 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 		refuse = refuseBusy
 	}
 	if refuse != "" {
-		srv.refusals[string(refuse)]++
-		srv.mu.Unlock()
+		srv.connMu.Unlock()
+		srv.count(srv.refusals, string(refuse))
 		srv.log.Debug("connection refused", "remote", ip, "reason", refuse.message())
 		// Before the version exchange a server may send text lines; ssh
 		// -v shows them. Never wait on a client that does not read.
@@ -130,7 +130,7 @@ func (srv *Server) accept(ctx ssh.Context, nc net.Conn) net.Conn {
 	srv.perIP[src]++
 	srv.handshaking[c] = struct{}{}
 	srv.conns[c] = struct{}{}
-	srv.mu.Unlock()
+	srv.connMu.Unlock()
 
 	c.mu.Lock()
 	c.deadline = c.handshakeDeadline()
@@ -164,7 +164,7 @@ func (l Limits) dropChance(unauth, stalled int) int {
 // for EarlyDropAfter or longer (all of them if it is negative). A real
 // client's handshake takes milliseconds, so a crowd connecting at once is
 // not mistaken for a flood. At most MaxUnauthenticated connections are
-// counted; srv.mu is held.
+// counted; srv.connMu is held.
 func (srv *Server) stalledLocked(now time.Time) int {
 	lim := srv.lim
 	if lim.MaxUnauthenticated <= 0 || lim.EarlyDrop <= 0 {
@@ -250,10 +250,10 @@ func (c *conn) authenticated(ctx ssh.Context) {
 	c.armNoSessionLocked()
 	c.mu.Unlock()
 
-	c.srv.mu.Lock()
+	c.srv.connMu.Lock()
 	delete(c.srv.handshaking, c)
-	c.srv.handshakes[handshakeOK]++
-	c.srv.mu.Unlock()
+	c.srv.connMu.Unlock()
+	c.srv.count(c.srv.handshakes, handshakeOK)
 	c.keepalive(ctx)
 }
 
@@ -269,22 +269,24 @@ func (c *conn) Close() error {
 		c.mu.Unlock()
 
 		srv := c.srv
-		srv.mu.Lock()
+		srv.connMu.Lock()
 		if srv.perIP[c.source]--; srv.perIP[c.source] <= 0 {
 			delete(srv.perIP, c.source)
 		}
 		if !wasAuthed {
 			delete(srv.handshaking, c)
-			if c.timedOut.Load() {
-				srv.handshakes[handshakeTimeout]++
-			} else {
-				srv.handshakes[handshakeNoAuth]++
-			}
 		}
 		delete(srv.conns, c)
-		closing := srv.closing
-		srv.mu.Unlock()
-		if !wasAuthed && !closing {
+		srv.connMu.Unlock()
+		if wasAuthed {
+			return
+		}
+		if c.timedOut.Load() {
+			srv.count(srv.handshakes, handshakeTimeout)
+		} else {
+			srv.count(srv.handshakes, handshakeNoAuth)
+		}
+		if !srv.closing.Load() {
 			c.penalise()
 		}
 	})

@@ -60,14 +60,14 @@ func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session 
 		ss.pty, ss.hasPty, ss.winch = pty, true, winch
 	}
 
-	srv.mu.Lock()
-	if srv.closing {
-		srv.mu.Unlock()
+	srv.sessMu.Lock()
+	if srv.closing.Load() {
+		srv.sessMu.Unlock()
 		return nil
 	}
 	srv.sessions[ss] = struct{}{}
 	srv.handlers.Add(1)
-	srv.mu.Unlock()
+	srv.sessMu.Unlock()
 	over := func(owed int) {
 		srv.count(srv.dropped, dropStalled)
 		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
@@ -94,9 +94,12 @@ func (ss *session) release() {
 	}
 	ss.mu.Unlock()
 	srv := ss.srv
-	srv.mu.Lock()
+	srv.sessMu.Lock()
 	delete(srv.sessions, ss)
-	srv.mu.Unlock()
+	if len(srv.sessions) == 0 && srv.closing.Load() {
+		srv.noneLeft.Do(func() { close(srv.noSessions) })
+	}
+	srv.sessMu.Unlock()
 	srv.handlers.Done()
 }
 
