@@ -96,45 +96,43 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 	}
 
+	// What run starts is stopped on its way out, the last first (stops).
+	var stop stops
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		_ = stop.run(ctx) // on an error's way out: that error is returned
+	}()
+
 	st, err := store.Open(filepath.Join(o.data, "mia.db"))
 	if err != nil {
 		return err
 	}
+	stop.push(func(context.Context) error {
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close store: %w", err)
+		}
+		return nil
+	})
 	botDelay := o.botDelay
 	if botDelay == 0 {
 		botDelay = -1 // the lobby's zero is its default
 	}
 	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
 	if err != nil {
-		st.Close()
 		return err
 	}
-	var gw *maexchen.Gateway
+	stop.push(func(context.Context) error { lob.Close(); return nil })
 	if o.maexchenUDP != "" {
-		gw, err = maexchen.New(ctx, maexchen.Config{
+		gw, err := maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
 		})
 		if err != nil {
-			lob.Close()
-			st.Close()
 			return err
 		}
+		stop.push(func(context.Context) error { gw.Close(); return nil })
 		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
-	}
-	var dbg *debugServer // the profiling endpoint, if asked for
-	closeAll := func() error {
-		if err := dbg.stop(); err != nil {
-			lg.Warn("debug server", "err", err)
-		}
-		if gw != nil {
-			gw.Close()
-		}
-		lob.Close()
-		if err := st.Close(); err != nil {
-			return fmt.Errorf("close store: %w", err)
-		}
-		return nil
 	}
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
@@ -146,27 +144,38 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Log:     logger,
 	})
 	if err != nil {
-		closeAll()
 		return err
 	}
+	// Its drawers run from New on. (A server that served is shut down
+	// below, its errors logged there; this one then finds nothing left.)
+	stop.push(func(ctx context.Context) error { _ = srv.Shutdown(ctx); return nil })
 	if o.debugAddr != "" {
-		if dbg, err = startDebug(o.debugAddr); err != nil {
-			closeAll()
+		dbg, err := startDebug(o.debugAddr)
+		if err != nil {
 			return err
 		}
+		stop.push(func(context.Context) error {
+			if err := dbg.stop(); err != nil {
+				lg.Warn("debug server", "err", err)
+			}
+			return nil
+		})
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
-	stopMetrics := func(context.Context) error { return nil }
 	if o.metrics != "" {
-		if stopMetrics, err = serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg); err != nil {
-			closeAll()
+		stopMetrics, err := serveMetrics(o.metrics, newMiaCollector(srv, lob, st), lg)
+		if err != nil {
 			return err
 		}
+		stop.push(func(ctx context.Context) error {
+			if err := stopMetrics(ctx); err != nil {
+				lg.Warn("metrics shutdown incomplete", "err", err)
+			}
+			return nil
+		})
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		_ = stopMetrics(context.Background())
-		closeAll()
 		return fmt.Errorf("listen: %w", err)
 	}
 	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
@@ -176,8 +185,6 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-ctx.Done():
 	case err := <-served:
-		_ = stopMetrics(context.Background())
-		closeAll()
 		return err
 	}
 
@@ -192,14 +199,30 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	case <-served:
 	case <-sctx.Done():
 	}
-	if err := stopMetrics(sctx); err != nil {
-		lg.Warn("metrics shutdown incomplete", "err", err)
-	}
-	if err := closeAll(); err != nil {
+	if err := stop.run(sctx); err != nil {
 		return err
 	}
 	lg.Info("stopped")
 	return nil
+}
+
+// stops is what run has started and stops on its way out.
+type stops []func(ctx context.Context) error
+
+// push adds the stop of something just started.
+func (s *stops) push(stop func(ctx context.Context) error) { *s = append(*s, stop) }
+
+// run stops everything pushed, the last first, once, and returns the
+// first error.
+func (s *stops) run(ctx context.Context) error {
+	var first error
+	for i := len(*s) - 1; i >= 0; i-- {
+		if err := (*s)[i](ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	*s = nil
+	return first
 }
 
 // readKeys reads an authorized_keys file, or returns nil for no file.

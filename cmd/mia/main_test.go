@@ -19,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/store"
 )
 
 // logWatch is a writer of JSON log lines: it keeps them and hands over the
@@ -245,6 +248,50 @@ func TestRunRefusesBadSetup(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("run = %v, want an error with %q", err, tt.want)
 			}
+		})
+	}
+}
+
+// TestRunStopsWhatItStarted: whatever step of run fails, what it started
+// before is stopped: no goroutine is left behind (the lobby's tables, the
+// server's drawers, the gateway, the debug and metrics servers), and the
+// database is closed (another server may open it at once).
+func TestRunStopsWhatItStarted(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenUDP, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer takenUDP.Close()
+	free := "127.0.0.1:0"
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"gateway", []string{"--maexchen-udp", takenUDP.LocalAddr().String()}, "address already in use"},
+		{"debug server", []string{"--maexchen-udp", free, "--debug-addr", taken.Addr().String()}, "debug listen"},
+		{"metrics", []string{"--maexchen-udp", free, "--debug-addr", free, "--metrics-addr", taken.Addr().String()}, "metrics"},
+		{"listen", []string{"--maexchen-udp", free, "--debug-addr", free, "--metrics-addr", free, "--addr", taken.Addr().String()}, "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			data := t.TempDir()
+			args := append([]string{"--data", data, "--addr", free}, tt.args...)
+			err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("run = %v, want an error with %q", err, tt.want)
+			}
+			st, err := store.Open(filepath.Join(data, "mia.db"))
+			if err != nil {
+				t.Fatalf("the database was left open: %v", err)
+			}
+			st.Close()
 		})
 	}
 }
