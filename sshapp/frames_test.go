@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	enter = ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition + ansi.HideCursor + ansi.SetBracketedPasteMode
-	leave = ansi.ResetBracketedPasteMode + ansi.ShowCursor + ansi.ResetAltScreenSaveCursorMode
+	enter = ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition + ansi.HideCursor + ansi.SetModeBracketedPaste
+	leave = ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
 	home  = ansi.CursorHomePosition
 	el    = ansi.EraseLineRight
 )

@@ -3,10 +3,10 @@
 // game's events into the lines the server sends.
 //
 // Room: under sshapp, beside the server and the commands; the bot command
-// of package command runs it. It may import lobby, engine, store (the
-// record type of the finished games it reads through Config.Games) and
-// sshapp/internal/outbox (the bot's output, bounded); never sshapp or its
-// other rooms.
+// of package command runs it. It may import lobby, engine and store (the
+// record type of the finished games it reads through Config.Games); never
+// sshapp or its other rooms. (Its output is bounded by the session's own:
+// its tests use sshapp/internal/outbox for one.)
 package botline
 
 import (

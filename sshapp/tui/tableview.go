@@ -574,9 +574,7 @@ func (m *tableScreen) rulesLines(s *Styles, w, h int) []string {
 	}
 	out := []string{"", s.Header.Render(cut("Rules: "+lobby.RulesSummary(o), w))}
 	for _, r := range lobby.RulesApart(o) {
-		for _, l := range lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w) {
-			out = append(out, l)
-		}
+		out = append(out, lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
 	}
 	if len(out) > h {
 		out = append(out[:h-1], s.Subtle.Render(cut("… every rule: the rules command (ssh … rules "+name(m.name)+")", w)))
