@@ -273,7 +273,7 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 			m.setStatus("", false)
 		case lobby.EndsRound(evs[i].Type):
 			m.cup = newReveal(m.snap, i, m.cup.n+1)
-			cmd = ask(m, m.cup.end())
+			cmd = ask(m, m.cup.end(m.c.cfg.Done))
 		}
 	}
 	m.seen = len(evs)
