@@ -11,6 +11,7 @@ import (
 )
 
 func TestDropChance(t *testing.T) {
+	t.Parallel()
 	l := Limits{}.withDefaults() // 64 at most, early drop from 16 stalled at 30 %
 	tests := []struct {
 		lim             Limits
@@ -43,6 +44,7 @@ func TestDropChance(t *testing.T) {
 }
 
 func TestStalledHandshakes(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	ages := []time.Duration{0, 10 * time.Millisecond, 999 * time.Millisecond, time.Second, 3 * time.Second}
 	tests := []struct {
@@ -70,6 +72,7 @@ func TestStalledHandshakes(t *testing.T) {
 }
 
 func TestPenalties(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	type charge struct {
 		after time.Duration // since t0

@@ -85,6 +85,7 @@ func TestHandshakeDeadline(t *testing.T) {
 }
 
 func TestPerSourceCap(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.MaxPerSource = 3 })
 	key := newKey(t)
 	var held []*gossh.Client
@@ -137,6 +138,7 @@ func TestPerSourceCap(t *testing.T) {
 }
 
 func TestUnauthenticatedCap(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.MaxUnauthenticated = 2
 		c.Limits.MaxPerSource = -1
@@ -189,6 +191,7 @@ func TestUnauthenticatedCap(t *testing.T) {
 }
 
 func TestSessionsPerConnection(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.MaxSessions = 2 })
 	c := ts.connect(t, newKey(t))
 	s1, err := c.NewSession()
@@ -260,6 +263,7 @@ func TestKeepalive(t *testing.T) {
 }
 
 func TestClampWindow(t *testing.T) {
+	t.Parallel()
 	l := Limits{}.withDefaults()
 	tests := []struct {
 		in, want ssh.Window
@@ -279,6 +283,7 @@ func TestClampWindow(t *testing.T) {
 }
 
 func TestSourceOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"192.0.2.7", "192.0.2.7"},
 		{"::ffff:192.0.2.7", "192.0.2.7"},

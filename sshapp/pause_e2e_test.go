@@ -99,6 +99,7 @@ func lineUntil(t *testing.T, lines <-chan string, prefix string) string {
 // has its answers refused meanwhile, and once the storage answers gets
 // TABLE RESUMED, the move saved late, and a fresh prompt.
 func TestBotTablePaused(t *testing.T) {
+	t.Parallel()
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ func (ts *testServer) named(t *testing.T, name string) gossh.Signer {
 }
 
 func TestNamePrompt(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	ts.named(t, "taken")
 	key := newKey(t)
@@ -51,6 +52,7 @@ func TestNamePrompt(t *testing.T) {
 }
 
 func TestWindowSizes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		w, h    int
@@ -184,6 +186,7 @@ func TestShutdownTellsEveryone(t *testing.T) {
 // session does (its command does not return) still stops the drawers,
 // and a second Shutdown finishes the job once it has.
 func TestShutdownGivenUpStopsTheDrawers(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	ts.Handle(command.Command{Name: "stuck", Anonymous: true, Run: func(context.Context, *command.Call) int {

@@ -9,6 +9,7 @@ import (
 // ssh.Session it wraps (sessionraw.go), so that no promoted method reaches
 // the session's output or window around the outbox and the clamp.
 func TestSessionEmbedsNothing(t *testing.T) {
+	t.Parallel()
 	typ := reflect.TypeFor[session]()
 	for i := range typ.NumField() {
 		if f := typ.Field(i); f.Anonymous {

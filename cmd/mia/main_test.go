@@ -200,6 +200,7 @@ func runInProcess(t *testing.T, env map[string]string, args ...string) (logs *lo
 }
 
 func TestRunInProcess(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}, "--addr", "127.0.0.1:0")
 	addr, fp := logs.address(t)
@@ -226,6 +227,7 @@ func TestRunInProcess(t *testing.T) {
 }
 
 func TestRunRefusesBadSetup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	loose := filepath.Join(dir, "loose_key")
 	if err := os.WriteFile(loose, []byte("x"), 0o644); err != nil {
@@ -256,7 +258,7 @@ func TestRunRefusesBadSetup(t *testing.T) {
 // before is stopped: no goroutine is left behind (the lobby's tables, the
 // server's drawers, the gateway, the debug and metrics servers), and the
 // database is closed (another server may open it at once).
-func TestRunStopsWhatItStarted(t *testing.T) {
+func TestRunStopsWhatItStarted(t *testing.T) { // not parallel: goleak sees every test's goroutines
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +349,7 @@ func startMia(t *testing.T, dir string, env ...string) (*exec.Cmd, *logWatch, st
 }
 
 func TestSignalStopsCleanly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sig  syscall.Signal
@@ -491,6 +494,7 @@ func (w *logWatch) logValue(t *testing.T, msg, key string) string {
 }
 
 func TestDebugAddrServesProfiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -547,6 +551,7 @@ func TestDebugAddrServesProfiles(t *testing.T) {
 }
 
 func TestNoDebugAddrByDefault(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := newLogWatch()
@@ -563,6 +568,7 @@ func TestNoDebugAddrByDefault(t *testing.T) {
 }
 
 func TestDebugAddrRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
