@@ -259,11 +259,13 @@ type callerContext struct {
 	sync.Mutex
 }
 
-func (*callerContext) User() string                  { return "tester" }
-func (*callerContext) SessionID() string             { return "test" }
-func (*callerContext) ClientVersion() string         { return "SSH-2.0-test" }
-func (*callerContext) ServerVersion() string         { return "SSH-2.0-mia" }
-func (*callerContext) RemoteAddr() net.Addr          { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
-func (*callerContext) LocalAddr() net.Addr           { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 23234} }
+func (*callerContext) User() string          { return "tester" }
+func (*callerContext) SessionID() string     { return "test" }
+func (*callerContext) ClientVersion() string { return "SSH-2.0-test" }
+func (*callerContext) ServerVersion() string { return "SSH-2.0-mia" }
+func (*callerContext) RemoteAddr() net.Addr  { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
+func (*callerContext) LocalAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 23234}
+}
 func (*callerContext) Permissions() *ssh.Permissions { return &ssh.Permissions{} }
 func (*callerContext) SetValue(any, any)             {}
