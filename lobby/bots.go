@@ -121,7 +121,7 @@ func (t *Table) scheduleBot() {
 	t.botGen++
 	t.botFor = t.game.g.Seq()
 	gen := t.botGen
-	move := func() { t.post(func(ctx context.Context) { t.botMove(ctx, gen, seat, level) }) }
+	move := func() { t.post(func(actx context.Context) { t.botMove(actx, gen, seat, level) }) }
 	d := t.lobby.cfg.BotDelay
 	if d <= 0 {
 		go move()

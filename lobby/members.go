@@ -29,7 +29,7 @@ func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.
 		if !t.rec.Private {
 			return ErrPublic
 		}
-		err := t.save(actx, func(ctx context.Context) error { return t.lobby.cfg.Store.AddInvite(ctx, t.rec.Name, code, expires) })
+		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddInvite(wctx, t.rec.Name, code, expires) })
 		if err != nil {
 			return fmt.Errorf("save invite to %s: %w", t.name, err)
 		}
@@ -48,8 +48,8 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 		if p.Fingerprint == t.rec.Host || slices.Contains(t.rec.Members, p.Fingerprint) {
 			return ErrMember
 		}
-		err := t.save(actx, func(ctx context.Context) error {
-			return t.lobby.cfg.Store.UseInvite(ctx, t.rec.Name, code, p.Fingerprint, t.lobby.cfg.Clock.Now())
+		err := t.save(actx, func(wctx context.Context) error {
+			return t.lobby.cfg.Store.UseInvite(wctx, t.rec.Name, code, p.Fingerprint, t.lobby.cfg.Clock.Now())
 		})
 		switch {
 		case errors.Is(err, ErrBadInvite):

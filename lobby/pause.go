@@ -32,13 +32,13 @@ type PendingWrite interface {
 // PendingWrite) pauses the table until it has (see pause), and save
 // returns how it ended: its caller goes on as after a slow write. While
 // the table is paused, save refuses every write with ErrPaused.
-func (t *Table) save(actx context.Context, write func(ctx context.Context) error) error {
+func (t *Table) save(actx context.Context, write func(wctx context.Context) error) error {
 	if t.paused {
 		return ErrPaused
 	}
-	ctx, cancel := context.WithTimeout(actx, t.lobby.cfg.SaveTimeout)
+	wctx, cancel := context.WithTimeout(actx, t.lobby.cfg.SaveTimeout)
 	defer cancel()
-	err := write(ctx)
+	err := write(wctx)
 	var pw PendingWrite
 	if err == nil || !errors.As(err, &pw) {
 		return err

@@ -610,8 +610,8 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 // update writes the table record through fn, then keeps the new record.
 func (t *Table) update(actx context.Context, fn func(*TableRecord) error) error {
 	var next TableRecord
-	err := t.save(actx, func(ctx context.Context) error {
-		return t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *TableRecord) error {
+	err := t.save(actx, func(wctx context.Context) error {
+		return t.lobby.cfg.Store.UpdateTable(wctx, t.rec.Name, func(r *TableRecord) error {
 			if err := fn(r); err != nil {
 				return err
 			}
@@ -667,8 +667,8 @@ func (t *Table) start(actx context.Context) error {
 	}
 	now := t.lobby.cfg.Clock.Now().UTC()
 	var id string
-	err = t.save(actx, func(ctx context.Context) error {
-		id, err = t.lobby.cfg.Store.CreateGame(ctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
+	err = t.save(actx, func(wctx context.Context) error {
+		id, err = t.lobby.cfg.Store.CreateGame(wctx, GameRecord{Table: t.rec.Name, Players: players, Rules: t.rec.Rules, Started: now,
 			Fair: proof})
 		return err
 	})
@@ -683,7 +683,7 @@ func (t *Table) start(actx context.Context) error {
 	for i := range evs {
 		evs[i].At = now
 	}
-	if err := t.save(actx, func(ctx context.Context) error { return t.lobby.cfg.Store.Append(ctx, id, evs, nil) }); err != nil {
+	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, id, evs, nil) }); err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	t.game = newRun(id, g, players, evs)
@@ -748,7 +748,7 @@ func (t *Table) apply(actx context.Context, a engine.Action) error {
 	if next.Over() {
 		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
-	if err := t.save(actx, func(ctx context.Context) error { return t.lobby.cfg.Store.Append(ctx, run.id, evs, res) }); err != nil {
+	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
 		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
 		return fmt.Errorf("the move could not be saved, try again: %w", err)
 	}
@@ -826,7 +826,7 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 	t.nextGen++
 	gen := t.nextGen
 	restart := func() {
-		t.post(func(ctx context.Context) {
+		t.post(func(actx context.Context) {
 			// The seats may have changed meanwhile (a bot removed, the
 			// table handed to a driver), or a game started.
 			if gen != t.nextGen || t.running() || t.driven || !t.botsOnly() {
@@ -836,7 +836,7 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
 				return
 			}
-			if err := t.start(ctx); err != nil {
+			if err := t.start(actx); err != nil {
 				// Try again later rather than leave the table dead.
 				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
 				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
@@ -905,7 +905,7 @@ func (t *Table) arm() {
 	t.tickGen++
 	gen := t.tickGen
 	t.stopTick = clock.AfterFunc(d, func() {
-		t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+		t.post(func(actx context.Context) { t.timeUp(actx, gen) })
 	})
 }
 
@@ -920,7 +920,7 @@ func (t *Table) timeUp(ctx context.Context, gen int) {
 		// The save failed: try again in a second rather than stall the table.
 		t.lobby.log.Error("could not time out a turn", "table", t.name, "err", err)
 		t.stopTick = t.lobby.cfg.Clock.AfterFunc(time.Second, func() {
-			t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+			t.post(func(actx context.Context) { t.timeUp(actx, gen) })
 		})
 	}
 }
