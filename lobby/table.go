@@ -18,7 +18,8 @@ import (
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
 // chat and subscribers. Every method sends a request to the actor and waits
-// for its answer or the caller's ctx.
+// for its answer; the caller's ctx bounds the wait until the actor takes
+// the request (see do), the table's SaveTimeout each write after that.
 type Table struct {
 	name     string
 	lobby    *Lobby
