@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
 	"sync"
@@ -9,8 +10,10 @@ import (
 	"time"
 )
 
-// propertyGames is how many random games TestRandomGames plays.
-const propertyGames = 100_000
+// randomGames is how many random games TestRandomGames plays: a tenth of
+// CI's run by default, which .ci/run plays in full (-random-games 100000,
+// without the race detector).
+var randomGames = flag.Int("random-games", 10_000, "how many random games TestRandomGames plays")
 
 // TestRandomGames plays random games under random option sets (every
 // option of RULES.md: randomOptions; lives 1..9, 2..12 players), with
@@ -24,6 +27,7 @@ const propertyGames = 100_000
 // some games) rebuilding the same views for every seat.
 func TestRandomGames(t *testing.T) {
 	start := time.Now()
+	propertyGames := *randomGames
 	workers := runtime.GOMAXPROCS(0)
 	var (
 		failed atomic.Bool

@@ -21,7 +21,7 @@ const BotIDPrefix = "bot:"
 // (host only, between games).
 func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, error) {
 	var bot Player
-	err := t.do(ctx, func(ctx context.Context) error {
+	err := t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -32,11 +32,11 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 			return ErrTableFull
 		}
 		bot = t.newBot(level)
-		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), bot)); err != nil {
+		if err := t.seatSitters(actx, append(slices.Clip(t.sitters), bot)); err != nil {
 			return err
 		}
 		if len(t.sitters) == t.rec.Seats {
-			if err := t.start(ctx); err != nil {
+			if err := t.start(actx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
 		}
@@ -48,7 +48,7 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 
 // RemoveBot takes a built-in bot off its seat (host only, between games).
 func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -57,7 +57,7 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 		}
 		for i, s := range t.sitters {
 			if s.Bot && isBuiltin(s) && strings.EqualFold(t.lobby.Name(s.ID), name) {
-				if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+				if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
 					return err
 				}
 				t.changed(false)
@@ -112,7 +112,7 @@ func botLevel(p Player) (ai.Level, bool) {
 // scheduleBot lets a built-in bot whose turn it is move after a short,
 // human-like pause.
 func (t *Table) scheduleBot() {
-	if !t.running() {
+	if !t.running() || t.paused {
 		return
 	}
 	seat := t.game.g.Turn()
@@ -123,7 +123,7 @@ func (t *Table) scheduleBot() {
 	t.botGen++
 	t.botFor = t.game.g.Seq()
 	gen := t.botGen
-	move := func() { t.post(func(ctx context.Context) { t.botMove(ctx, gen, seat, level) }) }
+	move := func() { t.post(func(actx context.Context) { t.botMove(actx, gen, seat, level) }) }
 	d := t.lobby.cfg.BotDelay
 	if d <= 0 {
 		go move()
@@ -141,7 +141,7 @@ func (t *Table) botRand() *rand.Rand {
 }
 
 func (t *Table) botMove(ctx context.Context, gen, seat int, level ai.Level) {
-	if gen != t.botGen || !t.running() || t.game.g.Turn() != seat {
+	if gen != t.botGen || !t.running() || t.paused || t.game.g.Turn() != seat {
 		return
 	}
 	v := t.game.g.View(seat)

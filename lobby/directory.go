@@ -104,7 +104,7 @@ func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
-		_ = t.do(ctx, func(context.Context) error { t.renamed(id, name); return nil }) // a table closed meanwhile shows no one
+		_ = t.doEvenPaused(ctx, func(context.Context) error { t.renamed(id, name); return nil }) // a table closed meanwhile shows no one
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (l *Lobby) Merged(ctx context.Context, from, into string) {
 	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
-		_ = t.do(ctx, func(context.Context) error { t.merged(from, into, name); return nil })
+		_ = t.doEvenPaused(ctx, func(context.Context) error { t.merged(from, into, name); return nil })
 	}
 }
 

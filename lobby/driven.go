@@ -48,7 +48,7 @@ func (t *Table) Drive(ctx context.Context, host Player, on bool) error {
 // those it would have seated.
 func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Player, error) {
 	var players []Player
-	err := t.do(ctx, func(ctx context.Context) error {
+	err := t.do(ctx, func(actx context.Context) error {
 		if host.ID != t.rec.Host {
 			return ErrNotHost
 		}
@@ -66,7 +66,7 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 		}
 		stood := len(kept) != len(t.sitters)
 		if stood {
-			if err := t.seatSitters(ctx, kept); err != nil {
+			if err := t.seatSitters(actx, kept); err != nil {
 				return err
 			}
 		}
@@ -90,7 +90,7 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 			return ErrTooFewPlayers
 		}
 		t.sitters = seated
-		if err := t.start(ctx); err != nil {
+		if err := t.start(actx); err != nil {
 			t.sitters = kept
 			if stood {
 				t.changed(false)

@@ -90,7 +90,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 	if err != nil {
 		return "", err
 	}
-	err = t.do(ctx, func(ctx context.Context) error {
+	err = t.do(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
@@ -114,7 +114,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		default:
 			given = append(given, GivenSeed{ID: p.ID, Seed: text})
 		}
-		if err := t.keepGiven(ctx, given); err != nil {
+		if err := t.keepGiven(actx, given); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -128,11 +128,10 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 
 // keepGiven stores given as the seeds given for the next game, then keeps
 // them.
-func (t *Table) keepGiven(ctx context.Context, given []GivenSeed) error {
+func (t *Table) keepGiven(actx context.Context, given []GivenSeed) error {
 	next := nextDice{seed: t.next.seed, given: given}
-	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-	defer cancel()
-	if err := t.lobby.cfg.Store.SaveNextDice(sctx, t.rec.Name, next.kept()); err != nil {
+	err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.SaveNextDice(wctx, t.rec.Name, next.kept()) })
+	if err != nil {
 		return fmt.Errorf("save the seeds of %s: %w", t.name, err)
 	}
 	t.next = next

@@ -21,6 +21,10 @@ type env struct {
 	dice  *lobbytest.Dice
 	// botDelay is Config.BotDelay (-1, no pause, unless a test sets it).
 	botDelay time.Duration
+	// gate, when set, stands between the lobby and st (pause_test.go),
+	// and saveTimeout is Config.SaveTimeout.
+	gate        *gatedStore
+	saveTimeout time.Duration
 }
 
 func newEnv(t *testing.T) *env {
@@ -44,7 +48,11 @@ func newFairEnv(t *testing.T) *env {
 func (e *env) open() {
 	e.t.Helper()
 	e.st.reopen()
-	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay}
+	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay, SaveTimeout: e.saveTimeout}
+	if e.gate != nil {
+		e.gate.Storage = e.st
+		cfg.Store = e.gate
+	}
 	if e.dice != nil {
 		cfg.Dice = e.dice
 	}
@@ -141,7 +149,7 @@ func next(t *testing.T, s *Subscription, after uint64) Snapshot {
 func latest(t *testing.T, s *Subscription, tbl *Table) Snapshot {
 	t.Helper()
 	// A no-op request makes sure every earlier change was published.
-	if err := tbl.do(ctxT(t), func(context.Context) error { return nil }); err != nil {
+	if err := tbl.doEvenPaused(ctxT(t), func(context.Context) error { return nil }); err != nil {
 		t.Fatalf("sync: %v", err)
 	}
 	lastMu.Lock()

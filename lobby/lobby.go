@@ -92,7 +92,10 @@ type Config struct {
 	// are dealt provably fair (engine/fair), and crypto/rand draws the rest.
 	Dice engine.Source
 	Log  *log.Logger // a discarding logger if nil
-	// SaveTimeout bounds one store write from a table (default 10 s).
+	// SaveTimeout bounds the wait for one store write (default 10 s). A
+	// table whose write has not answered by then pauses until it does
+	// (TableInfo.Paused); see Storage for what storage does with the
+	// write's ctx.
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
 	// to twice as long (default 1 s; negative: no pause, for tests).
@@ -116,6 +119,8 @@ type Lobby struct {
 	chat   chatLog
 	ver    int
 	closed bool
+	// opening keeps the names of tables being written (CreateTable).
+	opening map[string]string
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -145,8 +150,8 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
-		scripted: scripted, dir: directory{names: make(map[string]string)}}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]string),
+		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted, dir: directory{names: make(map[string]string)}}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load tables: %w", err)
@@ -214,9 +219,7 @@ func (l *Lobby) keptOf(ctx context.Context, table string) kept {
 		fallthrough
 	case !ok:
 		k.next = newNextDice()
-		if err := l.cfg.Store.SaveNextDice(ctx, table, k.next.kept()); err != nil {
-			l.log.Error("could not save a table's next dice", "table", table, "err", err)
-		}
+		l.saveNext(ctx, table, k.next)
 	default:
 		k.next = nextDice{seed: d.Seed, given: d.Given}
 		for _, g := range d.Given {
@@ -235,6 +238,18 @@ func (l *Lobby) keptOf(ctx context.Context, table string) kept {
 	return k
 }
 
+// saveNext stores the next dice of a table whose actor has not started
+// (a new table, or one whose kept dice are missing), bounded by
+// SaveTimeout. A failure is logged: the table plays on, and its
+// commitment changes if the server stops before its first game.
+func (l *Lobby) saveNext(ctx context.Context, table string, next nextDice) {
+	wctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
+	defer cancel()
+	if err := l.cfg.Store.SaveNextDice(wctx, table, next.kept()); err != nil {
+		l.log.Error("could not save a table's next dice", "table", table, "err", err)
+	}
+}
+
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
@@ -249,7 +264,10 @@ type TableConfig struct {
 
 // CreateTable opens a new table hosted by host, stored before it is
 // shown. Its name must not look like an open table's (Alike): the error
-// then matches ErrTableExists and names that table.
+// then matches ErrTableExists and names that table. The lobby's lock is
+// not held while the table is written: its name is kept for it
+// meanwhile. A write that does not answer within SaveTimeout returns
+// ErrUnsaved, and the table opens by itself if it is saved after all.
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
 	if err := CheckTableName(tc.Name); err != nil {
 		return nil, err
@@ -264,38 +282,82 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if err := tc.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return nil, ErrLobbyClosed
-	}
 	key := strings.ToLower(tc.Name)
-	if l.tables[key] != nil {
+	l.mu.Lock()
+	switch {
+	case l.closed:
+		l.mu.Unlock()
+		return nil, ErrLobbyClosed
+	case l.tables[key] != nil || l.opening[key] != "":
+		l.mu.Unlock()
 		return nil, ErrTableExists
 	}
 	for _, other := range l.tables {
 		if Alike(other.name, tc.Name) {
+			l.mu.Unlock()
 			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other.name}
 		}
 	}
+	for _, other := range l.opening {
+		if Alike(other, tc.Name) {
+			l.mu.Unlock()
+			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other}
+		}
+	}
+	l.opening[key] = tc.Name
+	l.mu.Unlock()
+
 	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
 		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
-	if err := l.cfg.Store.CreateTable(ctx, rec); err != nil {
+	sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
+	defer cancel()
+	err := l.cfg.Store.CreateTable(sctx, rec)
+	var pw PendingWrite
+	if errors.As(err, &pw) {
+		go func() {
+			<-pw.Settled()
+			if err := pw.Outcome(); err != nil {
+				l.log.Warn("a table was not created", "table", rec.Name, "err", err)
+				l.opened(key, rec, false)
+				return
+			}
+			l.opened(key, rec, true)
+		}()
+		return nil, ErrUnsaved
+	}
+	if err != nil {
+		l.opened(key, rec, false)
 		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
-	next := newNextDice()
-	if err := l.cfg.Store.SaveNextDice(ctx, rec.Name, next.kept()); err != nil {
-		// The table plays on; its commitment changes if the server stops
-		// before its first game.
-		l.log.Error("could not save the next dice of a new table", "table", rec.Name, "err", err)
+	t := l.opened(key, rec, true)
+	if t == nil {
+		return nil, ErrLobbyClosed // stored: it opens with the next lobby
+	}
+	return t, nil
+}
+
+// opened gives back the name CreateTable kept, and starts the table if it
+// was stored (nil if the lobby closed meanwhile), with its next dice
+// drawn and stored.
+func (l *Lobby) opened(key string, rec TableRecord, stored bool) *Table {
+	var next nextDice
+	if stored {
+		next = newNextDice()
+		l.saveNext(context.Background(), rec.Name, next)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.opening, key)
+	if !stored || l.closed {
+		return nil
 	}
 	t := startTable(l, rec, kept{next: next})
 	l.tables[key] = t
 	l.notifyLocked()
-	return t, nil
+	return t
 }
 
 // Table finds an open table by name (any case).

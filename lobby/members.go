@@ -22,16 +22,15 @@ var (
 // Invite stores a one-time invite code to a private table, valid until
 // expires (host or admin only). The store keeps only its hash.
 func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.Time) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
 		if !t.rec.Private {
 			return ErrPublic
 		}
-		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-		defer cancel()
-		if err := t.lobby.cfg.Store.AddInvite(sctx, t.rec.Name, code, expires); err != nil {
+		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddInvite(wctx, t.rec.Name, code, expires) })
+		if err != nil {
 			return fmt.Errorf("save invite to %s: %w", t.name, err)
 		}
 		return nil
@@ -42,16 +41,16 @@ func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.
 // able to see it and sit down at once. A code works once; p's being a
 // member (or the host) already is ErrMember and leaves the code unspent.
 func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if !t.rec.Private {
 			return ErrPublic
 		}
 		if p.ID == t.rec.Host || slices.Contains(t.rec.Members, p.ID) {
 			return ErrMember
 		}
-		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-		defer cancel()
-		err := t.lobby.cfg.Store.UseInvite(sctx, t.rec.Name, code, p.ID, t.lobby.cfg.Clock.Now())
+		err := t.save(actx, func(wctx context.Context) error {
+			return t.lobby.cfg.Store.UseInvite(wctx, t.rec.Name, code, p.ID, t.lobby.cfg.Clock.Now())
+		})
 		switch {
 		case errors.Is(err, ErrBadInvite):
 			return ErrBadInvite
@@ -69,7 +68,7 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 // their seat (in a running game they leave it, and are out); and from the
 // viewers, whose subscriptions end. At a public table they may come back.
 func (t *Table) Kick(ctx context.Context, p Player, id string) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -79,7 +78,7 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 		found := false
 		if slices.Contains(t.rec.Members, id) {
 			found = true
-			err := t.update(ctx, func(r *TableRecord) error {
+			err := t.update(actx, func(r *TableRecord) error {
 				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == id })
 				return nil
 			})
@@ -90,14 +89,14 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 		if seat := t.gameSeat(id); t.running() && seat >= 0 {
 			found = true
 			if t.game.g.Lives(seat) > 0 {
-				if err := t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat}); err != nil {
+				if err := t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat}); err != nil {
 					return err
 				}
 			}
 		}
 		if i := t.seatOf(id); i >= 0 {
 			found = true
-			if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+			if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
 				return err
 			}
 		}

@@ -24,6 +24,10 @@ type TableInfo struct {
 	// table): players sit down for the next deal even while a game runs,
 	// and nobody presses start.
 	Driven bool
+	// Paused: the table's storage did not answer a write in time. Until
+	// it does, the table takes no moves and its turn clock stands still;
+	// then it resumes by itself (the turn clock starts afresh).
+	Paused bool
 
 	members []string
 	created time.Time

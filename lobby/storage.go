@@ -12,6 +12,13 @@ import (
 // lobby's own types so that the lobby imports no storage package.
 // store/lobbystore adapts the bbolt store to it (cmd/mia wires it); another
 // implementation can sit behind it.
+//
+// A write (CreateTable, UpdateTable, CreateGame, Append, AddInvite,
+// UseInvite, SaveNextDice, AddChat) returns once its ctx ends, whether or not storage has
+// finished it: one that never began returns ctx's error and changed
+// nothing; one still under way returns an error implementing
+// PendingWrite, which tells how it ends. A table pauses on such an error
+// until the write has ended (see Config.SaveTimeout).
 type Storage interface {
 	// CreateTable stores a new open table. An open table of the same name
 	// (in any case) is an error matching ErrTableExists.

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,16 +18,25 @@ import (
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
 // chat and subscribers. Every method sends a request to the actor and waits
-// for its answer or the caller's ctx.
+// for its answer; the caller's ctx bounds the wait until the actor takes
+// the request (see do), the table's SaveTimeout each write after that.
 type Table struct {
-	name  string
-	lobby *Lobby
-	reqs  chan func(ctx context.Context)
-	quit  chan struct{}
-	done  chan struct{}
-	info  atomic.Pointer[TableInfo]
+	name     string
+	lobby    *Lobby
+	reqs     chan *request
+	wake     chan struct{} // capacity 1: something was posted
+	quit     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
+	info     atomic.Pointer[TableInfo]
+
+	postMu     sync.Mutex
+	posted     []func(actx context.Context) // for the actor, in order (post)
+	postClosed bool                         // the actor has stopped: posts are dropped
 
 	// Owned by the actor goroutine.
+	current  *request // the request running, nil for a posted function
+	paused   bool     // a store write did not answer in time (pause)
 	rec      TableRecord
 	sitters  []Player
 	game     *gameRun
@@ -97,7 +107,7 @@ type Result struct {
 func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
-		reqs: make(chan func(context.Context)), quit: make(chan struct{}), done: make(chan struct{}),
+		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
 	}
 	for _, c := range k.chat {
@@ -111,14 +121,14 @@ func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 
 // seatSitters stores next as the players seated for the next game, then
 // seats them: a restart, clean or not, finds the table as it was.
-func (t *Table) seatSitters(ctx context.Context, next []Player) error {
+func (t *Table) seatSitters(actx context.Context, next []Player) error {
 	seated := make([]Player, 0, len(next))
 	for _, p := range next {
 		if !t.guests[p.ID] { // a driven table's guests sit for one game only
 			seated = append(seated, p.seated())
 		}
 	}
-	if err := t.update(ctx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
+	if err := t.update(actx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
 		return err
 	}
 	t.sitters = next
@@ -138,12 +148,15 @@ func (t *Table) Info() TableInfo { return *t.info.Load() }
 
 func (t *Table) loop() {
 	defer close(t.done)
-	ctx, cancel := context.WithCancel(context.Background())
+	actx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	defer t.closePosts()
 	for {
 		select {
-		case fn := <-t.reqs:
-			t.safely(ctx, fn)
+		case r := <-t.reqs:
+			t.run(actx, r)
+		case <-t.wake:
+			t.runPosted(actx)
 		case <-t.quit:
 			if t.stopTick != nil {
 				t.stopTick()
@@ -156,55 +169,184 @@ func (t *Table) loop() {
 	}
 }
 
+// request is one call of a Table method, run by the actor. The caller may
+// give up on it (its ctx ended) only until the actor takes it: from then
+// on the caller waits for its answer, so that a request whose caller was
+// told ctx.Err() never runs, and one that runs is answered.
+type request struct {
+	fn     func(actx context.Context) error
+	paused bool       // runs while the table is paused (watching, chat): see Table.pause
+	reply  chan error // capacity 1
+	state  atomic.Int32
+	// answered is set once the caller was given an answer (by the actor
+	// only): the one when the request paused the table, or its result.
+	answered bool
+	// said: what the request does is shown already, and a write that
+	// pauses the table only keeps it (a chat line): the pause answers nil,
+	// not ErrUnsaved.
+	said bool
+}
+
+// The states of a request: sent, then taken by the actor or dropped by a
+// caller who gave up first.
+const (
+	reqSent int32 = iota
+	reqTaken
+	reqDropped
+)
+
+// answer gives the caller err, unless it was answered already.
+func (r *request) answer(err error) {
+	if r.answered {
+		return
+	}
+	r.answered = true
+	r.reply <- err
+}
+
+// do runs fn in the actor and returns its error. fn gets the actor's
+// context (actx), which lasts as long as the table, not the caller's:
+// once the actor has taken the request it runs to its end (each store
+// write in it bounded by SaveTimeout; see save) and its caller waits for
+// the answer. Until then a caller whose ctx ends gets ctx.Err(), and fn
+// never runs. While the table is paused (pause), fn is refused with
+// ErrPaused.
+func (t *Table) do(ctx context.Context, fn func(actx context.Context) error) error {
+	return t.send(ctx, &request{fn: fn, reply: make(chan error, 1)})
+}
+
+// doEvenPaused is do for a request that runs while the table is paused:
+// one that changes no game and needs no write to storage (watching; chat,
+// said all the same when it cannot be kept; what storage changed already,
+// such as a person's new name).
+func (t *Table) doEvenPaused(ctx context.Context, fn func(actx context.Context) error) error {
+	return t.send(ctx, &request{fn: fn, paused: true, reply: make(chan error, 1)})
+}
+
+// doValue is do for a request that gives a value as well as an error. The
+// value goes through a channel, not a variable the caller reads: a
+// request that pauses the table is answered (ErrUnsaved) while fn still
+// runs, and a value it sets later must not race with its caller. With
+// such an early answer the value is the zero value.
+func doValue[V any](ctx context.Context, t *Table, fn func(actx context.Context) (V, error)) (V, error) {
+	got := make(chan V, 1)
+	err := t.do(ctx, func(actx context.Context) error {
+		v, err := fn(actx)
+		got <- v
+		return err
+	})
+	select {
+	case v := <-got:
+		return v, err
+	default:
+		var zero V
+		return zero, err
+	}
+}
+
+func (t *Table) send(ctx context.Context, r *request) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case t.reqs <- r:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.done:
+		return ErrTableClosed
+	}
+	select {
+	case err := <-r.reply:
+		return err
+	case <-ctx.Done():
+		if r.state.CompareAndSwap(reqSent, reqDropped) {
+			return ctx.Err()
+		}
+	case <-t.done:
+	}
+	// The actor took the request: its answer comes, unless the table
+	// stopped.
+	select {
+	case err := <-r.reply:
+		return err
+	case <-t.done:
+		select {
+		case err := <-r.reply:
+			return err
+		default:
+			return ErrTableClosed
+		}
+	}
+}
+
+// run runs one request in the actor, unless its caller gave up on it.
+func (t *Table) run(actx context.Context, r *request) {
+	if !r.state.CompareAndSwap(reqSent, reqTaken) {
+		return
+	}
+	if t.paused && !r.paused {
+		r.answer(ErrPaused)
+		return
+	}
+	outer := t.current
+	t.current = r
+	err := errors.New("internal error at the table")
+	defer func() {
+		t.current = outer
+		r.answer(err)
+	}()
+	t.safely(actx, func(actx context.Context) { err = r.fn(actx) })
+}
+
 // safely runs one request; a panic in it is logged and the table goes on.
-func (t *Table) safely(ctx context.Context, fn func(context.Context)) {
+func (t *Table) safely(actx context.Context, fn func(context.Context)) {
 	defer func() {
 		if r := recover(); r != nil {
 			t.lobby.log.Error("table request panicked", "table", t.name, "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
-	fn(ctx)
+	fn(actx)
 }
 
-// do runs fn in the actor and returns its error.
-func (t *Table) do(ctx context.Context, fn func(ctx context.Context) error) error {
-	reply := make(chan error, 1)
-	req := func(actx context.Context) {
-		err := errors.New("internal error at the table")
-		defer func() { reply <- err }()
-		err = fn(actx)
+// post queues fn for the actor and returns at once: timers, the end of a
+// subscription and the actor itself use it. Posted functions run in
+// order; once the table has stopped they are dropped.
+func (t *Table) post(fn func(actx context.Context)) {
+	t.postMu.Lock()
+	if t.postClosed {
+		t.postMu.Unlock()
+		return
 	}
+	t.posted = append(t.posted, fn)
+	t.postMu.Unlock()
 	select {
-	case t.reqs <- req:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.done:
-		return ErrTableClosed
-	}
-	select {
-	case err := <-reply:
-		return err
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.done:
-		return ErrTableClosed
+	case t.wake <- struct{}{}:
+	default: // a wake-up is pending already
 	}
 }
 
-// post queues fn for the actor without waiting for it to run.
-func (t *Table) post(fn func(ctx context.Context)) {
-	select {
-	case t.reqs <- fn:
-	case <-t.done:
+// runPosted runs the functions posted so far.
+func (t *Table) runPosted(actx context.Context) {
+	t.postMu.Lock()
+	fns := t.posted
+	t.posted = nil
+	t.postMu.Unlock()
+	for i, fn := range fns {
+		t.safely(actx, fn)
+		fns[i] = nil
 	}
 }
 
+func (t *Table) closePosts() {
+	t.postMu.Lock()
+	t.postClosed, t.posted = true, nil
+	t.postMu.Unlock()
+}
+
+// stop ends the actor and waits for it; safe to call more than once, at
+// once from many goroutines, but not from the actor itself.
 func (t *Table) stop() {
-	select {
-	case <-t.quit:
-	default:
-		close(t.quit)
-	}
+	t.stopOnce.Do(func() { close(t.quit) })
 	<-t.done
 }
 
@@ -279,7 +421,7 @@ func (t *Table) removeSub(s *Subscription) bool {
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	t.lobby.learn(ctx, p.ID)
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
-	err := t.do(ctx, func(context.Context) error {
+	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
@@ -299,7 +441,7 @@ func (t *Table) mayEnter(p Player) bool { return p.Viewer().Sees(t.rec.Access) }
 // game starts.
 func (t *Table) Sit(ctx context.Context, p Player) error {
 	t.lobby.learn(ctx, p.ID)
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
@@ -312,11 +454,11 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
-		if err := t.seatSitters(ctx, append(slices.Clip(t.sitters), p)); err != nil {
+		if err := t.seatSitters(actx, append(slices.Clip(t.sitters), p)); err != nil {
 			return err
 		}
 		if len(t.sitters) == t.rec.Seats && !t.driven {
-			if err := t.start(ctx); err != nil {
+			if err := t.start(actx); err != nil {
 				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
 			}
 		}
@@ -327,17 +469,17 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 
 // Stand gives up p's seat. In a running game this is leaving it: p is out.
 func (t *Table) Stand(ctx context.Context, p Player) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if t.running() {
 			if seat := t.gameSeat(p.ID); seat >= 0 && t.game.g.Lives(seat) > 0 {
-				return t.apply(ctx, engine.Action{Kind: engine.Leave, Seat: seat})
+				return t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat})
 			}
 		}
 		i := t.seatOf(p.ID)
 		if i < 0 {
 			return ErrNotSeated
 		}
-		if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
+		if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -349,7 +491,7 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 // seated player when the host is not at the table. After a game it is
 // "play again", with the same seats.
 func (t *Table) Start(ctx context.Context, p Player) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if t.running() {
 			return ErrGameRunning
 		}
@@ -359,7 +501,7 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if err := mayStart(p, t.rec.Host, t.lobby.Name(t.rec.Host), t.hostPresent(), t.seatOf(p.ID) >= 0); err != nil {
 			return err
 		}
-		if err := t.start(ctx); err != nil {
+		if err := t.start(actx); err != nil {
 			return err
 		}
 		t.changed(true)
@@ -419,7 +561,7 @@ func (t *Table) hostPresent() bool { return t.watchers[t.rec.Host] > 0 }
 
 // Act plays one move for p; the seat is p's.
 func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if !t.running() {
 			return ErrNoGame
 		}
@@ -431,7 +573,7 @@ func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
 			return &engine.RuleError{Rule: engine.ErrUnknownAction, Action: a}
 		}
 		a.Seat = seat
-		return t.apply(ctx, a)
+		return t.apply(actx, a)
 	})
 }
 
@@ -442,7 +584,7 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 		return ErrEmptyMessage
 	}
 	t.lobby.learn(ctx, p.ID)
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.doEvenPaused(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrPrivate
 		}
@@ -451,14 +593,19 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 			return err
 		}
 		line := ChatLine{At: now, FromID: p.ID, From: t.lobby.Name(p.ID), Bot: p.Bot, Text: text}
-		sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-		defer cancel()
-		if err := t.lobby.cfg.Store.AddChat(sctx, t.rec.Name, line); err != nil {
+		t.chat.add(line)
+		t.changed(false)
+		// Said: a pause while it is kept is no error of the line's.
+		t.current.said = true
+		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddChat(wctx, t.rec.Name, line) })
+		switch {
+		case errors.Is(err, ErrPaused):
+			// Said all the same while the table waits for its storage; a
+			// restart will not bring it back.
+		case err != nil:
 			// Said all the same; a restart will not bring it back.
 			t.lobby.log.Error("could not save a chat line", "table", t.name, "err", err)
 		}
-		t.chat.add(line)
-		t.changed(false)
 		return nil
 	})
 }
@@ -478,7 +625,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 	if seats < engine.MinSeats || seats > engine.MaxSeats {
 		return ErrBadSeats
 	}
-	return t.do(ctx, func(ctx context.Context) error {
+	return t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -488,7 +635,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 		if seats < len(t.sitters) {
 			return fmt.Errorf("%d players are seated: ask some to stand first", len(t.sitters))
 		}
-		if err := t.update(ctx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
+		if err := t.update(actx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -499,7 +646,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 // Close closes the table for good (host or admin). A running game must end
 // first.
 func (t *Table) Close(ctx context.Context, p Player) error {
-	err := t.do(ctx, func(ctx context.Context) error {
+	err := t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
@@ -510,7 +657,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrGameRunning
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		if err := t.update(ctx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
+		if err := t.update(actx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
 			return err
 		}
 		t.changed(false)
@@ -525,17 +672,17 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 }
 
 // update writes the table record through fn, then keeps the new record.
-func (t *Table) update(ctx context.Context, fn func(*TableRecord) error) error {
-	ctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-	defer cancel()
+func (t *Table) update(actx context.Context, fn func(*TableRecord) error) error {
 	var next TableRecord
-	err := t.lobby.cfg.Store.UpdateTable(ctx, t.rec.Name, func(r *TableRecord) error {
-		if err := fn(r); err != nil {
-			return err
-		}
-		next = *r
-		next.Members = append([]string(nil), r.Members...)
-		return nil
+	err := t.save(actx, func(wctx context.Context) error {
+		return t.lobby.cfg.Store.UpdateTable(wctx, t.rec.Name, func(r *TableRecord) error {
+			if err := fn(r); err != nil {
+				return err
+			}
+			next = *r
+			next.Members = append([]string(nil), r.Members...)
+			return nil
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("save table %s: %w", t.name, err)
@@ -570,7 +717,7 @@ func (t *Table) gameSeat(id string) int {
 }
 
 // start begins a game with the sitters in a random order.
-func (t *Table) start(ctx context.Context) error {
+func (t *Table) start(actx context.Context) error {
 	if len(t.sitters) < engine.MinSeats {
 		return ErrTooFewPlayers
 	}
@@ -583,24 +730,33 @@ func (t *Table) start(ctx context.Context) error {
 		return err
 	}
 	now := t.lobby.cfg.Clock.Now().UTC()
-	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-	defer cancel()
 	names := make([]string, len(players))
 	for i, p := range players {
 		names[i] = t.lobby.Name(p.ID)
 	}
 	next := newNextDice() // the next game's seed, committed before anyone gives one
 	kept := next.kept()
-	id, err := t.lobby.cfg.Store.CreateGame(sctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
-		Started: now, Fair: proof, Next: &kept})
+	var id string
+	err = t.save(actx, func(wctx context.Context) error {
+		id, err = t.lobby.cfg.Store.CreateGame(wctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
+			Started: now, Fair: proof, Next: &kept})
+		return err
+	})
+	if err == nil {
+		t.next = next // stored with the game: the dice it was dealt from are spent
+	}
+	if err == nil && id == "" {
+		// Saved after the table paused: the ID never came back. The game,
+		// without events, is abandoned when the server next starts.
+		err = errors.New("the game was saved too late")
+	}
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
-	t.next = next // stored with the game: the dice it was dealt from are spent
 	for i := range evs {
 		evs[i].At = now
 	}
-	if err := t.lobby.cfg.Store.Append(sctx, id, evs, nil); err != nil {
+	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, id, evs, nil) }); err != nil {
 		return fmt.Errorf("save new game: %w", err)
 	}
 	t.game = newRun(id, g, players, evs)
@@ -648,7 +804,7 @@ func hasLeft(evs []engine.Event, seat int) bool {
 
 // apply plays a through the engine, saves its events (committed before
 // anyone sees them), then updates the state and tells every subscriber.
-func (t *Table) apply(ctx context.Context, a engine.Action) error {
+func (t *Table) apply(actx context.Context, a engine.Action) error {
 	run := t.game
 	turn, round := run.g.Turn(), run.g.Round()
 	next := run.g.Clone()
@@ -664,9 +820,7 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	if next.Over() {
 		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
-	sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
-	defer cancel()
-	if err := t.lobby.cfg.Store.Append(sctx, run.id, evs, res); err != nil {
+	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
 		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
 		return fmt.Errorf("the move could not be saved, try again: %w", err)
 	}
@@ -688,7 +842,7 @@ func (t *Table) apply(ctx context.Context, a engine.Action) error {
 	if len(sitters) != len(t.sitters) {
 		// The move is saved: the seat is given up whatever happens here. (A
 		// stop in between keeps the seat until the player stands again.)
-		if err := t.seatSitters(ctx, sitters); err != nil {
+		if err := t.seatSitters(actx, sitters); err != nil {
 			t.lobby.log.Error("could not save the seats", "table", t.name, "err", err)
 			t.sitters = sitters
 		}
@@ -738,13 +892,17 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 	t.nextGen++
 	gen := t.nextGen
 	restart := func() {
-		t.post(func(ctx context.Context) {
+		t.post(func(actx context.Context) {
 			// The seats may have changed meanwhile (a bot removed, the
 			// table handed to a driver), or a game started.
 			if gen != t.nextGen || t.running() || t.driven || !t.botsOnly() {
 				return
 			}
-			if err := t.start(ctx); err != nil {
+			if t.paused {
+				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
+				return
+			}
+			if err := t.start(actx); err != nil {
 				// Try again later rather than leave the table dead.
 				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
 				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
@@ -801,7 +959,7 @@ func (t *Table) arm() {
 		t.stopTick = nil
 	}
 	t.deadline = time.Time{}
-	if !t.running() {
+	if !t.running() || t.paused {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
@@ -813,22 +971,22 @@ func (t *Table) arm() {
 	t.tickGen++
 	gen := t.tickGen
 	t.stopTick = clock.AfterFunc(d, func() {
-		t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+		t.post(func(actx context.Context) { t.timeUp(actx, gen) })
 	})
 }
 
 // timeUp times out the player whose turn it is, if the turn is still the
 // one the clock was started for.
-func (t *Table) timeUp(ctx context.Context, gen int) {
+func (t *Table) timeUp(actx context.Context, gen int) {
 	if gen != t.tickGen || !t.running() {
 		return
 	}
 	seat := t.game.g.Turn()
-	if err := t.apply(ctx, engine.Action{Kind: engine.Timeout, Seat: seat}); err != nil {
+	if err := t.apply(actx, engine.Action{Kind: engine.Timeout, Seat: seat}); err != nil {
 		// The save failed: try again in a second rather than stall the table.
 		t.lobby.log.Error("could not time out a turn", "table", t.name, "err", err)
 		t.stopTick = t.lobby.cfg.Clock.AfterFunc(time.Second, func() {
-			t.post(func(ctx context.Context) { t.timeUp(ctx, gen) })
+			t.post(func(actx context.Context) { t.timeUp(actx, gen) })
 		})
 	}
 }
@@ -905,6 +1063,7 @@ func (t *Table) publishInfo() bool {
 	info.Watching = len(watchers)
 	info.HostHere = watchers[t.rec.Host] > 0
 	info.Fair = t.fairInfo()
+	info.Paused = t.paused
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {
@@ -929,7 +1088,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
-		a.Driven != b.Driven ||
+		a.Driven != b.Driven || a.Paused != b.Paused ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

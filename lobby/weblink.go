@@ -29,34 +29,30 @@ func newLinkToken() string {
 // at once, and a later Link makes a new token. A public table has no link
 // (ErrPublicLink).
 func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error) {
-	var token string
-	err := t.do(ctx, func(ctx context.Context) error {
+	return doValue(ctx, t, func(actx context.Context) (string, error) {
 		if p.ID != t.rec.Host && !p.Admin {
-			return ErrNotHost
+			return "", ErrNotHost
 		}
 		if !t.rec.Private {
-			return ErrPublicLink
+			return "", ErrPublicLink
 		}
 		switch {
 		case revoke && t.rec.Link == "":
-			return nil
+			return "", nil
 		case !revoke && t.rec.Link != "":
-			token = t.rec.Link
-			return nil
+			return t.rec.Link, nil
 		}
 		next := ""
 		if !revoke {
 			next = newLinkToken()
 		}
-		if err := t.update(ctx, func(r *TableRecord) error { r.Link = next; return nil }); err != nil {
-			return err
+		if err := t.update(actx, func(r *TableRecord) error { r.Link = next; return nil }); err != nil {
+			return "", err
 		}
-		token = next
 		t.dropUnseen()
 		t.changed(false)
-		return nil
+		return next, nil
 	})
-	return token, err
 }
 
 // Spectate subscribes someone who is no player to the table as a
@@ -65,7 +61,7 @@ func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error)
 // ends when it no longer does (the link revoked).
 func (t *Table) Spectate(ctx context.Context, v Viewer) (*Subscription, error) {
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, viewer: &v}
-	err := t.do(ctx, func(context.Context) error {
+	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !v.Sees(t.rec.Access) {
 			return ErrPrivate
 		}

@@ -16,14 +16,14 @@ import (
 // person (target is a fingerprint or a person's id), but keep's, and
 // returns how many there were.
 func (srv *Server) endSessionsOf(target, reason string, keep command.Session) int {
-	srv.mu.Lock()
+	srv.sessMu.Lock()
 	var of []*session
 	for ss := range srv.sessions {
 		if (ss.fp == target || ss.Person().ID == target) && command.Session(ss) != keep {
 			of = append(of, ss)
 		}
 	}
-	srv.mu.Unlock()
+	srv.sessMu.Unlock()
 	for _, ss := range of {
 		ss.goodbye(reason)
 		ss.mu.Lock()

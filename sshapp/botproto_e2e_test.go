@@ -38,6 +38,7 @@ func isPrompt(l string) bool {
 // store, finished, with its seats marked as bots, the COMMITMENT the bots
 // saw and dice that verify against it.
 func TestBotTableTwentyGames(t *testing.T) {
+	t.Parallel()
 	const games, seats = 20, 4
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
 	keys := make([]gossh.Signer, seats)
@@ -169,6 +170,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 // line), both bad bots lose their lives by the turn clock (an injected
 // clock: no real waiting), and the good bots' game ends normally.
 func TestBotGarbage(t *testing.T) {
+	t.Parallel()
 	clock := lobbytest.NewClock()
 	e := startBotServer(t, lobby.Config{BotDelay: -1, Clock: clock}, nil)
 	names := []string{"good1", "good2", "junk", "mute"}
@@ -418,6 +420,7 @@ func TestBotGarbage(t *testing.T) {
 // choice of a table without a name, the bot mark in the store, the seat
 // given back on hang-up, and a seated bot that is never idle.
 func TestBotCommand(t *testing.T) {
+	t.Parallel()
 	const idle = time.Second // long enough for a handshake under -race on a busy machine
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Limits.IdleTimeout = idle })
 	ctx := context.Background()
@@ -533,6 +536,7 @@ func TestBotCommand(t *testing.T) {
 // TestBotKickedAndClosed: a bot whose host kicks it, or whose table
 // closes, is told with ERROR and its session ends with status 1.
 func TestBotKickedAndClosed(t *testing.T) {
+	t.Parallel()
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
 	_, host := e.named(t, "hoster")
 	key, kicked := e.named(t, "kicked")
@@ -576,6 +580,7 @@ func TestBotKickedAndClosed(t *testing.T) {
 // with status 1 before the connection closes, and its seat and game stay
 // as they are (games resume with the next start).
 func TestBotShutdown(t *testing.T) {
+	t.Parallel()
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
 	_, host := e.named(t, "hoster")
 	key, _ := e.named(t, "stayer")

@@ -38,6 +38,7 @@ func token(l string) string { return l[strings.LastIndex(l, ";")+1:] }
 // ANNOUNCED_LOSING_DICE and a challenge before any claim is
 // SEE_BEFORE_FIRST_ROLL, without ACTUAL DICE.
 func TestBotRulesAndMiaPass(t *testing.T) {
+	t.Parallel()
 	dice := &lobbytest.Script{}
 	e := startBotServer(t, lobby.Config{Dice: dice, BotDelay: -1}, nil)
 	_, host := e.named(t, "host")

@@ -24,6 +24,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // byte as through the ssh package's emulated terminal, whose copies it
 // skips.
 func TestCRLFWriter(t *testing.T) {
+	t.Parallel()
 	cases := []string{
 		"", "plain", "\n", "a\nb", "a\r\nb", "\r\n", "\r\r\n", "a\n\nb\n", "\n\r\n\n",
 		"\x1b[H\x1b[2Kline\r\nnext\n\x1b[3;1H", "end\r", "\rstart",
@@ -52,6 +53,7 @@ func TestCRLFWriter(t *testing.T) {
 // TestCRLFWriterKeepsFrames: output with no bare "\n" (every frame the
 // screens send) goes out as it is, not copied.
 func TestCRLFWriterKeepsFrames(t *testing.T) {
+	t.Parallel()
 	in := []byte("\x1b[Hline one\r\nline two\r\n\x1b[K")
 	var seen []byte
 	w := crlfWriter{writerFunc(func(p []byte) (int, error) { seen = p; return len(p), nil })}
@@ -71,6 +73,7 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // its errors, ended by "\r\n" (the client's terminal is raw); without a
 // terminal by "\n" alone.
 func TestTerminalLineEnds(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	key := newKey(t)
 	for _, pty := range []bool{false, true} {

@@ -22,6 +22,7 @@ import (
 // engine, the text replay tells it, history pages through them, and the
 // leaderboard and stats show the players.
 func TestBotGamesReplayAndRatings(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, time.Millisecond)
 	e.steps(t, []step{
 		{name: "bots", who: "alice", code: 0,

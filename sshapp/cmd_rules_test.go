@@ -22,6 +22,7 @@ import (
 // top; tables and rules say the rules in words; help and rules fit 80
 // columns; flag errors are said as the other errors.
 func TestRuleOptionsOverSSH(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1)
 	e.steps(t, []step{
 		{name: "maexchen", who: "alice", cmd: "table create mx --preset maexchen --seats 3", code: 0,
@@ -120,6 +121,7 @@ func TestRuleOptionsOverSSH(t *testing.T) {
 // their rank; replay --json writes §3's new keys and events, and replays
 // through the engine.
 func TestOptionGamesReplay(t *testing.T) {
+	t.Parallel()
 	dice := &lobbytest.Script{}
 	e := startRecServerDice(t, -1, dice)
 	ctx := context.Background()

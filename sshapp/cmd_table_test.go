@@ -20,6 +20,7 @@ import (
 // member kicked, the host's rights refused to others, closed by an admin;
 // then a ban.
 func TestTeamTables(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1, "root")
 	for _, n := range []string{"alice", "bob", "carol"} {
 		e.key(t, n)
@@ -173,6 +174,7 @@ func TestTeamTables(t *testing.T) {
 // one added later too) or a key; a banned key is refused at the start of
 // every session, its open sessions are closed, and unban lets it back.
 func TestBans(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1, "root", "boss")
 	e.key(t, "bob")
 	e.key(t, "carol")

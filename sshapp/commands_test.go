@@ -14,6 +14,7 @@ import (
 )
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	var lob *lobby.Lobby
 	ts := startServer(t, withLobby(t, &lob))
 	alice, bob, carol := newKey(t), newKey(t), newKey(t)
@@ -123,6 +124,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	var lob *lobby.Lobby
 	withTables := withLobby(t, &lob)
 	ts := startServer(t, func(c *Config) { c.Admins = KeySet{}; withTables(c) })
@@ -179,6 +181,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestPanicInCommandIsContained(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	ts.Handle(command.Command{Name: "boom", Anonymous: true, Run: func(context.Context, *command.Call) int { panic("kaboom") }})
 	key := newKey(t)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestDrawers(t *testing.T) {
+	t.Parallel()
 	d := newDrawers(3)
 	defer d.stop()
 
@@ -88,6 +89,7 @@ func TestDrawers(t *testing.T) {
 }
 
 func TestDrawersStopped(t *testing.T) {
+	t.Parallel()
 	d := newDrawers(2)
 	d.stop()
 	d.stop() // twice is fine
@@ -113,6 +115,7 @@ func (panicModel) View() string { return "fine" }
 // A screen that panics on a drawer ends its own program with Bubble Tea's
 // panic error, as it would on its own goroutine; the drawers serve on.
 func TestFramedPanic(t *testing.T) {
+	t.Parallel()
 	d := newDrawers(1)
 	defer d.stop()
 	var out syncBuffer

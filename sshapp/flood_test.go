@@ -19,6 +19,7 @@ import (
 )
 
 func TestDropChance(t *testing.T) {
+	t.Parallel()
 	l := Limits{}.withDefaults() // 64 at most, early drop from 16 stalled at 30 %
 	tests := []struct {
 		lim             Limits
@@ -51,6 +52,7 @@ func TestDropChance(t *testing.T) {
 }
 
 func TestStalledHandshakes(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	ages := []time.Duration{0, 10 * time.Millisecond, 999 * time.Millisecond, time.Second, 3 * time.Second}
 	tests := []struct {
@@ -78,6 +80,7 @@ func TestStalledHandshakes(t *testing.T) {
 }
 
 func TestPenalties(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	type charge struct {
 		after time.Duration // since t0
@@ -292,8 +295,8 @@ func TestHandshakeFloodLetsALoginThrough(t *testing.T) {
 
 // holds is how many connections in their handshake each source holds.
 func (srv *Server) holds() map[string]int {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.connMu.Lock()
+	defer srv.connMu.Unlock()
 	return maps.Clone(srv.unauthBySrc)
 }
 
@@ -394,8 +397,8 @@ func TestSilentConnectionsMakeRoom(t *testing.T) {
 // versionsSeen is how many connections in their handshake have sent
 // their version line.
 func (srv *Server) versionsSeen() int {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.connMu.Lock()
+	defer srv.connMu.Unlock()
 	n := 0
 	for c := range srv.handshaking {
 		if c.version.Load() {

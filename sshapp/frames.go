@@ -182,7 +182,7 @@ func (f *frames) stop() {
 		f.timer.Stop()
 	}
 	if f.started {
-		_, _ = io.WriteString(f.out, ansi.ResetBracketedPasteMode+ansi.ShowCursor+ansi.ResetAltScreenSaveCursorMode)
+		_, _ = io.WriteString(f.out, ansi.ResetModeBracketedPaste+ansi.ShowCursor+ansi.ResetModeAltScreenSaveCursor)
 	}
 }
 
@@ -218,8 +218,8 @@ func (f *frames) diffLocked() frameDiff {
 		}
 	}()
 	if !f.started {
-		b.WriteString(ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition +
-			ansi.HideCursor + ansi.SetBracketedPasteMode)
+		b.WriteString(ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition +
+			ansi.HideCursor + ansi.SetModeBracketedPaste)
 	}
 	b.WriteString(ansi.CursorHomePosition)
 	view := f.view

@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	enter = ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition + ansi.HideCursor + ansi.SetBracketedPasteMode
-	leave = ansi.ResetBracketedPasteMode + ansi.ShowCursor + ansi.ResetAltScreenSaveCursorMode
+	enter = ansi.SetModeAltScreenSaveCursor + ansi.EraseEntireScreen + ansi.CursorHomePosition + ansi.HideCursor + ansi.SetModeBracketedPaste
+	leave = ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
 	home  = ansi.CursorHomePosition
 	el    = ansi.EraseLineRight
 )
@@ -58,6 +58,7 @@ func runSteps(t *testing.T, interval time.Duration, steps []frameStep) {
 }
 
 func TestFramesDraw(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		steps []frameStep
@@ -120,6 +121,7 @@ func TestFramesDraw(t *testing.T) {
 // With an hour between frames, every view after the first waits for the
 // timer (fired by hand here).
 func TestFramesCoalesce(t *testing.T) {
+	t.Parallel()
 	first := enter + home + "A" + el + ansi.CursorPosition(0, 1)
 	tests := []struct {
 		name  string
@@ -171,6 +173,7 @@ func (m quitModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m quitModel) View() string { return "size " + strings.Repeat("x", m.w) }
 
 func TestFramedProgram(t *testing.T) {
+	t.Parallel()
 	var out syncBuffer
 	f := newFrames(&out, 1000, newFrameShare())
 	in, feed := io.Pipe()
@@ -238,6 +241,7 @@ func BenchmarkFramesUnchanged(b *testing.B) {
 // same window write the same bytes, put together once; another window
 // gets its own.
 func TestFramesShareDiffs(t *testing.T) {
+	t.Parallel()
 	share := newFrameShare()
 	views := []string{"table t1\nclock 30s\nlog", "table t1\nclock 29s\nlog", "table t1\nclock 29s\nlog\nbob rolled"}
 	watch := func(w int) []string {
@@ -286,6 +290,7 @@ func (m countModel) View() string { m.views.Add(1); return "hello" }
 // TestFramedSameSize: the window's size the screen already has changes
 // nothing and draws nothing; another size is passed on and drawn.
 func TestFramedSameSize(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                string
 		size                [2]int

@@ -34,6 +34,7 @@ func startGameServer(t *testing.T) (*testServer, *lobby.Lobby, *store.Store) {
 // winner. The test reads whose turn it is from the lobby, as a spectator
 // would, and acts only by pressing keys on the players' screens.
 func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
+	t.Parallel()
 	ts, lob, st := startGameServer(t)
 	names := []string{"alice", "bob", "carol"}
 	screens := map[string]*screen{}

@@ -377,7 +377,7 @@ func eventually(t testing.TB, within time.Duration, what string, cond func() boo
 
 // connCount is the number of tracked TCP connections.
 func (srv *Server) connCount() int {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.connMu.Lock()
+	defer srv.connMu.Unlock()
 	return len(srv.conns)
 }

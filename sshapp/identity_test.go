@@ -24,6 +24,7 @@ import (
 )
 
 func TestIdentityIsTheAuthenticatedKey(t *testing.T) {
+	t.Parallel()
 	a, b := newKey(t), newKey(t)
 	afp, bfp := Fingerprint(a.PublicKey()), Fingerprint(b.PublicKey())
 	// The server refuses A, so the client offers A, then B, and
@@ -60,6 +61,7 @@ func TestIdentityIsTheAuthenticatedKey(t *testing.T) {
 // needs a confirmation nobody can give), and OpenSSH goes on to key B. The
 // session must be B's.
 func TestIdentityOpenSSHAgentRefusesFirstKey(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"ssh", "ssh-agent", "ssh-add"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s not installed", tool)
@@ -146,6 +148,7 @@ func newKeyFile(t *testing.T, dir, name string) (gossh.Signer, string) {
 }
 
 func TestPasswordRefused(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	cfg := clientConfig()
 	cfg.Auth = []gossh.AuthMethod{gossh.Password("hunter2")}
@@ -160,6 +163,7 @@ func TestPasswordRefused(t *testing.T) {
 }
 
 func TestKeylessClientIsToldToMakeAKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		allow bool
@@ -201,6 +205,7 @@ func TestKeylessClientIsToldToMakeAKey(t *testing.T) {
 }
 
 func TestAllowList(t *testing.T) {
+	t.Parallel()
 	in, out := newKey(t), newKey(t)
 	path := filepath.Join(t.TempDir(), "allow")
 	text := "# players\n\n" + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(in.PublicKey()))) + " in@example\n"
@@ -222,6 +227,7 @@ func TestAllowList(t *testing.T) {
 }
 
 func TestParseKeySet(t *testing.T) {
+	t.Parallel()
 	k := newKey(t)
 	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(k.PublicKey())))
 	tests := []struct {
@@ -261,6 +267,7 @@ func TestParseKeySet(t *testing.T) {
 }
 
 func TestHostKeySameAcrossRestart(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "host_ed25519")
 	key := newKey(t)
 	var seen []string
@@ -303,6 +310,7 @@ func ctxShutdown(t *testing.T, ts *testServer) {
 // TestLastSeenNoted: a known key's visit is noted (beside the session,
 // not before it), at most once a minute; a new key has nothing to note.
 func TestLastSeenNoted(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	clock := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }

@@ -100,6 +100,15 @@ const (
 // refusals lists every refusal, in the order Stats reports them.
 var refusals = []refusal{refuseClosing, refusePenalised, refusePerSource, refuseBusy, refuseProxy}
 
+// refusalNames is the refusals as Stats names them.
+func refusalNames() []string {
+	names := make([]string, len(refusals))
+	for i, r := range refusals {
+		names[i] = string(r)
+	}
+	return names
+}
+
 // message is what the client is told.
 func (r refusal) message() string {
 	switch r {
@@ -143,11 +152,11 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 	addr, _ := netip.ParseAddr(ip)
 	src := sourceOf(ip)
 	now := time.Now()
-	srv.mu.Lock()
+	srv.connMu.Lock()
 	var refuse refusal
 	var victim *conn
 	switch {
-	case srv.closing:
+	case srv.closing.Load():
 		refuse = refuseClosing
 	case srv.penalties.refused(src, now):
 		refuse = refusePenalised
@@ -162,7 +171,7 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 		}
 	}
 	if refuse != "" {
-		srv.mu.Unlock()
+		srv.connMu.Unlock()
 		srv.refuse(raw, ip, refuse)
 		return nil
 	}
@@ -179,7 +188,7 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 	srv.handshaking[c] = struct{}{}
 	srv.unauthBySrc[src]++
 	srv.conns[c] = struct{}{}
-	srv.mu.Unlock()
+	srv.connMu.Unlock()
 	if victim != nil {
 		srv.log.Debug("closing a silent connection for a newcomer", "remote", victim.ip, "version", victim.version.Load(),
 			"silent", now.Sub(victim.accepted).Round(time.Millisecond), "newcomer", ip)
@@ -204,7 +213,7 @@ func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
 // is one of the source that holds the most handshake slots (the newcomer
 // counted with its own), so that no source keeps more than its share
 // while others wait, and of that source the one accepted first. With own,
-// only src's silent connections qualify. srv.mu is held.
+// only src's silent connections qualify. srv.connMu is held.
 func (srv *Server) victimLocked(src string, now time.Time, own bool) *conn {
 	stalled := srv.lim.EarlyDropAfter
 	if stalled <= 0 {
@@ -255,7 +264,7 @@ func (srv *Server) victimLocked(src string, now time.Time, own bool) *conn {
 }
 
 // forgetHandshakeLocked takes c out of the handshakes under way, once.
-// srv.mu is held.
+// srv.connMu is held.
 func (srv *Server) forgetHandshakeLocked(c *conn) {
 	if _, ok := srv.handshaking[c]; !ok {
 		return
@@ -288,7 +297,7 @@ func (l Limits) dropChance(unauth, stalled int) int {
 // for EarlyDropAfter or longer (all of them if it is negative). A real
 // client's handshake takes milliseconds, so a crowd connecting at once is
 // not mistaken for a flood. At most MaxUnauthenticated connections are
-// counted; srv.mu is held.
+// counted; srv.connMu is held.
 func (srv *Server) stalledLocked(now time.Time) int {
 	lim := srv.lim
 	if lim.MaxUnauthenticated <= 0 || lim.EarlyDrop <= 0 {
@@ -420,10 +429,10 @@ func (c *conn) authenticated(ctx ssh.Context) {
 	c.armNoSessionLocked()
 	c.mu.Unlock()
 
-	c.srv.mu.Lock()
+	c.srv.connMu.Lock()
 	c.srv.forgetHandshakeLocked(c)
-	c.srv.handshakes[handshakeOK]++
-	c.srv.mu.Unlock()
+	c.srv.connMu.Unlock()
+	c.srv.count(c.srv.handshakes, handshakeOK)
 	c.keepalive(ctx)
 }
 
@@ -439,25 +448,27 @@ func (c *conn) Close() error {
 		c.mu.Unlock()
 
 		srv := c.srv
-		srv.mu.Lock()
+		srv.connMu.Lock()
 		if srv.perIP[c.source]--; srv.perIP[c.source] <= 0 {
 			delete(srv.perIP, c.source)
 		}
 		if !wasAuthed {
 			srv.forgetHandshakeLocked(c)
-			switch {
-			case c.evicted.Load():
-				srv.handshakes[handshakeEvicted]++
-			case c.timedOut.Load():
-				srv.handshakes[handshakeTimeout]++
-			default:
-				srv.handshakes[handshakeNoAuth]++
-			}
 		}
 		delete(srv.conns, c)
-		closing := srv.closing
-		srv.mu.Unlock()
-		if !wasAuthed && !closing {
+		srv.connMu.Unlock()
+		if wasAuthed {
+			return
+		}
+		switch {
+		case c.evicted.Load():
+			srv.count(srv.handshakes, handshakeEvicted)
+		case c.timedOut.Load():
+			srv.count(srv.handshakes, handshakeTimeout)
+		default:
+			srv.count(srv.handshakes, handshakeNoAuth)
+		}
+		if !srv.closing.Load() {
 			c.penalise()
 		}
 	})

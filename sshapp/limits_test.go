@@ -84,6 +84,7 @@ func TestHandshakeDeadline(t *testing.T) {
 }
 
 func TestPerSourceCap(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.MaxPerSource = 3 })
 	key := newKey(t)
 	var held []*gossh.Client
@@ -136,6 +137,7 @@ func TestPerSourceCap(t *testing.T) {
 }
 
 func TestSessionsPerConnection(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.MaxSessions = 2 })
 	c := ts.connect(t, newKey(t))
 	s1, err := c.NewSession()
@@ -207,6 +209,7 @@ func TestKeepalive(t *testing.T) {
 }
 
 func TestClampWindow(t *testing.T) {
+	t.Parallel()
 	l := Limits{}.withDefaults()
 	tests := []struct {
 		in, want ssh.Window
@@ -226,6 +229,7 @@ func TestClampWindow(t *testing.T) {
 }
 
 func TestSourceOf(t *testing.T) { // the cases of netsource.Of, as the server keys them
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"192.0.2.7", "192.0.2.7"},
 		{"::ffff:192.0.2.7", "192.0.2.7"},

@@ -173,8 +173,8 @@ func TestProxyProtocol(t *testing.T) {
 
 // perSource is how many connections the server counts for a source.
 func (srv *Server) perSource(src string) int {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.connMu.Lock()
+	defer srv.connMu.Unlock()
 	return srv.perIP[src]
 }
 

@@ -24,6 +24,7 @@ func (ts *testServer) named(t *testing.T, name string) gossh.Signer {
 }
 
 func TestNamePrompt(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	ts.named(t, "taken")
 	key := newKey(t)
@@ -51,6 +52,7 @@ func TestNamePrompt(t *testing.T) {
 }
 
 func TestWindowSizes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		w, h    int
@@ -178,4 +180,42 @@ func TestShutdownTellsEveryone(t *testing.T) {
 		c.Close()
 		t.Error("a connection was accepted after shutdown")
 	}
+}
+
+// TestShutdownGivenUpStopsTheDrawers: a Shutdown whose ctx ends before a
+// session does (its command does not return) still stops the drawers,
+// and a second Shutdown finishes the job once it has.
+func TestShutdownGivenUpStopsTheDrawers(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, nil)
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	ts.Handle(command.Command{Name: "stuck", Anonymous: true, Run: func(context.Context, *command.Call) int {
+		started <- struct{}{}
+		<-release
+		return 0
+	}})
+	key := ts.named(t, "sam")
+	sc := openScreen(t, ts.connect(t, key), 80, 24)
+	sc.waitFor(t, "Hello, sam", 5*time.Second)
+	sess, err := ts.connect(t, key).NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Start("stuck"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := ts.Shutdown(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a Shutdown given up: %v", err)
+	}
+	select {
+	case <-ts.drawers.quit:
+	default:
+		t.Fatal("the drawers run on after Shutdown returned")
+	}
+	close(release)
+	eventually(t, 5*time.Second, "the sessions end", func() bool { return ts.sessionCount() == 0 })
 }

@@ -22,6 +22,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -53,22 +54,44 @@ type Server struct {
 	frameShare *frameShare    // what the screens' frames share
 	drawers    *drawers       // the goroutines the screens draw on
 
-	mu          sync.Mutex
-	closing     bool
-	addr        net.Addr
-	listeners   map[net.Listener]struct{}
+	// closing is set by Shutdown. Each registry below checks it under its
+	// own lock before it adds anything, and Shutdown takes each lock after
+	// setting it: nothing is added that Shutdown does not see.
+	closing atomic.Bool
+
+	lnMu      sync.Mutex // guards the listeners
+	addr      net.Addr
+	listeners map[net.Listener]struct{}
+
+	connMu      sync.Mutex // guards the connections and what the limits count of them
+	conns       map[*conn]struct{}
 	perIP       map[string]int
 	handshaking map[*conn]struct{} // connections not yet authenticated
 	unauthBySrc map[string]int     // of them, by source
-	penalties   *penalties
-	exempt      netsource.List    // sources never penalised
-	proxyFrom   netsource.List    // addresses whose PROXY header is taken
-	roll        func(n int) int   // random early drop's dice: [0, n)
-	refusals    map[string]uint64 // connections refused before their handshake, by reason (Stats)
-	handshakes  map[string]uint64 // connections that authenticated or did not, by result
-	dropped     map[string]uint64 // sessions dropped for not reading, by reason
-	conns       map[*conn]struct{}
-	sessions    map[*session]struct{}
+	roll        func(n int) int    // random early drop's dice: [0, n)
+	exempt      netsource.List     // sources never penalised
+	proxyFrom   netsource.List     // addresses whose PROXY header is taken
+
+	sessMu     sync.Mutex // guards the sessions
+	sessions   map[*session]struct{}
+	noSessions chan struct{} // closed once closing and no session is left
+	noneLeft   sync.Once
+
+	penalties *penalties // with a lock of its own
+	// What Stats counts, by reason or result; the maps are made by New
+	// with every key and never change: only the counters do.
+	refusals   map[string]*atomic.Uint64 // connections refused before their handshake
+	handshakes map[string]*atomic.Uint64 // connections that authenticated or did not
+	dropped    map[string]*atomic.Uint64 // sessions dropped for not reading
+}
+
+// counters is a counter for each key.
+func counters(keys ...string) map[string]*atomic.Uint64 {
+	m := make(map[string]*atomic.Uint64, len(keys))
+	for _, k := range keys {
+		m[k] = new(atomic.Uint64)
+	}
+	return m
 }
 
 // New builds a server from cfg. It does not listen yet.
@@ -91,14 +114,15 @@ func New(cfg Config) (*Server, error) {
 		log:         cfg.Log.WithPrefix("sshapp"),
 		perIP:       make(map[string]int),
 		roll:        rand.IntN,
-		refusals:    make(map[string]uint64),
-		handshakes:  make(map[string]uint64),
-		dropped:     make(map[string]uint64),
+		refusals:    counters(refusalNames()...),
+		handshakes:  counters(handshakeOK, handshakeTimeout, handshakeEvicted, handshakeNoAuth),
+		dropped:     counters(dropStalled, dropFlush),
 		listeners:   make(map[net.Listener]struct{}),
 		conns:       make(map[*conn]struct{}),
 		handshaking: make(map[*conn]struct{}),
 		unauthBySrc: make(map[string]int),
 		sessions:    make(map[*session]struct{}),
+		noSessions:  make(chan struct{}),
 		drawers:     newDrawers(drawersFor()),
 		frameShare:  newFrameShare(),
 	}
@@ -185,21 +209,20 @@ func (srv *Server) middleware(next ssh.Handler) ssh.Handler {
 // Serve accepts connections on ln until Shutdown. It always returns an
 // error, ErrServerClosed after Shutdown.
 func (srv *Server) Serve(ln net.Listener) error {
-	srv.mu.Lock()
-	if srv.closing {
-		srv.mu.Unlock()
+	srv.lnMu.Lock()
+	if srv.closing.Load() {
+		srv.lnMu.Unlock()
 		ln.Close()
 		return ErrServerClosed
 	}
 	srv.addr = ln.Addr()
 	srv.listeners[ln] = struct{}{}
-	srv.mu.Unlock()
+	srv.lnMu.Unlock()
 	err := srv.ssh.Serve(ln)
-	srv.mu.Lock()
+	srv.lnMu.Lock()
 	delete(srv.listeners, ln)
-	closing := srv.closing
-	srv.mu.Unlock()
-	if errors.Is(err, ssh.ErrServerClosed) || closing {
+	srv.lnMu.Unlock()
+	if errors.Is(err, ssh.ErrServerClosed) || srv.closing.Load() {
 		return ErrServerClosed
 	}
 	return fmt.Errorf("sshapp: serve: %w", err)
@@ -216,37 +239,40 @@ func (srv *Server) ListenAndServe(addr string) error {
 
 // Addr is the address Serve listens on, nil before Serve.
 func (srv *Server) Addr() net.Addr {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.lnMu.Lock()
+	defer srv.lnMu.Unlock()
 	return srv.addr
 }
 
-func (srv *Server) isClosing() bool {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
-	return srv.closing
-}
+func (srv *Server) isClosing() bool { return srv.closing.Load() }
 
 // Shutdown stops accepting connections, tells every session the server is
 // going down (a goodbye message to each screen, a line on stderr for each
 // command), gives them ShutdownGrace to finish, then closes every
 // connection and waits for the session handlers to return, or for ctx.
+// The drawers stop whichever way it returns.
 func (srv *Server) Shutdown(ctx context.Context) error {
-	// From here on no connection, session or handler is added: accept,
-	// sessionChannel and newSession check closing under srv.mu.
-	srv.mu.Lock()
-	srv.closing = true
-	sessions := make([]*session, 0, len(srv.sessions))
-	for s := range srv.sessions {
-		sessions = append(sessions, s)
-	}
+	defer srv.drawers.stop()
+	// From here on no listener, connection, session or handler is added:
+	// Serve, accept, sessionChannel and newSession check closing.
+	srv.closing.Store(true)
 	var lnErr error
+	srv.lnMu.Lock()
 	for ln := range srv.listeners {
 		if err := ln.Close(); err != nil && lnErr == nil {
 			lnErr = err
 		}
 	}
-	srv.mu.Unlock()
+	srv.lnMu.Unlock()
+	srv.sessMu.Lock()
+	sessions := make([]*session, 0, len(srv.sessions))
+	for s := range srv.sessions {
+		sessions = append(sessions, s)
+	}
+	if len(sessions) == 0 {
+		srv.noneLeft.Do(func() { close(srv.noSessions) })
+	}
+	srv.sessMu.Unlock()
 	// (ssh.Server.Shutdown is not used: its WaitGroup races with
 	// connections that finish their handshake while it waits.)
 
@@ -255,27 +281,20 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 	}
 	grace := time.NewTimer(srv.lim.ShutdownGrace)
 	defer grace.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-wait:
-	for srv.sessionCount() > 0 {
-		select {
-		case <-ctx.Done():
-			break wait
-		case <-grace.C:
-			break wait
-		case <-tick.C:
-		}
+	select {
+	case <-srv.noSessions:
+	case <-ctx.Done():
+	case <-grace.C:
 	}
 
 	// Close every connection, those still in their handshake included.
 	_ = srv.ssh.Close()
-	srv.mu.Lock()
+	srv.connMu.Lock()
 	conns := make([]*conn, 0, len(srv.conns))
 	for c := range srv.conns {
 		conns = append(conns, c)
 	}
-	srv.mu.Unlock()
+	srv.connMu.Unlock()
 	for _, c := range conns {
 		_ = c.Close()
 	}
@@ -290,7 +309,6 @@ wait:
 	case <-ctx.Done():
 		return fmt.Errorf("sshapp: shutdown: %w", ctx.Err())
 	}
-	srv.drawers.stop()
 	if lnErr != nil && !errors.Is(lnErr, net.ErrClosed) {
 		return fmt.Errorf("sshapp: shutdown: %w", lnErr)
 	}
@@ -335,33 +353,30 @@ const (
 func (srv *Server) Stats() Stats {
 	st := Stats{Sessions: map[string]int{"screen": 0, "bot": 0, "command": 0},
 		Handshakes: map[string]uint64{}, Refusals: map[string]uint64{}, Dropped: map[string]uint64{}}
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.sessMu.Lock()
 	for ss := range srv.sessions {
 		st.Sessions[ss.kind]++
 	}
+	srv.sessMu.Unlock()
+	srv.connMu.Lock()
 	st.Connections, st.Unauthenticated = len(srv.conns), len(srv.handshaking)
-	for _, r := range []string{handshakeOK, handshakeTimeout, handshakeEvicted, handshakeNoAuth} {
-		st.Handshakes[r] = srv.handshakes[r]
-	}
-	for _, r := range refusals {
-		st.Refusals[string(r)] = srv.refusals[string(r)]
-	}
-	for _, r := range []string{dropStalled, dropFlush} {
-		st.Dropped[r] = srv.dropped[r]
+	srv.connMu.Unlock()
+	for _, c := range []struct {
+		to   map[string]uint64
+		from map[string]*atomic.Uint64
+	}{{st.Handshakes, srv.handshakes}, {st.Refusals, srv.refusals}, {st.Dropped, srv.dropped}} {
+		for k, n := range c.from {
+			c.to[k] = n.Load()
+		}
 	}
 	return st
 }
 
-// count adds one to m[key] under the server's lock.
-func (srv *Server) count(m map[string]uint64, key string) {
-	srv.mu.Lock()
-	m[key]++
-	srv.mu.Unlock()
-}
+// count adds one to m[key], a key New made.
+func (srv *Server) count(m map[string]*atomic.Uint64, key string) { m[key].Add(1) }
 
 func (srv *Server) sessionCount() int {
-	srv.mu.Lock()
-	defer srv.mu.Unlock()
+	srv.sessMu.Lock()
+	defer srv.sessMu.Unlock()
 	return len(srv.sessions)
 }

@@ -19,13 +19,15 @@ import (
 	"github.com/mia-game/mia/store"
 )
 
-// session wraps an ssh.Session for the rest of the server: its terminal
-// size is clamped (in the pty request here, in window changes as the
-// screen gets them: sendWindows), reads
-// of the person's input are timed for the idle timeout, and the server can
-// say goodbye to it.
+// session is an ssh.Session as the rest of the server sees it: its output
+// goes through its outbox (bounded, never blocking), its terminal size is
+// clamped (in the pty request here, in window changes as the screen gets
+// them: sendWindows), reads of the person's input are timed for the idle
+// timeout, and the server can say goodbye to it. It does not embed the
+// ssh.Session: every method of one is written out below (sessionraw.go),
+// so that nothing reaches the output or the window another way.
 type session struct {
-	ssh.Session
+	raw     ssh.Session // only through session's own methods
 	srv     *Server
 	fp      string
 	kind    string // "screen", "bot" or "command" (Stats)
@@ -51,7 +53,7 @@ type session struct {
 // newSession wraps s, whose command is args, and registers it, or returns
 // nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
-	ss := &session{Session: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	ss := &session{raw: s, srv: srv, fp: fp, started: srv.cfg.Now()}
 	pty, winch, ok := s.Pty()
 	ss.kind = sessionKind(args, ok)
 	ss.lastInput.Store(time.Now().UnixNano())
@@ -60,14 +62,14 @@ func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session 
 		ss.pty, ss.hasPty, ss.winch = pty, true, winch
 	}
 
-	srv.mu.Lock()
-	if srv.closing {
-		srv.mu.Unlock()
+	srv.sessMu.Lock()
+	if srv.closing.Load() {
+		srv.sessMu.Unlock()
 		return nil
 	}
 	srv.sessions[ss] = struct{}{}
 	srv.handlers.Add(1)
-	srv.mu.Unlock()
+	srv.sessMu.Unlock()
 	over := func(owed int) {
 		srv.count(srv.dropped, dropStalled)
 		ss.drop("its client stopped reading", "owed", owed, "bound", srv.lim.MaxOwed)
@@ -94,9 +96,12 @@ func (ss *session) release() {
 	}
 	ss.mu.Unlock()
 	srv := ss.srv
-	srv.mu.Lock()
+	srv.sessMu.Lock()
 	delete(srv.sessions, ss)
-	srv.mu.Unlock()
+	if len(srv.sessions) == 0 && srv.closing.Load() {
+		srv.noneLeft.Do(func() { close(srv.noSessions) })
+	}
+	srv.sessMu.Unlock()
 	srv.handlers.Done()
 }
 
@@ -114,13 +119,25 @@ func (ss *session) Stderr() io.ReadWriter {
 	return struct {
 		io.Reader
 		io.Writer
-	}{ss.Session.Stderr(), ss.errOut}
+	}{ss.raw.Stderr(), ss.errOut}
 }
 
 // Exit sends the exit status once the client took the output owed.
 func (ss *session) Exit(code int) error {
 	ss.flush()
-	return ss.Session.Exit(code)
+	return ss.raw.Exit(code)
+}
+
+// Close closes the session once the client took the output owed.
+func (ss *session) Close() error {
+	ss.flush()
+	return ss.raw.Close()
+}
+
+// CloseWrite ends the output once the client took what is owed.
+func (ss *session) CloseWrite() error {
+	ss.flush()
+	return ss.raw.CloseWrite()
 }
 
 // flush waits up to FlushTimeout for the client to take the output owed,
@@ -144,13 +161,13 @@ func (ss *session) drop(why string, kv ...any) {
 		_ = c.Close()
 		return
 	}
-	_ = ss.Session.Close()
+	_ = ss.raw.Close()
 }
 
 // Read reads the person's input and notes when it came. An end of input
 // (the client closed its side) quits the screen.
 func (ss *session) Read(p []byte) (int, error) {
-	n, err := ss.Session.Read(p)
+	n, err := ss.raw.Read(p)
 	if n > 0 {
 		ss.lastInput.Store(time.Now().UnixNano())
 	}

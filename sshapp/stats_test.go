@@ -12,6 +12,7 @@ import (
 // Stats counts open sessions by kind and connections by how their
 // handshake ended.
 func TestStats(t *testing.T) {
+	t.Parallel()
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) {
 		c.Limits.VersionTimeout = 200 * time.Millisecond
 		c.Limits.PenaltyMin = -1

@@ -59,7 +59,7 @@ func (s *Store) Ban(ctx context.Context, b Ban) error {
 	if err != nil {
 		return fmt.Errorf("ban %s: %w", b.Target(), err)
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBans).Put([]byte(b.Target()), v)
 	})
 	if err != nil {
@@ -74,7 +74,7 @@ func (s *Store) Unban(ctx context.Context, target string) error {
 	if err := ctxErr(ctx, "unban"); err != nil {
 		return err
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketBans)
 		if b.Get([]byte(target)) == nil {
 			return ErrNotFound

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -104,17 +105,22 @@ func TestCrashChild(t *testing.T) {
 	os.Exit(3)
 }
 
-// TestCrash kills a writing child process (SIGKILL) at random moments, at
-// least 50 times, and after each kill checks the file: bbolt's page
+// crashRuns is how many times TestCrash kills its child: a third of CI's
+// run by default, which .ci/run makes in full (-crash-runs 60, without the
+// race detector); -short makes it 10.
+var crashRuns = flag.Int("crash-runs", 20, "how many times TestCrash kills its child")
+
+// TestCrash kills a writing child process (SIGKILL) at random moments
+// (crashRuns times), and after each kill checks the file: bbolt's page
 // checks, gap-free event sequences, every event the child reported as
 // committed present, and every game in progress replayable.
 func TestCrash(t *testing.T) {
 	if os.Getenv(crashEnv) != "" {
 		t.Skip("in the child")
 	}
-	runs := 60
+	runs := *crashRuns
 	if testing.Short() {
-		runs = 10
+		runs = min(runs, 10)
 	}
 	path := filepath.Join(t.TempDir(), "mia.db")
 	committed := map[string]int{} // game -> highest seq reported committed

@@ -296,7 +296,7 @@ func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, e
 		}
 	}
 	var out Game
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		if next != nil {
 			if _, err := openTable(tx, g.Table); err != nil {
 				return err
@@ -380,20 +380,24 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 	}
 	cached, hit := s.cachedGame(id)
 	var after liveGame
-	err = s.batch(func(tx *bolt.Tx) error {
+	err = s.write(ctx, true, func(tx *bolt.Tx) error {
 		var known *liveGame
 		if hit {
 			known = &cached
 		}
 		return appendTx(tx, id, known, &after, stamped, vals, res)
+	}, func(err error) error {
+		switch {
+		case err != nil:
+		case res != nil:
+			s.forgetGame(id)
+		default:
+			s.rememberGame(id, after)
+		}
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("append game %s: %w", gameID, err)
-	}
-	if res != nil {
-		s.forgetGame(id)
-	} else {
-		s.rememberGame(id, after)
 	}
 	return nil
 }
@@ -609,7 +613,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 	if at.IsZero() {
 		at = time.Now()
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.write(ctx, false, func(tx *bolt.Tx) error {
 		rec, err := getGame(tx, id)
 		if err != nil {
 			return err
@@ -625,11 +629,15 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return err
 		}
 		return tx.Bucket(bucketActive).Delete(u64(id))
+	}, func(err error) error {
+		if err == nil {
+			s.forgetGame(id)
+		}
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("abandon game %s: %w", gameID, err)
 	}
-	s.forgetGame(id)
 	return nil
 }
 

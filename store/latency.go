@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"sync/atomic"
 	"time"
 
@@ -56,19 +57,14 @@ func (s *Store) CommitLatency() CommitLatency {
 }
 
 // update runs fn in a write transaction (bbolt's DB.Update) and counts
-// its time.
-func (s *Store) update(fn func(*bolt.Tx) error) error {
-	start := time.Now()
-	err := s.db.Update(fn)
-	s.lat.observe(time.Since(start))
-	return err
+// its time; it returns when ctx ends (see write).
+func (s *Store) update(ctx context.Context, fn func(*bolt.Tx) error) error {
+	return s.write(ctx, false, fn, nil)
 }
 
 // batch runs fn in a write transaction shared with other batch calls
-// (bbolt's DB.Batch: one commit for many) and counts its time.
-func (s *Store) batch(fn func(*bolt.Tx) error) error {
-	start := time.Now()
-	err := s.db.Batch(fn)
-	s.lat.observe(time.Since(start))
-	return err
+// (bbolt's DB.Batch: one commit for many) and counts its time; it returns
+// when ctx ends (see write).
+func (s *Store) batch(ctx context.Context, fn func(*bolt.Tx) error) error {
+	return s.write(ctx, true, fn, nil)
 }

@@ -157,7 +157,7 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string) (Person, 
 	// fsync) instead of queueing for one each; the function may run again
 	// if another in the batch fails, so it sets p afresh each time.
 	var p Person
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		names := tx.Bucket(bucketNames)
 		key := []byte(ident.Skeleton(name))
 		owner := names.Get(key)
@@ -225,7 +225,7 @@ func (s *Store) Touch(ctx context.Context, fingerprint string, at time.Time) err
 	if err := ctxErr(ctx, "touch"); err != nil {
 		return err
 	}
-	err := s.batch(func(tx *bolt.Tx) error {
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
 		id := tx.Bucket(bucketKeys).Get([]byte(fingerprint))
 		if id == nil {
 			return ErrNotFound
@@ -275,7 +275,7 @@ func (s *Store) AddKeyCode(ctx context.Context, person, code string, expires tim
 		return fmt.Errorf("add key code for %s: %w", person, err)
 	}
 	now := time.Now()
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		if _, err := getPerson(tx, person); err != nil {
 			return err
 		}
@@ -333,7 +333,7 @@ func (s *Store) JoinKey(ctx context.Context, code, fingerprint string, now time.
 		out     Joined
 		expired bool
 	)
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.write(ctx, false, func(tx *bolt.Tx) error {
 		codes := tx.Bucket(bucketCodes)
 		ck := codeKey(code)
 		v := codes.Get(ck)
@@ -386,10 +386,12 @@ func (s *Store) JoinKey(ctx context.Context, code, fingerprint string, now time.
 		}
 		out.Person = target
 		return codes.Delete(ck)
+	}, func(err error) error {
+		if err == nil && expired {
+			err = fmt.Errorf("expired: %w", ErrBadCode)
+		}
+		return err
 	})
-	if err == nil && expired {
-		err = fmt.Errorf("expired: %w", ErrBadCode)
-	}
 	if err != nil {
 		return Joined{}, fmt.Errorf("join key %s: %w", fingerprint, err)
 	}
@@ -520,7 +522,7 @@ func (s *Store) RemoveKey(ctx context.Context, person, fingerprint string) (Pers
 		return Person{}, err
 	}
 	var p Person
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		var err error
 		if p, err = getPerson(tx, person); err != nil {
 			return err

@@ -334,11 +334,11 @@ func (s *Store) initSchema() (err error) {
 	case err != nil:
 		return err
 	case !fresh && ver < SchemaVersion:
-		return s.update(func(tx *bolt.Tx) error { return migrate(tx, ver) })
+		return s.update(context.Background(), func(tx *bolt.Tx) error { return migrate(tx, ver) })
 	case !fresh:
 		return nil
 	}
-	return s.update(func(tx *bolt.Tx) error {
+	return s.update(context.Background(), func(tx *bolt.Tx) error {
 		for _, b := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return fmt.Errorf("create bucket %s: %w", b, err)

@@ -19,6 +19,7 @@ import (
 )
 
 func TestOpenCreatesDirAndFile(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a", "b")
 	path := filepath.Join(dir, "mia.db")
 	s, err := Open(path)
@@ -47,6 +48,7 @@ func TestOpenCreatesDirAndFile(t *testing.T) {
 }
 
 func TestOpenLocked(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	_ = s
 	start := time.Now()
@@ -69,6 +71,7 @@ func TestOpenLocked(t *testing.T) {
 }
 
 func TestOpenRefusesForeignFiles(t *testing.T) {
+	t.Parallel()
 	random := make([]byte, 10000)
 	_, _ = rand.Read(random)
 	cases := []struct {
@@ -109,6 +112,7 @@ func TestOpenRefusesForeignFiles(t *testing.T) {
 
 // A mia file whose two meta pages are both damaged is refused, unchanged.
 func TestOpenRefusesDamagedMeta(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	if _, err := s.SetName(context.Background(), "SHA256:a", "alice"); err != nil {
 		t.Fatal(err)
@@ -142,6 +146,7 @@ func TestOpenRefusesDamagedMeta(t *testing.T) {
 
 // A bbolt file of some other program is refused and left alone.
 func TestOpenRefusesOtherBoltFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "other.db")
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -174,6 +179,7 @@ func TestOpenRefusesOtherBoltFile(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	if _, err := s.SetName(ctx, "SHA256:a", "alice"); err != nil {
@@ -202,6 +208,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestCanceledContext(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -229,6 +236,7 @@ func TestCanceledContext(t *testing.T) {
 }
 
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	s, path := openTemp(t)
 	ctx := context.Background()
 	r := newRand(11)
@@ -311,6 +319,7 @@ func TestBackupWhileWriting(t *testing.T) {
 }
 
 func TestCommitLatency(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	before := s.CommitLatency()

@@ -71,7 +71,7 @@ func (s *Store) SetNextDice(ctx context.Context, table string, d NextDice) error
 	if err != nil {
 		return fmt.Errorf("set next dice of %s: %w", table, err)
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		if _, err := openTable(tx, table); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (s *Store) AddChat(ctx context.Context, table string, l ChatLine, keep int)
 	if err != nil {
 		return fmt.Errorf("add chat to %s: %w", table, err)
 	}
-	err = s.batch(func(tx *bolt.Tx) error {
+	err = s.batch(ctx, func(tx *bolt.Tx) error {
 		if _, err := openTable(tx, table); err != nil {
 			return err
 		}

@@ -84,7 +84,7 @@ func (s *Store) CreateTable(ctx context.Context, t Table) error {
 		t.Created = time.Now()
 	}
 	t.Created = t.Created.UTC()
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		old, err := getTable(tx, t.Name)
 		switch {
 		case err == nil && old.IsOpen():
@@ -136,7 +136,7 @@ func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) er
 	if err := ctxErr(ctx, "update table"); err != nil {
 		return err
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, name)
 		if err != nil {
 			return err
@@ -284,7 +284,7 @@ func (s *Store) AddInvite(ctx context.Context, table string, code string, expire
 		return fmt.Errorf("add invite to %s: %w", table, err)
 	}
 	now := time.Now()
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.update(ctx, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err
@@ -327,7 +327,7 @@ func (s *Store) UseInvite(ctx context.Context, table, code, person string, now t
 		return fmt.Errorf("use invite for %s: no person", table)
 	}
 	var expired bool
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.write(ctx, false, func(tx *bolt.Tx) error {
 		t, err := getTable(tx, table)
 		if err != nil {
 			return err
@@ -356,10 +356,12 @@ func (s *Store) UseInvite(ctx context.Context, table, code, person string, now t
 			t.Members = append(t.Members, person)
 		}
 		return putTable(tx, t)
+	}, func(err error) error {
+		if err == nil && expired {
+			err = fmt.Errorf("expired: %w", ErrBadInvite)
+		}
+		return err
 	})
-	if err == nil && expired {
-		err = fmt.Errorf("expired: %w", ErrBadInvite)
-	}
 	if err != nil {
 		return fmt.Errorf("use invite for %s: %w", table, err)
 	}

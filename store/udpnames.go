@@ -75,7 +75,7 @@ func (s *Store) ClaimUDPName(ctx context.Context, n UDPName, taken func(UDPName)
 		return UDPName{}, fmt.Errorf("claim udp name %q: %w", n.Name, err)
 	}
 	var stored UDPName
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		key := udpNameKey(n.Name)
 		if tx.Bucket(bucketNames).Get(key) != nil {
 			return ErrNameTaken
@@ -120,7 +120,7 @@ func (s *Store) KeepUDPNames(ctx context.Context, names ...UDPName) error {
 		}
 		vals[i] = v
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b, people := tx.Bucket(bucketUDPNames), tx.Bucket(bucketNames)
 		for i, n := range names {
 			key := udpNameKey(n.Name)
@@ -155,7 +155,7 @@ func (s *Store) SweepUDPNames(ctx context.Context, keep func(UDPName) (UDPName, 
 	if err := ctxErr(ctx, "sweep udp names"); err != nil {
 		return err
 	}
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketUDPNames)
 		type put struct {
 			k, v []byte // v nil: drop
@@ -236,7 +236,7 @@ func (s *Store) FreeUDPName(ctx context.Context, name string) (UDPName, error) {
 		return UDPName{}, err
 	}
 	var n UDPName
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.update(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketUDPNames)
 		key := udpNameKey(name)
 		var (
@@ -254,6 +254,9 @@ func (s *Store) FreeUDPName(ctx context.Context, name string) (UDPName, error) {
 		}
 		return b.Delete(key)
 	})
+	if errors.Is(err, ErrStalled) { // the write goes on and may still set n
+		return UDPName{}, fmt.Errorf("free udp name %q: %w", name, err)
+	}
 	if err != nil {
 		return n, fmt.Errorf("free udp name %q: %w", name, err)
 	}

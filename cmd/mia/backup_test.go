@@ -34,6 +34,7 @@ func historyIDs(t *testing.T, c *gossh.Client) []string {
 // serves the same history and replays; only admins may take one, and not
 // onto a terminal.
 func TestBackupRestoresHistory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	admin, guest := newKey(t), newKey(t)
 	admins := filepath.Join(dir, "admins")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestTuneGC(t *testing.T) {
+	t.Parallel()
 	defer debug.SetGCPercent(debug.SetGCPercent(100)) // restore what the test binary had
 	tests := []struct {
 		name   string

@@ -73,6 +73,7 @@ func udpBot(addr, name string, rounds int, heard chan<- string) error {
 // is in history with the bots under their Mäxchen names. A name an SSH
 // player holds is refused to a bot.
 func TestMaexchenGateway(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

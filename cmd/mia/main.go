@@ -99,37 +99,48 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 	}
 
+	// What run starts is stopped on its way out, the last first (stops).
+	var stop stops
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		defer cancel()
+		_ = stop.run(ctx) // on an error's way out: that error is returned
+	}()
+
 	st, err := store.Open(filepath.Join(o.data, "mia.db"))
 	if err != nil {
 		return err
 	}
+	stop.push(func(context.Context) error {
+		if err := st.Close(); err != nil {
+			return fmt.Errorf("close store: %w", err)
+		}
+		return nil
+	})
 	botDelay := o.botDelay
 	if botDelay == 0 {
 		botDelay = -1 // the lobby's zero is its default
 	}
 	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
 	if err != nil {
-		st.Close()
 		return err
 	}
-	var gw *maexchen.Gateway
+	stop.push(func(context.Context) error { lob.Close(); return nil })
 	if o.maexchenUDP != "" {
-		gw, err = maexchen.New(ctx, maexchen.Config{
+		gw, err := maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
 			MaxPlayers: o.maexchenPlayers, MaxPerAddress: o.maexchenPerAddress, NameHold: o.maexchenNameHold,
 		})
 		if err != nil {
-			lob.Close()
-			st.Close()
 			return err
 		}
+		stop.push(func(context.Context) error { gw.Close(); return nil })
 		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
 	} else if err := maexchen.SweepNames(ctx, maexchenRecords{st}, time.Now(), o.maexchenNameHold); err != nil {
 		// The bots' names it holds stay so; an admin frees them.
 		lg.Warn("could not sweep the Mäxchen bots' names", "err", err)
 	}
-	var dbg *debugServer // the profiling endpoint, if asked for
 	// The web window listens first: its address is in the links the SSH
 	// side prints.
 	var (
@@ -139,35 +150,15 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	)
 	if o.httpAddr != "" {
 		if webLn, err = net.Listen("tcp", o.httpAddr); err != nil {
-			if gw != nil {
-				gw.Close()
-			}
-			lob.Close()
-			st.Close()
 			return fmt.Errorf("web window: listen: %w", err)
 		}
+		stop.push(func(context.Context) error { webLn.Close(); return nil }) // (closed already if it served)
 		base := o.httpURL
 		if base == "" {
 			base = "http://" + reachable(webLn.Addr())
 		}
 		webLinks = web.NewLinks(base, o.httpURL != "")
 		links = webLinks
-	}
-	closeAll := func() error {
-		if webLn != nil {
-			webLn.Close()
-		}
-		if err := dbg.stop(); err != nil {
-			lg.Warn("debug server", "err", err)
-		}
-		if gw != nil {
-			gw.Close()
-		}
-		lob.Close()
-		if err := st.Close(); err != nil {
-			return fmt.Errorf("close store: %w", err)
-		}
-		return nil
 	}
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
@@ -186,30 +177,42 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		},
 	})
 	if err != nil {
-		closeAll()
 		return err
 	}
+	// Its drawers run from New on. (A server that served is shut down
+	// below, its errors logged there; this one then finds nothing left.)
+	stop.push(func(ctx context.Context) error { _ = srv.Shutdown(ctx); return nil })
 	if o.debugAddr != "" {
-		if dbg, err = startDebug(o.debugAddr); err != nil {
-			closeAll()
+		dbg, err := startDebug(o.debugAddr)
+		if err != nil {
 			return err
 		}
+		stop.push(func(context.Context) error {
+			if err := dbg.stop(); err != nil {
+				lg.Warn("debug server", "err", err)
+			}
+			return nil
+		})
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
-	stopMetrics := func(context.Context) error { return nil }
 	collector := newMiaCollector(srv, lob, st)
 	if o.metrics != "" {
-		if stopMetrics, err = serveMetrics(o.metrics, collector, lg); err != nil {
-			closeAll()
+		stopMetrics, err := serveMetrics(o.metrics, collector, lg)
+		if err != nil {
 			return err
 		}
+		stop.push(func(ctx context.Context) error {
+			if err := stopMetrics(ctx); err != nil {
+				lg.Warn("metrics shutdown incomplete", "err", err)
+			}
+			return nil
+		})
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		_ = stopMetrics(context.Background())
-		closeAll()
 		return fmt.Errorf("listen: %w", err)
 	}
+	stop.push(func(context.Context) error { ln.Close(); return nil }) // (closed already if it served)
 	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
 	if len(o.proxyFrom) > 0 {
 		lg.Info("PROXY headers taken from", "proxies", o.proxyFrom)
@@ -223,13 +226,16 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
 			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger})
 		if err != nil {
-			ln.Close()
-			_ = stopMetrics(context.Background())
-			closeAll()
 			return err
 		}
 		collector.web.Store(ws)
 		go func() { webServed <- ws.Serve(webLn) }()
+		stop.push(func(ctx context.Context) error {
+			if err := ws.Shutdown(ctx); err != nil {
+				lg.Warn("web window shutdown incomplete", "err", err)
+			}
+			return nil
+		})
 		lg.Info("web window listening", "addr", webLn.Addr().String(), "url", webLinks.Base)
 	}
 
@@ -238,14 +244,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	select {
 	case <-ctx.Done():
 	case err := <-served:
-		_ = stopMetrics(context.Background())
-		closeAll()
 		return err
 	case err := <-webServed:
 		lg.Error("web window stopped", "err", err)
-		ln.Close()
-		_ = stopMetrics(context.Background())
-		closeAll()
 		return fmt.Errorf("web window: %w", err)
 	}
 
@@ -260,15 +261,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	case <-served:
 	case <-sctx.Done():
 	}
-	if ws != nil {
-		if err := ws.Shutdown(sctx); err != nil {
-			lg.Warn("web window shutdown incomplete", "err", err)
-		}
-	}
-	if err := stopMetrics(sctx); err != nil {
-		lg.Warn("metrics shutdown incomplete", "err", err)
-	}
-	if err := closeAll(); err != nil {
+	if err := stop.run(sctx); err != nil {
 		return err
 	}
 	lg.Info("stopped")
@@ -297,6 +290,25 @@ func publicHost(base string) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+// stops is what run has started and stops on its way out.
+type stops []func(ctx context.Context) error
+
+// push adds the stop of something just started.
+func (s *stops) push(stop func(ctx context.Context) error) { *s = append(*s, stop) }
+
+// run stops everything pushed, the last first, once, and returns the
+// first error.
+func (s *stops) run(ctx context.Context) error {
+	var first error
+	for i := len(*s) - 1; i >= 0; i-- {
+		if err := (*s)[i](ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	*s = nil
+	return first
 }
 
 // readKeys reads an authorized_keys file, or returns nil for no file.

@@ -19,7 +19,10 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/store"
 )
 
 // logWatch is a writer of JSON log lines: it keeps them and hands over the
@@ -197,6 +200,7 @@ func runInProcess(t *testing.T, env map[string]string, args ...string) (logs *lo
 }
 
 func TestRunInProcess(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json"}, "--addr", "127.0.0.1:0")
 	addr, fp := logs.address(t)
@@ -223,6 +227,7 @@ func TestRunInProcess(t *testing.T) {
 }
 
 func TestRunRefusesBadSetup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	loose := filepath.Join(dir, "loose_key")
 	if err := os.WriteFile(loose, []byte("x"), 0o644); err != nil {
@@ -245,6 +250,50 @@ func TestRunRefusesBadSetup(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("run = %v, want an error with %q", err, tt.want)
 			}
+		})
+	}
+}
+
+// TestRunStopsWhatItStarted: whatever step of run fails, what it started
+// before is stopped: no goroutine is left behind (the lobby's tables, the
+// server's drawers, the gateway, the debug and metrics servers), and the
+// database is closed (another server may open it at once).
+func TestRunStopsWhatItStarted(t *testing.T) { // not parallel: goleak sees every test's goroutines
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenUDP, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer takenUDP.Close()
+	free := "127.0.0.1:0"
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"gateway", []string{"--maexchen-udp", takenUDP.LocalAddr().String()}, "address already in use"},
+		{"debug server", []string{"--maexchen-udp", free, "--debug-addr", taken.Addr().String()}, "debug listen"},
+		{"metrics", []string{"--maexchen-udp", free, "--debug-addr", free, "--metrics-addr", taken.Addr().String()}, "metrics"},
+		{"listen", []string{"--maexchen-udp", free, "--debug-addr", free, "--metrics-addr", free, "--addr", taken.Addr().String()}, "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			data := t.TempDir()
+			args := append([]string{"--data", data, "--addr", free}, tt.args...)
+			err := run(context.Background(), args, func(string) string { return "" }, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("run = %v, want an error with %q", err, tt.want)
+			}
+			st, err := store.Open(filepath.Join(data, "mia.db"))
+			if err != nil {
+				t.Fatalf("the database was left open: %v", err)
+			}
+			st.Close()
 		})
 	}
 }
@@ -300,6 +349,7 @@ func startMia(t *testing.T, dir string, env ...string) (*exec.Cmd, *logWatch, st
 }
 
 func TestSignalStopsCleanly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sig  syscall.Signal
@@ -341,9 +391,11 @@ func TestSignalStopsCleanly(t *testing.T) {
 				t.Fatalf("still running 5 s after %s; logs:\n%s", tt.name, logs.String())
 			}
 			t.Logf("stopped %s after the signal", time.Since(begin).Round(time.Millisecond))
-			if !strings.Contains(screen.String(), "the server is shutting down") {
-				t.Errorf("the screen was not told: %q", screen.String())
-			}
+			// The server sent the goodbye before it stopped; the client may
+			// still be reading it.
+			waitUntil(t, 5*time.Second, "the screen told", func() bool {
+				return strings.Contains(screen.String(), "the server is shutting down")
+			})
 			if !strings.Contains(logs.String(), `"msg":"stopped"`) {
 				t.Errorf("no stopped line in the logs:\n%s", logs.String())
 			}
@@ -444,6 +496,7 @@ func (w *logWatch) logValue(t *testing.T, msg, key string) string {
 }
 
 func TestDebugAddrServesProfiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -500,6 +553,7 @@ func TestDebugAddrServesProfiles(t *testing.T) {
 }
 
 func TestNoDebugAddrByDefault(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := newLogWatch()
@@ -516,6 +570,7 @@ func TestNoDebugAddrByDefault(t *testing.T) {
 }
 
 func TestDebugAddrRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string

@@ -45,6 +45,7 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 // The metrics count what happens: sessions, handshakes, tables by state,
 // moves, the store's commits; off unless --metrics-addr is given.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json",
 		"MIA_BOT_DELAY": "10ms"}, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
 	addr, _ := logs.address(t)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseOptions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		args    []string

@@ -84,6 +84,7 @@ func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool
 // closed table's games stay in history and replay although its name was
 // used again.
 func TestRestartKeepsTablesAndHistory(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()

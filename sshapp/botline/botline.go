@@ -3,10 +3,10 @@
 // game's events into the lines the server sends.
 //
 // Room: under sshapp, beside the server and the commands; the bot command
-// of package command runs it. It may import lobby, engine, store (the
-// record type of the finished games it reads through Config.Games) and
-// sshapp/internal/outbox (the bot's output, bounded); never sshapp or its
-// other rooms.
+// of package command runs it. It may import lobby, engine and store (the
+// record type of the finished games it reads through Config.Games); never
+// sshapp or its other rooms. (Its output is bounded by the session's own:
+// its tests use sshapp/internal/outbox for one.)
 package botline
 
 import (
@@ -226,6 +226,7 @@ type botSession struct {
 	mySeat  int    // the bot's seat in tr's game
 	prompt  string // the open prompt's token, "" when none
 	asked   promptKey
+	paused  bool // the bot was told the table paused (TABLE PAUSED)
 	lines   []string
 }
 
@@ -347,6 +348,16 @@ func (bs *botSession) flush(ctx context.Context) {
 // prompt if it is the bot's turn.
 func (bs *botSession) sync(ctx context.Context, out []string) []string {
 	snap := bs.snap
+	if snap.Table.Paused != bs.paused {
+		// No prompt stands while the table is paused; after it, whoever's
+		// turn it is is asked again, with a fresh token.
+		bs.paused, bs.prompt = snap.Table.Paused, ""
+		if bs.paused {
+			out = append(out, pausedLine)
+		} else {
+			out = append(out, resumedLine)
+		}
+	}
 	if snap.GameID == "" || snap.Game == nil {
 		return out
 	}
@@ -381,7 +392,7 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 	out = bs.tr.feed(out, snap.Events())
 	v := snap.Game
 	key := promptKey{snap.GameID, len(snap.Events())}
-	if !snap.Playing || !v.MyTurn() || v.Seat != bs.mySeat {
+	if !snap.Playing || bs.paused || !v.MyTurn() || v.Seat != bs.mySeat {
 		bs.prompt = ""
 		return out
 	}

@@ -143,6 +143,13 @@ func ErrorLine(msg string) string {
 	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")
 }
 
+// The lines that tell a bot its table paused, because the server's
+// storage did not answer, and resumed (lobby.TableInfo.Paused).
+const (
+	pausedLine  = "TABLE PAUSED;the server's storage is not answering"
+	resumedLine = "TABLE RESUMED"
+)
+
 // Prompts: YOUR TURN and ROLLED.
 
 func yourTurnLine(claim engine.Value, token string) string {

@@ -25,6 +25,7 @@ type env struct {
 	st    *store.Store
 	lobby *lobby.Lobby
 	clock *lobbytest.Clock
+	done  chan struct{} // every screen's Config.Done: closed as the test ends
 }
 
 func newEnv(t testing.TB) *env { t.Helper(); return newEnvDice(t, lobbytest.NewDice(7)) }
@@ -50,6 +51,8 @@ func newEnvDice(t testing.TB, dice engine.Source) *env {
 		l.Close()
 		st.Close()
 	})
+	e.done = make(chan struct{})
+	t.Cleanup(func() { close(e.done) }) // the sessions end first
 	return e
 }
 
@@ -154,7 +157,7 @@ func asciiRenderer() *lipgloss.Renderer {
 
 // config is a session's config for p in e.
 func (e *env) config(p lobby.Player, w, h int) Config {
-	return Config{Lobby: e.lobby, Player: p, Renderer: asciiRenderer(), Width: w, Height: h, Now: e.clock.Now}
+	return Config{Lobby: e.lobby, Player: p, Renderer: asciiRenderer(), Width: w, Height: h, Now: e.clock.Now, Done: e.done}
 }
 
 // common is the shared state of p's screens in e, with the store's records.

@@ -105,7 +105,6 @@ func TestCreateFormOptions(t *testing.T) {
 	down(1)                                // next opener
 	tm.Send(tea.KeyMsg{Type: tea.KeyLeft}) // after-loser -> before-loser
 	waitOutput(t, tm, "before-loser")
-	frame = ""
 	tm.Send(keyEnter)
 	waitOutput(t, tm, "Waiting for players")
 	got := mustTable(t, e, "pw").Info().Rules

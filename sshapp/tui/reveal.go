@@ -55,10 +55,20 @@ func (r reveal) shownAt() int {
 	return r.at
 }
 
-// end is the command that puts the cup back after revealFor.
-func (r reveal) end() tea.Cmd {
+// end is the command that puts the cup back after revealFor, unless the
+// session ends first (done).
+func (r reveal) end(done <-chan struct{}) tea.Cmd {
 	n := r.n
-	return tea.Tick(revealFor, func(time.Time) tea.Msg { return revealEndMsg{n: n} })
+	return func() tea.Msg {
+		t := time.NewTimer(revealFor)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return revealEndMsg{n: n}
+		case <-done:
+			return nil
+		}
+	}
 }
 
 // wrapped is the words wrapped to w cells, a word wider than w broken.

@@ -89,9 +89,9 @@ func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Reload):
 		return m.load()
 	case key.Matches(msg, k.Up):
-		m.board.LineUp(1)
+		m.board.ScrollUp(1)
 	case key.Matches(msg, k.Down):
-		m.board.LineDown(1)
+		m.board.ScrollDown(1)
 	}
 	return nil
 }

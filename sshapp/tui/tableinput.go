@@ -47,12 +47,12 @@ type tableScreen struct {
 	status    string
 	isErr     bool
 	// busy is set from the moment a move is sent until its answer and the
-	// snapshot showing it have both arrived; keys pressed meanwhile wait in
-	// held, so that each is read against the table it was meant for.
+	// snapshot showing it have both arrived; keys pressed meanwhile wait
+	// in the frame's held keys (frame.take), so that each is read against
+	// the table it was meant for.
 	busy   bool
 	moved  bool // the move in flight was taken; its snapshot is awaited
 	sentAt int  // the event count when the move was sent
-	held   []tea.KeyMsg
 	// the events of the game seen so far, and the cup lifted at the end of
 	// the last round, shown until its time is over
 	gameID string
@@ -70,6 +70,13 @@ func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
 		logView: c.s.newView(), talk: c.s.newView(), hkeys: newScrollKeys()}
 	m.shown, m.resized = m.helpKeys, m.layout
+	// Keys wait while the table is not open or a move is on its way; the
+	// chat and seed lines take theirs at once, and esc and q leave a table
+	// that has not opened.
+	m.ready = func() bool { return typing(m.say) || typing(m.seed) || m.have && !m.busy }
+	m.leaves = func(k tea.KeyMsg) bool {
+		return !m.have && !m.busy && key.Matches(k, m.keys.Back, m.keys.Quit)
+	}
 	m.syncKeys()
 	return m
 }
@@ -133,7 +140,7 @@ func (m *tableScreen) setStatus(text string, isErr bool) { m.status, m.isErr = t
 func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		return m, m.take(msg, m.key)
 	case openedMsg:
 		return m, m.opened(msg)
 	case snapshotMsg:
@@ -241,7 +248,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	m.syncKeys()
 	m.layout()
 	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
-		return tea.Batch(revealed, m.release())
+		return tea.Batch(revealed, m.landed())
 	}
 	return revealed
 }
@@ -275,28 +282,18 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 			m.setStatus("", false)
 		case lobby.EndsRound(evs[i].Type):
 			m.cup = newReveal(m.snap, i, m.cup.n+1)
-			cmd = ask(m, m.cup.end())
+			cmd = ask(m, m.cup.end(m.c.cfg.Done))
 		}
 	}
 	m.seen = len(evs)
 	return cmd
 }
 
-// release ends the wait for a move and plays the keys held meanwhile, in
-// order, until one of them sends another move.
-func (m *tableScreen) release() tea.Cmd {
+// landed ends the wait for a move and plays the keys held meanwhile, in
+// order, until one of them sends another move (frame.release).
+func (m *tableScreen) landed() tea.Cmd {
 	m.busy, m.moved = false, false
-	keys := m.held
-	m.held = nil
-	var cmds []tea.Cmd
-	for i, k := range keys {
-		if m.busy {
-			m.held = append(m.held, keys[i:]...)
-			break
-		}
-		cmds = append(cmds, m.key(k))
-	}
-	return tea.Sequence(cmds...)
+	return m.release(m.key)
 }
 
 // syncKeys enables the bindings of the actions legal now, so that the help
@@ -305,7 +302,7 @@ func (m *tableScreen) syncKeys() {
 	k := &m.keys
 	v := m.view()
 	playing := m.have && m.snap.Playing
-	can := func(kind engine.Kind) bool { return playing && v != nil && v.Can(kind) }
+	can := func(kind engine.Kind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
 	k.Roll.SetEnabled(can(engine.Roll))
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))
@@ -360,8 +357,8 @@ func (m *tableScreen) syncKeys() {
 	}
 }
 
-// key takes a key press: typed into the chat line, held while a move is
-// on its way, answered to the question or the picker, or a table key.
+// key takes a key press (once frame.take lets it through): typed into
+// the chat line, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	defer m.fitPicker()
 	switch {
@@ -371,10 +368,6 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keySeed(msg)
 	case m.c.help.ShowAll && m.hkeys.scroll(msg, &m.helpTop, m.h/2):
 		return nil // the full help scrolls
-	case m.busy, !m.have && !key.Matches(msg, m.keys.Back, m.keys.Quit):
-		// a move on its way, or the table not open yet: the key waits
-		m.held = append(m.held, msg)
-		return nil
 	case m.confirm:
 		ck := m.ckeys
 		switch {
@@ -544,7 +537,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil || len(m.snap.Events()) > m.sentAt {
-		return m.release()
+		return m.landed()
 	}
 	m.moved = true
 	return nil

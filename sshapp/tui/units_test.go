@@ -480,3 +480,40 @@ func BenchmarkTableSnapshot(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// TestPausedTableShows: a table paused because the server's storage does
+// not answer says so where the turn is shown, and offers no move.
+func TestPausedTableShows(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("paused", engine.DefaultOptions(), a, b)
+	snap := e.snapshot(tbl, a)
+	p := a
+	if snap.Game.Turn != snap.Game.Seat {
+		p = b
+	}
+	m := New(e.config(p, 80, 24)).(*Model)
+	defer m.Close()
+	live := e.snapshot(tbl, p)
+	ts := showTable(m, tbl, live)
+	if !ts.keys.Roll.Enabled() || !strings.Contains(m.View(), "Your turn") {
+		t.Fatalf("the player's turn before the pause:\n%s", m.View())
+	}
+	paused := live // as the lobby sends it: paused, the turn clock stopped
+	paused.Table.Paused, paused.Deadline = true, time.Time{}
+	ts.setSnapshot(paused)
+	view := m.View()
+	if !strings.Contains(view, "Table paused") || !strings.Contains(view, "moves wait until it does") || strings.Contains(view, "Your turn") {
+		t.Fatalf("a paused table:\n%s", view)
+	}
+	if ts.keys.Roll.Enabled() || ts.keys.Challenge.Enabled() || ts.keys.Announce.Enabled() {
+		t.Fatal("moves are offered while the table is paused")
+	}
+	if cmd := m.key(keyRunes("r")); cmd != nil || ts.busy {
+		t.Fatal("r sent a roll to a paused table")
+	}
+	ts.setSnapshot(live)
+	if !ts.keys.Roll.Enabled() || !strings.Contains(m.View(), "Your turn") {
+		t.Fatalf("the table resumed:\n%s", m.View())
+	}
+}

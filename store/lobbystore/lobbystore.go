@@ -93,12 +93,39 @@ func fromTable(t lobby.TableRecord) store.Table {
 
 // CreateTable stores a new table; store.ErrExists is lobby.ErrTableExists.
 func (s Storage) CreateTable(ctx context.Context, t lobby.TableRecord) error {
-	err := s.st.CreateTable(ctx, fromTable(t))
-	if errors.Is(err, store.ErrExists) {
-		return fmt.Errorf("%w: %w", lobby.ErrTableExists, err)
-	}
-	return err
+	return inLobbyTerms(s.st.CreateTable(ctx, fromTable(t)), func(err error) error {
+		if errors.Is(err, store.ErrExists) {
+			return fmt.Errorf("%w: %w", lobby.ErrTableExists, err)
+		}
+		return err
+	})
 }
+
+// inLobbyTerms is err of a store write as the lobby knows it: terms maps
+// the store's error kinds to the lobby's, those of a write still under
+// way (a store.StalledError) too, once it has ended.
+func inLobbyTerms(err error, terms func(error) error) error {
+	var stalled *store.StalledError
+	if errors.As(err, &stalled) {
+		return pendingWrite{err: err, stalled: stalled, terms: terms}
+	}
+	return terms(err)
+}
+
+// pendingWrite is a lobby.PendingWrite: a store write still under way,
+// its outcome in the lobby's terms.
+type pendingWrite struct {
+	err     error // as the store returned it
+	stalled *store.StalledError
+	terms   func(error) error
+}
+
+var _ lobby.PendingWrite = pendingWrite{}
+
+func (p pendingWrite) Error() string            { return p.err.Error() }
+func (p pendingWrite) Unwrap() error            { return p.err }
+func (p pendingWrite) Settled() <-chan struct{} { return p.stalled.Settled() }
+func (p pendingWrite) Outcome() error           { return p.terms(p.stalled.Outcome()) }
 
 // UpdateTable changes a table's record through fn, in one transaction.
 func (s Storage) UpdateTable(ctx context.Context, name string, fn func(*lobby.TableRecord) error) error {
@@ -250,9 +277,10 @@ func (s Storage) AddInvite(ctx context.Context, table, code string, expires time
 // UseInvite spends an invite code; store.ErrBadInvite is
 // lobby.ErrBadInvite.
 func (s Storage) UseInvite(ctx context.Context, table, code, person string, now time.Time) error {
-	err := s.st.UseInvite(ctx, table, code, person, now)
-	if errors.Is(err, store.ErrBadInvite) {
-		return fmt.Errorf("%w: %w", lobby.ErrBadInvite, err)
-	}
-	return err
+	return inLobbyTerms(s.st.UseInvite(ctx, table, code, person, now), func(err error) error {
+		if errors.Is(err, store.ErrBadInvite) {
+			return fmt.Errorf("%w: %w", lobby.ErrBadInvite, err)
+		}
+		return err
+	})
 }
