@@ -29,6 +29,7 @@ import (
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -224,7 +225,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	)
 	if webLn != nil {
 		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
-			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger})
+			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast})
 		if err != nil {
 			return err
 		}

@@ -634,6 +634,28 @@ func TestWebWindow(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), "ssh -p "+port+" mia.example.org") {
 		t.Errorf("the table by its link: %d, where to play not said:\n%s", resp.StatusCode, body)
 	}
+	// A finished game's recording is the replay screen's (run gives the
+	// web window the recorder, tui.WriteCast).
+	ids := historyIDs(t, c)
+	for deadline := time.Now().Add(time.Minute); len(ids) == 0; ids = historyIDs(t, c) {
+		if time.Now().After(deadline) {
+			t.Fatal("no game of the bots at club ended")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, err = http.Get("http://" + webAddr + "/games/" + ids[0] + ".cast?link=" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cast, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var head struct {
+		Version int `json:"version"`
+	}
+	first, _, _ := strings.Cut(string(cast), "\n")
+	if resp.StatusCode != 200 || json.Unmarshal([]byte(first), &head) != nil || head.Version != 2 {
+		t.Errorf("game %s's recording: %d, first line %q", ids[0], resp.StatusCode, first)
+	}
 	m := scrape(t, logs.logValue(t, "metrics listening", "addr"))
 	if m["mia_web_feeds"] != 1 || m["mia_web_frames_total"] < 1 {
 		t.Errorf("the web window's metrics: feeds %v, frames %v", m["mia_web_feeds"], m["mia_web_frames_total"])

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/engine"
 )
 
 // TestWriteCast records the scripted game: an asciicast v2 document of
@@ -31,7 +33,7 @@ func TestWriteCast(t *testing.T) {
 	if !bytes.Equal(one.Bytes(), two.Bytes()) {
 		t.Error("two recordings of one game differ")
 	}
-	cut, err := CutGame(g, evs)
+	cut, err := engine.CutSteps(g.Rules, len(g.Seats), evs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -276,10 +276,10 @@ func TestReplaySteps(t *testing.T) {
 	}
 	// The lives at each round's end are the engine's at that step.
 	for i, st := range rp.steps {
-		if st.done > 0 && (i == len(rp.steps)-1 || rp.steps[i+1].done > st.done) {
-			for s := range st.lives {
-				if st.lives[s] != rp.chart[s][st.done-1] {
-					t.Errorf("step %d seat %d: %d lives, chart %d", i, s, st.lives[s], rp.chart[s][st.done-1])
+		if st.Done > 0 && (i == len(rp.steps)-1 || rp.steps[i+1].Done > st.Done) {
+			for s := range st.Lives {
+				if st.Lives[s] != rp.chart[s][st.Done-1] {
+					t.Errorf("step %d seat %d: %d lives, chart %d", i, s, st.Lives[s], rp.chart[s][st.Done-1])
 				}
 			}
 		}
@@ -292,7 +292,7 @@ func TestReplaySteps(t *testing.T) {
 	}
 	words := func(step int) string {
 		st := rp.steps[step]
-		for i := st.first; i < st.end; i++ {
+		for i := st.First; i < st.End; i++ {
 			if k, w := rp.verdict(i); k != engine.Unjudged {
 				return w
 			}
@@ -315,14 +315,14 @@ func TestReplaySteps(t *testing.T) {
 	}
 	// Step 4 is the challenge: the claim and cup it lifted, lives after.
 	st := rp.steps[4]
-	if st.claim != 65 || st.claimant != 1 || st.cup != 43 || st.roller != 0 || !slices.Equal(st.lives, []int{2, 1, 2}) || st.round != 1 {
+	if st.Claim != 65 || st.Claimant != 1 || st.Cup != 43 || st.Roller != 0 || !slices.Equal(st.Lives, []int{2, 1, 2}) || st.Round != 1 {
 		t.Errorf("step 4: %+v", st)
 	}
-	if st.turn != 2 { // carol opens round 2
-		t.Errorf("step 4: turn %d, want 2", st.turn)
+	if st.Turn != 2 { // carol opens round 2
+		t.Errorf("step 4: turn %d, want 2", st.Turn)
 	}
 	last := rp.steps[len(rp.steps)-1]
-	if !last.over || last.turn != -1 || g.Winner != 1 {
+	if !last.Over || last.Turn != -1 || g.Winner != 1 {
 		t.Errorf("last step %+v, winner %d", last, g.Winner)
 	}
 	// Rounds begin at steps 0, 5 (carol's roll), 8 and 13.

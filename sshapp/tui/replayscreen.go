@@ -142,8 +142,8 @@ func (m *replayScreen) View() string {
 
 	// Header: where we are, and the chart's title above its column.
 	chartW := max(0, w-replayChartX)
-	c0 := chartStart(rp.rounds(), st.round, chartW)
-	pos := s.Header.Render(fmt.Sprintf("Round %d of %d", st.round, rp.rounds())) +
+	c0 := chartStart(rp.rounds(), st.Round, chartW)
+	pos := s.Header.Render(fmt.Sprintf("Round %d of %d", st.Round, rp.rounds())) +
 		s.Subtle.Render(fmt.Sprintf(" · step %d of %d", m.step, len(rp.steps)-1))
 	chartTitle := "Lives per round"
 	if c0 > 0 || rp.rounds() > chartW {
@@ -174,13 +174,13 @@ func (m *replayScreen) View() string {
 			b.WriteByte('\n')
 		}
 	} else {
-		b.WriteString(s.Header.Render(fmt.Sprintf("Round %d, all dice shown", st.round)))
+		b.WriteString(s.Header.Render(fmt.Sprintf("Round %d, all dice shown", st.Round)))
 		b.WriteByte('\n')
 		b.WriteString(viewText(m.log))
 		b.WriteByte('\n')
 	}
 	switch {
-	case st.over:
+	case st.Over:
 		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
 	case m.step == 0:
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
@@ -194,17 +194,17 @@ func (m *replayScreen) View() string {
 
 // seatRow is one seat: who, the lives at this step, and the lives per
 // round as a bar chart (rounds after this step dim).
-func (m *replayScreen) seatRow(s *Styles, seat int, st replayStep, c0, chartW int) string {
+func (m *replayScreen) seatRow(s *Styles, seat int, st engine.Step, c0, chartW int) string {
 	rp := m.rp
 	g := rp.game
-	lives := st.lives[seat]
+	lives := st.Lives[seat]
 	marker := "  "
 	nm := fit(rp.name(seat), replayNameW)
 	switch {
-	case st.over && seat == g.Winner:
+	case st.Over && seat == g.Winner:
 		marker = s.Accent.Render("★ ")
 		nm = s.Accent.Render(nm)
-	case seat == st.turn:
+	case seat == st.Turn:
 		marker = s.Turn.Render("▶ ")
 		nm = s.Turn.Render(nm)
 	case lives == 0:
@@ -226,7 +226,7 @@ func (m *replayScreen) seatRow(s *Styles, seat int, st replayStep, c0, chartW in
 		hs = s.Heart.Render(l) + s.HeartLost.Render(lost) + spaces(engine.MaxLives-max(g.Rules.Lives, lives))
 	}
 	return marker + nm + " " + fit(tag, replayTagW) + " " + hs + "  " +
-		chartRow(s, rp.chart[seat], g.Rules.Lives, c0, chartW, st.done)
+		chartRow(s, rp.chart[seat], g.Rules.Lives, c0, chartW, st.Done)
 }
 
 // chartStart is the first round (from 0) of a chart of width cells that
@@ -286,30 +286,30 @@ func cupText(v engine.Value) string {
 // panel is two lines: the claim and the cup at this step, then what the
 // dice say of the step's action in words (a bluff, a caught bluff), or
 // the action itself.
-func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
+func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	rp := m.rp
 	var claim string
 	switch {
-	case st.claimant < 0:
+	case st.Claimant < 0:
 		claim = s.Subtle.Render("No claim yet")
-	case st.claim == engine.Mia:
-		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.claimant)
+	case st.Claim == engine.Mia:
+		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.Claimant)
 	default:
-		claim = "Claim: " + s.Accent.Render(rp.game.Rules.Ranking.Name(st.claim)) + " by " + rp.name(st.claimant)
+		claim = "Claim: " + s.Accent.Render(rp.game.Rules.Ranking.Name(st.Claim)) + " by " + rp.name(st.Claimant)
 	}
 	cup := s.Subtle.Render("the cup is empty")
-	if st.roller >= 0 {
+	if st.Roller >= 0 {
 		how := "seen"
-		if !st.looked {
+		if !st.Looked {
 			how = "unseen"
 		}
-		cup = "in the cup: " + s.Bold.Render(cupText(st.cup)) + s.Subtle.Render(fmt.Sprintf(" (%s's roll, %s)", rp.name(st.roller), how))
+		cup = "in the cup: " + s.Bold.Render(cupText(st.Cup)) + s.Subtle.Render(fmt.Sprintf(" (%s's roll, %s)", rp.name(st.Roller), how))
 	}
 	first := cut(claim+s.Subtle.Render(" · ")+cup, w)
 
 	// The step's action: the event that says the most about it.
 	var second string
-	for i := st.first; i < st.end; i++ {
+	for i := st.First; i < st.End; i++ {
 		kind, words := rp.verdict(i)
 		if kind == engine.Unjudged {
 			continue
@@ -317,8 +317,8 @@ func (m *replayScreen) panel(s *Styles, st replayStep, w int) []string {
 		second = verdictStyle(s, kind).Render(cut(words, w))
 		break
 	}
-	if second == "" && st.first < st.end {
-		second = cut(rp.describe(st.first), w)
+	if second == "" && st.First < st.End {
+		second = cut(rp.describe(st.First), w)
 	}
 	return []string{first, second}
 }
@@ -340,12 +340,12 @@ func verdictStyle(s *Styles, k engine.Verdict) lipgloss.Style {
 func (m *replayScreen) logLines(s *Styles, w int) []string {
 	rp := m.rp
 	st := rp.steps[m.step]
-	from := rp.steps[rp.roundStart(m.step)].first
+	from := rp.steps[rp.roundStart(m.step)].First
 	for from > 0 && rp.events[from].Type != engine.EvRound {
 		from--
 	}
 	var out []string
-	for i := from; i < st.end; i++ {
+	for i := from; i < st.End; i++ {
 		e := rp.events[i]
 		line := rp.describe(i)
 		if e.Type == engine.EvClaim || e.Type == engine.EvPass {
@@ -356,7 +356,7 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 		if kind, _ := rp.verdict(i); lobby.Mark(kind) != "" {
 			line += " " + verdictStyle(s, kind).Render(lobby.Mark(kind))
 		}
-		if i >= st.first {
+		if i >= st.First {
 			line = s.Bold.Render("› ") + line
 		} else {
 			line = "  " + line

@@ -10,12 +10,11 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 )
 
 // gameView is a finished game's page: the game move by move (the replay
-// screen's steps, tui.CutGame), told by the lobby's narrator, every die
+// screen's steps, engine.CutSteps), told by the lobby's narrator, every die
 // shown; the state at the move asked for; the standings; the lives per
 // round; the proof of its dice.
 type gameView struct {
@@ -109,7 +108,7 @@ var verdictKinds = map[engine.Verdict]string{engine.Truthful: "true", engine.Blu
 // gameViewOf builds the page of a finished game at move cur; token is
 // the link the page was reached by ("" for none), carried by its
 // addresses.
-func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut tui.Cut, cur int, tableURL, token, hint string) gameView {
+func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cur int, tableURL, token, hint string) gameView {
 	n := len(g.Seats)
 	nar := lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
 	for i, st := range g.Seats {
@@ -132,8 +131,11 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut tui.Cut, cur i
 		return u
 	}
 	gv := gameView{ID: g.ID, Table: g.Table, TableURL: tableURL, Rules: lobby.RulesSummary(g.Rules), Cur: cur, Last: last,
-		JSON: own(".json"), Cast: own(".cast"), MaxLives: g.Rules.Lives, WinnerSeat: g.Winner, SSH: hint,
+		JSON: own(".json"), MaxLives: g.Rules.Lives, WinnerSeat: g.Winner, SSH: hint,
 		When: when(g.Started, g.Ended)}
+	if s.cfg.Cast != nil {
+		gv.Cast = own(".cast")
+	}
 	if g.Winner >= 0 && g.Winner < n {
 		gv.Winner = nar.Names[g.Winner]
 	}
@@ -201,7 +203,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut tui.Cut, cur i
 }
 
 // panelAt is the state after step i, in words.
-func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut tui.Cut, i int) stepPanel {
+func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut engine.Cut, i int) stepPanel {
 	st := cut.Steps[i]
 	p := stepPanel{Pos: fmt.Sprintf("Round %d of %d · move %d of %d", st.Round, len(cut.Starts), i, len(cut.Steps)-1)}
 	name := func(seat int) string {

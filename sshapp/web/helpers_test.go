@@ -17,6 +17,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -60,7 +61,7 @@ func (e *env) open() {
 		t.Fatal(err)
 	}
 	e.st, e.lobby = st, l
-	cfg := Config{Lobby: l, Records: st, SSHHost: "mia.test", SSHPort: 23234, Now: e.clock.Now}
+	cfg := Config{Lobby: l, Records: st, SSHHost: "mia.test", SSHPort: 23234, Now: e.clock.Now, Cast: tui.WriteCast}
 	if e.tweak != nil {
 		e.tweak(&cfg)
 	}

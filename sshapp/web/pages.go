@@ -16,7 +16,6 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -362,7 +361,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	if i := strings.LastIndexByte(id, '.'); i >= 0 {
 		id, kind = id[:i], id[i+1:]
 	}
-	if kind != "" && kind != "json" && kind != "cast" {
+	if kind != "" && kind != "json" && (kind != "cast" || s.cfg.Cast == nil) {
 		s.notFound(w, r)
 		return
 	}
@@ -390,7 +389,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		return
 	case "cast":
 		var b bytes.Buffer
-		if err := tui.WriteCast(&b, g, evs); err != nil {
+		if err := s.cfg.Cast(&b, g, evs); err != nil {
 			s.serverError(w, r, "record the game", err)
 			return
 		}
@@ -399,7 +398,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(b.Bytes())
 		return
 	}
-	cut, err := tui.CutGame(g, evs)
+	cut, err := engine.CutSteps(g.Rules, len(g.Seats), evs)
 	if err != nil {
 		s.serverError(w, r, "replay the game", err)
 		return

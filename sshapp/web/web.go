@@ -11,10 +11,11 @@
 // It reads the lobby and the store through the interfaces it declares
 // (Lobby, Records); who sees what, the words of the game and the rules in
 // words are the lobby's (lobby.Viewer, lobby.Narrator, lobby.RuleWords),
-// the replay's steps and recording the replay screen's (sshapp/tui:
-// CutGame, WriteCast). It may import lobby, engine, store (record types),
-// store/lobbystore (the history filter of the lobby's access rule) and
-// sshapp/tui; cmd/mia wires it.
+// the replay's steps the engine's (engine.CutSteps, as the replay screen
+// steps), and the recording the replay screen's, given in Config.Cast.
+// It may import lobby, engine, store (record types) and store/lobbystore
+// (the history filter of the lobby's access rule), never the screens
+// beside it; cmd/mia wires it.
 package web
 
 import (
@@ -77,6 +78,11 @@ type Config struct {
 	Limits Limits
 	// Now is the clock of the turn countdown; time.Now if nil.
 	Now func() time.Time
+	// Cast writes a finished game as an asciicast v2 recording of the
+	// replay screen (cmd/mia gives tui.WriteCast, as to the replay
+	// command); nil: no recording, /games/ID.cast is not found and no
+	// page offers one.
+	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
 }
 
 // Limits bound what one address, and all of them, may take. A zero field

@@ -9,9 +9,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/sshapp/tui"
 )
+
+// TestNoRecorder: a web window given no recorder (Config.Cast nil)
+// offers no recording of a game and has none to give; the rest of the
+// game's page stands.
+func TestNoRecorder(t *testing.T) {
+	e := newEnv(t, lobbytest.NewDice(11), func(c *Config) { c.Cast = nil })
+	a, b := e.player("alice"), e.player("bob")
+	id := e.newGame("alpha", quickRules(), false, a, b).playOut(nil)
+	resp, body := e.get("/games/" + id)
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, ".cast") || strings.Contains(body, "terminal recording") {
+		t.Errorf("/games/%s without a recorder: %d, offers a recording: %v", id, resp.StatusCode, strings.Contains(body, ".cast"))
+	}
+	if m := missing(body, `href="/games/`+id+`.json"`, "Standings"); m != nil {
+		t.Errorf("the game page lacks %q", m)
+	}
+	if resp, _ := e.get("/games/" + id + ".cast"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("/games/%s.cast without a recorder: %d, want 404", id, resp.StatusCode)
+	}
+}
 
 // TestPaths asks every path over HTTP while a game is played and after:
 // the lobby, the table and its stream, the game's page, move by move, its
@@ -59,7 +79,7 @@ func TestPaths(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/games/%s: %d", id, resp.StatusCode)
 	}
-	cut, err := tui.CutGame(sg, evs)
+	cut, err := engine.CutSteps(sg.Rules, len(sg.Seats), evs)
 	if err != nil {
 		t.Fatal(err)
 	}
