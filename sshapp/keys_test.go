@@ -62,7 +62,7 @@ func TestKeys(t *testing.T) {
 	var kc command.KeyCodeJSON
 	if r := e.jsonOf(t, e.key(t, "alice"), "keys add --json", &kc); r.code != 0 || len(kc.Code) != command.InviteCodeLen ||
 		!strings.HasSuffix(kc.Join, " keys join "+kc.Code) || !strings.HasPrefix(kc.Join, "ssh -p ") ||
-		kc.Expires.Sub(time.Now()) > command.KeyCodeTTL+time.Second {
+		time.Until(kc.Expires) > command.KeyCodeTTL+time.Second {
 		t.Fatalf("keys add: %+v %+v", r, kc)
 	}
 
