@@ -57,13 +57,6 @@ func (t *Table) save(actx context.Context, write func(wctx context.Context) erro
 func (t *Table) pause(actx context.Context, pw PendingWrite) error {
 	t.lobby.log.Warn("a write did not answer in time: table paused", "table", t.name, "timeout", t.lobby.cfg.SaveTimeout, "err", pw)
 	t.paused = true
-	switch r := t.current; {
-	case r == nil:
-	case r.said:
-		r.answer(nil)
-	default:
-		r.answer(ErrUnsaved)
-	}
 	if t.stopTick != nil {
 		t.stopTick()
 		t.stopTick = nil
@@ -72,6 +65,15 @@ func (t *Table) pause(actx context.Context, pw PendingWrite) error {
 	t.tickGen++ // a timer already under way finds its turn over
 	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: pausedNotice})
 	t.changed(false)
+	// Answered once the pause is published: a caller told ErrUnsaved
+	// finds the table paused in its snapshots.
+	switch r := t.current; {
+	case r == nil:
+	case r.said:
+		r.answer(nil)
+	default:
+		r.answer(ErrUnsaved)
+	}
 	for {
 		select {
 		case <-pw.Settled():

@@ -99,6 +99,10 @@ const (
 	holdEvery = 10 * time.Minute
 	// callTimeout bounds one call into the lobby or the store.
 	callTimeout = 5 * time.Second
+	// viewWait bounds the wait for a player's own view of the table to
+	// catch up with the host's (awaitRoll): microseconds, unless the
+	// table is stopping.
+	viewWait = time.Second
 )
 
 // Config configures a Gateway. Addr, Lobby and Records are required.

@@ -99,6 +99,10 @@ type env struct {
 	dice  *script
 	gw    *Gateway
 	cfg   Config
+	// gate, when set, holds the table's writes (pause_test.go), and
+	// saveTimeout is the lobby's SaveTimeout.
+	gate        *lobbytest.Gate
+	saveTimeout time.Duration
 }
 
 func newEnv(t *testing.T, mods ...func(*Config)) *env {
@@ -119,7 +123,12 @@ func (e *env) open() {
 	if err != nil {
 		e.t.Fatalf("open store: %v", err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: e.dice, BotDelay: -1})
+	var storage lobby.Storage = lobbystore.New(st)
+	if e.gate != nil {
+		storage = gated{storage, e.gate}
+	}
+	l, err := lobby.New(context.Background(), lobby.Config{Store: storage, Clock: e.clock, Dice: e.dice, BotDelay: -1,
+		SaveTimeout: e.saveTimeout})
 	if err != nil {
 		st.Close()
 		e.t.Fatalf("open lobby: %v", err)

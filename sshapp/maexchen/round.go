@@ -1,6 +1,7 @@
 package maexchen
 
 import (
+	"context"
 	"errors"
 	"net/netip"
 	"strings"
@@ -18,6 +19,7 @@ const (
 	playing               // a game dealt, its events told as they come
 	between               // the round ended; the next one is scheduled
 	awaiting              // a game the gateway did not deal runs at the table
+	paused                // the table waits for its storage: the next round waits for it
 )
 
 // round is the state of the round loop.
@@ -54,6 +56,10 @@ type rolled struct {
 func (g *Gateway) startRound() {
 	if len(g.players) == 0 {
 		g.round.phase = idle
+		return
+	}
+	if g.snap.Table.Paused { // no round is dealt meanwhile: the next starts when the table does
+		g.round.phase = paused
 		return
 	}
 	g.round.n++
@@ -144,16 +150,7 @@ func (g *Gateway) closeJoin(gen int) {
 	cancel()
 	switch {
 	case err == nil:
-		g.round.phase, g.round.game, g.round.told, g.round.over = playing, "", 0, false
-		g.round.dealt = dealt
-		for _, s := range dealt {
-			if name, ok := strings.CutPrefix(s.ID, IDPrefix); ok {
-				if p := g.playerNamed(name); p != nil && g.cfg.NameHold > 0 {
-					p.held = true // stored when the round ends, or when it leaves
-				}
-			}
-		}
-		g.round.prompt, g.round.rolled = prompt{}, rolled{}
+		g.dealt(dealt)
 		g.sync()
 	case errors.Is(err, lobby.ErrTooFewPlayers) && len(dealt) == 0:
 		g.everyone(msgRoundCanceled("NO_PLAYERS"))
@@ -166,11 +163,33 @@ func (g *Gateway) closeJoin(gen int) {
 		// A game from before the gateway took the table: wait for its end.
 		g.round.phase = awaiting
 		g.sync()
+	case errors.Is(err, lobby.ErrPaused), errors.Is(err, lobby.ErrUnsaved):
+		// The table waits for its storage (ErrUnsaved: the deal's own
+		// write made it wait). The bots that joined hear nothing more of
+		// this round; when the table resumes, its game is played if the
+		// deal was saved, else a new round starts (sync).
+		g.log.Warn("the table is paused: the round waits for it", "err", err)
+		g.round.phase = paused
+		g.sync()
 	default:
 		g.log.Error("could not deal a round", "err", err)
 		g.round.phase = between
 		g.after(g.cfg.Timeout, g.startRound)
 	}
+}
+
+// dealt starts playing the round dealt to players.
+func (g *Gateway) dealt(players []lobby.Player) {
+	g.round.phase, g.round.game, g.round.told, g.round.over = playing, "", 0, false
+	g.round.dealt = players
+	for _, s := range players {
+		if name, ok := strings.CutPrefix(s.ID, IDPrefix); ok {
+			if p := g.playerNamed(name); p != nil && g.cfg.NameHold > 0 {
+				p.held = true // stored when the round ends, or when it leaves
+			}
+		}
+	}
+	g.round.prompt, g.round.rolled = prompt{}, rolled{}
 }
 
 // endRound sends SCORE and schedules the next round: at once after a
@@ -206,6 +225,20 @@ func (g *Gateway) sync() {
 			g.startRound()
 		}
 		return
+	case paused:
+		switch {
+		case snap.Table.Paused:
+			return
+		case !snap.Playing:
+			g.startRound()
+			return
+		}
+		// The deal was saved after all: its game is the round's.
+		players := make([]lobby.Player, len(snap.Table.Players))
+		for i, s := range snap.Table.Players {
+			players[i] = lobby.Player{ID: s.ID, Bot: s.Bot}
+		}
+		g.dealt(players)
 	case playing:
 	default:
 		return
@@ -290,8 +323,8 @@ func (g *Gateway) tell(snap lobby.Snapshot, evs []engine.Event, i int) {
 // of the game: YOUR TURN, or ROLLED with the dice they rolled.
 func (g *Gateway) ask(snap lobby.Snapshot, at int) {
 	v := snap.Game
-	if !snap.Playing || v.Turn < 0 || v.Turn >= len(snap.Table.Players) {
-		g.dropPrompt()
+	if !snap.Playing || snap.Table.Paused || v.Turn < 0 || v.Turn >= len(snap.Table.Players) {
+		g.dropPrompt() // (a paused table's clock stands still: the prompt comes when it resumes)
 		return
 	}
 	name, ok := strings.CutPrefix(snap.Table.Players[v.Turn].ID, IDPrefix)
@@ -308,6 +341,13 @@ func (g *Gateway) ask(snap lobby.Snapshot, at int) {
 	msg := msgYourTurn(pr.token)
 	if v.Phase == engine.PhaseAnnounce {
 		r := g.round.rolled
+		if r.game != snap.GameID || r.at != at || r.dice == engine.NoValue {
+			// A roll whose answer did not come (the table paused on its
+			// write, and saved it after all): its dice are in the
+			// player's own view.
+			g.awaitRoll(p, snap.GameID, at)
+			r = g.round.rolled
+		}
 		if r.game != snap.GameID || r.at != at || r.dice == engine.NoValue {
 			return // not a roll the gateway made: the clock runs
 		}
@@ -349,6 +389,13 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 	ctx, cancel := g.call()
 	err := g.table.Act(ctx, p.lp, a)
 	cancel()
+	if errors.Is(err, lobby.ErrUnsaved) || errors.Is(err, lobby.ErrPaused) {
+		// The table waits for its storage, the turn clock with it: no
+		// prompt meanwhile. When it resumes its snapshot asks again, for
+		// the roll if it was saved (rolledIn), else for the move.
+		g.log.Info("the table is paused: the bot's move waits for it", "name", p.name, "action", a.Kind, "err", err)
+		return
+	}
 	if err != nil {
 		// A move the rules refuse, or one that came as the clock ran out:
 		// the turn's clock decides.
@@ -359,12 +406,40 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 	if a.Kind == engine.Roll {
 		// The roll is in the player's own view, published before Act
 		// returned.
-		if snap, ok := p.sub.Take(); ok && snap.Game != nil && snap.Game.Phase == engine.PhaseAnnounce &&
-			snap.Game.MyTurn() && snap.Game.Dice != engine.NoValue {
-			g.round.rolled = rolled{game: snap.GameID, at: len(snap.Events()), dice: snap.Game.Dice}
+		if snap, ok := p.sub.Take(); ok {
+			g.rolledIn(snap)
 		}
 	}
 	g.sync()
+}
+
+// rolledIn notes the dice of a roll from the roller's own view, snap, if
+// it has them to announce.
+func (g *Gateway) rolledIn(snap lobby.Snapshot) {
+	if snap.Game != nil && snap.Game.Phase == engine.PhaseAnnounce && snap.Game.MyTurn() && snap.Game.Dice != engine.NoValue {
+		g.round.rolled = rolled{game: snap.GameID, at: len(snap.Events()), dice: snap.Game.Dice}
+	}
+}
+
+// awaitRoll notes the dice p rolled, from p's own view once it shows
+// the game at its event at (the table publishes to one subscriber after
+// another: the host's snapshot may come first), waiting for it at most
+// viewWait.
+func (g *Gateway) awaitRoll(p *player, game string, at int) {
+	ctx, cancel := context.WithTimeout(g.ctx, viewWait)
+	defer cancel()
+	snap, ok := p.sub.Take()
+	for ; ; snap, ok = p.sub.Wait(ctx) {
+		switch {
+		case !ok:
+			return
+		case snap.GameID == game && len(snap.Events()) == at:
+			g.rolledIn(snap)
+			return
+		case snap.GameID == game && len(snap.Events()) > at:
+			return // the game went on meanwhile
+		}
+	}
 }
 
 // finishRound ends a round that was played: the points of its UDP
