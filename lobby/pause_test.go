@@ -64,7 +64,14 @@ func (g *gatedStore) AddChat(ctx context.Context, table string, l ChatLine) erro
 // newGatedEnv is newEnv with a gate before the store, and SaveTimeout d.
 func newGatedEnv(t *testing.T, d time.Duration) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: -1,
+	return newGatedEnvDice(t, d, lobbytest.NewDice(7))
+}
+
+// newGatedEnvDice is newGatedEnv dealing dice (nil: the server's provably
+// fair dice, as newFairEnv).
+func newGatedEnvDice(t *testing.T, d time.Duration, dice *lobbytest.Dice) *env {
+	t.Helper()
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: dice, botDelay: -1,
 		gate: &gatedStore{}, saveTimeout: d}
 	e.open()
 	t.Cleanup(func() {
@@ -437,5 +444,118 @@ func TestCreateTableWhileTheStoreHangs(t *testing.T) {
 	}
 	if _, err := e.lobby.Table("late"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPausedWritesOfEveryKind: each kind of write a table makes besides
+// moves and seats (a seed given, a chat line, a web link) pauses the
+// table when the store hangs on it, and counts once the store answers,
+// if it saved it. A seed and a link wait for that (ErrUnsaved); a chat
+// line is said at once (Say returns nil), only its keeping waits.
+func TestPausedWritesOfEveryKind(t *testing.T) {
+	type kind struct {
+		name  string
+		write func(t *testing.T, tbl *Table, host Player) error
+		want  error                                                    // what the write returns
+		kept  func(t *testing.T, e *env, tbl *Table, host Player) bool // it is in the store, and the table has it
+	}
+	kinds := []kind{
+		{"a seed", func(t *testing.T, tbl *Table, host Player) error {
+			_, err := tbl.SetSeed(ctxT(t), host, "lucky 7")
+			return err
+		}, ErrUnsaved, func(t *testing.T, e *env, tbl *Table, host Player) bool {
+			d, _, err := e.st.NextDice(ctxT(t), tbl.Info().Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored := slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.ID == host.ID && g.Seed == "lucky 7" })
+			_, shown := tbl.Info().Fair.Seed(host.ID)
+			if stored != shown {
+				t.Fatalf("the seed stored %t, shown %t", stored, shown)
+			}
+			return stored
+		}},
+		{"a chat line", func(t *testing.T, tbl *Table, host Player) error {
+			return tbl.Say(ctxT(t), host, "anyone there?")
+		}, nil, func(t *testing.T, e *env, tbl *Table, host Player) bool {
+			lines, err := e.st.Chat(ctxT(t), tbl.Info().Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return slices.ContainsFunc(lines, func(l ChatLine) bool { return l.FromID == host.ID && l.Text == "anyone there?" })
+		}},
+		{"a web link", func(t *testing.T, tbl *Table, host Player) error {
+			token, err := tbl.Link(ctxT(t), host, false)
+			if token != "" {
+				t.Errorf("a link whose write paused the table gave its token %q", token)
+			}
+			return err
+		}, ErrUnsaved, func(t *testing.T, e *env, tbl *Table, host Player) bool {
+			rec, err := e.st.Table(tbl.Info().Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown, err := tbl.Link(ctxT(t), host, false) // the token the table holds, or a new one if none
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rec.Link != "" && rec.Link == shown
+		}},
+	}
+	var before string // the commitment before a game's start
+	kinds = append(kinds, kind{"a game's start, with the next game's dice", func(t *testing.T, tbl *Table, host Player) error {
+		before = tbl.Info().Fair.Commitment
+		return tbl.Start(ctxT(t), host)
+	}, ErrUnsaved, func(t *testing.T, e *env, tbl *Table, host Player) bool {
+		// The game, saved too late, is not played; the next game's dice,
+		// saved in the same write, are the table's.
+		d, _, err := e.st.NextDice(ctxT(t), tbl.Info().Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := tbl.Info()
+		if info.State == "playing" || d.Seed.Commitment() != info.Fair.Commitment {
+			t.Fatalf("%s; commitment stored %s, shown %s", info.State, d.Seed.Commitment(), info.Fair.Commitment)
+		}
+		return info.Fair.Commitment != before
+	}})
+	for _, k := range kinds {
+		for _, saved := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s saved=%t", k.name, saved), func(t *testing.T) {
+				e := newGatedEnvDice(t, 20*time.Millisecond, nil) // fair dice: seeds are taken
+				host := e.player("alice")
+				tbl, err := e.lobby.CreateTable(ctxT(t), host, TableConfig{Name: "slow", Rules: quickRules(), Private: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := mustWatch(t, tbl, host)
+				if err := tbl.Sit(ctxT(t), host); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tbl.AddBot(ctxT(t), host, ai.Normal); err != nil {
+					t.Fatal(err)
+				}
+				e.gate.Shut()
+				if err := k.write(t, tbl, host); !errors.Is(err, k.want) && err != k.want {
+					t.Fatalf("the write whose store hangs: %v, want %v", err, k.want)
+				}
+				until(t, s, "the pause", func(s Snapshot) bool { return s.Table.Paused && hasLine(s.Chat, pausedNotice) })
+				if k.name == "a chat line" {
+					snap := latest(t, s, tbl)
+					if !slices.ContainsFunc(snap.Chat, func(l ChatLine) bool { return l.Text == "anyone there?" }) {
+						t.Fatal("a chat line whose keeping hangs is not shown")
+					}
+				}
+				if saved {
+					e.gate.Open(nil)
+				} else {
+					e.gate.Open(errors.New("disk gone"))
+				}
+				until(t, s, "the table resumed", func(s Snapshot) bool { return !s.Table.Paused && hasLine(s.Chat, resumedNotice) })
+				if got := k.kept(t, e, tbl, host); got != saved {
+					t.Fatalf("kept %t, saved %t", got, saved)
+				}
+			})
+		}
 	}
 }
