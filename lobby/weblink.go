@@ -49,8 +49,14 @@ func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error)
 		if err := t.update(actx, func(r *TableRecord) error { r.Link = next; return nil }); err != nil {
 			return "", err
 		}
+		// The info first: a web watcher dropped here finds the link
+		// ended in it (and says so), not the link it came by.
+		listed := t.publishInfo()
 		t.dropUnseen()
 		t.changed(false)
+		if listed {
+			t.lobby.notify()
+		}
 		return next, nil
 	})
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/ssh"
-
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/store"
 )
@@ -39,7 +37,7 @@ func (srv *Server) endSessionsOf(target, reason string, keep command.Session) in
 // refuseBanned ends a session of a banned key at its start, with a
 // message, and reports whether it did. Admin keys are never refused; if
 // the bans cannot be read, the key is let in (and the failure logged).
-func (srv *Server) refuseBanned(s ssh.Session, fp string) bool {
+func (srv *Server) refuseBanned(s *session, fp string) bool {
 	bans := srv.cfg.Storage.Bans
 	if bans == nil || srv.IsAdmin(fp) {
 		return false

@@ -351,17 +351,19 @@ func (srv *Server) handle(s ssh.Session) {
 		return
 	}
 	defer ss.release()
-	if srv.refuseBanned(s, fp) {
+	// From here on the session is reached through ss only: its output
+	// through its outbox, its end once the client took it.
+	if srv.refuseBanned(ss, fp) {
 		return
 	}
 
-	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)
 	p, err := srv.identify(ctx, fp)
 	cancel()
 	if err != nil {
 		srv.log.Error("player lookup failed", "fingerprint", fp, "err", err)
-		fmt.Fprintln(s.Stderr(), "mia: the server could not read your profile; please try again later")
-		_ = s.Exit(command.ExitRefused)
+		fmt.Fprintln(ss.Stderr(), "mia: the server could not read your profile; please try again later")
+		_ = ss.Exit(command.ExitRefused)
 		return
 	}
 	ss.SetPerson(p)
@@ -374,13 +376,13 @@ func (srv *Server) handle(s ssh.Session) {
 	case ss.hasPty:
 		srv.interactive(ss, "")
 	default:
-		fmt.Fprintf(s.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
-			srv.hint(s, "-t"), srv.hint(s, ""))
+		fmt.Fprintf(ss.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
+			srv.hint(ss, "-t"), srv.hint(ss, ""))
 		code = command.ExitRefused
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
-		"fingerprint", fp, "person", ss.Person().ID, "remote", remoteIP(s.RemoteAddr()),
+		"fingerprint", fp, "person", ss.Person().ID, "remote", remoteIP(ss.RemoteAddr()),
 		"command", commandName(args), "pty", ss.hasPty, "exit", code,
 		"duration", time.Since(ss.started).Round(time.Millisecond))
 }
