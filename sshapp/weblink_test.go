@@ -18,6 +18,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -49,7 +50,7 @@ func startWebServer(t *testing.T, public bool) *webEnv {
 	}
 	base := "http://" + ln.Addr().String()
 	links := web.NewLinks(base, public)
-	ws, err := web.New(web.Config{Lobby: lob, Records: st, Links: links})
+	ws, err := web.New(web.Config{Lobby: lob, Records: st, Links: links, Cast: tui.WriteCast})
 	if err != nil {
 		t.Fatal(err)
 	}
