@@ -233,6 +233,7 @@ func TestBans(t *testing.T) {
 // not take a name a bot holds or is registered under, nor one that looks
 // like it.
 func TestGatewayBansAndNames(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1, "root")
 	e.key(t, "carol")
 	e.key(t, "dave")

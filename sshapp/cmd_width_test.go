@@ -26,6 +26,7 @@ import (
 // (keys, keys add, whoami), bans of every kind listed, the Mäxchen bots'
 // names held for their addresses.
 func TestTextFits80Columns(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, time.Millisecond, "alicewithalongnm")
 	const host, table = "alicewithalongnm", "thelongesttablen"
 	longest := "--seats 12 --ranking pips --lives 3 --mia-pass wins --low-claim loses --mia-penalty 1 --mia-penalty-both " +

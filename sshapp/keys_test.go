@@ -50,6 +50,7 @@ func (e *recEnv) finishedGame(t *testing.T, table string, ps ...lobby.Player) st
 // person has none merges; a removed key is a stranger again and its open
 // sessions end; the last key is never removed.
 func TestKeys(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1)
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	e.finishedGame(t, "duel", alice, bob)
@@ -156,6 +157,7 @@ func TestKeys(t *testing.T) {
 // finished, is theirs in history, replay and stats under the new name,
 // with the name played under beside it.
 func TestRenameReachesEveryScreen(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1)
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	e.key(t, "carol")

@@ -100,6 +100,7 @@ func trusted(t *testing.T, s string) []netip.Prefix {
 // (version 1 and 2): the cap of connections per source, the penalties and
 // their exempt list.
 func TestProxyProtocol(t *testing.T) {
+	t.Parallel()
 	for _, version := range []byte{1, 2} {
 		t.Run(map[byte]string{1: "v1", 2: "v2"}[version], func(t *testing.T) {
 			ts := startServer(t, func(c *Config) {

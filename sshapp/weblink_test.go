@@ -114,6 +114,7 @@ func (e *webEnv) finishedGame(t *testing.T, who, table string) command.HistoryGa
 // and the table's games carry it; --revoke ends it at once; a public
 // table's address needs none.
 func TestTableLink(t *testing.T) {
+	t.Parallel()
 	e := startWebServer(t, true)
 	e.key(t, "alice")
 	e.key(t, "bob")
@@ -193,6 +194,7 @@ func TestTableLink(t *testing.T) {
 // game link is printed; without its public address, table link works
 // and games carry no link.
 func TestNoWebWindow(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, -1)
 	e.key(t, "alice")
 	e.steps(t, []step{

@@ -198,6 +198,7 @@ func (u *udpClient) await(want string) string {
 // bot's name (registered or held) nor one like it, and the gateway table's
 // host named after the restart.
 func TestMaexchenGatewayLimits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	admin := newKey(t)
 	admins := filepath.Join(dir, "admins")
@@ -364,6 +365,7 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 // the trusted address without a PROXY header is refused, one from
 // elsewhere is not.
 func TestProxyFromFlag(t *testing.T) {
+	t.Parallel()
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json",
 		"MIA_PROXY_FROM": "127.0.0.2"}, "--addr", "127.0.0.1:0")
 	addr, _ := logs.address(t)

@@ -604,6 +604,7 @@ func TestDebugAddrRefused(t *testing.T) {
 // --http-addr, the SSH side prints links with --http-url, the pages say
 // where to play, and a stop closes it.
 func TestWebWindow(t *testing.T) {
+	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json", "MIA_HTTP_URL": "https://mia.example.org"},
 		"--addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0", "--bot-delay", "0", "--metrics-addr", "127.0.0.1:0")
@@ -672,6 +673,7 @@ func TestWebWindow(t *testing.T) {
 // TestWebWindowRefused: an address the web window cannot listen on
 // stops the start with an error that says so.
 func TestWebWindowRefused(t *testing.T) {
+	t.Parallel()
 	err := run(context.Background(), []string{"--data", filepath.Join(t.TempDir(), "d"), "--addr", "127.0.0.1:0", "--http-addr", "nonsense"},
 		func(string) string { return "" }, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "web window: listen") {

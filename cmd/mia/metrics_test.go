@@ -104,6 +104,7 @@ const metricsExposed = "metrics are served beyond this machine with no authentic
 // Metrics on an address other machines reach are served, with a warning:
 // they have no authentication.
 func TestMetricsBeyondLoopbackWarns(t *testing.T) {
+	t.Parallel()
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json"},
 		"--addr", "127.0.0.1:0", "--metrics-addr", "0.0.0.0:0")
 	logs.address(t)

@@ -102,7 +102,11 @@ func TestEveryScreenTellsTheSameTruth(t *testing.T) {
 				t.Fatalf("%s under %s: %v", setName, rk, err)
 			}
 			seed++
-			t.Run(setName+"/"+string(rk), func(t *testing.T) { tellTheTruth(t, o, seed) })
+			seed := seed
+			t.Run(setName+"/"+string(rk), func(t *testing.T) {
+				t.Parallel()
+				tellTheTruth(t, o, seed)
+			})
 		}
 	}
 }
