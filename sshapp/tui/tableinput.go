@@ -46,6 +46,9 @@ type tableScreen struct {
 	seed      *chatInput // the viewer's seed for the next game's dice (f); nil until first used
 	status    string
 	isErr     bool
+	// pauseErr: the status is a refusal of the table's pause (its storage
+	// not answering), which ends when the table resumes.
+	pauseErr bool
 	// busy is set from the moment a move is sent until its answer and the
 	// snapshot showing it have both arrived; keys pressed meanwhile wait
 	// in the frame's held keys (frame.take), so that each is read against
@@ -134,7 +137,9 @@ func (m *tableScreen) helpKeys() help.KeyMap {
 	return m.keys
 }
 
-func (m *tableScreen) setStatus(text string, isErr bool) { m.status, m.isErr = text, isErr }
+func (m *tableScreen) setStatus(text string, isErr bool) {
+	m.status, m.isErr, m.pauseErr = text, isErr, false
+}
 
 // Update implements tea.Model: the keys, and the answers of the table.
 func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -226,6 +231,9 @@ func (m *tableScreen) isHost() bool {
 // follow it; the keys held for a move that it shows landed run.
 func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	first := !m.have
+	if m.have && m.snap.Table.Paused && !snap.Table.Paused && m.pauseErr {
+		m.setStatus("", false) // the table resumed: what it said of the pause is over
+	}
 	m.snap, m.have = snap, true
 	revealed := m.follow(first)
 	// Made once for everyone who sees the table from the same seat; the
@@ -526,6 +534,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
 		m.setStatus(msg.err.Error(), true)
+		m.pauseErr = errors.Is(msg.err, lobby.ErrUnsaved) || errors.Is(msg.err, lobby.ErrPaused)
 	case msg.what == "start":
 		m.setStatus("", false)
 	case msg.what == "seed":

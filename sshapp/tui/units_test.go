@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -512,8 +513,14 @@ func TestPausedTableShows(t *testing.T) {
 	if cmd := m.key(keyRunes("r")); cmd != nil || ts.busy {
 		t.Fatal("r sent a roll to a paused table")
 	}
+	// The move whose write paused the table was answered so; the answer
+	// is shown while the table is paused, and ends when it resumes.
+	ts.done(doneMsg{what: "roll", move: true, err: fmt.Errorf("the move could not be saved: %w", lobby.ErrUnsaved)})
+	if !strings.Contains(m.View(), "storage not answering") {
+		t.Fatalf("the move's answer during the pause:\n%s", m.View())
+	}
 	ts.setSnapshot(live)
-	if !ts.keys.Roll.Enabled() || !strings.Contains(m.View(), "Your turn") {
+	if !ts.keys.Roll.Enabled() || !strings.Contains(m.View(), "Your turn") || strings.Contains(m.View(), "storage not answering") {
 		t.Fatalf("the table resumed:\n%s", m.View())
 	}
 }
