@@ -430,6 +430,11 @@ func TestCreateTableWhileTheStoreHangs(t *testing.T) {
 	if _, err := e.lobby.CreateTable(ctx, alice, TableConfig{Name: "LATE", Rules: quickRules()}); !errors.Is(err, ErrTableExists) {
 		t.Fatalf("the same name meanwhile: %v, want ErrTableExists", err)
 	}
+	var alike *LookalikeError // 1ate looks like late (lobby/ident's skeleton)
+	if _, err := e.lobby.CreateTable(ctx, alice, TableConfig{Name: "1ate", Rules: quickRules()}); !errors.Is(err, ErrTableExists) ||
+		!errors.As(err, &alike) || alike.Taken != "late" {
+		t.Fatalf("a name that looks like it meanwhile: %v, want a LookalikeError naming late", err)
+	}
 	m := e.lobby.Subscribe()
 	defer e.lobby.Unsubscribe(m)
 	e.gate.Open(nil)
