@@ -105,10 +105,14 @@ func Errorf(k Kind, format string, a ...any) error {
 
 // Reword is err, of err's kind and matching what err matches (errors.Is,
 // errors.As), with a sentence of its own, formatted as by fmt.Sprintf:
-// the door's words for an error ("no player is called bob"). Rewording
-// an Internal error shows nothing more of it: Shown stays the fixed
-// sentence.
+// the door's words for an error ("no player is called bob"). An error
+// whose sentence Shown hides (Hides) is returned as it is: it is shown
+// with the fixed sentence whatever the words, and its text stays whole
+// for the log.
 func Reword(err error, format string, a ...any) error {
+	if Hides(err) {
+		return err
+	}
 	return &Error{kind: KindOf(err), say: fmt.Sprintf(format, a...), err: err}
 }
 

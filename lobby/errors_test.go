@@ -4,13 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -75,60 +69,6 @@ var kindsOf = []struct {
 	{"ChatFloodError", &ChatFloodError{Text: "hi", Wait: time.Second}, Refused},
 }
 
-// errorsDeclared reads the non-test Go files of the directory dir and
-// returns the names of its exported sentinels (package-level variables
-// named Err…) and of its exported types that have an Error method.
-func errorsDeclared(t *testing.T, dir string) []string {
-	t.Helper()
-	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		file, err := parser.ParseFile(fset, f, src, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range file.Decls {
-			switch d := d.(type) {
-			case *ast.GenDecl:
-				if d.Tok != token.VAR {
-					continue
-				}
-				for _, s := range d.Specs {
-					for _, n := range s.(*ast.ValueSpec).Names {
-						if strings.HasPrefix(n.Name, "Err") && n.IsExported() {
-							names = append(names, n.Name)
-						}
-					}
-				}
-			case *ast.FuncDecl:
-				if d.Recv == nil || d.Name.Name != "Error" || len(d.Recv.List) != 1 {
-					continue
-				}
-				typ := d.Recv.List[0].Type
-				if star, ok := typ.(*ast.StarExpr); ok {
-					typ = star.X
-				}
-				if id, ok := typ.(*ast.Ident); ok && id.IsExported() {
-					names = append(names, id.Name)
-				}
-			}
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
 // TestEveryErrorHasAKind: every exported sentinel and error type of the
 // package has a kind, and not Internal (an error the lobby returns on
 // purpose is one a door answers with its sentence); the sentence shown is
@@ -153,7 +93,10 @@ func TestEveryErrorHasAKind(t *testing.T) {
 			t.Errorf("the example of %s is a %v", c.name, typ)
 		}
 	}
-	declared := errorsDeclared(t, ".")
+	declared, err := lobbytest.ErrorsDeclared(".", true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(declared) < 10 {
 		t.Fatalf("read %d errors from the source: %v", len(declared), declared)
 	}
@@ -235,6 +178,9 @@ func TestShown(t *testing.T) {
 	var ne *NameError
 	if err := Reword(CheckName("-x"), "nope"); !errors.As(err, &ne) || !errors.Is(err, ErrBadName) {
 		t.Errorf("Reword does not wrap: %v", err)
+	}
+	if err := Reword(raw, "the disk said %v", raw); err != raw {
+		t.Errorf("Reword of a fault: %v, want it as it is", err)
 	}
 	if err := Errorf(Refused, "no wrap %d", 1); errors.Unwrap(err) != nil || err.Error() != "no wrap 1" {
 		t.Errorf("Errorf without %%w: %v wraps %v", err, errors.Unwrap(err))

@@ -85,8 +85,8 @@ type Session interface {
 	SetPerson(p store.Person)
 	// Rename validates and stores the caller's name (a key that is
 	// nobody's becomes a new person's) and makes it the session's; every
-	// screen showing them shows it at once. Its errors are fit to show the
-	// person.
+	// screen showing them shows it at once. Its errors have kinds
+	// (lobby.Kind): a refusal's sentence is what the person reads.
 	Rename(ctx context.Context, name string) (store.Person, error)
 	// Hint is the ssh command line that reaches the server, with extra
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
@@ -230,6 +230,26 @@ func (c *Call) Refuse(format string, args ...any) int {
 	return ExitRefused
 }
 
+// fail answers a request that failed with err: the one place where a
+// command's errors become an exit status and a sentence, by their kind
+// (lobby.Kind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
+// request not done, whatever the reason) and writes lobby.Shown's
+// sentence: a refusal's own reason ("every seat is taken"), or, for an
+// error it does not show (a fault, a storage that does not answer), "could
+// not WHAT: " and a fixed sentence, the error itself logged with what the
+// command was doing (what: "save the table") and who asked.
+func (c *Call) fail(what string, err error) int {
+	if !lobby.Hides(err) {
+		return c.Refuse("%s", lobby.Shown(err))
+	}
+	logf := c.cfg.Log.Error
+	if lobby.KindOf(err) == lobby.Unavailable {
+		logf = c.cfg.Log.Warn
+	}
+	logf("could not "+what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key, "err", err)
+	return c.Refuse("could not %s: %s", what, lobby.Shown(err))
+}
+
 // Usage writes the command's usage to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
@@ -247,7 +267,7 @@ func (c *Call) WriteJSON(v any) int {
 	enc := json.NewEncoder(c.Stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return c.Refuse("could not write the answer: %v", err)
+		return c.fail("write the answer", err)
 	}
 	return ExitOK
 }
