@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/charmbracelet/log"
+
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
 )
@@ -203,12 +205,27 @@ func Shown(err error) string {
 
 // Hides reports whether Shown(err) hides what went wrong: an Internal
 // error, or an Unavailable one without a sentence of its own. The door
-// logs such an error's text where it answers it (Internal as an error,
-// Unavailable as a warning); the errors it shows as they are need no log.
+// logs such an error where it answers it (LogHidden); the errors shown as
+// they are need no log.
 func Hides(err error) bool {
 	if err == nil {
 		return false
 	}
 	k, say := classify(err)
 	return k == Internal || k == Unavailable && say == ""
+}
+
+// LogHidden logs err on l, with msg and keyvals, when Shown hides it
+// (Hides): an Internal error as an error, an Unavailable one as a
+// warning. A door calls it where it answers an error.
+func LogHidden(l *log.Logger, err error, msg string, keyvals ...any) {
+	if l == nil || !Hides(err) {
+		return
+	}
+	keyvals = append(keyvals, "err", err)
+	if KindOf(err) == Unavailable {
+		l.Warn(msg, keyvals...)
+		return
+	}
+	l.Error(msg, keyvals...)
 }

@@ -223,13 +223,7 @@ func atTable(name string, err error) error {
 // sentence. An error that sentence hides (a fault, a storage that does
 // not answer) is logged with its text, never sent.
 func (bs *botSession) errorLine(err error) string {
-	if lobby.Hides(err) {
-		logf := bs.cfg.Log.Error
-		if lobby.KindOf(err) == lobby.Unavailable {
-			logf = bs.cfg.Log.Warn
-		}
-		logf("bot: a request failed", "person", bs.me.ID, "err", err)
-	}
+	lobby.LogHidden(bs.cfg.Log, err, "bot: a request failed", "person", bs.me.ID)
 	return ErrorLine(lobby.Shown(err))
 }
 

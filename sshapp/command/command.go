@@ -234,20 +234,13 @@ func (c *Call) Refuse(format string, args ...any) int {
 // command's errors become an exit status and a sentence, by their kind
 // (lobby.Kind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
 // request not done, whatever the reason) and writes lobby.Shown's
-// sentence: a refusal's own reason ("every seat is taken"), or, for an
-// error it does not show (a fault, a storage that does not answer), "could
-// not WHAT: " and a fixed sentence, the error itself logged with what the
-// command was doing (what: "save the table") and who asked.
+// sentence: a refusal's own reason ("every seat is taken"), a fixed
+// sentence for a fault or a storage that does not answer, whose error is
+// logged (lobby.LogHidden) with what the command was doing (what: "save
+// the table") and who asked.
 func (c *Call) fail(what string, err error) int {
-	if !lobby.Hides(err) {
-		return c.Refuse("%s", lobby.Shown(err))
-	}
-	logf := c.cfg.Log.Error
-	if lobby.KindOf(err) == lobby.Unavailable {
-		logf = c.cfg.Log.Warn
-	}
-	logf("could not "+what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key, "err", err)
-	return c.Refuse("could not %s: %s", what, lobby.Shown(err))
+	lobby.LogHidden(c.cfg.Log, err, "could not "+what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key)
+	return c.Refuse("%s", lobby.Shown(err))
 }
 
 // Usage writes the command's usage to stderr and returns ExitUsage.
