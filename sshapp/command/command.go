@@ -294,13 +294,16 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			r.cfg.Log.Error("command panicked", "command", cmd.Name, "panic", rec, "stack", string(debug.Stack()))
-			code = c.Refuse("internal error")
+			code = c.Refuse("%s", lobby.Shown(errPanicked)) // logged above, with the stack
 		}
 	}()
 	ctx, cancel := context.WithTimeout(s.Context(), CommandTimeout)
 	defer cancel()
 	return cmd.Run(ctx, c)
 }
+
+// errPanicked answers a command that panicked.
+var errPanicked = lobby.NewError(lobby.Internal, "the command panicked")
 
 // stripFlag takes every flag out of args and reports whether it was there.
 func stripFlag(args []string, flag string) ([]string, bool) {

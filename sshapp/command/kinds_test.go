@@ -100,19 +100,21 @@ func TestFailFromAStoreThatFails(t *testing.T) {
 }
 
 // commandErrors is every sentinel and error type of the package, with its
-// kind; usage errors (exit 2, written by usageError or parseFlags) are
-// none of the lobby's kinds. TestEveryCommandErrorHasAKind reads the
-// package's source and fails on one missing here.
+// kind; an Internal one says why it is no refusal (a usage error exits 2,
+// written by usageError or parseFlags, and has none of the lobby's kinds).
+// TestEveryCommandErrorHasAKind reads the package's source and fails on
+// one missing here.
 var commandErrors = []struct {
-	name  string
-	err   error
-	kind  lobby.Kind
-	usage bool
+	name string
+	err  error
+	kind lobby.Kind
+	why  string // for an Internal one
 }{
-	{"errNoPlayer", errNoPlayer, lobby.NotFound, false},
-	{"errAmbiguous", errAmbiguous, lobby.Refused, false},
-	{"errPassFlags", errPassFlags, lobby.Internal, true},
-	{"FlagError", &FlagError{say: "unknown flag --x"}, lobby.Internal, true},
+	{"errNoPlayer", errNoPlayer, lobby.NotFound, ""},
+	{"errAmbiguous", errAmbiguous, lobby.Refused, ""},
+	{"errPanicked", errPanicked, lobby.Internal, "a fault: the command panicked"},
+	{"errPassFlags", errPassFlags, lobby.Internal, "a usage error"},
+	{"FlagError", &FlagError{say: "unknown flag --x"}, lobby.Internal, "a usage error"},
 }
 
 func TestEveryCommandErrorHasAKind(t *testing.T) {
@@ -120,7 +122,7 @@ func TestEveryCommandErrorHasAKind(t *testing.T) {
 	listed := map[string]bool{}
 	for _, c := range commandErrors {
 		listed[c.name] = true
-		if got := lobby.KindOf(c.err); got != c.kind || got == lobby.Internal && !c.usage {
+		if got := lobby.KindOf(c.err); got != c.kind || got == lobby.Internal && c.why == "" {
 			t.Errorf("%s is %v, want %v", c.name, got, c.kind)
 		}
 		if typ := reflect.TypeOf(c.err); !strings.HasPrefix(strings.ToLower(c.name), "err") && typ.Elem().Name() != c.name {
