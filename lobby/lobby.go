@@ -2,9 +2,8 @@
 // per table that owns its game, its seats and its subscribers, the turn
 // clocks and the chats. It is also the one home of the rules of what
 // people see: names (names.go), who may see a table and its games
-// (access.go), the cleaning of typed text and plurals (clean.go), the
-// narration of a game's events (narrate.go), and how an error is sorted
-// and told at every door: its kind and its sentence (errors.go, Kind).
+// (access.go), the cleaning of typed text and plurals (clean.go), and the
+// narration of a game's events (narrate.go).
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore

@@ -142,8 +142,7 @@ func fieldOf(s, seps string) string {
 	}, s)
 }
 
-// ErrorLine is ERROR;TEXT, the text cut to one short line. An error is
-// told through errorLine.
+// ErrorLine is ERROR;TEXT, the text cut to one short line.
 func ErrorLine(msg string) string {
 	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")
 }
