@@ -110,9 +110,9 @@ func Errorf(k Kind, format string, a ...any) error {
 // the door's words for an error ("no player is called bob"). An error
 // whose sentence Shown hides (Hides) is returned as it is: it is shown
 // with the fixed sentence whatever the words, and its text stays whole
-// for the log.
+// for the log. Reword(nil, …) is nil.
 func Reword(err error, format string, a ...any) error {
-	if Hides(err) {
+	if err == nil || Hides(err) {
 		return err
 	}
 	return &Error{kind: KindOf(err), say: fmt.Sprintf(format, a...), err: err}

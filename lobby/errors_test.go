@@ -182,6 +182,9 @@ func TestShown(t *testing.T) {
 	if err := Reword(raw, "the disk said %v", raw); err != raw {
 		t.Errorf("Reword of a fault: %v, want it as it is", err)
 	}
+	if err := Reword(nil, "nothing"); err != nil {
+		t.Errorf("Reword(nil) = %v", err)
+	}
 	if err := Errorf(Refused, "no wrap %d", 1); errors.Unwrap(err) != nil || err.Error() != "no wrap 1" {
 		t.Errorf("Errorf without %%w: %v wraps %v", err, errors.Unwrap(err))
 	}
