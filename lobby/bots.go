@@ -64,7 +64,7 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("no built-in bot %q at this table", name)
+		return Errorf(NotFound, "no built-in bot %q at this table", name)
 	})
 }
 

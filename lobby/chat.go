@@ -35,7 +35,7 @@ const (
 // ChatFloodError is a line the chat's rate limit refused. It holds the
 // line, so that the door it came through can give it back to its sender
 // (nothing typed is lost), and how long until the chat takes the next.
-// It matches ErrChatFlood.
+// It matches ErrChatFlood, and is Refused.
 type ChatFloodError struct {
 	Text string
 	Wait time.Duration
@@ -44,6 +44,9 @@ type ChatFloodError struct {
 func (e *ChatFloodError) Error() string {
 	return fmt.Sprintf("slow down: the next line in %ds", int(math.Ceil(e.Wait.Seconds())))
 }
+
+// Kind is Refused.
+func (e *ChatFloodError) Kind() Kind { return Refused }
 
 // Is reports whether target is ErrChatFlood.
 func (e *ChatFloodError) Is(target error) bool { return target == ErrChatFlood }

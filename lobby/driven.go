@@ -2,18 +2,17 @@ package lobby
 
 import (
 	"context"
-	"errors"
 
 	"github.com/mia-game/mia/engine"
 )
 
 // Errors of driven tables.
 var (
-	ErrDriven    = errors.New("this table's games are dealt by its host's program; sit down and wait for the next")
-	ErrNotDriven = errors.New("the table is not driven: start its games with Start")
+	ErrDriven    = NewError(Refused, "this table's games are dealt by its host's program; sit down and wait for the next")
+	ErrNotDriven = NewError(Refused, "the table is not driven: start its games with Start")
 	// ErrDrivenClose refuses to close a driven table: its host's program
 	// would stop with it.
-	ErrDrivenClose = errors.New("this table is run by the server's program that deals its games (the Mäxchen gateway); it closes only when the server runs without that program")
+	ErrDrivenClose = NewError(Refused, "this table is run by the server's program that deals its games (the Mäxchen gateway); it closes only when the server runs without that program")
 )
 
 // Drive hands a table's games to its host's program (on), or gives them

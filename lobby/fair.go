@@ -2,7 +2,6 @@ package lobby
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -12,9 +11,9 @@ import (
 
 // Errors of players' seeds.
 var (
-	ErrSeedTooLate  = errors.New("a game is running: seeds are given before a game starts, for the next one")
-	ErrTooManySeeds = errors.New("as many people not seated as there are seats gave a seed: sit down to give yours")
-	ErrScriptedDice = errors.New("this server deals scripted dice (a test): there is no commitment to add a seed to")
+	ErrSeedTooLate  = NewError(Refused, "a game is running: seeds are given before a game starts, for the next one")
+	ErrTooManySeeds = NewError(Refused, "as many people not seated as there are seats gave a seed: sit down to give yours")
+	ErrScriptedDice = NewError(Refused, "this server deals scripted dice (a test): there is no commitment to add a seed to")
 )
 
 // GivenSeed is a seed a person gave for a game, by their person id.

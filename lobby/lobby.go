@@ -61,26 +61,26 @@ func (p Player) seatKey() string {
 // session's) nor TurnClock (the door's).
 func (p Player) seated() Player { return Player{ID: p.ID, Key: p.Key, Bot: p.Bot} }
 
-// Errors returned to the people using the tables.
+// Errors returned to the people using the tables (their kinds: errors.go).
 var (
-	ErrNoTable        = errors.New("no such table")
-	ErrTableExists    = errors.New("a table with that name is open already")
-	ErrBadSeats       = fmt.Errorf("a table has %d to %d seats", engine.MinSeats, engine.MaxSeats)
-	ErrTableFull      = errors.New("every seat is taken")
-	ErrSeated         = errors.New("you are seated at this table already")
-	ErrNotSeated      = errors.New("you are not seated at this table")
-	ErrNotHost        = errors.New("only the table's host may do that")
-	ErrGameRunning    = errors.New("a game is running at this table")
-	ErrNoGame         = errors.New("no game is running at this table")
-	ErrTooFewPlayers  = errors.New("a game needs at least 2 seated players")
-	ErrPrivate        = errors.New("that table is private: ask its host for an invite")
-	ErrTableClosed    = errors.New("the table is closed")
-	ErrChatFlood      = errors.New("slow down: too many messages")
-	ErrEmptyMessage   = errors.New("nothing to say")
-	ErrLobbyClosed    = errors.New("the server is shutting down")
-	ErrNotYourGameAct = errors.New("you are not playing in this game")
+	ErrNoTable        = NewError(NotFound, "no such table")
+	ErrTableExists    = NewError(Refused, "a table with that name is open already")
+	ErrBadSeats       = NewError(Refused, fmt.Sprintf("a table has %d to %d seats", engine.MinSeats, engine.MaxSeats))
+	ErrTableFull      = NewError(Refused, "every seat is taken")
+	ErrSeated         = NewError(Refused, "you are seated at this table already")
+	ErrNotSeated      = NewError(Refused, "you are not seated at this table")
+	ErrNotHost        = NewError(Refused, "only the table's host may do that")
+	ErrGameRunning    = NewError(Refused, "a game is running at this table")
+	ErrNoGame         = NewError(Refused, "no game is running at this table")
+	ErrTooFewPlayers  = NewError(Refused, "a game needs at least 2 seated players")
+	ErrPrivate        = NewError(Refused, "that table is private: ask its host for an invite")
+	ErrTableClosed    = NewError(NotFound, "the table is closed")
+	ErrChatFlood      = NewError(Refused, "slow down: too many messages")
+	ErrEmptyMessage   = NewError(Refused, "nothing to say")
+	ErrLobbyClosed    = NewError(Unavailable, "the server is shutting down")
+	ErrNotYourGameAct = NewError(Refused, "you are not playing in this game")
 	// ErrNoPerson: storage knows no person of that id.
-	ErrNoPerson = errors.New("no such person")
+	ErrNoPerson = NewError(NotFound, "no such person")
 )
 
 // Config wires a lobby.
@@ -295,13 +295,13 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	for _, other := range l.tables {
 		if Alike(other.name, tc.Name) {
 			l.mu.Unlock()
-			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other.name}
+			return nil, &LookalikeError{Rule: ErrTableExists, Name: tc.Name, Taken: other.name}
 		}
 	}
 	for _, other := range l.opening {
 		if Alike(other, tc.Name) {
 			l.mu.Unlock()
-			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other}
+			return nil, &LookalikeError{Rule: ErrTableExists, Name: tc.Name, Taken: other}
 		}
 	}
 	l.opening[key] = tc.Name

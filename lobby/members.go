@@ -12,11 +12,11 @@ import (
 
 // Errors of invites and members.
 var (
-	ErrBadInvite = errors.New("that invite code is not valid (unknown, used or expired)")
-	ErrPublic    = errors.New("the table is public: anyone may sit down, no invite needed")
-	ErrMember    = errors.New("you are a member of this table already")
-	ErrNotMember = errors.New("that player is neither a member of this table nor at it")
-	ErrKickHost  = errors.New("the host cannot be removed from their own table")
+	ErrBadInvite = NewError(Refused, "that invite code is not valid (unknown, used or expired)")
+	ErrPublic    = NewError(Refused, "the table is public: anyone may sit down, no invite needed")
+	ErrMember    = NewError(Refused, "you are a member of this table already")
+	ErrNotMember = NewError(NotFound, "that player is neither a member of this table nor at it")
+	ErrKickHost  = NewError(Refused, "the host cannot be removed from their own table")
 )
 
 // Invite stores a one-time invite code to a private table, valid until

@@ -1,7 +1,6 @@
 package lobby
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -25,31 +24,32 @@ func NameHint() string {
 	return fmt.Sprintf("1 to %d of %s, not starting with -", MaxNameLen, nameChars)
 }
 
-// Kinds of names the rule refuses (errors.Is). A refusal is a *NameError,
-// whose Error is the sentence the person reads; every refusal of the
+// The rules of names (errors.Is). A refusal is a *NameError, whose Error
+// is the sentence the person reads; every refusal of the
 // characters, the length or the dash also matches ErrBadName (a person's
 // name) or ErrBadTableName (a table's).
 var (
-	ErrBadName      = errors.New("not a valid name")
-	ErrBadTableName = errors.New("not a valid table name")
+	ErrBadName      = NewError(Refused, "not a valid name")
+	ErrBadTableName = NewError(Refused, "not a valid table name")
 	// ErrNameChars: empty, or a character outside A-Z a-z 0-9 _ . -
 	// (anything not ASCII is refused at the door).
-	ErrNameChars = errors.New("a character a name may not hold")
+	ErrNameChars = NewError(Refused, "a character a name may not hold")
 	// ErrNameLong: longer than the limit; a name is refused, never cut.
-	ErrNameLong = errors.New("name too long")
+	ErrNameLong = NewError(Refused, "name too long")
 	// ErrNameDash: begins with "-", which commands would read as a flag.
-	ErrNameDash = errors.New("name begins with -")
+	ErrNameDash = NewError(Refused, "name begins with -")
 	// ErrBotName: the name is a built-in bot's, or looks like one; it reads
 	// "NAME is the name of a built-in bot; choose another".
-	ErrBotName = errors.New("the name of a built-in bot; choose another")
+	ErrBotName = NewError(Refused, "the name of a built-in bot; choose another")
 	// ErrReservedName: the name is the server's own (the Mäxchen gateway's
 	// host), or looks like it.
-	ErrReservedName = errors.New("a name the server keeps for itself")
+	ErrReservedName = NewError(Refused, "a name the server keeps for itself")
 )
 
-// NameError is a name the rule refuses: its kind and what to tell.
+// NameError is a name the rule refuses: the rule it breaks and what to
+// tell. It is Refused.
 type NameError struct {
-	Kind  error  // one of the kinds above
+	Rule  error  // one of the rules above
 	Name  string // as given (cleaned when told)
 	Max   int    // the limit of its door
 	Table bool   // a table's name
@@ -61,7 +61,7 @@ func (e *NameError) Error() string {
 		what = "a table name"
 	}
 	shown := Clean(e.Name, 40)
-	switch e.Kind {
+	switch e.Rule {
 	case ErrNameLong:
 		return fmt.Sprintf("%s is %d characters long: %s has at most %d", shown, len(e.Name), what, e.Max)
 	case ErrNameDash:
@@ -74,13 +74,16 @@ func (e *NameError) Error() string {
 	return fmt.Sprintf("%s is 1 to %d of the characters %s", what, e.Max, nameChars)
 }
 
-// Is matches the kind, and ErrBadName or ErrBadTableName for a refusal
+// Kind is Refused.
+func (e *NameError) Kind() Kind { return Refused }
+
+// Is matches the rule, and ErrBadName or ErrBadTableName for a refusal
 // of the characters, the length or the dash.
 func (e *NameError) Is(target error) bool {
-	if target == e.Kind {
+	if target == e.Rule {
 		return true
 	}
-	bad := e.Kind == ErrNameChars || e.Kind == ErrNameLong || e.Kind == ErrNameDash
+	bad := e.Rule == ErrNameChars || e.Rule == ErrNameLong || e.Rule == ErrNameDash
 	return bad && (target == ErrBadTableName && e.Table || target == ErrBadName && !e.Table)
 }
 
@@ -96,19 +99,19 @@ var reservedNames = []string{"maexchen"}
 
 // shape checks the characters, the dash and the length of a name.
 func shape(name string, max int, table bool) error {
-	kind := error(nil)
+	rule := error(nil)
 	switch {
 	case !validChars(name):
-		kind = ErrNameChars
+		rule = ErrNameChars
 	case name[0] == '-':
-		kind = ErrNameDash
+		rule = ErrNameDash
 	case len(name) > max:
-		kind = ErrNameLong
+		rule = ErrNameLong
 	}
-	if kind == nil {
+	if rule == nil {
 		return nil
 	}
-	return &NameError{Kind: kind, Name: name, Max: max, Table: table}
+	return &NameError{Rule: rule, Name: name, Max: max, Table: table}
 }
 
 // validChars: at least one character, every one of A-Z a-z 0-9 _ . -.
@@ -150,9 +153,9 @@ func CheckNameUpTo(name string, max int) error {
 	}
 	switch {
 	case IsBotName(name):
-		return &NameError{Kind: ErrBotName, Name: name, Max: max}
+		return &NameError{Rule: ErrBotName, Name: name, Max: max}
 	case isReserved(name):
-		return &NameError{Kind: ErrReservedName, Name: name, Max: max}
+		return &NameError{Rule: ErrReservedName, Name: name, Max: max}
 	}
 	return nil
 }
@@ -191,10 +194,10 @@ func isReserved(name string) bool {
 }
 
 // LookalikeError refuses a name that looks like one taken (Alike): a
-// person's, an open table's, a bot's of the gateway. Kind is what it is
-// refused as (ErrTableExists for a table's name).
+// person's, an open table's, a bot's of the gateway. Rule is what it is
+// refused as (ErrTableExists for a table's name). It is Refused.
 type LookalikeError struct {
-	Kind  error
+	Rule  error
 	Name  string // the name asked for
 	Taken string // the name it looks like
 }
@@ -203,5 +206,8 @@ func (e *LookalikeError) Error() string {
 	return fmt.Sprintf("%s looks like %s, which is taken; choose another", Clean(e.Name, 40), Clean(e.Taken, 40))
 }
 
-// Is matches the kind.
-func (e *LookalikeError) Is(target error) bool { return target == e.Kind }
+// Kind is Refused.
+func (e *LookalikeError) Kind() Kind { return Refused }
+
+// Is matches the rule.
+func (e *LookalikeError) Is(target error) bool { return target == e.Rule }

@@ -10,11 +10,11 @@ import (
 var (
 	// ErrPaused refuses a request while the table is paused: a write to
 	// its storage has not answered within SaveTimeout.
-	ErrPaused = errors.New("the table is paused until the server's storage answers again")
+	ErrPaused = NewError(Unavailable, "the table is paused until the server's storage answers again")
 	// ErrUnsaved answers the request whose write paused the table: it
 	// takes effect if the write is saved after all, which the table shows
 	// when it resumes.
-	ErrUnsaved = errors.New("storage not answering: the table pauses; this counts if it gets saved")
+	ErrUnsaved = NewError(Unavailable, "storage not answering: the table pauses; this counts if it gets saved")
 )
 
 // PendingWrite is the error of a Storage write whose ctx ended while the

@@ -290,13 +290,16 @@ func (t *Table) run(actx context.Context, r *request) {
 	}
 	outer := t.current
 	t.current = r
-	err := errors.New("internal error at the table")
+	err := errRequestPanicked
 	defer func() {
 		t.current = outer
 		r.answer(err)
 	}()
 	t.safely(actx, func(actx context.Context) { err = r.fn(actx) })
 }
+
+// errRequestPanicked answers a request that panicked (logged by safely).
+var errRequestPanicked = NewError(Internal, "internal error at the table")
 
 // safely runs one request; a panic in it is logged and the table goes on.
 func (t *Table) safely(actx context.Context, fn func(context.Context)) {
@@ -521,7 +524,8 @@ func mayStart(p Player, host, hostName string, hostHere, seated bool) error {
 
 // HostStartsError is a start refused to someone other than the host
 // while the host is at the table: it names the host, and says that anyone
-// seated may start while the host is away. It matches ErrNotHost.
+// seated may start while the host is away. It matches ErrNotHost, and is
+// Refused.
 type HostStartsError struct {
 	Host   string // the host's name
 	Seated bool   // the one refused is seated
@@ -533,6 +537,9 @@ func (e *HostStartsError) Error() string {
 	}
 	return Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
 }
+
+// Kind is Refused.
+func (e *HostStartsError) Kind() Kind { return Refused }
 
 // Is reports whether target is ErrNotHost.
 func (e *HostStartsError) Is(target error) bool { return target == ErrNotHost }
@@ -633,7 +640,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 			return ErrGameRunning
 		}
 		if seats < len(t.sitters) {
-			return fmt.Errorf("%d players are seated: ask some to stand first", len(t.sitters))
+			return Errorf(Refused, "%d players are seated: ask some to stand first", len(t.sitters))
 		}
 		if err := t.update(actx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
 			return err
@@ -748,7 +755,7 @@ func (t *Table) start(actx context.Context) error {
 	if err == nil && id == "" {
 		// Saved after the table paused: the ID never came back. The game,
 		// without events, is abandoned when the server next starts.
-		err = errors.New("the game was saved too late")
+		err = errSavedLate
 	}
 	if err != nil {
 		return fmt.Errorf("save new game: %w", err)
@@ -766,6 +773,11 @@ func (t *Table) start(actx context.Context) error {
 	t.nextGen++
 	return nil
 }
+
+// errSavedLate: a new game's write answered only after the table had
+// paused, so the game never began (its record is abandoned at the next
+// start).
+var errSavedLate = NewError(Unavailable, "the server's storage answered too late: the game did not start; start it again")
 
 // resume puts a recovered game back on the table.
 func (t *Table) resume(ctx context.Context, rg SavedGame) error {
@@ -822,7 +834,7 @@ func (t *Table) apply(actx context.Context, a engine.Action) error {
 	}
 	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
 		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
-		return fmt.Errorf("the move could not be saved, try again: %w", err)
+		return fmt.Errorf("save the move: %w", err)
 	}
 	run.g = next
 	run.record(evs)

@@ -2,7 +2,6 @@ package lobby
 
 import (
 	"errors"
-	"fmt"
 	"net/netip"
 	"strings"
 
@@ -21,7 +20,7 @@ import (
 const MaxUDPNameLen = 20
 
 // ErrBadUDPBan is the kind of ParseUDPBan's errors.
-var ErrBadUDPBan = errors.New("not a Mäxchen bot's name nor a UDP address")
+var ErrBadUDPBan = NewError(Refused, "not a Mäxchen bot's name nor a UDP address")
 
 // UDPBan is a ban the Mäxchen gateway enforces: a bot's name, or a
 // network of UDP addresses (a single address is a /32 or /128).
@@ -41,9 +40,9 @@ func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
 		err := CheckNameUpTo(name, MaxUDPNameLen)
 		switch {
 		case errors.Is(err, ErrBadName):
-			return UDPBan{}, true, fmt.Errorf("%w: %w", ErrBadUDPBan, err)
+			return UDPBan{}, true, Errorf(Refused, "%w: %w", ErrBadUDPBan, err)
 		case err != nil:
-			return UDPBan{}, true, fmt.Errorf("%w: %s is reserved, no Mäxchen bot may register it", ErrBadUDPBan, Clean(name, 40))
+			return UDPBan{}, true, Errorf(Refused, "%w: %s is reserved, no Mäxchen bot may register it", ErrBadUDPBan, Clean(name, 40))
 		}
 		return UDPBan{Name: name}, true, nil
 	}
@@ -54,13 +53,13 @@ func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
 	if strings.Contains(a, "/") {
 		p, err := netip.ParsePrefix(a)
 		if err != nil || p.Addr().Is4In6() {
-			return UDPBan{}, true, fmt.Errorf("%w: %q is not a network such as udp:203.0.113.0/24", ErrBadUDPBan, Clean(a, 64))
+			return UDPBan{}, true, Errorf(Refused, "%w: %q is not a network such as udp:203.0.113.0/24", ErrBadUDPBan, Clean(a, 64))
 		}
 		return UDPBan{Net: p.Masked()}, true, nil
 	}
 	ip, err := netip.ParseAddr(a)
 	if err != nil || ip.Zone() != "" {
-		return UDPBan{}, true, fmt.Errorf("%w: %q is not an address such as udp:203.0.113.7", ErrBadUDPBan, Clean(a, 64))
+		return UDPBan{}, true, Errorf(Refused, "%w: %q is not an address such as udp:203.0.113.7", ErrBadUDPBan, Clean(a, 64))
 	}
 	ip = ip.Unmap()
 	return UDPBan{Net: netip.PrefixFrom(ip, ip.BitLen())}, true, nil

@@ -4,11 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 )
 
 // ErrPublicLink: a public table needs no web link, anyone may watch it.
-var ErrPublicLink = errors.New("the table is public: anyone may watch it on the web, no link needed")
+var ErrPublicLink = NewError(Refused, "the table is public: anyone may watch it on the web, no link needed")
 
 // linkBytes is the randomness of a web link's token: 128 bits, written
 // as 22 characters of URL-safe base64.

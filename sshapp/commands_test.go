@@ -3,6 +3,7 @@ package sshapp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -186,7 +187,7 @@ func TestPanicInCommandIsContained(t *testing.T) {
 	ts.Handle(command.Command{Name: "boom", Anonymous: true, Run: func(context.Context, *command.Call) int { panic("kaboom") }})
 	key := newKey(t)
 	r := ts.run(t, key, "boom")
-	if r.code != command.ExitRefused || !strings.Contains(r.stderr, "internal error") {
+	if r.code != command.ExitRefused || r.stderr != "mia: "+lobby.Shown(errors.New("a fault"))+"\n" {
 		t.Errorf("boom: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if r := ts.run(t, key, "whoami"); r.code != 0 {

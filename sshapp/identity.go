@@ -141,8 +141,8 @@ func remoteIP(addr net.Addr) string {
 // errNameTaken is what a person sees for store.ErrNameTaken; errNameHeld
 // for a Mäxchen bot's (store.ErrNameHeld).
 var (
-	errNameTaken = errors.New("that name is taken, or looks too much like one that is (case, I/l/1, O/0); choose another")
-	errNameHeld  = errors.New("that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, I/l/1, O/0); choose another")
+	errNameTaken = lobby.NewError(lobby.Refused, "that name is taken, or looks too much like one that is (case, I/l/1, O/0); choose another")
+	errNameHeld  = lobby.NewError(lobby.Refused, "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, I/l/1, O/0); choose another")
 )
 
 // setName checks a name by the name rule (lobby.CheckName: the
@@ -151,9 +151,9 @@ var (
 // is nobody's), where no one else's name may look like it; it is the one
 // door to a name, for the name command and the name prompt alike. The
 // lobby is told, so that every screen showing the person shows the new
-// name at once. Its errors are fit to show the person: the name rule, a
-// taken name (a person's, or a Mäxchen bot's: store.UDPName), or a server
-// error.
+// name at once. Its errors have kinds (lobby.Kind): the name rule, a
+// taken name (a person's, or a Mäxchen bot's: store.UDPName), both
+// Refused, or the store's failure, which the door that shows it logs.
 func (srv *Server) setName(ctx context.Context, key string, p store.Person, name string) (store.Person, error) {
 	if err := lobby.CheckName(name); err != nil {
 		return store.Person{}, err
@@ -165,8 +165,7 @@ func (srv *Server) setName(ctx context.Context, key string, p store.Person, name
 	case errors.Is(err, store.ErrNameTaken):
 		return store.Person{}, errNameTaken
 	case err != nil:
-		srv.log.Error("set name", "key", key, "err", err)
-		return store.Person{}, errors.New("the server could not save your name; please try again later")
+		return store.Person{}, fmt.Errorf("set name: %w", err)
 	}
 	if srv.cfg.Lobby != nil {
 		if err := srv.cfg.Lobby.Renamed(ctx, np.ID); err != nil {

@@ -101,14 +101,14 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	// -bogus") are said again in the server's (sshcmd.FlagError).
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
+	if err := sshcmd.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(out, "Usage: mia [flags]\n\nServes the dice game Mia over SSH. Flags (each also an environment variable; the flag wins):\n\n")
 			fs.SetOutput(out)
 			fs.PrintDefaults()
 			return options{}, err
 		}
-		return options{}, &usageError{fmt.Errorf("%s (mia --help lists the flags)", sshcmd.FlagError(err))}
+		return options{}, &usageError{fmt.Errorf("%w (mia --help lists the flags)", err)}
 	}
 	if fs.NArg() > 0 {
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}

@@ -95,7 +95,7 @@ func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table st
 	t, sub, seat, err := bs.seat(cctx, table)
 	cancel()
 	if err != nil {
-		bs.out.send(true, ErrorLine(err.Error()))
+		bs.out.send(true, bs.errorLine(err))
 		return err
 	}
 	defer sub.Close()
@@ -167,7 +167,7 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 			}
 		}
 		if len(candidates) == 0 {
-			return nil, nil, 0, errors.New("no public table is waiting for players; name one: bot TABLE")
+			return nil, nil, 0, errNoWaitingTable
 		}
 	}
 	var last error
@@ -181,22 +181,25 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 	return nil, nil, 0, last
 }
 
+// errNoWaitingTable: bot without a TABLE found none to sit at.
+var errNoWaitingTable = lobby.NewError(lobby.NotFound, "no public table is waiting for players; name one: bot TABLE")
+
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
 	t, err := bs.cfg.Lobby.Table(name)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", lobby.Clean(name, 32), err)
+		return nil, nil, 0, atTable(lobby.Clean(name, 32), err)
 	}
 	sub, err := t.Watch(ctx, bs.me)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", t.Name(), err)
+		return nil, nil, 0, atTable(t.Name(), err)
 	}
 	err = t.Sit(ctx, bs.me)
 	if errors.Is(err, lobby.ErrGameRunning) {
-		err = errors.New("a game is running at this table; connect again when it is over")
+		err = lobby.Reword(err, "a game is running at this table; connect again when it is over")
 	}
 	if err != nil && !errors.Is(err, lobby.ErrSeated) {
 		sub.Close()
-		return nil, nil, 0, fmt.Errorf("table %s: %w", t.Name(), err)
+		return nil, nil, 0, atTable(t.Name(), err)
 	}
 	info := t.Info()
 	seat := info.Taken - 1
@@ -206,6 +209,22 @@ func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobb
 		}
 	}
 	return t, sub, seat, nil
+}
+
+// atTable is err of the table name, in the bot's words: "table club:
+// every seat is taken".
+func atTable(name string, err error) error {
+	return lobby.Reword(err, "table %s: %s", name, lobby.Shown(err))
+}
+
+// errorLine is the ERROR line that answers err: the one place where the
+// bot protocol tells an error, whatever its kind (lobby.Kind), in the one
+// line PROTOCOL.md §2 has for it, ERROR;TEXT, with lobby.Shown's
+// sentence. An error that sentence hides (a fault, a storage that does
+// not answer) is logged with its text, never sent.
+func (bs *botSession) errorLine(err error) string {
+	lobby.LogHidden(bs.cfg.Log, err, "bot: a request failed", "person", bs.me.ID)
+	return ErrorLine(lobby.Shown(err))
 }
 
 // botSession is one bot at one table. Its loop (play) owns every field
@@ -290,7 +309,7 @@ func (bs *botSession) play(ctx context.Context) error {
 		case <-bs.out.drained:
 		case l := <-in:
 			if l.tooLong {
-				bs.out.send(false, ErrorLine(errBotTooLong.Error()))
+				bs.out.send(false, bs.errorLine(errBotTooLong))
 			} else if l.text != nil {
 				bs.answer(ctx, l.text)
 			}
@@ -436,7 +455,7 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	case errors.Is(err, errBotEmpty):
 		return // blank lines are ignored
 	case err != nil:
-		bs.out.send(false, ErrorLine(err.Error()))
+		bs.out.send(false, bs.errorLine(err))
 		return
 	}
 	// Take the newest state first, so that a token of a turn that has
@@ -448,13 +467,13 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	now := promptKey{bs.snap.GameID, len(bs.snap.Events())}
 	switch {
 	case bs.prompt == "":
-		bs.out.send(false, ErrorLine("no move is asked of you now"))
+		bs.out.send(false, bs.errorLine(errBotNotAsked))
 		return
 	case a.Token != bs.prompt:
-		bs.out.send(false, ErrorLine("wrong or stale token"))
+		bs.out.send(false, bs.errorLine(errBotToken))
 		return
 	case bs.asked != now:
-		bs.out.send(false, ErrorLine("stale token: the turn has moved on"))
+		bs.out.send(false, bs.errorLine(errBotStale))
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
@@ -462,7 +481,7 @@ func (bs *botSession) answer(ctx context.Context, text []byte) {
 	cancel()
 	if err != nil {
 		// The turn stays open, with the same token, until its clock runs out.
-		bs.out.send(false, ErrorLine(err.Error()))
+		bs.out.send(false, bs.errorLine(err))
 		return
 	}
 	bs.prompt = ""

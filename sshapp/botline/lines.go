@@ -3,7 +3,6 @@ package botline
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,14 +23,19 @@ type botAnswer struct {
 	Token  string
 }
 
-// Why a bot's line was refused. The texts go out as ERROR;TEXT.
+// Why a bot's line was refused (lobby.Refused). The sentences go out as
+// ERROR;TEXT (errorLine).
 var (
-	errBotEmpty    = errors.New("empty line")
-	errBotUTF8     = errors.New("the line is not UTF-8")
-	errBotTooLong  = fmt.Errorf("the line is longer than %d bytes", maxBotLine)
-	errBotNoToken  = errors.New("the token is missing")
-	errBotBadDice  = errors.New("dice are two numbers 1-6 with a comma, higher first: 6,4 (Mia is 2,1)")
-	errBotBadField = errors.New("wrong number of fields")
+	errBotEmpty    = lobby.NewError(lobby.Refused, "empty line")
+	errBotUTF8     = lobby.NewError(lobby.Refused, "the line is not UTF-8")
+	errBotTooLong  = lobby.Errorf(lobby.Refused, "the line is longer than %d bytes", maxBotLine)
+	errBotNoToken  = lobby.NewError(lobby.Refused, "the token is missing")
+	errBotBadDice  = lobby.NewError(lobby.Refused, "dice are two numbers 1-6 with a comma, higher first: 6,4 (Mia is 2,1)")
+	errBotBadField = lobby.NewError(lobby.Refused, "wrong number of fields")
+	errBotWord     = lobby.NewError(lobby.Refused, "unknown word")
+	errBotNotAsked = lobby.NewError(lobby.Refused, "no move is asked of you now")
+	errBotToken    = lobby.NewError(lobby.Refused, "wrong or stale token")
+	errBotStale    = lobby.NewError(lobby.Refused, "stale token: the turn has moved on")
 )
 
 // parseBotLine reads one line from a bot, without its "\n" (a trailing
@@ -69,10 +73,10 @@ func parseBotLine(line []byte) (botAnswer, error) {
 		a.Action = engine.Action{Kind: engine.Claim}
 		want = 3
 	default:
-		return botAnswer{}, fmt.Errorf("unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", lobby.Clean(word, 24))
+		return botAnswer{}, lobby.Reword(errBotWord, "unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", lobby.Clean(word, 24))
 	}
 	if len(f) != want {
-		return botAnswer{}, fmt.Errorf("%w: %s", errBotBadField, botUsage(word))
+		return botAnswer{}, lobby.Errorf(lobby.Refused, "%w: %s", errBotBadField, botUsage(word))
 	}
 	if want == 3 {
 		v, err := parseDice(f[1])
@@ -83,7 +87,7 @@ func parseBotLine(line []byte) (botAnswer, error) {
 	}
 	a.Token = f[want-1]
 	if a.Token == "" {
-		return botAnswer{}, fmt.Errorf("%w: %s", errBotNoToken, botUsage(word))
+		return botAnswer{}, lobby.Errorf(lobby.Refused, "%w: %s", errBotNoToken, botUsage(word))
 	}
 	return a, nil
 }

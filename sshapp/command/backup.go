@@ -50,7 +50,7 @@ func runBackup(_ context.Context, c *Call) int {
 	start := time.Now()
 	f, size, err := c.cfg.Backups.BackupFile(ctx)
 	if err != nil {
-		return c.serverError("make the backup", err)
+		return c.fail("make the backup", err)
 	}
 	defer f.Close()
 	n, err := c.pacedCopy(ctx, f)

@@ -51,7 +51,7 @@ func runBan(ctx context.Context, c *Call) int {
 	if ub, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
 		switch {
 		case err != nil:
-			return c.Refuse("%v", err)
+			return c.fail("read the ban", err)
 		case ub.Name == "":
 			return banUDP(ctx, c, recs, ub)
 		}
@@ -83,7 +83,7 @@ func runBan(ctx context.Context, c *Call) int {
 		b.Person = w.ID
 	}
 	if err := recs.Ban(ctx, b); err != nil {
-		return c.serverError("save the ban", err)
+		return c.fail("save the ban", err)
 	}
 	why := "you are banned from this server"
 	if b.Key != "" {
@@ -119,7 +119,7 @@ func runBan(ctx context.Context, c *Call) int {
 func listBans(ctx context.Context, c *Call, recs Records) int {
 	bans, err := recs.Bans(ctx)
 	if err != nil {
-		return c.serverError("read the bans", err)
+		return c.fail("read the bans", err)
 	}
 	out := struct {
 		Bans []BanJSON `json:"bans"`

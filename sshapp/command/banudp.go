@@ -33,7 +33,7 @@ const gatewayTold = "from the Mäxchen gateway's next heartbeat, within seconds,
 func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	sb := store.Ban{UDP: b.Addresses(), By: c.Key, At: c.cfg.Now()}
 	if err := recs.Ban(ctx, sb); err != nil {
-		return c.serverError("save the ban", err)
+		return c.fail("save the ban", err)
 	}
 	c.cfg.Log.Warn("banned", "udp", sb.UDP, "by", c.Key)
 	if c.JSON {
@@ -51,7 +51,7 @@ func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	case errors.Is(err, store.ErrNotFound):
 		return c.Refuse("%s is not banned", lobby.Clean(b.String(), 100))
 	case err != nil:
-		return c.serverError("lift the ban", err)
+		return c.fail("lift the ban", err)
 	}
 	c.cfg.Log.Warn("unbanned", "udp", b.Addresses(), "by", c.Key)
 	if c.JSON {

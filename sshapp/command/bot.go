@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 )
 
@@ -45,7 +46,8 @@ func runBot(_ context.Context, c *Call) int {
 	case err == nil:
 		return ExitOK
 	case !errors.Is(err, botline.ErrEnded):
-		fmt.Fprintf(c.Stderr, "mia: %v\n", err)
+		// The bot was told in an ERROR line, and what it hides logged.
+		return c.Refuse("%s", lobby.Shown(err))
 	}
 	return ExitRefused
 }

@@ -85,8 +85,8 @@ type Session interface {
 	SetPerson(p store.Person)
 	// Rename validates and stores the caller's name (a key that is
 	// nobody's becomes a new person's) and makes it the session's; every
-	// screen showing them shows it at once. Its errors are fit to show the
-	// person.
+	// screen showing them shows it at once. Its errors have kinds
+	// (lobby.Kind): a refusal's sentence is what the person reads.
 	Rename(ctx context.Context, name string) (store.Person, error)
 	// Hint is the ssh command line that reaches the server, with extra
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
@@ -230,6 +230,19 @@ func (c *Call) Refuse(format string, args ...any) int {
 	return ExitRefused
 }
 
+// fail answers a request that failed with err: the one place where a
+// command's errors become an exit status and a sentence, by their kind
+// (lobby.Kind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
+// request not done, whatever the reason) and writes lobby.Shown's
+// sentence: a refusal's own reason ("every seat is taken"), a fixed
+// sentence for a fault or a storage that does not answer, whose error is
+// logged (lobby.LogHidden) with what the command was doing (what: "save
+// the table") and who asked.
+func (c *Call) fail(what string, err error) int {
+	lobby.LogHidden(c.cfg.Log, err, "could not "+what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key)
+	return c.Refuse("%s", lobby.Shown(err))
+}
+
 // Usage writes the command's usage to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
@@ -247,7 +260,7 @@ func (c *Call) WriteJSON(v any) int {
 	enc := json.NewEncoder(c.Stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
-		return c.Refuse("could not write the answer: %v", err)
+		return c.fail("write the answer", err)
 	}
 	return ExitOK
 }
@@ -281,13 +294,16 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			r.cfg.Log.Error("command panicked", "command", cmd.Name, "panic", rec, "stack", string(debug.Stack()))
-			code = c.Refuse("internal error")
+			code = c.Refuse("%s", lobby.Shown(errPanicked)) // logged above, with the stack
 		}
 	}()
 	ctx, cancel := context.WithTimeout(s.Context(), CommandTimeout)
 	defer cancel()
 	return cmd.Run(ctx, c)
 }
+
+// errPanicked answers a command that panicked.
+var errPanicked = lobby.NewError(lobby.Internal, "the command panicked")
 
 // stripFlag takes every flag out of args and reports whether it was there.
 func stripFlag(args []string, flag string) ([]string, bool) {

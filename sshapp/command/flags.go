@@ -5,8 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -107,9 +108,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var words []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := ParseFlags(fs, args); err != nil {
 			if !errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintln(out, "mia: "+FlagError(err))
+				fmt.Fprintln(out, "mia: "+err.Error())
 			}
 			usage()
 			return nil, err
@@ -126,38 +127,143 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// The flag package's errors, to be said again in the server's words.
-var (
-	reUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	reNeedsValue  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-+([^:]*): (.*)$`)
-)
+// FlagError is a command line the flag package refuses, worded as every
+// error of the server is: "unknown flag --bogus", "flag --lives needs a
+// value", `invalid value "many" for --lives: not a number`.
+type FlagError struct{ say string }
 
-// FlagError words an error of the flag package as every error of the
-// server is worded: "unknown flag --bogus", "flag --lives needs a value",
-// `invalid value "many" for --lives: not a number`.
-func FlagError(err error) string {
-	msg := err.Error()
-	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
-		return "unknown flag --" + lobby.Clean(m[1], 32)
+func (e *FlagError) Error() string { return e.say }
+
+// ParseFlags is fs.Parse(args), its errors a *FlagError (or
+// flag.ErrHelp): the flags before the first word are checked first, by
+// the flag package's rules (-name, --name, -name=value, "--" ends them),
+// and a value a flag refuses is caught as it is set. It never reads the
+// flag package's messages.
+func ParseFlags(fs *flag.FlagSet, args []string) error {
+	if err := checkFlags(fs, args); err != nil {
+		return err
 	}
-	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
-		return "flag --" + m[1] + " needs a value"
+	var bad *FlagError
+	fs.VisitAll(func(f *flag.Flag) { f.Value = watch(f, &bad) })
+	defer fs.VisitAll(func(f *flag.Flag) { f.Value = unwatch(f.Value) })
+	err := fs.Parse(args)
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return err
+	case bad != nil:
+		return bad
 	}
-	if m := reBadValue.FindStringSubmatch(msg); m != nil {
-		why := m[3]
-		switch why {
-		case "parse error":
-			why = "not a number"
-			if strings.HasPrefix(msg, "invalid boolean") {
-				why = "not true or false"
-			}
-		case "value out of range":
-			why = "out of range"
+	return &FlagError{say: lobby.Clean(err.Error(), 120)} // none that checkFlags knows: shown as it is
+}
+
+// checkFlags finds what the flag package would refuse in the flags of
+// args before the first word, but their values: a flag of bad syntax
+// ("---x", "-=x"), one not defined (but -h and -help, which ask for the
+// usage), one without the value it needs.
+func checkFlags(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' || a == "--" {
+			return nil
 		}
-		return "invalid value " + lobby.Clean(m[1], 40) + " for --" + m[2] + ": " + why
+		name := strings.TrimPrefix(a[1:], "-")
+		if name == "" || name[0] == '-' || name[0] == '=' {
+			return &FlagError{say: "bad flag " + lobby.Clean(a, 32)}
+		}
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		switch {
+		case f == nil && (name == "h" || name == "help"):
+			return nil // the flag package answers flag.ErrHelp
+		case f == nil:
+			return &FlagError{say: "unknown flag --" + lobby.Clean(name, 32)}
+		case hasValue || isBool(f.Value):
+		case i+1 < len(args):
+			i++ // the value
+		default:
+			return &FlagError{say: "flag --" + name + " needs a value"}
+		}
 	}
-	return lobby.Clean(msg, 120)
+	return nil
+}
+
+// isBool reports whether v is a switch, set without a value.
+func isBool(v flag.Value) bool {
+	b, ok := v.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// watched is a flag's value while ParseFlags parses: the first value a
+// flag refuses is kept, worded, in bad.
+type watched struct {
+	flag.Value
+	name string
+	bad  **FlagError
+}
+
+func (w *watched) Set(v string) error {
+	err := w.Value.Set(v)
+	if err != nil && *w.bad == nil {
+		*w.bad = &FlagError{say: "invalid value " + lobby.Clean(strconv.Quote(v), 40) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
+	}
+	return err
+}
+
+// watchedBool is watched for a switch.
+type watchedBool struct{ *watched }
+
+func (watchedBool) IsBoolFlag() bool { return true }
+
+func watch(f *flag.Flag, bad **FlagError) flag.Value {
+	w := &watched{Value: f.Value, name: f.Name, bad: bad}
+	if isBool(f.Value) {
+		return watchedBool{w}
+	}
+	return w
+}
+
+func unwatch(v flag.Value) flag.Value {
+	switch w := v.(type) {
+	case *watched:
+		return w.Value
+	case watchedBool:
+		return w.Value
+	}
+	return v
+}
+
+// whyNot says why the flag's value v refused s: for the flag package's
+// own numbers and switches, by parsing s as they do (strconv's errors
+// have kinds); for a flag of the commands' own (fs.Func), its error, a
+// sentence.
+func whyNot(v flag.Value, s string, err error) string {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return lobby.Clean(err.Error(), 80)
+	}
+	var perr error
+	switch g.Get().(type) {
+	case bool:
+		return "not true or false"
+	case time.Duration:
+		return "not a duration such as 30s"
+	case int:
+		_, perr = strconv.ParseInt(s, 0, strconv.IntSize)
+	case int64:
+		_, perr = strconv.ParseInt(s, 0, 64)
+	case uint:
+		_, perr = strconv.ParseUint(s, 0, strconv.IntSize)
+	case uint64:
+		_, perr = strconv.ParseUint(s, 0, 64)
+	case float64:
+		_, perr = strconv.ParseFloat(s, 64)
+	default:
+		return lobby.Clean(err.Error(), 80)
+	}
+	if errors.Is(perr, strconv.ErrRange) {
+		return "out of range"
+	}
+	return "not a number"
 }
 
 // usageError writes a usage problem found after parsing and returns

@@ -253,7 +253,7 @@ func (s *callerSession) Rename(ctx context.Context, name string) (store.Person, 
 	}
 	p, err := s.h.st.SetName(ctx, s.player.Key, name)
 	if errors.Is(err, store.ErrNameTaken) {
-		return store.Person{}, errors.New("that name is taken; choose another")
+		return store.Person{}, lobby.NewError(lobby.Refused, "that name is taken; choose another")
 	}
 	if err != nil {
 		return store.Person{}, err

@@ -87,7 +87,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	}
 	games, err := recs.History(ctx, q, c.shows())
 	if err != nil {
-		return c.serverError("read the history", err)
+		return c.fail("read the history", err)
 	}
 	next := ""
 	if len(games) > *limit {
@@ -100,7 +100,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	}
 	rounds, err := recs.Rounds(ctx, ids)
 	if err != nil {
-		return c.serverError("read the history", err)
+		return c.fail("read the history", err)
 	}
 	links := c.gameLinks(ctx, games)
 	if c.JSON {
@@ -190,7 +190,7 @@ func playerList(g store.Game) string {
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
 	ts, err := recs.TableRecords(ctx, name)
 	if err != nil {
-		c.serverError("read the table", err)
+		c.fail("read the table", err)
 		return false
 	}
 	for _, t := range ts {

@@ -49,7 +49,7 @@ func runJoin(ctx context.Context, c *Call) int {
 	case errors.Is(err, lobby.ErrMember):
 		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())
 	case err != nil:
-		return c.tableError(err)
+		return c.fail("join the table", err)
 	}
 	c.cfg.Log.Info("joined", "table", t.Name(), "person", c.Person.ID)
 	play := c.Session.Hint("-t") + " play " + t.Name()

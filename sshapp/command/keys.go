@@ -183,11 +183,11 @@ func addKey(ctx context.Context, c *Call) int {
 	}
 	code, err := newInviteCode()
 	if err != nil {
-		return c.serverError("make a code", err)
+		return c.fail("make a code", err)
 	}
 	expires := c.cfg.Now().Add(KeyCodeTTL).UTC().Truncate(time.Second)
 	if err := c.cfg.Players.AddKeyCode(ctx, c.Person.ID, code, expires); err != nil {
-		return c.serverError("save the code", err)
+		return c.fail("save the code", err)
 	}
 	c.cfg.Log.Info("key code made", "person", c.Person.ID, "key", c.Key)
 	join := c.Hint("keys join " + code)
@@ -215,7 +215,7 @@ func joinKey(ctx context.Context, c *Call, code string) int {
 	case errors.Is(err, store.ErrOwnKey):
 		return c.Refuse("this key is yours already (%s)", lobby.Clean(c.Person.Name, lobby.MaxNameLen))
 	case err != nil:
-		return c.serverError("join the key", err)
+		return c.fail("join the key", err)
 	}
 	c.Session.SetPerson(j.Person)
 	if j.Merged != "" && c.cfg.Lobby != nil {
@@ -252,7 +252,7 @@ func removeKey(ctx context.Context, c *Call, fp string) int {
 	case errors.Is(err, store.ErrLastKey):
 		return c.Refuse("%s is your only key: add another first (%s), or nobody could log in as you", shortFP(fp), c.Hint("keys add"))
 	case err != nil:
-		return c.serverError("remove the key", err)
+		return c.fail("remove the key", err)
 	}
 	c.Session.SetPerson(p)
 	closed := c.cfg.EndSessions(fp, "this key was removed from "+p.Name+"'s keys", c.Session)

@@ -49,7 +49,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	}
 	rs, err := recs.Leaderboard(ctx, *table, *limit)
 	if err != nil {
-		return c.serverError("read the leaderboard", err)
+		return c.fail("read the leaderboard", err)
 	}
 	out := LeaderboardJSON{Table: *table, Players: []RatingJSON{}}
 	for i, r := range rs {

@@ -73,7 +73,7 @@ func runMaexchen(ctx context.Context, c *Call) int {
 		return c.Refuse("the bot %s is registered now, from %s: its name is its own while it plays; ban it to drop it (%s)",
 			lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), c.Hint("ban "+ident.UDPBotPrefix+lobby.Clean(n.Name, 40)))
 	case err != nil:
-		return c.serverError("free the name", err)
+		return c.fail("free the name", err)
 	}
 	name = n.Name
 	c.cfg.Log.Warn("Mäxchen name freed", "name", name, "addr", n.Addr, "by", c.Key)
@@ -91,7 +91,7 @@ func runMaexchen(ctx context.Context, c *Call) int {
 func listUDPNames(ctx context.Context, c *Call, names UDPNames) int {
 	held, err := names.HeldUDPNames(ctx)
 	if err != nil {
-		return c.serverError("read the names", err)
+		return c.fail("read the names", err)
 	}
 	if c.JSON {
 		out := struct {

@@ -19,7 +19,7 @@ func runName(ctx context.Context, c *Call) int {
 	}
 	p, err := c.Session.Rename(ctx, c.Args[0])
 	if err != nil {
-		return c.Refuse("%v", err)
+		return c.fail("save your name", err)
 	}
 	if c.JSON {
 		return c.WriteJSON(NameJSON{Name: p.Name, Previous: c.Person.Name, Person: p.ID, Fingerprint: c.Key})

@@ -63,14 +63,14 @@ func (c *Call) lobbyPlayer() lobby.Player {
 	return lobby.Player{ID: c.Person.ID, Key: c.Key, Admin: c.Admin}
 }
 
-// serverError logs err and refuses with a message that does not show it.
-func (c *Call) serverError(what string, err error) int {
-	c.cfg.Log.Error(what, "command", c.cmd.Name, "person", c.Person.ID, "key", c.Key, "err", err)
-	return c.Refuse("the server could not %s; please try again later", what)
-}
+// errNoPlayer: a PLAYER argument names nobody (reworded with the name:
+// noPlayer).
+var errNoPlayer = lobby.NewError(lobby.NotFound, "no such player")
 
-// errNoPlayer: a PLAYER argument names nobody.
-var errNoPlayer = errors.New("no such player")
+// noPlayer is errNoPlayer for the argument arg.
+func noPlayer(arg string) error {
+	return lobby.Reword(errNoPlayer, "no player is called %s", lobby.Clean(arg, 40))
+}
 
 // target is a PLAYER argument found: a person (of any kind), or a key.
 type target struct {
@@ -110,7 +110,7 @@ func (cfg *Config) findPlayer(ctx context.Context, arg string) (target, error) {
 		p, err := cfg.Players.Person(ctx, arg)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			return target{}, fmt.Errorf("%w: %q", errNoPlayer, lobby.Clean(arg, 40))
+			return target{}, noPlayer(arg)
 		case err != nil:
 			return target{}, fmt.Errorf("player %s: %w", arg, err)
 		}
@@ -139,7 +139,7 @@ func (cfg *Config) findPlayer(ctx context.Context, arg string) (target, error) {
 // builtin) by name, when exactly one of that name has played (bots of
 // different levels share names).
 func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (target, error) {
-	none := fmt.Errorf("%w: %q", errNoPlayer, lobby.Clean(name, lobby.MaxNameLen))
+	none := noPlayer(name)
 	recs := cfg.Records
 	if recs == nil {
 		return target{}, none
@@ -165,25 +165,19 @@ func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (
 	for i, r := range found {
 		ids[i] = r.Person
 	}
-	return target{}, fmt.Errorf("%w: %d players are called %s; name one: %s", errAmbiguous, len(found),
+	return target{}, lobby.Reword(errAmbiguous, "%d players are called %s; name one: %s", len(found),
 		lobby.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
 }
 
-// errAmbiguous: a PLAYER argument names more than one bot.
-var errAmbiguous = errors.New("ambiguous")
+// errAmbiguous: a PLAYER argument names more than one bot (reworded with
+// the name and the ids to choose from).
+var errAmbiguous = lobby.NewError(lobby.Refused, "more than one player has that name")
 
 // player resolves a PLAYER argument for c; ok is false after a refusal.
 func (c *Call) player(ctx context.Context, arg string) (target, bool) {
 	w, err := c.cfg.findPlayer(ctx, arg)
-	switch {
-	case errors.Is(err, errNoPlayer):
-		c.Refuse("no player is called %s", lobby.Clean(arg, 40))
-		return target{}, false
-	case errors.Is(err, errAmbiguous):
-		c.Refuse("%s", strings.TrimPrefix(err.Error(), errAmbiguous.Error()+": "))
-		return target{}, false
-	case err != nil:
-		c.serverError("read the players", err)
+	if err != nil {
+		c.fail("read the players", err) // errNoPlayer, errAmbiguous: their sentences
 		return target{}, false
 	}
 	return w, true

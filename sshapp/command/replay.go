@@ -39,12 +39,12 @@ func runReplay(ctx context.Context, c *Call) int {
 	switch {
 	case c.JSON:
 		if err := g.Replay(evs).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
-			return c.Refuse("could not write the answer: %v", err)
+			return c.fail("write the answer", err)
 		}
 		return ExitOK
 	case cast:
 		if err := c.cfg.Cast(c.Stdout, g, evs); err != nil {
-			return c.serverError("record the game", err)
+			return c.fail("record the game", err)
 		}
 		return ExitOK
 	}
@@ -81,10 +81,10 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	case errors.Is(err, store.ErrNotFound):
 		return g, nil, noGame(), false
 	case err != nil:
-		return g, nil, c.serverError("read the game", err), false
+		return g, nil, c.fail("read the game", err), false
 	}
 	if shown, err := recs.GameShown(ctx, g, c.shows()); err != nil {
-		return g, nil, c.serverError("read the game", err), false
+		return g, nil, c.fail("read the game", err), false
 	} else if !shown {
 		return g, nil, noGame(), false // a private table's game is not there for others
 	}

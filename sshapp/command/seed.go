@@ -51,7 +51,7 @@ func runSeed(ctx context.Context, c *Call) int {
 	}
 	if none || len(words) > 0 {
 		if _, err := t.SetSeed(ctx, c.lobbyPlayer(), strings.Join(words, " ")); err != nil {
-			return c.tableError(err)
+			return c.fail("save the seed", err)
 		}
 	}
 	info := t.Info()

@@ -116,11 +116,11 @@ func runStats(ctx context.Context, c *Call) int {
 	}
 	tally, err := c.cfg.Players.Tally(ctx, p.ID)
 	if err != nil {
-		return c.serverError("read the stats", err)
+		return c.fail("read the stats", err)
 	}
 	overall, err := recs.Rating(ctx, p.ID, "")
 	if err != nil {
-		return c.serverError("read the rating", err)
+		return c.fail("read the rating", err)
 	}
 	out := StatsJSON{
 		Name: p.Name, Person: p.ID, Bot: overall.Bot(), BotGames: overall.BotGames,
@@ -133,14 +133,14 @@ func runStats(ctx context.Context, c *Call) int {
 	if *table != "" {
 		tr, err := recs.Rating(ctx, p.ID, *table)
 		if err != nil {
-			return c.serverError("read the rating", err)
+			return c.fail("read the rating", err)
 		}
 		d := ratingDoc(tr)
 		out.TableRating = &d
 	}
 	recent, err := recs.History(ctx, store.Query{Player: p.ID, Table: *table, Limit: formPoints + formWindow - 1}, c.shows())
 	if err != nil {
-		return c.serverError("read the games", err)
+		return c.fail("read the games", err)
 	}
 	won := make([]bool, len(recent)) // oldest first
 	for i, g := range recent {

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -131,22 +130,6 @@ func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 	return nil, lobby.TableInfo{}, false
 }
 
-// tableError refuses with a lobby error, which is written for people;
-// failures of the store are logged and not shown.
-func (c *Call) tableError(err error) int {
-	var oe *engine.OptionError
-	switch {
-	case errors.As(err, &oe):
-		return c.Refuse("%v", oe)
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return c.serverError("finish in time", err)
-	case strings.HasPrefix(err.Error(), "save "), strings.HasPrefix(err.Error(), "use invite"),
-		strings.HasPrefix(err.Error(), "create table"):
-		return c.serverError("save the table", err)
-	}
-	return c.Refuse("%v", err)
-}
-
 func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	if !c.needLobby() {
 		return ExitRefused
@@ -173,10 +156,10 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		return c.usageError(fs, "%v", err)
 	}
 	if err := rules.Validate(); err != nil {
-		return c.tableError(err)
+		return c.fail("check the rules", err)
 	}
 	if seats < engine.MinSeats || seats > engine.MaxSeats {
-		return c.Refuse("%v", lobby.ErrBadSeats)
+		return c.fail("check the seats", lobby.ErrBadSeats)
 	}
 	if *bots < 0 || *bots > seats {
 		return c.Refuse("--bots %d: a table of %d seats takes 0 to %d bots", *bots, seats, seats)
@@ -185,7 +168,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		Name: words[0], Rules: rules, Seats: seats, Private: *private,
 	})
 	if err != nil {
-		return c.tableError(err)
+		return c.fail("create the table", err)
 	}
 	c.cfg.Log.Info("table created", "table", t.Name(), "host", c.Person.ID, "private", *private, "bots", *bots)
 	var seated []string
@@ -266,11 +249,11 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 	}
 	code, err := newInviteCode()
 	if err != nil {
-		return c.serverError("make an invite code", err)
+		return c.fail("make an invite code", err)
 	}
 	expires := c.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
 	if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
-		return c.tableError(err)
+		return c.fail("save the invite", err)
 	}
 	c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Person.ID)
 	join := c.Hint("join " + info.Name + " " + code)
@@ -309,7 +292,7 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.ID)
 	}
 	if kickErr != nil {
-		return c.tableError(kickErr)
+		return c.fail("remove the player", kickErr)
 	}
 	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Person.ID)
 	if c.JSON {
@@ -359,7 +342,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return c.usageError(fs, "%v", err)
 	}
 	if err := t.SetRules(ctx, c.lobbyPlayer(), rules, seats); err != nil {
-		return c.tableError(err)
+		return c.fail("change the rules", err)
 	}
 	info = t.Info()
 	c.cfg.Log.Info("rules changed", "table", info.Name, "by", c.Person.ID)
@@ -385,7 +368,7 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 		return ExitRefused
 	}
 	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
-		return c.tableError(err)
+		return c.fail("close the table", err)
 	}
 	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin)
 	if c.JSON {

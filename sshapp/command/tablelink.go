@@ -37,7 +37,7 @@ func runTableLink(ctx context.Context, c *Call, args []string) int {
 	}
 	token, err := t.Link(ctx, c.lobbyPlayer(), *revoke)
 	if err != nil {
-		return c.tableError(err)
+		return c.fail("link the table", err)
 	}
 	if *revoke {
 		c.cfg.Log.Info("web link revoked", "table", info.Name, "by", c.Person.ID)

@@ -33,7 +33,7 @@ func runUnban(ctx context.Context, c *Call) int {
 	if ub, udp, err := lobby.ParseUDPBan(c.Args[0]); udp {
 		switch {
 		case err != nil:
-			return c.Refuse("%v", err)
+			return c.fail("read the ban", err)
 		case ub.Name == "":
 			return unbanUDP(ctx, c, recs, ub)
 		}
@@ -58,7 +58,7 @@ func runUnban(ctx context.Context, c *Call) int {
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 		case err != nil:
-			return c.serverError("lift the ban", err)
+			return c.fail("lift the ban", err)
 		default:
 			lifted++
 		}

@@ -40,7 +40,7 @@ func runVerify(ctx context.Context, c *Call) int {
 	}
 	doc, err := verifyGame(g, evs)
 	if err != nil {
-		return c.serverError("verify the game", err) // a stored game that cannot be checked at all
+		return c.fail("verify the game", err) // a stored game that cannot be checked at all
 	}
 	if c.JSON {
 		if code := c.WriteJSON(doc); code != ExitOK || doc.OK {

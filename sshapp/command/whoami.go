@@ -40,13 +40,13 @@ func runWhoami(ctx context.Context, c *Call) int {
 	if c.Person.ID != "" {
 		t, err := c.cfg.Players.Tally(ctx, c.Person.ID)
 		if err != nil {
-			return c.serverError("read your games", err)
+			return c.fail("read your games", err)
 		}
 		doc.Games, doc.Wins = t.Games, t.Wins
 		if recs := c.cfg.Records; recs != nil {
 			r, err := recs.Rating(ctx, c.Person.ID, "")
 			if err != nil {
-				return c.serverError("read your rating", err)
+				return c.fail("read your rating", err)
 			}
 			doc.Rating, doc.RatedGames = math.Round(r.Rating*10)/10, r.Games
 		}

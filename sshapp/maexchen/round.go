@@ -398,8 +398,13 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 	}
 	if err != nil {
 		// A move the rules refuse, or one that came as the clock ran out:
-		// the turn's clock decides.
-		g.log.Debug("bot move refused", "name", p.name, "action", a.Kind, "err", err)
+		// the turn's clock decides. (The wire has no word for a refusal;
+		// a fault is logged as one.)
+		if lobby.Hides(err) {
+			lobby.LogHidden(g.log, err, "a bot's move failed", "name", p.name, "action", a.Kind)
+		} else {
+			g.log.Debug("bot move refused", "name", p.name, "action", a.Kind, "err", err)
+		}
 		g.sync()
 		return
 	}

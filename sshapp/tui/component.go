@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mia-game/mia/lobby"
 )
 
 // Component is the contract of every screen, as soft-serve's
@@ -38,6 +40,15 @@ type common struct {
 	s    *Styles
 	help helpState
 	nav  navigator
+}
+
+// said is the sentence a screen shows for err, lobby.Shown's: the one way
+// the screens tell an error, as every door does. An error that sentence
+// hides is logged (lobby.LogHidden), with what the screen was doing
+// ("open the table").
+func (c *common) said(what string, err error) string {
+	lobby.LogHidden(c.cfg.Log, err, "could not "+what, "person", c.cfg.Player.ID)
+	return lobby.Shown(err)
 }
 
 // myName is the name of the person at the keyboard now: the lobby's (a

@@ -249,7 +249,7 @@ func (f *createForm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return f, nil
 		}
 		if msg.err != nil {
-			f.err = msg.err.Error()
+			f.err = f.c.said("create the table", msg.err)
 			return f, f.release(f.key)
 		}
 		return f, tea.Batch(f.c.nav.goTo(goTo{to: screenTable, table: msg.name, sit: true}), f.handOn())
@@ -281,7 +281,7 @@ func (f *createForm) key(msg tea.KeyMsg) tea.Cmd {
 		if msg.Type == tea.KeyRunes && lobby.Overflows(f.name.Value(), len(msg.Runes)) {
 			// said by the name rule, not cut without a word
 			if err := lobby.CheckTableName(f.name.Value() + string(msg.Runes)); err != nil {
-				f.err = err.Error()
+				f.err = f.c.said("check the name", err)
 			}
 			return nil
 		}

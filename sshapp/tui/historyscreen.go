@@ -96,7 +96,7 @@ func (m *historyScreen) loaded(msg historyLoaded) {
 	}
 	m.loading = false
 	if msg.err != nil {
-		m.err = msg.err.Error()
+		m.err = m.c.said("read the history", msg.err)
 		m.games, m.next = nil, ""
 		return
 	}

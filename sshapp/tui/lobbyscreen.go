@@ -162,7 +162,7 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next, ok := m.say.answered(msg.line, msg.err)
 		switch {
 		case msg.err != nil:
-			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+			m.setStatus(m.c.said("send the line", msg.err)+keptLine(m.keys.Chat, m.say.waiting()), true)
 		case m.say.waiting() > 0 && m.isErr:
 			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
 		}

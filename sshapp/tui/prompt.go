@@ -66,7 +66,7 @@ func (p *promptScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case nameSetMsg:
 		if msg.err != nil {
 			// the keys typed meanwhile go on in the name
-			p.phase, p.errMsg = asking, msg.err.Error()
+			p.phase, p.errMsg = asking, p.c.said("save the name", msg.err)
 			return p, p.release(p.key)
 		}
 		p.errMsg, p.c.cfg.Player.ID, p.c.cfg.Name = "", msg.id, msg.name
@@ -106,7 +106,7 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type == tea.KeyRunes && lobby.Overflows(p.input.Value(), len(msg.Runes)) {
 		// said by the name rule, not cut without a word
 		if err := lobby.CheckName(p.input.Value() + string(msg.Runes)); err != nil {
-			p.errMsg = err.Error()
+			p.errMsg = p.c.said("check the name", err)
 		}
 		return nil
 	}

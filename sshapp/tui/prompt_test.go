@@ -2,8 +2,6 @@ package tui
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -56,7 +54,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 		defer mu.Unlock()
 		tried = append(tried, name)
 		if name == "bob" {
-			return "", "", errors.New("that name is taken; choose another")
+			return "", "", lobby.NewError(lobby.Refused, "that name is taken; choose another")
 		}
 		return "p:1", name, nil
 	}
@@ -94,7 +92,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 func TestNamePromptWrapsARefusal(t *testing.T) {
 	refusal := "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), " +
 		"or looks too much like it (case, I/l/1, O/0); choose another"
-	set := func(name string) (string, string, error) { return "", "", errors.New(refusal) }
+	set := func(name string) (string, string, error) { return "", "", lobby.NewError(lobby.Refused, refusal) }
 	m := New(promptConfig("", set))
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -152,7 +150,7 @@ func TestViewFitsAnySize(t *testing.T) {
 // create form's table name alike.
 func TestNamePromptSaysWhatIsWrongNow(t *testing.T) {
 	set := func(name string) (string, string, error) {
-		return "", "", fmt.Errorf("%s is %w", name, lobby.ErrBotName)
+		return "", "", lobby.Errorf(lobby.Refused, "%s is %w", name, lobby.ErrBotName)
 	}
 	m := New(promptConfig("", set)).(*Model)
 	run(m, m.Init())

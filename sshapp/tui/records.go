@@ -89,7 +89,7 @@ func loadGames(rec Records, viewer lobby.Player, q store.Query, req uint64) tea.
 }
 
 // errStillPlaying refuses the replay of a game in progress.
-var errStillPlaying = errors.New("this game is still being played")
+var errStillPlaying = lobby.NewError(lobby.Refused, "this game is still being played")
 
 // loadReplay is the command that reads a game for the replay viewer: only
 // a finished game the viewer may see.
@@ -105,7 +105,7 @@ func loadReplay(rec Records, viewer lobby.Player, id string, req uint64) tea.Cmd
 func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string) (*replayGame, error) {
 	g, evs, err := rec.Game(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("there is no game %s", id)
+		return nil, lobby.Errorf(lobby.NotFound, "there is no game %s", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
@@ -116,11 +116,11 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 	}
 	switch {
 	case !shown:
-		return nil, fmt.Errorf("there is no game %s", id) // as if it did not exist
+		return nil, lobby.Errorf(lobby.NotFound, "there is no game %s", id) // as if it did not exist
 	case g.Ended.IsZero():
 		return nil, errStillPlaying
 	case !g.Finished():
-		return nil, fmt.Errorf("game %s was abandoned without a result", id)
+		return nil, lobby.Errorf(lobby.Refused, "game %s was abandoned without a result", id)
 	}
 	return newReplay(g, evs)
 }

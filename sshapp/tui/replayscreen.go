@@ -48,7 +48,7 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 		return
 	}
 	if msg.err != nil {
-		m.err = msg.err.Error()
+		m.err = m.c.said("read the game", msg.err)
 		return
 	}
 	m.rp, m.step = msg.rp, 0

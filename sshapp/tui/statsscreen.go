@@ -62,7 +62,7 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 	}
 	m.loading = false
 	if msg.err != nil {
-		m.err = msg.err.Error()
+		m.err = m.c.said("read the stats", msg.err)
 		return
 	}
 	m.err = ""

@@ -194,11 +194,11 @@ func (m *tableScreen) opened(msg openedMsg) tea.Cmd {
 		return closeSub(msg.sub)
 	}
 	if msg.err != nil {
-		return m.c.nav.goTo(goTo{to: screenLobby, status: "could not open " + name(m.name) + ": " + msg.err.Error(), isErr: true})
+		return m.c.nav.goTo(goTo{to: screenLobby, status: "could not open " + name(m.name) + ": " + m.c.said("open the table", msg.err), isErr: true})
 	}
 	m.name, m.table, m.sub = msg.table.Name(), msg.table, msg.sub
 	if msg.sitErr != nil {
-		m.setStatus("could not sit down: "+msg.sitErr.Error(), true)
+		m.setStatus("could not sit down: "+m.c.said("sit down", msg.sitErr), true)
 	}
 	return m.wait()
 }
@@ -448,7 +448,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case msg.Type == tea.KeyEnter && !m.snap.Playing && !m.snap.Table.Driven:
 		// enter from someone who may not start: say who may
 		if err := m.snap.Table.MayStart(m.c.cfg.Player); err != nil {
-			m.setStatus(err.Error(), true)
+			m.setStatus(m.c.said("start", err), true)
 		}
 	}
 	return nil
@@ -459,7 +459,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 func (m *tableScreen) whoStarts() string {
 	var hs *lobby.HostStartsError
 	if errors.As(m.snap.Table.MayStart(m.c.cfg.Player), &hs) {
-		return hs.Error()
+		return lobby.Shown(hs)
 	}
 	return ""
 }
@@ -522,7 +522,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 		next, ok := m.sayLine().answered(msg.line, msg.err)
 		switch {
 		case msg.err != nil:
-			m.setStatus(msg.err.Error()+keptLine(m.keys.Chat, m.say.waiting()), true)
+			m.setStatus(m.c.said("send the line", msg.err)+keptLine(m.keys.Chat, m.say.waiting()), true)
 		case m.say.waiting() > 0 && m.isErr:
 			m.setStatus("sent"+keptLine(m.keys.Chat, m.say.waiting()), false)
 		}
@@ -533,7 +533,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	}
 	switch {
 	case msg.err != nil:
-		m.setStatus(msg.err.Error(), true)
+		m.setStatus(m.c.said(msg.what, msg.err), true)
 		m.pauseErr = errors.Is(msg.err, lobby.ErrUnsaved) || errors.Is(msg.err, lobby.ErrPaused)
 	case msg.what == "start":
 		m.setStatus("", false)

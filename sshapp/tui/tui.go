@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/lobby"
 )
@@ -40,8 +41,8 @@ type Config struct {
 	// that a rename from another session shows at once.
 	Name string
 	// SetName stores a name chosen at the prompt; it returns the person's
-	// id and the stored name, or an error whose text is fit to show the
-	// person. It runs off the event loop.
+	// id and the stored name, or an error with a kind (lobby.Kind), which
+	// the prompt shows as lobby.Shown says. It runs off the event loop.
 	SetName func(name string) (id, stored string, err error)
 	// Hint is the ssh command line that reaches the server
 	// ("ssh -p 23234 host"), for tips on screen.
@@ -71,6 +72,9 @@ type Config struct {
 	// its game, "" for a game the web does not show (the web window's
 	// Links.Game, with its public address set).
 	GameLink func(id string, g lobby.GameAccess) string
+	// Log receives the errors the screens answer without showing their
+	// text (lobby.Hides); nil: they are not logged.
+	Log *log.Logger
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -17,7 +16,7 @@ import (
 
 // errNoTable: no open table of that name shows itself to the viewer (the
 // same answer for a private table as for none).
-var errNoTable = errors.New("no such table")
+var errNoTable = lobby.NewError(lobby.NotFound, "no such table")
 
 // hub follows the tables web viewers watch: one feed per table, shared by
 // all its viewers, as an SSH table's spectators share their frame.

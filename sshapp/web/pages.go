@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -92,14 +94,55 @@ type message struct {
 	Link, LinkText string
 }
 
-// serverError logs err and says so.
-func (s *Server) serverError(w http.ResponseWriter, r *http.Request, what string, err error) {
-	if errors.Is(err, context.Canceled) {
+// statusOf is the HTTP status of a request that failed with an error of
+// kind k.
+func statusOf(k lobby.Kind) int {
+	switch k {
+	case lobby.Refused:
+		return http.StatusForbidden
+	case lobby.NotFound:
+		return http.StatusNotFound
+	case lobby.Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// fail answers a request that failed with err: the one place where the
+// web window's errors become a status and a page, by their kind
+// (lobby.Kind, statusOf). NotFound is the one page of what is not there
+// (notFound); the others a page of lobby.Shown's sentence, with
+// Retry-After for Unavailable. An error that sentence hides is logged
+// (lobby.LogHidden) with what the page was doing (what: "read the
+// game"); nothing is answered to a viewer who has gone.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		return
 	}
-	s.log.Error(what, "err", err)
-	s.render(w, r, http.StatusInternalServerError, "message", layout{Title: "Server error",
-		Main: message{Title: "Something went wrong", Lines: []string{"The server could not " + what + "; please try again later."}}})
+	lobby.LogHidden(s.log, err, "could not "+what, "path", r.URL.Path)
+	k, title := lobby.KindOf(err), "Server error"
+	switch k {
+	case lobby.NotFound:
+		s.notFound(w, r)
+		return
+	case lobby.Refused:
+		title = "Refused"
+	case lobby.Unavailable:
+		title = "Try again soon"
+		w.Header().Set("Retry-After", "30")
+	}
+	s.render(w, r, statusOf(k), "message", layout{Title: title,
+		Main: message{Title: title, Lines: []string{asSentence(lobby.Shown(err))}}})
+}
+
+// asSentence is a sentence of the lobby's ("every seat is taken") as a
+// page writes it: "Every seat is taken."
+func asSentence(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:] + "."
 }
 
 // tableRow is one table of the lobby's list.
@@ -127,7 +170,7 @@ func (s *Server) lobbyPage(w http.ResponseWriter, r *http.Request) {
 	}
 	games, err := s.gameRows(r.Context(), store.Query{Limit: 20}, lobby.Viewer{})
 	if err != nil {
-		s.serverError(w, r, "read the finished games", err)
+		s.fail(w, r, "read the finished games", err)
 		return
 	}
 	s.render(w, r, http.StatusOK, "lobby", layout{Title: "Tables", Refresh: 30, Main: struct {
@@ -211,7 +254,7 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	f, err := s.hub.acquire(r.Context(), r.PathValue("name"), v)
 	if err != nil {
-		s.notFound(w, r)
+		s.fail(w, r, "open the table", err) // errNoTable
 		return
 	}
 	defer s.hub.release(f)
@@ -253,7 +296,7 @@ func (s *Server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	f, err := s.hub.acquire(r.Context(), r.PathValue("name"), v)
 	if err != nil {
-		s.notFound(w, r)
+		s.fail(w, r, "open the table", err) // errNoTable
 		return
 	}
 	defer s.hub.release(f)
@@ -339,13 +382,13 @@ func (s *Server) finished(w http.ResponseWriter, r *http.Request, id string) (g 
 		s.notFound(w, r)
 		return g, nil, false
 	case err != nil:
-		s.serverError(w, r, "read the game", err)
+		s.fail(w, r, "read the game", err)
 		return g, nil, false
 	}
 	shown, err := s.cfg.Records.GameShown(ctx, g, lobbystore.Shows(viewerOf(r)))
 	switch {
 	case err != nil:
-		s.serverError(w, r, "read the game", err)
+		s.fail(w, r, "read the game", err)
 		return g, nil, false
 	case !shown:
 		s.notFound(w, r)
@@ -380,7 +423,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		// PROTOCOL.md §3, written by the function replay --json writes it with.
 		var b bytes.Buffer
 		if err := g.Replay(evs).Encode(&b); err != nil {
-			s.serverError(w, r, "write the game", err)
+			s.fail(w, r, "write the game", err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -390,7 +433,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	case "cast":
 		var b bytes.Buffer
 		if err := s.cfg.Cast(&b, g, evs); err != nil {
-			s.serverError(w, r, "record the game", err)
+			s.fail(w, r, "record the game", err)
 			return
 		}
 		w.Header().Set("Content-Type", "application/x-asciicast")
@@ -400,7 +443,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	}
 	cut, err := engine.CutSteps(g.Rules, len(g.Seats), evs)
 	if err != nil {
-		s.serverError(w, r, "replay the game", err)
+		s.fail(w, r, "replay the game", err)
 		return
 	}
 	cur := 0
@@ -477,17 +520,17 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	case err != nil:
-		s.serverError(w, r, "read the player", err)
+		s.fail(w, r, "read the player", err)
 		return
 	}
 	tally, err := s.cfg.Records.Tally(ctx, p.ID)
 	if err != nil {
-		s.serverError(w, r, "read the stats", err)
+		s.fail(w, r, "read the stats", err)
 		return
 	}
 	rating, err := s.cfg.Records.Rating(ctx, p.ID, "")
 	if err != nil {
-		s.serverError(w, r, "read the rating", err)
+		s.fail(w, r, "read the rating", err)
 		return
 	}
 	pv := playerView{Name: lobby.Label(p.Name, rating.Bot()),
@@ -503,12 +546,12 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.ID, Limit: placesShown}, lobbystore.Shows(lobby.Viewer{}))
 	if err != nil {
-		s.serverError(w, r, "read the games", err)
+		s.fail(w, r, "read the games", err)
 		return
 	}
 	recent, err := s.gameRows(ctx, store.Query{Player: p.ID, Limit: 10}, lobby.Viewer{})
 	if err != nil {
-		s.serverError(w, r, "read the games", err)
+		s.fail(w, r, "read the games", err)
 		return
 	}
 	pv.Recent = recent
@@ -555,7 +598,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	rs, err := s.cfg.Records.Leaderboard(ctx, table, 50)
 	if err != nil {
-		s.serverError(w, r, "read the leaderboard", err)
+		s.fail(w, r, "read the leaderboard", err)
 		return
 	}
 	var rows []leaderRow
