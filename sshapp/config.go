@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
@@ -88,6 +89,10 @@ type Config struct {
 	ProxyFrom []netip.Prefix
 	// Now is the clock; time.Now if nil.
 	Now func() time.Time
+	// Season is how the boards are cut into seasons (--season: monthly,
+	// the zero value, weekly or off): the season the leaderboard, stats
+	// and the lobby show by default (engine/rating).
+	Season rating.Period
 }
 
 // Limits are the protections of the server. A zero field takes its

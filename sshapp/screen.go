@@ -84,5 +84,6 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Height:   pty.Window.Height,
 		Done:     ss.Context().Done(),
 		Records:  srv.cfg.Storage.Screens,
+		Season:   srv.cfg.Season,
 	})
 }

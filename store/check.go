@@ -20,7 +20,8 @@ import (
 // the seq of its key, each game's seqs run gap-free from 1, a game is in
 // exactly one of the in-progress and finished sets unless abandoned, every
 // finished game is indexed by table and player, and people, keys and
-// names agree (checkPeople). It reads in one transaction and returns every
+// names agree (checkPeople), and every finished game has one finishing
+// number and its ratings (checkRatings). It reads in one transaction and returns every
 // problem found, joined.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctxErr(ctx, "check"); err != nil {
@@ -99,6 +100,7 @@ func (s *Store) Check(ctx context.Context) error {
 		errs = append(errs, checkSeeds(tx, games)...)
 		errs = append(errs, checkPeople(tx)...)
 		errs = append(errs, checkUDPNames(tx)...)
+		errs = append(errs, checkRatings(tx, games)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -233,5 +235,60 @@ func checkUDPNames(tx *bolt.Tx) []error {
 		}
 		return nil
 	})
+	return errs
+}
+
+// checkRatings checks the finishing numbers and the ratings made from
+// them: every finished game has exactly one number and a record of its
+// changes carrying it, every number names a finished game, and the
+// stored ratings were made by this model and layout (RatingsStamp).
+func checkRatings(tx *bolt.Tx, games map[uint64]Replay) []error {
+	var errs []error
+	if got := string(tx.Bucket(bucketMeta).Get(keyRatings)); got != RatingsStamp() {
+		errs = append(errs, fmt.Errorf("ratings made by %q, not %q", got, RatingsStamp()))
+	}
+	order, changes := tx.Bucket(bucketFinishOrder), tx.Bucket(bucketRatingGames)
+	if order == nil || changes == nil || tx.Bucket(bucketBoards) == nil {
+		return append(errs, errors.New("the ratings' buckets are missing"))
+	}
+	seqOf := map[uint64]uint64{}
+	_ = order.ForEach(func(k, v []byte) error {
+		if len(k) != 8 || len(v) != 8 {
+			errs = append(errs, fmt.Errorf("finish order: bad entry %x", k))
+			return nil
+		}
+		seq, id := binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(v)
+		r, ok := games[id]
+		switch {
+		case !ok || r.Ended.IsZero() || r.Winner < 0:
+			errs = append(errs, fmt.Errorf("finish order %d: game %d is not finished", seq, id))
+		case seqOf[id] != 0:
+			errs = append(errs, fmt.Errorf("game %d has finishing numbers %d and %d", id, seqOf[id], seq))
+		}
+		seqOf[id] = seq
+		return nil
+	})
+	for id, r := range games {
+		if r.Ended.IsZero() || r.Winner < 0 {
+			continue
+		}
+		seq, ok := seqOf[id]
+		if !ok {
+			errs = append(errs, fmt.Errorf("finished game %d has no finishing number", id))
+			continue
+		}
+		v := changes.Get(u64(id))
+		if v == nil {
+			errs = append(errs, fmt.Errorf("finished game %d has no ratings", id))
+			continue
+		}
+		gr, err := decodeGameRatings(v)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("game %d: ratings: %w", id, err))
+		case gr.Seq != seq:
+			errs = append(errs, fmt.Errorf("game %d: ratings of finishing number %d, not %d", id, gr.Seq, seq))
+		}
+	}
 	return errs
 }

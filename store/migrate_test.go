@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby/ident"
 )
 
@@ -266,6 +266,12 @@ func TestMigrateSchema1(t *testing.T) {
 		if got, err := s.Tally(ctx, id); err != nil || got != tl {
 			t.Errorf("tally of %s (%s) = %+v, %v; want %+v", who, id, got, err, tl)
 		}
+		// Carol's and alice's game 2 was at a private table: it is not
+		// in what everyone reads.
+		pub, err := s.PublicTally(ctx, id)
+		if wantGames := tl.Games - map[string]int{"carol": 1, "alice": 1}[nameOfKey(want, who)]; err != nil || pub.Games != wantGames {
+			t.Errorf("public tally of %s = %+v, %v; want %d games", who, pub, err, wantGames)
+		}
 		gs, err := s.Games(ctx, Query{Player: id, Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
@@ -279,45 +285,9 @@ func TestMigrateSchema1(t *testing.T) {
 		}
 	}
 
-	// Ratings: the same figures, by person, named now, with the games
-	// played in a bot's seat counted.
-	botGames := map[string]int{}
-	for _, doc := range want.Games {
-		var g struct {
-			Table   string
-			Winner  int
-			Players []struct {
-				Fingerprint string
-				Bot         bool
-			}
-		}
-		_ = json.Unmarshal(doc, &g)
-		if g.Winner < 0 {
-			continue
-		}
-		for _, p := range g.Players {
-			if p.Bot {
-				botGames["\x00"+p.Fingerprint]++
-				botGames[g.Table+"\x00"+p.Fingerprint]++
-			}
-		}
-	}
-	for table, board := range want.Ratings {
-		got, err := s.Leaderboard(ctx, table, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(board) {
-			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
-		}
-		for i, w := range board {
-			g := got[i]
-			if g.Person != idOf(t, s, w.Fingerprint) || g.Name != w.Name || g.Rating != w.Rating || g.Games != w.Games || g.Wins != w.Wins ||
-				g.BotGames != botGames[table+"\x00"+w.Fingerprint] || g.Bot() != (w.Bot && w.Name != "dave" || w.Name == "dave" && g.Games == g.BotGames) {
-				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
-			}
-		}
-	}
+	// Ratings: rebuilt from the games (schema 1's Elo is dropped), by
+	// person, named now.
+	checkRebuilt(t, s, want)
 
 	// Tables: hosts, members and seats by person.
 	for name, recs := range want.Tables {
@@ -371,10 +341,9 @@ func TestMigrateSchema1(t *testing.T) {
 	}
 
 	// A reopen finds schema 2 and changes nothing.
-	before, _ := s.Leaderboard(ctx, "", 0)
+	before := snapshot(t, s)
 	s = reopen(t, s)
-	after, _ := s.Leaderboard(ctx, "", 0)
-	if !reflect.DeepEqual(before, after) {
+	if after := snapshot(t, s); !reflect.DeepEqual(before, after) {
 		t.Errorf("the reopen changed the ratings")
 	}
 	if err := s.Check(ctx); err != nil {
@@ -383,11 +352,11 @@ func TestMigrateSchema1(t *testing.T) {
 }
 
 // TestMigrateSchema1Backfill: a schema-1 file from before the ratings and
-// bans buckets existed migrates, its ratings filled from its finished
+// bans buckets existed migrates, its ratings made from its finished
 // games, by person.
 func TestMigrateSchema1Backfill(t *testing.T) {
 	s, want := openSchema1(t, func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketRatings, bucketBans} {
+		for _, b := range [][]byte{bucketOldRatings, bucketBans} {
 			if err := tx.DeleteBucket(b); err != nil {
 				return err
 			}
@@ -395,26 +364,122 @@ func TestMigrateSchema1Backfill(t *testing.T) {
 		return nil
 	})
 	ctx := context.Background()
-	for table, board := range want.Ratings {
-		got, err := s.Leaderboard(ctx, table, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(board) {
-			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
-		}
-		for i, w := range board {
-			g := got[i]
-			if g.Person != idOf(t, s, w.Fingerprint) || math.Abs(g.Rating-w.Rating) > 1e-9 || g.Games != w.Games || g.Wins != w.Wins {
-				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
-			}
-		}
-	}
+	checkRebuilt(t, s, want)
 	if bans, err := s.Bans(ctx); err != nil || len(bans) != 0 {
 		t.Errorf("bans: %+v, %v", bans, err)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// checkRebuilt checks the migrated file's ratings against the fixture's
+// finished games folded through the model, in the order they ended (the
+// order they finished in, for a file without finishing numbers): overall
+// the games of public tables, and each table record's own games on its
+// board; each row's name now, wins and games in a bot's seat.
+func checkRebuilt(t *testing.T, s *Store, want schema1) {
+	t.Helper()
+	ctx := context.Background()
+	type game struct {
+		ID        string
+		Table     string
+		Started   time.Time
+		Ended     time.Time
+		Winner    int
+		Standings []int
+		Players   []struct {
+			Fingerprint string
+			Bot         bool
+		}
+	}
+	var games []game
+	for _, doc := range want.Games {
+		var g game
+		if err := json.Unmarshal(doc, &g); err != nil {
+			t.Fatal(err)
+		}
+		if g.Winner >= 0 {
+			games = append(games, g)
+		}
+	}
+	slices.SortStableFunc(games, func(a, b game) int { return a.Ended.Compare(b.Ended) })
+	type row struct {
+		r              rating.Rating
+		wins, botGames int
+	}
+	boards := map[string]map[string]*row{} // "" overall, else table name and creation
+	ladders := map[string]*rating.Ladder[string]{}
+	rated := 0
+	for _, g := range games {
+		records, err := s.TableRecords(ctx, g.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := RecordAt(records, g.Started)
+		var keys []string
+		if rec != nil && !g.Started.Before(rec.Created) {
+			if !rec.Private {
+				keys = append(keys, "")
+			}
+			keys = append(keys, rec.Name+" "+rec.Created.String())
+		}
+		ids := make([]string, len(g.Players))
+		for i, p := range g.Players {
+			ids[i] = idOf(t, s, p.Fingerprint)
+		}
+		for _, k := range keys {
+			if ladders[k] == nil {
+				ladders[k], boards[k] = rating.NewLadder[string](rating.Default), map[string]*row{}
+			}
+			cs, err := ladders[k].Play(ids, places(len(ids), g.Standings, g.Winner))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, id := range ids {
+				r := boards[k][id]
+				if r == nil {
+					r = &row{}
+					boards[k][id] = r
+				}
+				r.r = cs[i].After
+				if i == g.Winner {
+					r.wins++
+				}
+				if g.Players[i].Bot {
+					r.botGames++
+				}
+			}
+			rated++
+		}
+	}
+	if rated < 5 {
+		t.Fatalf("only %d games rated", rated)
+	}
+	for k, rows := range boards {
+		b := Board{Season: rating.AllTime}
+		if k != "" {
+			name, _, _ := strings.Cut(k, " ")
+			records, _ := s.TableRecords(ctx, name)
+			for i := range records {
+				if name+" "+records[i].Created.String() == k {
+					b.Table = &records[i]
+				}
+			}
+		}
+		got, err := s.Leaderboard(ctx, BoardQuery{Board: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(rows) {
+			t.Errorf("board %q: %d rows, want %d", k, len(got), len(rows))
+		}
+		for _, g := range got {
+			w := rows[g.Person]
+			if w == nil || g.Rating != w.r || g.Wins != w.wins || g.BotGames != w.botGames || g.Name == "" {
+				t.Errorf("board %q: %+v, want %+v", k, g, w)
+			}
+		}
 	}
 }
 
@@ -562,4 +627,14 @@ func TestMigrateSchema1UDP(t *testing.T) {
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
 	}
+}
+
+// nameOfKey is the schema-1 name of a key.
+func nameOfKey(want schema1, key string) string {
+	for name, k := range want.Keys {
+		if k == key && name != "red" {
+			return name
+		}
+	}
+	return ""
 }

@@ -11,7 +11,9 @@ import (
 
 // Tally is a person's running totals over all games, kept up to date by
 // Append so that reading it costs one lookup. It counts every seat of the
-// person's, played by screen or as a bot alike.
+// person's, played by screen or as a bot alike. The games that are public
+// (GamePublic: at a public table) are kept apart from the others, so that
+// what everyone may read (PublicTally) moves with public games only.
 //
 // The event counters grow as events are appended, so they include games
 // still in progress; Games and Wins count finished games only.
@@ -129,10 +131,19 @@ func (d *tallyDelta) finish(n, winner int) {
 	}
 }
 
-// apply adds the deltas to the stored tallies, by person. Seats without a
-// person have no tally; a person in two seats of one game counts the game
-// once.
-func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
+// tallyKey is the key of a person's tally of public games (GamePublic),
+// or of the others: person 0x00 "private".
+func tallyKey(person string, public bool) []byte {
+	if public {
+		return []byte(person)
+	}
+	return append([]byte(person), "\x00private"...)
+}
+
+// apply adds the deltas to the stored tallies, by person, of the public
+// games or of the others. Seats without a person have no tally; a person
+// in two seats of one game counts the game once.
+func (d *tallyDelta) apply(tx *bolt.Tx, fps []string, public bool) error {
 	if d.seats == nil {
 		return nil
 	}
@@ -151,12 +162,13 @@ func (d *tallyDelta) apply(tx *bolt.Tx, fps []string) error {
 	}
 	b := tx.Bucket(bucketTallies)
 	for fp, dd := range byFP {
-		t, err := decodeTally(b.Get([]byte(fp)))
+		key := tallyKey(fp, public)
+		t, err := decodeTally(b.Get(key))
 		if err != nil {
 			return fmt.Errorf("tally of %s: %w", fp, err)
 		}
 		t.add(dd)
-		if err := b.Put([]byte(fp), t.encode()); err != nil {
+		if err := b.Put(key, t.encode()); err != nil {
 			return err
 		}
 	}
@@ -198,4 +210,65 @@ func decodeTally(v []byte) (Tally, error) {
 	}
 	return Tally{Games: f[0], Wins: f[1], LivesLost: f[2], Challenges: f[3], ChallengesWon: f[4],
 		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7]}, nil
+}
+
+// The tallies are stamped (meta "tallies") with how they are kept; a file
+// without the stamp (its tallies counted every game under the person) is
+// recounted from its games when it opens (recountTallies).
+var keyTallies = []byte("tallies")
+
+const tallyStamp = "public apart 1"
+
+// recountTallies counts every tally again from the stored games, if the
+// file's tallies are not kept as this code keeps them: every game's events
+// as Append counts them, and every finished game's result, each under its
+// person's public or other tally (GamePublic).
+func (s *Store) recountTallies() error {
+	current := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		current = string(tx.Bucket(bucketMeta).Get(keyTallies)) == tallyStamp
+		return nil
+	})
+	if err != nil || current {
+		return err
+	}
+	return s.update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketTallies); err != nil {
+			return fmt.Errorf("recount tallies: %w", err)
+		}
+		if _, err := tx.CreateBucket(bucketTallies); err != nil {
+			return fmt.Errorf("recount tallies: %w", err)
+		}
+		var ids []uint64
+		if err := tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
+			ids = append(ids, binary.BigEndian.Uint64(k))
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			rec, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			evs, err := readEvents(tx, id)
+			if err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			_, public, err := gameTable(tx, rec.Table, rec.Started)
+			if err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			fps := rec.persons()
+			var d tallyDelta
+			d.events(len(fps), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
+			if tx.Bucket(bucketFinished).Get(u64(id)) != nil {
+				d.finish(len(fps), rec.Winner)
+			}
+			if err := d.apply(tx, fps, public); err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+		}
+		return tx.Bucket(bucketMeta).Put(keyTallies, []byte(tallyStamp))
+	})
 }

@@ -149,6 +149,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Allow:     allow,
 		Log:       logger,
 		ProxyFrom: o.proxyFrom,
+		Season:    o.season,
 		Limits: sshapp.Limits{
 			MaxPerSource:       o.maxPerSource,
 			MaxUnauthenticated: o.maxHandshakes,

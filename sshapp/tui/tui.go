@@ -9,7 +9,7 @@
 //
 // Room: under sshapp, beside the server, which runs it on each session
 // with a terminal. It may import lobby (and lobby/ai), engine (and
-// engine/fair), store
+// engine/fair, engine/rating), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access
 // rule); never sshapp or its other rooms.
@@ -22,6 +22,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -63,8 +64,13 @@ type Config struct {
 	// the lobby's clock so that the countdown is deterministic.
 	Now func() time.Time
 	// Records is the stored history behind the history (h), replay and
-	// stats (L) screens; nil: those keys say "history is not available".
+	// stats (L) screens, the lobby's season line and the table's ratings;
+	// nil: those keys say "history is not available", and the lines are
+	// not shown.
 	Records Records
+	// Season is how the boards are cut into seasons (the server's
+	// --season): the season the lobby and the stats screen show.
+	Season rating.Period
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a
