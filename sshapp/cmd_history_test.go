@@ -93,7 +93,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "ratings rebuild, not an admin", who: "carol", cmd: "ratings rebuild", code: 1, stderr: []string{"only server admins may rebuild the ratings"}},
 		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
-			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "at public tables", "rating", "overall, all time, after", "μ ", "σ ", "μ − 3σ", "trend", "lives lost", "bluffs", "caught bluffing", "challenges", "bluffs: claims unlike the dice you saw; caught bluffing:", "form", "last games"}},
+			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "counted at public tables only", "rating", "overall, all time, after", "μ ", "σ ", "μ − 3σ", "trend", "lives lost", "bluffs", "caught bluffing", "challenges", "bluffs: claims unlike the dice you saw; caught bluffing:", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
 		// A person who took a bot's name before bots' names were reserved
 		// does not hide the bot.

@@ -277,7 +277,7 @@ func writeStats(c *Call, s StatsJSON) {
 	games := fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games))
 	switch {
 	case s.Counted == "public":
-		games += "; at public tables (the rest are private)"
+		games += "; counted at public tables only"
 	case s.PrivateGames > 0:
 		games += fmt.Sprintf("; %d at private tables", s.PrivateGames)
 	}

@@ -82,7 +82,7 @@ func (m *lobbyScreen) seasonLine(s *Styles, w int) string {
 		line += ", " + left
 	}
 	if in.crowned {
-		line += " · " + in.prev.String() + " champion: " + name(in.champion.Name) + " " + lobby.Figure(in.champion.Rating)
+		line += " · " + in.prev.String() + " champion: " + lobby.Label(name(in.champion.Name), in.champion.Bot()) + " " + lobby.Figure(in.champion.Rating)
 	}
 	return s.Subtle.Render(cut(line+" · L: boards", w))
 }

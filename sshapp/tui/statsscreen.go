@@ -245,23 +245,22 @@ func (m *statsScreen) ratingLines(s *Styles, w int, row func(label, value string
 		}
 		out = append(out, row("in "+m.season.String(), value))
 	}
-	if len(m.data.trend) > 1 {
-		pts := make([]int, len(m.data.trend))
-		for i, p := range m.data.trend {
+	if trend := m.data.trend; len(trend) > 1 {
+		// the last games that fit, and how far they moved the figure
+		trend = trend[max(0, len(trend)-(w-16-6)):]
+		pts := make([]int, len(trend))
+		for i, p := range trend {
 			pts[i] = p.After.Points()
 		}
-		spark := trendBars(pts, w-16-10)
-		out = append(out, row("trend", s.Accent.Render(spark)+s.Subtle.Render(fmt.Sprintf(" %+d", pts[len(pts)-1]-m.data.trend[0].Before.Points()))))
+		moved := lobby.Move(rating.Change{Before: trend[0].Before, After: trend[len(trend)-1].After})
+		out = append(out, row("trend", s.Accent.Render(trendBars(pts))+s.Subtle.Render(" "+moved)))
 	}
 	return out
 }
 
-// trendBars draws the last (at most w) figures as a sparkline, from the
-// lowest (▁) to the highest (█) of them.
-func trendBars(pts []int, w int) string {
-	if len(pts) > w {
-		pts = pts[len(pts)-w:]
-	}
+// trendBars draws figures as a sparkline, from the lowest (▁) to the
+// highest (█) of them.
+func trendBars(pts []int) string {
 	lo, hi := pts[0], pts[0]
 	for _, p := range pts {
 		lo, hi = min(lo, p), max(hi, p)
@@ -306,7 +305,8 @@ func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 		when = m.season.String()
 		switch left := lobby.SeasonLeft(m.season, m.c.cfg.Now()); {
 		case left == "ended" && m.have && len(m.data.board) > 0:
-			when += " · champion " + name(m.data.board[0].Name)
+			top := m.data.board[0]
+			when += " · champion " + lobby.Label(name(top.Name), top.Bot())
 		case left != "":
 			when += " · " + left
 		}
