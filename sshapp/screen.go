@@ -85,6 +85,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Done:     ss.Context().Done(),
 		Records:  srv.cfg.Storage.Screens,
 		GameLink: srv.gameLink(),
+		Season:   srv.cfg.Season,
 	})
 }
 
