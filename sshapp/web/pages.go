@@ -676,7 +676,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		lv.Switch = &seasonLink{"the season running, " + running.String(), link(running)}
 	}
 	var ratings []float64
-	var labels []string
+	var labels, figures []string
 	for i, rt := range rs {
 		row := leaderRow{Rank: i + 1, Name: lobby.Label(rt.Name, rt.Bot()), Rating: lobby.Figure(rt.Rating),
 			Games: strconv.Itoa(rt.Games), Wins: fmt.Sprintf("%d%s", rt.Wins, pct(rt.Wins, rt.Games)), Bot: rt.Bot(),
@@ -692,12 +692,12 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		}
 		lv.Rows = append(lv.Rows, row)
 		if i < 20 {
-			ratings, labels = append(ratings, float64(rt.Points())), append(labels, row.Name)
+			ratings, labels, figures = append(ratings, float64(rt.Points())), append(labels, row.Name), append(figures, row.Rating)
 		}
 	}
 	if len(lv.Rows) > 0 && !season.IsAllTime() && !now.Before(season.End()) {
 		lv.Champion = lv.Rows[0].Name + ", " + lv.Rows[0].Rating
 	}
-	lv.Chart = ratingBars(labels, ratings, float64(lv.Start))
+	lv.Chart = ratingBars(labels, figures, ratings, float64(lv.Start))
 	s.render(w, r, http.StatusOK, "leaderboard", layout{Title: "Leaderboard", Main: lv})
 }
