@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -187,4 +188,66 @@ func TestLobbySeasonLine(t *testing.T) {
 			t.Logf("the lobby at 80×24:\n%s", frame)
 		}
 	}
+}
+
+// TestPrivateRatingsToAStranger: a private table's rating figures reach
+// no screen of someone the table does not admit: its table screen does
+// not open for them (so neither its board's figures nor a game's
+// changes are read), and their stats screen's board, overall, counts
+// the members' public games only.
+func TestPrivateRatingsToAStranger(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	rules := engine.DefaultOptions()
+	rules.Lives = 1
+	e.finish(e.game("warm", rules, a, b), a, b)
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "den", Rules: rules, Seats: 2, Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Invite(ctx, a, "code12345", e.clock.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Redeem(ctx, b, "code12345"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{a, b} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.finish(tbl, a, b)
+	records, err := e.st.TableRecords(ctx, "den")
+	if err != nil || len(records) != 1 {
+		t.Fatal(records, err)
+	}
+	if den, err := e.st.Rating(ctx, a.ID, store.Board{Table: &records[0], Season: rating.AllTime}); err != nil || den.Games != 1 {
+		t.Fatalf("alice at den: %+v %v", den, err) // the game counted on the table's own board
+	}
+	overall, err := e.st.Rating(ctx, a.ID, store.Board{Season: rating.AllTime})
+	if err != nil || overall.Games != 1 {
+		t.Fatalf("alice overall: %+v %v", overall, err)
+	}
+
+	cfg := e.config(c, 80, 24)
+	cfg.Records, cfg.Table = e.st, "den"
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "could not open den")
+	frame := finalView(t, tm)
+	assertLacks(t, frame, "here", "rating  win", "Game over")
+
+	cfg = e.config(c, 80, 24)
+	cfg.Records = e.st
+	tm = teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Lobby chat")
+	tm.Send(keyRunes("L"))
+	tm.Send(keyRunes("a")) // all time
+	waitOutput(t, tm, "all time", lobby.Figure(overall.Rating))
+	frame = finalView(t, tm)
+	row := regexp.MustCompile(`alice +` + regexp.QuoteMeta(lobby.Figure(overall.Rating)) + ` +1 +[01]\b`)
+	if !row.MatchString(frame) {
+		t.Errorf("alice's row is not her public figure and game:\n%s", frame)
+	}
+	assertLacks(t, frame, "den")
 }
