@@ -71,5 +71,18 @@ func Move(c rating.Change) string {
 	return "±0"
 }
 
+// TrendWords says how a player's figure moved over their last rated
+// games on a board (points, oldest first: each game's change), from
+// before the first to after the last: "+129 over the last 2 rated games,
+// 1353? → 1482?". "" for none.
+func TrendWords(points []rating.Change) string {
+	if len(points) == 0 {
+		return ""
+	}
+	first, last := points[0].Before, points[len(points)-1].After
+	return fmt.Sprintf("%s over the last %s, %s → %s", Move(rating.Change{Before: first, After: last}),
+		Plural(len(points), "rated game", "rated games"), Figure(first), Figure(last))
+}
+
 // ProvisionalNote explains the "?" of a figure.
 const ProvisionalNote = "? provisional: the model is not sure of them yet (about ten games)"

@@ -200,7 +200,11 @@ func runStats(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(out)
 	}
-	writeStats(c, out)
+	changes := make([]rating.Change, len(trend))
+	for i, pt := range trend {
+		changes[i] = pt.Change
+	}
+	writeStats(c, out, lobby.TrendWords(changes))
 	return ExitOK
 }
 
@@ -271,7 +275,9 @@ func percent(n, of int, what string) string {
 // statsColumn is where the values of the stats start.
 const statsColumn = 17
 
-func writeStats(c *Call, s StatsJSON) {
+// writeStats writes the stats; trend says how the figure moved over the
+// last rated games (lobby.TrendWords), which s.Trend draws.
+func writeStats(c *Call, s StatsJSON, trend string) {
 	w := c.Stdout
 	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), lobby.Clean(s.Person, 40))
 	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
@@ -298,8 +304,7 @@ func writeStats(c *Call, s StatsJSON) {
 		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), ratingLine(*s.TableRating, "its own games"))
 	}
 	if len(s.Trend) > 0 {
-		row("trend", fmt.Sprintf("%s  %d → %d over the last %s (oldest left)", trendline(s.Trend), s.Trend[0], s.Trend[len(s.Trend)-1],
-			lobby.Plural(len(s.Trend), "rated game", "rated games")))
+		row("trend", trendline(s.Trend)+"  "+trend+" (oldest left)")
 	}
 	if len(s.Champion) > 0 {
 		row("champion", "of "+strings.Join(s.Champion, ", "))

@@ -467,7 +467,7 @@ type playerView struct {
 	Rating                                                          ratingView
 	Season                                                          string // the season running, "" when seasons are off
 	SeasonRating                                                    ratingView
-	Trend                                                           string // how the figure moved over their last rated games, "" for fewer than two
+	Trend                                                           string // how the figure moved over their last rated games (lobby.TrendWords)
 	Provisional                                                     string // what "?" means, when a figure shown has one
 	AsBot                                                           string // how many rated games were a bot's seat, when some were
 	Recent                                                          []gameRow
@@ -548,10 +548,12 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, "read the rating", err)
 		return
 	}
-	if len(trend) > 1 {
-		first, last := trend[0], trend[len(trend)-1]
-		pv.Trend = fmt.Sprintf("%s over the last %s: %s → %s", lobby.Move(rating.Change{Before: first.Before, After: last.After}),
-			lobby.Plural(len(trend), "rated game", "rated games"), lobby.Figure(first.Before), lobby.Figure(last.After))
+	if len(trend) > 0 {
+		changes := make([]rating.Change, len(trend))
+		for i, pt := range trend {
+			changes[i] = pt.Change
+		}
+		pv.Trend = lobby.TrendWords(changes)
 	}
 	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.ID, Limit: placesShown}, lobbystore.Shows(lobby.Viewer{}))
 	if err != nil {

@@ -100,8 +100,12 @@ func TestRatingPages(t *testing.T) {
 			t.Errorf("/players/alice shows the private games:\n%s", body)
 		}
 	}
-	if strings.Contains(body, "Trend") {
-		t.Error("a trend of one rated game")
+	pts, err := e.st.Trend(ctx, alice.ID, nil, 30)
+	if err != nil || len(pts) != 1 {
+		t.Fatalf("alice's trend: %+v %v", pts, err)
+	}
+	if m := missing(body, "<dt>Trend</dt><dd>"+lobby.TrendWords([]rating.Change{pts[0].Change})+"</dd>"); m != nil {
+		t.Errorf("/players/alice lacks %q", m)
 	}
 
 	// The private table's board: not there, but through its link.
