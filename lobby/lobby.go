@@ -2,14 +2,15 @@
 // per table that owns its game, its seats and its subscribers, the turn
 // clocks and the chats. It is also the one home of the rules of what
 // people see: names (names.go), who may see a table and its games
-// (access.go), the cleaning of typed text and plurals (clean.go), and the
-// narration of a game's events (narrate.go).
+// (access.go), the cleaning of typed text and plurals (clean.go), the
+// narration of a game's events (narrate.go), and ratings and seasons in
+// words (season.go).
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
-// the provably fair dice) and its own subpackages (lobby/ai, lobby/ident),
-// never store or sshapp.
+// the provably fair dice, and engine/rating) and its own subpackages
+// (lobby/ai, lobby/ident), never store or sshapp.
 package lobby
 
 import (

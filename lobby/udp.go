@@ -15,6 +15,13 @@ import (
 // ident.UDPAddrPrefix); the ban commands store the ban under that form
 // and the gateway enforces it. Both read it here.
 
+// MaexchenPoints are the Mäxchen server's points of a bot (its SCORE): +1
+// for each round played, −1 for each life lost, from the games it
+// finished and the lives it lost in them (sshapp/maexchen's page). The
+// gateway's SCORE and the commands that show a Mäxchen bot's rating beside
+// its points compute them here.
+func MaexchenPoints(games, livesLost int) int { return games - livesLost }
+
 // MaxUDPNameLen is the longest name of a Mäxchen bot: the protocol's 20
 // (CheckNameUpTo checks them).
 const MaxUDPNameLen = 20

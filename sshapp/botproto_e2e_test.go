@@ -17,6 +17,7 @@ import (
 	"github.com/mia-game/mia/lobby/lobbytest"
 
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/store"
 )
 
 // fastRules are the classic rules with the shortest turn clock.
@@ -159,7 +160,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 		if err != nil || sp.Name != nameOf(p) {
 			t.Errorf("player %s after bot: %+v %v", nameOf(p), sp, err)
 		}
-		if r, err := e.st.Rating(ctx, p.ID, ""); err != nil || r.BotGames != r.Games || r.Games == 0 || !r.Bot() {
+		if r, err := e.st.Rating(ctx, p.ID, store.Board{}); err != nil || r.BotGames != r.Games || r.Games == 0 || !r.Bot() {
 			t.Errorf("rating of %s after bot games: %+v %v", nameOf(p), r, err)
 		}
 	}

@@ -3,7 +3,6 @@ package sshapp
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 
@@ -82,11 +82,19 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "history: stray word", who: "carol", cmd: "history arena", code: 2, stderr: []string{"unexpected"}},
 		{name: "replay text", who: "carol", cmd: "replay " + ids[0], code: 0,
 			stdout: []string{"Game " + ids[0] + " at arena: little-mia, 2 lives", "Round 1: ", "rolled", "announced", "called", "a liar", "wins the game", "Standings: 1. ", "Lives after each round:", "♥", "→ 2 "}},
-		{name: "leaderboard", who: "carol", cmd: "leaderboard", code: 0, stdout: []string{"Leaderboard overall", "RANK", "ada (hard bot)", "bert (hard bot)", "cleo (hard bot)"}},
-		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2", code: 0, stdout: []string{"Leaderboard at arena", "1 "}},
+		{name: "leaderboard", who: "carol", cmd: "leaderboard --all-time", code: 0, stdout: []string{"Leaderboard overall · all time (UTC):", "RANK", "RATING", "μ", "σ", "ada (hard bot)", "bert (hard bot)", "cleo (hard bot)"}},
+		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2 --all-time", code: 0, stdout: []string{"Leaderboard at arena · all time", "1 "}},
+		{name: "leaderboard of people", who: "carol", cmd: "leaderboard --people --all-time", code: 0, stdout: []string{"people only", "No rated games yet."}},
+		{name: "leaderboard of bots", who: "carol", cmd: "leaderboard --bots --all-time", code: 0, stdout: []string{"bots only", "ada (hard bot)"}},
+		{name: "leaderboard of a season without games", who: "carol", cmd: "leaderboard --season 2020-W07", code: 0,
+			stdout: []string{"season 2020-W07, week 7 of 2020 (10–16 Feb), ended (UTC)", "No rated games yet."}},
+		{name: "leaderboard: bad season", who: "carol", cmd: "leaderboard --season 2026-13", code: 2, stderr: []string{`"2026-13" is not a season: a month as 2026-11`}},
+		{name: "leaderboard: two seasons", who: "carol", cmd: "leaderboard --season 2026-11 --all-time", code: 2, stderr: []string{"--season and --all-time do not go together"}},
+		{name: "leaderboard: people and bots", who: "carol", cmd: "leaderboard --people --bots", code: 2, stderr: []string{"--people and --bots do not go together"}},
+		{name: "ratings rebuild, not an admin", who: "carol", cmd: "ratings rebuild", code: 1, stderr: []string{"only server admins may rebuild the ratings"}},
 		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
-			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
+			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "counted at public tables only", "rating", "overall, all time, after", "μ ", "σ ", "μ − 3σ", "trend", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},
 		// A person who took a bot's name before bots' names were reserved
 		// does not hide the bot.
@@ -95,31 +103,35 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "stats of nobody", who: "carol", cmd: "stats nobody", code: 1, stderr: []string{"no player is called nobody"}},
 	})
 
-	// The leaderboard's ratings sum to 1500 a player (zero-sum), and its
-	// games and wins are the stored games'.
-	r = e.as(t, "carol", "leaderboard --table arena --json")
+	// The leaderboard is in the model's order (engine/rating.Compare: the
+	// conservative figure first), and its games and wins are the stored
+	// games'.
+	r = e.as(t, "carol", "leaderboard --table arena --all-time --json")
 	var lb command.LeaderboardJSON
-	if err := json.Unmarshal([]byte(r.stdout), &lb); err != nil || len(lb.Players) != 3 {
+	if err := json.Unmarshal([]byte(r.stdout), &lb); err != nil || len(lb.Players) != 3 || lb.Table != "arena" ||
+		lb.Season.Name != "all-time" || lb.Kind != "everyone" {
 		t.Fatalf("leaderboard: %v %s", err, r.stdout)
 	}
-	sum, games, wins := 0.0, 0, 0
+	games, wins := 0, 0
 	for i, p := range lb.Players {
-		sum += p.Rating
 		games += p.Games
 		wins += p.Wins
-		if p.Rank != i+1 || (i > 0 && p.Rating > lb.Players[i-1].Rating) {
+		r := rating.Rating{Mu: p.Mu, Sigma: p.Sigma, Games: p.Games}
+		if p.Rank != i+1 || p.Rating != r.Points() || p.Provisional != r.Provisional() || p.Conservative != r.Conservative() ||
+			(i > 0 && rating.Compare(rating.Rating{Mu: lb.Players[i-1].Mu, Sigma: lb.Players[i-1].Sigma, Games: lb.Players[i-1].Games}, r) > 0) {
 			t.Errorf("leaderboard order: %+v", lb.Players)
 		}
 	}
-	if math.Abs(sum-3*1500) > 0.5 || games != 3*wins {
-		t.Errorf("leaderboard: ratings sum to %v, %d games, %d wins", sum, games, wins)
+	if games != 3*wins {
+		t.Errorf("leaderboard: %d games, %d wins", games, wins)
 	}
 	r = e.as(t, "carol", "stats bot:hard:ada --json")
 	var st command.StatsJSON
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Games < want || st.Rating.Games < want || len(st.Form) == 0 || len(st.Recent) == 0 ||
+	if st.Games < want || st.Rating.Games < want || len(st.Form) == 0 || len(st.Recent) == 0 || st.Counted != "public" ||
+		len(st.Trend) != min(st.Rating.Games, 30) || st.Trend[len(st.Trend)-1] != st.Rating.Rating ||
 		st.Claims == 0 || st.BluffRate != float64(st.Bluffs)/float64(st.Claims) {
 		t.Errorf("stats: %+v", st)
 	}

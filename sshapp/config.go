@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
@@ -92,6 +93,10 @@ type Config struct {
 	// prints them, and history, replay and the table screen print each
 	// game's when its public address is set. Nil: no web window.
 	Web command.WebLinks
+	// Season is how the boards are cut into seasons (--season: monthly,
+	// the zero value, weekly or off): the season the leaderboard, stats
+	// and the lobby show by default (engine/rating).
+	Season rating.Period
 }
 
 // Limits are the protections of the server. A zero field takes its

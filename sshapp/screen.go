@@ -86,6 +86,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Records:  srv.cfg.Storage.Screens,
 		GameLink: srv.gameLink(),
 		Log:      srv.log.With("key", ss.fp),
+		Season:   srv.cfg.Season,
 	})
 }
 

@@ -137,6 +137,7 @@ func New(cfg Config) (*Server, error) {
 		UDPNames:    cfg.Storage.UDPNames,
 		Log:         srv.log,
 		Now:         cfg.Now,
+		Season:      cfg.Season,
 		IsAdmin:     srv.IsAdmin,
 		EndSessions: srv.endSessionsOf,
 		Web:         cfg.Web,

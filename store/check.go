@@ -21,8 +21,10 @@ import (
 // exactly one of the in-progress and finished sets unless abandoned, every
 // finished game is indexed by table and player, people, keys and names
 // agree (checkPeople), the Mäxchen bots' names (checkUDPNames), what open
-// tables keep (checkKept), and every tally is of the current version and
-// of a person who exists. It reads in one transaction and returns every
+// tables keep (checkKept), every tally is of the current version and of a
+// person who exists (checkTallies), and every finished game has one
+// finishing number and its ratings (checkRatings). It reads in one
+// transaction and returns every
 // problem found, joined.
 func (s *Store) Check(ctx context.Context) error {
 	if err := ctxErr(ctx, "check"); err != nil {
@@ -103,6 +105,7 @@ func (s *Store) Check(ctx context.Context) error {
 		errs = append(errs, checkUDPNames(tx)...)
 		errs = append(errs, checkKept(tx)...)
 		errs = append(errs, checkTallies(tx)...)
+		errs = append(errs, checkRatings(tx, games)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {
 			c := tx.Bucket(b).Cursor()
 			for k, _ := c.First(); k != nil; k, _ = c.Next() {
@@ -240,20 +243,84 @@ func checkUDPNames(tx *bolt.Tx) []error {
 	return errs
 }
 
-// checkTallies: every tally decodes as the current version (a file of
-// schema 2's version 1 is recounted when it opens), by a person who
-// exists or a key-less player.
+// checkTallies: the tallies are kept as this code keeps them (the stamp
+// in meta "tallies"; a file without it is recounted when it opens), and
+// every tally decodes as the current version, of a person who exists or a
+// key-less player, public or private (tallyKey).
 func checkTallies(tx *bolt.Tx) []error {
 	var errs []error
+	if got := string(tx.Bucket(bucketMeta).Get(keyTallies)); got != tallyStamp {
+		errs = append(errs, fmt.Errorf("tallies kept as %q, not %q", got, tallyStamp))
+	}
 	people := tx.Bucket(bucketPeople)
 	_ = tx.Bucket(bucketTallies).ForEach(func(k, v []byte) error {
+		person, public := tallyPerson(k)
 		if _, err := decodeTally(v); err != nil {
-			errs = append(errs, fmt.Errorf("tally of %s: %w", k, err))
+			of := person
+			if !public {
+				of += " (private games)"
+			}
+			errs = append(errs, fmt.Errorf("tally of %s: %w", of, err))
 		}
-		if id := string(k); ident.HasKeys(id) && people.Get(k) == nil {
-			errs = append(errs, fmt.Errorf("tally of unknown person %s", id))
+		if ident.HasKeys(person) && people.Get([]byte(person)) == nil {
+			errs = append(errs, fmt.Errorf("tally of unknown person %s", person))
 		}
 		return nil
 	})
+	return errs
+}
+
+// checkRatings checks the finishing numbers and the ratings made from
+// them: every finished game has exactly one number and a record of its
+// changes carrying it, every number names a finished game, and the
+// stored ratings were made by this model and layout (RatingsStamp).
+func checkRatings(tx *bolt.Tx, games map[uint64]Replay) []error {
+	var errs []error
+	if got := string(tx.Bucket(bucketMeta).Get(keyRatings)); got != RatingsStamp() {
+		errs = append(errs, fmt.Errorf("ratings made by %q, not %q", got, RatingsStamp()))
+	}
+	order, changes := tx.Bucket(bucketFinishOrder), tx.Bucket(bucketRatingGames)
+	if order == nil || changes == nil || tx.Bucket(bucketBoards) == nil {
+		return append(errs, errors.New("the ratings' buckets are missing"))
+	}
+	seqOf := map[uint64]uint64{}
+	_ = order.ForEach(func(k, v []byte) error {
+		if len(k) != 8 || len(v) != 8 {
+			errs = append(errs, fmt.Errorf("finish order: bad entry %x", k))
+			return nil
+		}
+		seq, id := binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(v)
+		r, ok := games[id]
+		switch {
+		case !ok || r.Ended.IsZero() || r.Winner < 0:
+			errs = append(errs, fmt.Errorf("finish order %d: game %d is not finished", seq, id))
+		case seqOf[id] != 0:
+			errs = append(errs, fmt.Errorf("game %d has finishing numbers %d and %d", id, seqOf[id], seq))
+		}
+		seqOf[id] = seq
+		return nil
+	})
+	for id, r := range games {
+		if r.Ended.IsZero() || r.Winner < 0 {
+			continue
+		}
+		seq, ok := seqOf[id]
+		if !ok {
+			errs = append(errs, fmt.Errorf("finished game %d has no finishing number", id))
+			continue
+		}
+		v := changes.Get(u64(id))
+		if v == nil {
+			errs = append(errs, fmt.Errorf("finished game %d has no ratings", id))
+			continue
+		}
+		gr, err := decodeGameRatings(v)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("game %d: ratings: %w", id, err))
+		case gr.Seq != seq:
+			errs = append(errs, fmt.Errorf("game %d: ratings of finishing number %d, not %d", id, gr.Seq, seq))
+		}
+	}
 	return errs
 }

@@ -391,6 +391,7 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 		case err != nil:
 		case res != nil:
 			s.forgetGame(id)
+			s.dropChampions()
 		default:
 			s.rememberGame(id, after)
 		}
@@ -417,12 +418,14 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return ErrFinished
 	}
 	var (
-		rec Replay
-		fps []string
-		rk  engine.Ranking
+		rec    Replay
+		fps    []string
+		rk     engine.Ranking
+		public bool
+		table  *Table
 	)
 	if known != nil {
-		fps, rk = known.persons, known.ranking
+		fps, rk, public = known.persons, known.ranking, known.public
 	}
 	if fps == nil || res != nil {
 		var err error
@@ -430,6 +433,9 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 			return err
 		}
 		fps, rk = rec.persons(), rec.Rules.Ranking
+		if table, public, err = gameTable(tx, rec.Table, rec.Started); err != nil {
+			return err
+		}
 	}
 	events := tx.Bucket(bucketEvents)
 	c := events.Cursor()
@@ -472,7 +478,7 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 	}
 	var d tallyDelta
 	d.events(len(fps), rk, evs, prevRoll)
-	*after = liveGame{persons: fps, ranking: rk, seq: last + len(evs)}
+	*after = liveGame{persons: fps, ranking: rk, public: public, seq: last + len(evs)}
 	after.roll, after.hasRoll = prevRoll(len(evs))
 
 	for i, e := range evs {
@@ -485,11 +491,11 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 			return err
 		}
 		d.finish(len(fps), res.Winner)
-		if err := rateTx(tx, &rec, *res); err != nil {
+		if err := rateTx(tx, id, &rec, table, public); err != nil {
 			return fmt.Errorf("ratings: %w", err)
 		}
 	}
-	return d.apply(tx, fps)
+	return d.apply(tx, fps, public)
 }
 
 // persons lists the players' ids by seat.
@@ -854,16 +860,32 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 	return out, errors.Join(errs...)
 }
 
-// Tally returns a person's running totals, by id; a person with no games
-// has a zero Tally, not an error.
+// Tally returns a person's running totals over every game, by id; a
+// person with no games has a zero Tally, not an error.
 func (s *Store) Tally(ctx context.Context, person string) (Tally, error) {
+	return s.tally(ctx, person, false)
+}
+
+// PublicTally returns a person's running totals over the public games
+// only (GamePublic: played at a public table): what everyone may read.
+// A private table's games, even while they run, never move it.
+func (s *Store) PublicTally(ctx context.Context, person string) (Tally, error) {
+	return s.tally(ctx, person, true)
+}
+
+func (s *Store) tally(ctx context.Context, person string, publicOnly bool) (Tally, error) {
 	if err := ctxErr(ctx, "tally"); err != nil {
 		return Tally{}, err
 	}
 	var t Tally
 	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketTallies)
 		var err error
-		t, err = decodeTally(tx.Bucket(bucketTallies).Get([]byte(person)))
+		if t, err = decodeTally(b.Get(tallyKey(person, true))); err != nil || publicOnly {
+			return err
+		}
+		other, err := decodeTally(b.Get(tallyKey(person, false)))
+		t.add(other)
 		return err
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 )
 
 // TestHistoryFilters pages through the games a filter shows: a page of
@@ -143,8 +144,15 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	_, checks["History"] = s.History(ctx, Query{}, all)
 	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
 	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
-	_, checks["Rating"] = s.Rating(ctx, "x", "")
-	_, checks["Leaderboard"] = s.Leaderboard(ctx, "", 1)
+	_, checks["Rating"] = s.Rating(ctx, "x", Board{})
+	_, checks["Leaderboard"] = s.Leaderboard(ctx, BoardQuery{Limit: 1})
+	_, checks["Seasons"] = s.Seasons(ctx, nil, rating.Monthly)
+	_, _, checks["Champion"] = s.Champion(ctx, Board{})
+	_, checks["GameRatings"] = s.GameRatings(ctx, "1")
+	_, checks["Trend"] = s.Trend(ctx, "x", nil, 5)
+	_, checks["SeatRatings"] = s.SeatRatings(ctx, "t", nil)
+	_, checks["RebuildRatings"] = s.RebuildRatings(ctx)
+	_, checks["PublicTally"] = s.PublicTally(ctx, "x")
 	checks["Ban"] = s.Ban(ctx, Ban{Key: "x"})
 	checks["Unban"] = s.Unban(ctx, "x")
 	_, checks["Banned"] = s.Banned(ctx, "x")

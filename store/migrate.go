@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
@@ -70,21 +69,21 @@ const gatewayHost1 = "maexchen-gateway"
 //   - every record that held a fingerprint holds the person's id: each
 //     game's seats (which keep the fingerprint too, hashed by the fair
 //     seating, and the name played under), the index of games by player,
-//     tallies, ratings, and tables' hosts, members and seated players; a
+//     tallies, and tables' hosts, members and seated players; a
 //     fingerprint without a profile (none is written by schema 1's server)
 //     becomes a person of its own, named playerN;
 //   - key-less identities stay what they were, but the gateway's, which
 //     becomes ident.GatewayHost;
-//   - ratings lose the name and the bot mark they copied, and count the
-//     games played in a bot's seat (from the games' seats);
+//   - the ratings (schema 1's multiplayer Elo, if any) are dropped: they
+//     are derived from the games, and Open rebuilds them once the file is
+//     migrated (ensureRatings);
 //   - bans stay bans of their keys (or key-less players); a ban of UDP
 //     addresses becomes a ban of their own kind (Ban.UDP);
 //   - the Mäxchen bots' held names (udp_names, by name) are keyed by their
 //     look, each held; of names that look alike the one heard last keeps
 //     its hold, and a hold that looks like a person's name ends;
-//   - buckets that schema 1 files may lack (ratings, bans, seeds,
-//     closed_tables, udp_names) are made, ratings filled from the finished
-//     games.
+//   - buckets that schema 1 files may lack (bans, seeds, closed_tables,
+//     udp_names) are made.
 func migrate1(tx *bolt.Tx) error {
 	for _, b := range [][]byte{bucketMeta, bucketPlayers1, bucketNames, bucketTables, bucketInvites, bucketGames,
 		bucketEvents, bucketActive, bucketFinished, bucketByTable, bucketByPlayer, bucketTallies} {
@@ -92,9 +91,13 @@ func migrate1(tx *bolt.Tx) error {
 			return fmt.Errorf("%w: schema 1 file without bucket %q", ErrSchema, b)
 		}
 	}
-	rate := tx.Bucket(bucketRatings) == nil
 	udpNames := tx.Bucket(bucketUDPNames) != nil
-	for _, b := range [][]byte{bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames} {
+	if tx.Bucket(bucketOldRatings) != nil {
+		if err := tx.DeleteBucket(bucketOldRatings); err != nil {
+			return err
+		}
+	}
+	for _, b := range [][]byte{bucketBans, bucketSeeds, bucketClosed, bucketUDPNames} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b, err)
 		}
@@ -110,7 +113,6 @@ func migrate1(tx *bolt.Tx) error {
 		{"games", m.games},
 		{"games by player", m.byPlayer},
 		{"tallies", m.tallies},
-		{"ratings", m.ratings},
 		{"tables", m.tables},
 		{"bans", m.bans},
 	}
@@ -124,13 +126,6 @@ func migrate1(tx *bolt.Tx) error {
 		if err := st.do(tx); err != nil {
 			return fmt.Errorf("migrate %s: %w", st.what, err)
 		}
-	}
-	if rate {
-		if err := rateAll(tx); err != nil {
-			return err
-		}
-	} else if err := countBotGames(tx); err != nil {
-		return fmt.Errorf("migrate ratings: %w", err)
 	}
 	return tx.DeleteBucket(bucketPlayers1)
 }
@@ -309,96 +304,6 @@ func (m *migration) tallies(tx *bolt.Tx) error {
 	return m.rekey(tx, bucketTallies, func(k []byte) ([]byte, []byte, []byte, bool) { return nil, k, nil, true })
 }
 
-// ratings: lower(table) 0x00 who; the values drop the name and bot mark.
-func (m *migration) ratings(tx *bolt.Tx) error {
-	err := m.rekey(tx, bucketRatings, func(k []byte) ([]byte, []byte, []byte, bool) {
-		i := bytes.IndexByte(k, 0)
-		if i < 0 {
-			return nil, nil, nil, false
-		}
-		return k[:i+1], k[i+1:], nil, true
-	})
-	if err != nil {
-		return err
-	}
-	b := tx.Bucket(bucketRatings)
-	type kv struct{ k, v []byte }
-	var puts []kv
-	err = b.ForEach(func(k, v []byte) error {
-		var r ratingRecord // unknown fields (name, bot) are dropped
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("decode rating %q: %w", k, err)
-		}
-		nv, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		puts = append(puts, kv{clone(k), nv})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, p := range puts {
-		var err error
-		if p.v == nil {
-			err = b.Delete(p.k)
-		} else {
-			err = b.Put(p.k, p.v)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// countBotGames counts, in every rating, the finished games its person
-// played in a bot's seat.
-func countBotGames(tx *bolt.Tx) error {
-	b := tx.Bucket(bucketRatings)
-	counts := map[string]int{}
-	err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
-		rec, err := getGame(tx, binary.BigEndian.Uint64(k))
-		if err != nil {
-			return err
-		}
-		seen := map[string]bool{}
-		for _, p := range rec.Players {
-			if p.Person == "" || seen[p.Person] {
-				continue
-			}
-			seen[p.Person] = true
-			if botSeat(&rec, p.Person) {
-				counts[string(ratingKey("", p.Person))]++
-				counts[string(ratingKey(rec.Table, p.Person))]++
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for k, n := range counts {
-		r, ok, err := getRating(b, []byte(k))
-		if err != nil {
-			return err
-		}
-		if !ok {
-			continue
-		}
-		r.BotGames = min(n, r.Games)
-		v, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		if err := b.Put([]byte(k), v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // tables gives open and closed tables' hosts, members and seated players
 // their persons.
 func (m *migration) tables(tx *bolt.Tx) error {
@@ -545,21 +450,21 @@ func migrateUDPNames(tx *bolt.Tx) error {
 	return nil
 }
 
-// schema2Buckets are the buckets of a file of schema 2.
+// schema2Buckets are the buckets of a file of schema 2 that schema 3
+// keeps (its ratings, whatever their buckets, are made again on open).
 var schema2Buckets = [][]byte{
 	bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
 	bucketTables, bucketInvites,
 	bucketGames, bucketEvents, bucketActive, bucketFinished,
 	bucketByTable, bucketByPlayer, bucketTallies,
-	bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
+	bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
 }
 
 // migrate2 turns a file of schema 2 into schema 3: the buckets of what an
 // open table keeps besides its record (next_dice, chat; tablekeep.go) are
-// made, empty (a table's next dice are drawn when it starts), and every
-// tally is counted again from the games (recountTallies): a tally of
-// version 1 counted an understated claim as a bluff; version 2 counts it
-// apart. Every other counter comes out as it was.
+// made, empty (a table's next dice are drawn when it starts). Its tallies
+// (version 1, whose bluffs counted understated claims) are counted again
+// when the file opens, as they are not stamped (ensureTallies).
 func migrate2(tx *bolt.Tx) error {
 	for _, b := range schema2Buckets {
 		if tx.Bucket(b) == nil {
@@ -571,5 +476,5 @@ func migrate2(tx *bolt.Tx) error {
 			return fmt.Errorf("create bucket %s: %w", b, err)
 		}
 	}
-	return recountTallies(tx)
+	return nil
 }

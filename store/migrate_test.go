@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby/ident"
 )
 
@@ -287,6 +287,12 @@ func TestMigrateSchema1(t *testing.T) {
 		if err != nil || asV1 != tl || got != recount[id] {
 			t.Errorf("tally of %s (%s) = %+v, %v; want %+v, bluffs and understated apart: %+v", who, id, got, err, tl, recount[id])
 		}
+		// Carol's and alice's game 2 was at a private table: it is not
+		// in what everyone reads.
+		pub, err := s.PublicTally(ctx, id)
+		if wantGames := tl.Games - map[string]int{"carol": 1, "alice": 1}[nameOfKey(want, who)]; err != nil || pub.Games != wantGames {
+			t.Errorf("public tally of %s = %+v, %v; want %d games", who, pub, err, wantGames)
+		}
 		gs, err := s.Games(ctx, Query{Player: id, Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
@@ -300,45 +306,10 @@ func TestMigrateSchema1(t *testing.T) {
 		}
 	}
 
-	// Ratings: the same figures, by person, named now, with the games
-	// played in a bot's seat counted.
-	botGames := map[string]int{}
-	for _, doc := range want.Games {
-		var g struct {
-			Table   string
-			Winner  int
-			Players []struct {
-				Fingerprint string
-				Bot         bool
-			}
-		}
-		_ = json.Unmarshal(doc, &g)
-		if g.Winner < 0 {
-			continue
-		}
-		for _, p := range g.Players {
-			if p.Bot {
-				botGames["\x00"+p.Fingerprint]++
-				botGames[g.Table+"\x00"+p.Fingerprint]++
-			}
-		}
-	}
-	for table, board := range want.Ratings {
-		got, err := s.Leaderboard(ctx, table, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(board) {
-			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
-		}
-		for i, w := range board {
-			g := got[i]
-			if g.Person != idOf(t, s, w.Fingerprint) || g.Name != w.Name || g.Rating != w.Rating || g.Games != w.Games || g.Wins != w.Wins ||
-				g.BotGames != botGames[table+"\x00"+w.Fingerprint] || g.Bot() != (w.Bot && w.Name != "dave" || w.Name == "dave" && g.Games == g.BotGames) {
-				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
-			}
-		}
-	}
+	// Ratings: rebuilt from the games (schema 1's Elo is dropped), by
+	// person, named now.
+	checkRebuilt(t, s, want)
+	sameAsFreshReplay(t, s)
 
 	// Tables: hosts, members and seats by person.
 	for name, recs := range want.Tables {
@@ -396,10 +367,9 @@ func TestMigrateSchema1(t *testing.T) {
 	}
 
 	// A reopen finds the current schema and changes nothing.
-	before, _ := s.Leaderboard(ctx, "", 0)
+	before := snapshot(t, s)
 	s = reopen(t, s)
-	after, _ := s.Leaderboard(ctx, "", 0)
-	if !reflect.DeepEqual(before, after) {
+	if after := snapshot(t, s); !reflect.DeepEqual(before, after) {
 		t.Errorf("the reopen changed the ratings")
 	}
 	if err := s.Check(ctx); err != nil {
@@ -408,11 +378,11 @@ func TestMigrateSchema1(t *testing.T) {
 }
 
 // TestMigrateSchema1Backfill: a schema-1 file from before the ratings and
-// bans buckets existed migrates, its ratings filled from its finished
+// bans buckets existed migrates, its ratings made from its finished
 // games, by person.
 func TestMigrateSchema1Backfill(t *testing.T) {
 	s, want := openSchema1(t, func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketRatings, bucketBans} {
+		for _, b := range [][]byte{bucketOldRatings, bucketBans} {
 			if err := tx.DeleteBucket(b); err != nil {
 				return err
 			}
@@ -420,26 +390,122 @@ func TestMigrateSchema1Backfill(t *testing.T) {
 		return nil
 	})
 	ctx := context.Background()
-	for table, board := range want.Ratings {
-		got, err := s.Leaderboard(ctx, table, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(board) {
-			t.Fatalf("leaderboard %q: %d rows, want %d", table, len(got), len(board))
-		}
-		for i, w := range board {
-			g := got[i]
-			if g.Person != idOf(t, s, w.Fingerprint) || math.Abs(g.Rating-w.Rating) > 1e-9 || g.Games != w.Games || g.Wins != w.Wins {
-				t.Errorf("leaderboard %q #%d = %+v, want %+v", table, i, g, w)
-			}
-		}
-	}
+	checkRebuilt(t, s, want)
 	if bans, err := s.Bans(ctx); err != nil || len(bans) != 0 {
 		t.Errorf("bans: %+v, %v", bans, err)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// checkRebuilt checks the migrated file's ratings against the fixture's
+// finished games folded through the model, in the order they ended (the
+// order they finished in, for a file without finishing numbers): overall
+// the games of public tables, and each table record's own games on its
+// board; each row's name now, wins and games in a bot's seat.
+func checkRebuilt(t *testing.T, s *Store, want schema1) {
+	t.Helper()
+	ctx := context.Background()
+	type game struct {
+		ID        string
+		Table     string
+		Started   time.Time
+		Ended     time.Time
+		Winner    int
+		Standings []int
+		Players   []struct {
+			Fingerprint string
+			Bot         bool
+		}
+	}
+	var games []game
+	for _, doc := range want.Games {
+		var g game
+		if err := json.Unmarshal(doc, &g); err != nil {
+			t.Fatal(err)
+		}
+		if g.Winner >= 0 {
+			games = append(games, g)
+		}
+	}
+	slices.SortStableFunc(games, func(a, b game) int { return a.Ended.Compare(b.Ended) })
+	type row struct {
+		r              rating.Rating
+		wins, botGames int
+	}
+	boards := map[string]map[string]*row{} // "" overall, else table name and creation
+	ladders := map[string]*rating.Ladder[string]{}
+	rated := 0
+	for _, g := range games {
+		records, err := s.TableRecords(ctx, g.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := RecordAt(records, g.Started)
+		var keys []string
+		if rec != nil && !g.Started.Before(rec.Created) {
+			if !rec.Private {
+				keys = append(keys, "")
+			}
+			keys = append(keys, rec.Name+" "+rec.Created.String())
+		}
+		ids := make([]string, len(g.Players))
+		for i, p := range g.Players {
+			ids[i] = idOf(t, s, p.Fingerprint)
+		}
+		for _, k := range keys {
+			if ladders[k] == nil {
+				ladders[k], boards[k] = rating.NewLadder[string](rating.Default), map[string]*row{}
+			}
+			cs, err := ladders[k].Play(ids, places(len(ids), g.Standings, g.Winner))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, id := range ids {
+				r := boards[k][id]
+				if r == nil {
+					r = &row{}
+					boards[k][id] = r
+				}
+				r.r = cs[i].After
+				if i == g.Winner {
+					r.wins++
+				}
+				if g.Players[i].Bot {
+					r.botGames++
+				}
+			}
+			rated++
+		}
+	}
+	if rated < 5 {
+		t.Fatalf("only %d games rated", rated)
+	}
+	for k, rows := range boards {
+		b := Board{Season: rating.AllTime}
+		if k != "" {
+			name, _, _ := strings.Cut(k, " ")
+			records, _ := s.TableRecords(ctx, name)
+			for i := range records {
+				if name+" "+records[i].Created.String() == k {
+					b.Table = &records[i]
+				}
+			}
+		}
+		got, err := s.Leaderboard(ctx, BoardQuery{Board: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(rows) {
+			t.Errorf("board %q: %d rows, want %d", k, len(got), len(rows))
+		}
+		for _, g := range got {
+			w := rows[g.Person]
+			if w == nil || g.Rating != w.r || g.Wins != w.wins || g.BotGames != w.botGames || g.Name == "" {
+				t.Errorf("board %q: %+v, want %+v", k, g, w)
+			}
+		}
 	}
 }
 
@@ -643,11 +709,12 @@ func dumpBuckets(tx *bolt.Tx) map[string]map[string]string {
 
 // TestMigrateSchema2 opens the fixture of schema 2: it becomes the
 // current schema in one go, with the buckets of what open tables keep
-// (empty: a table draws its next dice when the lobby starts it) and every
+// (empty: a table draws its next dice when the lobby starts it), every
 // tally counted again from the games, understated claims apart from
-// bluffs and every other counter as schema 2 had it; nothing else in the
-// file changes, byte for byte. Check is clean, and a reopen changes
-// nothing.
+// bluffs and every other counter as schema 2 had it, and the ratings made
+// from the games (schema 2's bucket dropped): tallies and ratings are
+// what a fresh replay of its games gives. Nothing else in the file
+// changes, byte for byte. Check is clean, and a reopen changes nothing.
 func TestMigrateSchema2(t *testing.T) {
 	var want schema2
 	doc, err := os.ReadFile(filepath.Join("testdata", "schema2.json"))
@@ -690,13 +757,25 @@ func TestMigrateSchema2(t *testing.T) {
 		t.Errorf("schema %x after the migration", v)
 	}
 	for name, kv := range before {
-		if name == string(bucketTallies) || name == string(bucketMeta) {
+		if name == string(bucketTallies) || name == string(bucketMeta) || name == string(bucketOldRatings) {
 			continue
 		}
 		if !reflect.DeepEqual(after[name], kv) {
 			t.Errorf("the migration changed bucket %s", name)
 		}
 	}
+	if _, ok := before[string(bucketOldRatings)]; !ok {
+		t.Error("the fixture of schema 2 has no ratings bucket")
+	}
+	if _, ok := after[string(bucketOldRatings)]; ok {
+		t.Error("schema 2's ratings bucket is still there")
+	}
+	for _, k := range []string{"schema", "ratings", "tallies"} {
+		if after["meta"][k] == "" {
+			t.Errorf("meta %q not set", k)
+		}
+	}
+	sameAsFreshReplay(t, s)
 	for _, b := range [][]byte{bucketNextDice, bucketChat} {
 		if kv, ok := after[string(b)]; !ok || len(kv) != 0 {
 			t.Errorf("bucket %s after the migration: %d entries, made %t", b, len(kv), ok)
@@ -815,5 +894,199 @@ func TestMigrateSchema1WebLink(t *testing.T) {
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
+	}
+}
+
+// nameOfKey is the schema-1 name of a key.
+func nameOfKey(want schema1, key string) string {
+	for name, k := range want.Keys {
+		if k == key && name != "red" {
+			return name
+		}
+	}
+	return ""
+}
+
+// sameAsFreshReplay plays every game of s again, through CreateGame and
+// Append, into a new file that has s's table records: games created in
+// the order of their ids, their events appended, and the finished ones
+// finished in the order they ended (the order a rebuild numbers the games
+// of a file without finishing numbers). The new file's tallies, public
+// and private, and its ratings (every board in every season, each game's
+// changes, the finishing numbers and the stamps) must equal s's, byte for
+// byte.
+func sameAsFreshReplay(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := context.Background()
+	fresh, _ := openTemp(t)
+	if err := s.db.View(func(from *bolt.Tx) error {
+		return fresh.db.Update(func(to *bolt.Tx) error {
+			for _, name := range [][]byte{bucketTables, bucketClosed} {
+				if err := from.Bucket(name).ForEach(func(k, v []byte) error {
+					return to.Bucket(name).Put(clone(k), clone(v))
+				}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	type played struct {
+		g   Game
+		evs []engine.Event
+	}
+	var games []played
+	for id := 1; ; id++ {
+		g, evs, err := s.Game(ctx, strconv.Itoa(id))
+		if errors.Is(err, ErrNotFound) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, played{g, evs})
+	}
+	finished := 0
+	for _, p := range games {
+		g := p.g
+		g.Fair = nil // the dice are in the events; neither tallies nor ratings read the proof
+		got, err := fresh.CreateGame(ctx, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.ID != p.g.ID {
+			t.Fatalf("game %s replayed as %s", p.g.ID, got.ID)
+		}
+		if len(p.evs) > 0 {
+			if err := fresh.Append(ctx, got.ID, p.evs, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !p.g.Ended.IsZero() && !p.g.Finished() {
+			if err := fresh.Abandon(ctx, got.ID, p.g.Ended); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	slices.SortStableFunc(games, func(a, b played) int { return a.g.Ended.Compare(b.g.Ended) })
+	for _, p := range games {
+		if !p.g.Finished() {
+			continue
+		}
+		res := Result{Ended: p.g.Ended, Winner: p.g.Winner, Standings: p.g.Standings}
+		if err := fresh.Append(ctx, p.g.ID, nil, &res); err != nil {
+			t.Fatal(err)
+		}
+		finished++
+	}
+	if finished < 5 {
+		t.Fatalf("only %d finished games replayed", finished)
+	}
+	sameSnapshot(t, "the ratings of a fresh replay", snapshot(t, fresh), snapshot(t, s))
+	tallies := func(s *Store) map[string]string {
+		out := map[string]string{}
+		_ = s.db.View(func(tx *bolt.Tx) error {
+			out["meta"] = string(tx.Bucket(bucketMeta).Get(keyTallies))
+			return tx.Bucket(bucketTallies).ForEach(func(k, v []byte) error {
+				out[string(k)] = string(v)
+				return nil
+			})
+		})
+		return out
+	}
+	want, got := tallies(fresh), tallies(s)
+	private := 0
+	for k := range want {
+		if _, public := tallyPerson([]byte(k)); !public {
+			private++
+		}
+	}
+	if !reflect.DeepEqual(want, got) {
+		t.Errorf("tallies differ from a fresh replay's\n got %q\nwant %q", got, want)
+	}
+	if len(want) < 4 || private == 0 {
+		t.Errorf("%d tallies, %d of private games: the comparison covers too little", len(want), private)
+	}
+}
+
+// TestOlderFileOfTheCurrentSchema: a file of the current schema as the
+// server before the boards wrote it (no stamps in meta; every tally under
+// its person, public and private games together; its ratings in a bucket
+// "ratings" of JSON rows; no finishing numbers) has its tallies counted
+// again and its ratings made on open, once: the result is a fresh
+// replay's, and a reopen changes nothing.
+func TestOlderFileOfTheCurrentSchema(t *testing.T) {
+	path := copyFixture(t, "schema2.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketBoards, bucketRatingGames, bucketFinishOrder} {
+			if err := tx.DeleteBucket(b); err != nil {
+				return err
+			}
+		}
+		old, err := tx.CreateBucket(bucketOldRatings)
+		if err != nil {
+			return err
+		}
+		if err := old.Put([]byte("\x00p:1"), []byte(`{"rating":1516,"games":3,"wins":2}`)); err != nil {
+			return err
+		}
+		// One tally per person, as that server kept it.
+		tallies := tx.Bucket(bucketTallies)
+		sums := map[string]Tally{}
+		var keys [][]byte
+		if err := tallies.ForEach(func(k, v []byte) error {
+			tl, err := decodeTally(v)
+			if err != nil {
+				return err
+			}
+			person, _ := tallyPerson(k)
+			sum := sums[person]
+			sum.add(tl)
+			sums[person] = sum
+			keys = append(keys, clone(k))
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := tallies.Delete(k); err != nil {
+				return err
+			}
+		}
+		for person, tl := range sums {
+			if err := tallies.Put([]byte(person), tl.encode()); err != nil {
+				return err
+			}
+		}
+		for _, k := range [][]byte{keyTallies, keyRatings} {
+			if err := tx.Bucket(bucketMeta).Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(t, s)
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	sameAsFreshReplay(t, s)
+	var first map[string]map[string]string
+	_ = s.db.View(func(tx *bolt.Tx) error { first = dumpBuckets(tx); return nil })
+	if _, ok := first[string(bucketOldRatings)]; ok {
+		t.Error("the old ratings bucket is still there")
+	}
+	s = reopen(t, s)
+	var again map[string]map[string]string
+	_ = s.db.View(func(tx *bolt.Tx) error { again = dumpBuckets(tx); return nil })
+	if !reflect.DeepEqual(first, again) {
+		t.Error("the second open changed the file")
 	}
 }

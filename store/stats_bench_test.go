@@ -24,7 +24,7 @@ func BenchmarkStatsReads10k(b *testing.B) {
 	t0 := time.Now()
 	fill(b, s, games)
 	b.Logf("%d games, %d events, stored in %v", len(games), events, time.Since(t0).Round(time.Millisecond))
-	x := seats(1)[0].Fingerprint
+	x := seats(1)[0].Person
 	// What a stranger sees: the games of public tables (the lobby's rule,
 	// without its other cases).
 	stranger := func(g Game, t *Table) bool { return t == nil || !t.Private }
@@ -60,7 +60,7 @@ func BenchmarkStatsReads10k(b *testing.B) {
 			if err != nil || t.Games != 10000 {
 				b.Fatalf("Tally: %+v, %v", t, err)
 			}
-			r, err := s.Rating(ctx, x, "")
+			r, err := s.Rating(ctx, x, Board{})
 			if err != nil || r.Games != 10000 {
 				b.Fatalf("Rating: %+v, %v", r, err)
 			}
@@ -73,7 +73,7 @@ func BenchmarkStatsReads10k(b *testing.B) {
 			if _, err := s.Tally(ctx, x); err != nil {
 				b.Fatal(err)
 			}
-			if _, err := s.Rating(ctx, x, ""); err != nil {
+			if _, err := s.Rating(ctx, x, Board{}); err != nil {
 				b.Fatal(err)
 			}
 			if gs, err := s.History(ctx, Query{Player: x, Limit: 29}, stranger); err != nil || len(gs) != 29 {
@@ -85,7 +85,7 @@ func BenchmarkStatsReads10k(b *testing.B) {
 	b.Run("Leaderboard", func(b *testing.B) {
 		for b.Loop() {
 			start := time.Now()
-			lb, err := s.Leaderboard(ctx, "", 20)
+			lb, err := s.Leaderboard(ctx, BoardQuery{Limit: 20})
 			if err != nil || len(lb) != 10 {
 				b.Fatalf("Leaderboard: %d, %v", len(lb), err)
 			}

@@ -10,7 +10,11 @@
 //
 // Layout (all buckets are created once, by Open, and named in one place):
 //
-//	meta      "schema" -> big-endian uint64 schema version (3)
+//	meta      "schema" -> big-endian uint64 schema version (3);
+//	          "ratings" -> what made the ratings (RatingsStamp): a file
+//	          whose stamp differs has its ratings rebuilt on open;
+//	          "tallies" -> how the tallies are kept (tally.go): a file
+//	          whose stamp differs has its tallies recounted on open
 //	people    person id -> Person (JSON: name, keys, created)
 //	keys      key fingerprint -> person id
 //	names     skeleton(name) (ident.Skeleton) -> person id: no two people
@@ -29,8 +33,17 @@
 //	finished  id(8) -> "" for every finished game
 //	by_table  lower(table) 0x00 id(8) -> "" for finished games
 //	by_player person id 0x00 id(8) -> "" for finished games
-//	tallies   person id -> Tally (version byte 2, 9 big-endian uint64s)
-//	ratings   lower(table) 0x00 person id -> rating (JSON); table "" is overall
+//	tallies   person id -> Tally of the person's public games (version
+//	          byte 2, 9 big-endian uint64s); person id 0x00 "private" -> of
+//	          the others (GamePublic)
+//	finish_order seq(8) -> id(8): every finished game's finishing number,
+//	          the order the ratings fold the games in (ratings.go)
+//	boards    board 0x00 season 0x00 person id -> a rating (ratings.go:
+//	          entry): board "" is overall, "t" lower(table) 0x00
+//	          created(8) one table's record; season "all-time", "2026-11"
+//	          or "2026-W48". Derived from the games, like rating_games
+//	rating_games id(8) -> what a finished game did to its players'
+//	          ratings (GameRatings)
 //	bans      key fingerprint, person id or "udp:"NETWORK -> Ban (JSON)
 //	udp_names skeleton(name) -> UDPName (JSON): a Mäxchen bot's name taken
 //	          for the address it plays from (registered, or held)
@@ -43,8 +56,11 @@
 //
 // A file of an older schema is migrated on open, in one transaction
 // (migrate.go): schema 1 (people were their keys: players, fingerprint ->
-// profile), then schema 2 (no next_dice nor chat; tallies of version 1,
-// whose bluffs counted understated claims).
+// profile), then schema 2 (no next_dice nor chat). The tallies and the
+// ratings are derived from the games: each is made again from them on
+// open, in a transaction of its own, when its stamp in meta differs (a
+// new or migrated file, or one an older server wrote: its "ratings"
+// bucket is dropped then), without a change of schema.
 //
 // Integers in keys are big-endian, so a cursor walks games and events in
 // order. Values handed out are always copies, never memory of a
@@ -115,24 +131,32 @@ var (
 	bucketByTable  = []byte("by_table")
 	bucketByPlayer = []byte("by_player")
 	bucketTallies  = []byte("tallies")
-	bucketRatings  = []byte("ratings")
-	bucketBans     = []byte("bans")
-	bucketSeeds    = []byte("seeds")
-	bucketClosed   = []byte("closed_tables")
-	bucketUDPNames = []byte("udp_names")
-	bucketNextDice = []byte("next_dice")
-	bucketChat     = []byte("chat")
+	// bucketOldRatings held the ratings of servers before the boards:
+	// dropped by the first rebuild.
+	bucketOldRatings  = []byte("ratings")
+	bucketBoards      = []byte("boards")
+	bucketRatingGames = []byte("rating_games")
+	bucketFinishOrder = []byte("finish_order")
+	bucketBans        = []byte("bans")
+	bucketSeeds       = []byte("seeds")
+	bucketClosed      = []byte("closed_tables")
+	bucketUDPNames    = []byte("udp_names")
+	bucketNextDice    = []byte("next_dice")
+	bucketChat        = []byte("chat")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
 		bucketTables, bucketInvites,
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
-		bucketRatings, bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
+		bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
 		bucketNextDice, bucketChat,
 	}
+	// The ratings' buckets are made by ensureRatings (ratings.go), which
+	// rebuilds them when the stamp in meta "ratings" differs.
 
-	keySchema = []byte("schema")
+	keySchema  = []byte("schema")
+	keyRatings = []byte("ratings")
 )
 
 // lockTimeout is how long Open waits for the file lock.
@@ -159,11 +183,16 @@ type Store struct {
 	live map[uint64]liveGame
 
 	lat *latency // of every write, for CommitLatency
+
+	// champions remembers the top of boards (Champion), by board and
+	// season, until a game is rated or the ratings are rebuilt; under mu.
+	champions map[string]Rating
 }
 
 // liveGame is what Store.live holds of a game.
 type liveGame struct {
 	persons []string       // person ids by seat
+	public  bool           // the game counts in the tallies everyone reads (GamePublic)
 	ranking engine.Ranking // the game's ranking, by which claims are judged
 	seq     int            // the last stored event
 	roll    engine.Event   // the round's last roll as of seq
@@ -223,10 +252,18 @@ func Open(path string) (*Store, error) {
 	}
 	db.MaxBatchDelay = maxBatchDelay
 	db.MaxBatchSize = maxBatchSize
-	s := &Store{db: db, path: path, live: map[uint64]liveGame{}, lat: newLatency()}
+	s := &Store{db: db, path: path, live: map[uint64]liveGame{}, lat: newLatency(), champions: map[string]Rating{}}
 	if err := s.initSchema(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := s.ensureTallies(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: tallies: %w", path, err)
+	}
+	if err := s.ensureRatings(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: ratings: %w", path, err)
 	}
 	return s, nil
 }

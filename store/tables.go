@@ -203,27 +203,35 @@ func (s *Store) TableRecords(ctx context.Context, name string) ([]Table, error) 
 	}
 	var ts []Table
 	err := s.db.View(func(tx *bolt.Tx) error {
-		prefix := append([]byte(fold(name)), 0)
-		c := tx.Bucket(bucketClosed).Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var t Table
-			if err := json.Unmarshal(v, &t); err != nil {
-				return fmt.Errorf("decode closed table %x: %w", k, err)
-			}
-			ts = append(ts, t)
-		}
-		t, err := getTable(tx, name)
-		switch {
-		case errors.Is(err, ErrNotFound):
-		case err != nil:
-			return err
-		default:
-			ts = append(ts, t)
-		}
-		return nil
+		var err error
+		ts, err = tableRecordsTx(tx, name)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("table records %s: %w", name, err)
+	}
+	return ts, nil
+}
+
+// tableRecordsTx is TableRecords in tx.
+func tableRecordsTx(tx *bolt.Tx, name string) ([]Table, error) {
+	var ts []Table
+	prefix := append([]byte(fold(name)), 0)
+	c := tx.Bucket(bucketClosed).Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		var t Table
+		if err := json.Unmarshal(v, &t); err != nil {
+			return nil, fmt.Errorf("decode closed table %x: %w", k, err)
+		}
+		ts = append(ts, t)
+	}
+	t, err := getTable(tx, name)
+	switch {
+	case errors.Is(err, ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		ts = append(ts, t)
 	}
 	return ts, nil
 }

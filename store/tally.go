@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -13,7 +16,9 @@ import (
 
 // Tally is a person's running totals over all games, kept up to date by
 // Append so that reading it costs one lookup. It counts every seat of the
-// person's, played by screen or as a bot alike.
+// person's, played by screen or as a bot alike. The games that are public
+// (GamePublic: at a public table) are kept apart from the others, so that
+// what everyone may read (PublicTally) moves with public games only.
 //
 // The event counters grow as events are appended, so they include games
 // still in progress; Games and Wins count finished games only.
@@ -142,10 +147,30 @@ func (d *tallyDelta) finish(n, winner int) {
 	}
 }
 
-// apply adds the deltas to the stored tallies, by person. Seats without a
-// person have no tally; a person in two seats of one game counts the game
-// once.
-func (d *tallyDelta) apply(tx *bolt.Tx, persons []string) error {
+// tallyKey is the key of a person's tally of public games (GamePublic),
+// or of the others: person 0x00 "private".
+func tallyKey(person string, public bool) []byte {
+	if public {
+		return []byte(person)
+	}
+	return append([]byte(person), privateSuffix...)
+}
+
+const privateSuffix = "\x00private"
+
+// tallyPerson is the person of a tally's key, and whether it is the
+// tally of their public games.
+func tallyPerson(k []byte) (person string, public bool) {
+	if p, ok := bytes.CutSuffix(k, []byte(privateSuffix)); ok {
+		return string(p), false
+	}
+	return string(k), true
+}
+
+// apply adds the deltas to the stored tallies, by person, of the public
+// games or of the others. Seats without a person have no tally; a person
+// in two seats of one game counts the game once.
+func (d *tallyDelta) apply(tx *bolt.Tx, persons []string, public bool) error {
 	if d.seats == nil {
 		return nil
 	}
@@ -164,12 +189,13 @@ func (d *tallyDelta) apply(tx *bolt.Tx, persons []string) error {
 	}
 	b := tx.Bucket(bucketTallies)
 	for id, dd := range byPerson {
-		t, err := decodeTally(b.Get([]byte(id)))
+		key := tallyKey(id, public)
+		t, err := decodeTally(b.Get(key))
 		if err != nil {
 			return fmt.Errorf("tally of %s: %w", id, err)
 		}
 		t.add(dd)
-		if err := b.Put([]byte(id), t.encode()); err != nil {
+		if err := b.Put(key, t.encode()); err != nil {
 			return err
 		}
 	}
@@ -179,9 +205,9 @@ func (d *tallyDelta) apply(tx *bolt.Tx, persons []string) error {
 // A stored tally is a version byte (2) and the nine counters as
 // big-endian uint64s, in the order of the struct: an append rewrites a
 // few of them, so they are kept cheaper to read and write than JSON.
-// Version 1 (files of schema 2 and older) had eight, its Bluffs counting
-// understated claims too: the migration to schema 3 counts every tally
-// again from the games (recountTallies).
+// Files whose tallies are kept otherwise (version 1, whose Bluffs counted
+// understated claims too; or every game under the person) are recounted
+// when they open (recountTallies).
 const (
 	tallyVersion = 2
 	tallyFields  = 9
@@ -218,10 +244,33 @@ func decodeTally(v []byte) (Tally, error) {
 		Claims: f[5], Bluffs: f[6], BluffsCaught: f[7], Understated: f[8]}, nil
 }
 
+// The tallies are stamped (meta "tallies") with how they are kept: their
+// version, public games apart from the others. A file whose stamp differs
+// (none: a file of schema 1, 2 or 3 as older servers wrote it) has every
+// tally counted again from its games when it opens (ensureTallies).
+var keyTallies = []byte("tallies")
+
+var tallyStamp = "public apart; version " + strconv.Itoa(tallyVersion)
+
+// ensureTallies recounts the tallies if the file's stamp differs
+// (recountTallies), once: the recount stamps them.
+func (s *Store) ensureTallies() error {
+	current := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		current = string(tx.Bucket(bucketMeta).Get(keyTallies)) == tallyStamp
+		return nil
+	})
+	if err != nil || current {
+		return err
+	}
+	return s.update(context.Background(), recountTallies)
+}
+
 // recountTallies counts every tally again from the stored games, by
 // person, in tx: every game's events as Append counts them, and every
-// finished game's result. The games are the record; tallies are their
-// sums, so nothing is lost.
+// finished game's result, each under its person's public or other tally
+// (GamePublic); then stamps them. The games are the record; tallies are
+// their sums, so nothing is lost.
 func recountTallies(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketTallies); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 		return fmt.Errorf("recount tallies: %w", err)
@@ -236,6 +285,7 @@ func recountTallies(tx *bolt.Tx) error {
 	}); err != nil {
 		return err
 	}
+	records := map[string][]Table{}
 	for _, id := range ids {
 		rec, err := getGame(tx, id)
 		if err != nil {
@@ -245,15 +295,23 @@ func recountTallies(tx *bolt.Tx) error {
 		if err != nil {
 			return fmt.Errorf("recount tallies: game %d: %w", id, err)
 		}
+		ts, ok := records[fold(rec.Table)]
+		if !ok {
+			if ts, err = tableRecordsTx(tx, rec.Table); err != nil {
+				return fmt.Errorf("recount tallies: game %d: %w", id, err)
+			}
+			records[fold(rec.Table)] = ts
+		}
+		public := GamePublic(rec.Started, recordOf(ts, rec.Started))
 		persons := rec.persons()
 		var d tallyDelta
 		d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
 		if tx.Bucket(bucketFinished).Get(u64(id)) != nil {
 			d.finish(len(persons), rec.Winner)
 		}
-		if err := d.apply(tx, persons); err != nil {
+		if err := d.apply(tx, persons, public); err != nil {
 			return fmt.Errorf("recount tallies: game %d: %w", id, err)
 		}
 	}
-	return nil
+	return tx.Bucket(bucketMeta).Put(keyTallies, []byte(tallyStamp))
 }

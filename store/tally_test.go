@@ -257,6 +257,9 @@ func TestSchema2TalliesRecounted(t *testing.T) {
 				return err
 			}
 		}
+		if err := tx.Bucket(bucketMeta).Delete(keyTallies); err != nil { // schema 2 kept none
+			return err
+		}
 		return tx.Bucket(bucketMeta).Put(keySchema, u64(2))
 	})
 	if err != nil {
@@ -295,8 +298,8 @@ func TestSchema2TalliesRecounted(t *testing.T) {
 	}
 }
 
-// TestCheckTallies: Check finds a tally of an older version (which a
-// migration recounts) and one of a person who does not exist.
+// TestCheckTallies: Check finds a tally of an older version (which Open
+// recounts), public or private, and one of a person who does not exist.
 func TestCheckTallies(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
@@ -315,12 +318,19 @@ func TestCheckTallies(t *testing.T) {
 		if err := b.Put([]byte("p:99"), Tally{Games: 1}.encode()); err != nil {
 			return err
 		}
+		if err := b.Put(tallyKey(p.ID, false), Tally{Games: 2}.encode()); err != nil {
+			return err
+		}
+		if err := b.Put(tallyKey("p:97", false), append([]byte{1}, make([]byte, 8*8)...)); err != nil {
+			return err
+		}
 		return b.Put([]byte("p:98"), append([]byte{1}, make([]byte, 8*8)...))
 	}); err != nil {
 		t.Fatal(err)
 	}
 	err = s.Check(ctx)
-	for _, want := range []string{"tally of unknown person p:99", "tally of p:98: bad stored tally (65 bytes, version 1)"} {
+	for _, want := range []string{"tally of unknown person p:99", "tally of p:98: bad stored tally (65 bytes, version 1)",
+		"tally of p:97 (private games): bad stored tally", "tally of unknown person p:97"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Check does not say %q: %v", want, err)
 		}

@@ -154,7 +154,7 @@ func TestBotPlaysGames(t *testing.T) {
 	if err != nil {
 		t.Fatalf("robo: %+v %v", p, err)
 	}
-	if r, err := srv.st.Rating(ctx, p.ID, ""); err != nil || r.Games < 3 || !r.Bot() {
+	if r, err := srv.st.Rating(ctx, p.ID, store.Board{}); err != nil || r.Games < 3 || !r.Bot() {
 		t.Errorf("robo's games are not a bot's: %+v %v", r, err)
 	}
 	known, err := os.ReadFile(o.knownHosts)

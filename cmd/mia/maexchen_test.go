@@ -140,6 +140,33 @@ func TestMaexchenGateway(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"preset": "maexchen"`) || !strings.Contains(out, `"beta-bot-with-20-chr"`) {
 		t.Fatalf("replay: %d %s", code, out)
 	}
+	// The bots are rated like anyone, beside their Mäxchen points (rounds
+	// played less lives lost, the SCORE's).
+	out, code = command(t, c, "leaderboard --bots --all-time --json")
+	var board struct {
+		Players []struct {
+			Person         string `json:"person"`
+			Bot            bool   `json:"bot"`
+			Rating         int    `json:"rating"`
+			Games          int    `json:"games"`
+			MaexchenPoints *int   `json:"maexchen_points"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &board); code != 0 || err != nil || len(board.Players) != 2 {
+		t.Fatalf("leaderboard --bots: %d %v %s", code, err, out)
+	}
+	for _, p := range board.Players {
+		if !p.Bot || !strings.HasPrefix(p.Person, "maexchen:") || p.Games != len(hist.Games) || p.MaexchenPoints == nil ||
+			*p.MaexchenPoints > p.Games || *p.MaexchenPoints < -p.Games {
+			t.Errorf("a Mäxchen bot on the board: %+v", p)
+		}
+	}
+	if out, code := command(t, c, "stats maexchen:alpha"); code != 0 || !strings.Contains(out, "Mäxchen points") || !strings.Contains(out, "alpha (bot)") {
+		t.Errorf("stats of a Mäxchen bot: %d %s", code, out)
+	}
+	if out, code := command(t, c, "leaderboard --people --all-time"); code != 0 || strings.Contains(out, "alpha") {
+		t.Errorf("the people's board holds a bot: %d %s", code, out)
+	}
 	stopRun(t, cancel, done)
 }
 

@@ -171,6 +171,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Log:       logger,
 		ProxyFrom: o.proxyFrom,
 		Web:       links,
+		Season:    o.season,
 		Limits: sshapp.Limits{
 			MaxPerSource:       o.maxPerSource,
 			MaxUnauthenticated: o.maxHandshakes,
@@ -225,7 +226,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	)
 	if webLn != nil {
 		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
-			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast})
+			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season})
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
@@ -46,7 +47,8 @@ type options struct {
 	maxHandshakes int            // connections in their handshake at once
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
-	httpURL  string // the public base of its links, "" for none
+	httpURL  string        // the public base of its links, "" for none
+	season   rating.Period // how the boards are cut into seasons
 }
 
 // count reads the number of a flag, at least least and at most a million.
@@ -96,6 +98,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	proxyFrom := fs.String("proxy-from", def("MIA_PROXY_FROM", ""), "addresses and networks (CIDR, comma-separated) of load balancers whose connections begin with a PROXY header naming the client; off if empty (MIA_PROXY_FROM)")
 	exempt := fs.String("penalty-exempt", def("MIA_PENALTY_EXEMPT", ""), "addresses and networks (CIDR, comma-separated) never penalised for unfinished connections, such as a NAT your players share (MIA_PENALTY_EXEMPT)")
 	perSource := fs.String("max-per-source", def("MIA_MAX_PER_SOURCE", strconv.Itoa(lim.MaxPerSource)), "connections at once from one address (an IPv6 /64); 0 for no cap (MIA_MAX_PER_SOURCE)")
+	season := fs.String("season", def("MIA_SEASON", rating.DefaultPeriod.String()), "how the leaderboards are cut into seasons, in UTC: monthly, weekly or off (MIA_SEASON)")
 	handshakes := fs.String("max-handshakes", def("MIA_MAX_HANDSHAKES", strconv.Itoa(lim.MaxUnauthenticated)), "connections in their SSH handshake at once, from everyone (MIA_MAX_HANDSHAKES)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
@@ -156,6 +159,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	}
 	if o.maexchenNameHold == 0 {
 		o.maexchenNameHold = -1 // the gateway's zero is its default
+	}
+	if o.season, err = rating.ParsePeriod(strings.TrimSpace(*season)); err != nil {
+		return options{}, &usageError{fmt.Errorf("season %q: want monthly, weekly or off", *season)}
 	}
 	lv, err := log.ParseLevel(strings.ToLower(*level))
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"github.com/mia-game/mia/engine/rating"
 )
 
 func TestParseOptions(t *testing.T) {
@@ -124,6 +126,20 @@ func TestParseOptions(t *testing.T) {
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
 				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 64, maexchenPerAddress: 2, maexchenNameHold: -1},
 		},
+		{
+			name: "seasons from the environment",
+			env:  map[string]string{"MIA_SEASON": "Weekly"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenPerAddress: 4, maexchenNameHold: 24 * time.Hour, season: rating.Weekly},
+		},
+		{
+			name: "the season flag wins",
+			args: []string{"--season", "off"},
+			env:  map[string]string{"MIA_SEASON": "weekly"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenPerAddress: 4, maexchenNameHold: 24 * time.Hour, season: rating.Off},
+		},
+		{name: "bad season", args: []string{"--season", "yearly"}, wantErr: `season "yearly": want monthly, weekly or off`},
 		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
 		{name: "no bot per address", args: []string{"--maexchen-per-address", "0"}, wantErr: "maexchen-per-address"},
 		{name: "bad proxy list", args: []string{"--proxy-from", "10.0.0.0/8,lb.example.org"}, wantErr: `proxy-from: not a list of addresses and networks: "lb.example.org"`},

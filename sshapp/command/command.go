@@ -4,7 +4,7 @@
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
 // command runs. It may import lobby (and lobby/ai, lobby/ident), engine (and
-// engine/fair, to verify a game's dice), store (record types: its storage
+// engine/fair, to verify a game's dice, and engine/rating), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access
 // rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/store"
@@ -124,6 +125,9 @@ type Config struct {
 	Log *log.Logger
 	// Now is the clock.
 	Now func() time.Time
+	// Season is how the boards are cut into seasons (--season): the
+	// season leaderboard and stats show by default.
+	Season rating.Period
 	// IsAdmin reports whether a key is a server admin's.
 	IsAdmin func(fingerprint string) bool
 	// EndSessions says goodbye to every open session of a key or of a
@@ -181,6 +185,7 @@ func New(cfg Config) *Router {
 		seedCommand,
 		statsCommand,
 		leaderboardCommand,
+		ratingsCommand,
 		banCommand,
 		unbanCommand,
 		maexchenCommand,

@@ -4,18 +4,20 @@ import (
 	"context"
 	"fmt"
 	"text/tabwriter"
+	"time"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
-const usageLeaderboard = "leaderboard [--table T] [--limit N] [--json]"
+const usageLeaderboard = "leaderboard [--table T] [--season S | --all-time] [--people | --bots] [--limit N] [--json]"
 
 // leaderboardCommand is `leaderboard`.
 var leaderboardCommand = Command{
 	Name:    "leaderboard",
-	Args:    "[--table T] [--limit N]",
-	Summary: "players ranked by rating (multiplayer Elo), overall or at a table",
+	Args:    "[--table T] [--season S] [--people|--bots] [--limit N]",
+	Summary: "players ranked by rating, this season or any, overall or at a table; people or bots",
 	JSON:    true,
 	Run:     runLeaderboard,
 }
@@ -23,12 +25,18 @@ var leaderboardCommand = Command{
 // LeaderboardJSON is the document of `leaderboard --json`.
 type LeaderboardJSON struct {
 	Table   string       `json:"table"` // "" overall
+	Season  SeasonJSON   `json:"season"`
+	Kind    string       `json:"kind"` // "everyone", "people" or "bots"
 	Players []RatingJSON `json:"players"`
 }
 
+var kindNames = map[store.Kind]string{store.Everyone: "everyone", store.People: "people", store.Bots: "bots"}
+
 func runLeaderboard(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageLeaderboard)
-	table := fs.String("table", "", "ratings at table `T` only")
+	bf := addBoardFlags(fs, "the board of table `T`: its own games only")
+	people := fs.Bool("people", false, "people only: players not every game of whose was in a bot's seat")
+	bots := fs.Bool("bots", false, "bots only: players every game of whose was in a bot's seat")
 	limit := fs.Int("limit", 20, "players to list, `N` from 1 to 1000")
 	words, err := parseFlags(fs, c.Args)
 	if err != nil {
@@ -40,44 +48,98 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	if *limit < 1 || *limit > 1000 {
 		return c.usageError(fs, "--limit is 1 to 1000")
 	}
+	kind := store.Everyone
+	switch {
+	case *people && *bots:
+		return c.usageError(fs, "--people and --bots do not go together")
+	case *people:
+		kind = store.People
+	case *bots:
+		kind = store.Bots
+	}
+	now := c.now()
+	season, err := bf.chosen(c.cfg.Season, now)
+	if err != nil {
+		return c.usageError(fs, "%s", err)
+	}
 	recs := c.records()
 	if recs == nil {
 		return ExitRefused
 	}
-	if *table != "" && !c.tableVisible(ctx, recs, *table) {
-		return ExitRefused
+	q := store.BoardQuery{Board: store.Board{Season: season}, Kind: kind, Limit: *limit}
+	if *bf.table != "" {
+		var ok bool
+		if q.Table, ok = c.tableRecord(ctx, recs, *bf.table); !ok {
+			return ExitRefused
+		}
 	}
-	rs, err := recs.Leaderboard(ctx, *table, *limit)
+	rs, err := recs.Leaderboard(ctx, q)
 	if err != nil {
 		return c.fail("read the leaderboard", err)
 	}
-	out := LeaderboardJSON{Table: *table, Players: []RatingJSON{}}
+	out := LeaderboardJSON{Season: seasonDoc(season, now), Kind: kindNames[kind], Players: []RatingJSON{}}
+	if q.Table != nil {
+		out.Table = q.Table.Name
+	}
 	for i, r := range rs {
 		d := ratingDoc(r)
 		d.Rank = i + 1
+		if err := c.maexchenPoints(ctx, &d); err != nil {
+			return c.fail("read the leaderboard", err)
+		}
 		out.Players = append(out.Players, d)
 	}
 	if c.JSON {
 		return c.WriteJSON(out)
 	}
+	writeLeaderboard(c, out, season, now)
+	return ExitOK
+}
+
+func writeLeaderboard(c *Call, out LeaderboardJSON, season rating.Season, now time.Time) {
+	w := c.Stdout
 	where := "overall"
-	if *table != "" {
-		where = "at " + lobby.Clean(*table, lobby.MaxNameLen)
+	if out.Table != "" {
+		where = "at " + lobby.Clean(out.Table, lobby.MaxNameLen)
 	}
-	if len(rs) == 0 {
-		fmt.Fprintf(c.Stdout, "No rated games %s yet.\n", where)
-		return ExitOK
+	who := map[string]string{"people": "people only, ", "bots": "bots only, "}[out.Kind]
+	when := lobby.SeasonWords(season)
+	if !season.IsAllTime() {
+		when = "season " + season.String() + ", " + when
+		if left := lobby.SeasonLeft(season, now); left != "" {
+			when += ", " + left
+		}
 	}
-	fmt.Fprintf(c.Stdout, "Leaderboard %s (multiplayer Elo from %.0f):\n", where, store.StartRating)
-	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tPLAYER\tRATING\tGAMES\tWINS")
+	writeWrapped(w, "", "  ", fmt.Sprintf("Leaderboard %s · %s%s (UTC):", where, who, when))
+	if len(out.Players) == 0 {
+		fmt.Fprintln(w, "No rated games yet.")
+		return
+	}
+	if out.Season.Ended {
+		top := out.Players[0]
+		fmt.Fprintf(w, "The season is over; its champion: %s, %s.\n", botLabel(top.Name, top.Person, top.Bot), figure(top))
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tPLAYER\tRATING\tGAMES\tWINS\tμ\tσ")
+	provisional := false
 	for _, r := range out.Players {
 		name := botLabel(r.Name, r.Person, r.Bot)
 		if r.Name == "" {
 			name = lobby.Clean(r.Person, 40)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%d\t%d%s\n", r.Rank, name, r.Rating, r.Games, r.Wins, pct(r.Wins, r.Games))
+		if r.MaexchenPoints != nil {
+			name += fmt.Sprintf(" %d pts", *r.MaexchenPoints)
+		}
+		provisional = provisional || r.Provisional
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d%s\t%.1f\t%.1f\n", r.Rank, name, figure(r), r.Games, r.Wins, pct(r.Wins, r.Games), r.Mu, r.Sigma)
 	}
 	_ = tw.Flush()
-	return ExitOK
+	if provisional {
+		fmt.Fprintln(w, lobby.ProvisionalNote)
+	}
+}
+
+// figure is the rating shown, "1412?" while provisional (lobby.Figure).
+func figure(r RatingJSON) string {
+	return lobby.Figure(rating.Rating{Mu: r.Mu, Sigma: r.Sigma, Games: r.Games})
 }

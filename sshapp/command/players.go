@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/store"
@@ -21,6 +22,7 @@ type Players interface {
 	Person(ctx context.Context, id string) (store.Person, error)
 	PersonByName(ctx context.Context, name string) (store.Person, error)
 	Tally(ctx context.Context, person string) (store.Tally, error)
+	PublicTally(ctx context.Context, person string) (store.Tally, error)
 	AddKeyCode(ctx context.Context, person, code string, expires time.Time) error
 	JoinKey(ctx context.Context, code, fingerprint string, now time.Time) (store.Joined, error)
 	RemoveKey(ctx context.Context, person, fingerprint string) (store.Person, error)
@@ -34,8 +36,12 @@ type Records interface {
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
-	Rating(ctx context.Context, person, table string) (store.Rating, error)
-	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
+	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
+	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
+	Seasons(ctx context.Context, table *store.Table, p rating.Period) ([]rating.Season, error)
+	Champion(ctx context.Context, b store.Board) (store.Rating, bool, error)
+	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	RebuildRatings(ctx context.Context) (store.Rebuilt, error)
 	Ban(ctx context.Context, b store.Ban) error
 	Unban(ctx context.Context, target string) error
 	Banned(ctx context.Context, fingerprint string) (store.Ban, error)
@@ -144,7 +150,7 @@ func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (
 	if recs == nil {
 		return target{}, none
 	}
-	all, err := recs.Leaderboard(ctx, "", 0)
+	all, err := recs.Leaderboard(ctx, store.BoardQuery{})
 	if err != nil {
 		return target{}, fmt.Errorf("find %q: %w", name, err)
 	}

@@ -6,12 +6,14 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
-const usageStats = "stats [PLAYER] [--table T] [--json]"
+const usageStats = "stats [PLAYER] [--table T] [--season S | --all-time] [--json]"
 
 // Form: the win rate over formWindow games, after each of the last
 // formPoints games.
@@ -20,33 +22,16 @@ const (
 	formWindow = 10
 )
 
+// trendPoints is how many rated games the trend of the figure shows.
+const trendPoints = 30
+
 // statsCommand is `stats`.
 var statsCommand = Command{
 	Name:    "stats",
-	Args:    "[PLAYER] [--table T]",
-	Summary: "games, wins, rating, bluffs, caught bluffing, challenges won/lost, recent form",
+	Args:    "[PLAYER] [--table T] [--season S | --all-time]",
+	Summary: "games, wins, rating (μ, σ, this season, the trend), bluffs, caught bluffing, challenges, recent form",
 	JSON:    true,
 	Run:     runStats,
-}
-
-// RatingJSON is a rating in the documents of stats and leaderboard. A
-// person has one rating whether they played by screen or as a bot: Bot is
-// true when every game counted was played in a bot's seat, and BotGames
-// counts those that were.
-type RatingJSON struct {
-	Rank     int     `json:"rank,omitempty"`
-	Name     string  `json:"name"`
-	Person   string  `json:"person"`
-	Bot      bool    `json:"bot"`
-	Rating   float64 `json:"rating"`
-	Games    int     `json:"games"`
-	Wins     int     `json:"wins"`
-	BotGames int     `json:"bot_games"`
-}
-
-func ratingDoc(r store.Rating) RatingJSON {
-	return RatingJSON{Name: r.Name, Person: r.Person, Bot: r.Bot(), Rating: math.Round(r.Rating*10) / 10,
-		Games: r.Games, Wins: r.Wins, BotGames: r.BotGames}
 }
 
 // RecentJSON is one recent game of `stats --json`.
@@ -57,13 +42,22 @@ type RecentJSON struct {
 }
 
 // StatsJSON is the document of `stats --json`. The counters are over
-// every table, every seat of the person's alike (by screen or as a bot);
-// rates are 0 when there is nothing to divide by.
+// every table, every seat of the person's alike (by screen or as a bot),
+// for the person themselves and server admins ("counted": "all"); for
+// anyone else over the games of public tables only ("public"): a private
+// table's games are its players' own. Rates are 0 when there is nothing
+// to divide by. Rating is overall and all time; Season the season asked
+// for (the current one by default; absent when seasons are off and none
+// was asked for); Trend the figure after each of the last rated games,
+// oldest first, on the board shown (the table's with --table);
+// Champion the ended seasons the person topped overall, newest first.
 type StatsJSON struct {
 	Name           string       `json:"name"`
 	Person         string       `json:"person"`
 	Bot            bool         `json:"bot"`       // every rated game played in a bot's seat
 	BotGames       int          `json:"bot_games"` // rated games played in a bot's seat
+	Counted        string       `json:"counted"`   // "all" or "public"
+	PrivateGames   int          `json:"private_games,omitempty"`
 	Games          int          `json:"games"`
 	Wins           int          `json:"wins"`
 	WinRate        float64      `json:"win_rate"`
@@ -77,10 +71,19 @@ type StatsJSON struct {
 	ChallengesWon  int          `json:"challenges_won"`
 	ChallengeRate  float64      `json:"challenge_rate"`
 	Rating         RatingJSON   `json:"rating"`
+	Season         *SeasonStats `json:"season,omitempty"`
+	Trend          []int        `json:"trend"`
+	Champion       []string     `json:"champion"`
 	Table          string       `json:"table,omitempty"`
 	TableRating    *RatingJSON  `json:"table_rating,omitempty"`
 	Recent         []RecentJSON `json:"recent"` // newest first, the games the caller may see
 	Form           []float64    `json:"form"`   // oldest first
+}
+
+// SeasonStats is a person's rating in one season of the overall board.
+type SeasonStats struct {
+	Season SeasonJSON `json:"season"`
+	Rating RatingJSON `json:"rating"`
 }
 
 func rate(n, of int) float64 {
@@ -92,13 +95,18 @@ func rate(n, of int) float64 {
 
 func runStats(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageStats)
-	table := fs.String("table", "", "also the rating at table `T`, and the form there")
+	bf := addBoardFlags(fs, "also the rating at table `T`, its trend and the form there")
 	words, err := parseFlags(fs, c.Args)
 	if err != nil {
 		return ExitUsage
 	}
 	if len(words) > 1 {
 		return c.usageError(fs, "stats takes at most one PLAYER")
+	}
+	now := c.now()
+	season, err := bf.chosen(c.cfg.Season, now)
+	if err != nil {
+		return c.usageError(fs, "%s", err)
 	}
 	recs := c.records()
 	if recs == nil {
@@ -111,34 +119,72 @@ func runStats(ctx context.Context, c *Call) int {
 			return ExitRefused
 		}
 	}
-	if *table != "" && !c.tableVisible(ctx, recs, *table) {
-		return ExitRefused
+	var table *store.Table
+	if *bf.table != "" {
+		var ok bool
+		if table, ok = c.tableRecord(ctx, recs, *bf.table); !ok {
+			return ExitRefused
+		}
 	}
-	tally, err := c.cfg.Players.Tally(ctx, p.ID)
+	// What one may count of another's games: the public ones.
+	own := c.Admin || p.ID == c.Person.ID
+	tally, err := c.cfg.Players.PublicTally(ctx, p.ID)
 	if err != nil {
 		return c.fail("read the stats", err)
 	}
-	overall, err := recs.Rating(ctx, p.ID, "")
+	counted, private := "public", 0
+	if own {
+		all, err := c.cfg.Players.Tally(ctx, p.ID)
+		if err != nil {
+			return c.fail("read the stats", err)
+		}
+		counted, private, tally = "all", all.Games-tally.Games, all
+	}
+	overall, err := recs.Rating(ctx, p.ID, store.Board{Season: rating.AllTime})
 	if err != nil {
 		return c.fail("read the rating", err)
 	}
 	out := StatsJSON{
-		Name: p.Name, Person: p.ID, Bot: overall.Bot(), BotGames: overall.BotGames,
+		Name: p.Name, Person: p.ID, Bot: overall.Bot(), BotGames: overall.BotGames, Counted: counted, PrivateGames: private,
 		Games: tally.Games, Wins: tally.Wins, WinRate: rate(tally.Wins, tally.Games), LivesLost: tally.LivesLost,
 		Claims: tally.Claims, Bluffs: tally.Bluffs, BluffRate: rate(tally.Bluffs, tally.Claims),
 		Understated: tally.Understated, CaughtBluffing: tally.BluffsCaught, Challenges: tally.Challenges, ChallengesWon: tally.ChallengesWon,
 		ChallengeRate: rate(tally.ChallengesWon, tally.Challenges), Rating: ratingDoc(overall),
-		Table: *table, Recent: []RecentJSON{}, Form: []float64{},
+		Trend: []int{}, Champion: []string{}, Recent: []RecentJSON{}, Form: []float64{},
 	}
-	if *table != "" {
-		tr, err := recs.Rating(ctx, p.ID, *table)
+	if err := c.maexchenPoints(ctx, &out.Rating); err != nil {
+		return c.fail("read the stats", err)
+	}
+	if !season.IsAllTime() {
+		sr, err := recs.Rating(ctx, p.ID, store.Board{Season: season})
+		if err != nil {
+			return c.fail("read the rating", err)
+		}
+		out.Season = &SeasonStats{Season: seasonDoc(season, now), Rating: ratingDoc(sr)}
+	}
+	if table != nil {
+		tr, err := recs.Rating(ctx, p.ID, store.Board{Table: table, Season: rating.AllTime})
 		if err != nil {
 			return c.fail("read the rating", err)
 		}
 		d := ratingDoc(tr)
-		out.TableRating = &d
+		out.Table, out.TableRating = table.Name, &d
 	}
-	recent, err := recs.History(ctx, store.Query{Player: p.ID, Table: *table, Limit: formPoints + formWindow - 1}, c.shows())
+	trend, err := recs.Trend(ctx, p.ID, table, trendPoints)
+	if err != nil {
+		return c.fail("read the rating", err)
+	}
+	for _, pt := range trend {
+		out.Trend = append(out.Trend, pt.After.Points())
+	}
+	if out.Champion, err = c.championships(ctx, recs, p.ID, now); err != nil {
+		return c.fail("read the seasons", err)
+	}
+	q := store.Query{Player: p.ID, Limit: formPoints + formWindow - 1}
+	if table != nil {
+		q.Table = table.Name
+	}
+	recent, err := recs.History(ctx, q, c.shows())
 	if err != nil {
 		return c.fail("read the games", err)
 	}
@@ -154,8 +200,38 @@ func runStats(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(out)
 	}
-	writeStats(c, out)
+	changes := make([]rating.Change, len(trend))
+	for i, pt := range trend {
+		changes[i] = pt.Change
+	}
+	writeStats(c, out, lobby.TrendWords(changes))
 	return ExitOK
+}
+
+// championships lists the ended seasons of the server's period whose
+// overall board the person topped, newest first.
+func (c *Call) championships(ctx context.Context, recs Records, person string, now time.Time) ([]string, error) {
+	out := []string{}
+	if c.cfg.Season == rating.Off {
+		return out, nil
+	}
+	seasons, err := recs.Seasons(ctx, nil, c.cfg.Season)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range seasons {
+		if now.Before(s.End()) {
+			continue
+		}
+		top, ok, err := recs.Champion(ctx, store.Board{Season: s})
+		if err != nil {
+			return nil, err
+		}
+		if ok && top.Person == person {
+			out = append(out, s.String())
+		}
+	}
+	return out, nil
 }
 
 // form is the win rate over the last formWindow games (fewer at the
@@ -199,18 +275,39 @@ func percent(n, of int, what string) string {
 // statsColumn is where the values of the stats start.
 const statsColumn = 17
 
-func writeStats(c *Call, s StatsJSON) {
+// writeStats writes the stats; trend says how the figure moved over the
+// last rated games (lobby.TrendWords), which s.Trend draws.
+func writeStats(c *Call, s StatsJSON, trend string) {
 	w := c.Stdout
 	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), lobby.Clean(s.Person, 40))
 	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
-	row("games", fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games)))
-	row("rating", fmt.Sprintf("%.0f overall after %s", s.Rating.Rating, lobby.Plural(s.Rating.Games, "1 rated game", "rated games")))
+	games := fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games))
+	switch {
+	case s.Counted == "public":
+		games += "; counted at public tables only"
+	case s.PrivateGames > 0:
+		games += fmt.Sprintf("; %d at private tables", s.PrivateGames)
+	}
+	row("games", games)
+	row("rating", ratingLine(s.Rating, "overall, all time"))
+	row("", fmt.Sprintf("μ %.2f, σ %.2f, μ − 3σ %.2f%s", s.Rating.Mu, s.Rating.Sigma, s.Rating.Conservative, provisional(s.Rating)))
+	if s.Rating.MaexchenPoints != nil {
+		row("Mäxchen points", fmt.Sprintf("%d (rounds played − lives lost, the gateway's SCORE)", *s.Rating.MaexchenPoints))
+	}
 	if s.BotGames > 0 && !s.Bot {
 		row("as a bot", fmt.Sprintf("%d of those games (the bot protocol); the rest by screen", s.BotGames))
 	}
+	if s.Season != nil {
+		row("season "+s.Season.Season.Name, ratingLine(s.Season.Rating, "from its own games"))
+	}
 	if s.TableRating != nil {
-		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), fmt.Sprintf("%.0f after %s, %d won",
-			s.TableRating.Rating, lobby.Plural(s.TableRating.Games, "1 game", "games"), s.TableRating.Wins))
+		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), ratingLine(*s.TableRating, "its own games"))
+	}
+	if len(s.Trend) > 0 {
+		row("trend", trendline(s.Trend)+"  "+trend+" (oldest left)")
+	}
+	if len(s.Champion) > 0 {
+		row("champion", "of "+strings.Join(s.Champion, ", "))
 	}
 	perGame := ""
 	if s.Games > 0 {
@@ -251,6 +348,36 @@ func writeStats(c *Call, s StatsJSON) {
 	if s.Games > 0 && len(s.Form) == 0 {
 		fmt.Fprintln(w, "(no recent games you may see)")
 	}
+}
+
+// ratingLine is a rating in words: "1466? overall, all time, after 12
+// rated games, 5 won", or that there is none yet.
+func ratingLine(r RatingJSON, where string) string {
+	if r.Games == 0 {
+		return "no rated game yet (" + where + ")"
+	}
+	return fmt.Sprintf("%s %s, after %s, %d won", figure(r), where, lobby.Plural(r.Games, "1 rated game", "rated games"), r.Wins)
+}
+
+// provisional says why a figure is marked "?".
+func provisional(r RatingJSON) string {
+	if !r.Provisional {
+		return ""
+	}
+	return fmt.Sprintf("; ? provisional while σ > %.2f", rating.ProvisionalSigma)
+}
+
+// trendline draws figures as a sparkline, from the lowest (▁) to the
+// highest (█) of them.
+func trendline(vs []int) string {
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	fs := make([]float64, len(vs))
+	for i, v := range vs {
+		if hi > lo {
+			fs[i] = float64(v-lo) / float64(hi-lo)
+		}
+	}
+	return sparkline(fs)
 }
 
 // pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.

@@ -3,9 +3,9 @@ package command
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
@@ -19,16 +19,17 @@ type Seat struct {
 // WhoamiJSON is the document of `whoami --json`: the person the key in
 // use belongs to (empty person and name for a key that is nobody's yet).
 type WhoamiJSON struct {
-	Name        string  `json:"name"`        // "" until chosen
-	Person      string  `json:"person"`      // the person's id; "" until a name is chosen
-	Fingerprint string  `json:"fingerprint"` // the key in use
-	Keys        int     `json:"keys"`        // the person's keys (keys lists them)
-	Admin       bool    `json:"admin"`       // the key in use is a server admin's
-	Seats       []Seat  `json:"seats"`       // games in progress
-	Games       int     `json:"games"`       // games played
-	Wins        int     `json:"wins"`
-	Rating      float64 `json:"rating"`      // overall (multiplayer Elo)
-	RatedGames  int     `json:"rated_games"` // the games the rating counts
+	Name        string `json:"name"`        // "" until chosen
+	Person      string `json:"person"`      // the person's id; "" until a name is chosen
+	Fingerprint string `json:"fingerprint"` // the key in use
+	Keys        int    `json:"keys"`        // the person's keys (keys lists them)
+	Admin       bool   `json:"admin"`       // the key in use is a server admin's
+	Seats       []Seat `json:"seats"`       // games in progress
+	Games       int    `json:"games"`       // games played
+	Wins        int    `json:"wins"`
+	Rating      int    `json:"rating"`      // overall, all time: the figure shown (engine/rating)
+	Provisional bool   `json:"provisional"` // the model is not sure yet
+	RatedGames  int    `json:"rated_games"` // the games the rating counts
 }
 
 func runWhoami(ctx context.Context, c *Call) int {
@@ -36,7 +37,8 @@ func runWhoami(ctx context.Context, c *Call) int {
 		return c.Usage()
 	}
 	doc := WhoamiJSON{Name: c.Person.Name, Person: c.Person.ID, Fingerprint: c.Key, Keys: len(c.Person.Keys),
-		Admin: c.Admin, Seats: []Seat{}, Rating: store.StartRating}
+		Admin: c.Admin, Seats: []Seat{}, Rating: rating.Newcomer().Points(), Provisional: true}
+	mine := rating.Newcomer()
 	if c.Person.ID != "" {
 		t, err := c.cfg.Players.Tally(ctx, c.Person.ID)
 		if err != nil {
@@ -44,11 +46,12 @@ func runWhoami(ctx context.Context, c *Call) int {
 		}
 		doc.Games, doc.Wins = t.Games, t.Wins
 		if recs := c.cfg.Records; recs != nil {
-			r, err := recs.Rating(ctx, c.Person.ID, "")
+			r, err := recs.Rating(ctx, c.Person.ID, store.Board{Season: rating.AllTime})
 			if err != nil {
 				return c.fail("read your rating", err)
 			}
-			doc.Rating, doc.RatedGames = math.Round(r.Rating*10)/10, r.Games
+			mine = r.Rating
+			doc.Rating, doc.Provisional, doc.RatedGames = r.Points(), r.Provisional(), r.Games
 		}
 		if c.cfg.Lobby != nil {
 			for _, info := range c.cfg.Lobby.SeatedAt(c.Person.ID) {
@@ -88,7 +91,7 @@ func runWhoami(ctx context.Context, c *Call) int {
 	row("playing", describeSeats(doc.Seats))
 	row("games", fmt.Sprintf("%d played, %d won", doc.Games, doc.Wins))
 	if c.cfg.Records != nil {
-		row("rating", fmt.Sprintf("%.0f after %s", doc.Rating, lobby.Plural(doc.RatedGames, "1 rated game", "rated games")))
+		row("rating", fmt.Sprintf("%s overall, after %s", lobby.Figure(mine), lobby.Plural(doc.RatedGames, "1 rated game", "rated games")))
 	}
 	return ExitOK
 }

@@ -3,10 +3,12 @@ package maexchen
 import (
 	"context"
 	"sort"
+
+	"github.com/mia-game/mia/lobby"
 )
 
 // Points are the Mäxchen server's: +1 for each round played, −1 for each
-// life lost. They are computed from what the store keeps of a UDP name
+// life lost (lobby.MaexchenPoints). They are computed from what the store keeps of a UDP name
 // (its finished games and the lives it lost in them, at any table the
 // gateway drove), so they survive a restart. A round cancelled for want of
 // players is no game, and counts nothing. People who sit in are scored by
@@ -29,7 +31,7 @@ func (g *Gateway) refreshPointsCtx(ctx context.Context, name string) {
 	if _, ok := g.known[name]; !ok {
 		g.knownOrder = append(g.knownOrder, name)
 	}
-	g.known[name] = games - lost
+	g.known[name] = lobby.MaexchenPoints(games, lost)
 }
 
 // scores lists the registered players first (in order of registration),

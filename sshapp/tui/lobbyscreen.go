@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -31,6 +32,10 @@ type lobbyScreen struct {
 	isErr  bool
 	have   bool // the first list of tables arrived
 	keys   lobbyKeys
+	// the season line: the season running and the last one's champion
+	season     seasonInfo
+	seasonHave bool
+	seasonAsk  bool // a load of it is on its way
 }
 
 // saidMsg answers a lobby chat line.
@@ -50,10 +55,39 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	return m
 }
 
-// Init follows the lobby.
+// Init follows the lobby, and reads the season line.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	return m.wait()
+	return tea.Batch(m.wait(), m.loadSeason())
+}
+
+// loadSeason reads the season line when it is missing or a new season has
+// begun; nil when there is none to show (no records, seasons off) or a
+// read is on its way.
+func (m *lobbyScreen) loadSeason() tea.Cmd {
+	rec, p, now := m.c.cfg.Records, m.c.cfg.Season, m.c.cfg.Now()
+	if rec == nil || p == rating.Off || m.seasonAsk || m.seasonHave && m.season.season == p.Of(now) {
+		return nil
+	}
+	m.seasonAsk = true
+	return ask(m, loadSeason(rec, p, now))
+}
+
+// seasonLine is the line under the title: the season running, how long
+// it has to go, and the champion of the one before.
+func (m *lobbyScreen) seasonLine(s *Styles, w int) string {
+	if !m.seasonHave {
+		return ""
+	}
+	in := m.season
+	line := "Season " + in.season.String()
+	if left := lobby.SeasonLeft(in.season, m.c.cfg.Now()); left != "" {
+		line += ", " + left
+	}
+	if in.crowned {
+		line += " · " + in.prev.String() + " champion: " + lobby.Label(name(in.champion.Name), in.champion.Bot()) + " " + lobby.Figure(in.champion.Rating)
+	}
+	return s.Subtle.Render(cut(line+" · L: boards", w))
 }
 
 func (m *lobbyScreen) wait() tea.Cmd {
@@ -152,7 +186,12 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.setTables(msg.tables)
 		m.chat, m.have = msg.chat, true
-		cmd = tea.Batch(m.wait(), m.release(m.key))
+		cmd = tea.Batch(m.wait(), m.release(m.key), m.loadSeason())
+	case seasonLoaded:
+		m.seasonAsk = false
+		if msg.err == nil {
+			m.season, m.seasonHave = msg.info, true
+		}
 	case lobbyClosedMsg:
 		if msg.box == m.box && m.box != nil {
 			m.box = nil
@@ -243,7 +282,9 @@ func (m *lobbyScreen) View() string {
 	}
 	b.WriteString(fit(title+s.TitleBar.Render(" lobby · "+count), w-ansi.StringWidth(right)))
 	b.WriteString(s.Subtle.Render(right))
-	b.WriteString("\n\n")
+	b.WriteByte('\n')
+	b.WriteString(m.seasonLine(s, w))
+	b.WriteByte('\n')
 
 	nameW, _ := lobbyColumns(w)
 	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", lobbyHostW)+" "+fit("SEATS", lobbySeatsW)+" "+

@@ -68,27 +68,30 @@ func (k replayKeys) FullHelp() [][]key.Binding {
 
 // statsKeys are the stats screen's bindings.
 type statsKeys struct {
-	Board, Up, Down, Reload, Back, Help, Quit key.Binding
+	Board, Prev, Next, AllTime, Up, Down, Reload, Back, Help, Quit key.Binding
 }
 
 func newStatsKeys() statsKeys {
 	return statsKeys{
-		Board:  key.NewBinding(key.WithKeys("f", "tab"), key.WithHelp("f", "overall/table")),
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
-		Reload: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
-		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lobby")),
-		Help:   key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:   key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Board:   key.NewBinding(key.WithKeys("f", "tab"), key.WithHelp("f", "overall/table")),
+		Prev:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "season before")),
+		Next:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "season after")),
+		AllTime: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all time/season")),
+		Up:      key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:    key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		Reload:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload")),
+		Back:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "lobby")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
 
 // ShortHelp is the stats screen's help bar.
 func (k statsKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Board, k.Down, k.Reload, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Board, k.Prev, k.Next, k.AllTime, k.Down, k.Back, k.Help, k.Quit}
 }
 
 // FullHelp is the stats screen's full help.
 func (k statsKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Board, k.Reload}, {k.Up, k.Down}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Board, k.AllTime, k.Reload}, {k.Prev, k.Next}, {k.Up, k.Down}, {k.Back, k.Help, k.Quit}}
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -25,13 +26,25 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	// Game returns a game with all its events and every die.
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	// Tally returns a person's running totals.
+	// Tally returns a person's running totals, over every game.
 	Tally(ctx context.Context, person string) (store.Tally, error)
-	// Rating returns a person's rating overall (table "") or at a table.
-	Rating(ctx context.Context, person, table string) (store.Rating, error)
-	// Leaderboard ranks players overall (table "") or at a table, best
-	// first, at most limit of them.
-	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
+	// TableRecords lists the records of the tables of a name, oldest
+	// first: the stats screen's "this table" is the newest the viewer
+	// may see (lobbystore.Visible).
+	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	// Rating returns a person's rating on a board in a season.
+	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
+	// Leaderboard ranks players on a board in a season, best first.
+	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
+	// Champion is the top of a board in a season.
+	Champion(ctx context.Context, b store.Board) (store.Rating, bool, error)
+	// Trend is a person's rating after each of their last rated games.
+	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	// SeatRatings are the ratings of the people about to play at a table
+	// and their chances to win.
+	SeatRatings(ctx context.Context, table string, persons []string) (store.SeatRatings, error)
+	// GameRatings is what a finished game did to its players' ratings.
+	GameRatings(ctx context.Context, gameID string) (store.GameRatings, error)
 }
 
 // errNoRecords is shown when the session has no Records.
@@ -128,21 +141,26 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 // statsData is what the stats screen shows.
 type statsData struct {
 	tally  store.Tally
-	rating store.Rating
-	board  []store.Rating
-	recent []store.Game // the viewer's last games, oldest first
+	rating store.Rating   // overall, all time
+	season store.Rating   // overall, in the season of the board shown (none for all time)
+	trend  []store.Point  // the viewer's overall rating after each of their last rated games
+	board  []store.Rating // the leaderboard shown
+	table  *store.Table   // the table of the board shown, if any
+	recent []store.Game   // the viewer's last games, oldest first
 }
 
 // Sizes of the stats screen's reads.
 const (
 	boardLimit  = 50 // players on the leaderboard
 	recentGames = 60 // games in the win-rate sparkline
+	trendGames  = 30 // rated games in the rating's trend
 )
 
 // loadStats is the command that reads the stats screen's data: the
-// viewer's tally and rating, the leaderboard (overall, or at table) and
-// the viewer's recent games.
-func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.Cmd {
+// viewer's tally, rating (all time, in season and its trend), the
+// leaderboard (overall, or at the newest table of that name the viewer
+// may see) in season, and the viewer's recent games.
+func loadStats(rec Records, viewer lobby.Player, table string, season rating.Season, req uint64) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
@@ -152,10 +170,28 @@ func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.C
 			if d.tally, err = rec.Tally(ctx, viewer.ID); err != nil {
 				return fmt.Errorf("your stats: %w", err)
 			}
-			if d.rating, err = rec.Rating(ctx, viewer.ID, ""); err != nil {
+			if d.rating, err = rec.Rating(ctx, viewer.ID, store.Board{Season: rating.AllTime}); err != nil {
 				return fmt.Errorf("your rating: %w", err)
 			}
-			if d.board, err = rec.Leaderboard(ctx, table, boardLimit); err != nil {
+			if !season.IsAllTime() {
+				if d.season, err = rec.Rating(ctx, viewer.ID, store.Board{Season: season}); err != nil {
+					return fmt.Errorf("your rating: %w", err)
+				}
+			}
+			if d.trend, err = rec.Trend(ctx, viewer.ID, nil, trendGames); err != nil {
+				return fmt.Errorf("your rating: %w", err)
+			}
+			if table != "" {
+				ts, err := rec.TableRecords(ctx, table)
+				if err != nil {
+					return fmt.Errorf("the table: %w", err)
+				}
+				if d.table = lobbystore.Visible(ts, viewer.Viewer()); d.table == nil {
+					return lobby.Errorf(lobby.NotFound, "no table %s", table)
+				}
+			}
+			q := store.BoardQuery{Board: store.Board{Table: d.table, Season: season}, Limit: boardLimit}
+			if d.board, err = rec.Leaderboard(ctx, q); err != nil {
 				return fmt.Errorf("the leaderboard: %w", err)
 			}
 			gs, err := rec.History(ctx, store.Query{Player: viewer.ID, Limit: recentGames}, lobbystore.Shows(viewer.Viewer()))
@@ -171,6 +207,69 @@ func loadStats(rec Records, viewer lobby.Player, table string, req uint64) tea.C
 			err = fmt.Errorf("could not read %w", err)
 		}
 		return statsLoaded{req: req, data: d, err: err}
+	}
+}
+
+// seasonInfo is the season line of the lobby: the season running and the
+// champion of the one before.
+type seasonInfo struct {
+	season   rating.Season
+	prev     rating.Season
+	champion store.Rating
+	crowned  bool // the season before has a champion
+}
+
+// seasonLoaded answers loadSeason.
+type seasonLoaded struct {
+	info seasonInfo
+	err  error
+}
+
+// loadSeason reads the lobby's season line for the season running at now.
+func loadSeason(rec Records, p rating.Period, now time.Time) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		in := seasonInfo{season: p.Of(now)}
+		in.prev = in.season.Prev()
+		if in.season.IsAllTime() {
+			return seasonLoaded{info: in}
+		}
+		var err error
+		in.champion, in.crowned, err = rec.Champion(ctx, store.Board{Season: in.prev})
+		return seasonLoaded{info: in, err: err}
+	}
+}
+
+// seatRatings is what the table screen shows of ratings: before a game,
+// each seat's rating and chance to win; after one, each seat's change.
+type seatRatings struct {
+	key    string             // what they were read for (ratingsKey)
+	seats  store.SeatRatings  // of the players seated for the next game
+	game   *store.GameRatings // of the last game, once it is over
+	failed bool
+}
+
+// ratingsLoaded answers loadRatings.
+type ratingsLoaded struct{ r seatRatings }
+
+// loadRatings reads the ratings of the people seated at a table for its
+// next game, and what the game gameID did ("" for none).
+func loadRatings(rec Records, key, table string, persons []string, gameID string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		out := seatRatings{key: key}
+		var err error
+		if out.seats, err = rec.SeatRatings(ctx, table, persons); err != nil {
+			out.failed = true
+		}
+		if gameID != "" {
+			if gr, err := rec.GameRatings(ctx, gameID); err == nil {
+				out.game = &gr
+			}
+		}
+		return ratingsLoaded{out}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
@@ -468,11 +469,12 @@ func TestStatsScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	board, err := e.st.Leaderboard(ctx, "", 10)
+	season := rating.DefaultPeriod.Of(e.clock.Now())
+	board, err := e.st.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Season: season}, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine, err := e.st.Rating(ctx, a.ID, "")
+	mine, err := e.st.Rating(ctx, a.ID, store.Board{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,26 +488,26 @@ func TestStatsScreen(t *testing.T) {
 	tm.Send(keyRunes("L"))
 	pct := func(p, w int) string { return fmt.Sprintf("%d%%", (p*100+w/2)/w) }
 	want := []string{
-		"Your games", fmt.Sprintf("games           %d", tally.Games),
-		fmt.Sprintf("wins            %d · win rate %s", tally.Wins, pct(tally.Wins, tally.Games)),
+		"Your games", fmt.Sprintf("games           %d, %d won · %s", tally.Games, tally.Wins, pct(tally.Wins, tally.Games)),
 		fmt.Sprintf("lives lost      %d", tally.LivesLost),
 		fmt.Sprintf("bluffs          %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
 		fmt.Sprintf("understated     %d · %s", tally.Understated, pct(tally.Understated, tally.Claims)),
 		fmt.Sprintf("caught bluffing %s", lobby.Plural(tally.BluffsCaught, "1 time", "times")),
 		fmt.Sprintf("challenges      %d, right %d", tally.Challenges, tally.ChallengesWon),
-		fmt.Sprintf("rating          %.0f (%s)", mine.Rating, lobby.Plural(mine.Games, "1 game", "games")),
+		fmt.Sprintf("rating          %s · %s", lobby.Figure(mine.Rating), lobby.Plural(mine.Games, "1 game", "games")),
+		fmt.Sprintf("μ %.2f σ %.2f", mine.Mu, mine.Sigma), "in " + season.String(), "trend",
 		// the bluff counts explained: a claim made unseen is no bluff, nor
 		// one below the dice
 		"bluffs: claims above the dice you", "understated: below them (never", "caught bluffing:",
 		"Win rate, your last 7 games",
-		"Leaderboard · overall", "(f: at alpha)", "RATING",
+		"Leaderboard · overall", "(f: at alpha)", season.String() + " · ends in", "RATING",
 	}
 	for i, rt := range board {
 		who := rt.Name
 		if rt.Person == a.ID {
 			who += " (you)"
 		}
-		want = append(want, fmt.Sprintf("%d %s", i+1, who), fmt.Sprintf("%.0f", rt.Rating))
+		want = append(want, fmt.Sprintf("%d %s", i+1, who), lobby.Figure(rt.Rating))
 	}
 	waitOutput(t, tm, want...)
 	tm.Send(keyRunes("f"))

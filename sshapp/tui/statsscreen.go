@@ -10,15 +10,19 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
 
-// statsScreen shows the viewer's own numbers and the leaderboard.
+// statsScreen shows the viewer's own numbers and the leaderboard, of the
+// season running (the server's --season) or of any before, or all time.
 type statsScreen struct {
 	frame
-	table   string // the table of the table leaderboard; "" offers only overall
-	atTable bool   // the leaderboard shown is the table's
+	table   string        // the table of the table leaderboard; "" offers only overall
+	atTable bool          // the leaderboard shown is the table's
+	season  rating.Season // the season of the board shown; rating.AllTime for all time
+	current rating.Season // the season running when the screen opened
 	data    statsData
 	have    bool
 	loading bool
@@ -30,6 +34,12 @@ type statsScreen struct {
 
 func newStatsScreen(c *common, table string) *statsScreen {
 	m := &statsScreen{frame: frame{c: c}, table: table, keys: newStatsKeys(), board: c.s.newView()}
+	m.current = c.cfg.Season.Of(c.cfg.Now())
+	m.season = m.current
+	seasons := !m.current.IsAllTime()
+	m.keys.Prev.SetEnabled(seasons)
+	m.keys.Next.SetEnabled(false)
+	m.keys.AllTime.SetEnabled(seasons)
 	m.shown, m.resized = func() help.KeyMap { return m.keys }, m.drawBoard
 	m.keys.Board.SetEnabled(table != "")
 	m.ready = func() bool { return !m.loading }
@@ -52,7 +62,7 @@ func (m *statsScreen) boardTable() string {
 func (m *statsScreen) load() tea.Cmd {
 	m.req++
 	m.loading = true
-	return ask(m, loadStats(m.c.cfg.Records, m.c.cfg.Player, m.boardTable(), m.req))
+	return ask(m, loadStats(m.c.cfg.Records, m.c.cfg.Player, m.boardTable(), m.season, m.req))
 }
 
 // loaded takes the answer to the newest load.
@@ -86,6 +96,28 @@ func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Board):
 		m.atTable = !m.atTable
 		return m.load()
+	case key.Matches(msg, k.AllTime):
+		if m.season.IsAllTime() {
+			m.season = m.current
+		} else {
+			m.season = rating.AllTime
+		}
+		m.syncSeasonKeys()
+		return m.load()
+	case key.Matches(msg, k.Prev):
+		if m.season.IsAllTime() {
+			m.season = m.current
+		}
+		m.season = m.season.Prev()
+		m.syncSeasonKeys()
+		return m.load()
+	case key.Matches(msg, k.Next):
+		if m.season.IsAllTime() || m.season == m.current {
+			return nil
+		}
+		m.season = m.season.Next()
+		m.syncSeasonKeys()
+		return m.load()
 	case key.Matches(msg, k.Reload):
 		return m.load()
 	case key.Matches(msg, k.Up):
@@ -94,6 +126,11 @@ func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
 		m.board.ScrollDown(1)
 	}
 	return nil
+}
+
+// syncSeasonKeys offers the season after only before the season running.
+func (m *statsScreen) syncSeasonKeys() {
+	m.keys.Next.SetEnabled(!m.season.IsAllTime() && m.season != m.current)
 }
 
 // statsLeftW is the width of the viewer's own numbers.
@@ -115,7 +152,7 @@ func (m *statsScreen) View() string {
 
 	bodyH := m.bodyHeight()
 	rightW := w - statsLeftW - 2
-	left := block(m.mine(s, statsLeftW), statsLeftW, bodyH)
+	left := block(m.mine(s, statsLeftW, bodyH), statsLeftW, bodyH)
 	board := block(append(m.boardHeaders(s, rightW), viewLines(m.board)...), rightW, bodyH)
 	side(&b, left, board, 2)
 	b.WriteString("\n\n")
@@ -130,38 +167,58 @@ func (m *statsScreen) View() string {
 	return b.String()
 }
 
-// mine is the viewer's own numbers, their rating, and the win rate over
-// their recent games as a sparkline.
-func (m *statsScreen) mine(s *Styles, w int) []string {
+// mine is the viewer's own numbers, their rating, what the bluff counts
+// count, and the win rate over their recent games as a sparkline, in h
+// lines: the blank lines between the three come only where they fit.
+func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	out := []string{s.Header.Render("Your games")}
 	if !m.have {
 		return out
 	}
+	numbers, note, recent := m.numbers(s, w), m.bluffsNote(s, w), m.recentLines(s, w)
+	out = append(out, numbers...)
+	gaps := h - len(out) - len(note) - len(recent)
+	if gaps > 0 {
+		out = append(out, "")
+	}
+	out = append(out, note...)
+	if gaps > 1 && len(recent) > 0 {
+		out = append(out, "")
+	}
+	return append(out, recent...)
+}
+
+// numbers are the viewer's counts and rating, a row each.
+func (m *statsScreen) numbers(s *Styles, w int) []string {
+	var out []string
 	t := m.data.tally
 	const labelW = 15
 	row := func(label, value string) string { return fit(label, labelW) + " " + value }
-	r := m.data.rating
-	rating := s.Subtle.Render("no rated game yet")
-	if r.Games > 0 {
-		rating = s.Accent.Render(fmt.Sprintf("%.0f", r.Rating)) + s.Subtle.Render(" ("+lobby.Plural(r.Games, "1 game", "games")+")")
-	}
 	out = append(out,
-		row("games", fmt.Sprintf("%d", t.Games)),
-		row("wins", fmt.Sprintf("%d", t.Wins)+s.Subtle.Render(" · win rate "+lobby.Percent(t.Wins, t.Games))),
+		row("games", fmt.Sprintf("%d, %d won", t.Games, t.Wins)+s.Subtle.Render(" · "+lobby.Percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
 		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+lobby.Percent(t.Bluffs, t.Claims))),
 		row("understated", fmt.Sprintf("%d", t.Understated)+s.Subtle.Render(" · "+lobby.Percent(t.Understated, t.Claims))),
 		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+lobby.Percent(t.ChallengesWon, t.Challenges))),
-		row("rating", rating),
-		"",
 	)
-	// What the two bluff counts count: a claim made unseen is no bluff,
-	// yet may be caught short.
+	return append(out, m.ratingLines(s, w, row)...)
+}
+
+// bluffsNote says what the bluff counts count: a claim made unseen is no
+// bluff, yet may be caught short; one below the dice is no bluff either.
+func (m *statsScreen) bluffsNote(s *Styles, w int) []string {
+	var out []string
 	for _, l := range strings.Split(ansi.Wordwrap(store.BluffsNote, w, " "), "\n") {
 		out = append(out, s.Subtle.Render(cut(l, w)))
 	}
-	out = append(out, "")
+	return out
+}
+
+// recentLines are the viewer's recent games: the win rate so far after
+// each, as a sparkline, and which they won.
+func (m *statsScreen) recentLines(s *Styles, w int) []string {
+	var out []string
 	recent := m.data.recent
 	if len(recent) == 0 {
 		return out
@@ -196,6 +253,56 @@ func (m *statsScreen) mine(s *Styles, w int) []string {
 	return out
 }
 
+// ratingLines are the viewer's rating: all time, its numbers, in the
+// season shown, and its trend over their last rated games.
+func (m *statsScreen) ratingLines(s *Styles, w int, row func(label, value string) string) []string {
+	r := m.data.rating
+	if r.Games == 0 {
+		return []string{row("rating", s.Subtle.Render("no rated game yet"))}
+	}
+	out := []string{
+		row("rating", s.Accent.Render(lobby.Figure(r.Rating))+s.Subtle.Render(" · "+lobby.Plural(r.Games, "1 game", "games"))),
+		row("", s.Subtle.Render(fmt.Sprintf("μ %.2f σ %.2f", r.Mu, r.Sigma))),
+	}
+	if !m.season.IsAllTime() {
+		sr := m.data.season
+		value := s.Subtle.Render("no games")
+		if sr.Games > 0 {
+			value = lobby.Figure(sr.Rating) + s.Subtle.Render(" · "+lobby.Plural(sr.Games, "1 game", "games"))
+		}
+		out = append(out, row("in "+m.season.String(), value))
+	}
+	if trend := m.data.trend; len(trend) > 1 {
+		// the last games that fit, and how far they moved the figure
+		trend = trend[max(0, len(trend)-(w-16-6)):]
+		pts := make([]int, len(trend))
+		for i, p := range trend {
+			pts[i] = p.After.Points()
+		}
+		moved := lobby.Move(rating.Change{Before: trend[0].Before, After: trend[len(trend)-1].After})
+		out = append(out, row("trend", s.Accent.Render(trendBars(pts))+s.Subtle.Render(" "+moved)))
+	}
+	return out
+}
+
+// trendBars draws figures as a sparkline, from the lowest (▁) to the
+// highest (█) of them.
+func trendBars(pts []int) string {
+	lo, hi := pts[0], pts[0]
+	for _, p := range pts {
+		lo, hi = min(lo, p), max(hi, p)
+	}
+	var b strings.Builder
+	for _, p := range pts {
+		i := len(blocks) / 2
+		if hi > lo {
+			i = (p - lo) * (len(blocks) - 1) / (hi - lo)
+		}
+		b.WriteRune(blocks[i])
+	}
+	return b.String()
+}
+
 // rateBar is the sparkline's block for wins of games: ▁ for none, █ for
 // all.
 func rateBar(wins, games int) rune {
@@ -205,7 +312,8 @@ func rateBar(wins, games int) rune {
 	return blocks[clamp((wins*(len(blocks)-1)+games/2)/games, 0, len(blocks)-1)]
 }
 
-// Columns of the leaderboard: marker, rank, player, rating, games, wins.
+// Columns of the leaderboard: marker, rank, player, rating (a provisional
+// one marked "?"), games, wins.
 const boardRankW, boardRatingW, boardGamesW, boardWinsW = 3, 6, 5, 5
 
 func boardNameW(w int) int {
@@ -213,11 +321,22 @@ func boardNameW(w int) int {
 }
 
 // boardHeaders are the two lines above the leaderboard's rows: its title
-// and its column names.
+// (where and when) and its column names.
 func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 	where := "overall"
 	if m.atTable {
 		where = "at " + name(m.table)
+	}
+	when := "all time"
+	if !m.season.IsAllTime() {
+		when = m.season.String()
+		switch left := lobby.SeasonLeft(m.season, m.c.cfg.Now()); {
+		case left == "ended" && m.have && len(m.data.board) > 0:
+			top := m.data.board[0]
+			when += " · champion " + lobby.Label(name(top.Name), top.Bot())
+		case left != "":
+			when += " · " + left
+		}
 	}
 	hint := ""
 	if m.table != "" {
@@ -227,7 +346,8 @@ func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 		}
 		hint = s.Subtle.Render(" (f: " + other + ")")
 	}
-	return []string{s.Header.Render("Leaderboard · "+where) + hint,
+	title := s.Header.Render("Leaderboard · "+where) + hint
+	return []string{cut(title, w), s.Subtle.Render(cut(when, w)),
 		s.Header.Render(fit("  "+fmt.Sprintf("%*s", boardRankW, "#")+" "+fit("PLAYER", boardNameW(w))+" "+
 			fmt.Sprintf("%*s %*s %*s", boardRatingW, "RATING", boardGamesW, "GAMES", boardWinsW, "WINS"), w))}
 }
@@ -237,24 +357,29 @@ func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 func (m *statsScreen) drawBoard() {
 	s, me := m.c.s, m.c.cfg.Player
 	w := m.w - statsLeftW - 2
-	sizeView(&m.board, w, m.bodyHeight()-2)
+	sizeView(&m.board, w, m.bodyHeight()-3)
 	if m.have && len(m.data.board) == 0 {
 		m.board.SetContent(s.Subtle.Render("  no rated games yet"))
 		return
 	}
 	nameW := boardNameW(w)
-	rows := make([]string, len(m.data.board))
+	rows := make([]string, len(m.data.board), len(m.data.board)+1)
+	provisional := false
 	for i, r := range m.data.board {
 		who := lobby.Label(name(r.Name), r.Bot())
 		if r.Person == me.ID {
 			who += " (you)"
 		}
 		line := "  " + fmt.Sprintf("%*d", boardRankW, i+1) + " " + fit(who, nameW) + " " +
-			fmt.Sprintf("%*.0f %*d %*d", boardRatingW, r.Rating, boardGamesW, r.Games, boardWinsW, r.Wins)
+			fmt.Sprintf("%*s %*d %*d", boardRatingW, lobby.Figure(r.Rating), boardGamesW, r.Games, boardWinsW, r.Wins)
 		if r.Person == me.ID {
 			line = s.Selected.Render(fit("›"+line[1:], w))
 		}
 		rows[i] = line
+		provisional = provisional || r.Provisional()
+	}
+	if provisional {
+		rows = append(rows, s.Subtle.Render(cut("  ? provisional: not sure yet", w)))
 	}
 	m.board.SetContent(strings.Join(rows, "\n"))
 }

@@ -61,6 +61,10 @@ type tableScreen struct {
 	gameID string
 	seen   int
 	cup    reveal
+	// the ratings of the seats before a game and their changes after one
+	// (ratingsFor says for what), and the read on its way, if any
+	ratings    seatRatings
+	ratingsAsk string
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
 	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
@@ -184,8 +188,53 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.n == m.cup.n {
 			m.cup.heading = "" // put back; the count goes on
 		}
+	case ratingsLoaded:
+		if msg.r.key == m.ratingsAsk {
+			m.ratingsAsk = ""
+		}
+		if msg.r.key == m.ratingsFor() {
+			m.ratings = msg.r
+		}
+		return m, m.loadRatings()
 	}
 	return m, nil
+}
+
+// ratingsFor is what the ratings shown are of: between games, the table,
+// the people seated for the next game and the game just over; "" while a
+// game runs (none are shown) or without records.
+func (m *tableScreen) ratingsFor() string {
+	if !m.have || m.snap.Playing || m.c.cfg.Records == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(m.snap.Table.Name)
+	for _, p := range m.snap.Table.Players {
+		b.WriteString("\x00" + p.ID)
+	}
+	if m.snap.Game != nil && m.snap.Result != nil {
+		b.WriteString("\x00game " + m.snap.Result.GameID)
+	}
+	return b.String()
+}
+
+// loadRatings reads the ratings of what the table shows now, unless they
+// are read already or on their way.
+func (m *tableScreen) loadRatings() tea.Cmd {
+	want := m.ratingsFor()
+	if want == "" || want == m.ratings.key || m.ratingsAsk != "" {
+		return nil
+	}
+	m.ratingsAsk = want
+	persons := make([]string, len(m.snap.Table.Players))
+	for i, p := range m.snap.Table.Players {
+		persons[i] = p.ID
+	}
+	game := ""
+	if m.snap.Game != nil && m.snap.Result != nil {
+		game = m.snap.Result.GameID
+	}
+	return ask(m, loadRatings(m.c.cfg.Records, want, m.snap.Table.Name, persons, game))
 }
 
 // opened takes the answer to the request to open the table.
@@ -255,10 +304,11 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	m.syncKeys()
 	m.layout()
+	rated := m.loadRatings()
 	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
-		return tea.Batch(revealed, m.landed())
+		return tea.Batch(revealed, rated, m.landed())
 	}
-	return revealed
+	return tea.Batch(revealed, rated)
 }
 
 // follow reads the events the snapshot adds to those seen: a round that

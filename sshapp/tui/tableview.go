@@ -83,7 +83,8 @@ type spectatorFrame struct {
 	canChat   bool
 	yourSeed  string // the viewer's seed for the next game's dice, if any
 	seedGiven bool
-	cupAt     int // the lifted cup's event, or -1 (reveal.shownAt)
+	cupAt     int    // the lifted cup's event, or -1 (reveal.shownAt)
+	ratings   string // what the ratings shown are of (seatRatings.key)
 }
 
 // View draws the table, with the help bar (or the full help in place of
@@ -96,7 +97,7 @@ func (m *tableScreen) View() string {
 		!m.picker.Open() && m.status == "" && !m.c.help.ShowAll {
 		left := m.remaining(m.c.cfg.Now())
 		k := spectatorFrame{name: m.name, w: m.w, h: m.h, clockW: -1, left: -1, styles: m.c.s,
-			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt()}
+			host: m.isHost(), canChat: m.table != nil, cupAt: m.cup.shownAt(), ratings: m.ratings.key}
 		if f := m.snap.Table.Fair; f.Next {
 			k.yourSeed, k.seedGiven = f.Seed(m.c.cfg.Player.ID)
 		}
@@ -234,6 +235,7 @@ type seat struct {
 	lives, max          int
 	bot, away, you, out bool
 	turn, empty         bool
+	at                  int // the seat's place in Table.Players between games
 }
 
 // seatCount is the number of lines the seats take, with their header
@@ -263,9 +265,9 @@ func (m *tableScreen) seats() []seat {
 		}
 		return out
 	}
-	for _, p := range info.Players {
+	for i, p := range info.Players {
 		out = append(out, seat{name: p.Name, lives: p.Lives, max: info.Rules.Lives, bot: p.Bot,
-			away: !p.Bot && !p.Connected, you: p.ID == m.c.cfg.Player.ID})
+			away: !p.Bot && !p.Connected, you: p.ID == m.c.cfg.Player.ID, at: i})
 	}
 	for len(out) < info.Seats {
 		out = append(out, seat{empty: true})
@@ -276,12 +278,24 @@ func (m *tableScreen) seats() []seat {
 func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 	seats := m.seats()
 	lines := make([]string, 0, len(seats)+1)
+	rated := m.seatsRated()
+	head := ""
 	switch {
 	case m.snap.Playing:
 	case m.snap.Game != nil:
-		lines = append(lines, s.Header.Render("Seated for the next game"))
+		head = "Seated for the next game"
 	default:
-		lines = append(lines, s.Header.Render("Seats"))
+		head = "Seats"
+	}
+	if head != "" {
+		if rated {
+			col := "rating  win"
+			if m.ratings.seats.AtTable {
+				col = "here    win"
+			}
+			head = fit(head, 26) + col
+		}
+		lines = append(lines, s.Header.Render(head))
 	}
 	left := m.remaining(now)
 	for _, st := range seats {
@@ -310,9 +324,17 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 			tag = "(you)"
 		}
 		var lives string
-		if st.out {
+		switch {
+		case rated && !m.snap.Playing:
+			// before a game: the rating and the model's chance to win
+			rs := m.ratings.seats
+			lives = fmt.Sprintf("%5s", lobby.Figure(rs.Ratings[st.at]))
+			if st.at < len(rs.Chances) {
+				lives += fmt.Sprintf(" %4s", fmt.Sprintf("%.0f%%", 100*rs.Chances[st.at]))
+			}
+		case st.out:
 			lives = s.Dim.Render(fit("out", engine.MaxLives))
-		} else {
+		default:
 			l, lost := hearts(st.lives, st.max)
 			lives = s.Heart.Render(l) + s.HeartLost.Render(lost) + spaces(engine.MaxLives-st.max)
 		}
@@ -323,6 +345,13 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 		lines = append(lines, marker+nm+" "+fit(tag, 6)+" "+lives+clock)
 	}
 	return lines
+}
+
+// seatsRated reports whether the ratings of the seats for the next game
+// are read, and of these seats.
+func (m *tableScreen) seatsRated() bool {
+	return !m.snap.Playing && m.ratings.key != "" && m.ratings.key == m.ratingsFor() && !m.ratings.failed &&
+		len(m.ratings.seats.Ratings) == len(m.snap.Table.Players)
 }
 
 // panelLines is the right side: the claim, whose turn, the dice or cup, or
@@ -483,6 +512,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		if v := m.snap.Game; v != nil && v.Winner >= 0 {
 			out = append(out, s.Accent.Render(cut(name(m.snap.Name(v.Winner))+" wins!", w)))
 		}
+	} else if lines, ok := m.changeLines(s, w); ok {
+		out[0] = s.Header.Render(lines[0])
+		out = append(out, s.Accent.Render(cut(label(res.Winner)+" wins!", w)))
+		out = append(out, lines[1:]...)
 	} else {
 		out = append(out, s.Accent.Render(cut(label(res.Winner)+" wins!", w)))
 		var line strings.Builder
@@ -512,6 +545,48 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		out = append(out, s.Subtle.Render(cut(name(m.snap.Table.Host)+", the host, starts the next game", w)))
 	}
 	return out
+}
+
+// changeLines are the panel's heading and the standings of the game just
+// over, each with the rating it left and how far it moved it: "1. ann
+// 1441  +88"; two to a line when one each would not fit beside the seats.
+// ok is false while the changes are not read (or the game was not rated).
+func (m *tableScreen) changeLines(s *Styles, w int) ([]string, bool) {
+	v, res, gr := m.snap.Game, m.snap.Result, m.ratings.game
+	if v == nil || res == nil || gr == nil || m.ratings.key != m.ratingsFor() {
+		return nil, false
+	}
+	cs := gr.Shown()
+	if cs == nil || len(v.Standings) != len(res.Standings) {
+		return nil, false
+	}
+	items := make([]string, 0, len(v.Standings))
+	for i, seat := range v.Standings {
+		if seat < 0 || seat >= len(cs) {
+			return nil, false
+		}
+		c := cs[seat]
+		items = append(items, fmt.Sprintf("%d. %s %5s %4s", i+1, fit(label(res.Standings[i]), 14), lobby.Figure(c.After), lobby.Move(c)))
+	}
+	head := "Game over · ratings"
+	if gr.Overall == nil {
+		head = "Game over · ratings at this table"
+	}
+	out := []string{cut(head, w)}
+	if 2+len(items)+3 <= m.topH() || w < 2*30 {
+		for _, it := range items {
+			out = append(out, cut(it, w))
+		}
+		return out, true
+	}
+	for i := 0; i < len(items); i += 2 {
+		line := items[i]
+		if i+1 < len(items) {
+			line += "  " + items[i+1]
+		}
+		out = append(out, cut(line, w))
+	}
+	return out, true
 }
 
 func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {

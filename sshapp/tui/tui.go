@@ -9,7 +9,7 @@
 //
 // Room: under sshapp, beside the server, which runs it on each session
 // with a terminal. It may import lobby (and lobby/ai), engine (and
-// engine/fair), store
+// engine/fair, engine/rating), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access
 // rule); never sshapp or its other rooms.
@@ -25,6 +25,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/log"
 
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -66,7 +67,9 @@ type Config struct {
 	// the lobby's clock so that the countdown is deterministic.
 	Now func() time.Time
 	// Records is the stored history behind the history (h), replay and
-	// stats (L) screens; nil: those keys say "history is not available".
+	// stats (L) screens, the lobby's season line and the table's ratings;
+	// nil: those keys say "history is not available", and the lines are
+	// not shown.
 	Records Records
 	// GameLink, when set, is the web address the table screen shows for
 	// its game, "" for a game the web does not show (the web window's
@@ -75,6 +78,9 @@ type Config struct {
 	// Log receives the errors the screens answer without showing their
 	// text (lobby.Hides); nil: they are not logged.
 	Log *log.Logger
+	// Season is how the boards are cut into seasons (the server's
+	// --season): the season the lobby and the stats screen show.
+	Season rating.Period
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a

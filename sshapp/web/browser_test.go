@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +21,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/store"
 )
 
 // The end-to-end tests in a real browser: Debian's headless Chromium,
@@ -357,5 +361,85 @@ func TestBrowserWithoutScripts(t *testing.T) {
 	if !strings.Contains(text, "your browser checks every roll") || !strings.Contains(text, "verify "+id) {
 		t.Errorf("the fairness section without scripts:\n%s", text)
 	}
+	p.clean()
+}
+
+// TestBrowserRatingPages: the leaderboard in Chromium, at a phone's width
+// and a desktop's, steps between seasons by its links (the season before,
+// all time, back to the season running), each figure as the store has it
+// with its "?" explained; a player's page shows their rating and the
+// season's. Nothing is refused by the page's policy. MIA_WEB_RATINGS_SCREENSHOT=
+// DIR writes the two pages' PNGs there.
+func TestBrowserRatingPages(t *testing.T) {
+	p := openBrowser(t, 1100, 900)
+	e := newEnv(t, lobbytest.NewDice(7), nil)
+	ctx := ctxT(t)
+	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("cat")
+	e.newGame("pub", quickRules(), false, ann, ben, cat).playOut(nil)
+	e.newGame("duel", quickRules(), false, ann, ben).playOut(nil)
+	season := rating.Monthly.Of(e.clock.Now())
+	board, err := e.st.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Season: season}})
+	if err != nil || len(board) != 3 {
+		t.Fatalf("the board: %+v %v", board, err)
+	}
+	cells := func() string {
+		return eval[string](p, `Array.from(document.querySelectorAll("table.list tbody tr")).map(r => Array.from(r.cells).slice(0, 4).map(c => c.textContent).join("|")).join("\n")`)
+	}
+	var want []string
+	for i, r := range board {
+		want = append(want, fmt.Sprintf("%d|%s|%s|%d", i+1, r.Name, lobby.Figure(r.Rating), r.Games))
+	}
+	p.do("open the leaderboard", chromedp.Navigate(e.base+"/leaderboard"))
+	p.until("the board", `document.querySelector("table.list tbody tr") !== null`)
+	if got := cells(); got != strings.Join(want, "\n") {
+		t.Errorf("the board reads\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+	}
+	text := eval[string](p, `document.body.innerText`)
+	for _, w := range []string{"season " + season.String() + ", " + lobby.SeasonWords(season), lobby.ProvisionalNote, "all time"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the leaderboard lacks %q:\n%s", w, text)
+		}
+	}
+	shot := func(name string) {
+		t.Helper()
+		if dir := os.Getenv("MIA_WEB_RATINGS_SCREENSHOT"); dir != "" {
+			png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	shot("leaderboard.png")
+	p.do("the season before", chromedp.Click(`p.seasons a:first-child`, chromedp.NodeVisible))
+	p.until("the season before, empty", `location.search === "?season=`+season.Prev().String()+`" && document.body !== null && document.body.innerText.includes("No rated games yet.")`)
+	p.do("all time", chromedp.Click(`//p[@class="seasons"]/a[text()="all time"]`, chromedp.NodeVisible))
+	p.until("all time", `document.body !== null && document.body.innerText.includes("all time (UTC)") && document.querySelectorAll("table.list tbody tr").length === 3`)
+	p.do("back to the season running", chromedp.Click(`//p[@class="seasons"]/a[starts-with(text(), "the season running")]`, chromedp.NodeVisible))
+	p.until("the season running", `location.search === "?season=`+season.String()+`" && document.querySelectorAll("table.list tbody tr").length === 3`)
+	if got := cells(); got != strings.Join(want, "\n") {
+		t.Errorf("the season running again reads\n%s", got)
+	}
+
+	p.do("a player", chromedp.Click(`table.list tbody tr:first-child a`, chromedp.NodeVisible))
+	top := board[0]
+	p.until("the player's page", `location.pathname === "/players/`+top.Name+`" && document.querySelector("dl.stats") !== null`)
+	text = eval[string](p, `document.querySelector("dl.stats").innerText`)
+	for _, w := range []string{lobby.Figure(top.Rating) + " overall, all time", "in " + season.String()} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the player's page lacks %q:\n%s", w, text)
+		}
+	}
+	shot("player.png")
+
+	// At a phone's width the board still reads whole.
+	p.do("a phone's width", chromedp.EmulateViewport(390, 844), chromedp.Navigate(e.base+"/leaderboard"))
+	p.until("the board at a phone's width", `document.querySelector("table.list tbody tr") !== null`)
+	if got := cells(); got != strings.Join(want, "\n") {
+		t.Errorf("the board at a phone's width reads\n%s", got)
+	}
+	shot("leaderboard-phone.png")
 	p.clean()
 }

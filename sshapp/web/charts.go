@@ -64,8 +64,9 @@ func livesChart(chart [][]int, most int) template.HTML {
 }
 
 // ratingBars draws ratings as bars from the start rating, each with its
-// label (escaped): above the start to the right, below it to the left.
-func ratingBars(labels []string, ratings []float64, start float64) template.HTML {
+// label and its figure as shown (lobby.Figure), escaped: above the start
+// to the right, below it to the left.
+func ratingBars(labels, figures []string, ratings []float64, start float64) template.HTML {
 	if len(ratings) == 0 {
 		return ""
 	}
@@ -80,7 +81,7 @@ func ratingBars(labels []string, ratings []float64, start float64) template.HTML
 	)
 	h := row * float64(len(ratings))
 	mid := label + (w-label)/2
-	half := (w-label)/2 - 40
+	half := (w-label)/2 - 50 // room for the widest figure, "1999?"
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart ratings" viewBox="0 0 %.0f %.0f" role="img" aria-label="ratings from %.0f">`, w, h+18, start)
 	for i, r := range ratings {
@@ -98,7 +99,7 @@ func ratingBars(labels []string, ratings []float64, start float64) template.HTML
 		if d < 0 {
 			anchor, tx = "end", x0-4
 		}
-		fmt.Fprintf(&b, `<text class="axis" x="%.1f" y="%.1f" text-anchor="%s">%.0f</text>`, tx, yy+row/2+4, anchor, r)
+		fmt.Fprintf(&b, `<text class="axis" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`, tx, yy+row/2+4, anchor, html.EscapeString(figures[i]))
 	}
 	fmt.Fprintf(&b, `<line class="base" x1="%.1f" y1="0" x2="%.1f" y2="%.1f"></line>`, mid, mid, h)
 	fmt.Fprintf(&b, `<text class="axis" x="%.1f" y="%.1f" text-anchor="middle">%.0f</text>`, mid, h+14, start)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -502,15 +502,41 @@ func (s *Server) unfinished(w http.ResponseWriter, r *http.Request, kind string,
 	s.render(w, r, http.StatusOK, "message", layout{Title: "Game " + g.ID, Refresh: 30, Main: m})
 }
 
-// playerView is a player's page.
+// playerView is a player's page: what anyone may read of them, the
+// games of public tables only.
 type playerView struct {
-	Name, Rating, Games, Wins, LivesLost, Bluffs, Caught, Challenges string
-	BluffsMeaning, CaughtMeaning                                     string
-	AsBot                                                            string // how many rated games were a bot's seat, when some were
-	Recent                                                           []gameRow
-	Places                                                           template.HTML
-	PlacesNote                                                       string
+	Name, Games, LivesLost, Bluffs, Understated, Caught, Challenges string
+	BluffsMeaning, UnderstatedMeaning, CaughtMeaning                string
+	Rating                                                          ratingView
+	Season                                                          string // the season running, "" when seasons are off
+	SeasonRating                                                    ratingView
+	Trend                                                           string // how the figure moved over their last rated games (lobby.TrendWords)
+	Provisional                                                     string // what "?" means, when a figure shown has one
+	AsBot                                                           string // how many rated games were a bot's seat, when some were
+	Recent                                                          []gameRow
+	Places                                                          template.HTML
+	PlacesNote                                                      string
 }
+
+// ratingView is a rating as the pages show it: the figure as every door
+// shows it (lobby.Figure), "" when there is no rated game, and the
+// model's numbers.
+type ratingView struct {
+	Figure, Games, Model string
+	Provisional          bool
+}
+
+func ratingOf(r store.Rating) ratingView {
+	if r.Games == 0 {
+		return ratingView{}
+	}
+	return ratingView{Figure: lobby.Figure(r.Rating), Provisional: r.Provisional(),
+		Games: fmt.Sprintf("after %s, %d won", lobby.Plural(r.Games, "1 rated game", "rated games"), r.Wins),
+		Model: fmt.Sprintf("μ %.2f, σ %.2f, μ − 3σ %.2f", r.Mu, r.Sigma, r.Conservative())}
+}
+
+// trendPoints is how many rated games a player's trend looks back on.
+const trendPoints = 30
 
 func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -523,26 +549,54 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "read the player", err)
 		return
 	}
-	tally, err := s.cfg.Records.Tally(ctx, p.ID)
+	// Anyone may read this page: the counts of public tables' games, and
+	// the overall boards, which hold nothing else.
+	tally, err := s.cfg.Records.PublicTally(ctx, p.ID)
 	if err != nil {
 		s.fail(w, r, "read the stats", err)
 		return
 	}
-	rating, err := s.cfg.Records.Rating(ctx, p.ID, "")
+	overall, err := s.cfg.Records.Rating(ctx, p.ID, store.Board{Season: rating.AllTime})
 	if err != nil {
 		s.fail(w, r, "read the rating", err)
 		return
 	}
-	pv := playerView{Name: lobby.Label(p.Name, rating.Bot()),
-		Rating:        fmt.Sprintf("%.0f after %s", rating.Rating, lobby.Plural(rating.Games, "1 rated game", "rated games")),
+	ofClaims := func(n int) string {
+		return fmt.Sprintf("%d of %s%s", n, lobby.Plural(tally.Claims, "1 claim", "claims"), pct(n, tally.Claims))
+	}
+	pv := playerView{Name: lobby.Label(p.Name, overall.Bot()), Rating: ratingOf(overall),
 		Games:         fmt.Sprintf("%d played, %d won%s", tally.Games, tally.Wins, pct(tally.Wins, tally.Games)),
 		LivesLost:     strconv.Itoa(tally.LivesLost),
-		Bluffs:        fmt.Sprintf("%d of %s%s", tally.Bluffs, lobby.Plural(tally.Claims, "1 claim", "claims"), pct(tally.Bluffs, tally.Claims)),
+		Bluffs:        ofClaims(tally.Bluffs),
+		Understated:   ofClaims(tally.Understated),
 		Caught:        lobby.Plural(tally.BluffsCaught, "1 time", "times"),
 		Challenges:    fmt.Sprintf("%d right of %d%s", tally.ChallengesWon, tally.Challenges, pct(tally.ChallengesWon, tally.Challenges)),
-		BluffsMeaning: store.BluffsMeaning, CaughtMeaning: store.CaughtMeaning}
-	if rating.BotGames > 0 && !rating.Bot() {
-		pv.AsBot = fmt.Sprintf("%d of the rated games through the bot protocol, the rest by screen", rating.BotGames)
+		BluffsMeaning: store.BluffsMeaning, UnderstatedMeaning: store.UnderstatedMeaning, CaughtMeaning: store.CaughtMeaning}
+	if pv.Rating.Provisional || pv.SeasonRating.Provisional {
+		pv.Provisional = lobby.ProvisionalNote
+	}
+	if overall.BotGames > 0 && !overall.Bot() {
+		pv.AsBot = fmt.Sprintf("%d of the rated games through the bot protocol, the rest by screen", overall.BotGames)
+	}
+	if season := s.cfg.Season.Of(s.cfg.Now()); !season.IsAllTime() {
+		sr, err := s.cfg.Records.Rating(ctx, p.ID, store.Board{Season: season})
+		if err != nil {
+			s.fail(w, r, "read the rating", err)
+			return
+		}
+		pv.Season, pv.SeasonRating = season.String()+", "+lobby.SeasonWords(season), ratingOf(sr)
+	}
+	trend, err := s.cfg.Records.Trend(ctx, p.ID, nil, trendPoints)
+	if err != nil {
+		s.fail(w, r, "read the rating", err)
+		return
+	}
+	if len(trend) > 0 {
+		changes := make([]rating.Change, len(trend))
+		for i, pt := range trend {
+			changes[i] = pt.Change
+		}
+		pv.Trend = lobby.TrendWords(changes)
 	}
 	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.ID, Limit: placesShown}, lobbystore.Shows(lobby.Viewer{}))
 	if err != nil {
@@ -573,74 +627,122 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "player", layout{Title: p.Name, Main: pv})
 }
 
-// pct is " (P%)" of n/of, or "" when of is 0.
+// pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.
 func pct(n, of int) string {
 	if of == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%.0f%%)", 100*float64(n)/float64(of))
+	return " (" + lobby.Percent(n, of) + ")"
 }
 
 // leaderRow is one player of the leaderboard.
 type leaderRow struct {
-	Rank                int
-	Name, URL           string
-	Rating, Games, Wins string
-	Bot                 bool
+	Rank                           int
+	Name, URL                      string
+	Rating, Games, Wins, Mu, Sigma string
+	Bot                            bool
 }
 
+// seasonLink is a season the leaderboard page offers to go to.
+type seasonLink struct{ Text, URL string }
+
+// leaderboardView is the leaderboard page.
+type leaderboardView struct {
+	Where, When        string
+	Champion           string // an ended season's champion and their figure
+	Prev, Next, Switch *seasonLink
+	Rows               []leaderRow
+	Provisional        string // what "?" means, when a row has one
+	Chart              template.HTML
+	Start              int // a newcomer's figure, where every bar starts
+}
+
+// leaderboardPage is a board in a season: overall (the games of public
+// tables) or, with ?table=NAME, the newest table of that name the viewer
+// may see (lobbystore.Visible: a private one only through its link), in
+// the season running or ?season=S (a month, an ISO week or all-time).
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	table := r.URL.Query().Get("table")
-	if table != "" && !s.tableShown(ctx, table) {
-		s.notFound(w, r)
-		return
+	v := viewerOf(r)
+	now := s.cfg.Now()
+	season := s.cfg.Season.Of(now)
+	if arg := r.URL.Query().Get("season"); arg != "" {
+		var err error
+		if season, err = rating.ParseSeason(arg); err != nil {
+			s.render(w, r, http.StatusBadRequest, "message", layout{Title: "Leaderboard", Main: message{Title: "Leaderboard",
+				Lines: []string{fmt.Sprintf("%q is not a season: %s.", lobby.Clean(arg, 32), lobby.SeasonForms)},
+				Link:  "/leaderboard", LinkText: "The leaderboard of the season running"}})
+			return
+		}
 	}
-	rs, err := s.cfg.Records.Leaderboard(ctx, table, 50)
+	var table *store.Table
+	if name := r.URL.Query().Get("table"); name != "" {
+		ts, err := s.cfg.Records.TableRecords(ctx, name)
+		if err != nil {
+			s.fail(w, r, "read the table", err)
+			return
+		}
+		if table = lobbystore.Visible(ts, v); table == nil {
+			s.notFound(w, r)
+			return
+		}
+	}
+	rs, err := s.cfg.Records.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Table: table, Season: season}, Limit: 50})
 	if err != nil {
 		s.fail(w, r, "read the leaderboard", err)
 		return
 	}
-	var rows []leaderRow
+	link := func(to rating.Season) string {
+		q := url.Values{}
+		if table != nil {
+			q.Set("table", table.Name)
+			if a := lobbystore.Access(*table); !(lobby.Viewer{}).Sees(a) && a.Link != "" {
+				q.Set(linkParam, a.Link) // the viewer's, who came in by it
+			}
+		}
+		q.Set("season", to.String())
+		return "/leaderboard?" + q.Encode()
+	}
+	lv := leaderboardView{Where: "overall", When: lobby.SeasonWords(season), Start: rating.Newcomer().Points()}
+	if table != nil {
+		lv.Where = "at " + table.Name
+	}
+	if !season.IsAllTime() {
+		lv.When = "season " + season.String() + ", " + lv.When
+		if left := lobby.SeasonLeft(season, now); left != "" {
+			lv.When += ", " + left
+		}
+		lv.Prev = &seasonLink{"← " + season.Prev().String(), link(season.Prev())}
+		if season.End().Before(now) {
+			lv.Next = &seasonLink{season.Next().String() + " →", link(season.Next())}
+		}
+		lv.Switch = &seasonLink{"all time", link(rating.AllTime)}
+	} else if running := s.cfg.Season.Of(now); !running.IsAllTime() {
+		lv.Switch = &seasonLink{"the season running, " + running.String(), link(running)}
+	}
 	var ratings []float64
-	var labels []string
+	var labels, figures []string
 	for i, rt := range rs {
-		row := leaderRow{Rank: i + 1, Name: lobby.Label(rt.Name, rt.Bot()), Rating: fmt.Sprintf("%.0f", rt.Rating),
-			Games: strconv.Itoa(rt.Games), Wins: fmt.Sprintf("%d%s", rt.Wins, pct(rt.Wins, rt.Games)), Bot: rt.Bot()}
+		row := leaderRow{Rank: i + 1, Name: lobby.Label(rt.Name, rt.Bot()), Rating: lobby.Figure(rt.Rating),
+			Games: strconv.Itoa(rt.Games), Wins: fmt.Sprintf("%d%s", rt.Wins, pct(rt.Wins, rt.Games)), Bot: rt.Bot(),
+			Mu: fmt.Sprintf("%.1f", rt.Mu), Sigma: fmt.Sprintf("%.1f", rt.Sigma)}
 		if rt.Name != "" && lobby.HasKeys(rt.Person) {
 			row.URL = playerPath(rt.Name) // a person's page, by their name now
 		}
 		if row.Name == "" {
 			row.Name = "?"
 		}
-		rows = append(rows, row)
+		if rt.Provisional() {
+			lv.Provisional = lobby.ProvisionalNote
+		}
+		lv.Rows = append(lv.Rows, row)
 		if i < 20 {
-			ratings, labels = append(ratings, math.Round(rt.Rating)), append(labels, row.Name)
+			ratings, labels, figures = append(ratings, float64(rt.Points())), append(labels, row.Name), append(figures, row.Rating)
 		}
 	}
-	where := "overall"
-	if table != "" {
-		where = "at " + table
+	if len(lv.Rows) > 0 && !season.IsAllTime() && !now.Before(season.End()) {
+		lv.Champion = lv.Rows[0].Name + ", " + lv.Rows[0].Rating
 	}
-	s.render(w, r, http.StatusOK, "leaderboard", layout{Title: "Leaderboard", Main: struct {
-		Where string
-		Rows  []leaderRow
-		Chart template.HTML
-		Start float64
-	}{where, rows, ratingBars(labels, ratings, store.StartRating), store.StartRating}})
-}
-
-// tableShown reports whether anyone may see a table of that name (one
-// of its records, by the lobby's rule).
-func (s *Server) tableShown(ctx context.Context, name string) bool {
-	ts, err := s.cfg.Records.TableRecords(ctx, name)
-	if err != nil {
-		return false
-	}
-	for _, t := range ts {
-		if (lobby.Viewer{}).Sees(lobbystore.Access(t)) {
-			return true
-		}
-	}
-	return false
+	lv.Chart = ratingBars(labels, figures, ratings, float64(lv.Start))
+	s.render(w, r, http.StatusOK, "leaderboard", layout{Title: "Leaderboard", Main: lv})
 }

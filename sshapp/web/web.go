@@ -13,8 +13,9 @@
 // words are the lobby's (lobby.Viewer, lobby.Narrator, lobby.RuleWords),
 // the replay's steps the engine's (engine.CutSteps, as the replay screen
 // steps), and the recording the replay screen's, given in Config.Cast.
-// It may import lobby, engine, store (record types) and store/lobbystore
-// (the history filter of the lobby's access rule), never the screens
+// It may import lobby, engine (and engine/rating), store (record types)
+// and store/lobbystore (the history filter of the lobby's access rule),
+// never the screens
 // beside it; cmd/mia wires it.
 package web
 
@@ -32,6 +33,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/store"
 )
@@ -55,9 +57,16 @@ type Records interface {
 	// PersonByName finds a person by a name that looks like theirs (the
 	// store's index by ident.Skeleton), as the commands find a PLAYER.
 	PersonByName(ctx context.Context, name string) (store.Person, error)
-	Tally(ctx context.Context, person string) (store.Tally, error)
-	Rating(ctx context.Context, person, table string) (store.Rating, error)
-	Leaderboard(ctx context.Context, table string, limit int) ([]store.Rating, error)
+	// PublicTally is a person's counts over the games of public tables
+	// only (store.GamePublic): what anyone may read. The web window shows
+	// no other.
+	PublicTally(ctx context.Context, person string) (store.Tally, error)
+	// Rating, Leaderboard and Seasons read the boards: the overall one
+	// holds public tables' games only; a table's board is shown only to
+	// whoever may see that table (lobbystore.Visible).
+	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
+	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
+	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
 }
 
 // Config configures the web window. Lobby and Records are required.
@@ -76,8 +85,13 @@ type Config struct {
 	Log *log.Logger
 	// Limits protect the server from greedy clients.
 	Limits Limits
-	// Now is the clock of the turn countdown; time.Now if nil.
+	// Now is the clock of the turn countdown and of the season running;
+	// time.Now if nil.
 	Now func() time.Time
+	// Season is how the boards are cut into seasons (the server's
+	// --season): the leaderboard shows the season running by default, and
+	// a player's page their rating in it (engine/rating).
+	Season rating.Period
 	// Cast writes a finished game as an asciicast v2 recording of the
 	// replay screen (cmd/mia gives tui.WriteCast, as to the replay
 	// command); nil: no recording, /games/ID.cast is not found and no

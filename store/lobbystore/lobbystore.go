@@ -54,6 +54,20 @@ func Shows(v lobby.Viewer) store.GameFilter {
 	return func(g store.Game, t *store.Table) bool { return v.SeesGame(GameAccess(g, t)) }
 }
 
+// Visible is, of a name's table records oldest first
+// (store.Store.TableRecords), the newest v may see (lobby.Viewer.Sees):
+// the table a `--table NAME` means to v, whose board and games are its
+// own. Nil if v may see none of them, as if there were no such table.
+func Visible(records []store.Table, v lobby.Viewer) *store.Table {
+	for i := len(records) - 1; i >= 0; i-- {
+		if v.Sees(Access(records[i])) {
+			t := records[i]
+			return &t
+		}
+	}
+	return nil
+}
+
 // Player is a stored seat as the lobby knows who sits: the person, the
 // key they sat down with (none for a key-less player, whose seat's
 // fingerprint is their id), and whether as a bot.

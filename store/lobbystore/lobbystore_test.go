@@ -454,3 +454,65 @@ func TestKeptAcrossReopen(t *testing.T) {
 	l.Close()
 	st.Close()
 }
+
+// TestPublicGamesAreWhatEveryoneSees: the store's rule of what counts on
+// the overall boards and in the tallies everyone reads (store.GamePublic)
+// is the lobby's rule of what a viewer who is nobody, and so anyone, may
+// see (lobby.Viewer.SeesGame), in every case: a public or private table,
+// no record, a game older than its record.
+func TestPublicGamesAreWhatEveryoneSees(t *testing.T) {
+	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	pub := store.Table{Name: "pub", Host: "p:1", Created: t0}
+	priv := store.Table{Name: "priv", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0}
+	for _, c := range []struct {
+		name    string
+		table   *store.Table
+		started time.Time
+	}{
+		{"public table", &pub, t0.Add(time.Minute)},
+		{"public table, the instant it was made", &pub, t0},
+		{"public table, a game older than its record", &pub, t0.Add(-time.Minute)},
+		{"private table", &priv, t0.Add(time.Minute)},
+		{"private table, a game older than its record", &priv, t0.Add(-time.Minute)},
+		{"no record", nil, t0},
+	} {
+		g := store.Game{Table: "x", Started: c.started, Seats: []store.Seat{{Person: "p:1"}, {Person: "p:2"}}}
+		everyone := lobby.Viewer{}.SeesGame(GameAccess(g, c.table))
+		if got := store.GamePublic(c.started, c.table); got != everyone {
+			t.Errorf("%s: GamePublic %v, the lobby shows it to everyone: %v", c.name, got, everyone)
+		}
+	}
+}
+
+// TestVisible: a --table NAME means the newest record of that name the
+// viewer may see; a closed private table never stands for a public one
+// of its name, nor the other way round for its members.
+func TestVisible(t *testing.T) {
+	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	old := store.Table{Name: "secret", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0, Closed: t0.Add(time.Hour)}
+	neu := store.Table{Name: "secret", Host: "p:3", Created: t0.Add(2 * time.Hour)}
+	later := store.Table{Name: "secret", Host: "p:3", Private: true, Created: t0.Add(3 * time.Hour)}
+	for _, c := range []struct {
+		name    string
+		records []store.Table
+		v       lobby.Viewer
+		want    *store.Table
+	}{
+		{"nothing", nil, lobby.Viewer{ID: "p:9"}, nil},
+		{"a stranger, the private one only", []store.Table{old}, lobby.Viewer{ID: "p:9"}, nil},
+		{"a member, the private one only", []store.Table{old}, lobby.Viewer{ID: "p:2"}, &old},
+		{"a stranger, reused by a public table", []store.Table{old, neu}, lobby.Viewer{ID: "p:9"}, &neu},
+		{"a member of the old, reused", []store.Table{old, neu}, lobby.Viewer{ID: "p:2"}, &neu},
+		{"a stranger, then private again", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:9"}, &neu},
+		{"its host, then private again", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:3"}, &later},
+		{"an admin", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:9", Admin: true}, &later},
+	} {
+		got := Visible(c.records, c.v)
+		switch {
+		case (got == nil) != (c.want == nil):
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		case got != nil && !got.Created.Equal(c.want.Created):
+			t.Errorf("%s: the record of %v, want %v", c.name, got.Created, c.want.Created)
+		}
+	}
+}
