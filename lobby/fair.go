@@ -70,7 +70,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 	}
 	err := t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		if t.running() {
 			return ErrSeedTooLate

@@ -73,7 +73,6 @@ var (
 	ErrGameRunning    = errors.New("a game is running at this table")
 	ErrNoGame         = errors.New("no game is running at this table")
 	ErrTooFewPlayers  = errors.New("a game needs at least 2 seated players")
-	ErrPrivate        = errors.New("that table is private: ask its host for an invite")
 	ErrTableClosed    = errors.New("the table is closed")
 	ErrChatFlood      = errors.New("slow down: too many messages")
 	ErrEmptyMessage   = errors.New("nothing to say")
@@ -97,6 +96,10 @@ type Config struct {
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
 	// to twice as long (default 1 s; negative: no pause, for tests).
 	BotDelay time.Duration
+	// MaxTables is how many open tables one person may host at once
+	// (default DefaultMaxTables; negative: no cap). Server admins and the
+	// server's own programs are exempt.
+	MaxTables int
 }
 
 // Lobby is the registry of open tables and the lobby chat.
@@ -144,6 +147,9 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	}
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
+	}
+	if cfg.MaxTables == 0 {
+		cfg.MaxTables = DefaultMaxTables
 	}
 	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), subs: make(map[*Mailbox[int]]struct{}),
 		scripted: scripted, dir: directory{names: make(map[string]string)}}
@@ -208,7 +214,12 @@ type TableConfig struct {
 
 // CreateTable opens a new table hosted by host, stored before it is
 // shown. Its name must not look like an open table's (Alike): the error
-// then matches ErrTableExists and names that table.
+// then matches ErrTableExists, and names that table when host may see
+// it. A table's name is public even when the table is not: a private
+// table's name is taken like any other (so that every door may name a
+// table by its name alone), and nothing else of it is told. A host who
+// hosts Config.MaxTables open tables already is refused with a
+// *LimitError (ErrTooManyTables).
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
 	if err := CheckTableName(tc.Name); err != nil {
 		return nil, err
@@ -234,8 +245,14 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	}
 	for _, other := range l.tables {
 		if Alike(other.name, tc.Name) {
+			if !host.Viewer().Sees(other.Info().Access()) {
+				return nil, ErrTableExists // taken, and not a word more of it
+			}
 			return nil, &LookalikeError{Kind: ErrTableExists, Name: tc.Name, Taken: other.name}
 		}
+	}
+	if err := l.checkTablesLocked(host); err != nil {
+		return nil, err
 	}
 	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
 		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
@@ -251,12 +268,34 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	return t, nil
 }
 
-// Table finds an open table by name (any case).
+// Table finds an open table by name (any case), whoever asks: for the
+// server's own programs (the Mäxchen gateway finding the table it drives)
+// and tests. Every door a person or a bot reaches a table by asks
+// TableFor instead.
 func (l *Lobby) Table(name string) (*Table, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.tables[strings.ToLower(name)]
 	if t == nil {
+		return nil, ErrNoTable
+	}
+	return t, nil
+}
+
+// TableFor finds the open table of that name (any case) for v: the one
+// lookup of a table by name at every door (commands, screens, the bot
+// protocol, the web window). A table that does not show itself to v
+// (Viewer.Sees: a private table that does not admit them) is not there
+// for them: the answer is ErrNoTable, the very error of a name no table
+// has, reached by the same steps (a lookup and a check in memory, never a
+// call to the table's actor nor to storage), so that neither the words
+// nor the time of the answer tell that a private table has that name.
+func (l *Lobby) TableFor(v Viewer, name string) (*Table, error) {
+	t, err := l.Table(name)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Sees(t.Info().Access()) {
 		return nil, ErrNoTable
 	}
 	return t, nil

@@ -38,6 +38,28 @@ func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.
 	})
 }
 
+// Redeem spends an invite code to the table of that name (any case) for
+// p: `join NAME CODE`. A name no open table has is ErrBadInvite, the
+// answer to a wrong code, and takes the same steps: storage is asked for
+// the code all the same, so that neither the words nor the time of the
+// answer tell a private table's name to someone it does not admit. A
+// table that closes meanwhile is ErrBadInvite too.
+func (l *Lobby) Redeem(ctx context.Context, p Player, name, code string) (*Table, error) {
+	t, err := l.Table(name)
+	if err != nil {
+		sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
+		defer cancel()
+		_ = l.cfg.Store.UseInvite(sctx, name, code, p.ID, l.cfg.Clock.Now()) // no table: refused, whatever it says
+		return nil, ErrBadInvite
+	}
+	if err := t.Redeem(ctx, p, code); errors.Is(err, ErrTableClosed) {
+		return nil, ErrBadInvite
+	} else if err != nil {
+		return t, err // the table is there for p: p is its member or host, or it is public
+	}
+	return t, nil
+}
+
 // Redeem spends an invite code: p becomes a member of the private table,
 // able to see it and sit down at once. A code works once; p's being a
 // member (or the host) already is ErrMember and leaves the code unspent.

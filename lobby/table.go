@@ -271,13 +271,14 @@ func (t *Table) removeSub(s *Subscription) bool {
 
 // Watch subscribes p to the table: a seated player sees their seat's view,
 // anyone else a spectator's. A private table admits only its host and
-// members.
+// members (and server admins); to anyone else it is ErrNoTable, as at
+// every door (Lobby.TableFor).
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	t.lobby.learn(ctx, p.ID)
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		t.addSub(s)
 		t.watchersChanged(p, s)
@@ -297,7 +298,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(ctx context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
@@ -421,7 +422,7 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		now := t.lobby.cfg.Clock.Now()
 		if !t.chat.allow(p.ID, now) {

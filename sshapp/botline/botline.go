@@ -181,14 +181,19 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 	return nil, nil, 0, last
 }
 
+// sit watches the table of that name and sits down. Its errors name the
+// table as the bot wrote it: a private table that does not admit the bot
+// is "no such table" (lobby.TableFor), word for word as a name no table
+// has.
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	t, err := bs.cfg.Lobby.Table(name)
+	asked := lobby.Clean(name, lobby.MaxNameLen)
+	t, err := bs.cfg.Lobby.TableFor(bs.me.Viewer(), name)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", lobby.Clean(name, 32), err)
+		return nil, nil, 0, fmt.Errorf("table %s: %w", asked, err)
 	}
 	sub, err := t.Watch(ctx, bs.me)
 	if err != nil {
-		return nil, nil, 0, fmt.Errorf("table %s: %w", t.Name(), err)
+		return nil, nil, 0, fmt.Errorf("table %s: %w", asked, err)
 	}
 	err = t.Sit(ctx, bs.me)
 	if errors.Is(err, lobby.ErrGameRunning) {
@@ -196,7 +201,7 @@ func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobb
 	}
 	if err != nil && !errors.Is(err, lobby.ErrSeated) {
 		sub.Close()
-		return nil, nil, 0, fmt.Errorf("table %s: %w", t.Name(), err)
+		return nil, nil, 0, fmt.Errorf("table %s: %w", asked, err)
 	}
 	info := t.Info()
 	seat := info.Taken - 1

@@ -164,8 +164,9 @@ func playerList(g store.Game) string {
 
 // tableVisible checks a --table argument: a name no table ever had, or
 // only tables the caller may not see (lobby.Viewer.Sees: private ones
-// that do not admit them), is "no table" (so that nobody learns private
-// tables' names by guessing). ok is false after a refusal.
+// that do not admit them), gets the one answer of a table that is not
+// there (noTable), so that nobody learns private tables' names by
+// guessing. ok is false after a refusal.
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
 	ts, err := recs.TableRecords(ctx, name)
 	if err != nil {
@@ -177,6 +178,6 @@ func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool
 			return true
 		}
 	}
-	c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
+	c.noTable(name)
 	return false
 }

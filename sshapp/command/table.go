@@ -108,22 +108,26 @@ func (c *Call) needLobby() bool {
 	return true
 }
 
-// openTable finds an open table the caller may see; a private table of
-// which they are not a member is "no open table", as is one that does not
-// exist. ok is false after a refusal.
+// openTable finds an open table the caller may see (lobby.TableFor): a
+// private table that does not admit them gets the answer of a name no
+// table has, word for word. ok is false after a refusal.
 func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 	if !c.needLobby() {
 		return nil, lobby.TableInfo{}, false
 	}
-	t, err := c.cfg.Lobby.Table(name)
-	if err == nil {
-		info := t.Info()
-		if c.viewer().Sees(info.Access()) {
-			return t, info, true
-		}
+	t, err := c.cfg.Lobby.TableFor(c.viewer(), name)
+	if err != nil {
+		c.noTable(name)
+		return nil, lobby.TableInfo{}, false
 	}
-	c.Refuse("no open table %s", lobby.Clean(name, lobby.MaxNameLen))
-	return nil, lobby.TableInfo{}, false
+	return t, t.Info(), true
+}
+
+// noTable refuses a table name: none open, or none the caller may see.
+// It is the one answer of every command to a table that is not there for
+// the caller, in the words of lobby.ErrNoTable.
+func (c *Call) noTable(name string) int {
+	return c.Refuse("%v: %s", lobby.ErrNoTable, lobby.Clean(name, lobby.MaxNameLen))
 }
 
 // tableError refuses with a lobby error, which is written for people;
