@@ -21,6 +21,8 @@ type env struct {
 	dice  *lobbytest.Dice
 	// botDelay is Config.BotDelay (-1, no pause, unless a test sets it).
 	botDelay time.Duration
+	// maxTables is Config.MaxTables (0: the default).
+	maxTables int
 }
 
 func newEnv(t *testing.T) *env {
@@ -44,7 +46,7 @@ func newFairEnv(t *testing.T) *env {
 func (e *env) open() {
 	e.t.Helper()
 	e.st.reopen()
-	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay}
+	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay, MaxTables: e.maxTables}
 	if e.dice != nil {
 		cfg.Dice = e.dice
 	}

@@ -52,9 +52,10 @@ func (l *Lobby) Redeem(ctx context.Context, p Player, name, code string) (*Table
 		_ = l.cfg.Store.UseInvite(sctx, name, code, p.ID, l.cfg.Clock.Now()) // no table: refused, whatever it says
 		return nil, ErrBadInvite
 	}
-	if err := t.Redeem(ctx, p, code); errors.Is(err, ErrTableClosed) {
+	switch err := t.Redeem(ctx, p, code); {
+	case errors.Is(err, ErrTableClosed), errors.Is(err, ErrBadInvite):
 		return nil, ErrBadInvite
-	} else if err != nil {
+	case err != nil:
 		return t, err // the table is there for p: p is its member or host, or it is public
 	}
 	return t, nil
@@ -86,11 +87,14 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 	})
 }
 
-// Kick removes the person id from the table (host or admin only): from
-// the members of a private table, so that they can no longer see it; from
+// Kick removes the person id (a person, or a bot of any kind) from the
+// table (host or admin only), at once, a game running or not: from the
+// members of a private table, so that they can no longer see it; from
 // their seat (in a running game they leave it, and are out); and from the
-// viewers, whose subscriptions end. At a public table they may come back.
+// viewers, whose subscriptions end (Err: an *EndError of kind
+// ErrRemoved). At a public table they may come back.
 func (t *Table) Kick(ctx context.Context, p Player, id string) error {
+	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(ctx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
@@ -99,6 +103,16 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 			return ErrKickHost
 		}
 		found := false
+		// Their screens and bots go first: they see nothing of the table
+		// from now on, not even their own leaving, and hear why.
+		why := &EndError{Kind: ErrRemoved, Table: t.name, By: t.lobby.Name(p.ID), Admin: p.ID != t.rec.Host}
+		for s := range t.subs {
+			if s.player.ID == id {
+				found = true
+				t.removeSub(s)
+				s.end(why)
+			}
+		}
 		if slices.Contains(t.rec.Members, id) {
 			found = true
 			err := t.update(ctx, func(r *TableRecord) error {
@@ -121,13 +135,6 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 			found = true
 			if err := t.seatSitters(ctx, without(t.sitters, i)); err != nil {
 				return err
-			}
-		}
-		for s := range t.subs {
-			if s.player.ID == id {
-				found = true
-				t.removeSub(s)
-				s.box.Close()
 			}
 		}
 		if !found {

@@ -25,6 +25,7 @@ type Table struct {
 	quit  chan struct{}
 	done  chan struct{}
 	info  atomic.Pointer[TableInfo]
+	end   atomic.Pointer[EndError] // why Close closed it
 
 	// Owned by the actor goroutine.
 	rec      TableRecord
@@ -47,6 +48,7 @@ type Table struct {
 	driven   bool            // games start only by Deal (driven.go)
 	guests   map[string]bool // person ids seated by Deal for the running game only
 	next     nextDice        // the next game's committed seed and the seeds given for it
+	closed   bool            // Close closed it: no request runs any more
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -146,7 +148,7 @@ func (t *Table) loop() {
 				t.stopTick()
 			}
 			for s := range t.subs {
-				s.box.Close()
+				s.end(&EndError{Kind: ErrLobbyClosed, Table: t.name}) // unless Close ended it first
 			}
 			return
 		}
@@ -154,7 +156,12 @@ func (t *Table) loop() {
 }
 
 // safely runs one request; a panic in it is logged and the table goes on.
+// Once the table is closed no request runs (a caller of do hears
+// ErrTableClosed when the actor stops, a moment later).
 func (t *Table) safely(ctx context.Context, fn func(context.Context)) {
+	if t.closed {
+		return
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			t.lobby.log.Error("table request panicked", "table", t.name, "panic", r, "stack", string(debug.Stack()))
@@ -211,6 +218,7 @@ type Subscription struct {
 	box    *Mailbox[Snapshot]
 	table  *Table
 	player Player
+	why    atomic.Pointer[error] // why the table ended it (Err)
 }
 
 // Ready is signalled when a snapshot waits; then call Take.
@@ -467,9 +475,15 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 	})
 }
 
-// Close closes the table for good (host or admin). A running game must end
-// first.
+// Close closes the table for good, at once (host or admin). A game
+// running there ends without a result, abandoned: stored as such before
+// the table closes (no tally of games or wins, no rating moves), so that
+// a stop in between leaves a closable table and no game to resume. Every
+// viewer's subscription ends, and Err tells them why (an *EndError
+// naming who closed it and the game abandoned). A driven table is not
+// closed (ErrDrivenClose): its host's program runs it.
 func (t *Table) Close(ctx context.Context, p Player) error {
+	t.lobby.learn(ctx, p.ID)
 	err := t.do(ctx, func(ctx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
@@ -477,14 +491,26 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDrivenClose
 		}
-		if t.running() {
-			return ErrGameRunning
-		}
 		now := t.lobby.cfg.Clock.Now().UTC()
+		why := &EndError{Kind: ErrTableClosed, Table: t.name, By: t.lobby.Name(p.ID), Admin: p.ID != t.rec.Host}
+		if t.running() {
+			sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
+			err := t.lobby.cfg.Store.Abandon(sctx, t.game.id, now, p.ID)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("save the abandoned game %s: %w", t.game.id, err)
+			}
+			why.Game = t.game.id
+			t.lobby.log.Info("game abandoned", "table", t.name, "game", t.game.id, "by", p.ID)
+		}
 		if err := t.update(ctx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
 			return err
 		}
-		t.changed(false)
+		t.closed = true
+		t.end.Store(why)
+		for s := range t.subs {
+			s.end(why)
+		}
 		return nil
 	})
 	if err != nil {
@@ -494,6 +520,10 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 	t.stop()
 	return nil
 }
+
+// Closed says who closed the table and which game that abandoned, once
+// Close closed it; nil while it is open.
+func (t *Table) Closed() *EndError { return t.end.Load() }
 
 // update writes the table record through fn, then keeps the new record.
 func (t *Table) update(ctx context.Context, fn func(*TableRecord) error) error {

@@ -111,7 +111,6 @@ func TestTeamTables(t *testing.T) {
 			{name: "replay in progress", who: "alice", cmd: "replay " + id, code: 1, stderr: []string{"still being played", "hidden"}},
 			{name: "json too", who: "root", cmd: "replay " + id + " --json", code: 1, stderr: []string{"still being played"}},
 			{name: "rules mid-game", who: "alice", cmd: "table rules club --lives 3", code: 1, stderr: []string{"game is running"}},
-			{name: "close mid-game", who: "alice", cmd: "table close club", code: 1, stderr: []string{"game is running"}},
 			{name: "verify mid-game", who: "alice", cmd: "verify " + id, code: 1, stderr: []string{"still being played", "verify it then"}},
 			{name: "seed mid-game", who: "bob", cmd: "seed club again", code: 1, stderr: []string{"a game is running", "before a game starts"}},
 			{name: "the running game's dice", who: "alice", cmd: "seed club", code: 0, stdout: []string{"the game running now", `bob "lucky 7"`}},

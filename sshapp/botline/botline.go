@@ -285,11 +285,7 @@ func (bs *botSession) play(ctx context.Context) error {
 				bs.snap, bs.have, bs.pending = snap, true, true
 				bs.flush(ctx)
 			}
-			why := "the table closed"
-			if t, err := bs.cfg.Lobby.Table(bs.table.Name()); err == nil && t == bs.table {
-				why = "you no longer have a seat at this table"
-			}
-			bs.out.send(true, ErrorLine(why))
+			bs.out.send(true, bs.endLines(bs.sub.Err())...)
 			return ErrEnded
 		case <-bs.out.drained:
 		case l := <-in:
@@ -317,6 +313,22 @@ func (bs *botSession) play(ctx context.Context) error {
 		}
 		bs.flush(ctx)
 	}
+}
+
+// endLines are the last lines of a bot whose subscription the table
+// ended for why (Subscription.Err): GAME ABANDONED when the table closed
+// while the bot's game ran there, then the ERROR line that says why.
+func (bs *botSession) endLines(why error) []string {
+	var end *lobby.EndError
+	if !errors.As(why, &end) {
+		return []string{ErrorLine("you no longer have a seat at this table")}
+	}
+	var out []string
+	if end.Game != "" && bs.tr != nil && bs.tr.game == end.Game && !bs.tr.over {
+		out = append(out, gameAbandonedLine(end.Game))
+		bs.tr.over = true
+	}
+	return append(out, ErrorLine(end.Error()))
 }
 
 // readBotLines reads the bot's lines into in until the input ends or stop

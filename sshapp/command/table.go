@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,7 +89,10 @@ type TableDoc struct {
 	Join    string    `json:"join,omitempty"`    // invite: the command the invited player runs
 	Removed string    `json:"removed,omitempty"` // kick: who
 	Closed  bool      `json:"closed,omitempty"`  // close
-	Play    string    `json:"play,omitempty"`    // the command that opens the table
+	// Abandoned is the game a close ended without a result: it was
+	// running at the table.
+	Abandoned string `json:"abandoned,omitempty"`
+	Play      string `json:"play,omitempty"` // the command that opens the table
 }
 
 // docOf is a table as `tables` and `table` write it.
@@ -291,39 +295,42 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 		return ExitRefused
 	}
 	who := words[1]
-	var kickErr error
+	id := ""
 	if bot, isBot := builtinBotAt(info, who); isBot {
-		kickErr = t.RemoveBot(ctx, c.lobbyPlayer(), bot)
+		id, who = bot.ID, bot.Name
 	} else {
 		p, ok := c.person(ctx, who)
 		if !ok {
 			return ExitRefused
 		}
-		who = p.shown()
-		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.ID)
+		id, who = p.ID, p.shown()
 	}
-	if kickErr != nil {
-		return c.tableError(kickErr)
+	if err := t.Kick(ctx, c.lobbyPlayer(), id); err != nil {
+		return c.tableError(err)
 	}
 	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Person.ID)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(t.Info()), Removed: who})
 	}
 	fmt.Fprintf(c.Stdout, "Removed %s from %s.\n", who, info.Name)
+	if info.State == "playing" && slices.ContainsFunc(info.Players, func(s lobby.SeatInfo) bool { return s.ID == id && s.Lives > 0 }) {
+		fmt.Fprintln(c.Stdout, "They left the game running there, as if they had stood up: they are out of it.")
+	}
 	if !info.Private {
 		fmt.Fprintln(c.Stdout, "The table is public: they may come back.")
 	}
 	return ExitOK
 }
 
-// builtinBotAt finds a built-in bot of that name seated at the table.
-func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
+// builtinBotAt finds a built-in bot of that name seated at the table (or
+// playing its game).
+func builtinBotAt(info lobby.TableInfo, name string) (lobby.SeatInfo, bool) {
 	for _, p := range info.Players {
 		if p.Bot && lobby.IsBuiltinBot(p.ID) && strings.EqualFold(p.Name, name) {
-			return p.Name, true
+			return p, true
 		}
 	}
-	return "", false
+	return lobby.SeatInfo{}, false
 }
 
 func runTableRules(ctx context.Context, c *Call, args []string) int {
@@ -380,10 +387,18 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
 		return c.tableError(err)
 	}
-	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin)
+	abandoned := ""
+	if end := t.Closed(); end != nil {
+		abandoned = end.Game
+	}
+	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin, "abandoned", abandoned)
 	if c.JSON {
-		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true})
+		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true, Abandoned: abandoned})
 	}
 	fmt.Fprintf(c.Stdout, "Table %s is closed.\n", info.Name)
+	if abandoned != "" {
+		fmt.Fprintf(c.Stdout, "Game %s was running there: it is abandoned, with no result (no one won, no rating moved).\n"+
+			"Everyone at the table was told. See it with:  %s\n", abandoned, c.Hint("replay "+abandoned))
+	}
 	return ExitOK
 }

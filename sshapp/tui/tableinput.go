@@ -152,7 +152,11 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.sub = nil
-		return m, m.c.nav.goTo(goTo{to: screenLobby, status: "the table " + name(m.name) + " was closed", isErr: true})
+		why := "the table " + name(m.name) + " was closed"
+		if err := msg.sub.Err(); err != nil {
+			why = err.Error() // who closed it, or removed you, and the game abandoned
+		}
+		return m, m.c.nav.goTo(goTo{to: screenLobby, status: why, isErr: true})
 	case tickMsg:
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil
