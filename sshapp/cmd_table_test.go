@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/store"
 )
@@ -184,6 +185,28 @@ func TestBans(t *testing.T) {
 	if r := e.run(t, laptop, "keys join "+kc.Code); r.code != 0 {
 		t.Fatalf("keys join: %+v", r)
 	}
+	unknown := Fingerprint(newKey(t).PublicKey()) // a key no one used
+	// A built-in bot that has played, and so is found by its name.
+	tbl, err := e.lobby.CreateTable(context.Background(), e.player(t, "root"), lobby.TableConfig{Name: "bots", Rules: fastRules(1), Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cleo lobby.Player
+	for range 2 {
+		b, err := tbl.AddBot(context.Background(), e.player(t, "root"), ai.Easy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleo = b
+	}
+	eventually(t, 30*time.Second, "a game of bots finished", func() bool {
+		gs, err := e.st.Games(context.Background(), store.Query{Table: "bots"})
+		return err == nil && len(gs) > 0
+	})
+	if err := tbl.Close(context.Background(), e.player(t, "root")); err != nil {
+		t.Fatal(err)
+	}
+	cleoName := e.lobby.Name(cleo.ID)
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban bob", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, unban", who: "carol", cmd: "unban bob", code: 1, stderr: []string{"only server admins"}},
@@ -196,7 +219,11 @@ func TestBans(t *testing.T) {
 		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.ids["bob"], "every key of theirs", "1 open session(s) closed", "unban " + e.ids["bob"]}},
 		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"you are banned from this server"}},
 		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"person": "` + e.ids["bob"], `"name": "bob"`}},
-		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "not a fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 1, stderr: []string{"SHA256:unknownkey is not a key's fingerprint", "ssh-keygen -lf"}},
+		{name: "a built-in bot never seated", who: "root", cmd: "ban greta", code: 1, stderr: []string{"greta is the name of a built-in bot", "cannot be banned"}},
+		{name: "a built-in bot that played", who: "root", cmd: "ban " + cleoName, code: 1, stderr: []string{cleoName + " (" + cleo.ID + ") is a built-in bot", "cannot be banned"}},
+		{name: "ban by fingerprint", who: "root", cmd: "ban " + unknown, code: 0, stdout: []string{"Banned the key " + unknown + ": no one has used this key yet; it is refused from now on."}},
+		{name: "the unknown key is refused", who: "root", cmd: "ban", code: 0, stdout: []string{"the key " + unknown}},
 		{name: "one key of carol's", who: "root", cmd: "ban " + e.fps["carol"], code: 0, stdout: []string{"Banned the key", "carol's; their other keys are not banned"}},
 		{name: "that key refused", who: "carol", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
 		{name: "the list names both", who: "root", cmd: "ban", code: 0, stdout: []string{"every key of " + e.ids["bob"], "the key " + e.fps["carol"], "carol"}},
@@ -242,6 +269,7 @@ func TestGatewayBansAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("y", lobby.MaxUDPNameLen+1)
+	unknown := Fingerprint(newKey(t).PublicKey())
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban maexchen:u1", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, names", who: "carol", cmd: "maexchen names", code: 1, stderr: []string{"only server admins"}},
@@ -274,7 +302,7 @@ func TestGatewayBansAndNames(t *testing.T) {
 		{name: "free again", who: "root", cmd: "maexchen free u1", code: 1, stderr: []string{"no address holds the name u1"}},
 		{name: "a name freed", who: "dave", cmd: "name U1", code: 0, stdout: []string{"U1"}},
 		{name: "usage", who: "root", cmd: "maexchen", code: 2, stderr: []string{"maexchen names | free NAME"}},
-		{name: "a key's ban still", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "a key's ban still", who: "root", cmd: "ban " + unknown, code: 0, stdout: []string{"Banned the key " + unknown}},
 	})
 	if _, err := e.st.FreeUDPName(ctx, "busy"); !errors.Is(err, store.ErrRegistered) {
 		t.Fatalf("busy: %v", err)

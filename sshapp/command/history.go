@@ -22,7 +22,7 @@ const MaxHistoryLimit = 200
 var historyCommand = Command{
 	Name:    "history",
 	Args:    "[--table T] [--player P] [--limit N] [--before GAME]",
-	Summary: "finished games you may see, newest first (--before pages on)",
+	Summary: "finished (and abandoned) games you may see, newest first (--before pages on)",
 	JSON:    true,
 	Run:     runHistory,
 }
@@ -38,9 +38,12 @@ type HistoryGame struct {
 	Started   time.Time            `json:"started"`
 	Ended     time.Time            `json:"ended"`
 	Players   []store.ReplayPlayer `json:"players"`
-	Winner    int                  `json:"winner"`
+	Winner    int                  `json:"winner"` // -1 for a game abandoned
 	Standings []int                `json:"standings"`
 	Rounds    int                  `json:"rounds"`
+	// Abandoned: the game ended without a result, its table closed while
+	// it ran (PROTOCOL.md §3).
+	Abandoned *store.Abandonment `json:"abandoned,omitempty"`
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -73,7 +76,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	if recs == nil {
 		return ExitRefused
 	}
-	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before} // one more: is there a next page?
+	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before, Abandoned: true} // one more: is there a next page?
 	if *table != "" && !c.tableVisible(ctx, recs, *table) {
 		return ExitRefused
 	}
@@ -105,7 +108,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
 			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
-				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i]})
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], Abandoned: g.Abandoned})
 		}
 		return c.WriteJSON(out)
 	}
@@ -116,8 +119,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	tw := tabwriter.NewWriter(c.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GAME\tTABLE\tENDED (UTC)\tROUNDS\tWINNER\tPLAYERS")
 	for i, g := range games {
+		winner := seatName(g, g.Winner)
+		if g.Abandoned != nil {
+			winner = "(abandoned)"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen),
-			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], seatName(g, g.Winner), playerList(g))
+			g.Ended.UTC().Format("2006-01-02 15:04"), rounds[i], winner, playerList(g))
 	}
 	_ = tw.Flush()
 	if next != "" {

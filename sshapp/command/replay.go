@@ -69,10 +69,20 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	switch {
 	case g.Ended.IsZero():
 		return g, nil, c.Refuse("game %s is still being played: its dice stay hidden until it ends; %s it then", g.ID, verb), false
-	case !g.Finished():
-		return g, nil, c.Refuse("game %s was abandoned before it ended; it has no result to %s", g.ID, verb), false
+	case !g.Finished() && g.Abandoned == nil:
+		return g, nil, c.Refuse("game %s was cut short by the server and never resumed; there is nothing to %s", g.ID, verb), false
 	}
 	return g, evs, ExitOK, true
+}
+
+// abandonedWords says how an abandoned game ended: "ann closed the table
+// while it ran: no one won, no rating moved".
+func abandonedWords(g store.Game) string {
+	who := lobby.Clean(g.Abandoned.Name, lobby.MaxNameLen)
+	if who == "" {
+		who = "?"
+	}
+	return who + " closed the table while it ran: no one won, no rating moved"
 }
 
 // writeReplay tells a finished game in words, round by round, with every
@@ -84,8 +94,12 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		nar.Names[i] = seatName(g, i)
 	}
 	fmt.Fprintf(w, "Game %s at %s: %s\n", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules))
-	fmt.Fprintf(w, "Started %s, ended %s (UTC). Players: %s\n",
-		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
+	ended := "ended"
+	if g.Abandoned != nil {
+		ended = "abandoned"
+	}
+	fmt.Fprintf(w, "Started %s, %s %s (UTC). Players: %s\n",
+		g.Started.UTC().Format("2006-01-02 15:04:05"), ended, g.Ended.UTC().Format("2006-01-02 15:04:05"), playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round
 	// endRound takes the lives from the engine, replaying the events up to
 	// upTo: the end of an action, which a round's start or the end is.
@@ -116,6 +130,12 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		if line != "" {
 			fmt.Fprintf(w, "  %s\n", line)
 		}
+	}
+	if g.Abandoned != nil {
+		endRound(len(evs)) // the lives when it stopped
+		fmt.Fprintf(w, "\nAbandoned: %s.\n", abandonedWords(g))
+		writeLivesChart(w, g, perRound)
+		return
 	}
 	standings := make([]string, len(g.Standings))
 	for i, s := range g.Standings {
