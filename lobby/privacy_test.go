@@ -1,7 +1,9 @@
 package lobby
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +368,51 @@ func TestKickMidGame(t *testing.T) {
 	}
 	if end := tbl.Closed(); end == nil || end.Game != "" {
 		t.Errorf("a close between games abandons %+v", end)
+	}
+}
+
+// BenchmarkTableFor: the lookup a stranger's guess of a private table's
+// name costs, beside a name no table has: the two must cost alike, so
+// that the time of the answer tells nothing (compare the ns/op of the
+// sub-benchmarks; a test does not, on a shared machine).
+func BenchmarkTableFor(b *testing.B) {
+	st := newMemStore()
+	l, err := New(context.Background(), Config{Store: st, Clock: lobbytest.NewClock(), BotDelay: -1, MaxTables: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	host := Player{ID: "p:1", Key: "SHA256:host"}
+	st.setName(host.ID, "host")
+	members := make([]string, 50)
+	for i := range members {
+		members[i] = fmt.Sprintf("p:%d", i+2)
+	}
+	for i := range 100 {
+		name := fmt.Sprintf("t%03d", i)
+		if _, err := l.CreateTable(context.Background(), host, TableConfig{Name: name, Rules: quickRules(), Private: i%2 == 0}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tbl, err := l.Table("t000")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, m := range members { // a private table of many members
+		code := fmt.Sprint(i)
+		if err := tbl.Invite(context.Background(), host, code, time.Now().Add(time.Hour)); err != nil {
+			b.Fatal(err)
+		}
+		if err := tbl.Redeem(context.Background(), Player{ID: m}, code); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stranger := Viewer{ID: "p:999"}
+	for _, c := range []struct{ name, table string }{{"private", "T000"}, {"missing", "T00x"}, {"public", "T001"}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				_, _ = l.TableFor(stranger, c.table)
+			}
+		})
 	}
 }
