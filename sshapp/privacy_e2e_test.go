@@ -112,7 +112,7 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		"replay GAME", "replay GAME --json", "verify GAME",
 	}
 	const other = "secreu" // a name no table ever had, as long as "secret"
-	missing := "9" + game   // a game that does not exist
+	missing := "9" + game  // a game that does not exist
 	ask := func(cmd, name, g string) result {
 		return e.as(t, "carol", strings.NewReplacer("NAME", name, "GAME", g).Replace(cmd))
 	}
