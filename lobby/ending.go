@@ -20,15 +20,22 @@ type EndError struct {
 	// was then ("" for the server); Admin: they did it as a server admin,
 	// not as the table's host.
 	By    string
+	ByID  string // their person id
 	Admin bool
 	// Game is the game that was running when the table closed: it ended
 	// without a result, abandoned ("" when none ran).
 	Game string
 }
 
-func (e *EndError) Error() string {
+func (e *EndError) Error() string { return e.To("") }
+
+// To is the sentence for the viewer of person id: "you closed the table
+// club" when they did it themselves.
+func (e *EndError) To(id string) string {
 	who := e.By
 	switch {
+	case id != "" && id == e.ByID:
+		who = "you"
 	case who == "":
 		who = "the server"
 	case e.Admin:

@@ -105,7 +105,7 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 		found := false
 		// Their screens and bots go first: they see nothing of the table
 		// from now on, not even their own leaving, and hear why.
-		why := &EndError{Kind: ErrRemoved, Table: t.name, By: t.lobby.Name(p.ID), Admin: p.ID != t.rec.Host}
+		why := &EndError{Kind: ErrRemoved, Table: t.name, By: t.lobby.Name(p.ID), ByID: p.ID, Admin: p.ID != t.rec.Host}
 		for s := range t.subs {
 			if s.player.ID == id {
 				found = true

@@ -245,9 +245,12 @@ func TestCloseRunningGame(t *testing.T) {
 				if !errors.As(s.Err(), &end) || !errors.Is(s.Err(), ErrTableClosed) {
 					t.Fatalf("%s hears %v", who, s.Err())
 				}
-				want := EndError{Kind: ErrTableClosed, Table: "club", By: closer.Name(), Admin: by == "admin", Game: game}
+				want := EndError{Kind: ErrTableClosed, Table: "club", By: closer.Name(), ByID: closer.ID, Admin: by == "admin", Game: game}
 				if *end != want {
 					t.Errorf("%s hears %+v, want %+v", who, *end, want)
+				}
+				if got := end.To(closer.ID); !strings.HasPrefix(got, "you closed the table club: game "+game+" abandoned") {
+					t.Errorf("the closer reads %q", got)
 				}
 				if !strings.Contains(end.Error(), "game "+game+" abandoned") || !strings.Contains(end.Error(), closer.Name()+" ") {
 					t.Errorf("%s reads %q", who, end.Error())

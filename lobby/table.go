@@ -492,7 +492,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 			return ErrDrivenClose
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
-		why := &EndError{Kind: ErrTableClosed, Table: t.name, By: t.lobby.Name(p.ID), Admin: p.ID != t.rec.Host}
+		why := &EndError{Kind: ErrTableClosed, Table: t.name, By: t.lobby.Name(p.ID), ByID: p.ID, Admin: p.ID != t.rec.Host}
 		if t.running() {
 			sctx, cancel := context.WithTimeout(ctx, t.lobby.cfg.SaveTimeout)
 			err := t.lobby.cfg.Store.Abandon(sctx, t.game.id, now, p.ID)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -153,8 +154,11 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.sub = nil
 		why := "the table " + name(m.name) + " was closed"
-		if err := msg.sub.Err(); err != nil {
-			why = err.Error() // who closed it, or removed you, and the game abandoned
+		var end *lobby.EndError
+		if err := msg.sub.Err(); errors.As(err, &end) {
+			why = end.To(m.c.cfg.Player.ID) // who closed it, or removed you, and the game abandoned
+		} else if err != nil {
+			why = err.Error()
 		}
 		return m, m.c.nav.goTo(goTo{to: screenLobby, status: why, isErr: true})
 	case tickMsg:
