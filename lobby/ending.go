@@ -39,7 +39,7 @@ func (e *EndError) To(id string) string {
 	case who == "":
 		who = "the server"
 	case e.Admin:
-		who += " (a server admin)"
+		who += " (an admin)"
 	}
 	switch e.Kind {
 	case ErrRemoved:
@@ -47,7 +47,7 @@ func (e *EndError) To(id string) string {
 	case ErrTableClosed:
 		s := fmt.Sprintf("%s closed the table %s", who, Clean(e.Table, MaxNameLen))
 		if e.Game != "" {
-			s += fmt.Sprintf(": game %s abandoned, no one won, no rating moved", e.Game)
+			s += fmt.Sprintf(": game %s abandoned, not rated", e.Game)
 		}
 		return s
 	}

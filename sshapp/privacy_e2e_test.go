@@ -300,10 +300,10 @@ func TestCloseRunningTable(t *testing.T) {
 
 	r := e.as(t, "ann", "table close club")
 	if r.code != 0 || !strings.Contains(r.stdout, "Table club is closed.") ||
-		!strings.Contains(r.stdout, "Game "+game+" was running there: it is abandoned, with no result (no one won, no rating moved).") {
+		!strings.Contains(r.stdout, "Game "+game+" was running there: it is abandoned, with no result\n(no one won, no rating moved).") {
 		t.Fatalf("close: %+v", r)
 	}
-	told := "ann closed the table club: game " + game + " abandoned, no one won, no rating moved"
+	told := "ann closed the table club: game " + game + " abandoned, not rated"
 	for who, sc := range screens {
 		if who == "ann" { // the host closed it herself
 			sc.waitFor(t, "you closed the table club: game "+game+" abandoned", 10*time.Second)
@@ -331,7 +331,7 @@ func TestCloseRunningTable(t *testing.T) {
 			{name: "not listed", who: "bob", cmd: "tables", code: 0, not: []string{"club"}},
 			{name: "history", who: "bob", cmd: "history --table club", code: 0, stdout: []string{game, "club", "(abandoned)", "ann", "bob", "robo (bot)"}},
 			{name: "replay", who: "carol", cmd: "replay " + game, code: 0,
-				stdout: []string{"Game " + game + " at club", "abandoned", "Abandoned: ann closed the table while it ran: no one won, no rating moved."},
+				stdout: []string{"Game " + game + " at club", "abandoned", "Abandoned: ann closed the table while it ran.\nNo one won; no rating moved."},
 				not:    []string{"Standings"}},
 			{name: "verify", who: "carol", cmd: "verify " + game, code: 0, stdout: []string{"Re-derived"}},
 		})

@@ -76,13 +76,13 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 }
 
 // abandonedWords says how an abandoned game ended: "ann closed the table
-// while it ran: no one won, no rating moved".
+// while it ran".
 func abandonedWords(g store.Game) string {
 	who := lobby.Clean(g.Abandoned.Name, lobby.MaxNameLen)
 	if who == "" {
 		who = "?"
 	}
-	return who + " closed the table while it ran: no one won, no rating moved"
+	return who + " closed the table while it ran"
 }
 
 // writeReplay tells a finished game in words, round by round, with every
@@ -133,7 +133,7 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	}
 	if g.Abandoned != nil {
 		endRound(len(evs)) // the lives when it stopped
-		fmt.Fprintf(w, "\nAbandoned: %s.\n", abandonedWords(g))
+		fmt.Fprintf(w, "\nAbandoned: %s.\nNo one won; no rating moved.\n", abandonedWords(g))
 		writeLivesChart(w, g, perRound)
 		return
 	}

@@ -397,8 +397,8 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 	}
 	fmt.Fprintf(c.Stdout, "Table %s is closed.\n", info.Name)
 	if abandoned != "" {
-		fmt.Fprintf(c.Stdout, "Game %s was running there: it is abandoned, with no result (no one won, no rating moved).\n"+
-			"Everyone at the table was told. See it with:  %s\n", abandoned, c.Hint("replay "+abandoned))
+		fmt.Fprintf(c.Stdout, "Game %s was running there: it is abandoned, with no result\n"+
+			"(no one won, no rating moved). Everyone at the table was told.\nSee it with:  %s\n", abandoned, c.Hint("replay "+abandoned))
 	}
 	return ExitOK
 }
