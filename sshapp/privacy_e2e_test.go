@@ -111,8 +111,8 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		"play NAME",
 		"replay GAME", "replay GAME --json", "verify GAME",
 	}
-	const other = "secreu" // a name no table ever had, as long as "secret"
-	missing := "9" + game  // a game that does not exist
+	const other = "secreu"      // a name no table ever had, as long as "secret"
+	const missing = "987654321" // a game that does not exist (nor is in a port)
 	ask := func(cmd, name, g string) result {
 		return e.as(t, "carol", strings.NewReplacer("NAME", name, "GAME", g).Replace(cmd))
 	}
