@@ -224,6 +224,15 @@ func TestCapsPerPerson(t *testing.T) {
 		t.Errorf("a refused screen exits %d", code)
 	}
 	e.steps(t, []step{{name: "bob is not touched", who: "bob", cmd: "whoami", code: 0, stdout: []string{"bob"}}})
+	// A key that is nobody's yet counts alone, at its name prompt too.
+	stranger := newKey(t)
+	for range 3 {
+		sc := openScreen(t, e.connect(t, stranger), 80, 24)
+		sc.waitFor(t, "name", 10*time.Second)
+	}
+	if r := e.run(t, stranger, "whoami"); r.code != command.ExitRefused || r.stderr != refusal {
+		t.Errorf("a stranger's fourth session: %+v", r)
+	}
 	// root, an admin, holds as many as he likes.
 	for range 4 {
 		sc := openScreen(t, e.connect(t, e.key(t, "root")), 80, 24)
