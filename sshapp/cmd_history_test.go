@@ -84,7 +84,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 			stdout: []string{"Game " + ids[0] + " at arena: little-mia, 2 lives", "Round 1: ", "rolled", "announced", "called", "a liar", "wins the game", "Standings: 1. ", "Lives after each round:", "♥", "→ 2 "}},
 		{name: "leaderboard", who: "carol", cmd: "leaderboard", code: 0, stdout: []string{"Leaderboard overall", "RANK", "ada (hard bot)", "bert (hard bot)", "cleo (hard bot)"}},
 		{name: "leaderboard at the table", who: "carol", cmd: "leaderboard --table arena --limit 2", code: 0, stdout: []string{"Leaderboard at arena", "1 "}},
-		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
+		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no such table: nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
 			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "rating", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},

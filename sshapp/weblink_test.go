@@ -122,7 +122,7 @@ func TestTableLink(t *testing.T) {
 		{name: "create", who: "alice", cmd: "table create club --private --seats 3 --bots 3", code: 0},
 		{name: "create public", who: "alice", cmd: "table create open --seats 3 --bots 3", code: 0},
 		{name: "usage", who: "alice", cmd: "table link", code: 2, stderr: []string{"table link NAME"}},
-		{name: "a stranger", who: "bob", cmd: "table link club", code: 1, stderr: []string{"no open table club"}},
+		{name: "a stranger", who: "bob", cmd: "table link club", code: 1, stderr: []string{"mia: no such table: club"}},
 		{name: "public", who: "bob", cmd: "table link open", code: 0, stdout: []string{"open is public", e.base + "/tables/open\n"}},
 		{name: "help", who: "alice", cmd: "help table", code: 0, stdout: []string{"table link NAME [--revoke]"}},
 	})

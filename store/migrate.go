@@ -363,6 +363,9 @@ func countBotGames(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
+		if rec.Winner < 0 { // abandoned: not a rated game
+			return nil
+		}
 		seen := map[string]bool{}
 		for _, p := range rec.Players {
 			if p.Person == "" || seen[p.Person] {

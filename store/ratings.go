@@ -272,7 +272,9 @@ func rateAll(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		recs = append(recs, r)
+		if r.Winner >= 0 { // an abandoned game moves no rating
+			recs = append(recs, r)
+		}
 		return nil
 	})
 	if err != nil {

@@ -26,9 +26,10 @@
 //	          events; each seat's "name" the name it played under)
 //	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
 //	active    id(8) -> "" for every game not finished yet
-//	finished  id(8) -> "" for every finished game
-//	by_table  lower(table) 0x00 id(8) -> "" for finished games
-//	by_player person id 0x00 id(8) -> "" for finished games
+//	finished  id(8) -> "" for every game listed in the history: finished,
+//	          or abandoned when its table closed (Winner -1; Abandoned set)
+//	by_table  lower(table) 0x00 id(8) -> "" for those games
+//	by_player person id 0x00 id(8) -> "" for those games
 //	tallies   person id -> Tally (version byte 2, 9 big-endian uint64s)
 //	ratings   lower(table) 0x00 person id -> rating (JSON); table "" is overall
 //	bans      key fingerprint, person id or "udp:"NETWORK -> Ban (JSON)

@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if botDelay == 0 {
 		botDelay = -1 // the lobby's zero is its default
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay, MaxTables: o.maxTables})
 	if err != nil {
 		return err
 	}
@@ -172,9 +172,10 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		ProxyFrom: o.proxyFrom,
 		Web:       links,
 		Limits: sshapp.Limits{
-			MaxPerSource:       o.maxPerSource,
-			MaxUnauthenticated: o.maxHandshakes,
-			PenaltyExempt:      o.penaltyExempt,
+			MaxPerSource:         o.maxPerSource,
+			MaxUnauthenticated:   o.maxHandshakes,
+			PenaltyExempt:        o.penaltyExempt,
+			MaxSessionsPerPerson: o.maxSessions,
 		},
 	})
 	if err != nil {

@@ -175,6 +175,12 @@ var errAmbiguous = errors.New("ambiguous")
 // player resolves a PLAYER argument for c; ok is false after a refusal.
 func (c *Call) player(ctx context.Context, arg string) (target, bool) {
 	w, err := c.cfg.findPlayer(ctx, arg)
+	return c.found(w, err, arg)
+}
+
+// found is what findPlayer found for arg, or its refusal; ok is false
+// after a refusal.
+func (c *Call) found(w target, err error, arg string) (target, bool) {
 	switch {
 	case errors.Is(err, errNoPlayer):
 		c.Refuse("no player is called %s", lobby.Clean(arg, 40))

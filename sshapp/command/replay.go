@@ -91,8 +91,8 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	switch {
 	case g.Ended.IsZero():
 		return g, nil, c.Refuse("game %s is still being played: its dice stay hidden until it ends; %s it then", g.ID, verb), false
-	case !g.Finished():
-		return g, nil, c.Refuse("game %s was abandoned before it ended; it has no result to %s", g.ID, verb), false
+	case !g.Finished() && g.Abandoned == nil:
+		return g, nil, c.Refuse("game %s was cut short by the server and never resumed; there is nothing to %s", g.ID, verb), false
 	}
 	return g, evs, ExitOK, true
 }
@@ -125,14 +125,28 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 	return out
 }
 
+// abandonedWords says how an abandoned game ended: "ann closed the table
+// while it ran".
+func abandonedWords(g store.Game) string {
+	who := lobby.Clean(g.Abandoned.Name, lobby.MaxNameLen)
+	if who == "" {
+		who = "?"
+	}
+	return who + " closed the table while it ran"
+}
+
 // writeReplay tells a finished game in words, round by round, with every
 // die and the bluffs marked (lobby.Narrator), then each player's lives
 // round by round.
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	nar := lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
 	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules)))
-	fmt.Fprintf(w, "Started %s, ended %s (UTC).\n",
-		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"))
+	ended := "ended"
+	if g.Abandoned != nil {
+		ended = "abandoned"
+	}
+	fmt.Fprintf(w, "Started %s, %s %s (UTC).\n",
+		g.Started.UTC().Format("2006-01-02 15:04:05"), ended, g.Ended.UTC().Format("2006-01-02 15:04:05"))
 	writeWrapped(w, "Players: ", "  ", playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round
 	// endRound takes the lives from the engine, replaying the events up to
@@ -160,6 +174,13 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		if line := nar.Told(evs, i); line != "" {
 			writeWrapped(w, "  ", "    ", line)
 		}
+	}
+	if g.Abandoned != nil {
+		endRound(len(evs)) // the lives when it stopped
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Abandoned: %s.\nNo one won; no rating moved.\n", abandonedWords(g))
+		writeLivesChart(w, g, nar.Names, perRound)
+		return
 	}
 	standings := make([]string, len(g.Standings))
 	for i, s := range g.Standings {

@@ -182,6 +182,8 @@ func (m *replayScreen) View() string {
 	switch {
 	case st.Over:
 		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
+	case g.Abandoned != nil && m.step == len(rp.steps)-1:
+		b.WriteString(s.Error.Render(cut("abandoned: "+name(g.Abandoned.Name)+" closed the table; no one won · home: from the start", w)))
 	case m.step == 0:
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
 	}
