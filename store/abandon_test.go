@@ -148,6 +148,13 @@ func TestAbandonClosed(t *testing.T) {
 	t.Run("live", func(t *testing.T) { check(t, s) })
 	s = reopen(t, s)
 	t.Run("reopened", func(t *testing.T) { check(t, s) })
+	// The tallies counted again from the games (as a migration does) come
+	// out the same: the abandoned game, listed beside the finished one,
+	// counts its moves and no game.
+	if err := s.update(ctx, recountTallies); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("recounted", func(t *testing.T) { check(t, s) })
 }
 
 // TestAbandonUnrecoverable: a game abandoned without a reason (one the
