@@ -51,6 +51,12 @@ func TestWebLink(t *testing.T) {
 	if rec, err := e.st.Table("club"); err != nil || rec.Link != tok {
 		t.Errorf("stored link %q, %v", rec.Link, err)
 	}
+	if found, err := e.lobby.TableFor(Viewer{Link: tok}, "CLUB"); err != nil || found != tbl {
+		t.Errorf("TableFor the link holder: %v, %v", found, err)
+	}
+	if _, err := e.lobby.TableFor(Viewer{Link: tok[1:]}, "club"); !errors.Is(err, ErrNoTable) {
+		t.Errorf("TableFor a wrong link: %v, want ErrNoTable", err)
+	}
 	if got := e.lobby.Tables(Viewer{Link: tok}); len(got) != 2 {
 		t.Errorf("the link holder lists %d tables, want 2 (the public one and the linked one)", len(got))
 	}

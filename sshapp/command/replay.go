@@ -125,16 +125,6 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 	return out
 }
 
-// abandonedWords says how an abandoned game ended: "ann closed the table
-// while it ran".
-func abandonedWords(g store.Game) string {
-	who := lobby.Clean(g.Abandoned.Name, lobby.MaxNameLen)
-	if who == "" {
-		who = "?"
-	}
-	return who + " closed the table while it ran"
-}
-
 // writeReplay tells a finished game in words, round by round, with every
 // die and the bluffs marked (lobby.Narrator), then each player's lives
 // round by round.
@@ -178,7 +168,8 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	if g.Abandoned != nil {
 		endRound(len(evs)) // the lives when it stopped
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Abandoned: %s.\nNo one won; no rating moved.\n", abandonedWords(g))
+		writeWrapped(w, "Abandoned: ", "  ", lobby.ClosedWhileRunning(g.Abandoned.Name)+".")
+		fmt.Fprintln(w, lobby.NoResult)
 		writeLivesChart(w, g, nar.Names, perRound)
 		return
 	}

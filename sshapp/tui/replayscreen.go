@@ -183,7 +183,7 @@ func (m *replayScreen) View() string {
 	case st.Over:
 		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
 	case g.Abandoned != nil && m.step == len(rp.steps)-1:
-		b.WriteString(s.Error.Render(cut("abandoned: "+name(g.Abandoned.Name)+" closed the table; no one won · home: from the start", w)))
+		b.WriteString(s.Error.Render(cut("abandoned: "+lobby.ClosedWhileRunning(g.Abandoned.Name)+"; no one won · home: from the start", w)))
 	case m.step == 0:
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
 	}
