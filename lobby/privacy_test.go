@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,6 +304,91 @@ func TestCloseWhenTheStoreFails(t *testing.T) {
 	}
 	if err := tbl.Close(ctx, ann); err != nil {
 		t.Fatalf("the next close: %v", err)
+	}
+}
+
+// TestCloseWhileTheStoreHangs: a close whose writes do not answer in
+// time pauses the table, like any write of a table's: the closer hears
+// ErrUnsaved, the viewers see the pause. Saved after all, the table closes
+// by itself (every viewer hears who closed it and the game abandoned, and
+// it leaves the lobby); not saved, it resumes with its game running, and
+// can be closed again.
+func TestCloseWhileTheStoreHangs(t *testing.T) {
+	for _, saved := range []bool{true, false} {
+		t.Run(fmt.Sprintf("saved=%t", saved), func(t *testing.T) {
+			e := newGatedEnv(t, 20*time.Millisecond)
+			ctx := ctxT(t)
+			ann, bob := e.player("ann"), e.player("bob")
+			tbl := seatPlayers(t, e, "club", quickRules(), ann, bob)
+			s := mustWatch(t, tbl, bob)
+			game := latest(t, s, tbl).GameID
+			e.gate.Shut()
+			if err := tbl.Close(ctx, ann); !errors.Is(err, ErrUnsaved) {
+				t.Fatalf("a close whose write hangs: %v, want ErrUnsaved", err)
+			}
+			until(t, s, "the pause", func(s Snapshot) bool { return s.Table.Paused })
+			if !saved {
+				e.gate.Open(errors.New("disk gone"))
+				until(t, s, "the table resumed", func(s Snapshot) bool { return !s.Table.Paused && s.Playing })
+				if _, err := e.lobby.Table("club"); err != nil {
+					t.Fatalf("the table went away: %v", err)
+				}
+				if g, err := e.st.Game(game); err != nil || !g.Ended.IsZero() {
+					t.Fatalf("the game's abandon was not saved, yet it ended: %+v, %v", g, err)
+				}
+				if err := tbl.Close(ctx, ann); err != nil {
+					t.Fatalf("the next close: %v", err)
+				}
+			} else {
+				e.gate.Open(nil)
+			}
+			select {
+			case <-s.Done():
+			case <-time.After(10 * time.Second):
+				t.Fatal("the watcher's subscription did not end")
+			}
+			var end *EndError
+			if !errors.As(s.Err(), &end) || end.Game != game || end.ByID != ann.ID {
+				t.Fatalf("the watcher hears %v", s.Err())
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for _, err := e.lobby.Table("club"); !errors.Is(err, ErrNoTable); _, err = e.lobby.Table("club") {
+				if time.Now().After(deadline) {
+					t.Fatal("the closed table stays in the lobby")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if g, err := e.st.Game(game); err != nil || g.Winner != -1 || g.AbandonedBy != ann.ID {
+				t.Fatalf("stored game %+v, %v", g, err)
+			}
+		})
+	}
+}
+
+// TestCloseAfterTheAbandonWasSaved: a close whose game's abandon was saved
+// but whose table record was not fails; the next close does not abandon
+// the game again (storage would refuse it) and closes the table.
+func TestCloseAfterTheAbandonWasSaved(t *testing.T) {
+	e := newGatedEnv(t, 10*time.Second)
+	ctx := ctxT(t)
+	ann, bob := e.player("ann"), e.player("bob")
+	tbl := seatPlayers(t, e, "club", quickRules(), ann, bob)
+	var writes atomic.Int32
+	e.gate.BeforeWrite(func() {
+		if writes.Add(1) == 2 { // the abandon, then the table's record
+			e.st.Close()
+		}
+	})
+	if err := tbl.Close(ctx, ann); err == nil {
+		t.Fatal("closed without saving the table")
+	}
+	e.gate.BeforeWrite(nil)
+	e.st.reopen()
+	if err := tbl.Close(ctx, ann); err != nil {
+		t.Fatalf("the next close: %v", err)
+	}
+	if rec, err := e.st.Table("club"); err != nil || rec.Closed.IsZero() {
+		t.Errorf("stored table: %+v, %v", rec, err)
 	}
 }
 
