@@ -25,19 +25,19 @@ type gameView struct {
 	Winner              string
 	// Abandoned says how a game abandoned when its table closed ended:
 	// who closed it, and that no one won ("" for a finished game).
-	Abandoned string
-	Chart     template.HTML
-	Legend              []legendItem
-	Cur, Last           int
-	Panel               stepPanel
-	First, Prev         string // addresses of the moves before, "" at the start
-	Next, End           string // and after, "" at the end
-	Rounds              []roundView
-	JSON, Cast          string
-	Fair                *fairView
-	MaxLives            int
-	WinnerSeat          int
-	SSH                 string
+	Abandoned   string
+	Chart       template.HTML
+	Legend      []legendItem
+	Cur, Last   int
+	Panel       stepPanel
+	First, Prev string // addresses of the moves before, "" at the start
+	Next, End   string // and after, "" at the end
+	Rounds      []roundView
+	JSON, Cast  string
+	Fair        *fairView
+	MaxLives    int
+	WinnerSeat  int
+	SSH         string
 }
 
 type gamePlayer struct {
