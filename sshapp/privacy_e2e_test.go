@@ -3,6 +3,7 @@ package sshapp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -66,14 +67,16 @@ func (e *recEnv) botAnswer(t *testing.T, who, table string) result {
 }
 
 // TestPrivateTableAtEveryDoor: to a stranger, a private table and its
-// game are not there, at every door of the SSH server: each command, the
-// bot protocol and the screen answer them byte for byte, exit code
-// included, as they answer a name no table has (and a game that does
-// not exist), and as they answer the same name once the table is closed.
-// Its host, members and the admins find it. Its name is public:
+// games (one finished, one abandoned when the table closed) are not
+// there, at every door of the server: each command, the bot protocol, the
+// screen and the web window answer them byte for byte, exit code (or HTTP
+// status) included, as they answer a name no table has (and a game that
+// does not exist), and as they answer the same name once the table is
+// closed. Its host, members and the admins find it. Its name is public:
 // `table create` says it is taken (the README's choice).
 func TestPrivateTableAtEveryDoor(t *testing.T) {
-	e := startRecServer(t, -1, "root")
+	we := startWebServer(t, true, "root")
+	e := we.recEnv
 	ctx := context.Background()
 	// carol's view of the tables before the private one exists.
 	tablesBefore := e.as(t, "carol", "tables")
@@ -105,6 +108,7 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		"rules NAME", "rules NAME --json",
 		"seed NAME", "seed NAME lucky 7", "seed NAME --none", "seed NAME --json",
 		"table invite NAME", "table kick NAME bob", "table rules NAME --lives 3", "table close NAME", "table close NAME --json",
+		"table link NAME", "table link NAME --revoke", "table link NAME --json",
 		"join NAME abcdefghij",
 		"history --table NAME", "history --table NAME --json", "history --table NAME --player bob",
 		"stats bob --table NAME", "stats bob --table NAME --json", "leaderboard --table NAME",
@@ -139,6 +143,38 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		sc := playScreen(t, e.connect(t, e.key(t, "carol")), "play "+name)
 		sc.waitFor(t, "could not open "+name+": no such table", 10*time.Second)
 	}
+	// The web window's doors: no key, no link.
+	pages := []string{"/tables/NAME", "/tables/NAME/events", "/tables/NAME?link=", "/tables/NAME?link=abc",
+		"/games/GAME", "/games/GAME.json", "/games/GAME.cast", "/games/GAME?m=1", "/leaderboard?table=NAME"}
+	type page struct {
+		code int
+		body string
+	}
+	fetch := func(path, name, g string) page {
+		code, body := get(t, we.base+strings.NewReplacer("NAME", name, "GAME", g).Replace(path))
+		return page{code, strings.NewReplacer(other, "secret", missing, game).Replace(body)}
+	}
+	webOpen := map[string]page{}
+	webDoors := func(when, g string) {
+		t.Helper()
+		for _, p := range pages {
+			got := fetch(p, "secret", g)
+			if want := fetch(p, other, missing); got != want || got.code != 404 {
+				t.Errorf("%s: web %s: private %d and missing %d differ (or were found)", when, p, got.code, want.code)
+			}
+			if when == "open" {
+				webOpen[p] = got
+			} else if got != webOpen[p] {
+				t.Errorf("%s: web %s: open and closed differ", when, p)
+			}
+		}
+		for _, p := range []string{"/", "/players/ann", "/players/bob", "/leaderboard"} {
+			if _, body := get(t, we.base+p); strings.Contains(body, "secret") || strings.Contains(body, "/games/"+g+`"`) {
+				t.Errorf("%s: web %s names the private table or its game %s", when, p, g)
+			}
+		}
+	}
+	webDoors("open", game)
 	if got := e.as(t, "carol", "tables"); got != tablesBefore {
 		t.Errorf("carol's tables changed:\n%+v\nwas\n%+v", got, tablesBefore)
 	}
@@ -150,13 +186,52 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		{name: "the name is taken, and says no more", who: "carol", cmd: "table create SECRET", code: 1,
 			stderr: []string{"a table with that name is open already"}, not: []string{"private", "ann"}},
 	})
-	// Closed, the table answers the stranger as it did while open.
-	e.steps(t, []step{{name: "close", who: "ann", cmd: "table close secret", code: 0}})
+	// A second game, cut short by the close: abandoned.
+	watch, err := tbl.Watch(ctx, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	if err := tbl.Start(ctx, ann); err != nil && !errors.Is(err, lobby.ErrGameRunning) {
+		t.Fatal(err)
+	}
+	var cut string
+	for cut == "" {
+		snap, ok := watch.Wait(ctx)
+		if !ok {
+			t.Fatal("the table's second game never started")
+		}
+		if snap.Playing && snap.GameID != game {
+			cut = snap.GameID
+		}
+	}
+	// Closed, the table answers the stranger as it did while open, about
+	// either game.
+	e.steps(t, []step{{name: "close", who: "ann", cmd: "table close secret", code: 0, stdout: []string{"Game " + cut + " was running there"}}})
 	for _, d := range doors {
 		if got := ask(d, "secret", game); got != open[d] {
 			t.Errorf("%q: open and closed differ:\nopen   %+v\nclosed %+v", d, open[d], got)
 		}
+		if !strings.Contains(d, "GAME") {
+			continue
+		}
+		got, miss := ask(d, "secret", cut), ask(d, other, missing)
+		rp := strings.NewReplacer(other, "secret", missing, cut)
+		if want := (result{stdout: rp.Replace(miss.stdout), stderr: rp.Replace(miss.stderr), code: miss.code}); got != want {
+			t.Errorf("%q of the abandoned game: private and missing differ:\nprivate %+v\nmissing %+v", d, got, want)
+		}
 	}
+	webDoors("closed", game)
+	for _, p := range []string{"/games/" + cut, "/games/" + cut + ".json", "/games/" + cut + ".cast"} {
+		code, body := get(t, we.base+p)
+		mcode, mbody := get(t, we.base+strings.ReplaceAll(p, cut, missing))
+		if code != 404 || code != mcode || body != strings.ReplaceAll(mbody, missing, cut) {
+			t.Errorf("web %s, the abandoned game: %d, missing %d, same page %v", p, code, mcode, body == mbody)
+		}
+	}
+	// The members see the abandoned game.
+	e.steps(t, []step{{name: "member's replay of the abandoned game", who: "bob", cmd: "replay " + cut, code: 0,
+		stdout: []string{"Abandoned: ann closed the table while it ran."}}})
 }
 
 // TestCapsPerPerson: one person, with two keys, holds at most
