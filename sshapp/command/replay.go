@@ -17,7 +17,7 @@ import (
 var replayCommand = Command{
 	Name:    "replay",
 	Args:    "GAME [--cast]",
-	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source, --cast the replay screen as an asciicast v2 recording",
+	Summary: "every event of a finished (or abandoned) game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source, --cast the replay screen as an asciicast v2 recording",
 	JSON:    true,
 	Run:     runReplay,
 }

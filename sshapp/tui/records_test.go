@@ -673,7 +673,8 @@ func TestAbandonedGameOnScreens(t *testing.T) {
 	m.Update(keyEnd)
 	end := m.View()
 	assertFits(t, end, 80, 24)
-	assertContains(t, end, "abandoned: alice closed the table while it ran; no one won", "alice announced 65")
+	assertContains(t, end, "abandoned: alice closed the table while it ran; no one won", "alice announced 65", "abandoned ")
+	assertLacks(t, end, "ended ")
 
 	run(m, m.goTo(goTo{to: screenReplay, game: lost.ID}))
 	assertContains(t, m.View(), "game "+lost.ID+" was cut short by the server and never resumed")

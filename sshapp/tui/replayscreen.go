@@ -135,6 +135,9 @@ func (m *replayScreen) View() string {
 	st := rp.steps[m.step]
 
 	right := "ended " + ago(now, g.Ended)
+	if g.Abandoned != nil {
+		right = "abandoned " + ago(now, g.Ended)
+	}
 	title := s.Title.Render("mia") + s.TitleBar.Render(fmt.Sprintf(" replay · game #%s at %s · %s", g.ID, name(g.Table), shortRules(g.Rules)))
 	b.WriteString(fit(title, w-ansi.StringWidth(right)))
 	b.WriteString(s.Subtle.Render(right))
