@@ -175,7 +175,7 @@ func TestMerged(t *testing.T) {
 	if _, err := club.SetSeed(ctx, erin, "erin's"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := club.Watch(ctx, alice); !errors.Is(err, ErrPrivate) {
+	if _, err := club.Watch(ctx, alice); !errors.Is(err, ErrNoTable) {
 		t.Fatalf("alice watches erin's private table: %v", err)
 	}
 	// The store has moved erin's records; the lobby is told.

@@ -33,7 +33,6 @@ var kindsOf = []struct {
 	{"ErrGameRunning", ErrGameRunning, Refused},
 	{"ErrNoGame", ErrNoGame, Refused},
 	{"ErrTooFewPlayers", ErrTooFewPlayers, Refused},
-	{"ErrPrivate", ErrPrivate, Refused},
 	{"ErrTableClosed", ErrTableClosed, NotFound},
 	{"ErrChatFlood", ErrChatFlood, Refused},
 	{"ErrEmptyMessage", ErrEmptyMessage, Refused},
@@ -62,11 +61,15 @@ var kindsOf = []struct {
 	{"ErrUnsaved", ErrUnsaved, Unavailable},
 	{"ErrPublicLink", ErrPublicLink, Refused},
 	{"ErrBadUDPBan", ErrBadUDPBan, Refused},
+	{"ErrRemoved", ErrRemoved, Refused},
+	{"ErrTooManyTables", ErrTooManyTables, Refused},
 	{"Error", NewError(Refused, "a sentence"), Refused},
 	{"NameError", &NameError{Rule: ErrNameLong, Name: "abcdefghijklmnopq", Max: MaxNameLen}, Refused},
 	{"LookalikeError", &LookalikeError{Rule: ErrTableExists, Name: "bil1", Taken: "bill"}, Refused},
 	{"HostStartsError", &HostStartsError{Host: "ann"}, Refused},
 	{"ChatFloodError", &ChatFloodError{Text: "hi", Wait: time.Second}, Refused},
+	{"EndError", &EndError{Why: ErrRemoved, Table: "club", By: "ann"}, Refused},
+	{"LimitError", &LimitError{Rule: ErrTooManyTables, Limit: 10}, Refused},
 }
 
 // TestEveryErrorHasAKind: every exported sentinel and error type of the

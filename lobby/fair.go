@@ -91,7 +91,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 	}
 	err = t.do(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		if t.running() {
 			return ErrSeedTooLate

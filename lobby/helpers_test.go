@@ -25,6 +25,8 @@ type env struct {
 	// and saveTimeout is Config.SaveTimeout.
 	gate        *gatedStore
 	saveTimeout time.Duration
+	// maxTables is Config.MaxTables (0: the default).
+	maxTables int
 }
 
 func newEnv(t *testing.T) *env {
@@ -48,7 +50,7 @@ func newFairEnv(t *testing.T) *env {
 func (e *env) open() {
 	e.t.Helper()
 	e.st.reopen()
-	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay, SaveTimeout: e.saveTimeout}
+	cfg := Config{Store: e.st, Clock: e.clock, BotDelay: e.botDelay, SaveTimeout: e.saveTimeout, MaxTables: e.maxTables}
 	if e.gate != nil {
 		e.gate.Storage = e.st
 		cfg.Store = e.gate

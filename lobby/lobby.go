@@ -74,7 +74,6 @@ var (
 	ErrGameRunning    = NewError(Refused, "a game is running at this table")
 	ErrNoGame         = NewError(Refused, "no game is running at this table")
 	ErrTooFewPlayers  = NewError(Refused, "a game needs at least 2 seated players")
-	ErrPrivate        = NewError(Refused, "that table is private: ask its host for an invite")
 	ErrTableClosed    = NewError(NotFound, "the table is closed")
 	ErrChatFlood      = NewError(Refused, "slow down: too many messages")
 	ErrEmptyMessage   = NewError(Refused, "nothing to say")
@@ -101,6 +100,10 @@ type Config struct {
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
 	// to twice as long (default 1 s; negative: no pause, for tests).
 	BotDelay time.Duration
+	// MaxTables is how many open tables one person may host at once
+	// (default DefaultMaxTables; negative: no cap). Server admins and the
+	// server's own programs are exempt.
+	MaxTables int
 }
 
 // Lobby is the registry of open tables and the lobby chat.
@@ -120,8 +123,9 @@ type Lobby struct {
 	chat   chatLog
 	ver    int
 	closed bool
-	// opening keeps the names of tables being written (CreateTable).
-	opening map[string]string
+	// opening keeps the tables being written (CreateTable), by lower-case
+	// name.
+	opening map[string]TableRecord
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -151,7 +155,10 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]string),
+	if cfg.MaxTables == 0 {
+		cfg.MaxTables = DefaultMaxTables
+	}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]TableRecord),
 		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted, dir: directory{names: make(map[string]string)}}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
@@ -265,8 +272,13 @@ type TableConfig struct {
 
 // CreateTable opens a new table hosted by host, stored before it is
 // shown. Its name must not look like an open table's (Alike): the error
-// then matches ErrTableExists and names that table. The lobby's lock is
-// not held while the table is written: its name is kept for it
+// then matches ErrTableExists, and names that table when host may see
+// it. A table's name is public even when the table is not: a private
+// table's name is taken like any other (so that every door may name a
+// table by its name alone), and nothing else of it is told. A host who
+// hosts Config.MaxTables open tables already (those being written
+// counted) is refused with a *LimitError (ErrTooManyTables). The lobby's
+// lock is not held while the table is written: its name is kept for it
 // meanwhile. A write that does not answer within SaveTimeout returns
 // ErrUnsaved, and the table opens by itself if it is saved after all.
 func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*Table, error) {
@@ -284,32 +296,43 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 		return nil, err
 	}
 	key := strings.ToLower(tc.Name)
+	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
+		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
 	l.mu.Lock()
+	_, writing := l.opening[key]
 	switch {
 	case l.closed:
 		l.mu.Unlock()
 		return nil, ErrLobbyClosed
-	case l.tables[key] != nil || l.opening[key] != "":
+	case l.tables[key] != nil || writing:
 		l.mu.Unlock()
 		return nil, ErrTableExists
 	}
 	for _, other := range l.tables {
 		if Alike(other.name, tc.Name) {
 			l.mu.Unlock()
+			if !host.Viewer().Sees(other.Info().Access()) {
+				return nil, ErrTableExists // taken, and not a word more of it
+			}
 			return nil, &LookalikeError{Rule: ErrTableExists, Name: tc.Name, Taken: other.name}
 		}
 	}
 	for _, other := range l.opening {
-		if Alike(other, tc.Name) {
+		if Alike(other.Name, tc.Name) {
 			l.mu.Unlock()
-			return nil, &LookalikeError{Rule: ErrTableExists, Name: tc.Name, Taken: other}
+			if !host.Viewer().Sees(other.Access) {
+				return nil, ErrTableExists
+			}
+			return nil, &LookalikeError{Rule: ErrTableExists, Name: tc.Name, Taken: other.Name}
 		}
 	}
-	l.opening[key] = tc.Name
+	if err := l.checkTablesLocked(host); err != nil {
+		l.mu.Unlock()
+		return nil, err
+	}
+	l.opening[key] = rec
 	l.mu.Unlock()
 
-	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
-		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
 	sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
 	defer cancel()
 	err := l.cfg.Store.CreateTable(sctx, rec)
@@ -361,12 +384,34 @@ func (l *Lobby) opened(key string, rec TableRecord, stored bool) *Table {
 	return t
 }
 
-// Table finds an open table by name (any case).
+// Table finds an open table by name (any case), whoever asks: for the
+// server's own programs (the Mäxchen gateway finding the table it drives)
+// and tests. Every door a person or a bot reaches a table by asks
+// TableFor instead.
 func (l *Lobby) Table(name string) (*Table, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	t := l.tables[strings.ToLower(name)]
 	if t == nil {
+		return nil, ErrNoTable
+	}
+	return t, nil
+}
+
+// TableFor finds the open table of that name (any case) for v: the one
+// lookup of a table by name at every door (commands, screens, the bot
+// protocol, the web window). A table that does not show itself to v
+// (Viewer.Sees: a private table that does not admit them) is not there
+// for them: the answer is ErrNoTable, the very error of a name no table
+// has, reached by the same steps (a lookup and a check in memory, never a
+// call to the table's actor nor to storage), so that neither the words
+// nor the time of the answer tell that a private table has that name.
+func (l *Lobby) TableFor(v Viewer, name string) (*Table, error) {
+	t, err := l.Table(name)
+	if err != nil {
+		return nil, err
+	}
+	if !v.Sees(t.Info().Access()) {
 		return nil, ErrNoTable
 	}
 	return t, nil
@@ -480,6 +525,13 @@ func (l *Lobby) notifyLocked() {
 	for m := range l.subs {
 		m.Put(l.ver)
 	}
+}
+
+// retire takes a table Close closed out of the lobby and stops its actor
+// (not from the actor itself).
+func (l *Lobby) retire(t *Table) {
+	l.remove(t)
+	t.stop()
 }
 
 func (l *Lobby) remove(t *Table) {

@@ -441,10 +441,10 @@ func TestPrivateTables(t *testing.T) {
 	if got := e.lobby.Tables(stranger.Viewer()); len(got) != 0 {
 		t.Fatalf("stranger lists %+v", got)
 	}
-	if _, err := tbl.Watch(ctx, stranger); !errors.Is(err, ErrPrivate) {
+	if _, err := tbl.Watch(ctx, stranger); !errors.Is(err, ErrNoTable) {
 		t.Fatalf("stranger watches: %v", err)
 	}
-	if err := tbl.Sit(ctx, stranger); !errors.Is(err, ErrPrivate) {
+	if err := tbl.Sit(ctx, stranger); !errors.Is(err, ErrNoTable) {
 		t.Fatalf("stranger sits: %v", err)
 	}
 	if err := tbl.Redeem(ctx, member, "no-such-code"); !errors.Is(err, ErrBadInvite) {

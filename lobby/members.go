@@ -37,6 +37,29 @@ func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.
 	})
 }
 
+// Redeem spends an invite code to the table of that name (any case) for
+// p: `join NAME CODE`. A name no open table has is ErrBadInvite, the
+// answer to a wrong code, and takes the same steps: storage is asked for
+// the code all the same, so that neither the words nor the time of the
+// answer tell a private table's name to someone it does not admit. A
+// table that closes meanwhile is ErrBadInvite too.
+func (l *Lobby) Redeem(ctx context.Context, p Player, name, code string) (*Table, error) {
+	t, err := l.Table(name)
+	if err != nil {
+		sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
+		defer cancel()
+		_ = l.cfg.Store.UseInvite(sctx, name, code, p.ID, l.cfg.Clock.Now()) // no table: refused, whatever it says
+		return nil, ErrBadInvite
+	}
+	switch err := t.Redeem(ctx, p, code); {
+	case errors.Is(err, ErrTableClosed), errors.Is(err, ErrBadInvite):
+		return nil, ErrBadInvite
+	case err != nil:
+		return t, err // the table is there for p: p is its member or host, or it is public
+	}
+	return t, nil
+}
+
 // Redeem spends an invite code: p becomes a member of the private table,
 // able to see it and sit down at once. A code works once; p's being a
 // member (or the host) already is ErrMember and leaves the code unspent.
@@ -63,11 +86,14 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 	})
 }
 
-// Kick removes the person id from the table (host or admin only): from
-// the members of a private table, so that they can no longer see it; from
+// Kick removes the person id (a person, or a bot of any kind) from the
+// table (host or admin only), at once, a game running or not: from the
+// members of a private table, so that they can no longer see it; from
 // their seat (in a running game they leave it, and are out); and from the
-// viewers, whose subscriptions end. At a public table they may come back.
+// viewers, whose subscriptions end (Err: an *EndError whose Why is
+// ErrRemoved). At a public table they may come back.
 func (t *Table) Kick(ctx context.Context, p Player, id string) error {
+	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
@@ -76,6 +102,16 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 			return ErrKickHost
 		}
 		found := false
+		// Their screens and bots go first: they see nothing of the table
+		// from now on, not even their own leaving, and hear why.
+		why := &EndError{Why: ErrRemoved, Table: t.name, By: t.lobby.Name(p.ID), ByID: p.ID, Admin: p.ID != t.rec.Host}
+		for s := range t.subs {
+			if s.player.ID == id {
+				found = true
+				t.removeSub(s)
+				s.end(why)
+			}
+		}
 		if slices.Contains(t.rec.Members, id) {
 			found = true
 			err := t.update(actx, func(r *TableRecord) error {
@@ -98,13 +134,6 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 			found = true
 			if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
 				return err
-			}
-		}
-		for s := range t.subs {
-			if s.player.ID == id {
-				found = true
-				t.removeSub(s)
-				s.box.Close()
 			}
 		}
 		if !found {

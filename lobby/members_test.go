@@ -29,7 +29,7 @@ func TestInvitesAndKicks(t *testing.T) {
 		{"no invites to a public table", func() error { return pub.Invite(ctx, host, "x", week) }, ErrPublic},
 		{"host invites", func() error { return tbl.Invite(ctx, host, "code-a", week) }, nil},
 		{"admin invites", func() error { return tbl.Invite(ctx, admin, "code-b", week) }, nil},
-		{"ann cannot sit yet", func() error { return tbl.Sit(ctx, ann) }, ErrPrivate},
+		{"ann cannot sit yet", func() error { return tbl.Sit(ctx, ann) }, ErrNoTable},
 		{"a wrong code", func() error { return tbl.Redeem(ctx, ann, "nope") }, ErrBadInvite},
 		{"ann redeems", func() error { return tbl.Redeem(ctx, ann, "code-a") }, nil},
 		{"ann sees it at once", func() error {
@@ -49,7 +49,7 @@ func TestInvitesAndKicks(t *testing.T) {
 		{"nobody kicks the host", func() error { return tbl.Kick(ctx, admin, host.ID) }, ErrKickHost},
 		{"kick a stranger", func() error { return tbl.Kick(ctx, host, "SHA256:nobody") }, ErrNotMember},
 		{"host kicks ann", func() error { return tbl.Kick(ctx, host, ann.ID) }, nil},
-		{"ann cannot sit again", func() error { return tbl.Sit(ctx, ann) }, ErrPrivate},
+		{"ann cannot sit again", func() error { return tbl.Sit(ctx, ann) }, ErrNoTable},
 		{"admin kicks ben", func() error { return tbl.Kick(ctx, admin, ben.ID) }, nil},
 	}
 	for _, st := range steps {

@@ -26,6 +26,8 @@ type memStore struct {
 	games   []*memGame             // game i has ID i+1
 	next    map[string]NextDice    // by lower-case table name
 	chat    map[string][]ChatLine  // by lower-case table name
+	// inviteAsks counts the calls of UseInvite, answered or not.
+	inviteAsks int
 }
 
 // memGame is a stored game.
@@ -35,6 +37,9 @@ type memGame struct {
 	Events []engine.Event
 	Ended  time.Time // zero while in progress
 	Winner int       // -1 while in progress
+	// AbandonedBy: the game was abandoned when this person closed its
+	// table.
+	AbandonedBy string
 }
 
 var errClosed = errors.New("memStore: closed")
@@ -192,6 +197,22 @@ func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, re
 	return nil
 }
 
+func (m *memStore) Abandon(ctx context.Context, id string, at time.Time, by string) error {
+	if err := m.lock(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	g, err := m.game(id)
+	switch {
+	case err != nil:
+		return err
+	case !g.Ended.IsZero():
+		return fmt.Errorf("game %s is over", id)
+	}
+	g.Ended, g.Winner, g.AbandonedBy = at, -1, by
+	return nil
+}
+
 // InProgress returns the games not ended that have events (a game created
 // but never begun is not resumed).
 func (m *memStore) InProgress(ctx context.Context) ([]SavedGame, error) {
@@ -236,6 +257,7 @@ func (m *memStore) UseInvite(ctx context.Context, table, code, fp string, now ti
 		return err
 	}
 	defer m.mu.Unlock()
+	m.inviteAsks++
 	key := strings.ToLower(table) + "\x00" + code
 	expires, ok := m.invites[key]
 	delete(m.invites, key)

@@ -45,6 +45,10 @@ func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Eve
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 
+func (g *gatedStore) Abandon(ctx context.Context, gameID string, at time.Time, by string) error {
+	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Abandon(ctx, gameID, at, by) })
+}
+
 func (g *gatedStore) AddInvite(ctx context.Context, table, code string, expires time.Time) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.AddInvite(ctx, table, code, expires) })
 }

@@ -33,6 +33,10 @@ type Storage interface {
 	// Append stores a game's next events, durably, before it returns; a
 	// non-nil res ends the game in the same write.
 	Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error
+	// Abandon ends a running game without a result, because the person
+	// by closed its table while it ran: no tally of games or wins and no
+	// rating moves, and the game is listed as abandoned by them.
+	Abandon(ctx context.Context, gameID string, at time.Time, by string) error
 	// InProgress returns every unfinished game with its events, oldest
 	// first. A game that cannot be recovered is left out and named in
 	// the error, while the others are still returned.

@@ -29,34 +29,37 @@ type Table struct {
 	stopOnce sync.Once
 	done     chan struct{}
 	info     atomic.Pointer[TableInfo]
+	end      atomic.Pointer[EndError] // why Close closed it
 
 	postMu     sync.Mutex
 	posted     []func(actx context.Context) // for the actor, in order (post)
 	postClosed bool                         // the actor has stopped: posts are dropped
 
 	// Owned by the actor goroutine.
-	current  *request // the request running, nil for a posted function
-	paused   bool     // a store write did not answer in time (pause)
-	rec      TableRecord
-	sitters  []Player
-	game     *gameRun
-	result   *Result
-	subs     map[*Subscription]struct{}
-	watchers map[string]int // open subscriptions by person id (addSub, removeSub)
-	chat     chatLog
-	deadline time.Time
-	stopTick func() bool
-	tickGen  int
-	ver      uint64
-	built    map[viewKey]Snapshot // the snapshots published at ver, by view
-	botSeq   int
-	botGen   int
-	botFor   int             // the game seq a bot move is scheduled for
-	rng      *rand.Rand      // the built-in bots' randomness
-	nextGen  int             // names the bot table's next game scheduled; a new game voids it
-	driven   bool            // games start only by Deal (driven.go)
-	guests   map[string]bool // person ids seated by Deal for the running game only
-	next     nextDice        // the next game's committed seed and the seeds given for it
+	current   *request // the request running, nil for a posted function
+	paused    bool     // a store write did not answer in time (pause)
+	rec       TableRecord
+	sitters   []Player
+	game      *gameRun
+	result    *Result
+	subs      map[*Subscription]struct{}
+	watchers  map[string]int // open subscriptions by person id (addSub, removeSub)
+	chat      chatLog
+	deadline  time.Time
+	stopTick  func() bool
+	tickGen   int
+	ver       uint64
+	built     map[viewKey]Snapshot // the snapshots published at ver, by view
+	botSeq    int
+	botGen    int
+	botFor    int             // the game seq a bot move is scheduled for
+	rng       *rand.Rand      // the built-in bots' randomness
+	nextGen   int             // names the bot table's next game scheduled; a new game voids it
+	driven    bool            // games start only by Deal (driven.go)
+	guests    map[string]bool // person ids seated by Deal for the running game only
+	next      nextDice        // the next game's committed seed and the seeds given for it
+	closed    bool            // Close closed it: no request runs any more
+	abandoned string          // the game id Close stored as abandoned
 }
 
 // gameRun is the game being played, or the one just finished.
@@ -162,7 +165,7 @@ func (t *Table) loop() {
 				t.stopTick()
 			}
 			for s := range t.subs {
-				s.box.Close()
+				s.end(&EndError{Why: ErrLobbyClosed, Table: t.name}) // unless Close ended it first
 			}
 			return
 		}
@@ -284,6 +287,10 @@ func (t *Table) run(actx context.Context, r *request) {
 	if !r.state.CompareAndSwap(reqSent, reqTaken) {
 		return
 	}
+	if t.closed {
+		r.answer(ErrTableClosed)
+		return
+	}
 	if t.paused && !r.paused {
 		r.answer(ErrPaused)
 		return
@@ -335,7 +342,9 @@ func (t *Table) runPosted(actx context.Context) {
 	t.posted = nil
 	t.postMu.Unlock()
 	for i, fn := range fns {
-		t.safely(actx, fn)
+		if !t.closed {
+			t.safely(actx, fn)
+		}
 		fns[i] = nil
 	}
 }
@@ -359,7 +368,8 @@ type Subscription struct {
 	box    *Mailbox[Snapshot]
 	table  *Table
 	player Player
-	viewer *Viewer // Spectate's: who is let in by a link, not as a player; nil for Watch
+	viewer *Viewer               // Spectate's: who is let in by a link, not as a player; nil for Watch
+	why    atomic.Pointer[error] // why the table ended it (Err)
 }
 
 // Ready is signalled when a snapshot waits; then call Take.
@@ -420,13 +430,14 @@ func (t *Table) removeSub(s *Subscription) bool {
 
 // Watch subscribes p to the table: a seated player sees their seat's view,
 // anyone else a spectator's. A private table admits only its host and
-// members.
+// members (and server admins); to anyone else it is ErrNoTable, as at
+// every door (Lobby.TableFor).
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	t.lobby.learn(ctx, p.ID)
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		t.addSub(s)
 		t.watchersChanged(p, s)
@@ -446,7 +457,7 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 	t.lobby.learn(ctx, p.ID)
 	return t.do(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
@@ -593,7 +604,7 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 	t.lobby.learn(ctx, p.ID)
 	return t.doEvenPaused(ctx, func(actx context.Context) error {
 		if !t.mayEnter(p) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		now := t.lobby.cfg.Clock.Now()
 		if err := t.chat.take(p.ID, text, now); err != nil {
@@ -650,9 +661,18 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 	})
 }
 
-// Close closes the table for good (host or admin). A running game must end
-// first.
+// Close closes the table for good, at once (host or admin). A game
+// running there ends without a result, abandoned: stored as such before
+// the table closes (no tally of games or wins, no rating moves), so that
+// a stop in between leaves a closable table and no game to resume. Every
+// viewer's subscription ends, and Err tells them why (an *EndError
+// naming who closed it and the game abandoned). A driven table is not
+// closed (ErrDrivenClose): its host's program runs it. Its writes go
+// through save: one that does not answer in time pauses the table, the
+// caller hears ErrUnsaved, and the table closes by itself once the
+// writes are saved after all.
 func (t *Table) Close(ctx context.Context, p Player) error {
+	t.lobby.learn(ctx, p.ID)
 	err := t.do(ctx, func(actx context.Context) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
@@ -660,23 +680,46 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 		if t.driven {
 			return ErrDrivenClose
 		}
-		if t.running() {
-			return ErrGameRunning
-		}
 		now := t.lobby.cfg.Clock.Now().UTC()
+		why := &EndError{Why: ErrTableClosed, Table: t.name, By: t.lobby.Name(p.ID), ByID: p.ID, Admin: p.ID != t.rec.Host}
+		if t.running() {
+			id := t.game.id
+			if t.abandoned != id { // stored already by a close that failed after it
+				err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Abandon(wctx, id, now, p.ID) })
+				if err != nil {
+					return fmt.Errorf("save the abandoned game %s: %w", id, err)
+				}
+				t.abandoned = id
+				t.lobby.log.Info("game abandoned", "table", t.name, "game", id, "by", p.ID)
+			}
+			why.Game = id
+		}
 		if err := t.update(actx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
 			return err
 		}
-		t.changed(false)
+		t.closed = true
+		t.end.Store(why)
+		for s := range t.subs {
+			s.end(why)
+		}
+		if t.current.answered {
+			// The caller heard ErrUnsaved while a write paused the table:
+			// the table leaves the lobby by itself (stop waits for this
+			// actor, so not from it).
+			go t.lobby.retire(t)
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	t.lobby.remove(t)
-	t.stop()
+	t.lobby.retire(t)
 	return nil
 }
+
+// Closed says who closed the table and which game that abandoned, once
+// Close closed it; nil while it is open.
+func (t *Table) Closed() *EndError { return t.end.Load() }
 
 // update writes the table record through fn, then keeps the new record.
 func (t *Table) update(actx context.Context, fn func(*TableRecord) error) error {

@@ -62,13 +62,14 @@ func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error)
 
 // Spectate subscribes someone who is no player to the table as a
 // spectator: the web window, whose viewers hold at most a table's link
-// (v). The table must show itself to v (Viewer.Sees); the subscription
-// ends when it no longer does (the link revoked).
+// (v). The table must show itself to v (Viewer.Sees): to anyone else it
+// is ErrNoTable, as at every door (Lobby.TableFor). The subscription ends
+// when it no longer does (the link revoked).
 func (t *Table) Spectate(ctx context.Context, v Viewer) (*Subscription, error) {
 	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, viewer: &v}
 	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !v.Sees(t.rec.Access) {
-			return ErrPrivate
+			return ErrNoTable
 		}
 		t.addSub(s)
 		t.watchersChanged(s.player, s)

@@ -27,11 +27,11 @@ func TestWebLink(t *testing.T) {
 	if _, err := pub.Link(ctx, host, false); !errors.Is(err, ErrPublicLink) {
 		t.Errorf("a public table's link: %v, want ErrPublicLink", err)
 	}
-	if _, err := tbl.Spectate(ctx, Viewer{Link: "guess"}); !errors.Is(err, ErrPrivate) {
-		t.Errorf("spectating by a guess: %v, want ErrPrivate", err)
+	if _, err := tbl.Spectate(ctx, Viewer{Link: "guess"}); !errors.Is(err, ErrNoTable) {
+		t.Errorf("spectating by a guess: %v, want ErrNoTable", err)
 	}
-	if _, err := tbl.Spectate(ctx, Viewer{}); !errors.Is(err, ErrPrivate) {
-		t.Errorf("spectating without a link: %v, want ErrPrivate", err)
+	if _, err := tbl.Spectate(ctx, Viewer{}); !errors.Is(err, ErrNoTable) {
+		t.Errorf("spectating without a link: %v, want ErrNoTable", err)
 	}
 	if s, err := pub.Spectate(ctx, Viewer{}); err != nil {
 		t.Errorf("spectating a public table: %v", err)
@@ -50,6 +50,12 @@ func TestWebLink(t *testing.T) {
 	}
 	if rec, err := e.st.Table("club"); err != nil || rec.Link != tok {
 		t.Errorf("stored link %q, %v", rec.Link, err)
+	}
+	if found, err := e.lobby.TableFor(Viewer{Link: tok}, "CLUB"); err != nil || found != tbl {
+		t.Errorf("TableFor the link holder: %v, %v", found, err)
+	}
+	if _, err := e.lobby.TableFor(Viewer{Link: tok[1:]}, "club"); !errors.Is(err, ErrNoTable) {
+		t.Errorf("TableFor a wrong link: %v, want ErrNoTable", err)
 	}
 	if got := e.lobby.Tables(Viewer{Link: tok}); len(got) != 2 {
 		t.Errorf("the link holder lists %d tables, want 2 (the public one and the linked one)", len(got))
@@ -74,8 +80,8 @@ func TestWebLink(t *testing.T) {
 	if snap.You != -1 || snap.Seated {
 		t.Errorf("the link's spectator sees from seat %d, seated %v", snap.You, snap.Seated)
 	}
-	if err := tbl.Sit(ctx, Player{ID: "p:999"}); !errors.Is(err, ErrPrivate) {
-		t.Errorf("sitting down without a key the table admits: %v, want ErrPrivate", err)
+	if err := tbl.Sit(ctx, Player{ID: "p:999"}); !errors.Is(err, ErrNoTable) {
+		t.Errorf("sitting down without a key the table admits: %v, want ErrNoTable", err)
 	}
 	if gone, err := tbl.Link(ctx, host, true); err != nil || gone != "" {
 		t.Fatalf("revoke = %q, %v", gone, err)
@@ -85,8 +91,8 @@ func TestWebLink(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the link's spectator was not dropped when the link was revoked")
 	}
-	if _, err := tbl.Spectate(ctx, Viewer{Link: tok}); !errors.Is(err, ErrPrivate) {
-		t.Errorf("spectating by a revoked link: %v, want ErrPrivate", err)
+	if _, err := tbl.Spectate(ctx, Viewer{Link: tok}); !errors.Is(err, ErrNoTable) {
+		t.Errorf("spectating by a revoked link: %v, want ErrNoTable", err)
 	}
 	if rec, err := e.st.Table("club"); err != nil || rec.Link != "" {
 		t.Errorf("stored link after revoking %q, %v", rec.Link, err)

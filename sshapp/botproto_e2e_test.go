@@ -535,7 +535,8 @@ func TestBotCommand(t *testing.T) {
 }
 
 // TestBotKickedAndClosed: a bot whose host kicks it, or whose table
-// closes, is told with ERROR and its session ends with status 1.
+// closes, is told who did it with ERROR and its session ends with status
+// 1.
 func TestBotKickedAndClosed(t *testing.T) {
 	t.Parallel()
 	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
@@ -548,8 +549,8 @@ func TestBotKickedAndClosed(t *testing.T) {
 	}{
 		{"kick", func(tb *lobby.Table) error {
 			return tb.Kick(context.Background(), host, kicked.ID)
-		}, "ERROR;you no longer have a seat at this table"},
-		{"close", func(tb *lobby.Table) error { return tb.Close(context.Background(), host) }, "ERROR;the table closed"},
+		}, "ERROR;hoster removed you from the table t-kick"},
+		{"close", func(tb *lobby.Table) error { return tb.Close(context.Background(), host) }, "ERROR;hoster closed the table t-close"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := e.table(t, host, "t-"+tt.name, 3, fastRules(2))

@@ -92,7 +92,7 @@ func TestBotGamesReplayAndRatings(t *testing.T) {
 		{name: "leaderboard: two seasons", who: "carol", cmd: "leaderboard --season 2026-11 --all-time", code: 2, stderr: []string{"--season and --all-time do not go together"}},
 		{name: "leaderboard: people and bots", who: "carol", cmd: "leaderboard --people --bots", code: 2, stderr: []string{"--people and --bots do not go together"}},
 		{name: "ratings rebuild, not an admin", who: "carol", cmd: "ratings rebuild", code: 1, stderr: []string{"only server admins may rebuild the ratings"}},
-		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no table nowhere"}},
+		{name: "leaderboard of an unknown table", who: "carol", cmd: "leaderboard --table nowhere", code: 1, stderr: []string{"no such table: nowhere"}},
 		{name: "stats of a bot", who: "carol", cmd: "stats bot:hard:ada", code: 0,
 			stdout: []string{"ada (hard bot)  bot:hard:ada", "games", "counted at public tables only", "rating", "overall, all time, after", "μ ", "σ ", "μ − 3σ", "trend", "lives lost", "bluffs", "understated", "caught bluffing", "challenges", "bluffs: claims above the dice you saw; understated: below them (never caught);", "caught bluffing: claims or passes", "form", "last games"}},
 		{name: "stats of a bot by name", who: "carol", cmd: "stats cleo", code: 0, stdout: []string{"cleo (hard bot)  bot:hard:cleo"}},

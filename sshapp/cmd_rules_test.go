@@ -72,7 +72,7 @@ func TestRuleOptionsOverSSH(t *testing.T) {
 		{name: "the default rules and the presets", who: "carol", cmd: "rules", code: 0,
 			stdout: []string{"The default rules (classic): classic, 6 lives, 60s a turn.", "mia-pass: off", "Presets:",
 				"  maexchen  preset maexchen, classic, 1 life", "help table"}},
-		{name: "no such table", who: "carol", cmd: "rules nosuch", code: 1, stderr: []string{"mia: no open table nosuch"}},
+		{name: "no such table", who: "carol", cmd: "rules nosuch", code: 1, stderr: []string{"mia: no such table: nosuch"}},
 		{name: "two tables", who: "carol", cmd: "rules a b", code: 2, stderr: []string{"usage:", "rules [TABLE] [--json]"}},
 		{name: "help replay points into the source", who: "carol", cmd: "help replay", code: 0, stdout: []string{"sshapp/PROTOCOL.md"}},
 		{name: "help table lists the options", who: "carol", cmd: "help table", code: 0,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/store"
 )
@@ -49,13 +50,13 @@ func TestTeamTables(t *testing.T) {
 		{name: "host sees it", who: "alice", cmd: "tables", code: 0, stdout: []string{"club", "waiting, private"}},
 		{name: "stranger does not", who: "carol", cmd: "tables", code: 0, stdout: []string{"eq"}, not: []string{"club"}},
 		{name: "admin does", who: "root", cmd: "tables", code: 0, stdout: []string{"club"}},
-		{name: "stranger cannot invite", who: "carol", cmd: "table invite club", code: 1, stderr: []string{"no open table club"}},
+		{name: "stranger cannot invite", who: "carol", cmd: "table invite club", code: 1, stderr: []string{"no such table: club"}},
 		{name: "no invites to public tables", who: "alice", cmd: "table invite eq", code: 1, stderr: []string{"public"}},
 		{name: "stranger guesses a code", who: "carol", cmd: "join club abcdefghij", code: 1, stderr: []string{"no private table club takes that invite code"}},
 		{name: "same answer without a table", who: "carol", cmd: "join nosuch abcdefghij", code: 1, stderr: []string{"no private table nosuch takes that invite code"}},
 		{name: "join usage", who: "carol", cmd: "join club", code: 2, stderr: []string{"join NAME CODE"}},
-		{name: "stranger cannot kick", who: "carol", cmd: "table kick club alice", code: 1, stderr: []string{"no open table club"}},
-		{name: "stranger cannot close", who: "carol", cmd: "table close club", code: 1, stderr: []string{"no open table club"}},
+		{name: "stranger cannot kick", who: "carol", cmd: "table kick club alice", code: 1, stderr: []string{"no such table: club"}},
+		{name: "stranger cannot close", who: "carol", cmd: "table close club", code: 1, stderr: []string{"no such table: club"}},
 	})
 
 	// An invite works once, for one key.
@@ -93,7 +94,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "bob's seed stands", who: "bob", cmd: "seed club", code: 0, stdout: []string{`bob "lucky 7"`}},
 		{name: "alice gives one and takes it back", who: "alice", cmd: "seed club mine", code: 0, stdout: []string{`alice "mine"`}},
 		{name: "alice takes it back", who: "alice", cmd: "seed club --none", code: 0, stdout: []string{`bob "lucky 7"`, "none given (allowed)"}, not: []string{`"mine"`}},
-		{name: "a stranger's seed", who: "carol", cmd: "seed club x", code: 1, stderr: []string{"no open table club"}},
+		{name: "a stranger's seed", who: "carol", cmd: "seed club x", code: 1, stderr: []string{"no such table: club"}},
 		{name: "seed usage", who: "bob", cmd: "seed", code: 2, stderr: []string{"seed TABLE"}},
 		{name: "seed and --none", who: "bob", cmd: "seed club x --none", code: 2, stderr: []string{"seed TABLE"}},
 	})
@@ -116,7 +117,6 @@ func TestTeamTables(t *testing.T) {
 			{name: "replay in progress", who: "alice", cmd: "replay " + id, code: 1, stderr: []string{"still being played", "hidden"}},
 			{name: "json too", who: "root", cmd: "replay " + id + " --json", code: 1, stderr: []string{"still being played"}},
 			{name: "rules mid-game", who: "alice", cmd: "table rules club --lives 3", code: 1, stderr: []string{"game is running"}},
-			{name: "close mid-game", who: "alice", cmd: "table close club", code: 1, stderr: []string{"game is running"}},
 			{name: "verify mid-game", who: "alice", cmd: "verify " + id, code: 1, stderr: []string{"still being played", "verify it then"}},
 			{name: "seed mid-game", who: "bob", cmd: "seed club again", code: 1, stderr: []string{"a game is running", "before a game starts"}},
 			{name: "the running game's dice", who: "alice", cmd: "seed club", code: 0, stdout: []string{"the game running now", `bob "lucky 7"`}},
@@ -131,11 +131,11 @@ func TestTeamTables(t *testing.T) {
 		{name: "member's history of the table", who: "bob", cmd: "history --table club --player alice", code: 0, stdout: []string{"club"}},
 		{name: "stranger's history", who: "carol", cmd: "history", code: 0, stdout: []string{"No finished games"}},
 		{name: "stranger's history by player", who: "carol", cmd: "history --player bob", code: 0, stdout: []string{"No finished games"}},
-		{name: "stranger names the table", who: "carol", cmd: "history --table club", code: 1, stderr: []string{"no table club"}},
+		{name: "stranger names the table", who: "carol", cmd: "history --table club", code: 1, stderr: []string{"no such table: club"}},
 		{name: "stranger's replay", who: "carol", cmd: "replay " + id, code: 1, stderr: []string{"no game " + id}},
 		{name: "stranger's replay json", who: "carol", cmd: "replay " + id + " --json", code: 1, stderr: []string{"no game " + id}},
-		{name: "stranger's stats at the table", who: "carol", cmd: "stats bob --table club", code: 1, stderr: []string{"no table club"}},
-		{name: "stranger's leaderboard of the table", who: "carol", cmd: "leaderboard --table club", code: 1, stderr: []string{"no table club"}},
+		{name: "stranger's stats at the table", who: "carol", cmd: "stats bob --table club", code: 1, stderr: []string{"no such table: club"}},
+		{name: "stranger's leaderboard of the table", who: "carol", cmd: "leaderboard --table club", code: 1, stderr: []string{"no such table: club"}},
 		{name: "member's stats at the table", who: "bob", cmd: "stats --table club", code: 0, stdout: []string{"at club", "1 played"}},
 		{name: "member's leaderboard of the table", who: "bob", cmd: "leaderboard --table club", code: 0, stdout: []string{"Leaderboard at club", "alice", "bob", "ada (easy bot)"}},
 		{name: "admin's replay", who: "root", cmd: "replay " + id, code: 0, stdout: []string{"Game " + id + " at club", "Round 1", "wins the game", "Lives after each round"}},
@@ -158,9 +158,9 @@ func TestTeamTables(t *testing.T) {
 		{name: "bob's tables", who: "bob", cmd: "tables", code: 0, not: []string{"club"}},
 		{name: "bob's history", who: "bob", cmd: "history", code: 0, stdout: []string{"No finished games"}},
 		{name: "bob's replay", who: "bob", cmd: "replay " + id, code: 1, stderr: []string{"no game"}},
-		{name: "bob cannot sit", who: "bob", cmd: "table rules club", code: 1, stderr: []string{"no open table club"}},
+		{name: "bob cannot sit", who: "bob", cmd: "table rules club", code: 1, stderr: []string{"no such table: club"}},
 		{name: "alice still sees", who: "alice", cmd: "history --limit 1", code: 0, stdout: []string{id}},
-		{name: "host's close is refused to the kicked", who: "bob", cmd: "table close club", code: 1, stderr: []string{"no open table"}},
+		{name: "host's close is refused to the kicked", who: "bob", cmd: "table close club", code: 1, stderr: []string{"no such table"}},
 		{name: "admin closes any table", who: "root", cmd: "table close club", code: 0, stdout: []string{"Table club is closed"}},
 		{name: "gone", who: "alice", cmd: "tables", code: 0, not: []string{"club"}},
 		{name: "closed table's games stay", who: "alice", cmd: "history --table club", code: 0, stdout: []string{id}},
@@ -191,6 +191,28 @@ func TestBans(t *testing.T) {
 	if r := e.run(t, laptop, "keys join "+kc.Code); r.code != 0 {
 		t.Fatalf("keys join: %+v", r)
 	}
+	unknown := Fingerprint(newKey(t).PublicKey()) // a key no one used
+	// A built-in bot that has played, and so is found by its name.
+	tbl, err := e.lobby.CreateTable(context.Background(), e.player(t, "root"), lobby.TableConfig{Name: "bots", Rules: fastRules(1), Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cleo lobby.Player
+	for range 2 {
+		b, err := tbl.AddBot(context.Background(), e.player(t, "root"), ai.Easy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cleo = b
+	}
+	eventually(t, 30*time.Second, "a game of bots finished", func() bool {
+		gs, err := e.st.Games(context.Background(), store.Query{Table: "bots"})
+		return err == nil && len(gs) > 0
+	})
+	if err := tbl.Close(context.Background(), e.player(t, "root")); err != nil {
+		t.Fatal(err)
+	}
+	cleoName := e.lobby.Name(cleo.ID)
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban bob", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, unban", who: "carol", cmd: "unban bob", code: 1, stderr: []string{"only server admins"}},
@@ -203,7 +225,11 @@ func TestBans(t *testing.T) {
 		{name: "ban", who: "root", cmd: "ban bob", code: 0, stdout: []string{"Banned bob", e.ids["bob"], "every key of theirs", "1 open session(s) closed", "unban " + e.ids["bob"]}},
 		{name: "refused", who: "bob", cmd: "whoami", code: 1, stderr: []string{"you are banned from this server"}},
 		{name: "listed", who: "root", cmd: "ban --json", code: 0, stdout: []string{`"person": "` + e.ids["bob"], `"name": "bob"`}},
-		{name: "ban by fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "not a fingerprint", who: "root", cmd: "ban SHA256:unknownkey", code: 1, stderr: []string{"SHA256:unknownkey is not a key's fingerprint", "ssh-keygen -lf"}},
+		{name: "a built-in bot never seated", who: "root", cmd: "ban greta", code: 1, stderr: []string{"greta is the name of a built-in bot", "cannot be banned"}},
+		{name: "a built-in bot that played", who: "root", cmd: "ban " + cleoName, code: 1, stderr: []string{cleoName + " (" + cleo.ID + ") is a built-in bot", "cannot be banned"}},
+		{name: "ban by fingerprint", who: "root", cmd: "ban " + unknown, code: 0, stdout: []string{"Banned the key " + unknown + ": no one has used this key yet; it is refused from now on."}},
+		{name: "the unknown key is refused", who: "root", cmd: "ban", code: 0, stdout: []string{"the key " + unknown}},
 		{name: "one key of carol's", who: "root", cmd: "ban " + e.fps["carol"], code: 0, stdout: []string{"Banned the key", "carol's; their other keys are not banned"}},
 		{name: "that key refused", who: "carol", cmd: "whoami", code: 1, stderr: []string{"this key is banned from this server"}},
 		{name: "the list names both", who: "root", cmd: "ban", code: 0, stdout: []string{"every key of " + e.ids["bob"], "the key " + e.fps["carol"], "carol"}},
@@ -250,6 +276,7 @@ func TestGatewayBansAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := strings.Repeat("y", lobby.MaxUDPNameLen+1)
+	unknown := Fingerprint(newKey(t).PublicKey())
 	e.steps(t, []step{
 		{name: "not an admin", who: "carol", cmd: "ban maexchen:u1", code: 1, stderr: []string{"only server admins"}},
 		{name: "not an admin, names", who: "carol", cmd: "maexchen names", code: 1, stderr: []string{"only server admins"}},
@@ -282,7 +309,7 @@ func TestGatewayBansAndNames(t *testing.T) {
 		{name: "free again", who: "root", cmd: "maexchen free u1", code: 1, stderr: []string{"no address holds the name u1"}},
 		{name: "a name freed", who: "dave", cmd: "name U1", code: 0, stdout: []string{"U1"}},
 		{name: "usage", who: "root", cmd: "maexchen", code: 2, stderr: []string{"maexchen names | free NAME"}},
-		{name: "a key's ban still", who: "root", cmd: "ban SHA256:unknownkey", code: 0, stdout: []string{"Banned the key SHA256:unknownkey"}},
+		{name: "a key's ban still", who: "root", cmd: "ban " + unknown, code: 0, stdout: []string{"Banned the key " + unknown}},
 	})
 	if _, err := e.st.FreeUDPName(ctx, "busy"); !errors.Is(err, store.ErrRegistered) {
 		t.Fatalf("busy: %v", err)

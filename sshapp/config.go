@@ -157,6 +157,12 @@ type Limits struct {
 	MaxPerSource int
 	// MaxSessions caps sessions (channels) on one connection (default 4).
 	MaxSessions int
+	// MaxSessionsPerPerson caps the sessions one person holds open at
+	// once, of every kind and over all their connections and keys (a key
+	// that is nobody's yet counts as a person of its own); a session past
+	// it is refused at its start, with the limit named (default 8;
+	// negative: no cap). Sessions on a server admin's key are exempt.
+	MaxSessionsPerPerson int
 	// IdleTimeout closes a session whose person typed nothing for this
 	// long (default 30 min). Output (redraws) does not count.
 	IdleTimeout time.Duration
@@ -202,6 +208,9 @@ func ParseNetworks(s string) ([]netip.Prefix, error) {
 // DefaultLimits is the limits a zero Limits stands for.
 func DefaultLimits() Limits { return Limits{}.withDefaults() }
 
+// DefaultMaxSessionsPerPerson is Limits.MaxSessionsPerPerson's default.
+const DefaultMaxSessionsPerPerson = 8
+
 func (l Limits) withDefaults() Limits {
 	dur := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
@@ -225,6 +234,7 @@ func (l Limits) withDefaults() Limits {
 	dur(&l.PenaltyMax, 10*time.Minute)
 	num(&l.MaxPerSource, 16)
 	num(&l.MaxSessions, 4)
+	num(&l.MaxSessionsPerPerson, DefaultMaxSessionsPerPerson)
 	dur(&l.IdleTimeout, 30*time.Minute)
 	dur(&l.KeepaliveInterval, 30*time.Second)
 	if l.MaxWidth <= 0 {

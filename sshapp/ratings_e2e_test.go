@@ -98,8 +98,8 @@ func TestRatingsOfPrivateTables(t *testing.T) {
 		}
 	}
 	e.steps(t, []step{
-		{name: "outsider's board of the table", who: "carol", cmd: "leaderboard --table secret", code: 1, stderr: []string{"no table secret"}},
-		{name: "outsider's stats at the table", who: "carol", cmd: "stats alice --table secret", code: 1, stderr: []string{"no table secret"}},
+		{name: "outsider's board of the table", who: "carol", cmd: "leaderboard --table secret", code: 1, stderr: []string{"no such table: secret"}},
+		{name: "outsider's stats at the table", who: "carol", cmd: "stats alice --table secret", code: 1, stderr: []string{"no such table: secret"}},
 		{name: "member's stats at the table", who: "bob", cmd: "stats alice --table secret --all-time", code: 0, stdout: []string{"at secret", "after 3 rated games"}},
 		{name: "alice's own figures say where", who: "alice", cmd: "stats", code: 0, stdout: []string{"4 played", "3 at private tables"}},
 		{name: "closed", who: "alice", cmd: "table close secret", code: 0, stdout: []string{"Table secret is closed"}},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,14 @@ type recEnv struct {
 	ids   map[string]string // name -> person id
 	// scripted: the dice are a test's script, so games carry no proof.
 	scripted bool
+
+	// What restart needs: the store's file, the configs, and the stop of
+	// the lobby and the store (once).
+	path   string
+	lcfg   lobby.Config
+	tweak  func(*Config)
+	admins KeySet
+	stop   func()
 }
 
 // startRecServer starts it; admins are the names of admin keys (made
@@ -46,24 +55,68 @@ func startRecServer(t *testing.T, botDelay time.Duration, admins ...string) *rec
 // dice (nil: crypto/rand).
 func startRecServerDice(t *testing.T, botDelay time.Duration, dice engine.Source, admins ...string) *recEnv {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
+	return startRecServerWith(t, lobby.Config{BotDelay: botDelay, Dice: dice}, nil, admins...)
+}
+
+// startRecServerWith starts it with a lobby of lcfg (its Store filled in)
+// and the server's config adjusted by tweak (nil: none).
+func startRecServerWith(t *testing.T, lcfg lobby.Config, tweak func(*Config), admins ...string) *recEnv {
+	t.Helper()
+	e := &recEnv{keys: map[string]gossh.Signer{}, fps: map[string]string{}, ids: map[string]string{}, scripted: lcfg.Dice != nil,
+		path: filepath.Join(t.TempDir(), "mia.db"), lcfg: lcfg, tweak: tweak, admins: KeySet{}}
+	e.open(t)
+	for _, a := range admins {
+		e.key(t, a)
+		e.admins[e.fps[a]] = struct{}{}
+	}
+	e.serve(t)
+	return e
+}
+
+// open opens the store and the lobby on it.
+func (e *recEnv) open(t *testing.T) {
+	t.Helper()
+	st, err := store.Open(e.path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: botDelay, Dice: dice})
+	lcfg := e.lcfg
+	lcfg.Store = lobbystore.New(st)
+	lob, err := lobby.New(context.Background(), lcfg)
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
 	}
-	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}, ids: map[string]string{}, scripted: dice != nil}
-	adminSet := KeySet{}
-	for _, a := range admins {
-		e.key(t, a)
-		adminSet[e.fps[a]] = struct{}{}
+	e.st, e.lobby = st, lob
+	var once sync.Once
+	e.stop = func() { once.Do(func() { lob.Close(); st.Close() }) }
+	t.Cleanup(e.stop) // after the server's shutdown
+}
+
+// serve starts a server on the store and the lobby.
+func (e *recEnv) serve(t *testing.T) {
+	t.Helper()
+	e.testServer = startServer(t, func(c *Config) {
+		c.Storage, c.Lobby, c.Admins = storageOf(e.st), e.lobby, e.admins
+		if e.tweak != nil {
+			e.tweak(c)
+		}
+	})
+}
+
+// restart stops the server, the lobby and the store, as a clean stop
+// does, and starts them again on the same file (at a new address); the
+// keys stay.
+func (e *recEnv) restart(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
 	}
-	e.testServer = startServer(t, func(c *Config) { c.Storage, c.Lobby, c.Admins = storageOf(st), lob, adminSet })
-	t.Cleanup(func() { lob.Close(); st.Close() }) // after the server's shutdown
-	return e
+	e.stop()
+	e.open(t)
+	e.serve(t)
 }
 
 // key is the key of a named player, made (and named) on first use.

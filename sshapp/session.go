@@ -41,6 +41,8 @@ type session struct {
 	out       *outbox.Box  // what the session writes, bounded by MaxOwed
 	errOut    *outbox.Box  // and on stderr
 
+	admitted bool // counted among its person's sessions (admitPerson); under srv.sessMu
+
 	mu       sync.Mutex
 	person   store.Person // who the key belongs to, as last read or changed; ID "" for nobody yet
 	idle     *time.Timer
@@ -367,6 +369,12 @@ func (srv *Server) handle(s ssh.Session) {
 		return
 	}
 	ss.SetPerson(p)
+	if err := srv.admitPerson(ss); err != nil {
+		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", remoteIP(s.RemoteAddr()), "err", err)
+		fmt.Fprintf(s.Stderr(), "mia: %v\n", err)
+		_ = ss.Exit(command.ExitRefused)
+		return
+	}
 
 	code := command.ExitOK
 	switch {

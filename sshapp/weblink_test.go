@@ -8,20 +8,15 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/sshapp/web"
-	"github.com/mia-game/mia/store"
-	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // webEnv is a recEnv with the web window beside it, on the same lobby
@@ -32,32 +27,26 @@ type webEnv struct {
 }
 
 // startWebServer starts it; public sets the web window's public address
-// (--http-url), so that game links are printed.
-func startWebServer(t *testing.T, public bool) *webEnv {
+// (--http-url), so that game links are printed; admins are the names of
+// admin keys. The web window reads the lobby and the store the server
+// starts with: restart is not for it.
+func startWebServer(t *testing.T, public bool, admins ...string) *webEnv {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: -1})
-	if err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
 	links := web.NewLinks(base, public)
-	ws, err := web.New(web.Config{Lobby: lob, Records: st, Links: links, Cast: tui.WriteCast})
+	e := startRecServerWith(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Web = links }, admins...)
+	ws, err := web.New(web.Config{Lobby: e.lobby, Records: e.st, Links: links, Cast: tui.WriteCast})
 	if err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	served := make(chan error, 1)
 	go func() { served <- ws.Serve(ln) }()
-	e := &recEnv{st: st, lobby: lob, keys: map[string]gossh.Signer{}, fps: map[string]string{}, ids: map[string]string{}}
-	t.Cleanup(func() { // runs after the SSH server's shutdown
+	t.Cleanup(func() { // runs before the SSH server's shutdown, the lobby's and the store's
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := ws.Shutdown(ctx); err != nil {
@@ -66,10 +55,7 @@ func startWebServer(t *testing.T, public bool) *webEnv {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			t.Errorf("web Serve: %v", err)
 		}
-		lob.Close()
-		st.Close()
 	})
-	e.testServer = startServer(t, func(c *Config) { c.Storage, c.Lobby, c.Web = storageOf(st), lob, links })
 	return &webEnv{recEnv: e, base: base}
 }
 
@@ -122,7 +108,7 @@ func TestTableLink(t *testing.T) {
 		{name: "create", who: "alice", cmd: "table create club --private --seats 3 --bots 3", code: 0},
 		{name: "create public", who: "alice", cmd: "table create open --seats 3 --bots 3", code: 0},
 		{name: "usage", who: "alice", cmd: "table link", code: 2, stderr: []string{"table link NAME"}},
-		{name: "a stranger", who: "bob", cmd: "table link club", code: 1, stderr: []string{"no open table club"}},
+		{name: "a stranger", who: "bob", cmd: "table link club", code: 1, stderr: []string{"mia: no such table: club"}},
 		{name: "public", who: "bob", cmd: "table link open", code: 0, stdout: []string{"open is public", e.base + "/tables/open\n"}},
 		{name: "help", who: "alice", cmd: "help table", code: 0, stdout: []string{"table link NAME [--revoke]"}},
 	})

@@ -86,8 +86,9 @@ func (s *Store) Check(ctx context.Context) error {
 				errs = append(errs, fmt.Errorf("game %d in progress: active %t, finished %t", id, inA, inF))
 			case !r.Ended.IsZero() && r.Winner >= 0 && (inA || !inF):
 				errs = append(errs, fmt.Errorf("game %d finished: active %t, finished %t", id, inA, inF))
-			case !r.Ended.IsZero() && r.Winner < 0 && (inA || inF):
-				errs = append(errs, fmt.Errorf("game %d abandoned: active %t, finished %t", id, inA, inF))
+			case !r.Ended.IsZero() && r.Winner < 0 && (inA || inF != (r.Abandoned != nil)):
+				// Abandoned by someone's act, it is listed; unrecoverable, not.
+				errs = append(errs, fmt.Errorf("game %d abandoned (listed: %t): active %t, finished %t", id, r.Abandoned != nil, inA, inF))
 			}
 			if inF {
 				if tx.Bucket(bucketByTable).Get(indexKey(fold(r.Table), id)) == nil {

@@ -80,7 +80,7 @@ func TestFairSeedKeptApart(t *testing.T) {
 			if end == "finished" {
 				err = s.Append(ctx, created.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}})
 			} else {
-				err = s.Abandon(ctx, created.ID, time.Now())
+				err = s.Abandon(ctx, created.ID, time.Now(), nil)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -76,10 +76,39 @@ type Game struct {
 	// (bucket seeds): a game read back has it only once the game has ended
 	// (or in InProgress, to resume the same dice).
 	Fair *fair.Proof
+	// Abandoned says why the game ended without a result, when it did so
+	// by someone's act (its table closed while it ran: Abandon); nil
+	// otherwise. Such a game is listed (Query.Abandoned) and replayed; a
+	// game the server could not resume also ends without a result
+	// (Winner -1), with no Abandoned, and is not listed.
+	Abandoned *Abandonment
 }
 
 // Finished reports whether the game ended with a result (not abandoned).
 func (g Game) Finished() bool { return !g.Ended.IsZero() && g.Winner >= 0 }
+
+// Abandonment is why a game ended without a result: PROTOCOL.md §3's
+// "abandoned".
+type Abandonment struct {
+	// Reason is AbandonClosed.
+	Reason string `json:"reason"`
+	// By is who did it: a person's id.
+	By string `json:"by"`
+	// Name is By's name now, looked up when the game is read; not stored.
+	Name string `json:"name,omitempty"`
+}
+
+// AbandonClosed is the Reason of a game whose table was closed while it
+// ran (by its host or a server admin, By).
+const AbandonClosed = "closed"
+
+func cloneAbandonment(a *Abandonment) *Abandonment {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	return &c
+}
 
 // Result ends a game.
 type Result struct {
@@ -101,6 +130,7 @@ type Replay struct {
 	Ended     time.Time      `json:"ended,omitzero"`      // zero while in progress
 	Winner    int            `json:"winner"`              // -1 while in progress
 	Standings []int          `json:"standings,omitempty"` // nil while in progress
+	Abandoned *Abandonment   `json:"abandoned,omitempty"` // a game ended without a result, and why
 	Fair      *fair.Proof    `json:"fair,omitempty"`      // without server_seed while in progress
 	Events    []engine.Event `json:"events,omitempty"`    // none in the stored meta data
 }
@@ -129,7 +159,11 @@ type ReplayPlayer struct {
 // game is the Game a stored header describes, each seat named as of tx.
 func (r Replay) game(tx *bolt.Tx) Game {
 	g := Game{ID: r.ID, Table: r.Table, Rules: r.Rules, Started: r.Started, Ended: r.Ended,
-		Winner: r.Winner, Standings: slices.Clone(r.Standings), Fair: cloneProof(r.Fair)}
+		Winner: r.Winner, Standings: slices.Clone(r.Standings), Fair: cloneProof(r.Fair),
+		Abandoned: cloneAbandonment(r.Abandoned)}
+	if a := g.Abandoned; a != nil {
+		a.Name = nameOf(tx, a.By)
+	}
 	g.Seats = make([]Seat, len(r.Players))
 	for i, p := range r.Players {
 		name := p.Name
@@ -145,7 +179,11 @@ func (r Replay) game(tx *bolt.Tx) Game {
 // played under.
 func (g Game) record() Replay {
 	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
-		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair)}
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair),
+		Abandoned: cloneAbandonment(g.Abandoned)}
+	if r.Abandoned != nil {
+		r.Abandoned.Name = "" // looked up when read
+	}
 	r.Players = make([]ReplayPlayer, len(g.Seats))
 	for i, s := range g.Seats {
 		played := s.PlayedAs
@@ -160,7 +198,8 @@ func (g Game) record() Replay {
 // Replay is g as the document of PROTOCOL.md §3, with the events evs.
 func (g Game) Replay(evs []engine.Event) Replay {
 	r := Replay{ID: g.ID, Table: g.Table, Rules: g.Rules, Started: g.Started.UTC(), Ended: g.Ended.UTC(),
-		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair), Events: evs}
+		Winner: g.Winner, Standings: slices.Clone(g.Standings), Fair: cloneProof(g.Fair),
+		Abandoned: cloneAbandonment(g.Abandoned), Events: evs}
 	r.Players = g.Players()
 	return r
 }
@@ -577,6 +616,13 @@ func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 		}
 	}
 	rec.Ended, rec.Winner, rec.Standings = res.Ended, res.Winner, res.Standings
+	return endTx(tx, id, rec, true)
+}
+
+// endTx stores a game's header as it ended, reveals its seed and takes it
+// out of the games in progress; listed, it is indexed for the history
+// (finished, by table, by player).
+func endTx(tx *bolt.Tx, id uint64, rec *Replay, listed bool) error {
 	if err := reveal(tx, id, rec); err != nil {
 		return err
 	}
@@ -585,6 +631,9 @@ func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 	}
 	if err := tx.Bucket(bucketActive).Delete(u64(id)); err != nil {
 		return err
+	}
+	if !listed {
+		return nil
 	}
 	if err := tx.Bucket(bucketFinished).Put(u64(id), nil); err != nil {
 		return err
@@ -604,11 +653,17 @@ func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
 	return nil
 }
 
-// Abandon ends a game that cannot go on (for instance one whose events
-// InProgress could not replay) without a result: Ended is set,
-// Winner stays -1, it leaves the in-progress set and is not listed by
-// Games, and no tallies change. ErrFinished if it already ended.
-func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error {
+// Abandon ends a game without a result: Ended is set, Winner stays -1,
+// its seed is revealed, it leaves the in-progress set, and no tally
+// (games, wins) nor rating moves: the counts of the moves made in it
+// (Tally's claims, bluffs, lives lost…) were counted as they were made,
+// as for any game in progress, and stay. why says who ended it and why
+// (its table closed while it ran): the game is then listed in the
+// history (Games with Query.Abandoned) and its replay says so. A nil why
+// is a game that cannot go on (one whose events InProgress could not
+// replay, or that has none): it is not listed. ErrFinished if it already
+// ended.
+func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time, why *Abandonment) error {
 	if err := ctxErr(ctx, "abandon game "+gameID); err != nil {
 		return err
 	}
@@ -628,13 +683,11 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time) error 
 			return ErrFinished
 		}
 		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
-		if err := reveal(tx, id, &rec); err != nil {
-			return err
+		rec.Abandoned = cloneAbandonment(why)
+		if why != nil {
+			rec.Abandoned.Name = ""
 		}
-		if err := putGame(tx, id, rec); err != nil {
-			return err
-		}
-		return tx.Bucket(bucketActive).Delete(u64(id))
+		return endTx(tx, id, &rec, why != nil)
 	}, func(err error) error {
 		if err == nil {
 			s.forgetGame(id)
@@ -698,6 +751,10 @@ type Query struct {
 	Player string // a seated person's id; "" for any
 	Limit  int    // at most this many; 0 (or less) means 50
 	Before string // a game ID: only games with smaller IDs (paging); "" for none
+	// Abandoned lists the games abandoned by someone's act (their table
+	// closed while they ran: Game.Abandoned) beside the finished ones, as
+	// the history shows them; without it, only games with a result.
+	Abandoned bool
 }
 
 // DefaultLimit is the number of games Games returns when Query.Limit is 0.
@@ -763,6 +820,9 @@ func (s *Store) Games(ctx context.Context, q Query) ([]Game, error) {
 			rec, err := getGame(tx, id)
 			if err != nil {
 				return fmt.Errorf("game %d: %w", id, err)
+			}
+			if rec.Winner < 0 && !q.Abandoned {
+				continue
 			}
 			out = append(out, rec.game(tx))
 		}
@@ -833,7 +893,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 		if l.err == nil && len(l.evs) == 0 {
 			// Created, then the server stopped before its first event:
 			// there is nothing to resume.
-			if err := s.Abandon(ctx, l.rec.ID, l.rec.Started); err != nil && !errors.Is(err, ErrFinished) {
+			if err := s.Abandon(ctx, l.rec.ID, l.rec.Started, nil); err != nil && !errors.Is(err, ErrFinished) {
 				errs = append(errs, fmt.Errorf("recover game %s: %w", l.rec.ID, err))
 			}
 			continue

@@ -450,7 +450,7 @@ func TestInProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Abandon(ctx, broken.ID, time.Time{}); err != nil {
+	if err := s.Abandon(ctx, broken.ID, time.Time{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	s = reopen(t, s)

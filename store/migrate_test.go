@@ -964,7 +964,7 @@ func sameAsFreshReplay(t *testing.T, s *Store) {
 			}
 		}
 		if !p.g.Ended.IsZero() && !p.g.Finished() {
-			if err := fresh.Abandon(ctx, got.ID, p.g.Ended); err != nil {
+			if err := fresh.Abandon(ctx, got.ID, p.g.Ended, p.g.Abandoned); err != nil {
 				t.Fatal(err)
 			}
 		}

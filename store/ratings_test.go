@@ -752,62 +752,89 @@ func TestRatingsOfAnOlderFile(t *testing.T) {
 	}
 }
 
-// TestAbandonedGamesAreNotRated: a game that ended without a result
-// (Abandon: Winner -1) gets no finishing number and moves no rating,
-// live or in a rebuild, even where its file lists it among the finished
-// games (as servers that show abandoned games in history do).
+// TestAbandonedGamesAreNotRated: a game that ended without a result gets
+// no finishing number and moves no rating, live or in a rebuild: one
+// abandoned because its table closed while it ran (Abandon with a reason,
+// listed among the finished games, by table and by player) and one the
+// server could not resume (no reason, not listed).
 func TestAbandonedGamesAreNotRated(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 2, 12, 0, 0, 0, time.UTC)
 	createTable(t, s, "a", false, t0)
 	ss := seats(2)
-	g, err := s.CreateGame(ctx, Game{Table: "a", Seats: ss, Rules: engine.DefaultOptions(), Started: t0.Add(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Abandon(ctx, g.ID, t0.Add(time.Hour)); err != nil {
-		t.Fatal(err)
+	var cut []Game
+	for i, why := range []*Abandonment{{Reason: AbandonClosed, By: ss[0].Person}, nil} {
+		g, err := s.CreateGame(ctx, Game{Table: "a", Seats: ss, Rules: engine.DefaultOptions(), Started: t0.Add(time.Duration(i+1) * time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Abandon(ctx, g.ID, t0.Add(time.Hour), why); err != nil {
+			t.Fatal(err)
+		}
+		cut = append(cut, g)
 	}
 	played := finishGameAt(t, s, "a", ss, []int{0, 1}, t0.Add(2*time.Hour), t0.Add(3*time.Hour))
-	if _, err := s.GameRatings(ctx, g.ID); !errors.Is(err, ErrNotFound) {
-		t.Errorf("the abandoned game's ratings: %v", err)
-	}
-	live := snapshot(t, s)
-	// Listed among the finished games, by table and by player.
-	id, _ := parseID(g.ID)
-	if err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketFinished).Put(u64(id), nil); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketByTable).Put(indexKey("a", id), nil); err != nil {
-			return err
-		}
+	// The closed table's game is listed: finished, by table, by player.
+	id, _ := parseID(cut[0].ID)
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		listed := tx.Bucket(bucketFinished).Get(u64(id)) != nil && tx.Bucket(bucketByTable).Get(indexKey("a", id)) != nil
 		for _, st := range ss {
-			if err := tx.Bucket(bucketByPlayer).Put(indexKey(st.Person, id), nil); err != nil {
-				return err
-			}
+			listed = listed && tx.Bucket(bucketByPlayer).Get(indexKey(st.Person, id)) != nil
+		}
+		if !listed {
+			t.Error("the abandoned game is not listed in every index")
 		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T) {
+		for _, g := range cut {
+			if _, err := s.GameRatings(ctx, g.ID); !errors.Is(err, ErrNotFound) {
+				t.Errorf("the abandoned game %s's ratings: %v", g.ID, err)
+			}
+		}
+		for _, st := range ss {
+			r, err := s.Rating(ctx, st.Person, Board{Season: rating.AllTime})
+			if err != nil || r.Games != 1 {
+				t.Errorf("%s: %+v %v; want the one game played", st.Person, r, err)
+			}
+			pts, err := s.Trend(ctx, st.Person, nil, 10)
+			if err != nil || len(pts) != 1 || pts[0].Game != played.ID {
+				t.Errorf("%s's trend: %+v %v", st.Person, pts, err)
+			}
+		}
+	}
+	t.Run("live", check)
+	live := snapshot(t, s)
+	if got := len(live); got == 0 {
+		t.Fatal("no ratings")
 	}
 	rb, err := s.RebuildRatings(ctx)
 	if err != nil || rb.Games != 1 || rb.Numbered != 0 {
 		t.Fatalf("RebuildRatings = %+v, %v", rb, err)
 	}
 	sameSnapshot(t, "rebuild", live, snapshot(t, s))
-	for _, st := range ss {
-		r, err := s.Rating(ctx, st.Person, Board{Season: rating.AllTime})
-		if err != nil || r.Games != 1 {
-			t.Errorf("%s: %+v %v; want the one game played", st.Person, r, err)
+	t.Run("rebuilt", check)
+	// A file whose ratings were made by no one (an older server's) is
+	// rebuilt on open, numbering its finished games: the abandoned one
+	// gets no number.
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.DeleteBucket(bucketFinishOrder); err != nil {
+			return err
 		}
-		pts, err := s.Trend(ctx, st.Person, nil, 10)
-		if err != nil || len(pts) != 1 || pts[0].Game != played.ID {
-			t.Errorf("%s's trend: %+v %v", st.Person, pts, err)
-		}
+		return tx.Bucket(bucketMeta).Delete(keyRatings)
+	}); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := s.GameRatings(ctx, g.ID); !errors.Is(err, ErrNotFound) {
-		t.Errorf("the abandoned game's ratings after a rebuild: %v", err)
+	s = reopen(t, s)
+	sameSnapshot(t, "rebuild on open", live, snapshot(t, s))
+	t.Run("reopened", check)
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
 	}
 }

@@ -30,14 +30,16 @@
 //	          events; each seat's "name" the name it played under)
 //	events    id(8) seq(8) -> engine.Event (JSON, PROTOCOL.md §3)
 //	active    id(8) -> "" for every game not finished yet
-//	finished  id(8) -> "" for every finished game
-//	by_table  lower(table) 0x00 id(8) -> "" for finished games
-//	by_player person id 0x00 id(8) -> "" for finished games
+//	finished  id(8) -> "" for every game listed in the history: finished,
+//	          or abandoned when its table closed (Winner -1; Abandoned set)
+//	by_table  lower(table) 0x00 id(8) -> "" for those games
+//	by_player person id 0x00 id(8) -> "" for those games
 //	tallies   person id -> Tally of the person's public games (version
 //	          byte 2, 9 big-endian uint64s); person id 0x00 "private" -> of
 //	          the others (GamePublic)
 //	finish_order seq(8) -> id(8): every finished game's finishing number,
-//	          the order the ratings fold the games in (ratings.go)
+//	          the order the ratings fold the games in (ratings.go); an
+//	          abandoned game has none
 //	boards    board 0x00 season 0x00 person id -> a rating (ratings.go:
 //	          entry): board "" is overall, "t" lower(table) 0x00
 //	          created(8) one table's record; season "all-time", "2026-11"

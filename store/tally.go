@@ -268,9 +268,10 @@ func (s *Store) ensureTallies() error {
 
 // recountTallies counts every tally again from the stored games, by
 // person, in tx: every game's events as Append counts them, and every
-// finished game's result, each under its person's public or other tally
-// (GamePublic); then stamps them. The games are the record; tallies are
-// their sums, so nothing is lost.
+// finished game's result (an abandoned game, listed with them, has none),
+// each under its person's public or other tally (GamePublic); then stamps
+// them. The games are the record; tallies are their sums, so nothing is
+// lost.
 func recountTallies(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketTallies); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 		return fmt.Errorf("recount tallies: %w", err)
@@ -306,8 +307,8 @@ func recountTallies(tx *bolt.Tx) error {
 		persons := rec.persons()
 		var d tallyDelta
 		d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
-		if tx.Bucket(bucketFinished).Get(u64(id)) != nil {
-			d.finish(len(persons), rec.Winner)
+		if rec.Winner >= 0 && tx.Bucket(bucketFinished).Get(u64(id)) != nil {
+			d.finish(len(persons), rec.Winner) // an abandoned game, listed too, counts no game
 		}
 		if err := d.apply(tx, persons, public); err != nil {
 			return fmt.Errorf("recount tallies: game %d: %w", id, err)

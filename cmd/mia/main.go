@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if botDelay == 0 {
 		botDelay = -1 // the lobby's zero is its default
 	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay, MaxTables: o.maxTables})
 	if err != nil {
 		return err
 	}
@@ -173,9 +173,10 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Web:       links,
 		Season:    o.season,
 		Limits: sshapp.Limits{
-			MaxPerSource:       o.maxPerSource,
-			MaxUnauthenticated: o.maxHandshakes,
-			PenaltyExempt:      o.penaltyExempt,
+			MaxPerSource:         o.maxPerSource,
+			MaxUnauthenticated:   o.maxHandshakes,
+			PenaltyExempt:        o.penaltyExempt,
+			MaxSessionsPerPerson: o.maxSessions,
 		},
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine/rating"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
@@ -45,6 +46,9 @@ type options struct {
 	penaltyExempt []netip.Prefix // sources never penalised
 	maxPerSource  int            // connections per source; -1: no cap
 	maxHandshakes int            // connections in their handshake at once
+	// Limits per person (every key of theirs; admins exempt).
+	maxTables   int // open tables one person hosts; -1: no cap
+	maxSessions int // sessions one person holds open; -1: no cap
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
 	httpURL  string        // the public base of its links, "" for none
@@ -100,6 +104,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	perSource := fs.String("max-per-source", def("MIA_MAX_PER_SOURCE", strconv.Itoa(lim.MaxPerSource)), "connections at once from one address (an IPv6 /64); 0 for no cap (MIA_MAX_PER_SOURCE)")
 	season := fs.String("season", def("MIA_SEASON", rating.DefaultPeriod.String()), "how the leaderboards are cut into seasons, in UTC: monthly, weekly or off (MIA_SEASON)")
 	handshakes := fs.String("max-handshakes", def("MIA_MAX_HANDSHAKES", strconv.Itoa(lim.MaxUnauthenticated)), "connections in their SSH handshake at once, from everyone (MIA_MAX_HANDSHAKES)")
+	tables := fs.String("max-tables-per-person", def("MIA_MAX_TABLES_PER_PERSON", strconv.Itoa(lobby.DefaultMaxTables)), "open tables one person may host at once, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_TABLES_PER_PERSON)")
+	sessions := fs.String("max-sessions-per-person", def("MIA_MAX_SESSIONS_PER_PERSON", strconv.Itoa(lim.MaxSessionsPerPerson)), "sessions one person may hold open at once (screens, bots, commands), every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_SESSIONS_PER_PERSON)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
 	fs.SetOutput(io.Discard)
@@ -147,6 +153,17 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	}
 	if o.maxHandshakes, err = count("max-handshakes", *handshakes, 1); err != nil {
 		return options{}, err
+	}
+	if o.maxTables, err = count("max-tables-per-person", *tables, 0); err != nil {
+		return options{}, err
+	}
+	if o.maxSessions, err = count("max-sessions-per-person", *sessions, 0); err != nil {
+		return options{}, err
+	}
+	for _, v := range []*int{&o.maxTables, &o.maxSessions} {
+		if *v == 0 {
+			*v = -1 // the lobby's and sshapp's zero is their default
+		}
 	}
 	if o.maexchenPlayers, err = count("maexchen-max-players", *mxPlayers, 1); err != nil {
 		return options{}, err

@@ -140,6 +140,21 @@ func TestParseOptions(t *testing.T) {
 				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenPerAddress: 4, maexchenNameHold: 24 * time.Hour, season: rating.Off},
 		},
 		{name: "bad season", args: []string{"--season", "yearly"}, wantErr: `season "yearly": want monthly, weekly or off`},
+		{
+			name: "per person",
+			args: []string{"--max-tables-per-person", "3"},
+			env:  map[string]string{"MIA_MAX_SESSIONS_PER_PERSON": "20", "MIA_MAX_TABLES_PER_PERSON": "5"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxTables: 3, maxSessions: 20},
+		},
+		{
+			name: "no cap per person",
+			args: []string{"--max-tables-per-person", "0", "--max-sessions-per-person", "0"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxTables: -1, maxSessions: -1},
+		},
+		{name: "bad sessions per person", args: []string{"--max-sessions-per-person", "-2"}, wantErr: "max-sessions-per-person"},
+		{name: "bad tables per person", env: map[string]string{"MIA_MAX_TABLES_PER_PERSON": "many"}, wantErr: "max-tables-per-person"},
 		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
 		{name: "no bot per address", args: []string{"--maexchen-per-address", "0"}, wantErr: "maexchen-per-address"},
 		{name: "bad proxy list", args: []string{"--proxy-from", "10.0.0.0/8,lb.example.org"}, wantErr: `proxy-from: not a list of addresses and networks: "lb.example.org"`},
@@ -180,6 +195,9 @@ func TestParseOptions(t *testing.T) {
 			}
 			if tt.want.maxPerSource == 0 {
 				tt.want.maxPerSource, tt.want.maxHandshakes = 16, 64
+			}
+			if tt.want.maxTables == 0 {
+				tt.want.maxTables, tt.want.maxSessions = 10, 8
 			}
 			if tt.want.maexchenPlayers == 0 {
 				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -171,5 +172,98 @@ func TestRestartKeepsTablesAndHistory(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestCloseRunningTableThenKill: the host closes a table while its game
+// runs (two protocol bots seated, waiting on their turn), and the server
+// is killed at once: after the restart the table stays closed, and the
+// game is in the history as abandoned, not resumed.
+func TestCloseRunningTableThenKill(t *testing.T) {
+	dir := t.TempDir()
+	cmd, logs, addr, _ := startMia(t, dir)
+	hostKey := newKey(t)
+	host, _ := dial(t, addr, hostKey)
+	for _, line := range []string{"name host", "table create arena --seats 2 --turn-seconds 120"} {
+		if out, code := command(t, host, line); code != 0 {
+			t.Fatalf("%s: exit %d: %s", line, code, out)
+		}
+	}
+	for _, name := range []string{"b1", "b2"} {
+		c, _ := dial(t, addr, newKey(t))
+		if out, code := command(t, c, "name "+name); code != 0 {
+			t.Fatalf("name %s: exit %d: %s", name, code, out)
+		}
+		s, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := s.StdinPipe() // held open: a bot whose input ends leaves
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { in.Close() })
+		if err := s.Start("bot arena"); err != nil {
+			t.Fatal(err)
+		}
+		lines := bufio.NewScanner(out)
+		go func() {
+			for lines.Scan() { // a bot that reads and never answers
+			}
+		}()
+	}
+	waitUntil(t, 30*time.Second, "the game at arena", func() bool { return tableState(t, host, "arena") == "2/2 playing" })
+	out, code := command(t, host, "table close arena")
+	if code != 0 || !strings.Contains(out, "was running there: it is abandoned") {
+		t.Fatalf("close: exit %d: %s", code, out)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	cmd, _, addr, _ = startMia(t, dir)
+	host, _ = dial(t, addr, hostKey)
+	if got := tableState(t, host, "arena"); got != "" {
+		t.Errorf("arena after the restart: %q", got)
+	}
+	var doc struct {
+		Games []struct {
+			ID        string `json:"id"`
+			Winner    int    `json:"winner"`
+			Abandoned *struct {
+				Reason string `json:"reason"`
+				Name   string `json:"name"`
+			} `json:"abandoned"`
+		} `json:"games"`
+	}
+	jsonOf(t, host, "history --json --table arena", &doc)
+	if len(doc.Games) != 1 || doc.Games[0].Winner != -1 || doc.Games[0].Abandoned == nil ||
+		doc.Games[0].Abandoned.Reason != "closed" || doc.Games[0].Abandoned.Name != "host" {
+		t.Fatalf("history after the restart: %+v (logs:\n%s)", doc, logs.String())
+	}
+	if out, code := command(t, host, "replay "+doc.Games[0].ID); code != 0 || !strings.Contains(out, "Abandoned: host closed the table while it ran") {
+		t.Errorf("replay: exit %d: %s", code, out)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	st, err := store.Open(filepath.Join(dir, "mia-data", "mia.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Check(context.Background()); err != nil {
+		t.Error(err)
+	}
+	if gs, err := st.InProgress(context.Background()); err != nil || len(gs) != 0 {
+		t.Errorf("games in progress after the restart: %d, %v", len(gs), err)
 	}
 }

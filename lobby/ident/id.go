@@ -1,6 +1,7 @@
 package ident
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 )
@@ -39,6 +40,18 @@ func HasKeys(id string) bool {
 // IsKey reports whether s is an SSH key's fingerprint, as the server
 // writes them ("SHA256:…").
 func IsKey(s string) bool { return strings.HasPrefix(s, "SHA256:") }
+
+// WellFormedKey reports whether s is a whole SHA256 fingerprint, as
+// ssh-keygen -l prints it: "SHA256:" and 43 characters of unpadded
+// base64 (a hash of 32 bytes).
+func WellFormedKey(s string) bool {
+	rest, ok := strings.CutPrefix(s, "SHA256:")
+	if !ok || len(rest) != 43 {
+		return false
+	}
+	b, err := base64.RawStdEncoding.DecodeString(rest)
+	return err == nil && len(b) == 32
+}
 
 // KeylessName is the name in the id of a key-less player ("bot:hard:ada"
 // is ada, "maexchen:deep-thought" is deep-thought); ok is false for a

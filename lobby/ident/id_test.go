@@ -35,3 +35,23 @@ func TestKinds(t *testing.T) {
 		t.Errorf("PersonID(7) = %q", PersonID(7))
 	}
 }
+
+func TestWellFormedKey(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"SHA256:yHKbzhZyy8kipJD1t3fQjZicWC/3uMyh2Q/+04lqMT0", true},
+		{"SHA256:unknown", false},
+		{"SHA256:", false},
+		{"SHA256:yHKbzhZyy8kipJD1t3fQjZicWC/3uMyh2Q/+04lqMT", false},   // 42
+		{"SHA256:yHKbzhZyy8kipJD1t3fQjZicWC/3uMyh2Q/+04lqMT0=", false}, // padded
+		{"SHA256:yHKbzhZyy8kipJD1t3fQjZicWC/3uMyh2Q/+04lqMT!", false},
+		{"yHKbzhZyy8kipJD1t3fQjZicWC/3uMyh2Q/+04lqMT0", false},
+		{"MD5:aa:bb", false},
+	} {
+		if got := WellFormedKey(c.s); got != c.want {
+			t.Errorf("WellFormedKey(%q) = %t, want %t", c.s, got, c.want)
+		}
+	}
+}

@@ -184,14 +184,19 @@ func (bs *botSession) seat(ctx context.Context, name string) (*lobby.Table, *lob
 // errNoWaitingTable: bot without a TABLE found none to sit at.
 var errNoWaitingTable = lobby.NewError(lobby.NotFound, "no public table is waiting for players; name one: bot TABLE")
 
+// sit watches the table of that name and sits down. Its errors name the
+// table as the bot wrote it: a private table that does not admit the bot
+// is "no such table" (lobby.TableFor), word for word as a name no table
+// has.
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	t, err := bs.cfg.Lobby.Table(name)
+	asked := lobby.Clean(name, lobby.MaxNameLen)
+	t, err := bs.cfg.Lobby.TableFor(bs.me.Viewer(), name)
 	if err != nil {
-		return nil, nil, 0, atTable(lobby.Clean(name, 32), err)
+		return nil, nil, 0, atTable(asked, err)
 	}
 	sub, err := t.Watch(ctx, bs.me)
 	if err != nil {
-		return nil, nil, 0, atTable(t.Name(), err)
+		return nil, nil, 0, atTable(asked, err)
 	}
 	err = t.Sit(ctx, bs.me)
 	if errors.Is(err, lobby.ErrGameRunning) {
@@ -199,7 +204,7 @@ func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobb
 	}
 	if err != nil && !errors.Is(err, lobby.ErrSeated) {
 		sub.Close()
-		return nil, nil, 0, atTable(t.Name(), err)
+		return nil, nil, 0, atTable(asked, err)
 	}
 	info := t.Info()
 	seat := info.Taken - 1
@@ -300,11 +305,7 @@ func (bs *botSession) play(ctx context.Context) error {
 				bs.snap, bs.have, bs.pending = snap, true, true
 				bs.flush(ctx)
 			}
-			why := "the table closed"
-			if t, err := bs.cfg.Lobby.Table(bs.table.Name()); err == nil && t == bs.table {
-				why = "you no longer have a seat at this table"
-			}
-			bs.out.send(true, ErrorLine(why))
+			bs.out.send(true, bs.endLines(bs.sub.Err())...)
 			return ErrEnded
 		case <-bs.out.drained:
 		case l := <-in:
@@ -332,6 +333,22 @@ func (bs *botSession) play(ctx context.Context) error {
 		}
 		bs.flush(ctx)
 	}
+}
+
+// endLines are the last lines of a bot whose subscription the table
+// ended for why (Subscription.Err): GAME ABANDONED when the table closed
+// while the bot's game ran there, then the ERROR line that says why.
+func (bs *botSession) endLines(why error) []string {
+	var end *lobby.EndError
+	if !errors.As(why, &end) {
+		return []string{ErrorLine("you no longer have a seat at this table")}
+	}
+	var out []string
+	if end.Game != "" && bs.tr != nil && bs.tr.game == end.Game && !bs.tr.over {
+		out = append(out, gameAbandonedLine(end.Game))
+		bs.tr.over = true
+	}
+	return append(out, bs.errorLine(end))
 }
 
 // readBotLines reads the bot's lines into in until the input ends or stop

@@ -142,6 +142,10 @@ func fieldOf(s, seps string) string {
 	}, s)
 }
 
+// gameAbandonedLine ends a game without a result: its table was
+// closed while it ran (PROTOCOL.md §2, GAME ABANDONED).
+func gameAbandonedLine(game string) string { return "GAME ABANDONED;" + textField(game) }
+
 // ErrorLine is ERROR;TEXT, the text cut to one short line.
 func ErrorLine(msg string) string {
 	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")

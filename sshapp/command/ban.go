@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,7 +58,18 @@ func runBan(ctx context.Context, c *Call) int {
 		}
 		// A Mäxchen bot is a person: banned as one, below.
 	}
-	w, ok := c.player(ctx, c.Args[0])
+	arg := c.Args[0]
+	if ident.IsKey(arg) && !ident.WellFormedKey(arg) {
+		return c.Refuse("%s is not a key's fingerprint: that is SHA256: and 43 characters, as ssh-keygen -lf KEYFILE prints it",
+			lobby.Clean(arg, 80))
+	}
+	w, err := c.cfg.findPlayer(ctx, arg)
+	if errors.Is(err, errNoPlayer) && lobby.IsBotName(arg) {
+		// Never seated yet, the bot is found by no name: its name says it.
+		return c.Refuse("%s is the name of a built-in bot, one of the server's own players: built-in bots cannot be banned",
+			lobby.Clean(arg, lobby.MaxNameLen))
+	}
+	w, ok := c.found(w, err)
 	if !ok {
 		return ExitRefused
 	}
@@ -77,6 +89,9 @@ func runBan(ctx context.Context, c *Call) int {
 			return c.Refuse("you cannot ban yourself")
 		case slices.ContainsFunc(w.Keys, func(k store.Key) bool { return c.cfg.IsAdmin(k.Fingerprint) }):
 			return c.Refuse("%s holds a server admin's key; take it out of the admin keys first", w.shown())
+		case lobby.IsBuiltinBot(w.ID):
+			return c.Refuse("%s (%s) is a built-in bot, one of the server's own players: built-in bots cannot be banned",
+				w.shown(), lobby.Clean(w.ID, 40))
 		case !ident.HasKeys(w.ID) && !isUDPBot(w.ID):
 			return c.Refuse("%s (%s) is one of the server's own players, not a person: it cannot be banned", w.shown(), lobby.Clean(w.ID, 40))
 		}
@@ -100,13 +115,18 @@ func runBan(ctx context.Context, c *Call) int {
 		writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
 		return ExitOK
 	}
-	said := fmt.Sprintf("Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
-	if b.Key != "" {
-		whose := ""
-		if w.ID != "" {
-			whose = " (" + w.shown() + "'s; their other keys are not banned)"
-		}
-		said = fmt.Sprintf("Banned the key %s%s: it is refused from now on", lobby.Clean(b.Key, 80), whose)
+	var said string
+	switch {
+	case b.Key != "" && w.ID == "" && closed == 0:
+		said = fmt.Sprintf("Banned the key %s: no one has used this key yet; it is refused from now on", lobby.Clean(b.Key, 80))
+	case b.Key != "" && w.ID == "":
+		said = fmt.Sprintf("Banned the key %s: it is nobody's yet (no name was chosen with it); it is refused from now on",
+			lobby.Clean(b.Key, 80))
+	case b.Key != "":
+		said = fmt.Sprintf("Banned the key %s (%s's; their other keys are not banned): it is refused from now on",
+			lobby.Clean(b.Key, 80), w.shown())
+	default:
+		said = fmt.Sprintf("Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
 	}
 	if closed > 0 {
 		said += fmt.Sprintf("; %d open session(s) closed", closed)

@@ -100,7 +100,7 @@ func TestTableCommands(t *testing.T) {
 			[]string{"Seated: ", "(an easy bot)"}, nil},
 		{"the host lists both", ann, []string{"tables"}, ExitOK, []string{"pub", "club", "waiting, private"}, nil},
 		{"others do not see the private one", bob, []string{"tables"}, ExitOK, []string{"pub"}, nil},
-		{"invite, not the host", bob, []string{"table", "invite", "club"}, ExitRefused, nil, []string{"mia: no open table club"}},
+		{"invite, not the host", bob, []string{"table", "invite", "club"}, ExitRefused, nil, []string{"mia: no such table: club"}},
 		{"invite to a public table", ann, []string{"table", "invite", "pub"}, ExitRefused, nil, []string{"public"}},
 		{"join, a wrong code", bob, []string{"join", "club", "aaaaaaaaaa"}, ExitRefused, nil,
 			[]string{"no private table club takes that invite code"}},
@@ -150,7 +150,7 @@ func TestRecordsCommands(t *testing.T) {
 	runSteps(t, h, []step{
 		{"history", cat, []string{"history"}, ExitOK, []string{"GAME", id, "duel", "Replay a game:"}, nil},
 		{"history of a player", cat, []string{"history", "--player", "bob"}, ExitOK, []string{id}, nil},
-		{"history of no table", cat, []string{"history", "--table", "nope"}, ExitRefused, nil, []string{"mia: no table nope"}},
+		{"history of no table", cat, []string{"history", "--table", "nope"}, ExitRefused, nil, []string{"mia: no such table: nope"}},
 		{"replay", cat, []string{"replay", id}, ExitOK, []string{"Game " + id + " at duel", "Standings:", "Lives after each round:"}, nil},
 		{"replay of no game", cat, []string{"replay", "9999"}, ExitRefused, nil, []string{"mia: no game 9999"}},
 		{"replay takes one game", cat, []string{"replay"}, ExitUsage, nil, []string{"usage"}},
@@ -178,7 +178,7 @@ func TestSeedCommand(t *testing.T) {
 		{"a seed", ann, []string{"seed", "dice", "lucky", "7"}, ExitOK, []string{`yours        "lucky 7": it counts if you play the next game`}, nil},
 		{"taken back", ann, []string{"seed", "dice", "--none"}, ExitOK, []string{"none given"}, nil},
 		{"--none and words", ann, []string{"seed", "dice", "x", "--none"}, ExitUsage, nil, []string{"usage"}},
-		{"no table", ann, []string{"seed", "nope"}, ExitRefused, nil, []string{"mia: no open table nope"}},
+		{"no table", ann, []string{"seed", "nope"}, ExitRefused, nil, []string{"mia: no such table: nope"}},
 	})
 }
 

@@ -22,7 +22,7 @@ const MaxHistoryLimit = 200
 var historyCommand = Command{
 	Name:    "history",
 	Args:    "[--table T] [--player P] [--limit N] [--before GAME]",
-	Summary: "finished games you may see, newest first (--before pages on)",
+	Summary: "finished (and abandoned) games you may see, newest first (--before pages on)",
 	JSON:    true,
 	Run:     runHistory,
 }
@@ -38,10 +38,13 @@ type HistoryGame struct {
 	Started   time.Time            `json:"started"`
 	Ended     time.Time            `json:"ended"`
 	Players   []store.ReplayPlayer `json:"players"`
-	Winner    int                  `json:"winner"`
+	Winner    int                  `json:"winner"` // -1 for a game abandoned
 	Standings []int                `json:"standings"`
 	Rounds    int                  `json:"rounds"`
 	URL       string               `json:"url,omitempty"` // the game's web page, with the web window's public address set
+	// Abandoned: the game ended without a result, its table closed while
+	// it ran (PROTOCOL.md §3).
+	Abandoned *store.Abandonment `json:"abandoned,omitempty"`
 }
 
 // HistoryJSON is the document of `history --json`. Next is the --before
@@ -74,7 +77,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	if recs == nil {
 		return ExitRefused
 	}
-	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before} // one more: is there a next page?
+	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before, Abandoned: true} // one more: is there a next page?
 	if *table != "" && !c.tableVisible(ctx, recs, *table) {
 		return ExitRefused
 	}
@@ -107,7 +110,8 @@ func runHistory(ctx context.Context, c *Call) int {
 		out := HistoryJSON{Games: []HistoryGame{}, Next: next}
 		for i, g := range games {
 			out.Games = append(out.Games, HistoryGame{ID: g.ID, Table: g.Table, Started: g.Started, Ended: g.Ended,
-				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], URL: links[i]})
+				Players: seatsJSON(g), Winner: g.Winner, Standings: g.Standings, Rounds: rounds[i], URL: links[i],
+				Abandoned: g.Abandoned})
 		}
 		return c.WriteJSON(out)
 	}
@@ -117,8 +121,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	}
 	rows := make([][]string, len(games))
 	for i, g := range games {
+		winner := seatLabel(g, g.Winner)
+		if g.Abandoned != nil {
+			winner = "(abandoned)"
+		}
 		rows[i] = []string{g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), g.Ended.UTC().Format("2006-01-02 15:04"),
-			strconv.Itoa(rounds[i]), seatLabel(g, g.Winner), playerList(g)}
+			strconv.Itoa(rounds[i]), winner, playerList(g)}
 	}
 	writeTable(c.Stdout, []string{"GAME", "TABLE", "ENDED (UTC)", "ROUNDS", "WINNER", "PLAYERS"}, rows, "  ")
 	if slices.ContainsFunc(links, func(l string) bool { return l != "" }) {
@@ -185,8 +193,9 @@ func playerList(g store.Game) string {
 
 // tableVisible checks a --table argument: a name no table ever had, or
 // only tables the caller may not see (lobby.Viewer.Sees: private ones
-// that do not admit them), is "no table" (so that nobody learns private
-// tables' names by guessing). ok is false after a refusal.
+// that do not admit them), gets the one answer of a table that is not
+// there (noTable), so that nobody learns private tables' names by
+// guessing. ok is false after a refusal.
 func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool {
 	ts, err := recs.TableRecords(ctx, name)
 	if err != nil {
@@ -198,6 +207,6 @@ func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool
 			return true
 		}
 	}
-	c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
+	c.noTable(name)
 	return false
 }

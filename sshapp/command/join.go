@@ -32,19 +32,15 @@ func runJoin(ctx context.Context, c *Call) int {
 		return ExitRefused
 	}
 	name, code := c.Args[0], strings.ToLower(strings.TrimSpace(c.Args[1]))
-	// An unknown table and a wrong code get the same answer, so that
-	// nobody learns the names of private tables by guessing.
+	// An unknown table and a wrong code get the same answer (Lobby.Redeem),
+	// so that nobody learns the names of private tables by guessing.
 	refuse := func() int {
 		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", lobby.Clean(name, lobby.MaxNameLen))
 	}
-	t, err := c.cfg.Lobby.Table(name)
-	if err != nil {
-		return refuse()
-	}
-	err = t.Redeem(ctx, c.lobbyPlayer(), code)
+	t, err := c.cfg.Lobby.Redeem(ctx, c.lobbyPlayer(), name, code)
 	switch {
 	case errors.Is(err, lobby.ErrBadInvite):
-		c.cfg.Log.Info("invite refused", "table", t.Name(), "person", c.Person.ID)
+		c.cfg.Log.Info("invite refused", "table", lobby.Clean(name, lobby.MaxNameLen), "person", c.Person.ID)
 		return refuse()
 	case errors.Is(err, lobby.ErrMember):
 		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())

@@ -182,8 +182,14 @@ var errAmbiguous = lobby.NewError(lobby.Refused, "more than one player has that 
 // player resolves a PLAYER argument for c; ok is false after a refusal.
 func (c *Call) player(ctx context.Context, arg string) (target, bool) {
 	w, err := c.cfg.findPlayer(ctx, arg)
+	return c.found(w, err)
+}
+
+// found is what findPlayer found, or its refusal (errNoPlayer,
+// errAmbiguous: their sentences); ok is false after a refusal.
+func (c *Call) found(w target, err error) (target, bool) {
 	if err != nil {
-		c.fail("read the players", err) // errNoPlayer, errAmbiguous: their sentences
+		c.fail("read the players", err)
 		return target{}, false
 	}
 	return w, true

@@ -124,7 +124,8 @@ func (c *Call) now() time.Time {
 // tableRecord is the record a --table NAME means to the caller: the
 // newest table of that name they may see (lobbystore.Visible), so that a
 // closed private table's board never stands for a new table of its name.
-// A name the caller may see no table of is "no table" (as history says).
+// A name the caller may see no table of gets the one answer of a table
+// that is not there (noTable), as history's --table does.
 // ok is false after a refusal.
 func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*store.Table, bool) {
 	ts, err := recs.TableRecords(ctx, name)
@@ -134,7 +135,7 @@ func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*sto
 	}
 	t := lobbystore.Visible(ts, c.viewer())
 	if t == nil {
-		c.Refuse("no table %s", lobby.Clean(name, lobby.MaxNameLen))
+		c.noTable(name)
 		return nil, false
 	}
 	return t, true

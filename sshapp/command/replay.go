@@ -17,7 +17,7 @@ import (
 var replayCommand = Command{
 	Name:    "replay",
 	Args:    "GAME [--cast]",
-	Summary: "every event of a finished game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source, --cast the replay screen as an asciicast v2 recording",
+	Summary: "every event of a finished (or abandoned) game, all dice shown; --json writes the replay document of sshapp/PROTOCOL.md in the source, --cast the replay screen as an asciicast v2 recording",
 	JSON:    true,
 	Run:     runReplay,
 }
@@ -91,8 +91,8 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	switch {
 	case g.Ended.IsZero():
 		return g, nil, c.Refuse("game %s is still being played: its dice stay hidden until it ends; %s it then", g.ID, verb), false
-	case !g.Finished():
-		return g, nil, c.Refuse("game %s was abandoned before it ended; it has no result to %s", g.ID, verb), false
+	case !g.Finished() && g.Abandoned == nil:
+		return g, nil, c.Refuse("game %s was cut short by the server and never resumed; there is nothing to %s", g.ID, verb), false
 	}
 	return g, evs, ExitOK, true
 }
@@ -131,8 +131,12 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	nar := lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
 	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules)))
-	fmt.Fprintf(w, "Started %s, ended %s (UTC).\n",
-		g.Started.UTC().Format("2006-01-02 15:04:05"), g.Ended.UTC().Format("2006-01-02 15:04:05"))
+	ended := "ended"
+	if g.Abandoned != nil {
+		ended = "abandoned"
+	}
+	fmt.Fprintf(w, "Started %s, %s %s (UTC).\n",
+		g.Started.UTC().Format("2006-01-02 15:04:05"), ended, g.Ended.UTC().Format("2006-01-02 15:04:05"))
 	writeWrapped(w, "Players: ", "  ", playerList(g))
 	var perRound [][]int // lives of every seat at the end of each round
 	// endRound takes the lives from the engine, replaying the events up to
@@ -160,6 +164,14 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		if line := nar.Told(evs, i); line != "" {
 			writeWrapped(w, "  ", "    ", line)
 		}
+	}
+	if g.Abandoned != nil {
+		endRound(len(evs)) // the lives when it stopped
+		fmt.Fprintln(w)
+		writeWrapped(w, "Abandoned: ", "  ", lobby.ClosedWhileRunning(g.Abandoned.Name)+".")
+		fmt.Fprintln(w, lobby.NoResult)
+		writeLivesChart(w, g, nar.Names, perRound)
+		return
 	}
 	standings := make([]string, len(g.Standings))
 	for i, s := range g.Standings {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,10 @@ type TableDoc struct {
 	Closed  bool      `json:"closed,omitempty"`  // close
 	URL     string    `json:"url,omitempty"`     // link: the table's web address
 	Revoked bool      `json:"revoked,omitempty"` // link --revoke
-	Play    string    `json:"play,omitempty"`    // the command that opens the table
+	// Abandoned is the game a close ended without a result: it was
+	// running at the table.
+	Abandoned string `json:"abandoned,omitempty"`
+	Play      string `json:"play,omitempty"` // the command that opens the table
 }
 
 // docOf is a table as `tables` and `table` write it.
@@ -112,22 +116,26 @@ func (c *Call) needLobby() bool {
 	return true
 }
 
-// openTable finds an open table the caller may see; a private table of
-// which they are not a member is "no open table", as is one that does not
-// exist. ok is false after a refusal.
+// openTable finds an open table the caller may see (lobby.TableFor): a
+// private table that does not admit them gets the answer of a name no
+// table has, word for word. ok is false after a refusal.
 func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 	if !c.needLobby() {
 		return nil, lobby.TableInfo{}, false
 	}
-	t, err := c.cfg.Lobby.Table(name)
-	if err == nil {
-		info := t.Info()
-		if c.viewer().Sees(info.Access()) {
-			return t, info, true
-		}
+	t, err := c.cfg.Lobby.TableFor(c.viewer(), name)
+	if err != nil {
+		c.noTable(name)
+		return nil, lobby.TableInfo{}, false
 	}
-	c.Refuse("no open table %s", lobby.Clean(name, lobby.MaxNameLen))
-	return nil, lobby.TableInfo{}, false
+	return t, t.Info(), true
+}
+
+// noTable refuses a table name: none open, or none the caller may see.
+// It is the one answer of every command to a table that is not there for
+// the caller, in the words of lobby.ErrNoTable.
+func (c *Call) noTable(name string) int {
+	return c.Refuse("%v: %s", lobby.ErrNoTable, lobby.Clean(name, lobby.MaxNameLen))
 }
 
 func runTableCreate(ctx context.Context, c *Call, args []string) int {
@@ -280,39 +288,42 @@ func runTableKick(ctx context.Context, c *Call, args []string) int {
 		return ExitRefused
 	}
 	who := words[1]
-	var kickErr error
+	id := ""
 	if bot, isBot := builtinBotAt(info, who); isBot {
-		kickErr = t.RemoveBot(ctx, c.lobbyPlayer(), bot)
+		id, who = bot.ID, bot.Name
 	} else {
 		p, ok := c.person(ctx, who)
 		if !ok {
 			return ExitRefused
 		}
-		who = p.shown()
-		kickErr = t.Kick(ctx, c.lobbyPlayer(), p.ID)
+		id, who = p.ID, p.shown()
 	}
-	if kickErr != nil {
-		return c.fail("remove the player", kickErr)
+	if err := t.Kick(ctx, c.lobbyPlayer(), id); err != nil {
+		return c.fail("remove the player", err)
 	}
 	c.cfg.Log.Info("kicked", "table", info.Name, "player", who, "by", c.Person.ID)
 	if c.JSON {
 		return c.WriteJSON(TableDoc{Table: docOf(t.Info()), Removed: who})
 	}
 	fmt.Fprintf(c.Stdout, "Removed %s from %s.\n", who, info.Name)
+	if info.State == "playing" && slices.ContainsFunc(info.Players, func(s lobby.SeatInfo) bool { return s.ID == id && s.Lives > 0 }) {
+		fmt.Fprintln(c.Stdout, "They left the game running there, as if they had stood up: they are out of it.")
+	}
 	if !info.Private {
 		fmt.Fprintln(c.Stdout, "The table is public: they may come back.")
 	}
 	return ExitOK
 }
 
-// builtinBotAt finds a built-in bot of that name seated at the table.
-func builtinBotAt(info lobby.TableInfo, name string) (string, bool) {
+// builtinBotAt finds a built-in bot of that name seated at the table (or
+// playing its game).
+func builtinBotAt(info lobby.TableInfo, name string) (lobby.SeatInfo, bool) {
 	for _, p := range info.Players {
 		if p.Bot && lobby.IsBuiltinBot(p.ID) && strings.EqualFold(p.Name, name) {
-			return p.Name, true
+			return p, true
 		}
 	}
-	return "", false
+	return lobby.SeatInfo{}, false
 }
 
 func runTableRules(ctx context.Context, c *Call, args []string) int {
@@ -370,10 +381,18 @@ func runTableClose(ctx context.Context, c *Call, args []string) int {
 	if err := t.Close(ctx, c.lobbyPlayer()); err != nil {
 		return c.fail("close the table", err)
 	}
-	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin)
+	abandoned := ""
+	if end := t.Closed(); end != nil {
+		abandoned = end.Game
+	}
+	c.cfg.Log.Info("table closed", "table", info.Name, "by", c.Person.ID, "admin", c.Admin, "abandoned", abandoned)
 	if c.JSON {
-		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true})
+		return c.WriteJSON(TableDoc{Table: docOf(info), Closed: true, Abandoned: abandoned})
 	}
 	fmt.Fprintf(c.Stdout, "Table %s is closed.\n", info.Name)
+	if abandoned != "" {
+		fmt.Fprintf(c.Stdout, "Game %s was running there: it is abandoned, with no result\n"+
+			"(no one won, no rating moved). Everyone at the table was told.\nSee it with:  %s\n", abandoned, c.Hint("replay "+abandoned))
+	}
 	return ExitOK
 }

@@ -16,7 +16,7 @@ import (
 var verifyCommand = Command{
 	Name:    "verify",
 	Args:    "GAME",
-	Summary: "re-derives every roll of a finished game from its revealed seed and the players' seeds (provably fair dice)",
+	Summary: "re-derives every roll of a finished (or abandoned) game from its revealed seed and the players' seeds (provably fair dice)",
 	JSON:    true,
 	Run:     runVerify,
 }

@@ -428,9 +428,12 @@ func (g *Gateway) loop() {
 		case fn := <-g.reqs:
 			g.safely(fn)
 		case <-g.host.Ready():
-			g.safely(g.sync)
+			g.safely(func() {
+				g.dropRemoved()
+				g.sync()
+			})
 		case <-g.host.Done():
-			g.log.Error("the table closed; the gateway stops", "table", g.cfg.Table)
+			g.log.Error("the table ended; the gateway stops", "table", g.cfg.Table, "why", g.host.Err())
 			return
 		case <-g.quit:
 			return
@@ -698,6 +701,23 @@ func (g *Gateway) dropBanned() {
 			g.dropAt(s.addr, nil)
 			g.send(s.addr, msgRejected(rejectBanned))
 		}
+	}
+}
+
+// dropRemoved unregisters the players the table ended the subscription
+// of: an admin removed them from it (table kick), so that they left the
+// game they were in. Each is told UNREGISTERED; the table being public,
+// it may register again.
+func (g *Gateway) dropRemoved() {
+	for _, p := range append([]*player(nil), g.players...) {
+		select {
+		case <-p.sub.Done():
+		default:
+			continue
+		}
+		g.log.Info("bot removed from the table, unregistered", "name", p.name, "addr", p.addr, "why", p.sub.Err())
+		g.removePlayer(p)
+		g.send(p.addr, msgUnregistered)
 	}
 }
 

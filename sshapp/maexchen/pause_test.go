@@ -47,6 +47,10 @@ func (g gated) AddChat(ctx context.Context, table string, l lobby.ChatLine) erro
 	return g.Write(ctx, func(context.Context) error { return g.Storage.AddChat(context.Background(), table, l) })
 }
 
+func (g gated) Abandon(ctx context.Context, gameID string, at time.Time, by string) error {
+	return g.Write(ctx, func(context.Context) error { return g.Storage.Abandon(context.Background(), gameID, at, by) })
+}
+
 // newGatedEnv is newEnv with the lobby's storage behind a gate and a
 // SaveTimeout short enough for a test: a write held at the gate pauses
 // the table at once.

@@ -71,7 +71,7 @@ func (m *historyScreen) SetSize(w, h int) {
 
 // query is the store query of the page shown.
 func (m *historyScreen) query() store.Query {
-	q := store.Query{Limit: m.limit, Before: m.pages[len(m.pages)-1]}
+	q := store.Query{Limit: m.limit, Before: m.pages[len(m.pages)-1], Abandoned: true}
 	switch m.filter {
 	case filterMine:
 		q.Player = m.c.cfg.Player.ID
@@ -176,7 +176,10 @@ func (m *historyScreen) drawList() {
 			}
 		}
 		winner := "-"
-		if g.Winner >= 0 && g.Winner < len(g.Seats) {
+		switch {
+		case g.Abandoned != nil:
+			winner = "(abandoned)"
+		case g.Winner >= 0 && g.Winner < len(g.Seats):
 			winner = name(g.Seats[g.Winner].Name)
 		}
 		row := "  " + fit("#"+g.ID, historyIDW) + " " + fit(name(g.Table), historyTableW) + " " + fit(ago(now, g.Ended), historyEndedW) + " " +

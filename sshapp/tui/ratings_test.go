@@ -233,7 +233,7 @@ func TestPrivateRatingsToAStranger(t *testing.T) {
 	cfg := e.config(c, 80, 24)
 	cfg.Records, cfg.Table = e.st, "den"
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "could not open den")
+	waitOutput(t, tm, "could not open den: "+lobby.ErrNoTable.Error()) // as a name no table has
 	frame := finalView(t, tm)
 	assertLacks(t, frame, "here", "rating  win", "Game over")
 

@@ -132,8 +132,8 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 		return nil, lobby.Errorf(lobby.NotFound, "there is no game %s", id) // as if it did not exist
 	case g.Ended.IsZero():
 		return nil, errStillPlaying
-	case !g.Finished():
-		return nil, lobby.Errorf(lobby.Refused, "game %s was abandoned without a result", id)
+	case !g.Finished() && g.Abandoned == nil:
+		return nil, lobby.Errorf(lobby.Refused, "game %s was cut short by the server and never resumed: there is nothing to replay", id)
 	}
 	return newReplay(g, evs)
 }

@@ -642,3 +642,42 @@ func TestStatsOfOneGame(t *testing.T) {
 		assertLacks(t, f, "Win rate, your last", "▁")
 	}
 }
+
+// TestAbandonedGameOnScreens: a game abandoned when its table closed is
+// in the history with "(abandoned)" for its winner, and its replay ends by
+// saying who closed the table; a game the server could not resume is
+// neither listed nor replayed.
+func TestAbandonedGameOnScreens(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	ctx := ctxT(t)
+	at := e.clock.Now().Add(time.Minute)
+	cut := recordGame(t, e.st, "alpha", seatsOf(a, b), engine.DefaultOptions(), 0, at, roll(0, true, 43), claim(0, 65))
+	if err := e.st.Abandon(ctx, cut.ID, at.Add(time.Minute), &store.Abandonment{Reason: store.AbandonClosed, By: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	lost := recordGame(t, e.st, "alpha", seatsOf(a, b), engine.DefaultOptions(), 0, at, roll(0, true, 43))
+	if err := e.st.Abandon(ctx, lost.ID, at.Add(time.Minute), nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg := e.config(b, 80, 24)
+	cfg.Records = e.st
+	m := New(cfg).(*Model)
+	defer m.Close()
+	run(m, m.goTo(goTo{to: screenHistory}))
+	list := m.View()
+	assertFits(t, list, 80, 24)
+	assertContains(t, list, "#"+cut.ID, "(abandoned)")
+	assertLacks(t, list, "#"+lost.ID)
+
+	run(m, m.goTo(goTo{to: screenReplay, game: cut.ID}))
+	m.Update(keyEnd)
+	end := m.View()
+	assertFits(t, end, 80, 24)
+	assertContains(t, end, "abandoned: alice closed the table while it ran; no one won", "alice announced 65", "abandoned ")
+	assertLacks(t, end, "ended ")
+
+	run(m, m.goTo(goTo{to: screenReplay, game: lost.ID}))
+	assertContains(t, m.View(), "game "+lost.ID+" was cut short by the server and never resumed")
+}

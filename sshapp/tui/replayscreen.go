@@ -135,6 +135,9 @@ func (m *replayScreen) View() string {
 	st := rp.steps[m.step]
 
 	right := "ended " + ago(now, g.Ended)
+	if g.Abandoned != nil {
+		right = "abandoned " + ago(now, g.Ended)
+	}
 	title := s.Title.Render("mia") + s.TitleBar.Render(fmt.Sprintf(" replay · game #%s at %s · %s", g.ID, name(g.Table), shortRules(g.Rules)))
 	b.WriteString(fit(title, w-ansi.StringWidth(right)))
 	b.WriteString(s.Subtle.Render(right))
@@ -182,6 +185,8 @@ func (m *replayScreen) View() string {
 	switch {
 	case st.Over:
 		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
+	case g.Abandoned != nil && m.step == len(rp.steps)-1:
+		b.WriteString(s.Error.Render(cut("abandoned: "+lobby.ClosedWhileRunning(g.Abandoned.Name)+"; no one won · home: from the start", w)))
 	case m.step == 0:
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
 	}

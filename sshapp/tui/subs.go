@@ -106,7 +106,7 @@ func openTable(l *lobby.Lobby, p lobby.Player, name string, sit bool) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
-		t, err := l.Table(name)
+		t, err := l.TableFor(p.Viewer(), name)
 		if err != nil {
 			return openedMsg{err: err}
 		}

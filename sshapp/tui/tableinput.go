@@ -172,7 +172,14 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.sub = nil
-		return m, m.c.nav.goTo(goTo{to: screenLobby, status: "the table " + name(m.name) + " was closed", isErr: true})
+		why := "the table " + name(m.name) + " was closed"
+		var end *lobby.EndError
+		if err := msg.sub.Err(); errors.As(err, &end) {
+			why = end.To(m.c.cfg.Player.ID) // who closed it, or removed you, and the game abandoned
+		} else if err != nil {
+			why = err.Error()
+		}
+		return m, m.c.nav.goTo(goTo{to: screenLobby, status: why, isErr: true})
 	case tickMsg:
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil

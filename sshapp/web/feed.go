@@ -80,14 +80,11 @@ func (h *hub) counts() (watchers, feeds int) {
 // table of that name or it does not show itself to v. The caller
 // releases it.
 func (h *hub) acquire(ctx context.Context, name string, v lobby.Viewer) (*feed, error) {
-	t, err := h.s.cfg.Lobby.Table(name)
+	t, err := h.s.cfg.Lobby.TableFor(v, name)
 	if err != nil {
 		return nil, errNoTable
 	}
 	a := t.Info().Access()
-	if !v.Sees(a) {
-		return nil, errNoTable
-	}
 	key := strings.ToLower(t.Name())
 	h.mu.Lock()
 	if h.closed {

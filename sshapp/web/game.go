@@ -23,18 +23,21 @@ type gameView struct {
 	When                string
 	Players             []gamePlayer
 	Winner              string
-	Chart               template.HTML
-	Legend              []legendItem
-	Cur, Last           int
-	Panel               stepPanel
-	First, Prev         string // addresses of the moves before, "" at the start
-	Next, End           string // and after, "" at the end
-	Rounds              []roundView
-	JSON, Cast          string
-	Fair                *fairView
-	MaxLives            int
-	WinnerSeat          int
-	SSH                 string
+	// Abandoned says how a game abandoned when its table closed ended:
+	// who closed it, and that no one won ("" for a finished game).
+	Abandoned   string
+	Chart       template.HTML
+	Legend      []legendItem
+	Cur, Last   int
+	Panel       stepPanel
+	First, Prev string // addresses of the moves before, "" at the start
+	Next, End   string // and after, "" at the end
+	Rounds      []roundView
+	JSON, Cast  string
+	Fair        *fairView
+	MaxLives    int
+	WinnerSeat  int
+	SSH         string
 }
 
 type gamePlayer struct {
@@ -146,6 +149,13 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 		p := gamePlayer{Place: place + 1, Name: seatLabel(g.Seats[seat]), URL: seatURL(g.Seats[seat]), Winner: seat == g.Winner}
 		gv.Players = append(gv.Players, p)
 	}
+	if g.Abandoned != nil {
+		// No standings: the players by seat.
+		gv.Abandoned = lobby.ClosedWhileRunning(g.Abandoned.Name) + ". " + lobby.NoResult
+		for _, st := range g.Seats {
+			gv.Players = append(gv.Players, gamePlayer{Name: seatLabel(st), URL: seatURL(st)})
+		}
+	}
 	if cur > 0 {
 		gv.First, gv.Prev = at(0), at(cur-1)
 	}
@@ -159,6 +169,9 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 	round := -1
 	for i, st := range cut.Steps {
 		sv := stepView{N: i, URL: at(i), Current: i == cur, Panel: panelAt(g, evs, nar, cut, i), Turn: st.Turn, Over: st.Over}
+		if i == last && gv.Abandoned != "" {
+			sv.Panel.Verdict, sv.Panel.Kind = gv.Abandoned, "abandoned"
+		}
 		lives := make([]string, len(st.Lives))
 		for j, l := range st.Lives {
 			lives[j] = strconv.Itoa(l)

@@ -359,14 +359,16 @@ func (s *Server) tableEvents(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// goneReason says why a feed ended, for a viewer v that watched it.
+// goneReason says why a feed ended, for a viewer v that watched it: the
+// table's own word when it was closed (who closed it, and the game that
+// abandoned).
 func (s *Server) goneReason(f *feed, v lobby.Viewer) string {
-	switch t, err := s.cfg.Lobby.Table(f.table.Name()); {
-	case s.closing.Load():
+	switch closed := f.table.Closed(); {
+	case s.closing.Load() || errors.Is(f.sub.Err(), lobby.ErrLobbyClosed):
 		return "The server is shutting down."
-	case err != nil || t != f.table:
-		return "The table is closed."
-	case !v.Sees(t.Info().Access()):
+	case closed != nil:
+		return closed.To("") + "."
+	case !v.Sees(f.table.Info().Access()):
 		return "The table's web link was ended."
 	}
 	return "The live table stopped: reload to follow it again."
@@ -414,7 +416,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	}
 	token := viewerOf(r).Link
 	tableURL := s.openTableURL(g, token)
-	if g.Ended.IsZero() || !g.Finished() {
+	if g.Ended.IsZero() || (!g.Finished() && g.Abandoned == nil) {
 		s.unfinished(w, r, kind, g, tableURL)
 		return
 	}
@@ -472,22 +474,23 @@ func (s *Server) tokenFor(ctx context.Context, g store.Game, token string) strin
 // openTableURL is the address of the game's table if it is open now and
 // the viewer (holding token) sees it there; "" otherwise.
 func (s *Server) openTableURL(g store.Game, token string) string {
-	t, err := s.cfg.Lobby.Table(g.Table)
+	t, err := s.cfg.Lobby.TableFor(lobby.Viewer{Link: token}, g.Table)
 	if err != nil {
 		return ""
 	}
 	a := t.Info().Access()
-	if !(lobby.Viewer{Link: token}).Sees(a) || a.Created.After(g.Started) {
+	if a.Created.After(g.Started) {
 		return ""
 	}
 	return withToken(tablePath(t.Name()), a)
 }
 
-// unfinished answers for a game still being played or abandoned: no page
-// of it, and never its dice.
+// unfinished answers for a game still being played, or cut short by the
+// server and never resumed: no page of it, and never its dice. (A game
+// abandoned because its table closed is replayed, as it is over SSH.)
 func (s *Server) unfinished(w http.ResponseWriter, r *http.Request, kind string, g store.Game, tableURL string) {
 	running := g.Ended.IsZero()
-	text := fmt.Sprintf("Game %s was abandoned before it ended: it has no result to replay.", g.ID)
+	text := fmt.Sprintf("Game %s was cut short by the server and never resumed: there is nothing to replay.", g.ID)
 	if running {
 		text = fmt.Sprintf("Game %s is still being played: its dice stay hidden until it ends, and then this page is its replay.", g.ID)
 	}

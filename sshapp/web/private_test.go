@@ -132,3 +132,66 @@ func TestTableClosed(t *testing.T) {
 		t.Errorf("a closed table's game: %d", resp.StatusCode)
 	}
 }
+
+// TestAbandonedGame: a table closed while its game runs: the live stream
+// says who closed it and which game that abandoned, then ends; the game's
+// page is its replay up to where it stopped, saying who closed the table
+// and that no one won, with its players (no standings) and every move;
+// its JSON (with "abandoned") and recording are served as for a finished
+// game. At a private table all of it stays the not-found page to a
+// stranger.
+func TestAbandonedGame(t *testing.T) {
+	for _, private := range []bool{false, true} {
+		t.Run(map[bool]string{false: "public", true: "private"}[private], func(t *testing.T) {
+			e := newEnv(t, lobbytest.NewDice(5), nil)
+			ctx := ctxT(t)
+			alice, bob := e.player("alice"), e.player("bob")
+			g := e.newGame("alpha", quickRules(), private, alice, bob)
+			g.step()
+			g.step()
+			id := g.last[0].GameID
+			q := ""
+			if private {
+				tok, err := g.tbl.Link(ctx, alice, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q = "?link=" + url.QueryEscape(tok)
+			}
+			st := e.stream("/tables/alpha/events" + q)
+			st.next(nil)
+			if err := g.tbl.Close(ctx, alice); err != nil {
+				t.Fatal(err)
+			}
+			evs := st.ended()
+			told := "alice closed the table alpha: game " + id + " abandoned, not rated."
+			if len(evs) == 0 || evs[len(evs)-1].name != "gone" || evs[len(evs)-1].data != told {
+				t.Errorf("the stream ended with %+v, want %q", evs, told)
+			}
+			_, notFound := e.get("/nothing/here")
+			if private {
+				for _, p := range []string{"/games/" + id, "/games/" + id + ".json", "/games/" + id + ".cast", "/tables/alpha"} {
+					if resp, body := e.get(p); resp.StatusCode != http.StatusNotFound || body != notFound {
+						t.Errorf("%s to a stranger: %d, the not-found page: %v", p, resp.StatusCode, body == notFound)
+					}
+				}
+			}
+			resp, body := e.get("/games/" + id + q)
+			if m := missing(body, "Game "+id, "<strong>abandoned</strong>", "<h2>Abandoned</h2>",
+				"alice closed the table while it ran. No one won; no rating moved.", ">alice<", ">bob<", `id="m2"`); resp.StatusCode != 200 || m != nil {
+				t.Errorf("the abandoned game's page: %d, lacks %q", resp.StatusCode, m)
+			}
+			if strings.Contains(body, "won by") || strings.Contains(body, "Standings") {
+				t.Error("the abandoned game's page names a winner or standings")
+			}
+			resp, body = e.get("/games/" + id + ".json" + q)
+			if resp.StatusCode != 200 || !strings.Contains(body, `"winner": -1`) || !strings.Contains(body, `"abandoned": {`) ||
+				!strings.Contains(body, `"reason": "closed"`) {
+				t.Errorf("the abandoned game's JSON: %d\n%s", resp.StatusCode, body)
+			}
+			if resp, _ := e.get("/games/" + id + ".cast" + q); resp.StatusCode != 200 {
+				t.Errorf("the abandoned game's recording: %d", resp.StatusCode)
+			}
+		})
+	}
+}

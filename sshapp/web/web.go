@@ -42,8 +42,10 @@ import (
 type Lobby interface {
 	// Tables lists the open tables v may see.
 	Tables(v lobby.Viewer) []lobby.TableInfo
-	// Table finds an open table by name.
-	Table(name string) (*lobby.Table, error)
+	// TableFor finds the open table of that name for v: one that does not
+	// show itself to v is not there (lobby.ErrNoTable), as one that does
+	// not exist.
+	TableFor(v lobby.Viewer, name string) (*lobby.Table, error)
 }
 
 // Records is what the web window reads of the stored games and players (a

@@ -253,6 +253,12 @@ func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, 
 	return s.st.Append(ctx, gameID, evs, r)
 }
 
+// Abandon ends a running game whose table the person by closed
+// (store.Store.Abandon, store.AbandonClosed).
+func (s Storage) Abandon(ctx context.Context, gameID string, at time.Time, by string) error {
+	return s.st.Abandon(ctx, gameID, at, &store.Abandonment{Reason: store.AbandonClosed, By: by})
+}
+
 // InProgress returns the unfinished games (store.Store.InProgress).
 func (s Storage) InProgress(ctx context.Context) ([]lobby.SavedGame, error) {
 	games, err := s.st.InProgress(ctx)
