@@ -293,8 +293,8 @@ func checkRatings(tx *bolt.Tx, games map[uint64]Replay) []error {
 		seq, id := binary.BigEndian.Uint64(k), binary.BigEndian.Uint64(v)
 		r, ok := games[id]
 		switch {
-		case !ok || r.Ended.IsZero() || r.Winner < 0:
-			errs = append(errs, fmt.Errorf("finish order %d: game %d is not finished", seq, id))
+		case !ok || !hasResult(&r):
+			errs = append(errs, fmt.Errorf("finish order %d: game %d did not finish with a result", seq, id))
 		case seqOf[id] != 0:
 			errs = append(errs, fmt.Errorf("game %d has finishing numbers %d and %d", id, seqOf[id], seq))
 		}
@@ -302,7 +302,10 @@ func checkRatings(tx *bolt.Tx, games map[uint64]Replay) []error {
 		return nil
 	})
 	for id, r := range games {
-		if r.Ended.IsZero() || r.Winner < 0 {
+		if !hasResult(&r) { // in progress, or abandoned (listed or not): no number
+			if changes.Get(u64(id)) != nil {
+				errs = append(errs, fmt.Errorf("game %d without a result has ratings", id))
+			}
 			continue
 		}
 		seq, ok := seqOf[id]

@@ -342,14 +342,14 @@ func places(n int, standings []int, winner int) []int {
 }
 
 // hasResult reports whether a game finished with a result: a winner
-// among its seats and an end. Only such a game is rated, and only such a
-// game gets a finishing number. A game ended without one (Store.Abandon:
-// Winner -1, kept in the finished index by servers that list abandoned
-// games there) is never rated, live or in a rebuild. When games carry an
-// abandoned mark of their own (the privacy branch's Game.Abandoned), it
-// is tested here too: this is the one place that decides.
+// among its seats, an end, and not abandoned. Only such a game is rated,
+// counts as a game played and won in the tallies (recountTallies), and
+// gets a finishing number. A game ended without one (Store.Abandon:
+// Winner -1, and Abandoned set when its table closed while it ran, which
+// lists it in the finished index beside the games with a result) is
+// never rated, live or in a rebuild: this is the one place that decides.
 func hasResult(rec *Replay) bool {
-	return rec.Winner >= 0 && rec.Winner < len(rec.Players) && !rec.Ended.IsZero()
+	return rec.Abandoned == nil && rec.Winner >= 0 && rec.Winner < len(rec.Players) && !rec.Ended.IsZero()
 }
 
 // twice reports whether one person holds two seats of a game.
@@ -700,12 +700,13 @@ func getRated(tx *bolt.Tx, id uint64) (Replay, error) {
 		Ended     time.Time      `json:"ended"`
 		Winner    int            `json:"winner"`
 		Standings []int          `json:"standings"`
+		Abandoned *Abandonment   `json:"abandoned"`
 	}
 	if err := json.Unmarshal(v, &r); err != nil {
 		return Replay{}, fmt.Errorf("decode game %d: %w", id, err)
 	}
 	return Replay{ID: r.ID, Table: r.Table, Players: r.Players, Started: r.Started, Ended: r.Ended,
-		Winner: r.Winner, Standings: r.Standings}, nil
+		Winner: r.Winner, Standings: r.Standings, Abandoned: r.Abandoned}, nil
 }
 
 // Rating returns a person's rating on a board in a season. A person

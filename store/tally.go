@@ -307,7 +307,7 @@ func recountTallies(tx *bolt.Tx) error {
 		persons := rec.persons()
 		var d tallyDelta
 		d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
-		if rec.Winner >= 0 && tx.Bucket(bucketFinished).Get(u64(id)) != nil {
+		if hasResult(&rec) && tx.Bucket(bucketFinished).Get(u64(id)) != nil {
 			d.finish(len(persons), rec.Winner) // an abandoned game, listed too, counts no game
 		}
 		if err := d.apply(tx, persons, public); err != nil {
