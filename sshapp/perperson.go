@@ -1,12 +1,13 @@
 package sshapp
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/mia-game/mia/lobby"
 )
 
-// ErrTooManySessions is the kind of a *SessionsError.
-var ErrTooManySessions = errors.New("too many sessions open")
+// ErrTooManySessions is what a *SessionsError matches (errors.Is).
+var ErrTooManySessions = lobby.NewError(lobby.Refused, "too many sessions open")
 
 // SessionsError refuses a session that would take its person past
 // Limits.MaxSessionsPerPerson; the sentence names the limit.
@@ -19,6 +20,9 @@ func (e *SessionsError) Error() string {
 
 // Is matches ErrTooManySessions.
 func (e *SessionsError) Is(target error) bool { return target == ErrTooManySessions }
+
+// Kind is Refused: a limit says no (lobby.Kind).
+func (e *SessionsError) Kind() lobby.Kind { return lobby.Refused }
 
 // owner is whom a session counts for: its person, or its key while the key
 // is nobody's yet.

@@ -371,7 +371,7 @@ func (srv *Server) handle(s ssh.Session) {
 	ss.SetPerson(p)
 	if err := srv.admitPerson(ss); err != nil {
 		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", remoteIP(s.RemoteAddr()), "err", err)
-		fmt.Fprintf(s.Stderr(), "mia: %v\n", err)
+		fmt.Fprintf(s.Stderr(), "mia: %s\n", lobby.Shown(err))
 		_ = ss.Exit(command.ExitRefused)
 		return
 	}
