@@ -177,7 +177,7 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if err := msg.sub.Err(); errors.As(err, &end) {
 			why = end.To(m.c.cfg.Player.ID) // who closed it, or removed you, and the game abandoned
 		} else if err != nil {
-			why = err.Error()
+			why = m.c.said("watch the table", err)
 		}
 		return m, m.c.nav.goTo(goTo{to: screenLobby, status: why, isErr: true})
 	case tickMsg:

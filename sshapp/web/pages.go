@@ -367,7 +367,7 @@ func (s *Server) goneReason(f *feed, v lobby.Viewer) string {
 	case s.closing.Load() || errors.Is(f.sub.Err(), lobby.ErrLobbyClosed):
 		return "The server is shutting down."
 	case closed != nil:
-		return closed.To("") + "."
+		return lobby.Shown(closed) + "."
 	case !v.Sees(f.table.Info().Access()):
 		return "The table's web link was ended."
 	}
