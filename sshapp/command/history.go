@@ -202,10 +202,8 @@ func (c *Call) tableVisible(ctx context.Context, recs Records, name string) bool
 		c.fail("read the table", err)
 		return false
 	}
-	for _, t := range ts {
-		if c.viewer().Sees(lobbystore.Access(t)) {
-			return true
-		}
+	if lobbystore.Visible(ts, c.viewer()) != nil {
+		return true
 	}
 	c.noTable(name)
 	return false
