@@ -78,7 +78,8 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 	we := startWebServer(t, true, "root")
 	e := we.recEnv
 	ctx := context.Background()
-	// carol's view of the tables before the private one exists.
+	// carol's view of the tables and the boards before the private table
+	// exists: its games, finished or abandoned, move none of it.
 	tablesBefore := e.as(t, "carol", "tables")
 
 	e.steps(t, []step{
@@ -90,6 +91,11 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		t.Fatalf("invite: %+v %v", code, err)
 	}
 	e.steps(t, []step{{name: "bob joins", who: "bob", cmd: "join secret " + inv.Code, code: 0}})
+	boards := []string{"leaderboard", "leaderboard --all-time", "leaderboard --all-time --json", "stats bob --all-time --json"}
+	boardsBefore := map[string]result{}
+	for _, b := range boards {
+		boardsBefore[b] = e.as(t, "carol", b)
+	}
 	tbl, err := e.lobby.Table("secret")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,9 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 		"table link NAME", "table link NAME --revoke", "table link NAME --json",
 		"join NAME abcdefghij",
 		"history --table NAME", "history --table NAME --json", "history --table NAME --player bob",
-		"stats bob --table NAME", "stats bob --table NAME --json", "leaderboard --table NAME",
+		"stats bob --table NAME", "stats bob --table NAME --json", "stats bob --table NAME --all-time",
+		"leaderboard --table NAME", "leaderboard --table NAME --all-time", "leaderboard --table NAME --json",
+		"leaderboard --table NAME --season 2026-11", "leaderboard --table NAME --people",
 		"play NAME",
 		"replay GAME", "replay GAME --json", "verify GAME",
 	}
@@ -145,7 +153,8 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 	}
 	// The web window's doors: no key, no link.
 	pages := []string{"/tables/NAME", "/tables/NAME/events", "/tables/NAME?link=", "/tables/NAME?link=abc",
-		"/games/GAME", "/games/GAME.json", "/games/GAME.cast", "/games/GAME?m=1", "/leaderboard?table=NAME"}
+		"/games/GAME", "/games/GAME.json", "/games/GAME.cast", "/games/GAME?m=1", "/leaderboard?table=NAME",
+		"/leaderboard?table=NAME&season=all-time", "/leaderboard?table=NAME&season=2026-11"}
 	type page struct {
 		code int
 		body string
@@ -232,6 +241,11 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 	// The members see the abandoned game.
 	e.steps(t, []step{{name: "member's replay of the abandoned game", who: "bob", cmd: "replay " + cut, code: 0,
 		stdout: []string{"Abandoned: ann closed the table while it ran."}}})
+	for _, b := range boards {
+		if got := e.as(t, "carol", b); got != boardsBefore[b] {
+			t.Errorf("carol's %q moved with the private table's games:\n%+v\nwas\n%+v", b, got, boardsBefore[b])
+		}
+	}
 }
 
 // TestCapsPerPerson: one person, with two keys, holds at most
