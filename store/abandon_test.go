@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 )
 
@@ -46,15 +47,24 @@ func testAbandonClosed(t *testing.T, private bool) {
 	}
 	cut := storeGame(t, s, "club", st, opts, eg2, chunks2)
 
-	// The tallies as the moves made them: the cut game's moves counted,
-	// one game played.
-	talliesBefore, publicBefore := map[string]Tally{}, map[string]Tally{}
-	for _, p := range st {
-		if talliesBefore[p.Person], err = s.Tally(ctx, p.Person); err != nil {
+	// While the cut game runs, its moves count nowhere: the tallies are
+	// the finished game's alone.
+	gameOf := func(id string) (Game, []engine.Event) {
+		g, evs, err := s.Game(ctx, id)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if publicBefore[p.Person], err = s.PublicTally(ctx, p.Person); err != nil {
+		return g, evs
+	}
+	doneGame, doneEvs := gameOf(done.ID)
+	onlyDone := referenceTally([]Game{doneGame}, [][]engine.Event{doneEvs})
+	for _, p := range st {
+		tl, err := s.Tally(ctx, p.Person)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if tl != onlyDone[p.Person] {
+			t.Errorf("%s's tally while the game runs: %+v, want the finished game's %+v", p.Person, tl, onlyDone[p.Person])
 		}
 	}
 	ratingsBefore := snapshot(t, s)
@@ -74,6 +84,9 @@ func testAbandonClosed(t *testing.T, private bool) {
 		t.Error("an abandoned game took a result")
 	}
 
+	// Once abandoned, its moves count, and no game.
+	cutGame, cutEvs := gameOf(cut.ID)
+	wantTally := referenceTally([]Game{doneGame, cutGame}, [][]engine.Event{doneEvs, cutEvs})
 	check := func(t *testing.T, s *Store) {
 		t.Helper()
 		if err := s.Check(ctx); err != nil {
@@ -140,8 +153,8 @@ func testAbandonClosed(t *testing.T, private bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tl != talliesBefore[p.Person] {
-				t.Errorf("%s's tally moved: %+v, was %+v", p.Person, tl, talliesBefore[p.Person])
+			if tl != wantTally[p.Person] || tl == onlyDone[p.Person] {
+				t.Errorf("%s's tally: %+v, want %+v with the abandoned game's moves", p.Person, tl, wantTally[p.Person])
 			}
 			if tl.Games != 1 {
 				t.Errorf("%s has %d games, want the finished one only", p.Person, tl.Games)
@@ -149,9 +162,6 @@ func testAbandonClosed(t *testing.T, private bool) {
 			pub, err := s.PublicTally(ctx, p.Person)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if pub != publicBefore[p.Person] {
-				t.Errorf("%s's public tally moved: %+v, was %+v", p.Person, pub, publicBefore[p.Person])
 			}
 			if want := map[bool]Tally{false: tl, true: {}}[private]; pub != want {
 				t.Errorf("%s's public tally at a private %t table: %+v, want %+v", p.Person, private, pub, want)

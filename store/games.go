@@ -445,9 +445,9 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 // appendTx is the body of Append. It may run more than once (DB.Batch
 // retries a batch without a failing call), so it changes nothing but tx
 // and *after. known is what Append remembered of the game (nil if
-// nothing); it is trusted for the seats, and for the last roll only if it
-// is of the game's last stored event. *after is set to what is true once
-// the transaction commits.
+// nothing); it is trusted for the seats. *after is set to what is true
+// once the transaction commits. The game's moves reach the tallies when
+// it ends (tallyEnded), not as they are appended.
 func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event, vals [][]byte, res *Result) error {
 	key := u64(id)
 	if tx.Bucket(bucketActive).Get(key) == nil {
@@ -457,28 +457,21 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 		return ErrFinished
 	}
 	var (
-		rec    Replay
-		fps    []string
-		rk     engine.Ranking
-		public bool
-		table  *Table
+		rec Replay
+		fps []string
 	)
 	if known != nil {
-		fps, rk, public = known.persons, known.ranking, known.public
+		fps = known.persons
 	}
 	if fps == nil || res != nil {
 		var err error
 		if rec, err = getGame(tx, id); err != nil {
 			return err
 		}
-		fps, rk = rec.persons(), rec.Rules.Ranking
-		if table, public, err = gameTable(tx, rec.Table, rec.Started); err != nil {
-			return err
-		}
+		fps = rec.persons()
 	}
 	events := tx.Bucket(bucketEvents)
-	c := events.Cursor()
-	last := lastSeq(c, id)
+	last := lastSeq(events.Cursor(), id)
 	if len(evs) > 0 && evs[0].Seq != last+1 {
 		return fmt.Errorf("%w: first new seq is %d, the game has %d events", ErrSeq, evs[0].Seq, last)
 	}
@@ -487,54 +480,29 @@ func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event
 			return fmt.Errorf("seq %d: a seat out of range for %d players", e.Seq, len(fps))
 		}
 	}
-	// The round's last roll before the new events, looked up at most once.
-	var (
-		before    engine.Event
-		hasBefore bool
-		looked    bool
-	)
-	rollBefore := func() (engine.Event, bool) {
-		if !looked {
-			if known != nil && known.seq == last {
-				before, hasBefore = known.roll, known.hasRoll
-			} else {
-				before, hasBefore = storedRollBefore(c, id, last)
-			}
-			looked = true
-		}
-		return before, hasBefore
-	}
-	prevRoll := func(i int) (engine.Event, bool) { // the last roll before evs[i], in its round
-		for j := i - 1; j >= 0; j-- {
-			switch evs[j].Type {
-			case engine.EvRoll:
-				return evs[j], true
-			case engine.EvRound:
-				return engine.Event{}, false
-			}
-		}
-		return rollBefore()
-	}
-	var d tallyDelta
-	d.events(len(fps), rk, evs, prevRoll)
-	*after = liveGame{persons: fps, ranking: rk, public: public, seq: last + len(evs)}
-	after.roll, after.hasRoll = prevRoll(len(evs))
-
+	*after = liveGame{persons: fps}
 	for i, e := range evs {
 		if err := events.Put(eventKey(id, e.Seq), vals[i]); err != nil {
 			return err
 		}
 	}
-	if res != nil {
-		if err := finishTx(tx, id, &rec, *res); err != nil {
-			return err
-		}
-		d.finish(len(fps), res.Winner)
-		if err := rateTx(tx, id, &rec, table, public); err != nil {
-			return fmt.Errorf("ratings: %w", err)
-		}
+	if res == nil {
+		return nil
 	}
-	return d.apply(tx, fps, public)
+	if err := finishTx(tx, id, &rec, *res); err != nil {
+		return err
+	}
+	table, public, err := gameTable(tx, rec.Table, rec.Started)
+	if err != nil {
+		return err
+	}
+	if err := tallyEnded(tx, id, &rec, public); err != nil {
+		return err
+	}
+	if err := rateTx(tx, id, &rec, table, public); err != nil {
+		return fmt.Errorf("ratings: %w", err)
+	}
+	return nil
 }
 
 // persons lists the players' ids by seat.
@@ -581,27 +549,6 @@ func lastSeq(c *bolt.Cursor, id uint64) int {
 		return 0
 	}
 	return int(binary.BigEndian.Uint64(k[8:]))
-}
-
-// storedRollBefore walks back from the game's stored event last to the
-// round's last roll.
-func storedRollBefore(c *bolt.Cursor, id uint64, last int) (engine.Event, bool) {
-	if last == 0 {
-		return engine.Event{}, false
-	}
-	for k, v := c.Seek(eventKey(id, last)); k != nil && binary.BigEndian.Uint64(k) == id; k, v = c.Prev() {
-		var e engine.Event
-		if e.UnmarshalJSON(v) != nil {
-			return engine.Event{}, false
-		}
-		switch e.Type {
-		case engine.EvRoll:
-			return e, true
-		case engine.EvRound:
-			return engine.Event{}, false
-		}
-	}
-	return engine.Event{}, false
 }
 
 // finishTx marks a game finished and indexes it.
@@ -654,15 +601,14 @@ func endTx(tx *bolt.Tx, id uint64, rec *Replay, listed bool) error {
 }
 
 // Abandon ends a game without a result: Ended is set, Winner stays -1,
-// its seed is revealed, it leaves the in-progress set, and no tally
-// (games, wins) nor rating moves: the counts of the moves made in it
-// (Tally's claims, bluffs, lives lost…) were counted as they were made,
-// as for any game in progress, and stay. why says who ended it and why
-// (its table closed while it ran): the game is then listed in the
-// history (Games with Query.Abandoned) and its replay says so. A nil why
-// is a game that cannot go on (one whose events InProgress could not
-// replay, or that has none): it is not listed. ErrFinished if it already
-// ended.
+// its seed is revealed, it leaves the in-progress set, and no rating
+// moves. why says who ended it and why (its table closed while it ran):
+// the game is then listed in the history (Games with Query.Abandoned),
+// its replay says so, and its moves (Tally's claims, bluffs, lives lost…)
+// are counted in its players' tallies, though not as a game played or
+// won. A nil why is a game that cannot go on (one whose events InProgress
+// could not replay, or that has none): it is not listed nor counted.
+// ErrFinished if it already ended.
 func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time, why *Abandonment) error {
 	if err := ctxErr(ctx, "abandon game "+gameID); err != nil {
 		return err
@@ -684,10 +630,18 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time, why *A
 		}
 		rec.Ended, rec.Winner, rec.Standings = at.UTC(), -1, nil
 		rec.Abandoned = cloneAbandonment(why)
-		if why != nil {
-			rec.Abandoned.Name = ""
+		if why == nil {
+			return endTx(tx, id, &rec, false)
 		}
-		return endTx(tx, id, &rec, why != nil)
+		rec.Abandoned.Name = ""
+		if err := endTx(tx, id, &rec, true); err != nil {
+			return err
+		}
+		_, public, err := gameTable(tx, rec.Table, rec.Started)
+		if err != nil {
+			return err
+		}
+		return tallyEnded(tx, id, &rec, public)
 	}, func(err error) error {
 		if err == nil {
 			s.forgetGame(id)

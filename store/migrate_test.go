@@ -271,6 +271,19 @@ func TestMigrateSchema1(t *testing.T) {
 		all, logs = append(all, g), append(logs, evs)
 	}
 	recount := referenceTally(all, logs)
+	// Schema 1 counted the moves of a game still running; they count now
+	// once it ends, so its players' figures are the games' alone.
+	playing := map[string]bool{}
+	for _, g := range all {
+		if !g.Finished() && g.Abandoned == nil {
+			for _, st := range g.Seats {
+				playing[st.Person] = true
+			}
+		}
+	}
+	if len(playing) == 0 {
+		t.Error("no game in progress in the fixture: tallies of running games are not tested")
+	}
 	understated := 0
 	for who, tl := range want.Tallies {
 		id := idOf(t, s, who)
@@ -284,7 +297,7 @@ func TestMigrateSchema1(t *testing.T) {
 		understated += got.Understated
 		asV1 := got
 		asV1.Bluffs, asV1.Understated = got.Bluffs+got.Understated, 0
-		if err != nil || asV1 != tl || got != recount[id] {
+		if err != nil || asV1 != tl && !playing[id] || got != recount[id] {
 			t.Errorf("tally of %s (%s) = %+v, %v; want %+v, bluffs and understated apart: %+v", who, id, got, err, tl, recount[id])
 		}
 		// Carol's and alice's game 2 was at a private table: it is not
@@ -801,6 +814,19 @@ func TestMigrateSchema2(t *testing.T) {
 		t.Fatalf("%d games, schema 2 read %d", len(all), len(want.Games))
 	}
 	recount := referenceTally(all, logs)
+	// Schema 2 counted the moves of a game still running; they count now
+	// once it ends, so its players' figures are the games' alone.
+	playing := map[string]bool{}
+	for _, g := range all {
+		if !g.Finished() && g.Abandoned == nil {
+			for _, st := range g.Seats {
+				playing[st.Person] = true
+			}
+		}
+	}
+	if len(playing) == 0 {
+		t.Error("no game in progress in the fixture: tallies of running games are not tested")
+	}
 	understated := 0
 	for id, old := range want.Tallies {
 		got, err := s.Tally(ctx, id)
@@ -810,7 +836,7 @@ func TestMigrateSchema2(t *testing.T) {
 		understated += got.Understated
 		asV1 := got
 		asV1.Bluffs, asV1.Understated = got.Bluffs+got.Understated, 0
-		if asV1 != old || got != recount[id] {
+		if asV1 != old && !playing[id] || got != recount[id] {
 			t.Errorf("tally of %s = %+v; schema 2 had %+v; the games count %+v", id, got, old, recount[id])
 		}
 	}

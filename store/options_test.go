@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -83,11 +84,24 @@ func TestOptionEvents(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(stripAt(evs), all) || got.Rules != tt.opts {
 				t.Fatalf("read back %+v %+v, %v; stored %+v", got.Rules, evs, err, all)
 			}
-			for seat, want := range tt.want {
-				tl, _ := s.Tally(ctx, st[seat].Person)
-				tl.Games, tl.Wins = 0, 0
-				if tl != want {
-					t.Errorf("seat %d: tally %+v, want %+v", seat, tl, want)
+			// The moves count once the game ends (finished, or its table
+			// closed), never while its dice are under the cup.
+			for _, ended := range []bool{!got.Ended.IsZero(), true} {
+				if ended && got.Ended.IsZero() {
+					if err := s.Abandon(ctx, gm.ID, time.Time{}, &Abandonment{Reason: AbandonClosed, By: st[0].Person}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for seat, want := range tt.want {
+					if !ended {
+						want = Tally{}
+					}
+					tl, _ := s.Tally(ctx, st[seat].Person)
+					pub, _ := s.PublicTally(ctx, st[seat].Person)
+					tl.Games, tl.Wins, pub.Games, pub.Wins = 0, 0, 0, 0
+					if tl != want || !ended && pub != (Tally{}) {
+						t.Errorf("ended %v: seat %d: tally %+v, public %+v, want %+v", ended, seat, tl, pub, want)
+					}
 				}
 			}
 		})

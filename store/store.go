@@ -86,7 +86,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
 
-	"github.com/mia-game/mia/engine"
 )
 
 // Sentinel errors; every error the store returns wraps at most one of them,
@@ -178,9 +177,8 @@ type Store struct {
 
 	// live remembers, of each game in progress, what appends need and
 	// would otherwise read and decode: the seats' persons (who never
-	// change) and the round's last roll as of a seq. Entries are set only
-	// after a commit and dropped when a game ends; the file stays the
-	// truth (a stale seq is not trusted).
+	// change). Entries are set only after a commit and dropped when a
+	// game ends.
 	mu   sync.Mutex
 	live map[uint64]liveGame
 
@@ -193,12 +191,7 @@ type Store struct {
 
 // liveGame is what Store.live holds of a game.
 type liveGame struct {
-	persons []string       // person ids by seat
-	public  bool           // the game counts in the tallies everyone reads (GamePublic)
-	ranking engine.Ranking // the game's ranking, by which claims are judged
-	seq     int            // the last stored event
-	roll    engine.Event   // the round's last roll as of seq
-	hasRoll bool           // false: no roll yet in the round
+	persons []string // person ids by seat
 }
 
 func (s *Store) cachedGame(id uint64) (liveGame, bool) {

@@ -14,14 +14,18 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// Tally is a person's running totals over all games, kept up to date by
-// Append so that reading it costs one lookup. It counts every seat of the
-// person's, played by screen or as a bot alike. The games that are public
-// (GamePublic: at a public table) are kept apart from the others, so that
-// what everyone may read (PublicTally) moves with public games only.
+// Tally is a person's totals over the games of the history, kept up to
+// date as each game ends so that reading it costs one lookup. It counts
+// every seat of the person's, played by screen or as a bot alike. The
+// games that are public (GamePublic: at a public table) are kept apart
+// from the others, so that what everyone may read (PublicTally) moves with
+// public games only.
 //
-// The event counters grow as events are appended, so they include games
-// still in progress; Games and Wins count finished games only.
+// A game's moves are counted when it ends (finished, or abandoned when its
+// table closed), never while it runs: whether a claim was a bluff is told
+// by dice still under the cup, and a count that moved with each claim
+// would tell everyone who can read a tally. Games and Wins count the
+// games with a result only (hasResult).
 type Tally struct {
 	// Games is the number of finished games the player sat in.
 	Games int `json:"games"`
@@ -245,12 +249,12 @@ func decodeTally(v []byte) (Tally, error) {
 }
 
 // The tallies are stamped (meta "tallies") with how they are kept: their
-// version, public games apart from the others. A file whose stamp differs
+// version, ended games only, public games apart from the others. A file whose stamp differs
 // (none: a file of schema 1, 2 or 3 as older servers wrote it) has every
 // tally counted again from its games when it opens (ensureTallies).
 var keyTallies = []byte("tallies")
 
-var tallyStamp = "public apart; version " + strconv.Itoa(tallyVersion)
+var tallyStamp = "ended games; public apart; version " + strconv.Itoa(tallyVersion)
 
 // ensureTallies recounts the tallies if the file's stamp differs
 // (recountTallies), once: the recount stamps them.
@@ -266,12 +270,31 @@ func (s *Store) ensureTallies() error {
 	return s.update(context.Background(), recountTallies)
 }
 
-// recountTallies counts every tally again from the stored games, by
-// person, in tx: every game's events as Append counts them, and every
-// finished game's result (an abandoned game, listed with them, has none),
-// each under its person's public or other tally (GamePublic); then stamps
-// them. The games are the record; tallies are their sums, so nothing is
-// lost.
+// tallyEnded counts the game id, just ended and in the history, into
+// its players' tallies: all its moves, and the game and its win when it
+// has a result. public is GamePublic's answer for it.
+func tallyEnded(tx *bolt.Tx, id uint64, rec *Replay, public bool) error {
+	evs, err := readEvents(tx, id)
+	if err != nil {
+		return fmt.Errorf("tally game %d: %w", id, err)
+	}
+	persons := rec.persons()
+	var d tallyDelta
+	d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
+	if hasResult(rec) {
+		d.finish(len(persons), rec.Winner)
+	}
+	if err := d.apply(tx, persons, public); err != nil {
+		return fmt.Errorf("tally game %d: %w", id, err)
+	}
+	return nil
+}
+
+// recountTallies counts every tally again from the games of the history
+// (the finished index: games with a result and abandoned ones), by
+// person, in tx, as tallyEnded counts each when it ends, each under its
+// person's public or other tally (GamePublic); then stamps them. The
+// games are the record; tallies are their sums, so nothing is lost.
 func recountTallies(tx *bolt.Tx) error {
 	if err := tx.DeleteBucket(bucketTallies); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
 		return fmt.Errorf("recount tallies: %w", err)
@@ -280,7 +303,7 @@ func recountTallies(tx *bolt.Tx) error {
 		return fmt.Errorf("recount tallies: %w", err)
 	}
 	var ids []uint64
-	if err := tx.Bucket(bucketGames).ForEach(func(k, _ []byte) error {
+	if err := tx.Bucket(bucketFinished).ForEach(func(k, _ []byte) error {
 		ids = append(ids, binary.BigEndian.Uint64(k))
 		return nil
 	}); err != nil {
@@ -292,10 +315,6 @@ func recountTallies(tx *bolt.Tx) error {
 		if err != nil {
 			return fmt.Errorf("recount tallies: game %d: %w", id, err)
 		}
-		evs, err := readEvents(tx, id)
-		if err != nil {
-			return fmt.Errorf("recount tallies: game %d: %w", id, err)
-		}
 		ts, ok := records[fold(rec.Table)]
 		if !ok {
 			if ts, err = tableRecordsTx(tx, rec.Table); err != nil {
@@ -303,15 +322,8 @@ func recountTallies(tx *bolt.Tx) error {
 			}
 			records[fold(rec.Table)] = ts
 		}
-		public := GamePublic(rec.Started, recordOf(ts, rec.Started))
-		persons := rec.persons()
-		var d tallyDelta
-		d.events(len(persons), rec.Rules.Ranking, evs, func(i int) (engine.Event, bool) { return engine.LastRoll(evs[:i]) })
-		if hasResult(&rec) && tx.Bucket(bucketFinished).Get(u64(id)) != nil {
-			d.finish(len(persons), rec.Winner) // an abandoned game, listed too, counts no game
-		}
-		if err := d.apply(tx, persons, public); err != nil {
-			return fmt.Errorf("recount tallies: game %d: %w", id, err)
+		if err := tallyEnded(tx, id, &rec, GamePublic(rec.Started, recordOf(ts, rec.Started))); err != nil {
+			return fmt.Errorf("recount tallies: %w", err)
 		}
 	}
 	return tx.Bucket(bucketMeta).Put(keyTallies, []byte(tallyStamp))
