@@ -85,7 +85,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
-
 )
 
 // Sentinel errors; every error the store returns wraps at most one of them,
