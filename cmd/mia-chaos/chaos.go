@@ -214,8 +214,8 @@ func (c *chaos) checkLive(ctx context.Context) error {
 	return nil
 }
 
-// reuse closes a table of bots between games and opens one of the same
-// name; its old games are looked for after the next restart.
+// reuse closes a table of bots and opens one of the same name; its old
+// games are looked for after the next restart.
 func (c *chaos) reuse() error {
 	i := c.reuses % c.cfg.tables
 	sp := c.specs[i]
@@ -224,20 +224,14 @@ func (c *chaos) reuse() error {
 		return err
 	}
 	defer a.close()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		_, errs, code, err := a.run("table close " + sp.name)
-		if err != nil {
-			return err
-		}
-		if code == 0 {
-			break
-		}
-		if !strings.Contains(errs, "running") || time.Now().After(deadline) {
-			c.problem(fmt.Sprintf("after kill %d: table close %s: %s", c.kills, sp.name, strings.TrimSpace(errs)))
-			return nil
-		}
-		time.Sleep(time.Duration(1+c.reuses%7) * time.Millisecond)
+	// A close ends the table at once, a game running there abandoned.
+	_, errs, code, err := a.run("table close " + sp.name)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		c.problem(fmt.Sprintf("after kill %d: table close %s: %s", c.kills, sp.name, strings.TrimSpace(errs)))
+		return nil
 	}
 	old, err := a.history(sp.name)
 	if err != nil {
