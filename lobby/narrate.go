@@ -87,6 +87,39 @@ func DiceName(r engine.Ranking, v engine.Value) string {
 	return v.Name()
 }
 
+// ClaimWords is the claim on the table in words, in three parts so that a
+// door can dress each: Lead, then Value (the claim itself, the part a
+// door marks out), then By ("by" and the claimant). Put together: "No
+// claim yet", "Claim: 65 by bob", "Claim: double 1s by bob", "Mia! by
+// bob".
+type ClaimWords struct {
+	Lead  string // "Claim: ", or "No claim yet" when nothing is claimed
+	Value string // "65", "7 pips", "Mia!"; empty when nothing is claimed
+	By    string // " by bob"; empty when nothing is claimed
+}
+
+// String is the words put together: "Claim: 65 by bob".
+func (c ClaimWords) String() string { return c.Lead + c.Value + c.By }
+
+// ClaimWords is the claim standing at the table in words: claim, made
+// by seat claimant (told as "you" for the viewer's), as the ranking
+// names it. NoValue, or a claimant below 0, is no claim yet. It is the
+// one way every door names the claim on the table: the table screen,
+// the replay screen and the web's table and game pages.
+func (n Narrator) ClaimWords(claim engine.Value, claimant int) ClaimWords {
+	switch {
+	case claim == engine.NoValue || claimant < 0:
+		return ClaimWords{Lead: "No claim yet"}
+	case claim == engine.Mia:
+		return ClaimWords{Value: "Mia!", By: " by " + n.who(claimant)}
+	}
+	return ClaimWords{Lead: "Claim: ", Value: n.claim(claim), By: " by " + n.who(claimant)}
+}
+
+// Won is a finished game's winner in words, as the replays end: "bob
+// won the game".
+func (n Narrator) Won(winner int) string { return n.name(winner) + " won the game" }
+
 // rank is the table's ranking (classic when unset).
 func (n Narrator) rank() engine.Ranking {
 	if n.Ranking == "" {

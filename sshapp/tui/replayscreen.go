@@ -184,7 +184,7 @@ func (m *replayScreen) View() string {
 	}
 	switch {
 	case st.Over:
-		b.WriteString(s.Accent.Render(cut(rp.name(g.Winner)+" won the game · home: from the start", w)))
+		b.WriteString(s.Accent.Render(cut(rp.nar.Won(g.Winner)+" · home: from the start", w)))
 	case g.Abandoned != nil && m.step == len(rp.steps)-1:
 		b.WriteString(s.Error.Render(cut("abandoned: "+lobby.ClosedWhileRunning(g.Abandoned.Name)+"; no one won · home: from the start", w)))
 	case m.step == 0:
@@ -293,15 +293,7 @@ func cupText(v engine.Value) string {
 // the action itself.
 func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	rp := m.rp
-	var claim string
-	switch {
-	case st.Claimant < 0:
-		claim = s.Subtle.Render("No claim yet")
-	case st.Claim == engine.Mia:
-		claim = s.Accent.Render("Mia!") + " by " + rp.name(st.Claimant)
-	default:
-		claim = "Claim: " + s.Accent.Render(rp.game.Rules.Ranking.Name(st.Claim)) + " by " + rp.name(st.Claimant)
-	}
+	claim := claimLine(s, rp.nar.ClaimWords(st.Claim, st.Claimant))
 	cup := s.Subtle.Render("the cup is empty")
 	if st.Roller >= 0 {
 		how := "seen"

@@ -380,14 +380,7 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	case !m.snap.Playing:
 		return m.resultLines(s, w)
 	}
-	switch {
-	case v.Claim == engine.NoValue:
-		out = append(out, s.Subtle.Render("No claim yet"))
-	case v.Claim == engine.Mia:
-		out = append(out, s.Accent.Render("Mia!")+" by "+label(m.snap.Who(v.Claimant)))
-	default:
-		out = append(out, "Claim: "+s.Accent.Render(v.Options.Ranking.Name(v.Claim))+" by "+label(m.snap.Who(v.Claimant)))
-	}
+	out = append(out, claimLine(s, m.snap.Narrator().ClaimWords(v.Claim, v.Claimant)))
 	turn, hint := m.turnLines(s, v, now, w)
 	out = append(out, cut(turn, w))
 	out = append(out, hint...)
@@ -718,4 +711,14 @@ func (m *tableScreen) notice() string {
 		news += " · " + clockText(left) + " left"
 	}
 	return news
+}
+
+// claimLine is the claim on the table as the table and the replay screens
+// show it (lobby.ClaimWords): "No claim yet" subdued, the claim itself in
+// the accent.
+func claimLine(s *Styles, c lobby.ClaimWords) string {
+	if c.Value == "" {
+		return s.Subtle.Render(c.Lead)
+	}
+	return c.Lead + s.Accent.Render(c.Value) + c.By
 }

@@ -230,14 +230,7 @@ func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut engine.Cu
 		ss.Hearts, ss.Lost = hearts(l, g.Rules.Lives)
 		p.Seats = append(p.Seats, ss)
 	}
-	switch {
-	case st.Claimant < 0:
-		p.Claim = "No claim yet"
-	case st.Claim == engine.Mia:
-		p.Claim = "Mia! by " + name(st.Claimant)
-	default:
-		p.Claim = "Claim: " + g.Rules.Ranking.Name(st.Claim) + " by " + name(st.Claimant)
-	}
+	p.Claim = nar.ClaimWords(st.Claim, st.Claimant).String()
 	p.Cup = "The cup is empty"
 	if st.Roller >= 0 {
 		how := "seen"
@@ -257,7 +250,7 @@ func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut engine.Cu
 		p.Verdict = nar.Line(evs, st.First)
 	}
 	if st.Over {
-		p.Verdict = name(g.Winner) + " won the game"
+		p.Verdict = nar.Won(g.Winner)
 	}
 	return p
 }

@@ -48,8 +48,7 @@ type panelView struct {
 	Over      bool
 	Winner    string
 	Standings []string
-	Claim     string // "Claim: 65", "Mia!", "" for none
-	ClaimBy   string
+	Claim     lobby.ClaimWords
 	Turn      string // "bob's turn"
 	Doing     string // "bob answers the claim"
 	Cup       string // "closed", "empty"
@@ -209,20 +208,7 @@ func panelOf(snap lobby.Snapshot) panelView {
 		}
 		return p
 	}
-	who := snap.Narrator().Names
-	name := func(seat int) string {
-		if seat >= 0 && seat < len(who) {
-			return who[seat]
-		}
-		return "?"
-	}
-	switch {
-	case v.Claim == engine.NoValue:
-	case v.Claim == engine.Mia:
-		p.Claim, p.ClaimBy = "Mia!", name(v.Claimant)
-	default:
-		p.Claim, p.ClaimBy = "Claim: "+v.Options.Ranking.Name(v.Claim), name(v.Claimant)
-	}
+	p.Claim = snap.Narrator().ClaimWords(v.Claim, v.Claimant)
 	turn := snap.Name(v.Turn)
 	p.Turn = turn + "'s turn"
 	switch v.Phase {
