@@ -159,3 +159,52 @@ func TestLiftedNamesTheClaimAsTheLogDoes(t *testing.T) {
 		t.Errorf("verdict %q", v)
 	}
 }
+
+// TestClaimWords names the claim on the table as every door shows it:
+// nothing claimed, a claim under each ranking as it names it, a double
+// under pips in words, Mia, a bot's claim marked and the viewer's told as
+// "you"; and the winner a replay ends with.
+func TestClaimWords(t *testing.T) {
+	n := Narrator{Names: []string{"alice", Label("bob", true), "carol"}, You: 2, Turn: -1}
+	pips := n
+	pips.Ranking = engine.Pips
+	cases := []struct {
+		name     string
+		nar      Narrator
+		claim    engine.Value
+		claimant int
+		want     ClaimWords
+		line     string
+	}{
+		{"nothing claimed", n, engine.NoValue, -1, ClaimWords{Lead: "No claim yet"}, "No claim yet"},
+		{"no claimant", n, 65, -1, ClaimWords{Lead: "No claim yet"}, "No claim yet"},
+		{"classic", n, 65, 0, ClaimWords{"Claim: ", "65", " by alice"}, "Claim: 65 by alice"},
+		{"unset ranking is classic", Narrator{Names: []string{"alice"}, You: -1}, 31, 0,
+			ClaimWords{"Claim: ", "31", " by alice"}, "Claim: 31 by alice"},
+		{"a double, classic", n, 11, 0, ClaimWords{"Claim: ", "11", " by alice"}, "Claim: 11 by alice"},
+		{"pips", pips, 63, 0, ClaimWords{"Claim: ", "9 pips", " by alice"}, "Claim: 9 pips by alice"},
+		{"a double, pips", pips, 11, 0, ClaimWords{"Claim: ", "double 1s", " by alice"}, "Claim: double 1s by alice"},
+		{"Mia", n, engine.Mia, 0, ClaimWords{"", "Mia!", " by alice"}, "Mia! by alice"},
+		{"Mia under pips", pips, engine.Mia, 0, ClaimWords{"", "Mia!", " by alice"}, "Mia! by alice"},
+		{"a bot's claim", n, 54, 1, ClaimWords{"Claim: ", "54", " by bob [bot]"}, "Claim: 54 by bob [bot]"},
+		{"the viewer's claim", n, 54, 2, ClaimWords{"Claim: ", "54", " by you"}, "Claim: 54 by you"},
+		{"the viewer's Mia", n, engine.Mia, 2, ClaimWords{"", "Mia!", " by you"}, "Mia! by you"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.nar.ClaimWords(c.claim, c.claimant)
+			if got != c.want {
+				t.Errorf("ClaimWords(%v, %d) = %#v, want %#v", c.claim, c.claimant, got, c.want)
+			}
+			if got.String() != c.line {
+				t.Errorf("ClaimWords(%v, %d).String() = %q, want %q", c.claim, c.claimant, got.String(), c.line)
+			}
+		})
+	}
+	replay := ReplayNarrator([]SeatInfo{{Name: "alice"}, {Name: "bob", Bot: true}}, engine.Classic)
+	for seat, want := range []string{"alice won the game", "bob [bot] won the game"} {
+		if got := replay.Won(seat); got != want {
+			t.Errorf("Won(%d) = %q, want %q", seat, got, want)
+		}
+	}
+}
