@@ -82,10 +82,30 @@ func liftedText(t *testing.T, ts *tableScreen, frame string) string {
 	return ""
 }
 
+// namesClaim reports whether frame names the claim on the table in its
+// words (lobby.ClaimWords): whole, or cut with "…" in the claimant's name
+// when the longest names leave no room, the claim itself never cut.
+func namesClaim(frame string, c lobby.ClaimWords) bool {
+	for _, line := range strings.Split(frame, "\n") {
+		k := strings.Index(line, c.Lead+c.Value)
+		if k < 0 {
+			continue
+		}
+		got := strings.TrimRight(line[k:], " ")
+		if strings.HasPrefix(got, c.String()) {
+			return true
+		}
+		cut, ok := strings.CutSuffix(got, "…")
+		return ok && len(cut) > len(c.Lead+c.Value) && strings.HasPrefix(c.String(), cut)
+	}
+	return false
+}
+
 // TestEveryScreenTellsTheSameTruth plays random games at 12-seat tables
 // under every ranking and option set, names as long as names go (bots
 // marked), and reads the lifted cup at every round's end off a player's
-// and a spectator's screen at 80×24: it names the claim it judged as the
+// and a spectator's screen at 80×24 (and the claim on the table after
+// every other move, lobby.ClaimWords): it names the claim it judged as the
 // log does ("7 pips", never "61"), shows every word of the round's end
 // (never cut), and those words are the replay's line for that event, the
 // verdict's mark included (a low claim's truth aside, whose cup stays shut
@@ -168,6 +188,12 @@ func tellTheTruth(t *testing.T, rules engine.Options, seed uint64) {
 			s := e.snapshot(tbl, v.p)
 			v.ts.setSnapshot(s)
 			if v.ts.cup.n == before {
+				if s.Playing {
+					frame := v.m.View()
+					if claim := s.Narrator().ClaimWords(s.Game.Claim, s.Game.Claimant); !namesClaim(frame, claim) {
+						t.Errorf("seat %d: the table does not name the claim %q:\n%s", s.You, claim, frame)
+					}
+				}
 				continue
 			}
 			frame := v.m.View()
