@@ -116,6 +116,23 @@ func (n Narrator) ClaimWords(claim engine.Value, claimant int) ClaimWords {
 	return ClaimWords{Lead: "Claim: ", Value: n.claim(claim), By: " by " + n.who(claimant)}
 }
 
+// CupWords is what the cup holds at a step of a replay, in the same
+// three parts as ClaimWords: "In the cup: " + "63 (9 pips)" + " (bob's
+// roll, seen)", or "The cup is empty" when no one rolled (roller below
+// 0). The dice are named as DiceName names them; a door draws their
+// faces before Value if it likes. The one way both replays (the screen
+// and the web's game page) say it.
+func (n Narrator) CupWords(cup engine.Value, roller int, looked bool) ClaimWords {
+	if roller < 0 || !cup.Valid() {
+		return ClaimWords{Lead: "The cup is empty"}
+	}
+	how := "seen"
+	if !looked {
+		how = "unseen"
+	}
+	return ClaimWords{Lead: "In the cup: ", Value: DiceName(n.rank(), cup), By: " (" + n.whose(roller) + " roll, " + how + ")"}
+}
+
 // Won is a finished game's winner in words, as the replays end: "bob
 // won the game".
 func (n Narrator) Won(winner int) string { return n.name(winner) + " won the game" }

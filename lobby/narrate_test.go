@@ -208,3 +208,29 @@ func TestClaimWords(t *testing.T) {
 		}
 	}
 }
+
+func TestCupWords(t *testing.T) {
+	n := Narrator{Names: []string{"alice", Label("bob", true)}, You: 0, Turn: -1}
+	pips := n
+	pips.Ranking = engine.Pips
+	for _, c := range []struct {
+		name   string
+		nar    Narrator
+		cup    engine.Value
+		roller int
+		looked bool
+		want   string
+	}{
+		{"no roll yet", n, engine.NoValue, -1, false, "The cup is empty"},
+		{"classic, seen", n, 63, 1, true, "In the cup: 63 (bob [bot]'s roll, seen)"},
+		{"pips, unseen", pips, 63, 1, false, "In the cup: 63 (9 pips) (bob [bot]'s roll, unseen)"},
+		{"a double under pips", pips, 11, 1, true, "In the cup: 11 (double 1s) (bob [bot]'s roll, seen)"},
+		{"the viewer's roll", n, engine.Mia, 0, true, "In the cup: Mia (your roll, seen)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.nar.CupWords(c.cup, c.roller, c.looked).String(); got != c.want {
+				t.Errorf("CupWords(%v, %d, %t) = %q, want %q", c.cup, c.roller, c.looked, got, c.want)
+			}
+		})
+	}
+}

@@ -361,7 +361,7 @@ func TestReplayViewer(t *testing.T) {
 		"Lives per round", "No claim yet", "— round 1: alice opens —")
 
 	tm.Send(keyRight) // alice rolls 43
-	waitOutput(t, tm, "step 1 of 15", "in the cup: ⚃⚂ 43 (alice's roll, seen)", "alice rolled 43")
+	waitOutput(t, tm, "step 1 of 15", "In the cup: ⚃⚂ 43 (alice's roll, seen)", "alice rolled 43")
 	tm.Send(keyRight) // alice claims 65
 	waitOutput(t, tm, "Claim: 65 by alice", "bluff: 65 claimed, 43 in the cup",
 		"alice announced 65 to bob · cup ⚃⚂ 43 bluff!")
@@ -398,7 +398,7 @@ func TestReplayViewer(t *testing.T) {
 	}
 	caught := m.View()
 	assertFits(t, caught, 80, 24)
-	assertContains(t, caught, "step 4 of 15", "Claim: 65 by bob · in the cup: ⚃⚂ 43 (alice's roll, seen)",
+	assertContains(t, caught, "step 4 of 15", "Claim: 65 by bob · In the cup: ⚃⚂ 43 (alice's roll, seen)",
 		"caught: 43 under bob's 65, bob loses a life", "alice announced 65 to bob · cup ⚃⚂ 43 bluff!",
 		"bob passed 65 to carol · cup ⚃⚂ 43 bluff!", "▶ carol", "♥♡")
 	t.Logf("the caught bluff at 80×24:\n%s", caught)

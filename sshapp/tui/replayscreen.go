@@ -284,8 +284,13 @@ func cupText(v engine.Value) string {
 	if !v.Valid() {
 		return "-"
 	}
+	return dieFaces(v) + " " + v.Name()
+}
+
+// dieFaces writes valid dice as their faces: "⚄⚂".
+func dieFaces(v engine.Value) string {
 	hi, lo := v.Dice()
-	return string([]rune{dieRunes[hi-1], dieRunes[lo-1]}) + " " + v.Name()
+	return string([]rune{dieRunes[hi-1], dieRunes[lo-1]})
 }
 
 // panel is two lines: the claim and the cup at this step, then what the
@@ -294,13 +299,10 @@ func cupText(v engine.Value) string {
 func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	rp := m.rp
 	claim := claimLine(s, rp.nar.ClaimWords(st.Claim, st.Claimant))
-	cup := s.Subtle.Render("the cup is empty")
-	if st.Roller >= 0 {
-		how := "seen"
-		if !st.Looked {
-			how = "unseen"
-		}
-		cup = "in the cup: " + s.Bold.Render(cupText(st.Cup)) + s.Subtle.Render(fmt.Sprintf(" (%s's roll, %s)", rp.name(st.Roller), how))
+	cw := rp.nar.CupWords(st.Cup, st.Roller, st.Looked)
+	cup := s.Subtle.Render(cw.Lead)
+	if cw.Value != "" {
+		cup = cw.Lead + s.Bold.Render(dieFaces(st.Cup)+" "+cw.Value) + s.Subtle.Render(cw.By)
 	}
 	first := cut(claim+s.Subtle.Render(" · ")+cup, w)
 

@@ -231,14 +231,10 @@ func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut engine.Cu
 		p.Seats = append(p.Seats, ss)
 	}
 	p.Claim = nar.ClaimWords(st.Claim, st.Claimant).String()
-	p.Cup = "The cup is empty"
-	if st.Roller >= 0 {
-		how := "seen"
-		if !st.Looked {
-			how = "unseen"
-		}
-		p.Cup = fmt.Sprintf("In the cup: %s %s (%s's roll, %s)", faces(st.Cup), lobby.DiceName(g.Rules.Ranking, st.Cup),
-			name(st.Roller), how)
+	if cw := nar.CupWords(st.Cup, st.Roller, st.Looked); cw.Value != "" {
+		p.Cup = cw.Lead + faces(st.Cup) + " " + cw.Value + cw.By
+	} else {
+		p.Cup = cw.Lead
 	}
 	for k := st.First; k < st.End; k++ {
 		if v, words := nar.Verdict(evs, k); v != engine.Unjudged {
