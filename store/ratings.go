@@ -95,6 +95,32 @@ const (
 	Bots          // bots: every rated game in a bot's seat
 )
 
+// kindWords are the kinds' names: `leaderboard --json`'s "kind" and the
+// web window's ?kind=.
+var kindWords = [...]string{Everyone: "everyone", People: "people", Bots: "bots"}
+
+// Kinds are the kinds of rows, in the order they are offered.
+var Kinds = []Kind{Everyone, People, Bots}
+
+// String is the kind's name: "everyone", "people" or "bots".
+func (k Kind) String() string {
+	if int(k) < len(kindWords) {
+		return kindWords[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ParseKind is the kind of a name String gives; ok is false for any
+// other word.
+func ParseKind(s string) (k Kind, ok bool) {
+	for _, k := range Kinds {
+		if s == kindWords[k] {
+			return k, true
+		}
+	}
+	return Everyone, false
+}
+
 // BoardQuery asks for a leaderboard.
 type BoardQuery struct {
 	Board

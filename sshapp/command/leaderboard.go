@@ -26,11 +26,9 @@ var leaderboardCommand = Command{
 type LeaderboardJSON struct {
 	Table   string       `json:"table"` // "" overall
 	Season  SeasonJSON   `json:"season"`
-	Kind    string       `json:"kind"` // "everyone", "people" or "bots"
+	Kind    string       `json:"kind"` // store.Kind.String: "everyone", "people" or "bots"
 	Players []RatingJSON `json:"players"`
 }
-
-var kindNames = map[store.Kind]string{store.Everyone: "everyone", store.People: "people", store.Bots: "bots"}
 
 func runLeaderboard(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageLeaderboard)
@@ -77,7 +75,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	if err != nil {
 		return c.fail("read the leaderboard", err)
 	}
-	out := LeaderboardJSON{Season: seasonDoc(season, now), Kind: kindNames[kind], Players: []RatingJSON{}}
+	out := LeaderboardJSON{Season: seasonDoc(season, now), Kind: kind.String(), Players: []RatingJSON{}}
 	if q.Table != nil {
 		out.Table = q.Table.Name
 	}

@@ -19,6 +19,7 @@ import (
 // round; the proof of its dice.
 type gameView struct {
 	ID, Table, TableURL string
+	BoardURL            string // the table's leaderboard, "" when the viewer has none of it (Server.gameBoard)
 	Rules               string
 	When                string
 	Players             []gamePlayer

@@ -5,10 +5,20 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // linkParam is the query parameter that carries a table's web link token.
 const linkParam = "link"
+
+// The leaderboard's query parameters: the table, the season
+// (rating.ParseSeason) and the kind of players (store.ParseKind).
+const (
+	tableParam  = "table"
+	seasonParam = "season"
+	kindParam   = "kind"
+)
 
 // Links writes the web window's addresses: the home of their form. The
 // screens and commands print them (sshapp.Config.Web); the pages link
@@ -66,3 +76,37 @@ func withLink(u, token string, open, byLink bool) string {
 // tablePath and gamePath are the paths of a table's and a game's pages.
 func tablePath(name string) string { return "/tables/" + url.PathEscape(name) }
 func gamePath(id string) string    { return "/games/" + url.PathEscape(id) }
+
+// boardPath is the path of a leaderboard: overall (table "") or a
+// table's, with a link's token (token "" none), in a season (season ""
+// the season running) and of a kind of players (store.Everyone: no
+// parameter).
+func boardPath(table, token, season string, kind store.Kind) string {
+	q := url.Values{}
+	if table != "" {
+		q.Set(tableParam, table)
+	}
+	if token != "" {
+		q.Set(linkParam, token)
+	}
+	if season != "" {
+		q.Set(seasonParam, season)
+	}
+	if kind != store.Everyone {
+		q.Set(kindParam, kind.String())
+	}
+	if len(q) == 0 {
+		return "/leaderboard"
+	}
+	return "/leaderboard?" + q.Encode()
+}
+
+// boardToken is the token the addresses of table record t's board carry
+// for a viewer who sees it (lobbystore.Visible): its link, when nobody
+// sees the table without one; else "".
+func boardToken(t store.Table) string {
+	if a := lobbystore.Access(t); !(lobby.Viewer{}).Sees(a) {
+		return a.Link
+	}
+	return ""
+}

@@ -263,17 +263,21 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 	if !(lobby.Viewer{}).Sees(fr.access) {
 		events += "?" + linkParam + "=" + url.QueryEscape(v.Link)
 	}
-	hint := ""
+	hint, token := "", ""
 	if !fr.private {
 		hint = s.playHint(r, fr.name)
+	}
+	if !(lobby.Viewer{}).Sees(fr.access) {
+		token = v.Link // the board of a table seen by its link is seen by it too
 	}
 	s.render(w, r, http.StatusOK, "table", layout{Title: fr.name, Refresh: 5, Scripts: []string{"app.js"}, Main: struct {
 		Name    string
 		Private bool
 		SSH     string
 		Events  string
+		Board   string
 		Live    template.HTML
-	}{fr.name, fr.private, hint, events, template.HTML(fr.html(s.cfg.Now()))}})
+	}{fr.name, fr.private, hint, events, boardPath(fr.name, token, "", store.Everyone), template.HTML(fr.html(s.cfg.Now()))}})
 }
 
 // tableEvents is a table as a stream of Server-Sent Events: its fragment
@@ -455,6 +459,10 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	gv := s.gameViewOf(g, evs, cut, cur, tableURL, s.tokenFor(r.Context(), g, token), s.sshHint(r))
+	if gv.BoardURL, err = s.gameBoard(r.Context(), g, viewerOf(r)); err != nil {
+		s.fail(w, r, "read the table", err)
+		return
+	}
 	s.render(w, r, http.StatusOK, "game", layout{Title: "Game " + g.ID + " at " + g.Table, Scripts: []string{"app.js", "fair.js"},
 		Main: gv})
 }
@@ -469,6 +477,23 @@ func (s *Server) tokenFor(ctx context.Context, g store.Game, token string) strin
 		return ""
 	}
 	return token
+}
+
+// gameBoard is the address of the board of the game's table for v: the
+// board /leaderboard?table=NAME shows v (lobbystore.Visible), when that
+// is the game's own table record; "" when it is another table of the
+// name (the game's table has closed and the name been taken again) or
+// none v may see.
+func (s *Server) gameBoard(ctx context.Context, g store.Game, v lobby.Viewer) (string, error) {
+	ts, err := s.cfg.Records.TableRecords(ctx, g.Table)
+	if err != nil {
+		return "", err
+	}
+	own, board := store.RecordAt(ts, g.Started), lobbystore.Visible(ts, v)
+	if own == nil || board == nil || !own.Created.Equal(board.Created) {
+		return "", nil
+	}
+	return boardPath(board.Name, boardToken(*board), "", store.Everyone), nil
 }
 
 // openTableURL is the address of the game's table if it is open now and
@@ -646,40 +671,61 @@ type leaderRow struct {
 	Bot                            bool
 }
 
-// seasonLink is a season the leaderboard page offers to go to.
+// seasonLink is a season or a kind of players the leaderboard page
+// offers to go to; URL "" for the one shown.
 type seasonLink struct{ Text, URL string }
 
 // leaderboardView is the leaderboard page.
 type leaderboardView struct {
-	Where, When        string
+	Where, Who, When   string
 	Champion           string // an ended season's champion and their figure
 	Prev, Next, Switch *seasonLink
+	Kinds              []seasonLink // everyone · people · bots
 	Rows               []leaderRow
+	Empty              string // what an empty board says
 	Provisional        string // what "?" means, when a row has one
 	Chart              template.HTML
 	Start              int // a newcomer's figure, where every bar starts
 }
 
+// whoWords are the kinds of players as the board's title says them
+// (as `leaderboard` does).
+var whoWords = map[store.Kind]string{store.People: "people only", store.Bots: "bots only"}
+
 // leaderboardPage is a board in a season: overall (the games of public
 // tables) or, with ?table=NAME, the newest table of that name the viewer
 // may see (lobbystore.Visible: a private one only through its link), in
-// the season running or ?season=S (a month, an ISO week or all-time).
+// the season running or ?season=S (a month, an ISO week or all-time),
+// of everyone or ?kind=people or bots (store.Kind, as `leaderboard
+// --people` and `--bots`).
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	v := viewerOf(r)
 	now := s.cfg.Now()
-	season := s.cfg.Season.Of(now)
-	if arg := r.URL.Query().Get("season"); arg != "" {
+	args := r.URL.Query()
+	bad := func(line string) {
+		s.render(w, r, http.StatusBadRequest, "message", layout{Title: "Leaderboard", Main: message{Title: "Leaderboard",
+			Lines: []string{line}, Link: "/leaderboard", LinkText: "The leaderboard of the season running"}})
+	}
+	season, seasonArg := s.cfg.Season.Of(now), ""
+	if arg := args.Get(seasonParam); arg != "" {
 		var err error
 		if season, err = rating.ParseSeason(arg); err != nil {
-			s.render(w, r, http.StatusBadRequest, "message", layout{Title: "Leaderboard", Main: message{Title: "Leaderboard",
-				Lines: []string{fmt.Sprintf("%q is not a season: %s.", lobby.Clean(arg, 32), lobby.SeasonForms)},
-				Link:  "/leaderboard", LinkText: "The leaderboard of the season running"}})
+			bad(fmt.Sprintf("%q is not a season: %s.", lobby.Clean(arg, 32), lobby.SeasonForms))
+			return
+		}
+		seasonArg = season.String()
+	}
+	kind := store.Everyone
+	if arg := args.Get(kindParam); arg != "" {
+		var ok bool
+		if kind, ok = store.ParseKind(arg); !ok {
+			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", lobby.Clean(arg, 32), store.Everyone, store.People, store.Bots))
 			return
 		}
 	}
 	var table *store.Table
-	if name := r.URL.Query().Get("table"); name != "" {
+	if name := args.Get(tableParam); name != "" {
 		ts, err := s.cfg.Records.TableRecords(ctx, name)
 		if err != nil {
 			s.fail(w, r, "read the table", err)
@@ -690,23 +736,28 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	rs, err := s.cfg.Records.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Table: table, Season: season}, Limit: 50})
+	rs, err := s.cfg.Records.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Table: table, Season: season}, Kind: kind, Limit: 50})
 	if err != nil {
 		s.fail(w, r, "read the leaderboard", err)
 		return
 	}
-	link := func(to rating.Season) string {
-		q := url.Values{}
-		if table != nil {
-			q.Set("table", table.Name)
-			if a := lobbystore.Access(*table); !(lobby.Viewer{}).Sees(a) && a.Link != "" {
-				q.Set(linkParam, a.Link) // the viewer's, who came in by it
-			}
-		}
-		q.Set("season", to.String())
-		return "/leaderboard?" + q.Encode()
+	var tableName, token string
+	if table != nil {
+		tableName, token = table.Name, boardToken(*table) // the viewer's, who came in by it
 	}
-	lv := leaderboardView{Where: "overall", When: lobby.SeasonWords(season), Start: rating.Newcomer().Points()}
+	link := func(to rating.Season) string { return boardPath(tableName, token, to.String(), kind) }
+	lv := leaderboardView{Where: "overall", Who: whoWords[kind], When: lobby.SeasonWords(season), Start: rating.Newcomer().Points(),
+		Empty: "No rated games yet."}
+	if kind != store.Everyone {
+		lv.Empty = "No rated games of " + kind.String() + " yet."
+	}
+	for _, k := range store.Kinds {
+		l := seasonLink{Text: k.String()}
+		if k != kind {
+			l.URL = boardPath(tableName, token, seasonArg, k)
+		}
+		lv.Kinds = append(lv.Kinds, l)
+	}
 	if table != nil {
 		lv.Where = "at " + table.Name
 	}
