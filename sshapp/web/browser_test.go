@@ -366,7 +366,8 @@ func TestBrowserWithoutScripts(t *testing.T) {
 
 // TestBrowserRatingPages: the leaderboard in Chromium, at a phone's width
 // and a desktop's, steps between seasons by its links (the season before,
-// all time, back to the season running), each figure as the store has it
+// all time, back to the season running) and to people only and back,
+// each figure as the store has it
 // with its "?" explained; a player's page shows their rating and the
 // season's. Nothing is refused by the page's policy. MIA_WEB_RATINGS_SCREENSHOT=
 // DIR writes the two pages' PNGs there.
@@ -375,6 +376,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	e := newEnv(t, lobbytest.NewDice(7), nil)
 	ctx := ctxT(t)
 	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("cat")
+	ben.Bot = true // a bot on the board, which "people" leaves out
 	e.newGame("pub", quickRules(), false, ann, ben, cat).playOut(nil)
 	e.newGame("duel", quickRules(), false, ann, ben).playOut(nil)
 	season := rating.Monthly.Of(e.clock.Now())
@@ -387,7 +389,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	}
 	var want []string
 	for i, r := range board {
-		want = append(want, fmt.Sprintf("%d|%s|%s|%d", i+1, r.Name, lobby.Figure(r.Rating), r.Games))
+		want = append(want, fmt.Sprintf("%d|%s|%s|%d", i+1, lobby.Label(r.Name, r.Bot()), lobby.Figure(r.Rating), r.Games))
 	}
 	p.do("open the leaderboard", chromedp.Navigate(e.base+"/leaderboard"))
 	p.until("the board", `document.querySelector("table.list tbody tr") !== null`)
@@ -422,6 +424,31 @@ func TestBrowserRatingPages(t *testing.T) {
 	if got := cells(); got != strings.Join(want, "\n") {
 		t.Errorf("the season running again reads\n%s", got)
 	}
+
+	// People only: ben sat in a bot's seat, so the board of people is
+	// the store's without him, and the season stays the one shown.
+	people, err := e.st.Leaderboard(ctx, store.BoardQuery{Board: store.Board{Season: season}, Kind: store.People})
+	if err != nil || len(people) != 2 {
+		t.Fatalf("the board of people: %+v %v", people, err)
+	}
+	var wantPeople []string
+	for i, r := range people {
+		wantPeople = append(wantPeople, fmt.Sprintf("%d|%s|%s|%d", i+1, lobby.Label(r.Name, r.Bot()), lobby.Figure(r.Rating), r.Games))
+	}
+	p.do("people", chromedp.Click(`//p[@class="kinds"]/a[text()="people"]`, chromedp.NodeVisible))
+	p.until("the board of people", `location.search === "?kind=people&season=`+season.String()+`" && document.querySelectorAll("table.list tbody tr").length === 2`)
+	if got := cells(); got != strings.Join(wantPeople, "\n") {
+		t.Errorf("the board of people reads\n%s\nwant\n%s", got, strings.Join(wantPeople, "\n"))
+	}
+	if text := eval[string](p, `document.querySelector("p.kinds").innerText`); text != "everyone · people · bots" {
+		t.Errorf("the kinds read %q", text)
+	}
+	if n := eval[float64](p, `document.querySelectorAll("p.kinds a").length`); n != 2 {
+		t.Errorf("%v kinds are links, want 2: the one shown is not", n)
+	}
+	shot("leaderboard-people.png")
+	p.do("everyone again", chromedp.Click(`//p[@class="kinds"]/a[text()="everyone"]`, chromedp.NodeVisible))
+	p.until("everyone again", `location.search === "?season=`+season.String()+`" && document.querySelectorAll("table.list tbody tr").length === 3`)
 
 	p.do("a player", chromedp.Click(`table.list tbody tr:first-child a`, chromedp.NodeVisible))
 	top := board[0]
