@@ -838,3 +838,28 @@ func TestAbandonedGamesAreNotRated(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestKindNames: each kind of rows is named and read back by its name
+// (leaderboard --json's "kind", the web's ?kind=); any other word is
+// no kind.
+func TestKindNames(t *testing.T) {
+	for _, c := range []struct {
+		kind Kind
+		name string
+	}{{Everyone, "everyone"}, {People, "people"}, {Bots, "bots"}} {
+		if got := c.kind.String(); got != c.name {
+			t.Errorf("%d names itself %q, want %q", c.kind, got, c.name)
+		}
+		if k, ok := ParseKind(c.name); !ok || k != c.kind {
+			t.Errorf("ParseKind(%q) = %d, %v", c.name, k, ok)
+		}
+	}
+	if len(Kinds) != 3 {
+		t.Errorf("Kinds: %v", Kinds)
+	}
+	for _, w := range []string{"", "People", "bot", "all", "kind(3)"} {
+		if k, ok := ParseKind(w); ok {
+			t.Errorf("ParseKind(%q) = %d, a kind", w, k)
+		}
+	}
+}
