@@ -172,11 +172,34 @@ func storeGame(t testing.TB, s *Store, table string, st []Seat, opts engine.Opti
 	return gm
 }
 
-// referenceTally recomputes tallies from whole logs, the slow way.
+// inHistory reports whether g is a game of the history, whose moves the
+// tallies count: finished, or abandoned when its table closed.
+func inHistory(g Game) bool { return g.Finished() || g.Abandoned != nil }
+
+// seatedInRunningGames is the persons seated in games of all that have
+// not ended; a fixture without one does not test them, and fails.
+func seatedInRunningGames(t *testing.T, all []Game) map[string]bool {
+	t.Helper()
+	playing := map[string]bool{}
+	for _, g := range all {
+		if !inHistory(g) {
+			for _, st := range g.Seats {
+				playing[st.Person] = true
+			}
+		}
+	}
+	if len(playing) == 0 {
+		t.Error("no game in progress in the fixture: tallies of running games are not tested")
+	}
+	return playing
+}
+
+// referenceTally recomputes tallies from whole logs, the slow way: the
+// games of the history only (inHistory).
 func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 	out := map[string]Tally{}
 	for gi, g := range games {
-		if !g.Finished() && g.Abandoned == nil {
+		if !inHistory(g) {
 			continue // a game still running (or ended unlisted) counts nowhere yet
 		}
 		per := make([]Tally, len(g.Seats))
