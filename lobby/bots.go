@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -32,16 +33,7 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 			return ErrTableFull
 		}
 		bot = t.newBot(level)
-		if err := t.seatSitters(actx, append(slices.Clip(t.sitters), bot)); err != nil {
-			return err
-		}
-		if len(t.sitters) == t.rec.Seats {
-			if err := t.start(actx); err != nil {
-				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
-			}
-		}
-		t.changed(true)
-		return nil
+		return t.seatSitters(actx, append(slices.Clip(t.sitters), bot), t.startIfFull)
 	})
 	return bot, err
 }
@@ -57,11 +49,7 @@ func (t *Table) RemoveBot(ctx context.Context, p Player, name string) error {
 		}
 		for i, s := range t.sitters {
 			if s.Bot && isBuiltin(s) && strings.EqualFold(t.lobby.Name(s.ID), name) {
-				if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
-					return err
-				}
-				t.changed(false)
-				return nil
+				return t.seatSitters(actx, without(t.sitters, i), t.shown)
 			}
 		}
 		return Errorf(NotFound, "no built-in bot %q at this table", name)
@@ -110,27 +98,39 @@ func botLevel(p Player) (ai.Level, bool) {
 }
 
 // scheduleBot lets a built-in bot whose turn it is move after a short,
-// human-like pause.
+// human-like pause: the botMove timer, set for the game's seq now and
+// replaced (or cancelled) as soon as the game moves on. A bot whose move
+// was tried at this seq already and refused (botTried) is left to the
+// turn clock rather than loop on a refused move.
 func (t *Table) scheduleBot() {
-	if !t.running() || t.paused {
+	seq, seat, level, ok := t.botToMove()
+	if tm := t.timers[botMove]; ok && tm != nil && tm.seq == seq {
+		return // set already
+	}
+	t.cancelTimer(botMove)
+	if !ok || seq == t.botTried {
 		return
 	}
-	seat := t.game.g.Turn()
-	level, ok := botLevel(t.game.players[seat])
-	if !ok || (t.botFor == t.game.g.Seq() && t.botGen > 0) {
-		return
-	}
-	t.botGen++
-	t.botFor = t.game.g.Seq()
-	gen := t.botGen
-	move := func() { t.post(func(actx context.Context) { t.botMove(actx, gen, seat, level) }) }
 	d := t.lobby.cfg.BotDelay
-	if d <= 0 {
-		go move()
-		return
+	if d > 0 {
+		d += time.Duration(t.botRand().Int64N(int64(d)))
 	}
-	d += time.Duration(t.botRand().Int64N(int64(d)))
-	t.lobby.cfg.Clock.AfterFunc(d, move)
+	t.after(botMove, d, func(actx context.Context) {
+		t.botTried = seq
+		t.botMove(actx, seat, level)
+	}).seq = seq
+}
+
+// botToMove is the game's seq, and the seat and level of the built-in bot
+// whose turn it is; ok is false when no game runs or the turn is not a
+// built-in bot's.
+func (t *Table) botToMove() (seq, seat int, level ai.Level, ok bool) {
+	if !t.running() {
+		return 0, 0, "", false
+	}
+	seat = t.game.g.Turn()
+	level, ok = botLevel(t.game.players[seat])
+	return t.game.g.Seq(), seat, level, ok
 }
 
 func (t *Table) botRand() *rand.Rand {
@@ -140,14 +140,12 @@ func (t *Table) botRand() *rand.Rand {
 	return t.rng
 }
 
-func (t *Table) botMove(ctx context.Context, gen, seat int, level ai.Level) {
-	if gen != t.botGen || !t.running() || t.paused || t.game.g.Turn() != seat {
-		return
-	}
+// botMove plays the move of the built-in bot at seat: the botMove timer.
+func (t *Table) botMove(actx context.Context, seat int, level ai.Level) {
 	v := t.game.g.View(seat)
 	a := ai.Decide(level, v, t.game.round(seat), t.botRand())
 	a.Seat = seat
-	if err := t.apply(ctx, a); err != nil {
+	if err := t.apply(actx, a, nil); err != nil && !errors.Is(err, ErrUnsaved) {
 		t.lobby.log.Error("bot move refused", "table", t.name, "bot", t.game.players[seat].ID, "action", a.Kind, "err", err)
 		// Leave it to the turn clock rather than loop on a refused move.
 	}

@@ -64,42 +64,45 @@ func (t *Table) Deal(ctx context.Context, host Player, guests []Player) ([]Playe
 			}
 		}
 		stood := len(kept) != len(t.sitters)
-		if stood {
-			if err := t.seatSitters(actx, kept); err != nil {
-				return err
+		deal := func(actx context.Context) error {
+			seated := append([]Player(nil), kept...)
+			added := make(map[string]bool, len(guests))
+			for _, g := range guests {
+				if len(seated) >= t.rec.Seats {
+					break
+				}
+				if added[g.ID] || t.seatOf(g.ID) >= 0 {
+					continue
+				}
+				added[g.ID] = true
+				seated = append(seated, g)
 			}
-		}
-		seated := append([]Player(nil), kept...)
-		added := make(map[string]bool, len(guests))
-		for _, g := range guests {
-			if len(seated) >= t.rec.Seats {
-				break
+			players = seated
+			if len(seated) < engine.MinSeats {
+				if stood {
+					t.changed(false)
+				}
+				return ErrTooFewPlayers
 			}
-			if added[g.ID] || t.seatOf(g.ID) >= 0 {
-				continue
-			}
-			added[g.ID] = true
-			seated = append(seated, g)
-		}
-		players = seated
-		if len(seated) < engine.MinSeats {
-			if stood {
-				t.changed(false)
-			}
-			return ErrTooFewPlayers
-		}
-		t.sitters = seated
-		if err := t.start(actx); err != nil {
-			t.sitters = kept
-			if stood {
+			t.sitters = seated // start deals them
+			err := t.start(actx, func(context.Context) error {
+				t.sitters, t.guests = seated, added
+				players = append([]Player(nil), t.game.players...)
+				t.changed(true)
+				return nil
+			})
+			if err != nil {
+				// Not begun (or not yet: a write that paused the table
+				// seats them as it is saved).
+				t.sitters = kept
 				t.changed(false)
 			}
 			return err
 		}
-		t.guests = added
-		players = append([]Player(nil), t.game.players...)
-		t.changed(true)
-		return nil
+		if !stood {
+			return deal(actx)
+		}
+		return t.seatSitters(actx, kept, deal)
 	})
 	return players, err
 }

@@ -113,11 +113,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		default:
 			given = append(given, GivenSeed{ID: p.ID, Seed: text})
 		}
-		if err := t.keepGiven(actx, given); err != nil {
-			return err
-		}
-		t.changed(false)
-		return nil
+		return t.keepGiven(actx, given, t.shown)
 	})
 	if err != nil {
 		return "", err
@@ -126,15 +122,18 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 }
 
 // keepGiven stores given as the seeds given for the next game, then keeps
-// them.
-func (t *Table) keepGiven(actx context.Context, given []GivenSeed) error {
+// them and runs then, as save does.
+func (t *Table) keepGiven(actx context.Context, given []GivenSeed, then func(actx context.Context) error) error {
 	next := nextDice{seed: t.next.seed, given: given}
-	err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.SaveNextDice(wctx, t.rec.Name, next.kept()) })
-	if err != nil {
-		return fmt.Errorf("save the seeds of %s: %w", t.name, err)
-	}
-	t.next = next
-	return nil
+	return t.save(actx, func(wctx context.Context) error {
+		if err := t.lobby.cfg.Store.SaveNextDice(wctx, t.rec.Name, next.kept()); err != nil {
+			return fmt.Errorf("save the seeds of %s: %w", t.name, err)
+		}
+		return nil
+	}, func(actx context.Context) error {
+		t.next = next
+		return then(actx)
+	})
 }
 
 // standingSeeds is the number of seeds given by people not seated now.

@@ -191,7 +191,7 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 			l.log.Warn("unfinished game of a closed table left as it is", "game", rg.ID, "table", rg.Table)
 			continue
 		}
-		if err := t.resume(ctx, rg); err != nil {
+		if err := t.resumeGame(ctx, rg); err != nil {
 			l.log.Error("could not resume game", "game", rg.ID, "err", err)
 		}
 	}
@@ -555,6 +555,11 @@ type Stats struct {
 	// subscriber's mailbox replaced before they were read: a viewer too
 	// slow for the table saw only the newest.
 	MailboxDrops uint64
+	// Paused is the open tables paused on a write their storage has not
+	// saved, and PausedFor why one of them is, in words ("" when none
+	// is).
+	Paused    int
+	PausedFor string
 }
 
 // Stats reports what the lobby counts now.
@@ -570,7 +575,12 @@ func (l *Lobby) Stats() Stats {
 	}
 	l.mu.Unlock()
 	for _, t := range ts {
-		st.Tables[t.Info().State]++
+		info := t.Info()
+		st.Tables[info.State]++
+		if info.Paused {
+			st.Paused++
+			st.PausedFor = info.PausedFor
+		}
 	}
 	return st
 }

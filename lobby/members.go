@@ -29,11 +29,12 @@ func (t *Table) Invite(ctx context.Context, p Player, code string, expires time.
 		if !t.rec.Private {
 			return ErrPublic
 		}
-		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddInvite(wctx, t.rec.Name, code, expires) })
-		if err != nil {
-			return fmt.Errorf("save invite to %s: %w", t.name, err)
-		}
-		return nil
+		return t.save(actx, func(wctx context.Context) error {
+			if err := t.lobby.cfg.Store.AddInvite(wctx, t.rec.Name, code, expires); err != nil {
+				return fmt.Errorf("save invite to %s: %w", t.name, err)
+			}
+			return nil
+		}, nil)
 	})
 }
 
@@ -73,6 +74,10 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 		}
 		err := t.save(actx, func(wctx context.Context) error {
 			return t.lobby.cfg.Store.UseInvite(wctx, t.rec.Name, code, p.ID, t.lobby.cfg.Clock.Now())
+		}, func(context.Context) error {
+			t.rec.Members = append(slices.Clone(t.rec.Members), p.ID)
+			t.changed(false)
+			return nil
 		})
 		switch {
 		case errors.Is(err, ErrBadInvite):
@@ -80,8 +85,6 @@ func (t *Table) Redeem(ctx context.Context, p Player, code string) error {
 		case err != nil:
 			return fmt.Errorf("use invite to %s: %w", t.name, err)
 		}
-		t.rec.Members = append(slices.Clone(t.rec.Members), p.ID)
-		t.changed(false)
 		return nil
 	})
 }
@@ -112,34 +115,31 @@ func (t *Table) Kick(ctx context.Context, p Player, id string) error {
 				s.end(why)
 			}
 		}
-		if slices.Contains(t.rec.Members, id) {
-			found = true
-			err := t.update(actx, func(r *TableRecord) error {
-				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == id })
-				return nil
-			})
-			if err != nil {
-				return err
+		// Then the member, their seat in the game and their seat: each
+		// step once the one before is saved.
+		standUp := func(actx context.Context) error {
+			if i := t.seatOf(id); i >= 0 {
+				return t.seatSitters(actx, without(t.sitters, i), t.shown)
 			}
+			t.changed(false)
+			return nil
 		}
-		if seat := t.gameSeat(id); t.running() && seat >= 0 {
-			found = true
-			if t.game.g.Lives(seat) > 0 {
-				if err := t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat}); err != nil {
-					return err
-				}
+		leave := func(actx context.Context) error {
+			if seat := t.gameSeat(id); t.running() && seat >= 0 && t.game.g.Lives(seat) > 0 {
+				return t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat}, standUp)
 			}
+			return standUp(actx)
 		}
-		if i := t.seatOf(id); i >= 0 {
-			found = true
-			if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
-				return err
-			}
-		}
+		found = found || slices.Contains(t.rec.Members, id) || t.running() && t.gameSeat(id) >= 0 || t.seatOf(id) >= 0
 		if !found {
 			return ErrNotMember
 		}
-		t.changed(false)
-		return nil
+		if slices.Contains(t.rec.Members, id) {
+			return t.update(actx, func(r *TableRecord) error {
+				r.Members = slices.DeleteFunc(r.Members, func(m string) bool { return m == id })
+				return nil
+			}, leave)
+		}
+		return leave(actx)
 	})
 }

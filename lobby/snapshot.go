@@ -24,10 +24,14 @@ type TableInfo struct {
 	// table): players sit down for the next deal even while a game runs,
 	// and nobody presses start.
 	Driven bool
-	// Paused: the table's storage did not answer a write in time. Until
-	// it does, the table takes no moves and its turn clock stands still;
-	// then it resumes by itself (the turn clock starts afresh).
-	Paused bool
+	// Paused: the table's storage did not save a write: it did not
+	// answer in time, or its disk failed the write (full, read-only, an
+	// I/O error), which the table tries again. Until it is saved, the
+	// table takes no moves and its turn clock stands still; then it
+	// resumes by itself (the turn clock starts afresh). PausedFor says
+	// why, in words ("the server's disk is full").
+	Paused    bool
+	PausedFor string
 
 	members []string
 	created time.Time

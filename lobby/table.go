@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -36,8 +35,9 @@ type Table struct {
 	postClosed bool                         // the actor has stopped: posts are dropped
 
 	// Owned by the actor goroutine.
-	current   *request // the request running, nil for a posted function
-	paused    bool     // a store write did not answer in time (pause)
+	inRequest bool   // a request runs (not what a paused one had left: late)
+	pause     *pause // a write not saved yet pauses the table (pause.go)
+	timers    [timerKinds]*timer
 	rec       TableRecord
 	sitters   []Player
 	game      *gameRun
@@ -45,16 +45,12 @@ type Table struct {
 	subs      map[*Subscription]struct{}
 	watchers  map[string]int // open subscriptions by person id (addSub, removeSub)
 	chat      chatLog
-	deadline  time.Time
-	stopTick  func() bool
-	tickGen   int
+	deadline  time.Time // the turn clock's, zero when it does not run
 	ver       uint64
 	built     map[viewKey]Snapshot // the snapshots published at ver, by view
 	botSeq    int
-	botGen    int
-	botFor    int             // the game seq a bot move is scheduled for
+	botTried  int             // the game seq of the last bot move tried (-1: none)
 	rng       *rand.Rand      // the built-in bots' randomness
-	nextGen   int             // names the bot table's next game scheduled; a new game voids it
 	driven    bool            // games start only by Deal (driven.go)
 	guests    map[string]bool // person ids seated by Deal for the running game only
 	next      nextDice        // the next game's committed seed and the seeds given for it
@@ -123,19 +119,25 @@ func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 }
 
 // seatSitters stores next as the players seated for the next game, then
-// seats them: a restart, clean or not, finds the table as it was.
-func (t *Table) seatSitters(actx context.Context, next []Player) error {
+// seats them and runs then (if not nil), as save does: a restart, clean
+// or not, finds the table as it was.
+func (t *Table) seatSitters(actx context.Context, next []Player, then func(actx context.Context) error) error {
 	seated := make([]Player, 0, len(next))
 	for _, p := range next {
 		if !t.guests[p.ID] { // a driven table's guests sit for one game only
 			seated = append(seated, p.seated())
 		}
 	}
-	if err := t.update(actx, func(r *TableRecord) error { r.Seated = seated; return nil }); err != nil {
-		return err
-	}
-	t.sitters = next
-	return nil
+	return t.update(actx, func(r *TableRecord) error { r.Seated = seated; return nil }, func(actx context.Context) error {
+		t.sitters = next
+		if !t.botsOnly() {
+			t.cancelTimer(nextGame)
+		}
+		if then == nil {
+			return nil
+		}
+		return then(actx)
+	})
 }
 
 // without is ps without the player at index i, in a new slice.
@@ -148,219 +150,6 @@ func (t *Table) Name() string { return t.name }
 
 // Info is the table as the lobby lists it, as of its last change.
 func (t *Table) Info() TableInfo { return *t.info.Load() }
-
-func (t *Table) loop() {
-	defer close(t.done)
-	actx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	defer t.closePosts()
-	for {
-		select {
-		case r := <-t.reqs:
-			t.run(actx, r)
-		case <-t.wake:
-			t.runPosted(actx)
-		case <-t.quit:
-			if t.stopTick != nil {
-				t.stopTick()
-			}
-			for s := range t.subs {
-				s.end(&EndError{Why: ErrLobbyClosed, Table: t.name}) // unless Close ended it first
-			}
-			return
-		}
-	}
-}
-
-// request is one call of a Table method, run by the actor. The caller may
-// give up on it (its ctx ended) only until the actor takes it: from then
-// on the caller waits for its answer, so that a request whose caller was
-// told ctx.Err() never runs, and one that runs is answered.
-type request struct {
-	fn     func(actx context.Context) error
-	paused bool       // runs while the table is paused (watching, chat): see Table.pause
-	reply  chan error // capacity 1
-	state  atomic.Int32
-	// answered is set once the caller was given an answer (by the actor
-	// only): the one when the request paused the table, or its result.
-	answered bool
-	// said: what the request does is shown already, and a write that
-	// pauses the table only keeps it (a chat line): the pause answers nil,
-	// not ErrUnsaved.
-	said bool
-}
-
-// The states of a request: sent, then taken by the actor or dropped by a
-// caller who gave up first.
-const (
-	reqSent int32 = iota
-	reqTaken
-	reqDropped
-)
-
-// answer gives the caller err, unless it was answered already.
-func (r *request) answer(err error) {
-	if r.answered {
-		return
-	}
-	r.answered = true
-	r.reply <- err
-}
-
-// do runs fn in the actor and returns its error. fn gets the actor's
-// context (actx), which lasts as long as the table, not the caller's:
-// once the actor has taken the request it runs to its end (each store
-// write in it bounded by SaveTimeout; see save) and its caller waits for
-// the answer. Until then a caller whose ctx ends gets ctx.Err(), and fn
-// never runs. While the table is paused (pause), fn is refused with
-// ErrPaused.
-func (t *Table) do(ctx context.Context, fn func(actx context.Context) error) error {
-	return t.send(ctx, &request{fn: fn, reply: make(chan error, 1)})
-}
-
-// doEvenPaused is do for a request that runs while the table is paused:
-// one that changes no game and needs no write to storage (watching; chat,
-// said all the same when it cannot be kept; what storage changed already,
-// such as a person's new name).
-func (t *Table) doEvenPaused(ctx context.Context, fn func(actx context.Context) error) error {
-	return t.send(ctx, &request{fn: fn, paused: true, reply: make(chan error, 1)})
-}
-
-// doValue is do for a request that gives a value as well as an error. The
-// value goes through a channel, not a variable the caller reads: a
-// request that pauses the table is answered (ErrUnsaved) while fn still
-// runs, and a value it sets later must not race with its caller. With
-// such an early answer the value is the zero value.
-func doValue[V any](ctx context.Context, t *Table, fn func(actx context.Context) (V, error)) (V, error) {
-	got := make(chan V, 1)
-	err := t.do(ctx, func(actx context.Context) error {
-		v, err := fn(actx)
-		got <- v
-		return err
-	})
-	select {
-	case v := <-got:
-		return v, err
-	default:
-		var zero V
-		return zero, err
-	}
-}
-
-func (t *Table) send(ctx context.Context, r *request) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	select {
-	case t.reqs <- r:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.done:
-		return ErrTableClosed
-	}
-	select {
-	case err := <-r.reply:
-		return err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqSent, reqDropped) {
-			return ctx.Err()
-		}
-	case <-t.done:
-	}
-	// The actor took the request: its answer comes, unless the table
-	// stopped.
-	select {
-	case err := <-r.reply:
-		return err
-	case <-t.done:
-		select {
-		case err := <-r.reply:
-			return err
-		default:
-			return ErrTableClosed
-		}
-	}
-}
-
-// run runs one request in the actor, unless its caller gave up on it.
-func (t *Table) run(actx context.Context, r *request) {
-	if !r.state.CompareAndSwap(reqSent, reqTaken) {
-		return
-	}
-	if t.closed {
-		r.answer(ErrTableClosed)
-		return
-	}
-	if t.paused && !r.paused {
-		r.answer(ErrPaused)
-		return
-	}
-	outer := t.current
-	t.current = r
-	err := errRequestPanicked
-	defer func() {
-		t.current = outer
-		r.answer(err)
-	}()
-	t.safely(actx, func(actx context.Context) { err = r.fn(actx) })
-}
-
-// errRequestPanicked answers a request that panicked (logged by safely).
-var errRequestPanicked = NewError(Internal, "internal error at the table")
-
-// safely runs one request; a panic in it is logged and the table goes on.
-func (t *Table) safely(actx context.Context, fn func(context.Context)) {
-	defer func() {
-		if r := recover(); r != nil {
-			t.lobby.log.Error("table request panicked", "table", t.name, "panic", r, "stack", string(debug.Stack()))
-		}
-	}()
-	fn(actx)
-}
-
-// post queues fn for the actor and returns at once: timers, the end of a
-// subscription and the actor itself use it. Posted functions run in
-// order; once the table has stopped they are dropped.
-func (t *Table) post(fn func(actx context.Context)) {
-	t.postMu.Lock()
-	if t.postClosed {
-		t.postMu.Unlock()
-		return
-	}
-	t.posted = append(t.posted, fn)
-	t.postMu.Unlock()
-	select {
-	case t.wake <- struct{}{}:
-	default: // a wake-up is pending already
-	}
-}
-
-// runPosted runs the functions posted so far.
-func (t *Table) runPosted(actx context.Context) {
-	t.postMu.Lock()
-	fns := t.posted
-	t.posted = nil
-	t.postMu.Unlock()
-	for i, fn := range fns {
-		if !t.closed {
-			t.safely(actx, fn)
-		}
-		fns[i] = nil
-	}
-}
-
-func (t *Table) closePosts() {
-	t.postMu.Lock()
-	t.postClosed, t.posted = true, nil
-	t.postMu.Unlock()
-}
-
-// stop ends the actor and waits for it; safe to call more than once, at
-// once from many goroutines, but not from the actor itself.
-func (t *Table) stop() {
-	t.stopOnce.Do(func() { close(t.quit) })
-	<-t.done
-}
 
 // Subscription delivers a table's snapshots to one viewer. Its mailbox
 // keeps only the newest snapshot.
@@ -468,17 +257,20 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
-		if err := t.seatSitters(actx, append(slices.Clip(t.sitters), p)); err != nil {
-			return err
-		}
-		if len(t.sitters) == t.rec.Seats && !t.driven {
-			if err := t.start(actx); err != nil {
-				t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
-			}
-		}
-		t.changed(true)
-		return nil
+		return t.seatSitters(actx, append(slices.Clip(t.sitters), p), t.startIfFull)
 	})
+}
+
+// startIfFull starts a game at a table whose last seat was just taken
+// (unless it is driven), and shows the seats.
+func (t *Table) startIfFull(actx context.Context) error {
+	if len(t.sitters) == t.rec.Seats && !t.driven && !t.running() {
+		if err := t.start(actx, nil); err != nil && !errors.Is(err, ErrUnsaved) {
+			t.lobby.log.Error("could not start a full table", "table", t.name, "err", err)
+		}
+	}
+	t.changed(true)
+	return nil
 }
 
 // Stand gives up p's seat. In a running game this is leaving it: p is out.
@@ -486,19 +278,22 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.do(ctx, func(actx context.Context) error {
 		if t.running() {
 			if seat := t.gameSeat(p.ID); seat >= 0 && t.game.g.Lives(seat) > 0 {
-				return t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat})
+				return t.apply(actx, engine.Action{Kind: engine.Leave, Seat: seat}, nil)
 			}
 		}
 		i := t.seatOf(p.ID)
 		if i < 0 {
 			return ErrNotSeated
 		}
-		if err := t.seatSitters(actx, without(t.sitters, i)); err != nil {
-			return err
-		}
-		t.changed(false)
-		return nil
+		return t.seatSitters(actx, without(t.sitters, i), t.shown)
 	})
+}
+
+// shown publishes a change that opened no turn (changed(false)): a then
+// of save for requests that end with it.
+func (t *Table) shown(context.Context) error {
+	t.changed(false)
+	return nil
 }
 
 // Start begins a game with the seated players: the host starts it, or any
@@ -515,11 +310,10 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if err := mayStart(p, t.rec.Host, t.lobby.Name(t.rec.Host), t.hostPresent(), t.seatOf(p.ID) >= 0); err != nil {
 			return err
 		}
-		if err := t.start(actx); err != nil {
-			return err
-		}
-		t.changed(true)
-		return nil
+		return t.start(actx, func(context.Context) error {
+			t.changed(true)
+			return nil
+		})
 	})
 }
 
@@ -591,7 +385,7 @@ func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
 			return &engine.RuleError{Rule: engine.ErrUnknownAction, Action: a}
 		}
 		a.Seat = seat
-		return t.apply(actx, a)
+		return t.apply(actx, a, nil)
 	})
 }
 
@@ -613,13 +407,12 @@ func (t *Table) Say(ctx context.Context, p Player, text string) error {
 		line := ChatLine{At: now, FromID: p.ID, From: t.lobby.Name(p.ID), Bot: p.Bot, Text: text}
 		t.chat.add(line)
 		t.changed(false)
-		// Said: a pause while it is kept is no error of the line's.
-		t.current.said = true
-		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddChat(wctx, t.rec.Name, line) })
+		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.AddChat(wctx, t.rec.Name, line) }, nil)
 		switch {
-		case errors.Is(err, ErrPaused):
-			// Said all the same while the table waits for its storage; a
-			// restart will not bring it back.
+		case errors.Is(err, ErrPaused), errors.Is(err, ErrUnsaved):
+			// Said all the same while the table waits for its storage (a
+			// pause while it is kept is no error of the line's); unless it
+			// is saved, a restart will not bring it back.
 		case err != nil:
 			// Said all the same; a restart will not bring it back.
 			t.lobby.log.Error("could not save a chat line", "table", t.name, "err", err)
@@ -653,11 +446,7 @@ func (t *Table) SetRules(ctx context.Context, p Player, rules engine.Options, se
 		if seats < len(t.sitters) {
 			return Errorf(Refused, "%d players are seated: ask some to stand first", len(t.sitters))
 		}
-		if err := t.update(actx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }); err != nil {
-			return err
-		}
-		t.changed(false)
-		return nil
+		return t.update(actx, func(r *TableRecord) error { r.Rules, r.Seats = rules, seats; return nil }, t.shown)
 	})
 }
 
@@ -682,31 +471,37 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
 		why := &EndError{Why: ErrTableClosed, Table: t.name, By: t.lobby.Name(p.ID), ByID: p.ID, Admin: p.ID != t.rec.Host}
-		if t.running() {
-			id := t.game.id
-			if t.abandoned != id { // stored already by a close that failed after it
-				err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Abandon(wctx, id, now, p.ID) })
-				if err != nil {
-					return fmt.Errorf("save the abandoned game %s: %w", id, err)
+		closing := func(actx context.Context) error {
+			return t.update(actx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }, func(context.Context) error {
+				t.closed = true
+				t.end.Store(why)
+				for s := range t.subs {
+					s.end(why)
 				}
-				t.abandoned = id
-				t.lobby.log.Info("game abandoned", "table", t.name, "game", id, "by", p.ID)
-			}
-			why.Game = id
+				if t.late() {
+					// The caller heard ErrUnsaved while a write paused the
+					// table: the table leaves the lobby by itself (stop
+					// waits for this actor, so not from it).
+					go t.lobby.retire(t)
+				}
+				return nil
+			})
 		}
-		if err := t.update(actx, func(r *TableRecord) error { r.Closed, r.Seated = now, nil; return nil }); err != nil {
-			return err
+		if !t.running() {
+			return closing(actx)
 		}
-		t.closed = true
-		t.end.Store(why)
-		for s := range t.subs {
-			s.end(why)
+		id := t.game.id
+		why.Game = id
+		if t.abandoned == id { // stored already by a close that failed after it
+			return closing(actx)
 		}
-		if t.current.answered {
-			// The caller heard ErrUnsaved while a write paused the table:
-			// the table leaves the lobby by itself (stop waits for this
-			// actor, so not from it).
-			go t.lobby.retire(t)
+		err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Abandon(wctx, id, now, p.ID) }, func(actx context.Context) error {
+			t.abandoned = id
+			t.lobby.log.Info("game abandoned", "table", t.name, "game", id, "by", p.ID)
+			return closing(actx)
+		})
+		if err != nil {
+			return fmt.Errorf("save the abandoned game %s: %w", id, err)
 		}
 		return nil
 	})
@@ -721,11 +516,12 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 // Close closed it; nil while it is open.
 func (t *Table) Closed() *EndError { return t.end.Load() }
 
-// update writes the table record through fn, then keeps the new record.
-func (t *Table) update(actx context.Context, fn func(*TableRecord) error) error {
+// update writes the table record through fn, then keeps the new record
+// and runs then (if not nil), as save does.
+func (t *Table) update(actx context.Context, fn func(*TableRecord) error, then func(actx context.Context) error) error {
 	var next TableRecord
-	err := t.save(actx, func(wctx context.Context) error {
-		return t.lobby.cfg.Store.UpdateTable(wctx, t.rec.Name, func(r *TableRecord) error {
+	return t.save(actx, func(wctx context.Context) error {
+		err := t.lobby.cfg.Store.UpdateTable(wctx, t.rec.Name, func(r *TableRecord) error {
 			if err := fn(r); err != nil {
 				return err
 			}
@@ -733,12 +529,17 @@ func (t *Table) update(actx context.Context, fn func(*TableRecord) error) error 
 			next.Members = append([]string(nil), r.Members...)
 			return nil
 		})
+		if err != nil {
+			return fmt.Errorf("save table %s: %w", t.name, err)
+		}
+		return nil
+	}, func(actx context.Context) error {
+		t.rec = next
+		if then == nil {
+			return nil
+		}
+		return then(actx)
 	})
-	if err != nil {
-		return fmt.Errorf("save table %s: %w", t.name, err)
-	}
-	t.rec = next
-	return nil
 }
 
 func (t *Table) running() bool { return t.game != nil && !t.game.g.Over() }
@@ -766,8 +567,9 @@ func (t *Table) gameSeat(id string) int {
 	return -1
 }
 
-// start begins a game with the sitters in a random order.
-func (t *Table) start(actx context.Context) error {
+// start begins a game with the sitters in a random order, then runs then
+// (if not nil), as save does.
+func (t *Table) start(actx context.Context, then func(actx context.Context) error) error {
 	if len(t.sitters) < engine.MinSeats {
 		return ErrTooFewPlayers
 	}
@@ -787,34 +589,42 @@ func (t *Table) start(actx context.Context) error {
 	next := newNextDice() // the next game's seed, committed before anyone gives one
 	kept := next.kept()
 	var id string
-	err = t.save(actx, func(wctx context.Context) error {
-		id, err = t.lobby.cfg.Store.CreateGame(wctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
-			Started: now, Fair: proof, Next: &kept})
-		return err
-	})
-	if err == nil {
-		t.next = next // stored with the game: the dice it was dealt from are spent
-	}
-	if err == nil && id == "" {
-		// Saved after the table paused: the ID never came back. The game,
-		// without events, is abandoned when the server next starts.
-		err = errSavedLate
-	}
-	if err != nil {
-		return fmt.Errorf("save new game: %w", err)
-	}
 	for i := range evs {
 		evs[i].At = now
 	}
-	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, id, evs, nil) }); err != nil {
-		return fmt.Errorf("save new game: %w", err)
-	}
-	t.game = newRun(id, g, players, evs)
-	t.game.proof = sealed(proof)
-	t.result = nil
-	t.botFor = -1 // bot moves are keyed by the game's seq, which starts again
-	t.nextGen++
-	return nil
+	return t.save(actx, func(wctx context.Context) error {
+		var err error
+		id, err = t.lobby.cfg.Store.CreateGame(wctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
+			Started: now, Fair: proof, Next: &kept})
+		if err != nil {
+			return fmt.Errorf("save new game: %w", err)
+		}
+		return nil
+	}, func(actx context.Context) error {
+		t.next = next // stored with the game: the dice it was dealt from are spent
+		if id == "" {
+			// Saved after the table paused: the ID never came back. The
+			// game, without events, is abandoned when the server next
+			// starts.
+			return errSavedLate
+		}
+		return t.save(actx, func(wctx context.Context) error {
+			if err := t.lobby.cfg.Store.Append(wctx, id, evs, nil); err != nil {
+				return fmt.Errorf("save new game %s: %w", id, err)
+			}
+			return nil
+		}, func(actx context.Context) error {
+			t.game = newRun(id, g, players, evs)
+			t.game.proof = sealed(proof)
+			t.result = nil
+			t.botTried = -1 // bot moves are keyed by the game's seq, which starts again
+			t.cancelTimer(nextGame)
+			if then == nil {
+				return nil
+			}
+			return then(actx)
+		})
+	})
 }
 
 // errSavedLate: a new game's write answered only after the table had
@@ -822,8 +632,8 @@ func (t *Table) start(actx context.Context) error {
 // start).
 var errSavedLate = NewError(Unavailable, "the server's storage answered too late: the game did not start; start it again")
 
-// resume puts a recovered game back on the table.
-func (t *Table) resume(ctx context.Context, rg SavedGame) error {
+// resumeGame puts a recovered game back on the table.
+func (t *Table) resumeGame(ctx context.Context, rg SavedGame) error {
 	return t.do(ctx, func(context.Context) error {
 		dice, err := t.resumeDice(rg.Fair)
 		if err != nil {
@@ -836,7 +646,7 @@ func (t *Table) resume(ctx context.Context, rg SavedGame) error {
 		players := slices.Clone(rg.Players)
 		t.game = newRun(rg.ID, g, players, rg.Events)
 		t.game.proof = sealed(rg.Fair)
-		t.botFor = -1
+		t.botTried = -1
 		t.sitters = t.sitters[:0]
 		for i, p := range players {
 			if !hasLeft(rg.Events, i) {
@@ -858,8 +668,9 @@ func hasLeft(evs []engine.Event, seat int) bool {
 }
 
 // apply plays a through the engine, saves its events (committed before
-// anyone sees them), then updates the state and tells every subscriber.
-func (t *Table) apply(actx context.Context, a engine.Action) error {
+// anyone sees them), then updates the state, tells every subscriber and
+// runs then (if not nil), as save does.
+func (t *Table) apply(actx context.Context, a engine.Action, then func(actx context.Context) error) error {
 	run := t.game
 	turn, round := run.g.Turn(), run.g.Round()
 	next := run.g.Clone()
@@ -875,38 +686,51 @@ func (t *Table) apply(actx context.Context, a engine.Action) error {
 	if next.Over() {
 		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
-	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
-		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
-		return fmt.Errorf("save the move: %w", err)
-	}
-	run.g = next
-	run.record(evs)
-	if int(a.Kind) < len(t.lobby.moves) {
-		t.lobby.moves[a.Kind].Add(1)
-	}
-	sitters := t.sitters
-	for _, e := range evs {
-		if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
-			// (A person who lets the clock run out at a driven table
-			// stands up, so that the next deal does not wait on them.)
-			if i := slices.IndexFunc(sitters, func(p Player) bool { return p.ID == run.players[e.Seat].ID }); i >= 0 {
-				sitters = without(sitters, i)
+	err = t.save(actx, func(wctx context.Context) error {
+		if err := t.lobby.cfg.Store.Append(wctx, run.id, evs, res); err != nil {
+			return fmt.Errorf("save the move: %w", err)
+		}
+		return nil
+	}, func(actx context.Context) error {
+		run.g = next
+		run.record(evs)
+		if int(a.Kind) < len(t.lobby.moves) {
+			t.lobby.moves[a.Kind].Add(1)
+		}
+		sitters := t.sitters
+		for _, e := range evs {
+			if e.Type == engine.EvLeave || (e.Type == engine.EvTimeout && t.driven && !run.players[e.Seat].Bot) {
+				// (A person who lets the clock run out at a driven table
+				// stands up, so that the next deal does not wait on them.)
+				if i := slices.IndexFunc(sitters, func(p Player) bool { return p.ID == run.players[e.Seat].ID }); i >= 0 {
+					sitters = without(sitters, i)
+				}
 			}
 		}
-	}
-	if len(sitters) != len(t.sitters) {
-		// The move is saved: the seat is given up whatever happens here. (A
-		// stop in between keeps the seat until the player stands again.)
-		if err := t.seatSitters(actx, sitters); err != nil {
-			t.lobby.log.Error("could not save the seats", "table", t.name, "err", err)
-			t.sitters = sitters
+		if len(sitters) != len(t.sitters) {
+			// The move is saved: the seat is given up whatever happens
+			// here. (A stop in between keeps the seat until the player
+			// stands again.)
+			if err := t.seatSitters(actx, sitters, nil); err != nil {
+				if !errors.Is(err, ErrUnsaved) {
+					t.lobby.log.Error("could not save the seats", "table", t.name, "err", err)
+				}
+				t.sitters = sitters
+			}
 		}
+		if next.Over() {
+			t.finish()
+		}
+		t.changed(newTurn(a, turn, round, run.g, run.players[a.Seat].TurnClock > 0))
+		if then == nil {
+			return nil
+		}
+		return then(actx)
+	})
+	if err != nil && !errors.Is(err, ErrUnsaved) {
+		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)
 	}
-	if next.Over() {
-		t.finish()
-	}
-	t.changed(newTurn(a, turn, round, run.g, run.players[a.Seat].TurnClock > 0))
-	return nil
+	return err
 }
 
 // newTurn reports whether a, played when it was turn's turn in round,
@@ -944,33 +768,25 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 	if !t.botsOnly() || t.driven {
 		return
 	}
-	t.nextGen++
-	gen := t.nextGen
-	restart := func() {
-		t.post(func(actx context.Context) {
-			// The seats may have changed meanwhile (a bot removed, the
-			// table handed to a driver), or a game started.
-			if gen != t.nextGen || t.running() || t.driven || !t.botsOnly() {
-				return
-			}
-			if t.paused {
-				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
-				return
-			}
-			if err := t.start(actx); err != nil {
-				// Try again later rather than leave the table dead.
-				t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
-				t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
-				return
-			}
-			t.changed(true)
-		})
-	}
-	if d <= 0 {
-		go restart()
+	t.after(nextGame, d, t.nextBotGame)
+}
+
+// nextBotGame starts the next game of a table of bots: the nextGame timer.
+func (t *Table) nextBotGame(actx context.Context) {
+	// The seats may have changed meanwhile (the table handed to a
+	// driver), or a game started.
+	if t.running() || t.driven || !t.botsOnly() {
 		return
 	}
-	t.lobby.cfg.Clock.AfterFunc(d, restart)
+	err := t.start(actx, func(context.Context) error {
+		t.changed(true)
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrUnsaved) {
+		// Try again later rather than leave the table dead.
+		t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
+		t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
+	}
 }
 
 // botsOnly reports whether every seat is taken by a bot.
@@ -994,9 +810,9 @@ func (t *Table) changed(newTurn bool) {
 		t.arm()
 	}
 	t.scheduleBot()
-	if !t.running() && t.stopTick != nil {
-		t.stopTick()
-		t.stopTick, t.deadline = nil, time.Time{}
+	if !t.running() {
+		t.cancelTimer(turnClock)
+		t.deadline = time.Time{}
 	}
 	listed := t.publishInfo()
 	t.publish()
@@ -1007,42 +823,31 @@ func (t *Table) changed(newTurn bool) {
 	}
 }
 
-// arm starts the clock of the turn now open.
+// arm starts the clock of the turn now open; while the table is paused
+// the clock stands still (it starts afresh as the table resumes).
 func (t *Table) arm() {
-	if t.stopTick != nil {
-		t.stopTick()
-		t.stopTick = nil
-	}
+	t.cancelTimer(turnClock)
 	t.deadline = time.Time{}
-	if !t.running() || t.paused {
+	if !t.running() || t.pause != nil {
 		return
 	}
 	d := time.Duration(t.game.g.Options().TurnSeconds) * time.Second
 	if own := t.game.players[t.game.g.Turn()].TurnClock; own > 0 {
 		d = own
 	}
-	clock := t.lobby.cfg.Clock
-	t.deadline = clock.Now().Add(d)
-	t.tickGen++
-	gen := t.tickGen
-	t.stopTick = clock.AfterFunc(d, func() {
-		t.post(func(actx context.Context) { t.timeUp(actx, gen) })
-	})
+	t.deadline = t.lobby.cfg.Clock.Now().Add(d)
+	t.after(turnClock, d, t.timeUp).seq = t.game.g.Seq()
 }
 
-// timeUp times out the player whose turn it is, if the turn is still the
-// one the clock was started for.
-func (t *Table) timeUp(actx context.Context, gen int) {
-	if gen != t.tickGen || !t.running() {
-		return
-	}
+// timeUp times out the player whose turn it is: the turnClock timer,
+// which every new turn sets afresh.
+func (t *Table) timeUp(actx context.Context) {
 	seat := t.game.g.Turn()
-	if err := t.apply(actx, engine.Action{Kind: engine.Timeout, Seat: seat}); err != nil {
+	err := t.apply(actx, engine.Action{Kind: engine.Timeout, Seat: seat}, nil)
+	if err != nil && !errors.Is(err, ErrUnsaved) {
 		// The save failed: try again in a second rather than stall the table.
 		t.lobby.log.Error("could not time out a turn", "table", t.name, "err", err)
-		t.stopTick = t.lobby.cfg.Clock.AfterFunc(time.Second, func() {
-			t.post(func(actx context.Context) { t.timeUp(actx, gen) })
-		})
+		t.after(turnClock, time.Second, t.timeUp).seq = t.game.g.Seq()
 	}
 }
 
@@ -1118,7 +923,9 @@ func (t *Table) publishInfo() bool {
 	info.Watching = len(watchers)
 	info.HostHere = watchers[t.rec.Host] > 0
 	info.Fair = t.fairInfo()
-	info.Paused = t.paused
+	if t.pause != nil {
+		info.Paused, info.PausedFor = true, t.pause.reason()
+	}
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {
@@ -1143,7 +950,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
-		a.Driven != b.Driven || a.Paused != b.Paused ||
+		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

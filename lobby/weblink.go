@@ -45,16 +45,19 @@ func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error)
 		if !revoke {
 			next = newLinkToken()
 		}
-		if err := t.update(actx, func(r *TableRecord) error { r.Link = next; return nil }); err != nil {
+		err := t.update(actx, func(r *TableRecord) error { r.Link = next; return nil }, func(context.Context) error {
+			// The info first: a web watcher dropped here finds the link
+			// ended in it (and says so), not the link it came by.
+			listed := t.publishInfo()
+			t.dropUnseen()
+			t.changed(false)
+			if listed {
+				t.lobby.notify()
+			}
+			return nil
+		})
+		if err != nil {
 			return "", err
-		}
-		// The info first: a web watcher dropped here finds the link
-		// ended in it (and says so), not the link it came by.
-		listed := t.publishInfo()
-		t.dropUnseen()
-		t.changed(false)
-		if listed {
-			t.lobby.notify()
 		}
 		return next, nil
 	})
