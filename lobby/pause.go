@@ -81,6 +81,13 @@ type PendingWrite interface {
 	Outcome() error
 }
 
+// PendingGame is the PendingWrite of Storage.CreateGame: once the write
+// has been saved, GameID is the new game's ID ("" if it was not saved).
+type PendingGame interface {
+	PendingWrite
+	GameID() string
+}
+
 // RetryLimit is the longest wait between two tries of a write that the
 // disk failed, while the table is paused: the first comes after a
 // second, each next after twice as long, up to this.
@@ -225,6 +232,9 @@ func (t *Table) unpause(actx context.Context, err error) {
 	}
 	t.botTried = -1 // a bot whose move was not saved moves again
 	t.runHeld(actx)
+	if !t.running() && t.timers[nextGame] == nil {
+		t.scheduleRestart() // a table of bots whose next game was not saved
+	}
 	t.changed(true)
 }
 

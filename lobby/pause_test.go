@@ -20,6 +20,22 @@ import (
 type gatedStore struct {
 	Storage
 	lobbytest.Gate
+	// tellsGameID: a new game's write held at the gate tells the game's
+	// ID once saved (a PendingGame), as the bbolt store's does.
+	tellsGameID bool
+}
+
+// heldGame is a new game's write held at the gate, a PendingGame.
+type heldGame struct {
+	*lobbytest.Held
+	id *string // set before the write settles
+}
+
+func (h heldGame) GameID() string {
+	if h.Outcome() != nil {
+		return ""
+	}
+	return *h.id
 }
 
 var _ PendingWrite = (*lobbytest.Held)(nil)
@@ -32,13 +48,21 @@ func (g *gatedStore) UpdateTable(ctx context.Context, name string, fn func(*Tabl
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.UpdateTable(ctx, name, fn) })
 }
 
-func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (id string, err error) {
-	err = g.Write(ctx, func(ctx context.Context) error {
+func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (string, error) {
+	id := new(string)
+	err := g.Write(ctx, func(ctx context.Context) error {
 		var err error
-		id, err = g.Storage.CreateGame(ctx, rec)
+		*id, err = g.Storage.CreateGame(ctx, rec)
 		return err
 	})
-	return id, err
+	var held *lobbytest.Held
+	if g.tellsGameID && errors.As(err, &held) {
+		return "", heldGame{Held: held, id: id}
+	}
+	if err != nil {
+		return "", err
+	}
+	return *id, nil
 }
 
 func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error {

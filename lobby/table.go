@@ -588,7 +588,10 @@ func (t *Table) start(actx context.Context, then func(actx context.Context) erro
 	}
 	next := newNextDice() // the next game's seed, committed before anyone gives one
 	kept := next.kept()
-	var id string
+	var (
+		id   string
+		late PendingGame // the write, when it answered late
+	)
 	for i := range evs {
 		evs[i].At = now
 	}
@@ -597,15 +600,19 @@ func (t *Table) start(actx context.Context, then func(actx context.Context) erro
 		id, err = t.lobby.cfg.Store.CreateGame(wctx, GameRecord{Table: t.rec.Name, Players: players, Names: names, Rules: t.rec.Rules,
 			Started: now, Fair: proof, Next: &kept})
 		if err != nil {
+			errors.As(err, &late)
 			return fmt.Errorf("save new game: %w", err)
 		}
 		return nil
 	}, func(actx context.Context) error {
 		t.next = next // stored with the game: the dice it was dealt from are spent
+		if id == "" && late != nil {
+			id = late.GameID() // saved after the table paused
+		}
 		if id == "" {
-			// Saved after the table paused: the ID never came back. The
-			// game, without events, is abandoned when the server next
-			// starts.
+			// Saved after the table paused, by a storage that does not
+			// tell the ID then: the game, without events, is abandoned
+			// when the server next starts.
 			return errSavedLate
 		}
 		return t.save(actx, func(wctx context.Context) error {

@@ -361,6 +361,10 @@ func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, e
 		return tx.Bucket(bucketActive).Put(u64(n), nil)
 	})
 	if err != nil {
+		var stalled *StalledError
+		if errors.As(err, &stalled) {
+			err = &StalledGame{StalledError: stalled, game: &out}
+		}
 		return Game{}, fmt.Errorf("create game at %s: %w", g.Table, err)
 	}
 	return out, nil

@@ -81,6 +81,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -182,6 +183,8 @@ type Store struct {
 	live map[uint64]liveGame
 
 	lat *latency // of every write, for CommitLatency
+	// fault is the disk's failure of the last write, while writes fail.
+	fault atomic.Pointer[Fault]
 
 	// champions remembers the top of boards (Champion), by board and
 	// season, until a game is rated or the ratings are rebuilt; under mu.

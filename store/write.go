@@ -42,12 +42,35 @@ func (e *StalledError) Outcome() error {
 	return e.outcome
 }
 
+// StalledGame is the StalledError of a CreateGame: once the write has
+// been saved, GameID is the new game's ID, so that the table that made
+// it begins it all the same.
+type StalledGame struct {
+	*StalledError
+	game *Game // set by the write before it settles
+}
+
+// Unwrap gives the StalledError.
+func (e *StalledGame) Unwrap() error { return e.StalledError }
+
+// GameID waits for the write to end and returns the game's ID, or "" if
+// it was not saved.
+func (e *StalledGame) GameID() string {
+	if e.Outcome() != nil {
+		return ""
+	}
+	return e.game.ID
+}
+
 // write runs fn in a write transaction, shared with other batch calls
 // when batch is set (bbolt's DB.Batch: one commit for many; fn may then
 // run more than once), then after, if not nil, which is given the
 // transaction's error and returns the write's (what a write does once it
 // has committed, or reads from what fn found, goes there); it counts the
 // time taken (CommitLatency).
+//
+// A commit the disk fails (full, read-only, an I/O error) returns a
+// *DiskError, and Fault tells it until a write is saved again.
 //
 // It watches ctx. A transaction that begins after ctx ended (it waited
 // for the write lock behind a commit that does not come back) writes
@@ -61,12 +84,16 @@ func (s *Store) write(ctx context.Context, batch bool, fn func(*bolt.Tx) error, 
 		if batch {
 			do = s.db.Batch
 		}
+		var fnErr error
 		err := do(func(tx *bolt.Tx) error {
-			if err := ctx.Err(); err != nil {
-				return err
+			if fnErr = ctx.Err(); fnErr != nil {
+				return fnErr
 			}
-			return fn(tx)
+			fnErr = fn(tx)
+			return fnErr
 		})
+		err = diskFault(err, fnErr)
+		s.noteWrite(err)
 		s.lat.observe(time.Since(start))
 		if after != nil {
 			err = after(err)

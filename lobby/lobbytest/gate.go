@@ -14,8 +14,26 @@ type Gate struct {
 	mu      sync.Mutex
 	shut    chan struct{} // nil: open
 	fail    error         // how the writes held end once it opens; nil: they are done
+	failing error         // every write fails with it at once (Fail); nil: none
 	waiting int
+	writes  int // writes begun, failed ones included
 	before  func()
+}
+
+// Fail makes every write from now on fail at once with err, as a disk
+// that is full or read-only does (nil: writes go through again).
+func (g *Gate) Fail(err error) {
+	g.mu.Lock()
+	g.failing = err
+	g.mu.Unlock()
+}
+
+// Writes is the number of writes begun so far, failed and held ones
+// included.
+func (g *Gate) Writes() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.writes
 }
 
 // Shut makes the writes from now on wait.
@@ -46,7 +64,8 @@ func (g *Gate) Waiting() int {
 	return g.waiting
 }
 
-// BeforeWrite sets a function that runs at the start of every write (nil:
+// BeforeWrite sets a function that runs at the start of every write,
+// before the gate is looked at: it may shut it for this write (nil:
 // none).
 func (g *Gate) BeforeWrite(f func()) {
 	g.mu.Lock()
@@ -76,13 +95,20 @@ func (h *Held) Outcome() error { <-h.settled; return h.outcome }
 // Write runs write through the gate.
 func (g *Gate) Write(ctx context.Context, write func(context.Context) error) error {
 	g.mu.Lock()
-	shut, before := g.shut, g.before
-	if shut != nil {
-		g.waiting++
-	}
+	before := g.before
+	g.writes++
 	g.mu.Unlock()
 	if before != nil {
 		before()
+	}
+	g.mu.Lock()
+	shut, failing := g.shut, g.failing
+	if shut != nil && failing == nil {
+		g.waiting++
+	}
+	g.mu.Unlock()
+	if failing != nil {
+		return failing
 	}
 	if shut == nil {
 		return write(ctx)

@@ -55,7 +55,26 @@ func (c *Clock) AfterFunc(d time.Duration, f func()) func() bool {
 // Advance moves the clock and runs the timers now due, each in its own
 // goroutine as time.AfterFunc would.
 func (c *Clock) Advance(d time.Duration) {
+	for _, f := range c.move(d) {
+		go f()
+	}
+}
+
+// AdvanceWait is Advance that returns once the timers it ran have
+// returned (each still in its own goroutine): for tests whose timers only
+// hand work on, never wait.
+func (c *Clock) AdvanceWait(d time.Duration) {
+	var wg sync.WaitGroup
+	for _, f := range c.move(d) {
+		wg.Go(f)
+	}
+	wg.Wait()
+}
+
+// move moves the clock by d and returns the timers now due, stopped.
+func (c *Clock) move(d time.Duration) []func() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
 	var due []func()
 	keep := c.timers[:0]
@@ -70,10 +89,7 @@ func (c *Clock) Advance(d time.Duration) {
 		}
 	}
 	c.timers = keep
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
+	return due
 }
 
 // Skip moves the clock without firing any timer, for tests that only

@@ -116,14 +116,34 @@ func (s Storage) CreateTable(ctx context.Context, t lobby.TableRecord) error {
 }
 
 // inLobbyTerms is err of a store write as the lobby knows it: terms maps
-// the store's error kinds to the lobby's, those of a write still under
-// way (a store.StalledError) too, once it has ended.
+// the store's error kinds to the lobby's, and a disk's failure of the
+// write (store.DiskError) is a *lobby.StorageFault; those of a write
+// still under way (a store.StalledError) too, once it has ended.
 func inLobbyTerms(err error, terms func(error) error) error {
+	all := func(err error) error { return terms(faulted(err)) }
 	var stalled *store.StalledError
 	if errors.As(err, &stalled) {
-		return pendingWrite{err: err, stalled: stalled, terms: terms}
+		pw := pendingWrite{err: err, stalled: stalled, terms: all}
+		var game *store.StalledGame
+		if errors.As(err, &game) {
+			return pendingGame{pendingWrite: pw, game: game}
+		}
+		return pw
 	}
-	return terms(err)
+	return all(err)
+}
+
+// written is err of a store write as the lobby knows it, with no terms
+// of its own (inLobbyTerms).
+func written(err error) error { return inLobbyTerms(err, func(err error) error { return err }) }
+
+// faulted is err as a *lobby.StorageFault when the disk failed the write.
+func faulted(err error) error {
+	var de *store.DiskError
+	if errors.As(err, &de) {
+		return &lobby.StorageFault{Reason: de.Reason(), Err: err}
+	}
+	return err
 }
 
 // pendingWrite is a lobby.PendingWrite: a store write still under way,
@@ -141,16 +161,27 @@ func (p pendingWrite) Unwrap() error            { return p.err }
 func (p pendingWrite) Settled() <-chan struct{} { return p.stalled.Settled() }
 func (p pendingWrite) Outcome() error           { return p.terms(p.stalled.Outcome()) }
 
+// pendingGame is a lobby.PendingGame: a new game's write still under
+// way, which tells the game's ID once it is saved.
+type pendingGame struct {
+	pendingWrite
+	game *store.StalledGame
+}
+
+var _ lobby.PendingGame = pendingGame{}
+
+func (p pendingGame) GameID() string { return p.game.GameID() }
+
 // UpdateTable changes a table's record through fn, in one transaction.
 func (s Storage) UpdateTable(ctx context.Context, name string, fn func(*lobby.TableRecord) error) error {
-	return s.st.UpdateTable(ctx, name, func(t *store.Table) error {
+	return written(s.st.UpdateTable(ctx, name, func(t *store.Table) error {
 		rec := toTable(*t)
 		if err := fn(&rec); err != nil {
 			return err
 		}
 		*t = fromTable(rec)
 		return nil
-	})
+	}))
 }
 
 // OpenTables lists the tables not closed.
@@ -187,7 +218,7 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 		rec, err = s.st.CreateGame(ctx, sg)
 	}
 	if err != nil {
-		return "", err
+		return "", written(err)
 	}
 	return rec.ID, nil
 }
@@ -222,13 +253,13 @@ func (s Storage) NextDice(ctx context.Context, table string) (lobby.NextDice, bo
 
 // SaveNextDice keeps a table's next dice.
 func (s Storage) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
-	return s.st.SetNextDice(ctx, table, toNextDice(d))
+	return written(s.st.SetNextDice(ctx, table, toNextDice(d)))
 }
 
 // AddChat keeps a line of a table's chat, and the last lobby.ChatKeep.
 func (s Storage) AddChat(ctx context.Context, table string, l lobby.ChatLine) error {
-	return s.st.AddChat(ctx, table, store.ChatLine{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
-		lobby.ChatKeep)
+	return written(s.st.AddChat(ctx, table, store.ChatLine{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
+		lobby.ChatKeep))
 }
 
 // Chat reads the lines kept of a table's chat.
@@ -250,13 +281,13 @@ func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, 
 	if res != nil {
 		r = &store.Result{Ended: res.Ended, Winner: res.Winner, Standings: res.Standings}
 	}
-	return s.st.Append(ctx, gameID, evs, r)
+	return written(s.st.Append(ctx, gameID, evs, r))
 }
 
 // Abandon ends a running game whose table the person by closed
 // (store.Store.Abandon, store.AbandonClosed).
 func (s Storage) Abandon(ctx context.Context, gameID string, at time.Time, by string) error {
-	return s.st.Abandon(ctx, gameID, at, &store.Abandonment{Reason: store.AbandonClosed, By: by})
+	return written(s.st.Abandon(ctx, gameID, at, &store.Abandonment{Reason: store.AbandonClosed, By: by}))
 }
 
 // InProgress returns the unfinished games (store.Store.InProgress).
@@ -291,7 +322,7 @@ func (s Storage) PersonName(ctx context.Context, id string) (string, error) {
 
 // AddInvite stores a one-time invite code.
 func (s Storage) AddInvite(ctx context.Context, table, code string, expires time.Time) error {
-	return s.st.AddInvite(ctx, table, code, expires)
+	return written(s.st.AddInvite(ctx, table, code, expires))
 }
 
 // UseInvite spends an invite code; store.ErrBadInvite is
