@@ -117,8 +117,11 @@ func (p *pause) reason() string {
 	if p.fault != nil {
 		return p.fault.Reason
 	}
-	return "the server's storage is not answering"
+	return stalledReason
 }
+
+// stalledReason is why a table paused on a write that did not answer.
+const stalledReason = "the server's storage is not answering"
 
 // save makes one write to storage, with a ctx that ends after
 // SaveTimeout, then runs then (if not nil): what the request has left to
@@ -250,6 +253,20 @@ func pausedLine(p *pause) string {
 		return pausedNotice
 	}
 	return "the table is paused: " + p.fault.Reason + ", and moves wait until it saves again"
+}
+
+// PausedWords says why a paused table waits, and that moves wait, for
+// every door ("" while it plays): "the server's disk is full: moves
+// wait".
+func (i TableInfo) PausedWords() string {
+	if !i.Paused {
+		return ""
+	}
+	why := i.PausedFor
+	if why == "" {
+		why = stalledReason
+	}
+	return why + ": moves wait"
 }
 
 // late reports whether the actor runs what a paused request had left to

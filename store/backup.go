@@ -51,10 +51,14 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // reading from its start, with its size; closing it frees its space. The
 // read transaction lasts only as long as the local copy, so a slow reader
 // of the copy never holds the database up.
+//
+// A disk with no room for the copy (or one that fails it) is a
+// *DiskError: Backup, which needs no room, may then stream the copy
+// straight from the database.
 func (s *Store) BackupFile(ctx context.Context) (io.ReadCloser, int64, error) {
 	f, err := os.CreateTemp(filepath.Dir(s.path), ".mia-backup-*")
 	if err != nil {
-		return nil, 0, fmt.Errorf("backup: %w", err)
+		return nil, 0, fmt.Errorf("backup: %w", diskFault(err, nil))
 	}
 	// Unlinked while open: nothing is left behind whatever happens next.
 	if err := os.Remove(f.Name()); err != nil {
@@ -66,7 +70,7 @@ func (s *Store) BackupFile(ctx context.Context) (io.ReadCloser, int64, error) {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
-		return nil, 0, errors.Join(err, f.Close())
+		return nil, 0, errors.Join(diskFault(err, nil), f.Close())
 	}
 	return f, n, nil
 }

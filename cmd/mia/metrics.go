@@ -32,6 +32,7 @@ type miaCollector struct {
 
 	sessions, connections, unauth, handshakes, refusals, dropped *prometheus.Desc
 	tables, moves, mailboxDrops, commit                          *prometheus.Desc
+	paused, failing                                              *prometheus.Desc
 	webWatchers, webFeeds, webFrames, webDropped, webLimited     *prometheus.Desc
 }
 
@@ -50,6 +51,8 @@ func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *mia
 		moves:        d("moves_total", "Actions applied at the tables, by kind.", "kind"),
 		mailboxDrops: d("mailbox_drops_total", "Snapshots a viewer's mailbox replaced before the viewer read them (a viewer slower than its table)."),
 		commit:       d("store_commit_seconds", "Time of the store's writes, from the call to the fsynced commit."),
+		paused:       d("tables_paused", "Open tables paused because a write to the store was not saved (it did not answer in time, or the disk failed it)."),
+		failing:      d("store_write_failing", "1 while the disk fails the store's writes, by the reason in words (full, read-only, an I/O error); absent while writes are saved.", "reason"),
 		webWatchers:  d("web_watchers", "The web window's open event streams (browsers watching a table)."),
 		webFeeds:     d("web_feeds", "Tables the web window follows for its watchers."),
 		webFrames:    d("web_frames_total", "Table fragments the web window drew: one per snapshot of a watched table, whatever its watchers."),
@@ -61,7 +64,7 @@ func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *mia
 // Describe sends every metric's description.
 func (c *miaCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.sessions, c.connections, c.unauth, c.handshakes, c.refusals, c.dropped,
-		c.tables, c.moves, c.mailboxDrops, c.commit, c.webWatchers, c.webFeeds, c.webFrames, c.webDropped, c.webLimited} {
+		c.tables, c.moves, c.mailboxDrops, c.commit, c.paused, c.failing, c.webWatchers, c.webFeeds, c.webFrames, c.webDropped, c.webLimited} {
 		ch <- d
 	}
 }
@@ -97,6 +100,10 @@ func (c *miaCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(c.moves, n, strings.ReplaceAll(kind, " ", "_"))
 	}
 	counter(c.mailboxDrops, ls.MailboxDrops)
+	gauge(c.paused, float64(ls.Paused))
+	if f := c.st.Fault(); f != nil {
+		gauge(c.failing, 1, f.Err.Reason())
+	}
 	cl := c.st.CommitLatency()
 	buckets := make(map[float64]uint64, len(cl.Bounds))
 	var cum uint64

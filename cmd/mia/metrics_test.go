@@ -83,11 +83,17 @@ func TestMetrics(t *testing.T) {
 		`mia_store_commit_seconds_count`:               func(v float64) bool { return v >= 5 },
 		`mia_store_commit_seconds_bucket{le="+Inf"}`:   func(v float64) bool { return v == m["mia_store_commit_seconds_count"] },
 		`mia_mailbox_drops_total`:                      func(v float64) bool { return v >= 0 },
+		`mia_tables_paused`:                            func(v float64) bool { return v == 0 },
 		`go_goroutines`:                                func(v float64) bool { return v > 0 },
 	} {
 		v, ok := m[series]
 		if !ok || !check(v) {
 			t.Errorf("%s = %v (present %v)", series, v, ok)
+		}
+	}
+	for series := range m {
+		if strings.HasPrefix(series, "mia_store_write_failing") {
+			t.Errorf("%s while every write is saved", series)
 		}
 	}
 	if err := stop(); err != nil {

@@ -389,7 +389,7 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 		// turn it is is asked again, with a fresh token.
 		bs.paused, bs.prompt = snap.Table.Paused, ""
 		if bs.paused {
-			out = append(out, pausedLine)
+			out = append(out, pausedLine(snap.Table))
 		} else {
 			out = append(out, resumedLine)
 		}

@@ -151,12 +151,12 @@ func ErrorLine(msg string) string {
 	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")
 }
 
-// The lines that tell a bot its table paused, because the server's
-// storage did not answer, and resumed (lobby.TableInfo.Paused).
-const (
-	pausedLine  = "TABLE PAUSED;the server's storage is not answering"
-	resumedLine = "TABLE RESUMED"
-)
+// pausedLine tells a bot its table paused, because the server's storage
+// did not save a write, and why (lobby.TableInfo.PausedWords);
+// resumedLine that it resumed.
+func pausedLine(info lobby.TableInfo) string { return "TABLE PAUSED;" + textField(info.PausedWords()) }
+
+const resumedLine = "TABLE RESUMED"
 
 // Prompts: YOUR TURN and ROLLED.
 

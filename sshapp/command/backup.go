@@ -2,17 +2,26 @@ package command
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/mia-game/mia/store"
 )
 
 // Backups is what the backup command needs from storage. *store.Store
 // implements it.
 type Backups interface {
 	// BackupFile is a consistent copy of the database, open for reading,
-	// and its size.
+	// and its size; a *store.DiskError when the disk has no room for it.
 	BackupFile(ctx context.Context) (io.ReadCloser, int64, error)
+	// Backup writes a consistent copy of the database to w, straight
+	// from the database (it holds a read transaction while it writes).
+	Backup(ctx context.Context, w io.Writer) (int64, error)
+	// Fault is the disk's failure of the store's writes while they
+	// fail, nil while they are saved.
+	Fault() *store.Fault
 }
 
 // Pacing of a backup: it is sent in chunks of backupChunk, the next one
@@ -48,7 +57,18 @@ func runBackup(_ context.Context, c *Call) int {
 	// lasts as long as the connection.
 	ctx := c.Session.Context()
 	start := time.Now()
+	if f := c.cfg.Backups.Fault(); f != nil {
+		fmt.Fprintf(c.Stderr, "mia: note: %s: the store's writes have failed since %s, and tables pause until they are saved; this copy holds what was saved\n",
+			f.Err.Reason(), f.Since.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
 	f, size, err := c.cfg.Backups.BackupFile(ctx)
+	var de *store.DiskError
+	if errors.As(err, &de) {
+		// No room beside the database for the copy: it is sent straight
+		// from the database, as slowly as the client takes it.
+		fmt.Fprintf(c.Stderr, "mia: note: %s: no room for the copy beside the database, so it is sent straight from it\n", de.Reason())
+		return c.streamBackup(ctx, start)
+	}
 	if err != nil {
 		return c.fail("make the backup", err)
 	}
@@ -59,6 +79,31 @@ func runBackup(_ context.Context, c *Call) int {
 		return c.Refuse("the backup was cut short after %d of %d bytes", n, size)
 	}
 	c.cfg.Log.Info("backup taken", "key", c.Key, "person", c.Person.ID, "bytes", n,
+		"took", time.Since(start).Round(time.Millisecond))
+	return ExitOK
+}
+
+// streamBackup sends the copy straight from the database (Backups.Backup)
+// through a pipe, paced as pacedCopy paces it.
+func (c *Call) streamBackup(ctx context.Context, start time.Time) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pr, pw := io.Pipe()
+	made := make(chan int64, 1)
+	go func() {
+		n, err := c.cfg.Backups.Backup(ctx, pw)
+		made <- n
+		pw.CloseWithError(err)
+	}()
+	n, err := c.pacedCopy(ctx, pr)
+	cancel()
+	pr.Close() // a copy cut short stops writing
+	size := <-made
+	if err != nil || n != size {
+		c.cfg.Log.Warn("backup not delivered", "key", c.Key, "bytes", n, "of", size, "err", err)
+		return c.Refuse("the backup was cut short after %d bytes", n)
+	}
+	c.cfg.Log.Info("backup taken, straight from the database", "key", c.Key, "person", c.Person.ID, "bytes", n,
 		"took", time.Since(start).Round(time.Millisecond))
 	return ExitOK
 }

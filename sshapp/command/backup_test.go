@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"io"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mia-game/mia/store"
 )
 
 // slowClient is a session whose client takes its output a little at a
@@ -92,5 +97,44 @@ func TestPacedCopy(t *testing.T) {
 	n, err = (&Call{Session: stalled, Stdout: stalled}).pacedCopy(ctx, bytes.NewReader(data))
 	if err == nil || n > backupOwed+backupChunk {
 		t.Errorf("to a stalled client: %d bytes, %v", n, err)
+	}
+}
+
+// fullDisk is a store on a full disk: writes fail (Fault), and there is
+// no room for a backup's copy beside the database.
+type fullDisk struct{ *store.Store }
+
+func (fullDisk) BackupFile(context.Context) (io.ReadCloser, int64, error) {
+	return nil, 0, &store.DiskError{Err: syscall.ENOSPC}
+}
+
+func (fullDisk) Fault() *store.Fault {
+	return &store.Fault{Err: &store.DiskError{Err: syscall.ENOSPC}, Since: time.Date(2026, 11, 28, 11, 0, 0, 0, time.UTC)}
+}
+
+// TestBackupOnAFullDisk: on a full disk the backup says what is wrong,
+// and sends the copy all the same, straight from the database.
+func TestBackupOnAFullDisk(t *testing.T) {
+	t.Parallel()
+	var st fullDisk
+	h := newHarness(t, func(c *Config) {
+		st.Store = c.Backups.(*store.Store)
+		c.Backups = st
+	})
+	root := h.admin("root")
+	var want bytes.Buffer
+	if _, err := h.st.Backup(context.Background(), &want); err != nil {
+		t.Fatal(err)
+	}
+	r := h.run(root, "backup")
+	r.expect(t, ExitOK, nil, []string{
+		"the server's disk is full: the store's writes have failed since 2026-11-28 11:00:00 UTC",
+		"the server's disk is full: no room for the copy beside the database, so it is sent straight from it",
+	})
+	if r.stdout != want.String() {
+		t.Fatalf("the copy sent straight: %d bytes, want %d", len(r.stdout), want.Len())
+	}
+	if strings.Contains(r.stderr, "something went wrong") {
+		t.Fatalf("stderr: %s", r.stderr)
 	}
 }

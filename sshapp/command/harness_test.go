@@ -43,7 +43,7 @@ type who struct {
 	store.Person
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, tweak ...func(*Config)) *harness {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
@@ -59,7 +59,7 @@ func newHarness(t *testing.T) *harness {
 		st.Close()
 	})
 	h := &harness{t: t, st: st, lobby: l, admins: map[string]bool{}, ended: map[string]string{}}
-	h.r = New(Config{
+	cfg := Config{
 		Lobby: l, Players: st, Records: st, Backups: st,
 		Log: log.New(io.Discard), Now: time.Now,
 		IsAdmin: func(fp string) bool {
@@ -73,7 +73,11 @@ func newHarness(t *testing.T) *harness {
 			h.ended[target] = reason
 			return 1
 		},
-	})
+	}
+	for _, f := range tweak {
+		f(&cfg)
+	}
+	h.r = New(cfg)
 	return h
 }
 

@@ -405,14 +405,11 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	return out
 }
 
-// pausedWhy is what a paused table's turn panel says (lobby.TableInfo.Paused).
-const pausedWhy = "the server's storage is not answering: moves wait until it does"
-
 // turnLines say whose turn it is, the clock, and what they must do, in
 // lines of at most w cells (two at most: the panel has room for them).
 func (m *tableScreen) turnLines(s *Styles, v *engine.View, now time.Time, w int) (string, []string) {
 	if m.snap.Table.Paused {
-		return s.Error.Render("Table paused"), joinLines(strings.Fields(pausedWhy), " ", w, 2)
+		return s.Error.Render("Table paused"), joinLines(strings.Fields(m.snap.Table.PausedWords()), " ", w, 2)
 	}
 	clock := ""
 	if left := m.remaining(now); left >= 0 {

@@ -504,7 +504,7 @@ func TestPausedTableShows(t *testing.T) {
 	paused.Table.Paused, paused.Deadline = true, time.Time{}
 	ts.setSnapshot(paused)
 	view := m.View()
-	if !strings.Contains(view, "Table paused") || !strings.Contains(view, "moves wait until it does") || strings.Contains(view, "Your turn") {
+	if !strings.Contains(view, "Table paused") || !strings.Contains(view, "answering: moves wait") || strings.Contains(view, "Your turn") {
 		t.Fatalf("a paused table:\n%s", view)
 	}
 	if ts.keys.Roll.Enabled() || ts.keys.Challenge.Enabled() || ts.keys.Announce.Enabled() {

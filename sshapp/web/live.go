@@ -17,6 +17,7 @@ import (
 type liveView struct {
 	Rules   string // the table's rules in words
 	State   string // "round 3", "waiting for players", "game over"
+	Paused  string // why the table waits (lobby.TableInfo.PausedWords), "" while it plays
 	Private bool
 	Dice    string // the dice's commitment, in words
 	Commit  string // the commitment in full, "" for none
@@ -93,6 +94,7 @@ func liveOf(snap lobby.Snapshot) liveView {
 		lv.State, lv.Head = fmt.Sprintf("waiting · %d of %d seated", info.Taken, info.Seats), "Seats"
 	}
 	lv.Ticking = snap.Playing && !snap.Deadline.IsZero()
+	lv.Paused = info.PausedWords()
 	lv.Seats = seatsOf(snap)
 	lv.Panel = panelOf(snap)
 	lv.Log = snap.LogLines(liveLog)

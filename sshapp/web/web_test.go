@@ -284,3 +284,32 @@ func TestClock(t *testing.T) {
 		t.Error("a clock mark was sent")
 	}
 }
+
+// TestPausedTableSays: a table paused because the server's storage does
+// not save (a full disk, say) says so on its live page, with why, and
+// shows no running turn clock.
+func TestPausedTableSays(t *testing.T) {
+	e := newEnv(t, lobbytest.NewDice(3), nil)
+	a, b := e.player("alice"), e.player("bob")
+	g := e.newGame("alpha", quickRules(), false, a, b)
+	snap := g.last[0]
+	fr, err := e.web.makeFrame(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html := string(fr.html(e.clock.Now())); strings.Contains(html, "Table paused") {
+		t.Fatalf("a table at play says it is paused:\n%s", html)
+	}
+	snap.Table.Paused, snap.Table.PausedFor, snap.Deadline = true, "the server's disk is full", time.Time{}
+	fr, err = e.web.makeFrame(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(fr.html(e.clock.Now()))
+	if m := missing(html, `<p class="paused" role="alert"><strong>Table paused.</strong> the server&#39;s disk is full: moves wait.</p>`); m != nil {
+		t.Fatalf("a paused table's page lacks %q:\n%s", m, html)
+	}
+	if strings.Contains(html, `class="clock"`) {
+		t.Fatalf("a paused table shows a running clock:\n%s", html)
+	}
+}
