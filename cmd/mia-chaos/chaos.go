@@ -32,6 +32,7 @@ type chaos struct {
 	errorLines                             []string
 	pendingReuse                           map[string][]string // table -> the closed table's games, to look for
 	started                                time.Time
+	disk                                   diskReport // -full-disk
 }
 
 func newChaos(cfg config, work string, out io.Writer) (*chaos, error) {
@@ -130,6 +131,12 @@ func createLine(sp tableSpec) string {
 // loop deals the kills.
 func (c *chaos) loop(ctx context.Context, r *rand.Rand) error {
 	for c.kills < c.cfg.kills && len(c.problems) < maxProblems {
+		if c.cfg.fullDisk && !c.disk.done && c.kills >= c.cfg.kills/2 {
+			c.disk.done = true
+			if err := c.fullDisk(ctx); err != nil {
+				return c.finish(err)
+			}
+		}
 		gap := time.Duration(r.Int64N(int64(c.cfg.maxGap)))
 		select {
 		case <-ctx.Done():
@@ -311,6 +318,10 @@ func (c *chaos) report() {
 		c.count("table "), c.liveChecks, c.count("finished no game"))
 	fmt.Fprintf(w, "  names reused: %d, the closed tables' games looked for after a restart: %d times, missing: %d\n",
 		c.reuses, c.reuseChecks, c.count("closed"))
+	if c.cfg.fullDisk {
+		fmt.Fprintf(w, "  full disk: %d tables of bots paused within %s of the disk filling, %d resumed within %s of it having room (full for %s)\n",
+			c.disk.paused, c.disk.pausedIn.Round(time.Millisecond), c.disk.resumed, c.disk.resumedIn.Round(time.Millisecond), c.disk.held.Round(time.Millisecond))
+	}
 	fmt.Fprintf(w, "  error lines in the server's log: %d\n", len(c.errorLines))
 	for _, l := range c.errorLines[:min(5, len(c.errorLines))] {
 		fmt.Fprintf(w, "    %s\n", l)

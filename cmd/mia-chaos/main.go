@@ -17,6 +17,12 @@
 //
 //	go run ./cmd/mia-chaos -kills 1000 -tables 20
 //
+// With -full-disk the data folder is on a small tmpfs, which it fills
+// halfway through the run while the server runs: every table of bots
+// must pause, its log saying the disk is full, the server must go on
+// answering, and once the disk has room every paused table must resume by
+// itself and play on; the checks after the next kill find nothing lost.
+//
 // It serves on 127.0.0.1 only, in a data folder of its own (a temporary one
 // unless -data is given), builds the server from this module unless -mia
 // names a binary, stops the server at the end, and exits 1 if any check
@@ -67,6 +73,7 @@ type config struct {
 	seed       uint64
 	mia        string
 	data       string
+	fullDisk   bool
 }
 
 func parse(args []string, out io.Writer) (config, error) {
@@ -83,6 +90,7 @@ func parse(args []string, out io.Writer) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 0, "seed of the kill moments (0: from the clock)")
 	fs.StringVar(&c.mia, "mia", "", "the mia binary (default: built from this module)")
 	fs.StringVar(&c.data, "data", "", "the server's data folder (default: a temporary one, removed at the end)")
+	fs.BoolVar(&c.fullDisk, "full-disk", false, "put the data folder on a small tmpfs (needs root) and fill it up halfway through: every table must pause, say why, and resume by itself once there is room")
 	if err := fs.Parse(args); err != nil {
 		return c, usageError{err}
 	}
@@ -91,6 +99,8 @@ func parse(args []string, out io.Writer) (config, error) {
 		return c, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	case c.kills < 1, c.tables < 1, c.waiting < 0, c.maxGap <= 0, c.liveEvery < 1, c.reuseEvery < 1:
 		return c, usageError{errors.New("-kills, -tables, -live-every and -reuse-every must be at least 1, -max-gap positive")}
+	case c.fullDisk && c.data != "":
+		return c, usageError{errors.New("-full-disk puts the data in a folder of its own: leave -data out")}
 	}
 	if c.seed == 0 {
 		c.seed = uint64(time.Now().UnixNano())
@@ -121,6 +131,17 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if cfg.data == "" {
 		cfg.data = filepath.Join(work, "data")
+	}
+	if cfg.fullDisk {
+		unmount, err := mountDisk(cfg.data)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := unmount(); err != nil {
+				fmt.Fprintln(out, "mia-chaos:", err)
+			}
+		}()
 	}
 	ch, err := newChaos(cfg, work, out)
 	if err != nil {

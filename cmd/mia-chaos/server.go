@@ -23,7 +23,14 @@ type server struct {
 
 	mu     sync.Mutex
 	errors []string // its log lines of level error
+	// paused and resumed are the tables the log said paused (and why)
+	// and resumed, in order.
+	paused  []pauseLine
+	resumed []string
 }
+
+// pauseLine is a table's pause as the log tells it.
+type pauseLine struct{ table, why string }
 
 // startServer runs mia on 127.0.0.1 with env and waits for its listening
 // line.
@@ -81,6 +88,17 @@ func (s *server) readLog(r io.Reader, listening chan<- map[string]any) {
 			}
 		case m["level"] == "error":
 			s.noteError(sc.Text())
+		case m["msg"] == "table paused: a write was not saved":
+			table, _ := m["table"].(string)
+			why, _ := m["why"].(string)
+			s.mu.Lock()
+			s.paused = append(s.paused, pauseLine{table, why})
+			s.mu.Unlock()
+		case m["msg"] == "storage answered: table resumed":
+			table, _ := m["table"].(string)
+			s.mu.Lock()
+			s.resumed = append(s.resumed, table)
+			s.mu.Unlock()
 		}
 	}
 }
@@ -89,6 +107,13 @@ func (s *server) noteError(line string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.errors = append(s.errors, line)
+}
+
+// pauses returns the pauses and the resumes the log told so far.
+func (s *server) pauses() ([]pauseLine, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]pauseLine(nil), s.paused...), append([]string(nil), s.resumed...)
 }
 
 func (s *server) errorLines() []string {
