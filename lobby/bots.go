@@ -32,6 +32,13 @@ func (t *Table) AddBot(ctx context.Context, p Player, level ai.Level) (Player, e
 		if len(t.sitters) >= t.rec.Seats {
 			return ErrTableFull
 		}
+		if len(t.sitters)+1 == t.rec.Seats && !slices.ContainsFunc(t.sitters, func(s Player) bool { return !s.Bot }) {
+			// The last seat: a table of bots only, within the budget.
+			if err := t.mayFillWithBots(p); err != nil {
+				return err
+			}
+			t.keepPlaying = t.keepPlaying || p.Admin
+		}
 		bot = t.newBot(level)
 		return t.seatSitters(actx, append(slices.Clip(t.sitters), bot), t.startIfFull)
 	})

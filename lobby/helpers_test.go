@@ -27,6 +27,8 @@ type env struct {
 	saveTimeout time.Duration
 	// maxTables is Config.MaxTables (0: the default).
 	maxTables int
+	// tweak, when set, changes the Config before the lobby opens.
+	tweak func(*Config)
 }
 
 func newEnv(t *testing.T) *env {
@@ -57,6 +59,9 @@ func (e *env) open() {
 	}
 	if e.dice != nil {
 		cfg.Dice = e.dice
+	}
+	if e.tweak != nil {
+		e.tweak(&cfg)
 	}
 	l, err := New(context.Background(), cfg)
 	if err != nil {

@@ -27,6 +27,15 @@ func (e *LimitError) Error() string {
 	case ErrTooManyTables:
 		return fmt.Sprintf("you host %s, the most one person may: close one first (table close NAME)",
 			Plural(e.Limit, "1 open table", "open tables"))
+	case ErrTooManyTablesHere:
+		return fmt.Sprintf("%s opened from your address, the most one address may, whatever its keys: close one first (table close NAME)",
+			Plural(e.Limit, "1 open table was", "open tables were"))
+	case ErrTooManyBotTablesHere:
+		return fmt.Sprintf("%s filled with bots only from your address, the most one address may: sit down yourself, or close one",
+			Plural(e.Limit, "1 table is", "tables are"))
+	case ErrTooManyBotTables:
+		return fmt.Sprintf("the server runs %s of bots only, the most it runs at once: sit down yourself, or try later",
+			Plural(e.Limit, "1 table", "tables"))
 	}
 	return fmt.Sprintf("%v (at most %d)", e.Rule, e.Limit)
 }

@@ -38,6 +38,11 @@ type Player struct {
 	Key   string
 	Bot   bool
 	Admin bool
+	// Source is the network source the player came from, for the caps
+	// counted by address (budget.go): an IPv4 address or an IPv6 /64, as
+	// the door names it; "" for one the caps do not count (a loopback or
+	// exempt source, the server's own programs). Never stored.
+	Source string
 	// TurnClock, when set, is how long each of this player's prompts lasts
 	// (a turn, and the announcement after a roll, each get it afresh)
 	// instead of the table's turn-seconds: the Mäxchen gateway's bots
@@ -104,6 +109,21 @@ type Config struct {
 	// (default DefaultMaxTables; negative: no cap). Server admins and the
 	// server's own programs are exempt.
 	MaxTables int
+	// MaxTablesPerSource is how many open tables may be opened from one
+	// source (Player.Source), whatever the keys (default
+	// DefaultMaxTablesPerSource; negative: no cap); MaxBotTablesPerSource
+	// how many of them may be filled with built-in bots only (default
+	// DefaultMaxBotTablesPerSource); MaxBotTables how many tables of bots
+	// only the server runs at once (default DefaultMaxBotTables). Admins
+	// are exempt.
+	MaxTablesPerSource    int
+	MaxBotTablesPerSource int
+	MaxBotTables          int
+	// BotTableIdle is how long a table of bots only plays on while nobody
+	// has it open, its host neither, before it rests until someone opens
+	// it (default DefaultBotTableIdle; negative: it never rests). An
+	// admin's table of bots plays on.
+	BotTableIdle time.Duration
 }
 
 // Lobby is the registry of open tables and the lobby chat.
@@ -126,6 +146,8 @@ type Lobby struct {
 	// opening keeps the tables being written (CreateTable), by lower-case
 	// name.
 	opening map[string]TableRecord
+	// openingFrom is the source each table being written is opened from.
+	openingFrom map[string]string
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -158,7 +180,19 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.MaxTables == 0 {
 		cfg.MaxTables = DefaultMaxTables
 	}
-	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]TableRecord),
+	if cfg.MaxTablesPerSource == 0 {
+		cfg.MaxTablesPerSource = DefaultMaxTablesPerSource
+	}
+	if cfg.MaxBotTablesPerSource == 0 {
+		cfg.MaxBotTablesPerSource = DefaultMaxBotTablesPerSource
+	}
+	if cfg.MaxBotTables == 0 {
+		cfg.MaxBotTables = DefaultMaxBotTables
+	}
+	if cfg.BotTableIdle == 0 {
+		cfg.BotTableIdle = DefaultBotTableIdle
+	}
+	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]TableRecord), openingFrom: make(map[string]string),
 		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted, dir: directory{names: make(map[string]string)}}
 	recs, err := cfg.Store.OpenTables(ctx)
 	if err != nil {
@@ -208,10 +242,13 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 }
 
 // kept is what a table finds again when it starts: its next dice and its
-// chat.
+// chat; and, for a table opened now, the source it was opened from and
+// whether by an admin (neither is stored).
 type kept struct {
-	next nextDice
-	chat []ChatLine
+	next    nextDice
+	chat    []ChatLine
+	from    string
+	byAdmin bool
 }
 
 // keptOf reads what storage kept of an open table: its next game's dice
@@ -330,7 +367,12 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 		l.mu.Unlock()
 		return nil, err
 	}
+	if err := l.checkSourceLocked(host); err != nil {
+		l.mu.Unlock()
+		return nil, err
+	}
 	l.opening[key] = rec
+	l.openingFrom[key] = host.Source
 	l.mu.Unlock()
 
 	sctx, cancel := context.WithTimeout(ctx, l.cfg.SaveTimeout)
@@ -342,21 +384,21 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 			<-pw.Settled()
 			if err := pw.Outcome(); err != nil {
 				l.log.Warn("a table was not created", "table", rec.Name, "err", err)
-				l.opened(key, rec, false)
+				l.opened(key, rec, host, false)
 				return
 			}
-			l.opened(key, rec, true)
+			l.opened(key, rec, host, true)
 		}()
 		return nil, ErrUnsaved
 	}
 	if err != nil {
-		l.opened(key, rec, false)
+		l.opened(key, rec, host, false)
 		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
 		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
 	}
-	t := l.opened(key, rec, true)
+	t := l.opened(key, rec, host, true)
 	if t == nil {
 		return nil, ErrLobbyClosed // stored: it opens with the next lobby
 	}
@@ -366,7 +408,7 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 // opened gives back the name CreateTable kept, and starts the table if it
 // was stored (nil if the lobby closed meanwhile), with its next dice
 // drawn and stored.
-func (l *Lobby) opened(key string, rec TableRecord, stored bool) *Table {
+func (l *Lobby) opened(key string, rec TableRecord, host Player, stored bool) *Table {
 	var next nextDice
 	if stored {
 		next = newNextDice()
@@ -375,10 +417,15 @@ func (l *Lobby) opened(key string, rec TableRecord, stored bool) *Table {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.opening, key)
+	delete(l.openingFrom, key)
 	if !stored || l.closed {
 		return nil
 	}
-	t := startTable(l, rec, kept{next: next})
+	from := ""
+	if budgeted(host) {
+		from = host.Source
+	}
+	t := startTable(l, rec, kept{next: next, from: from, byAdmin: host.Admin})
 	l.tables[key] = t
 	l.notifyLocked()
 	return t

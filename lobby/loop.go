@@ -232,11 +232,14 @@ const (
 	// retryWrite tries again a write that failed on a failing disk
 	// (pause.go); it is the pause's own, so it runs while paused.
 	retryWrite
+	// idleBots lets a table of bots that nobody has open rest
+	// (budget.go).
+	idleBots
 
 	timerKinds
 )
 
-var timerNames = [timerKinds]string{"turn clock", "bot move", "next game", "retry write"}
+var timerNames = [timerKinds]string{"turn clock", "bot move", "next game", "retry write", "idle bots"}
 
 func (k timerKind) String() string { return timerNames[k] }
 

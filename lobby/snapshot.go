@@ -32,10 +32,19 @@ type TableInfo struct {
 	// why, in words ("the server's disk is full").
 	Paused    bool
 	PausedFor string
+	// Resting: a table of bots only that nobody had open for a while
+	// (Config.BotTableIdle) starts no game until someone opens it.
+	Resting bool
 
 	members []string
 	created time.Time
 	link    string
+	// source is where the table was opened from, botsOnly that every
+	// seat is a built-in bot's, keepPlaying that it is an admin's
+	// (budget.go).
+	source      string
+	botsOnly    bool
+	keepPlaying bool
 }
 
 // Access is who may see the table (see Access.Admits). It holds the

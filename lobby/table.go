@@ -55,6 +55,11 @@ type Table struct {
 	guests    map[string]bool // person ids seated by Deal for the running game only
 	next      nextDice        // the next game's committed seed and the seeds given for it
 	closed    bool            // Close closed it: no request runs any more
+	source    string          // the source it was opened from (budget.go), "" if none or not known
+	// keepPlaying: an admin opened it or filled it with bots, so its bots
+	// play on with nobody there; resting: a table of bots nobody had open
+	// starts no game until someone opens it (budget.go).
+	keepPlaying, resting bool
 	abandoned string          // the game id Close stored as abandoned
 }
 
@@ -108,6 +113,7 @@ func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
+		source: k.from, keepPlaying: k.byAdmin,
 	}
 	for _, c := range k.chat {
 		t.chat.add(c)
@@ -772,7 +778,7 @@ func (t *Table) scheduleRestart() {
 // scheduleRestartIn starts the next game of a bot table after d (at once
 // if d <= 0).
 func (t *Table) scheduleRestartIn(d time.Duration) {
-	if !t.botsOnly() || t.driven {
+	if !t.botsOnly() || t.driven || t.resting {
 		return
 	}
 	t.after(nextGame, d, t.nextBotGame)
@@ -782,7 +788,7 @@ func (t *Table) scheduleRestartIn(d time.Duration) {
 func (t *Table) nextBotGame(actx context.Context) {
 	// The seats may have changed meanwhile (the table handed to a
 	// driver), or a game started.
-	if t.running() || t.driven || !t.botsOnly() {
+	if t.running() || t.driven || !t.botsOnly() || t.resting {
 		return
 	}
 	err := t.start(actx, func(context.Context) error {
@@ -817,6 +823,7 @@ func (t *Table) changed(newTurn bool) {
 		t.arm()
 	}
 	t.scheduleBot()
+	t.watchIdle()
 	if !t.running() {
 		t.cancelTimer(turnClock)
 		t.deadline = time.Time{}
@@ -897,6 +904,7 @@ func (t *Table) watchersChanged(p Player, joined *Subscription) {
 		t.changed(false)
 		return
 	}
+	t.watchIdle()
 	if t.publishInfo() {
 		t.lobby.notify()
 	}
@@ -933,6 +941,7 @@ func (t *Table) publishInfo() bool {
 	if t.pause != nil {
 		info.Paused, info.PausedFor = true, t.pause.reason()
 	}
+	info.source, info.botsOnly, info.keepPlaying, info.Resting = t.source, t.botsOnly() && !t.driven, t.keepPlaying, t.resting
 	if t.running() {
 		info.State = "playing"
 		for i, p := range t.game.players {
@@ -957,7 +966,7 @@ func (t *Table) publishInfo() bool {
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
 		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
-		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor ||
+		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor || a.Resting != b.Resting ||
 		!slices.Equal(a.members, b.members) {
 		return true
 	}

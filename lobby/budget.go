@@ -1,0 +1,152 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// The server's budget that fresh keys cannot multiply: caps counted by
+// the network source a table was opened from (Player.Source: an IPv4
+// address or an IPv6 /64), whatever the keys, besides the caps per person
+// (limits.go); and how long a table of bots plays on with nobody there.
+const (
+	// DefaultMaxTablesPerSource is how many open tables may be opened
+	// from one source (Config.MaxTablesPerSource).
+	DefaultMaxTablesPerSource = 10
+	// DefaultMaxBotTablesPerSource is how many tables whose every seat
+	// is a built-in bot may be filled from one source
+	// (Config.MaxBotTablesPerSource).
+	DefaultMaxBotTablesPerSource = 2
+	// DefaultMaxBotTables is how many tables of built-in bots only the
+	// server runs at once, admins' aside (Config.MaxBotTables).
+	DefaultMaxBotTables = 16
+	// DefaultBotTableIdle is how long a table of bots plays on while
+	// nobody has it open (Config.BotTableIdle).
+	DefaultBotTableIdle = 10 * time.Minute
+)
+
+// The rules of the budget: LimitError's Rule.
+var (
+	ErrTooManyTablesHere    = NewError(Refused, "too many open tables from one address")
+	ErrTooManyBotTablesHere = NewError(Refused, "too many tables of bots only from one address")
+	ErrTooManyBotTables     = NewError(Refused, "too many tables of bots only on the server")
+)
+
+// restingNotice is the chat line of a table of bots that rests.
+func restingNotice(idle time.Duration) string {
+	return fmt.Sprintf("nobody has had this table of bots open for %s: it rests after this game, until someone opens it", idle.Round(time.Second))
+}
+
+// wokenNotice is the chat line of a resting table someone opened.
+const wokenNotice = "someone opened the table: its bots play on"
+
+// budgeted reports whether the caps by source hold for p: not an
+// admin, and from a source that counts ("" is none: a loopback or exempt
+// source, or the server's own programs).
+func budgeted(p Player) bool { return !p.Admin && p.Source != "" }
+
+// checkSourceLocked refuses a new table to host when
+// cfg.MaxTablesPerSource open tables were opened from host's source
+// already, those being written counted (l.mu held).
+func (l *Lobby) checkSourceLocked(host Player) error {
+	limit := l.cfg.MaxTablesPerSource
+	if limit < 0 || !budgeted(host) {
+		return nil
+	}
+	n := 0
+	for _, t := range l.tables {
+		if t.Info().source == host.Source {
+			n++
+		}
+	}
+	for _, from := range l.openingFrom {
+		if from == host.Source {
+			n++
+		}
+	}
+	if n >= limit {
+		return &LimitError{Rule: ErrTooManyTablesHere, Limit: limit}
+	}
+	return nil
+}
+
+// mayFillWithBots refuses the bot that would fill t's last seat, making it
+// a table of bots only, when p (who adds it) is past a cap: the tables of
+// bots only filled from the table's source, or on the whole server.
+// Admins are exempt, and so are their tables (keepPlaying).
+func (t *Table) mayFillWithBots(p Player) error {
+	if p.Admin {
+		return nil
+	}
+	perSource, all := t.lobby.cfg.MaxBotTablesPerSource, t.lobby.cfg.MaxBotTables
+	here, n := 0, 0
+	for _, info := range t.lobby.tableInfos() {
+		if info.Name == t.name || !info.botsOnly || info.keepPlaying {
+			continue
+		}
+		n++
+		if info.source != "" && info.source == t.source {
+			here++
+		}
+	}
+	switch {
+	case t.source != "" && perSource >= 0 && here >= perSource:
+		return &LimitError{Rule: ErrTooManyBotTablesHere, Limit: perSource}
+	case all >= 0 && n >= all:
+		return &LimitError{Rule: ErrTooManyBotTables, Limit: all}
+	}
+	return nil
+}
+
+// tableInfos is every open table's info now.
+func (l *Lobby) tableInfos() []TableInfo {
+	l.mu.Lock()
+	ts := make([]*Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		ts = append(ts, t)
+	}
+	l.mu.Unlock()
+	out := make([]TableInfo, len(ts))
+	for i, t := range ts {
+		out[i] = t.Info()
+	}
+	return out
+}
+
+// unattended reports whether t is a table of bots only that nobody has
+// open (not its host either), and not an admin's: it rests after
+// BotTableIdle.
+func (t *Table) unattended() bool {
+	return t.botsOnly() && !t.driven && !t.keepPlaying && len(t.subs) == 0
+}
+
+// watchIdle sets the idleBots timer while the table is unattended, and
+// wakes a resting table as soon as it is not.
+func (t *Table) watchIdle() {
+	switch {
+	case t.unattended():
+		if t.timers[idleBots] == nil && !t.resting && t.lobby.cfg.BotTableIdle > 0 {
+			t.after(idleBots, t.lobby.cfg.BotTableIdle, t.rest)
+		}
+	default:
+		t.cancelTimer(idleBots)
+		if t.resting {
+			t.resting = false
+			t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: wokenNotice})
+			if !t.running() {
+				t.scheduleRestart()
+			}
+		}
+	}
+}
+
+// rest lets an unattended table of bots finish its game and start no
+// other until someone opens it: the idleBots timer.
+func (t *Table) rest(context.Context) {
+	t.resting = true
+	t.cancelTimer(nextGame)
+	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: restingNotice(t.lobby.cfg.BotTableIdle)})
+	t.lobby.log.Info("a table of bots nobody watches rests", "table", t.name, "idle", t.lobby.cfg.BotTableIdle)
+	t.changed(false)
+}
