@@ -55,12 +55,12 @@ type Table struct {
 	guests    map[string]bool // person ids seated by Deal for the running game only
 	next      nextDice        // the next game's committed seed and the seeds given for it
 	closed    bool            // Close closed it: no request runs any more
+	abandoned string          // the game id Close stored as abandoned
 	source    string          // the source it was opened from (budget.go), "" if none or not known
 	// keepPlaying: an admin opened it or filled it with bots, so its bots
 	// play on with nobody there; resting: a table of bots nobody had open
 	// starts no game until someone opens it (budget.go).
 	keepPlaying, resting bool
-	abandoned string          // the game id Close stored as abandoned
 }
 
 // gameRun is the game being played, or the one just finished.
