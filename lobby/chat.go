@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// MaxChatRunes is the longest chat line, in runes.
+const MaxChatRunes = 200
+
 // ChatLine is one cleaned chat message.
 type ChatLine struct {
 	At     time.Time

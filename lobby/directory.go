@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // directory is who is called what, now: the names of people with keys,
@@ -138,7 +139,7 @@ func (l *Lobby) tablesLocked() []*Table {
 
 // resultOf is how run ended, in its players' names now.
 func (t *Table) resultOf(run *gameRun) *Result {
-	label := func(s int) string { return Label(t.lobby.Name(run.players[s].ID), run.players[s].Bot) }
+	label := func(s int) string { return words.Label(t.lobby.Name(run.players[s].ID), run.players[s].Bot) }
 	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
 		r.Standings = append(r.Standings, label(s))

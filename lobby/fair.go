@@ -7,6 +7,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Errors of players' seeds.
@@ -67,7 +68,7 @@ func (n nextDice) kept() NextDice { return NextDice{Seed: n.seed, Given: slices.
 // a seed longer than fair.MaxSeedRunes is refused, not cut); empty stays
 // empty (no seed). Every door that takes a seed goes through it.
 func CleanSeed(text string) (string, error) {
-	text = Clean(text, fair.MaxSeedRunes+1) // one more: too long is refused, not cut
+	text = words.Clean(text, fair.MaxSeedRunes+1) // one more: too long is refused, not cut
 	if text == "" {
 		return "", nil
 	}

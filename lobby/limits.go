@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // DefaultMaxTables is how many open tables one person may host at once
@@ -26,7 +27,7 @@ func (e *LimitError) Error() string {
 	switch e.Rule {
 	case ErrTooManyTables:
 		return fmt.Sprintf("you host %s, the most one person may: close one first (table close NAME)",
-			Plural(e.Limit, "1 open table", "open tables"))
+			words.Plural(e.Limit, "1 open table", "open tables"))
 	}
 	return fmt.Sprintf("%v (at most %d)", e.Rule, e.Limit)
 }

@@ -1,16 +1,16 @@
 // Package lobby runs the tables: a registry of tables, one actor goroutine
 // per table that owns its game, its seats and its subscribers, the turn
-// clocks and the chats. It is also the one home of the rules of what
-// people see: names (names.go), who may see a table and its games
-// (access.go), the cleaning of typed text and plurals (clean.go), the
-// narration of a game's events (narrate.go), and ratings and seasons in
-// words (season.go).
+// clocks and the chats. It is also the one home of the rules of who may
+// do and see what: names (names.go), who may see a table and its games
+// (access.go), what one person may hold (limits.go), who may start a game
+// (table.go). The words every door shows, the narration of a game's
+// events among them, are lobby/words'.
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
 // the provably fair dice, and engine/rating) and its own subpackages
-// (lobby/ai, lobby/ident), never store or sshapp.
+// (lobby/ai, lobby/ident, lobby/words), never store or sshapp.
 package lobby
 
 import (
@@ -26,6 +26,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Player is someone at the lobby's doors: a person (ID, the kinds of
@@ -475,7 +476,7 @@ func (l *Lobby) Unsubscribe(m *Mailbox[int]) {
 
 // Say posts a line to the lobby chat.
 func (l *Lobby) Say(p Player, text string) error {
-	text = Clean(text, MaxChatRunes)
+	text = words.Clean(text, MaxChatRunes)
 	if text == "" {
 		return ErrEmptyMessage
 	}

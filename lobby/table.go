@@ -14,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -103,8 +104,8 @@ func (r *gameRun) log(seat int) []engine.Event {
 // now.
 type Result struct {
 	GameID    string
-	Winner    string   // as Label shows it: a bot marked "[bot]"
-	Standings []string // first to last, each as Label shows it
+	Winner    string   // as words.Label shows it: a bot marked "[bot]"
+	Standings []string // first to last, each as words.Label shows it
 }
 
 func startTable(l *Lobby, rec TableRecord, k kept) *Table {
@@ -544,9 +545,9 @@ type HostStartsError struct {
 
 func (e *HostStartsError) Error() string {
 	if e.Seated {
-		return Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
+		return words.Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
 	}
-	return Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
+	return words.Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
 }
 
 // Kind is Refused.
@@ -597,7 +598,7 @@ func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
 
 // Say posts a chat line at the table.
 func (t *Table) Say(ctx context.Context, p Player, text string) error {
-	text = Clean(text, MaxChatRunes)
+	text = words.Clean(text, MaxChatRunes)
 	if text == "" {
 		return ErrEmptyMessage
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -75,7 +76,7 @@ var errNoPlayer = lobby.NewError(lobby.NotFound, "no such player")
 
 // noPlayer is errNoPlayer for the argument arg.
 func noPlayer(arg string) error {
-	return lobby.Reword(errNoPlayer, "no player is called %s", lobby.Clean(arg, 40))
+	return lobby.Reword(errNoPlayer, "no player is called %s", words.Clean(arg, 40))
 }
 
 // target is a PLAYER argument found: a person (of any kind), or a key.
@@ -89,7 +90,7 @@ type target struct {
 // shown is the target's name for plain output, or its key shortened.
 func (w target) shown() string {
 	if w.Name != "" {
-		return lobby.Clean(w.Name, lobby.MaxUDPNameLen) // the longest name of any door
+		return words.Clean(w.Name, lobby.MaxUDPNameLen) // the longest name of any door
 	}
 	return shortFP(w.Key)
 }
@@ -172,7 +173,7 @@ func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (
 		ids[i] = r.Person
 	}
 	return target{}, lobby.Reword(errAmbiguous, "%d players are called %s; name one: %s", len(found),
-		lobby.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
+		words.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
 }
 
 // errAmbiguous: a PLAYER argument names more than one bot (reworded with
@@ -208,7 +209,7 @@ func (c *Call) person(ctx context.Context, arg string) (target, bool) {
 
 // shortFP shortens a fingerprint for tables of text.
 func shortFP(fp string) string {
-	fp = lobby.Clean(fp, 80)
+	fp = words.Clean(fp, 80)
 	if len(fp) > 19 {
 		return fp[:19] + "…"
 	}
@@ -219,13 +220,13 @@ func shortFP(fp string) string {
 // built-in bot, "name (bot)" for a player who played as a bot (every
 // game, when counted: see store.Rating.Bot); other names as they are.
 func botLabel(name, id string, bot bool) string {
-	name = lobby.Clean(name, lobby.MaxNameLen)
+	name = words.Clean(name, lobby.MaxNameLen)
 	if !bot {
 		return name
 	}
 	if rest, ok := strings.CutPrefix(id, lobby.BotIDPrefix); ok {
 		if level, _, ok := strings.Cut(rest, ":"); ok {
-			return name + " (" + lobby.Clean(level, 16) + " bot)"
+			return name + " (" + words.Clean(level, 16) + " bot)"
 		}
 	}
 	return name + " (bot)"

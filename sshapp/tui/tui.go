@@ -8,7 +8,7 @@
 // the session's renderer, built once per session (styles.go).
 //
 // Room: under sshapp, beside the server, which runs it on each session
-// with a terminal. It may import lobby (and lobby/ai), engine (and
+// with a terminal. It may import lobby (and lobby/ai, lobby/words), engine (and
 // engine/fair, engine/rating), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine/rating"
-	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -34,7 +34,7 @@ func boardRows(body string) []string {
 func storeRows(rs []store.Rating) []string {
 	var out []string
 	for i, r := range rs {
-		out = append(out, fmt.Sprintf("%d|%s|%s|%d", i+1, html.EscapeString(lobby.Label(r.Name, r.Bot())), lobby.Figure(r.Rating), r.Games))
+		out = append(out, fmt.Sprintf("%d|%s|%s|%d", i+1, html.EscapeString(words.Label(r.Name, r.Bot())), words.Figure(r.Rating), r.Games))
 	}
 	return out
 }

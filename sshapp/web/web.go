@@ -9,11 +9,12 @@
 //
 // Its room: under sshapp, beside the SSH server and the Mäxchen gateway.
 // It reads the lobby and the store through the interfaces it declares
-// (Lobby, Records); who sees what, the words of the game and the rules in
-// words are the lobby's (lobby.Viewer, lobby.Narrator, lobby.RuleWords),
-// the replay's steps the engine's (engine.CutSteps, as the replay screen
-// steps), and the recording the replay screen's, given in Config.Cast.
-// It may import lobby, engine (and engine/rating), store (record types)
+// (Lobby, Records); who sees what is the lobby's (lobby.Viewer), the words
+// of the game and the rules in words lobby/words' (words.Narrator,
+// words.RuleWords), the replay's steps the engine's (engine.CutSteps, as
+// the replay screen steps), and the recording the replay screen's, given
+// in Config.Cast. It may import lobby (and lobby/words), engine (and
+// engine/rating), store (record types)
 // and store/lobbystore (the history filter of the lobby's access rule),
 // never the screens
 // beside it; cmd/mia wires it.
