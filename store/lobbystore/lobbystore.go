@@ -3,9 +3,13 @@
 // imports the other: the lobby's interface in the lobby's types, the
 // adapter beside the store (as raft-boltdb implements raft's LogStore).
 // cmd/mia wires it; tests that run a lobby on a real store use it too.
+// It also puts the lobby's access rule in the store's terms (Access,
+// GameAccess, Shows, Visible): the doors that read the store's history
+// and boards (sshapp/command, sshapp/tui, sshapp/web) filter by it.
 //
 // Its room: the seam between lobby and store. It may import lobby, store
-// and engine; only composition roots (cmd/mia, tests) import it.
+// and engine (and engine/fair); cmd/mia, the doors above and tests
+// import it, never lobby or store.
 package lobbystore
 
 import (
