@@ -48,7 +48,7 @@ func capped(p Player) bool { return !p.Admin && ident.HasKeys(p.ID) }
 // held).
 func (l *Lobby) checkTablesLocked(host Player) error {
 	limit := l.cfg.MaxTables
-	if limit < 0 || !capped(host) {
+	if limit == NoLimit || !capped(host) {
 		return nil
 	}
 	n := 0

@@ -99,13 +99,25 @@ type Config struct {
 	// write's ctx.
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
-	// to twice as long (default 1 s; negative: no pause, for tests).
+	// to twice as long (0: DefaultBotDelay; NoDelay: no pause).
 	BotDelay time.Duration
 	// MaxTables is how many open tables one person may host at once
-	// (default DefaultMaxTables; negative: no cap). Server admins and the
+	// (0: DefaultMaxTables; NoLimit: no cap). Server admins and the
 	// server's own programs are exempt.
 	MaxTables int
 }
+
+// What Config says for "none", where its zero is a default: any other
+// negative value is refused.
+const (
+	// NoDelay, as Config.BotDelay: built-in bots move at once.
+	NoDelay time.Duration = -1
+	// NoLimit, as Config.MaxTables: no cap.
+	NoLimit = -1
+)
+
+// DefaultBotDelay is Config.BotDelay's default.
+const DefaultBotDelay = time.Second
 
 // Lobby is the registry of open tables and the lobby chat.
 type Lobby struct {
@@ -147,17 +159,22 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Log == nil {
 		cfg.Log = log.New(discard{})
 	}
-	if cfg.BotDelay == 0 {
-		cfg.BotDelay = time.Second
-	}
-	if cfg.BotDelay < 0 {
+	switch {
+	case cfg.BotDelay == 0:
+		cfg.BotDelay = DefaultBotDelay
+	case cfg.BotDelay == NoDelay:
 		cfg.BotDelay = 0
+	case cfg.BotDelay < 0:
+		return nil, fmt.Errorf("lobby: bot delay %v: 0 for the default, NoDelay for none", cfg.BotDelay)
 	}
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	if cfg.MaxTables == 0 {
+	switch {
+	case cfg.MaxTables == 0:
 		cfg.MaxTables = DefaultMaxTables
+	case cfg.MaxTables < 0 && cfg.MaxTables != NoLimit:
+		return nil, fmt.Errorf("lobby: max tables %d: 0 for the default, NoLimit for none", cfg.MaxTables)
 	}
 	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]TableRecord),
 		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted, dir: directory{names: make(map[string]string)}}

@@ -75,7 +75,7 @@ func newGatedEnv(t *testing.T, d time.Duration) *env {
 // fair dice, as newFairEnv).
 func newGatedEnvDice(t *testing.T, d time.Duration, dice *lobbytest.Dice) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: dice, botDelay: -1,
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: dice, botDelay: NoDelay,
 		gate: &gatedStore{}, saveTimeout: d}
 	e.open()
 	t.Cleanup(func() {

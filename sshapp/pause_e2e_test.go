@@ -109,7 +109,7 @@ func TestBotTablePaused(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate := &gatedStorage{Storage: lobbystore.New(st)}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: gate, SaveTimeout: 50 * time.Millisecond, BotDelay: -1,
+	l, err := lobby.New(context.Background(), lobby.Config{Store: gate, SaveTimeout: 50 * time.Millisecond, BotDelay: lobby.NoDelay,
 		Dice: lobbytest.NewDice(11)})
 	if err != nil {
 		t.Fatal(err)

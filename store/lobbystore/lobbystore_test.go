@@ -355,7 +355,7 @@ func TestKeptAcrossReopen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: -1})
+		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: lobby.NoDelay})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func TestLobbyOnASchema1File(t *testing.T) {
 	defer st.Close()
 	ctx := context.Background()
 	clock := lobbytest.NewClock()
-	l, err := lobby.New(ctx, lobby.Config{Store: New(st), Clock: clock, BotDelay: -1})
+	l, err := lobby.New(ctx, lobby.Config{Store: New(st), Clock: clock, BotDelay: lobby.NoDelay})
 	if err != nil {
 		t.Fatal(err)
 	}
