@@ -24,12 +24,12 @@ func (p Phase) String() string {
 	return "phase?"
 }
 
-// Kind is the kind of an action.
-type Kind uint8
+// ActionKind is the kind of an action.
+type ActionKind uint8
 
 // The actions of RULES.md.
 const (
-	Roll Kind = iota + 1
+	Roll ActionKind = iota + 1
 	Claim
 	Pass
 	Challenge
@@ -41,7 +41,7 @@ const (
 var kindNames = [...]string{"", "roll", "claim", "pass", "challenge", "give up", "timeout", "leave"}
 
 // String is the action's name as players say it ("roll", "give up").
-func (k Kind) String() string {
+func (k ActionKind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
 		return kindNames[k]
 	}
@@ -51,7 +51,7 @@ func (k Kind) String() string {
 // Action is one move by one seat. Look is used by Roll; Value by Claim and
 // by Pass (NoValue passes the current claim unchanged).
 type Action struct {
-	Kind  Kind
+	Kind  ActionKind
 	Seat  int
 	Look  bool
 	Value Value

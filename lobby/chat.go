@@ -49,7 +49,7 @@ func (e *ChatFloodError) Error() string {
 }
 
 // Kind is Refused.
-func (e *ChatFloodError) Kind() Kind { return Refused }
+func (e *ChatFloodError) Kind() ErrorKind { return Refused }
 
 // Is reports whether target is ErrChatFlood.
 func (e *ChatFloodError) Is(target error) bool { return target == ErrChatFlood }

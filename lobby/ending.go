@@ -59,7 +59,7 @@ func (e *EndError) To(id string) string {
 func (e *EndError) Is(target error) bool { return target == e.Why }
 
 // Kind is Why's kind (KindOf).
-func (e *EndError) Kind() Kind { return KindOf(e.Why) }
+func (e *EndError) Kind() ErrorKind { return KindOf(e.Why) }
 
 // end ends the subscription for why, unless it ended already: its
 // viewer reads why from Err once Done is closed.

@@ -36,7 +36,7 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Is(target error) bool { return target == e.Rule }
 
 // Kind is Refused: a limit says no.
-func (e *LimitError) Kind() Kind { return Refused }
+func (e *LimitError) Kind() ErrorKind { return Refused }
 
 // capped reports whether the per-person limits hold for p: a person with
 // keys, not on a server admin's key. The server's own programs (the

@@ -77,7 +77,7 @@ func (e *NameError) Error() string {
 }
 
 // Kind is Refused.
-func (e *NameError) Kind() Kind { return Refused }
+func (e *NameError) Kind() ErrorKind { return Refused }
 
 // Is matches the rule, and ErrBadName or ErrBadTableName for a refusal
 // of the characters, the length or the dash.
@@ -209,7 +209,7 @@ func (e *LookalikeError) Error() string {
 }
 
 // Kind is Refused.
-func (e *LookalikeError) Kind() Kind { return Refused }
+func (e *LookalikeError) Kind() ErrorKind { return Refused }
 
 // Is matches the rule.
 func (e *LookalikeError) Is(target error) bool { return target == e.Rule }

@@ -551,7 +551,7 @@ func (e *HostStartsError) Error() string {
 }
 
 // Kind is Refused.
-func (e *HostStartsError) Kind() Kind { return Refused }
+func (e *HostStartsError) Kind() ErrorKind { return Refused }
 
 // Is reports whether target is ErrNotHost.
 func (e *HostStartsError) Is(target error) bool { return target == ErrNotHost }

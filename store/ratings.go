@@ -85,35 +85,35 @@ type Board struct {
 	Season rating.Season // rating.AllTime, or a month or week
 }
 
-// Kind selects the rows of a leaderboard.
-type Kind uint8
+// BoardKind selects the rows of a leaderboard.
+type BoardKind uint8
 
 // The kinds of rows.
 const (
-	Everyone Kind = iota
-	People        // people: not every rated game in a bot's seat (Rating.Bot)
-	Bots          // bots: every rated game in a bot's seat
+	Everyone BoardKind = iota
+	People             // people: not every rated game in a bot's seat (Rating.Bot)
+	Bots               // bots: every rated game in a bot's seat
 )
 
 // kindWords are the kinds' names: `leaderboard --json`'s "kind" and the
 // web window's ?kind=.
 var kindWords = [...]string{Everyone: "everyone", People: "people", Bots: "bots"}
 
-// Kinds are the kinds of rows, in the order they are offered.
-var Kinds = []Kind{Everyone, People, Bots}
+// BoardKinds are the kinds of rows, in the order they are offered.
+var BoardKinds = []BoardKind{Everyone, People, Bots}
 
 // String is the kind's name: "everyone", "people" or "bots".
-func (k Kind) String() string {
+func (k BoardKind) String() string {
 	if int(k) < len(kindWords) {
 		return kindWords[k]
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ParseKind is the kind of a name String gives; ok is false for any
+// ParseBoardKind is the kind of a name String gives; ok is false for any
 // other word.
-func ParseKind(s string) (k Kind, ok bool) {
-	for _, k := range Kinds {
+func ParseBoardKind(s string) (k BoardKind, ok bool) {
+	for _, k := range BoardKinds {
 		if s == kindWords[k] {
 			return k, true
 		}
@@ -124,7 +124,7 @@ func ParseKind(s string) (k Kind, ok bool) {
 // BoardQuery asks for a leaderboard.
 type BoardQuery struct {
 	Board
-	Kind  Kind
+	Kind  BoardKind
 	Limit int // at most this many rows; all if 0 or less
 }
 

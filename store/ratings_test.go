@@ -246,7 +246,7 @@ func TestRatingsBotSeats(t *testing.T) {
 	if r.Games != 1 || r.BotGames != 1 || !r.Bot() {
 		t.Errorf("after a game as a bot: %+v (bot %v)", r, r.Bot())
 	}
-	kinds := func(k Kind) []string {
+	kinds := func(k BoardKind) []string {
 		rs, err := s.Leaderboard(ctx, BoardQuery{Kind: k})
 		if err != nil {
 			t.Fatal(err)
@@ -844,21 +844,21 @@ func TestAbandonedGamesAreNotRated(t *testing.T) {
 // no kind.
 func TestKindNames(t *testing.T) {
 	for _, c := range []struct {
-		kind Kind
+		kind BoardKind
 		name string
 	}{{Everyone, "everyone"}, {People, "people"}, {Bots, "bots"}} {
 		if got := c.kind.String(); got != c.name {
 			t.Errorf("%d names itself %q, want %q", c.kind, got, c.name)
 		}
-		if k, ok := ParseKind(c.name); !ok || k != c.kind {
+		if k, ok := ParseBoardKind(c.name); !ok || k != c.kind {
 			t.Errorf("ParseKind(%q) = %d, %v", c.name, k, ok)
 		}
 	}
-	if len(Kinds) != 3 {
-		t.Errorf("Kinds: %v", Kinds)
+	if len(BoardKinds) != 3 {
+		t.Errorf("Kinds: %v", BoardKinds)
 	}
 	for _, w := range []string{"", "People", "bot", "all", "kind(3)"} {
-		if k, ok := ParseKind(w); ok {
+		if k, ok := ParseBoardKind(w); ok {
 			t.Errorf("ParseKind(%q) = %d, a kind", w, k)
 		}
 	}

@@ -224,7 +224,7 @@ func atTable(name string, err error) error {
 }
 
 // errorLine is the ERROR line that answers err: the one place where the
-// bot protocol tells an error, whatever its kind (lobby.Kind), in the one
+// bot protocol tells an error, whatever its kind (lobby.ErrorKind), in the one
 // line PROTOCOL.md §2 has for it, ERROR;TEXT, with lobby.Shown's
 // sentence. An error that sentence hides (a fault, a storage that does
 // not answer) is logged with its text, never sent.

@@ -88,7 +88,7 @@ type Session interface {
 	// Rename validates and stores the caller's name (a key that is
 	// nobody's becomes a new person's) and makes it the session's; every
 	// screen showing them shows it at once. Its errors have kinds
-	// (lobby.Kind): a refusal's sentence is what the person reads.
+	// (lobby.ErrorKind): a refusal's sentence is what the person reads.
 	Rename(ctx context.Context, name string) (store.Person, error)
 	// Hint is the ssh command line that reaches the server, with extra
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
@@ -238,7 +238,7 @@ func (c *Call) Refuse(format string, args ...any) int {
 
 // fail answers a request that failed with err: the one place where a
 // command's errors become an exit status and a sentence, by their kind
-// (lobby.Kind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
+// (lobby.ErrorKind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
 // request not done, whatever the reason) and writes lobby.Shown's
 // sentence: a refusal's own reason ("every seat is taken"), a fixed
 // sentence for a fault or a storage that does not answer, whose error is

@@ -27,7 +27,7 @@ var leaderboardCommand = Command{
 type LeaderboardJSON struct {
 	Table   string       `json:"table"` // "" overall
 	Season  SeasonJSON   `json:"season"`
-	Kind    string       `json:"kind"` // store.Kind.String: "everyone", "people" or "bots"
+	Kind    string       `json:"kind"` // store.BoardKind.String: "everyone", "people" or "bots"
 	Players []RatingJSON `json:"players"`
 }
 

@@ -368,7 +368,7 @@ func (m *tableScreen) syncKeys() {
 	k := &m.keys
 	v := m.view()
 	playing := m.have && m.snap.Playing
-	can := func(kind engine.Kind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
+	can := func(kind engine.ActionKind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
 	k.Roll.SetEnabled(can(engine.Roll))
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))

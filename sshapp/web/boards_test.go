@@ -70,7 +70,7 @@ func TestBoardKinds(t *testing.T) {
 
 	kinds := []struct {
 		arg  string // ?kind=, "" none
-		kind store.Kind
+		kind store.BoardKind
 		want int // rows on the overall board
 	}{{"", store.Everyone, 3}, {"everyone", store.Everyone, 3}, {"people", store.People, 2}, {"bots", store.Bots, 1}}
 	for _, table := range []string{"", "pub"} {
@@ -110,7 +110,7 @@ func TestBoardKinds(t *testing.T) {
 						t.Errorf("the rows\n%s\nwant (the store's)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 					}
 					var want []string
-					for _, other := range store.Kinds {
+					for _, other := range store.BoardKinds {
 						if other == k.kind {
 							want = append(want, `<strong aria-current="page">`+other.String()+`</strong>`)
 							continue

@@ -97,7 +97,7 @@ type message struct {
 
 // statusOf is the HTTP status of a request that failed with an error of
 // kind k.
-func statusOf(k lobby.Kind) int {
+func statusOf(k lobby.ErrorKind) int {
 	switch k {
 	case lobby.Refused:
 		return http.StatusForbidden
@@ -111,7 +111,7 @@ func statusOf(k lobby.Kind) int {
 
 // fail answers a request that failed with err: the one place where the
 // web window's errors become a status and a page, by their kind
-// (lobby.Kind, statusOf). NotFound is the one page of what is not there
+// (lobby.ErrorKind, statusOf). NotFound is the one page of what is not there
 // (notFound); the others a page of lobby.Shown's sentence, with
 // Retry-After for Unavailable. An error that sentence hides is logged
 // (lobby.LogHidden) with what the page was doing (what: "read the
@@ -691,13 +691,13 @@ type leaderboardView struct {
 
 // whoWords are the kinds of players as the board's title says them
 // (as `leaderboard` does).
-var whoWords = map[store.Kind]string{store.People: "people only", store.Bots: "bots only"}
+var whoWords = map[store.BoardKind]string{store.People: "people only", store.Bots: "bots only"}
 
 // leaderboardPage is a board in a season: overall (the games of public
 // tables) or, with ?table=NAME, the newest table of that name the viewer
 // may see (lobbystore.Visible: a private one only through its link), in
 // the season running or ?season=S (a month, an ISO week or all-time),
-// of everyone or ?kind=people or bots (store.Kind, as `leaderboard
+// of everyone or ?kind=people or bots (store.BoardKind, as `leaderboard
 // --people` and `--bots`).
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -720,7 +720,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	kind := store.Everyone
 	if arg := args.Get(kindParam); arg != "" {
 		var ok bool
-		if kind, ok = store.ParseKind(arg); !ok {
+		if kind, ok = store.ParseBoardKind(arg); !ok {
 			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", words.Clean(arg, 32), store.Everyone, store.People, store.Bots))
 			return
 		}
@@ -752,7 +752,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	if kind != store.Everyone {
 		lv.Empty = "No rated games of " + kind.String() + " yet."
 	}
-	for _, k := range store.Kinds {
+	for _, k := range store.BoardKinds {
 		l := seasonLink{Text: k.String()}
 		if k != kind {
 			l.URL = boardPath(tableName, token, seasonArg, k)
