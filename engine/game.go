@@ -3,6 +3,8 @@
 // no change. It has no goroutines, clocks or I/O; dice come from a Source.
 package engine
 
+import "time"
+
 // Phase is what the player whose turn it is must do.
 type Phase uint8
 
@@ -134,6 +136,16 @@ func (g *Game) Winner() int { return g.winner }
 
 // Seq is the number of events so far.
 func (g *Game) Seq() int { return g.seq }
+
+// Result is how a game ended, as a game's record keeps it: its winner
+// and standings (Winner, Standings) and when it ended. The lobby hands it
+// to its storage and the store keeps it; a zero Ended is the time of the
+// game's last event.
+type Result struct {
+	Ended     time.Time
+	Winner    int   // seat
+	Standings []int // seats, the winner first
+}
 
 // Standings ranks every seat, winner first, once the game is over: the
 // living by lives (then seat order), then those out, last out first

@@ -138,9 +138,9 @@ func (l *Lobby) tablesLocked() []*Table {
 }
 
 // resultOf is how run ended, in its players' names now.
-func (t *Table) resultOf(run *gameRun) *Result {
+func (t *Table) resultOf(run *gameRun) *ResultInfo {
 	label := func(s int) string { return words.Label(t.lobby.Name(run.players[s].ID), run.players[s].Bot) }
-	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
+	r := &ResultInfo{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
 		r.Standings = append(r.Standings, label(s))
 	}

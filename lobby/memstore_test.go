@@ -173,7 +173,7 @@ func (m *memStore) game(id string) (*memGame, error) {
 	return m.games[n-1], nil
 }
 
-func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, res *GameResult) error {
+func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, res *engine.Result) error {
 	if err := m.lock(ctx); err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (id string,
 	return id, err
 }
 
-func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error {
+func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 

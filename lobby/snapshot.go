@@ -62,7 +62,7 @@ type Snapshot struct {
 	Game     *engine.View // the running or last game, from your seat; nil before the first
 	Deadline time.Time    // when the current turn times out
 	Chat     []ChatLine
-	Result   *Result // how the last game ended, until the next starts
+	Result   *ResultInfo // how the last game ended, until the next starts
 
 	names  []string       // by game seat, the players' names now
 	labels []string       // names with the bots marked (words.Label), for the words of the game

@@ -32,7 +32,7 @@ type Storage interface {
 	CreateGame(ctx context.Context, g GameRecord) (string, error)
 	// Append stores a game's next events, durably, before it returns; a
 	// non-nil res ends the game in the same write.
-	Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error
+	Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error
 	// Abandon ends a running game without a result, because the person
 	// by closed its table while it ran: no tally of games or wins and no
 	// rating moves, and the game is listed as abandoned by them.
@@ -110,13 +110,6 @@ type GameRecord struct {
 	// game (in place of the dice the game was dealt from), as
 	// SaveNextDice would.
 	Next *NextDice
-}
-
-// GameResult ends a game.
-type GameResult struct {
-	Ended     time.Time
-	Winner    int   // seat
-	Standings []int // seats, the winner first
 }
 
 // SavedGame is an unfinished game found in storage, with its events.

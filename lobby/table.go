@@ -42,7 +42,7 @@ type Table struct {
 	rec       TableRecord
 	sitters   []Player
 	game      *gameRun
-	result    *Result
+	result    *ResultInfo
 	subs      map[*Subscription]struct{}
 	watchers  map[string]int // open subscriptions by person id (addSub, removeSub)
 	chat      chatLog
@@ -100,9 +100,9 @@ func (r *gameRun) log(seat int) []engine.Event {
 	return evs[:len(evs):len(evs)]
 }
 
-// Result is how the last game at a table ended, in the players' names
+// ResultInfo is how the last game at a table ended, in the players' names
 // now.
-type Result struct {
+type ResultInfo struct {
 	GameID    string
 	Winner    string   // as words.Label shows it: a bot marked "[bot]"
 	Standings []string // first to last, each as words.Label shows it
@@ -872,9 +872,9 @@ func (t *Table) apply(actx context.Context, a engine.Action) error {
 	for i := range evs {
 		evs[i].At = now
 	}
-	var res *GameResult
+	var res *engine.Result
 	if next.Over() {
-		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
+		res = &engine.Result{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
 	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
 		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)

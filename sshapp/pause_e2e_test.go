@@ -40,7 +40,7 @@ func (g *gatedStorage) CreateGame(ctx context.Context, rec lobby.GameRecord) (id
 	return id, err
 }
 
-func (g *gatedStorage) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
+func (g *gatedStorage) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 

@@ -74,7 +74,7 @@ func fillGames(tb testing.TB, st *store.Store, pool []store.Seat, n int) {
 					tb.Error(err)
 					return
 				}
-				res := &store.Result{Winner: g.Winner(), Standings: g.Standings()}
+				res := &engine.Result{Winner: g.Winner(), Standings: g.Standings()}
 				if err := st.Append(ctx, gm.ID, evs, res); err != nil {
 					tb.Error(err)
 					return

@@ -31,7 +31,7 @@ func TestHistoryFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
@@ -186,7 +186,7 @@ func TestClosedTableRecordsAfterNameReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID

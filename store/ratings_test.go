@@ -52,7 +52,7 @@ func finishGameAt(t testing.TB, s *Store, table string, st []Seat, standings []i
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Append(ctx, g.ID, nil, &Result{Ended: ended, Winner: standings[0], Standings: standings}); err != nil {
+	if err := s.Append(ctx, g.ID, nil, &engine.Result{Ended: ended, Winner: standings[0], Standings: standings}); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -296,7 +296,7 @@ func TestRatingsPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range chunks {
-		var res *Result
+		var res *engine.Result
 		if i == len(chunks)-1 {
 			res = resultOf(eg)
 		}
@@ -504,7 +504,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	r := newRand(26)
 	type plan struct {
 		g   Game
-		res Result
+		res engine.Result
 	}
 	plans := make([]plan, n)
 	for i := range plans {
@@ -526,7 +526,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 		}
 		plans[i] = plan{
 			g:   Game{Table: tbl, Seats: st, Rules: engine.DefaultOptions(), Started: started},
-			res: Result{Ended: started.Add(time.Duration(r.Int64N(int64(40 * time.Minute)))), Winner: standings[0], Standings: standings},
+			res: engine.Result{Ended: started.Add(time.Duration(r.Int64N(int64(40 * time.Minute)))), Winner: standings[0], Standings: standings},
 		}
 	}
 	var (

@@ -35,7 +35,7 @@ func (g gated) CreateGame(ctx context.Context, rec lobby.GameRecord) (id string,
 	return id, err
 }
 
-func (g gated) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
+func (g gated) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(context.Context) error { return g.Storage.Append(context.Background(), gameID, evs, res) })
 }
 

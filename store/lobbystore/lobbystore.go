@@ -249,12 +249,8 @@ func (s Storage) Chat(ctx context.Context, table string) ([]lobby.ChatLine, erro
 }
 
 // Append stores a game's next events, and its result when res is given.
-func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
-	var r *store.Result
-	if res != nil {
-		r = &store.Result{Ended: res.Ended, Winner: res.Winner, Standings: res.Standings}
-	}
-	return s.st.Append(ctx, gameID, evs, r)
+func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
+	return s.st.Append(ctx, gameID, evs, res)
 }
 
 // Abandon ends a running game whose table the person by closed

@@ -56,7 +56,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
@@ -239,7 +239,7 @@ func TestStorage(t *testing.T) {
 	if err != nil || !g.Over() {
 		t.Fatalf("leave: %v (over %v)", err, g.Over())
 	}
-	if err := s.Append(ctx, id, more, &lobby.GameResult{Ended: now.Add(time.Minute), Winner: g.Winner(), Standings: g.Standings()}); err != nil {
+	if err := s.Append(ctx, id, more, &engine.Result{Ended: now.Add(time.Minute), Winner: g.Winner(), Standings: g.Standings()}); err != nil {
 		t.Fatal(err)
 	}
 	stored, all, err := st.Game(ctx, id)
@@ -300,7 +300,7 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.UpdateTable(ctx, "g2", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
