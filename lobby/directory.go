@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/lobby/words"
 )
@@ -151,7 +152,7 @@ func (t *Table) resultOf(run *gameRun) *ResultInfo {
 // seated, in the game shown, in its chat or among the seeds given.
 func (t *Table) shows(id string) bool {
 	return t.rec.Host == id || t.seatOf(id) >= 0 || t.gameSeat(id) >= 0 || t.chat.has(id) ||
-		slices.ContainsFunc(t.next.given, func(g GivenSeed) bool { return g.ID == id })
+		slices.ContainsFunc(t.next.Given, func(g fair.GivenSeed) bool { return g.Person == id })
 }
 
 // renamed shows the person id's new name wherever the table shows them.
@@ -190,14 +191,14 @@ func (t *Table) merged(from, into, name string) {
 		t.sitters = sitters
 	}
 	t.chat.merged(from, into, name)
-	if i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.ID == from }); i >= 0 {
-		given := slices.Clone(t.next.given)
-		if slices.ContainsFunc(given, func(g GivenSeed) bool { return g.ID == into }) {
+	if i := slices.IndexFunc(t.next.Given, func(g fair.GivenSeed) bool { return g.Person == from }); i >= 0 {
+		given := slices.Clone(t.next.Given)
+		if slices.ContainsFunc(given, func(g fair.GivenSeed) bool { return g.Person == into }) {
 			given = slices.Delete(given, i, i+1)
 		} else {
-			given[i].ID = into
+			given[i].Person = into
 		}
-		t.next.given = given
+		t.next.Given = given
 	}
 	t.changed(false)
 }

@@ -247,9 +247,9 @@ func (l *Lobby) keptOf(ctx context.Context, table string) kept {
 		k.next = newNextDice()
 		l.saveNext(ctx, table, k.next)
 	default:
-		k.next = nextDice{seed: d.Seed, given: d.Given}
+		k.next = nextDice(d)
 		for _, g := range d.Given {
-			l.learn(ctx, g.ID)
+			l.learn(ctx, g.Person)
 		}
 	}
 	if k.chat, err = l.cfg.Store.Chat(ctx, table); err != nil {

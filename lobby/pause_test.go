@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
@@ -57,7 +58,7 @@ func (g *gatedStore) UseInvite(ctx context.Context, table, code, fp string, now 
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.UseInvite(ctx, table, code, fp, now) })
 }
 
-func (g *gatedStore) SaveNextDice(ctx context.Context, table string, d NextDice) error {
+func (g *gatedStore) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.SaveNextDice(ctx, table, d) })
 }
 
@@ -477,7 +478,7 @@ func TestPausedWritesOfEveryKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stored := slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.ID == host.ID && g.Seed == "lucky 7" })
+			stored := slices.Contains(d.Given, fair.GivenSeed{Person: host.ID, Seed: "lucky 7"})
 			_, shown := tbl.Info().Fair.Seed(host.ID)
 			if stored != shown {
 				t.Fatalf("the seed stored %t, shown %t", stored, shown)

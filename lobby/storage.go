@@ -55,10 +55,10 @@ type Storage interface {
 	// NextDice returns the dice kept for an open table's next game
 	// (SaveNextDice, or CreateGame's GameRecord.Next); ok is false when
 	// none are kept.
-	NextDice(ctx context.Context, table string) (d NextDice, ok bool, err error)
+	NextDice(ctx context.Context, table string) (d fair.NextDice, ok bool, err error)
 	// SaveNextDice keeps an open table's next dice, durably, before it
 	// returns, where no reader of the tables finds its secret seed.
-	SaveNextDice(ctx context.Context, table string, d NextDice) error
+	SaveNextDice(ctx context.Context, table string, d fair.NextDice) error
 	// AddChat keeps a line of an open table's chat, durably, with the
 	// last ChatKeep lines before it; the older go. It keeps who said it
 	// (FromID), never their name (From), which is looked up when shown.
@@ -66,15 +66,6 @@ type Storage interface {
 	// Chat returns the lines kept of an open table's chat, oldest first,
 	// without names (From is empty).
 	Chat(ctx context.Context, table string) ([]ChatLine, error)
-}
-
-// NextDice is a table's secret seed for its next game (the commitment
-// shown is its SHA-256) and the seeds players gave for that game, by
-// person id: what a restart must find as it was. Storage keeps no names
-// (GivenSeed.Name) nor Seated.
-type NextDice struct {
-	Seed  fair.Seed
-	Given []GivenSeed
 }
 
 // TableRecord is a table as it is stored: its name, who may see it
@@ -109,7 +100,7 @@ type GameRecord struct {
 	// drawn as it begins: storage keeps them in the same write as the
 	// game (in place of the dice the game was dealt from), as
 	// SaveNextDice would.
-	Next *NextDice
+	Next *fair.NextDice
 }
 
 // SavedGame is an unfinished game found in storage, with its events.

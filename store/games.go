@@ -274,14 +274,11 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 // next dice of the game's table (SetNextDice): drawn as the game begins,
 // they replace those the game was dealt from, so that a stop at any
 // moment finds either the old dice unused or the game and the new dice.
-func (s *Store) CreateGameWithNext(ctx context.Context, g Game, next NextDice) (Game, error) {
-	if _, err := fair.ParseSeed(next.Seed); err != nil {
-		return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
-	}
+func (s *Store) CreateGameWithNext(ctx context.Context, g Game, next fair.NextDice) (Game, error) {
 	return s.createGame(ctx, g, &next)
 }
 
-func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, error) {
+func (s *Store) createGame(ctx context.Context, g Game, next *fair.NextDice) (Game, error) {
 	if err := ctxErr(ctx, "create game"); err != nil {
 		return Game{}, err
 	}
@@ -323,7 +320,7 @@ func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, e
 	var nextJSON []byte
 	if next != nil {
 		var err error
-		if nextJSON, err = json.Marshal(next); err != nil {
+		if nextJSON, err = json.Marshal(keep(*next)); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
 		}
 	}

@@ -51,7 +51,7 @@
 //	          for the address it plays from (registered, or held)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
-//	next_dice lower(table) -> NextDice (JSON): an open table's secret seed
+//	next_dice lower(table) -> keptDice (JSON): an open table's secret seed
 //	          for its next game and the seeds people gave for it, by person
 //	chat      lower(table) 0x00 seq(8) -> ChatLine (JSON): the last lines
 //	          of an open table's chat, by the person who said each

@@ -21,19 +21,40 @@ import (
 // table of that name while it is open: closing it, or opening a new table
 // of its name, drops them.
 
-// NextDice is a table's secret seed for its next game (engine/fair: its
-// SHA-256 is the commitment shown) and the seeds people gave for that
-// game. It is kept apart from the table's record, which commands read.
-type NextDice struct {
-	Seed  string      `json:"seed"` // 64 hex digits
-	Given []GivenSeed `json:"given,omitempty"`
+// keptDice are a table's next dice (fair.NextDice) as the store keeps
+// them, in JSON: the secret seed in hex. They are kept apart from the
+// table's record, which commands read.
+type keptDice struct {
+	Seed  string     `json:"seed"` // 64 hex digits
+	Given []keptSeed `json:"given,omitempty"`
 }
 
-// GivenSeed is a seed a person gave, by their id (a name is looked up
-// when shown).
-type GivenSeed struct {
+// keptSeed is a fair.GivenSeed as keptDice keep it.
+type keptSeed struct {
 	Person string `json:"person"`
 	Seed   string `json:"seed"`
+}
+
+// keep is d as the store keeps it.
+func keep(d fair.NextDice) keptDice {
+	k := keptDice{Seed: d.Seed.Reveal()}
+	for _, g := range d.Given {
+		k.Given = append(k.Given, keptSeed(g))
+	}
+	return k
+}
+
+// dice are the next dice k keeps.
+func (k keptDice) dice() (fair.NextDice, error) {
+	seed, err := fair.ParseSeed(k.Seed)
+	if err != nil {
+		return fair.NextDice{}, err
+	}
+	d := fair.NextDice{Seed: seed}
+	for _, g := range k.Given {
+		d.Given = append(d.Given, fair.GivenSeed(g))
+	}
+	return d, nil
 }
 
 // ChatLine is a line of a table's chat, by the id of the person who said
@@ -60,14 +81,11 @@ func openTable(tx *bolt.Tx, name string) (Table, error) {
 
 // SetNextDice keeps an open table's next dice, durably, in place of those
 // kept before. ErrNotFound if the table is not open.
-func (s *Store) SetNextDice(ctx context.Context, table string, d NextDice) error {
+func (s *Store) SetNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	if err := ctxErr(ctx, "set next dice"); err != nil {
 		return err
 	}
-	if _, err := fair.ParseSeed(d.Seed); err != nil {
-		return fmt.Errorf("set next dice of %s: %w", table, err)
-	}
-	v, err := json.Marshal(d)
+	v, err := json.Marshal(keep(d))
 	if err != nil {
 		return fmt.Errorf("set next dice of %s: %w", table, err)
 	}
@@ -85,20 +103,24 @@ func (s *Store) SetNextDice(ctx context.Context, table string, d NextDice) error
 
 // NextDice returns the next dice kept for a table; ErrNotFound if none
 // are.
-func (s *Store) NextDice(ctx context.Context, table string) (NextDice, error) {
+func (s *Store) NextDice(ctx context.Context, table string) (fair.NextDice, error) {
 	if err := ctxErr(ctx, "next dice"); err != nil {
-		return NextDice{}, err
+		return fair.NextDice{}, err
 	}
-	var d NextDice
+	var k keptDice
 	err := s.db.View(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketNextDice).Get([]byte(fold(table)))
 		if v == nil {
 			return ErrNotFound
 		}
-		return json.Unmarshal(v, &d)
+		return json.Unmarshal(v, &k)
 	})
 	if err != nil {
-		return NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
+		return fair.NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
+	}
+	d, err := k.dice()
+	if err != nil {
+		return fair.NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
 	}
 	return d, nil
 }
@@ -202,15 +224,15 @@ func mergeKept(tx *bolt.Tx, from, into string) error {
 	type kv struct{ k, v []byte }
 	var puts []kv
 	err := dice.ForEach(func(k, v []byte) error {
-		var d NextDice
+		var d keptDice
 		if err := json.Unmarshal(v, &d); err != nil {
 			return fmt.Errorf("decode next dice of %q: %w", k, err)
 		}
-		i := slices.IndexFunc(d.Given, func(g GivenSeed) bool { return g.Person == from })
+		i := slices.IndexFunc(d.Given, func(g keptSeed) bool { return g.Person == from })
 		if i < 0 {
 			return nil
 		}
-		if slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.Person == into }) {
+		if slices.ContainsFunc(d.Given, func(g keptSeed) bool { return g.Person == into }) {
 			d.Given = slices.Delete(d.Given, i, i+1)
 		} else {
 			d.Given[i].Person = into
@@ -271,7 +293,7 @@ func checkKept(tx *bolt.Tx) []error {
 	people := tx.Bucket(bucketPeople)
 	unknown := func(id string) bool { return ident.HasKeys(id) && people.Get([]byte(id)) == nil }
 	_ = tx.Bucket(bucketNextDice).ForEach(func(k, v []byte) error {
-		var d NextDice
+		var d keptDice
 		switch {
 		case !open(k):
 			errs = append(errs, fmt.Errorf("next dice of %q, no open table", k))

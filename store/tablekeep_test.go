@@ -28,16 +28,25 @@ func TestTableKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := fair.NewSeed().Reveal()
-	d := NextDice{Seed: seed, Given: []GivenSeed{{Person: alice.ID, Seed: "a seed"}}}
+	seed := fair.NewSeed()
+	d := fair.NextDice{Seed: seed, Given: []fair.GivenSeed{{Person: alice.ID, Seed: "a seed"}}}
 	if err := s.SetNextDice(ctx, "club", d); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetNextDice(ctx, "club", NextDice{Seed: "not hex"}); err == nil {
-		t.Error("a bad seed was kept")
-	}
 	if got, err := s.NextDice(ctx, "CLUB"); err != nil || got.Seed != seed || len(got.Given) != 1 {
 		t.Fatalf("next dice %+v %v", got, err)
+	}
+	// A seed that does not parse, as a damaged file could hold it.
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketNextDice).Put([]byte("club"), []byte(`{"seed":"not hex"}`))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.NextDice(ctx, "club"); !errors.Is(err, fair.ErrBadSeed) {
+		t.Errorf("a bad seed read back: %+v %v", got, err)
+	}
+	if err := s.SetNextDice(ctx, "club", d); err != nil {
+		t.Fatal(err)
 	}
 	for i := range 7 {
 		if err := s.AddChat(ctx, "club", ChatLine{Person: alice.ID, Text: fmt.Sprint("line ", i)}, 5); err != nil {
@@ -48,8 +57,8 @@ func TestTableKeeps(t *testing.T) {
 	if err != nil || len(ls) != 5 || ls[0].Text != "line 2" || ls[4].Text != "line 6" {
 		t.Fatalf("chat %+v %v, want lines 2 to 6", ls, err)
 	}
-	next := fair.NewSeed().Reveal()
-	g, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, NextDice{Seed: next})
+	next := fair.NewSeed()
+	g, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, fair.NextDice{Seed: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +70,7 @@ func TestTableKeeps(t *testing.T) {
 	}
 	// Something no open table owns, as a damaged file could hold it.
 	if err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketNextDice).Put([]byte("gone"), []byte(`{"seed":"`+seed+`"}`)); err != nil {
+		if err := tx.Bucket(bucketNextDice).Put([]byte("gone"), []byte(`{"seed":"`+seed.Reveal()+`"}`)); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketChat).Put(append([]byte("club\x00"), u64(99)...), []byte(`{"person":"p:404","text":"x"}`)); err != nil {
@@ -102,7 +111,7 @@ func TestTableKeeps(t *testing.T) {
 			t.Errorf("kept at a closed or missing table: %v", err)
 		}
 	}
-	if _, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, NextDice{Seed: next}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, fair.NextDice{Seed: next}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a game with next dice at a closed table: %v", err)
 	}
 	if err := s.Check(ctx); err != nil {
@@ -131,11 +140,11 @@ func TestJoinKeyMovesKept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seed := fair.NewSeed().Reveal()
-	if err := s.SetNextDice(ctx, "one", NextDice{Seed: seed, Given: []GivenSeed{{Person: laptop.ID, Seed: "laptop's"}}}); err != nil {
+	seed := fair.NewSeed()
+	if err := s.SetNextDice(ctx, "one", fair.NextDice{Seed: seed, Given: []fair.GivenSeed{{Person: laptop.ID, Seed: "laptop's"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetNextDice(ctx, "two", NextDice{Seed: seed, Given: []GivenSeed{
+	if err := s.SetNextDice(ctx, "two", fair.NextDice{Seed: seed, Given: []fair.GivenSeed{
 		{Person: laptop.ID, Seed: "laptop's"}, {Person: alice.ID, Seed: "alice's"}}}); err != nil {
 		t.Fatal(err)
 	}

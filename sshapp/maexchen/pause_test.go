@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
@@ -39,7 +40,7 @@ func (g gated) Append(ctx context.Context, gameID string, evs []engine.Event, re
 	return g.Write(ctx, func(context.Context) error { return g.Storage.Append(context.Background(), gameID, evs, res) })
 }
 
-func (g gated) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
+func (g gated) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	return g.Write(ctx, func(context.Context) error { return g.Storage.SaveNextDice(context.Background(), table, d) })
 }
 

@@ -186,7 +186,7 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 		err error
 	)
 	if g.Next != nil {
-		rec, err = s.st.CreateGameWithNext(ctx, sg, toNextDice(*g.Next))
+		rec, err = s.st.CreateGameWithNext(ctx, sg, *g.Next)
 	} else {
 		rec, err = s.st.CreateGame(ctx, sg)
 	}
@@ -196,37 +196,21 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 	return rec.ID, nil
 }
 
-func toNextDice(d lobby.NextDice) store.NextDice {
-	out := store.NextDice{Seed: d.Seed.Reveal()}
-	for _, g := range d.Given {
-		out.Given = append(out.Given, store.GivenSeed{Person: g.ID, Seed: g.Seed})
-	}
-	return out
-}
-
 // NextDice reads a table's next dice; none kept is ok false.
-func (s Storage) NextDice(ctx context.Context, table string) (lobby.NextDice, bool, error) {
+func (s Storage) NextDice(ctx context.Context, table string) (fair.NextDice, bool, error) {
 	d, err := s.st.NextDice(ctx, table)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return lobby.NextDice{}, false, nil
+		return fair.NextDice{}, false, nil
 	case err != nil:
-		return lobby.NextDice{}, false, err
+		return fair.NextDice{}, false, err
 	}
-	seed, err := fair.ParseSeed(d.Seed)
-	if err != nil {
-		return lobby.NextDice{}, false, fmt.Errorf("next dice of %s: %w", table, err)
-	}
-	out := lobby.NextDice{Seed: seed}
-	for _, g := range d.Given {
-		out.Given = append(out.Given, lobby.GivenSeed{ID: g.Person, Seed: g.Seed})
-	}
-	return out, true, nil
+	return d, true, nil
 }
 
 // SaveNextDice keeps a table's next dice.
-func (s Storage) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
-	return s.st.SetNextDice(ctx, table, toNextDice(d))
+func (s Storage) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
+	return s.st.SetNextDice(ctx, table, d)
 }
 
 // AddChat keeps a line of a table's chat, and the last lobby.ChatKeep.

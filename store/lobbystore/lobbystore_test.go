@@ -395,7 +395,7 @@ func TestKeptAcrossReopen(t *testing.T) {
 	if err != nil || len(recs) != 1 {
 		t.Fatal(recs, err)
 	}
-	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed) {
+	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed.Reveal()) {
 		t.Error("the table's record holds its next secret seed")
 	}
 	l.Close()
