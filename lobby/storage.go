@@ -72,7 +72,9 @@ type Storage interface {
 // (Access: privacy, host, members, creation), rules and seats, when it
 // was closed (zero while open), and who is seated for its next game (so
 // that a restart, clean or not, finds them seated; a game in progress
-// keeps its own players).
+// keeps its own players). It is the store's TableRecord in the lobby's
+// types (Access, Player), which the store may not import; lobbystore
+// converts one to the other.
 type TableRecord struct {
 	Name string
 	Access

@@ -116,7 +116,7 @@ func TestKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateTable(ctx, Table{Name: "erins", Host: erin.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
+	if err := s.CreateTable(ctx, TableRecord{Name: "erins", Host: erin.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
 		Members: []string{bob.ID}, Seated: []Seat{{Person: erin.ID, Fingerprint: "SHA256:e1"}}}); err != nil {
 		t.Fatal(err)
 	}

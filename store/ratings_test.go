@@ -59,7 +59,7 @@ func finishGameAt(t testing.TB, s *Store, table string, st []Seat, standings []i
 }
 
 // createTable stores a table, public or private, created at `at`.
-func createTable(t testing.TB, s *Store, name string, private bool, at time.Time) Table {
+func createTable(t testing.TB, s *Store, name string, private bool, at time.Time) TableRecord {
 	t.Helper()
 	tb := table(name)
 	tb.Private, tb.Created = private, at
@@ -341,7 +341,7 @@ func TestRatingsPrivate(t *testing.T) {
 
 	// The table closes; a public table takes its name. Its board is its
 	// own: empty, then only its own games.
-	if err := s.UpdateTable(ctx, "secret", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "secret", func(tb *TableRecord) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	reused := createTable(t, s, "SECRET", false, t0.Add(2*time.Hour))
@@ -487,7 +487,7 @@ func snapshot(t testing.TB, s *Store) map[string]string {
 // and a table without a record; over five months. Now and then one
 // person holds two seats. It returns the games by id and their tables'
 // records.
-func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*Table) {
+func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*TableRecord) {
 	t.Helper()
 	ctx := context.Background()
 	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
@@ -495,7 +495,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	pub := createTable(t, s, "pub", false, t0)
 	club := createTable(t, s, "club", true, t0)
 	old := createTable(t, s, "secret", true, t0)
-	if err := s.UpdateTable(ctx, "secret", func(tb *Table) error { tb.Closed = reuse; return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "secret", func(tb *TableRecord) error { tb.Closed = reuse; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	old.Closed = reuse
@@ -566,7 +566,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	if t.Failed() {
 		t.FailNow()
 	}
-	return games, map[string]*Table{"pub": &pub, "club": &club, "secret old": &old, "secret": &neu}
+	return games, map[string]*TableRecord{"pub": &pub, "club": &club, "secret old": &old, "secret": &neu}
 }
 
 // TestRebuildEqualsLive: 10,000 random games rated live through the store

@@ -57,10 +57,10 @@ func (k keptDice) dice() (fair.NextDice, error) {
 	return d, nil
 }
 
-// ChatLine is a line of a table's chat, by the id of the person who said
-// it (a name is looked up when shown); no person for a notice of the
-// server's.
-type ChatLine struct {
+// ChatRecord is a line of a table's chat as the store keeps it: by the
+// id of the person who said it (a name is looked up when shown); no
+// person for a notice of the server's.
+type ChatRecord struct {
 	At     time.Time `json:"at"`
 	Person string    `json:"person,omitempty"`
 	Bot    bool      `json:"bot,omitempty"`
@@ -68,13 +68,13 @@ type ChatLine struct {
 }
 
 // openTable reads an open table's record, or fails with ErrNotFound.
-func openTable(tx *bolt.Tx, name string) (Table, error) {
+func openTable(tx *bolt.Tx, name string) (TableRecord, error) {
 	t, err := getTable(tx, name)
 	if err != nil {
-		return Table{}, err
+		return TableRecord{}, err
 	}
 	if !t.IsOpen() {
-		return Table{}, fmt.Errorf("table closed: %w", ErrNotFound)
+		return TableRecord{}, fmt.Errorf("table closed: %w", ErrNotFound)
 	}
 	return t, nil
 }
@@ -131,7 +131,7 @@ func chatPrefix(table string) []byte { return append([]byte(fold(table)), 0) }
 // AddChat keeps a line of an open table's chat, durably, and drops the
 // oldest lines beyond the last keep. ErrNotFound if the table is not
 // open.
-func (s *Store) AddChat(ctx context.Context, table string, l ChatLine, keep int) error {
+func (s *Store) AddChat(ctx context.Context, table string, l ChatRecord, keep int) error {
 	if err := ctxErr(ctx, "add chat"); err != nil {
 		return err
 	}
@@ -172,16 +172,16 @@ func (s *Store) AddChat(ctx context.Context, table string, l ChatLine, keep int)
 }
 
 // Chat returns the lines kept of a table's chat, oldest first.
-func (s *Store) Chat(ctx context.Context, table string) ([]ChatLine, error) {
+func (s *Store) Chat(ctx context.Context, table string) ([]ChatRecord, error) {
 	if err := ctxErr(ctx, "chat"); err != nil {
 		return nil, err
 	}
-	var out []ChatLine
+	var out []ChatRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
 		prefix := chatPrefix(table)
 		c := tx.Bucket(bucketChat).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var l ChatLine
+			var l ChatRecord
 			if err := json.Unmarshal(v, &l); err != nil {
 				return fmt.Errorf("decode chat line %x: %w", k, err)
 			}
@@ -250,7 +250,7 @@ func mergeKept(tx *bolt.Tx, from, into string) error {
 	chat := tx.Bucket(bucketChat)
 	var lines []kv
 	err = chat.ForEach(func(k, v []byte) error {
-		var l ChatLine
+		var l ChatRecord
 		if err := json.Unmarshal(v, &l); err != nil {
 			return fmt.Errorf("decode chat line %x: %w", k, err)
 		}
@@ -313,7 +313,7 @@ func checkKept(tx *bolt.Tx) []error {
 	})
 	_ = tx.Bucket(bucketChat).ForEach(func(k, v []byte) error {
 		i := len(k) - 9 // name 0x00 seq(8)
-		var l ChatLine
+		var l ChatRecord
 		switch {
 		case i < 1 || k[i] != 0:
 			errs = append(errs, fmt.Errorf("chat: bad key %x", k))

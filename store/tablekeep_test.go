@@ -21,7 +21,7 @@ import (
 func TestTableKeeps(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
-	if err := s.CreateTable(ctx, Table{Name: "Club", Host: "SHA256:h", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
+	if err := s.CreateTable(ctx, TableRecord{Name: "Club", Host: "SHA256:h", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := s.SetName(ctx, "SHA256:a", "alice")
@@ -49,7 +49,7 @@ func TestTableKeeps(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 7 {
-		if err := s.AddChat(ctx, "club", ChatLine{Person: alice.ID, Text: fmt.Sprint("line ", i)}, 5); err != nil {
+		if err := s.AddChat(ctx, "club", ChatRecord{Person: alice.ID, Text: fmt.Sprint("line ", i)}, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,7 +94,7 @@ func TestTableKeeps(t *testing.T) {
 	if err := s.db.Update(func(tx *bolt.Tx) error { return dropKept(tx, "gone") }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateTable(ctx, "club", func(tb *Table) error { tb.Closed = tb.Created.Add(1); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "club", func(tb *TableRecord) error { tb.Closed = tb.Created.Add(1); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.NextDice(ctx, "club"); !errors.Is(err, ErrNotFound) {
@@ -104,7 +104,7 @@ func TestTableKeeps(t *testing.T) {
 		t.Errorf("a closed table's chat: %+v", ls)
 	}
 	for _, err := range []error{
-		s.SetNextDice(ctx, "club", d), s.AddChat(ctx, "club", ChatLine{Text: "x"}, 5),
+		s.SetNextDice(ctx, "club", d), s.AddChat(ctx, "club", ChatRecord{Text: "x"}, 5),
 		s.SetNextDice(ctx, "none", d),
 	} {
 		if !errors.Is(err, ErrNotFound) {
@@ -136,7 +136,7 @@ func TestJoinKeyMovesKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"one", "two"} {
-		if err := s.CreateTable(ctx, Table{Name: name, Host: alice.ID, Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
+		if err := s.CreateTable(ctx, TableRecord{Name: name, Host: alice.ID, Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,7 +149,7 @@ func TestJoinKeyMovesKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, who := range []string{laptop.ID, alice.ID, laptop.ID} {
-		if err := s.AddChat(ctx, "one", ChatLine{At: now, Person: who, Text: "from " + who}, 50); err != nil {
+		if err := s.AddChat(ctx, "one", ChatRecord{At: now, Person: who, Text: "from " + who}, 50); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -32,16 +32,16 @@ type Players interface {
 // Records is what the history, replay, stats, leaderboard and ban
 // commands need from storage. *store.Store implements it.
 type Records interface {
-	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
-	Seasons(ctx context.Context, table *store.Table, p rating.Period) ([]rating.Season, error)
+	Seasons(ctx context.Context, table *store.TableRecord, p rating.Period) ([]rating.Season, error)
 	Champion(ctx context.Context, b store.Board) (store.Rating, bool, error)
-	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	Trend(ctx context.Context, person string, table *store.TableRecord, n int) ([]store.Point, error)
 	RebuildRatings(ctx context.Context) (store.Rebuilt, error)
 	Ban(ctx context.Context, b store.Ban) error
 	Unban(ctx context.Context, target string) error

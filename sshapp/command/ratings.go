@@ -128,7 +128,7 @@ func (c *Call) now() time.Time {
 // A name the caller may see no table of gets the one answer of a table
 // that is not there (noTable), as history's --table does.
 // ok is false after a refusal.
-func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*store.Table, bool) {
+func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*store.TableRecord, bool) {
 	ts, err := recs.TableRecords(ctx, name)
 	if err != nil {
 		c.fail("read the table", err)

@@ -111,7 +111,7 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 	if c.cfg.Web == nil || c.cfg.Records == nil {
 		return out
 	}
-	records := map[string][]store.Table{}
+	records := map[string][]store.TableRecord{}
 	for i, g := range games {
 		ts, ok := records[strings.ToLower(g.Table)]
 		if !ok {

@@ -120,7 +120,7 @@ func runStats(ctx context.Context, c *Call) int {
 			return ExitRefused
 		}
 	}
-	var table *store.Table
+	var table *store.TableRecord
 	if *bf.table != "" {
 		var ok bool
 		if table, ok = c.tableRecord(ctx, recs, *bf.table); !ok {

@@ -157,7 +157,7 @@ func TestLobbySeasonLine(t *testing.T) {
 	}
 	// Last season: bob beat alice.
 	played := prev.Start().Add(time.Hour)
-	if err := e.st.UpdateTable(ctx, "old", func(tb *store.Table) error { tb.Created = prev.Start(); return nil }); err != nil {
+	if err := e.st.UpdateTable(ctx, "old", func(tb *store.TableRecord) error { tb.Created = prev.Start(); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	playGame(t, e.st, "old", seatsOf(b, a), engine.DefaultOptions(), 3, played)

@@ -45,7 +45,7 @@ func newRecords(t *testing.T, e *env, nAlpha, nBeta, nClub int) *records {
 	if _, err := e.lobby.CreateTable(ctx, r.alice, lobby.TableConfig{Name: "alpha", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tbl := range []store.Table{
+	for _, tbl := range []store.TableRecord{
 		{Name: "beta", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Created: r.start},
 		{Name: "club", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
 			Members: []string{r.carol.ID}, Created: r.start},
@@ -418,7 +418,7 @@ func TestReplayRefusesGameInProgress(t *testing.T) {
 	e := newEnv(t)
 	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
 	ctx := ctxT(t)
-	if err := e.st.CreateTable(ctx, store.Table{Name: "club", Host: b.ID, Rules: engine.DefaultOptions(),
+	if err := e.st.CreateTable(ctx, store.TableRecord{Name: "club", Host: b.ID, Rules: engine.DefaultOptions(),
 		Seats: 4, Private: true, Created: e.clock.Now()}); err != nil {
 		t.Fatal(err)
 	}

@@ -104,7 +104,7 @@ func boardPath(table, token, season string, kind store.BoardKind) string {
 // boardToken is the token the addresses of table record t's board carry
 // for a viewer who sees it (lobbystore.Visible): its link, when nobody
 // sees the table without one; else "".
-func boardToken(t store.Table) string {
+func boardToken(t store.TableRecord) string {
 	if a := lobbystore.Access(t); !(lobby.Viewer{}).Sees(a) {
 		return a.Link
 	}

@@ -725,7 +725,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var table *store.Table
+	var table *store.TableRecord
 	if name := args.Get(tableParam); name != "" {
 		ts, err := s.cfg.Records.TableRecords(ctx, name)
 		if err != nil {

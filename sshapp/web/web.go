@@ -56,7 +56,7 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
-	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	// PersonByName finds a person by a name that looks like theirs (the
 	// store's index by ident.Skeleton), as the commands find a PLAYER.
 	PersonByName(ctx context.Context, name string) (store.Person, error)
@@ -69,7 +69,7 @@ type Records interface {
 	// whoever may see that table (lobbystore.Visible).
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
-	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	Trend(ctx context.Context, person string, table *store.TableRecord, n int) ([]store.Point, error)
 }
 
 // Config configures the web window. Lobby and Records are required.

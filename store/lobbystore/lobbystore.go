@@ -33,14 +33,14 @@ var _ lobby.Storage = Storage{}
 func New(st *store.Store) Storage { return Storage{st: st} }
 
 // Access is a stored table's record as the lobby's access rule reads it.
-func Access(t store.Table) lobby.Access {
+func Access(t store.TableRecord) lobby.Access {
 	return lobby.Access{Private: t.Private, Host: t.Host, Members: append([]string(nil), t.Members...), Created: t.Created,
 		Link: t.Link}
 }
 
 // GameAccess is a stored game, and its table's record (nil if none), as
 // the lobby's access rule reads them.
-func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
+func GameAccess(g store.Game, t *store.TableRecord) lobby.GameAccess {
 	ga := lobby.GameAccess{Started: g.Started, Players: make([]string, len(g.Seats))}
 	for i, s := range g.Seats {
 		ga.Players[i] = s.Person
@@ -55,14 +55,14 @@ func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
 // Shows is the store's filter of the games v may see, by the lobby's
 // rule (lobby.Viewer.SeesGame), for store.History and store.GameShown.
 func Shows(v lobby.Viewer) store.GameFilter {
-	return func(g store.Game, t *store.Table) bool { return v.SeesGame(GameAccess(g, t)) }
+	return func(g store.Game, t *store.TableRecord) bool { return v.SeesGame(GameAccess(g, t)) }
 }
 
 // Visible is, of a name's table records oldest first
 // (store.Store.TableRecords), the newest v may see (lobby.Viewer.Sees):
 // the table a `--table NAME` means to v, whose board and games are its
 // own. Nil if v may see none of them, as if there were no such table.
-func Visible(records []store.Table, v lobby.Viewer) *store.Table {
+func Visible(records []store.TableRecord, v lobby.Viewer) *store.TableRecord {
 	for i := len(records) - 1; i >= 0; i-- {
 		if v.Sees(Access(records[i])) {
 			t := records[i]
@@ -92,7 +92,7 @@ func seat(p lobby.Player, name string) store.Seat {
 	return store.Seat{Person: p.ID, PlayedAs: name, Fingerprint: fp, Bot: p.Bot}
 }
 
-func toTable(t store.Table) lobby.TableRecord {
+func toTable(t store.TableRecord) lobby.TableRecord {
 	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
 	for _, s := range t.Seated {
 		rec.Seated = append(rec.Seated, Player(s))
@@ -100,8 +100,8 @@ func toTable(t store.Table) lobby.TableRecord {
 	return rec
 }
 
-func fromTable(t lobby.TableRecord) store.Table {
-	st := store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
+func fromTable(t lobby.TableRecord) store.TableRecord {
+	st := store.TableRecord{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
 		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link}
 	for _, p := range t.Seated {
 		st.Seated = append(st.Seated, seat(p, ""))
@@ -147,7 +147,7 @@ func (p pendingWrite) Outcome() error           { return p.terms(p.stalled.Outco
 
 // UpdateTable changes a table's record through fn, in one transaction.
 func (s Storage) UpdateTable(ctx context.Context, name string, fn func(*lobby.TableRecord) error) error {
-	return s.st.UpdateTable(ctx, name, func(t *store.Table) error {
+	return s.st.UpdateTable(ctx, name, func(t *store.TableRecord) error {
 		rec := toTable(*t)
 		if err := fn(&rec); err != nil {
 			return err
@@ -215,7 +215,7 @@ func (s Storage) SaveNextDice(ctx context.Context, table string, d fair.NextDice
 
 // AddChat keeps a line of a table's chat, and the last lobby.ChatKeep.
 func (s Storage) AddChat(ctx context.Context, table string, l lobby.ChatLine) error {
-	return s.st.AddChat(ctx, table, store.ChatLine{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
+	return s.st.AddChat(ctx, table, store.ChatRecord{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
 		lobby.ChatKeep)
 }
 
