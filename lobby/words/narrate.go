@@ -22,9 +22,9 @@ type Narrator struct {
 	Turn int
 }
 
-// Seat is a finished game's player as ReplayNarrator tells them: their
-// name now, and whether a program played the seat.
-type Seat struct {
+// ReplaySeat is a finished game's player as ReplayNarrator tells them:
+// their name now, and whether a program played the seat.
+type ReplaySeat struct {
 	Name string
 	Bot  bool
 }
@@ -33,7 +33,7 @@ type Seat struct {
 // die shown: the replay command and the replay screen. seats are the
 // game's players by seat; the names are cleaned, and bots' marked
 // (Label), as the table shows them.
-func ReplayNarrator(seats []Seat, r engine.Ranking) Narrator {
+func ReplayNarrator(seats []ReplaySeat, r engine.Ranking) Narrator {
 	n := Narrator{Names: make([]string, len(seats)), You: -1, Ranking: r, Turn: -1}
 	for i, s := range seats {
 		n.Names[i] = Label(Clean(s.Name, ident.MaxNameLen), s.Bot)

@@ -201,7 +201,7 @@ func TestClaimWords(t *testing.T) {
 			}
 		})
 	}
-	replay := ReplayNarrator([]Seat{{Name: "alice"}, {Name: "bob", Bot: true}}, engine.Classic)
+	replay := ReplayNarrator([]ReplaySeat{{Name: "alice"}, {Name: "bob", Bot: true}}, engine.Classic)
 	for seat, want := range []string{"alice won the game", "bob [bot] won the game"} {
 		if got := replay.Won(seat); got != want {
 			t.Errorf("Won(%d) = %q, want %q", seat, got, want)

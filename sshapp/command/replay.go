@@ -185,10 +185,10 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 
 // replaySeats are g's players by seat, by their names now (seatName),
 // as the replay's narrator needs them.
-func replaySeats(g store.Game) []words.Seat {
-	seats := make([]words.Seat, len(g.Seats))
+func replaySeats(g store.Game) []words.ReplaySeat {
+	seats := make([]words.ReplaySeat, len(g.Seats))
 	for i, s := range g.Seats {
-		seats[i] = words.Seat{Name: seatName(g, i), Bot: s.Bot}
+		seats[i] = words.ReplaySeat{Name: seatName(g, i), Bot: s.Bot}
 	}
 	return seats
 }

@@ -44,10 +44,10 @@ func (rp *replayGame) name(seat int) string {
 
 // replaySeats are g's players by seat, by their names now, as the
 // replay's narrator needs them.
-func replaySeats(g store.Game) []words.Seat {
-	seats := make([]words.Seat, len(g.Seats))
+func replaySeats(g store.Game) []words.ReplaySeat {
+	seats := make([]words.ReplaySeat, len(g.Seats))
 	for i, s := range g.Seats {
-		seats[i] = words.Seat{Name: s.Called(), Bot: s.Bot}
+		seats[i] = words.ReplaySeat{Name: s.Called(), Bot: s.Bot}
 	}
 	return seats
 }
