@@ -2,8 +2,9 @@ package lobby
 
 import (
 	"context"
-	"fmt"
 	"time"
+
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The server's budget that fresh keys cannot multiply: caps counted by
@@ -32,14 +33,6 @@ var (
 	ErrTooManyBotTablesHere = NewError(Refused, "too many tables of bots only from one address")
 	ErrTooManyBotTables     = NewError(Refused, "too many tables of bots only on the server")
 )
-
-// restingNotice is the chat line of a table of bots that rests.
-func restingNotice(idle time.Duration) string {
-	return fmt.Sprintf("nobody has had this table of bots open for %s: it rests after this game, until someone opens it", idle.Round(time.Second))
-}
-
-// wokenNotice is the chat line of a resting table someone opened.
-const wokenNotice = "someone opened the table: its bots play on"
 
 // budgeted reports whether the caps by source hold for p: not an
 // admin, and from a source that counts ("" is none: a loopback or exempt
@@ -133,7 +126,7 @@ func (t *Table) watchIdle() {
 		t.cancelTimer(idleBots)
 		if t.resting {
 			t.resting = false
-			t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: wokenNotice})
+			t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: words.WokenLine})
 			if !t.running() {
 				t.scheduleRestart()
 			}
@@ -146,7 +139,7 @@ func (t *Table) watchIdle() {
 func (t *Table) rest(context.Context) {
 	t.resting = true
 	t.cancelTimer(nextGame)
-	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: restingNotice(t.lobby.cfg.BotTableIdle)})
+	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: words.RestingLine(t.lobby.cfg.BotTableIdle)})
 	t.lobby.log.Info("a table of bots nobody watches rests", "table", t.name, "idle", t.lobby.cfg.BotTableIdle)
 	t.changed(false)
 }

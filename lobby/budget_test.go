@@ -8,6 +8,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // from is p coming from source.
@@ -162,7 +163,7 @@ func TestUnattendedBotTableRests(t *testing.T) {
 	}
 	s := mustWatch(t, idle, e.player("bob"))
 	snap := until(t, s, "the table woken", func(s Snapshot) bool { return !s.Table.Resting })
-	if !hasLine(snap.Chat, restingNotice(time.Minute)) || !hasLine(snap.Chat, wokenNotice) {
+	if !hasLine(snap.Chat, words.RestingLine(time.Minute)) || !hasLine(snap.Chat, words.WokenLine) {
 		t.Fatalf("the chat does not say it rested and woke: %v", snap.Chat)
 	}
 	for range 60 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Errors of a table whose storage does not save.
@@ -35,7 +37,7 @@ func (e *UnsavedError) Error() string {
 }
 
 // Kind is Unavailable.
-func (e *UnsavedError) Kind() Kind { return Unavailable }
+func (e *UnsavedError) Kind() ErrorKind { return Unavailable }
 
 // Is matches ErrUnsaved.
 func (e *UnsavedError) Is(target error) bool { return target == ErrUnsaved }
@@ -63,7 +65,7 @@ type StorageFault struct {
 func (e *StorageFault) Error() string { return e.Reason }
 
 // Kind is Unavailable.
-func (e *StorageFault) Kind() Kind { return Unavailable }
+func (e *StorageFault) Kind() ErrorKind { return Unavailable }
 
 // Is matches ErrStorageFailing.
 func (e *StorageFault) Is(target error) bool { return target == ErrStorageFailing }
@@ -117,11 +119,8 @@ func (p *pause) reason() string {
 	if p.fault != nil {
 		return p.fault.Reason
 	}
-	return stalledReason
+	return words.Stalled
 }
-
-// stalledReason is why a table paused on a write that did not answer.
-const stalledReason = "the server's storage is not answering"
 
 // save makes one write to storage, with a ctx that ends after
 // SaveTimeout, then runs then (if not nil): what the request has left to
@@ -174,7 +173,7 @@ func (t *Table) startPause(p *pause) {
 	t.lobby.log.Warn("table paused: a write was not saved", "table", t.name, "why", p.reason(), "timeout", t.lobby.cfg.SaveTimeout)
 	t.cancelTimer(turnClock)
 	t.deadline = time.Time{}
-	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: pausedLine(p)})
+	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: words.PausedLine(p.reason())})
 	t.changed(false)
 }
 
@@ -243,30 +242,17 @@ func (t *Table) unpause(actx context.Context, err error) {
 
 // The lines the table chat shows as the table pauses and resumes.
 const (
-	pausedNotice  = "the table is paused: the server's storage is not answering, and moves wait until it does"
-	resumedNotice = "the server's storage answers again: play on"
+	pausedNotice  = words.PausedStalledLine
+	resumedNotice = words.ResumedLine
 )
 
-// pausedLine is the chat line of a table paused by p.
-func pausedLine(p *pause) string {
-	if p.fault == nil {
-		return pausedNotice
-	}
-	return "the table is paused: " + p.fault.Reason + ", and moves wait until it saves again"
-}
-
 // PausedWords says why a paused table waits, and that moves wait, for
-// every door ("" while it plays): "the server's disk is full: moves
-// wait".
+// every door (words.Paused; "" while it plays).
 func (i TableInfo) PausedWords() string {
 	if !i.Paused {
 		return ""
 	}
-	why := i.PausedFor
-	if why == "" {
-		why = stalledReason
-	}
-	return why + ": moves wait"
+	return words.Paused(i.PausedFor)
 }
 
 // late reports whether the actor runs what a paused request had left to

@@ -13,6 +13,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // diskFull is the fault a store gives for a write on a full disk.
@@ -314,7 +315,7 @@ func TestFullDiskPausesAndResumes(t *testing.T) {
 		t.Fatalf("shown as %q", got)
 	}
 	paused := until(t, s, "the pause", func(s Snapshot) bool { return s.Table.Paused })
-	if paused.Table.PausedFor != diskFull.Reason || !hasLine(paused.Chat, pausedLine(&pause{fault: diskFull})) {
+	if paused.Table.PausedFor != diskFull.Reason || !hasLine(paused.Chat, words.PausedLine(diskFull.Reason)) {
 		t.Fatalf("paused for %q, chat %v", paused.Table.PausedFor, paused.Chat)
 	}
 	if st := e.lobby.Stats(); st.Paused != 1 || st.PausedFor != diskFull.Reason {

@@ -77,12 +77,12 @@ func TestFullDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateTable(ctx, Table{Name: "full", Host: ann.ID, Rules: engine.DefaultOptions(), Seats: 2}); err != nil {
+	if err := s.CreateTable(ctx, TableRecord{Name: "full", Host: ann.ID, Rules: engine.DefaultOptions(), Seats: 2}); err != nil {
 		t.Fatal(err)
 	}
 	filler := fillDisk(t, dir)
-	line := func(i int) ChatLine {
-		return ChatLine{At: time.Unix(int64(i), 0), Person: ann.ID, Text: fmt.Sprintf("%04d %s", i, strings.Repeat("x", 400))}
+	line := func(i int) ChatRecord {
+		return ChatRecord{At: time.Unix(int64(i), 0), Person: ann.ID, Text: fmt.Sprintf("%04d %s", i, strings.Repeat("x", 400))}
 	}
 	saved := 0
 	var failed error
