@@ -65,7 +65,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 	p := ss.Person()
 	return tui.New(tui.Config{
 		Lobby:  srv.cfg.Lobby,
-		Player: lobby.Player{ID: p.ID, Key: ss.fp, Admin: srv.IsAdmin(ss.fp)},
+		Player: lobby.Player{ID: p.ID, Key: ss.fp, Admin: srv.IsAdmin(ss.fp), Source: ss.Source()},
 		Name:   p.Name,
 		SetName: func(name string) (string, string, error) {
 			ctx, cancel := context.WithTimeout(ss.Context(), 10*time.Second)

@@ -15,6 +15,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/internal/netsource"
 	"github.com/mia-game/mia/sshapp/internal/outbox"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
@@ -267,6 +268,18 @@ func (ss *session) goodbye(reason string) {
 
 // Key is the fingerprint of the key the session logged in with.
 func (ss *session) Key() string { return ss.fp }
+
+// Source is the network source the session came from as the lobby's
+// caps by address count it (an IPv4 address, an IPv6 /64), or "" for a
+// source they do not count: a loopback one (a local client, or a proxy
+// that sends no PROXY header), or one --penalty-exempt names.
+func (ss *session) Source() string {
+	a, ok := addrOf(ss.raw.RemoteAddr())
+	if !ok || a.IsLoopback() || ss.srv.exempt.Contains(a) {
+		return ""
+	}
+	return netsource.Name(netsource.Of(a))
+}
 
 // Person is who the session's key belongs to, as last read or changed;
 // ID "" until a name is chosen (or the key joined to someone).

@@ -118,7 +118,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 		return nil
 	})
-	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: o.botDelay, MaxTables: o.maxTables})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: o.botDelay, MaxTables: o.maxTables,
+		MaxTablesPerSource: o.maxTablesPerAddress, MaxBotTablesPerSource: o.maxBotTablesPerAddress, MaxBotTables: o.maxBotTables,
+		BotTableIdle: o.botTableIdle})
 	if err != nil {
 		return err
 	}

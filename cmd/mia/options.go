@@ -49,6 +49,10 @@ type options struct {
 	// Limits per person (every key of theirs; admins exempt).
 	maxTables   int // open tables one person hosts; lobby.NoLimit: no cap
 	maxSessions int // sessions one person holds open; -1: no cap
+	// The budget by source address, whatever the keys (lobby/budget.go;
+	// admins exempt): lobby.NoLimit for no cap, lobby.NoRest for never.
+	maxTablesPerAddress, maxBotTablesPerAddress, maxBotTables int
+	botTableIdle                                              time.Duration
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
 	httpURL  string        // the public base of its links, "" for none
@@ -105,6 +109,10 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	season := fs.String("season", def("MIA_SEASON", rating.DefaultPeriod.String()), "how the leaderboards are cut into seasons, in UTC: monthly, weekly or off (MIA_SEASON)")
 	handshakes := fs.String("max-handshakes", def("MIA_MAX_HANDSHAKES", strconv.Itoa(lim.MaxUnauthenticated)), "connections in their SSH handshake at once, from everyone (MIA_MAX_HANDSHAKES)")
 	tables := fs.String("max-tables-per-person", def("MIA_MAX_TABLES_PER_PERSON", strconv.Itoa(lobby.DefaultMaxTables)), "open tables one person may host at once, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_TABLES_PER_PERSON)")
+	tablesHere := fs.String("max-tables-per-address", def("MIA_MAX_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxTablesPerSource)), "open tables opened from one address (an IPv6 /64) at once, whatever its keys; admins, loopback and --penalty-exempt sources are exempt; 0 for no cap (MIA_MAX_TABLES_PER_ADDRESS)")
+	botTablesHere := fs.String("max-bot-tables-per-address", def("MIA_MAX_BOT_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxBotTablesPerSource)), "tables filled with built-in bots only from one address at once, whatever its keys; 0 for no cap (MIA_MAX_BOT_TABLES_PER_ADDRESS)")
+	botTables := fs.String("max-bot-tables", def("MIA_MAX_BOT_TABLES", strconv.Itoa(lobby.DefaultMaxBotTables)), "tables of built-in bots only the server runs at once, admins' aside; 0 for no cap (MIA_MAX_BOT_TABLES)")
+	botIdle := fs.String("bot-table-idle", def("MIA_BOT_TABLE_IDLE", lobby.DefaultBotTableIdle.String()), "how long a table of bots only plays on while nobody has it open before it rests (until someone opens it); admins' tables play on; 0: never rests (MIA_BOT_TABLE_IDLE)")
 	sessions := fs.String("max-sessions-per-person", def("MIA_MAX_SESSIONS_PER_PERSON", strconv.Itoa(lim.MaxSessionsPerPerson)), "sessions one person may hold open at once (screens, bots, commands), every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_SESSIONS_PER_PERSON)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
@@ -162,6 +170,27 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	}
 	if o.maxTables == 0 {
 		o.maxTables = lobby.NoLimit // the flag's 0 is none; lobby.Config's 0 its default
+	}
+	for _, c := range []struct {
+		name, v string
+		n       *int
+	}{
+		{"max-tables-per-address", *tablesHere, &o.maxTablesPerAddress},
+		{"max-bot-tables-per-address", *botTablesHere, &o.maxBotTablesPerAddress},
+		{"max-bot-tables", *botTables, &o.maxBotTables},
+	} {
+		if *c.n, err = count(c.name, c.v, 0); err != nil {
+			return options{}, err
+		}
+		if *c.n == 0 {
+			*c.n = lobby.NoLimit
+		}
+	}
+	if o.botTableIdle, err = time.ParseDuration(strings.TrimSpace(*botIdle)); err != nil || o.botTableIdle < 0 || o.botTableIdle > 7*24*time.Hour {
+		return options{}, &usageError{fmt.Errorf("bot table idle %q: want a duration from 0 to 168h, such as 10m", *botIdle)}
+	}
+	if o.botTableIdle == 0 {
+		o.botTableIdle = lobby.NoRest
 	}
 	if o.maxSessions == 0 {
 		o.maxSessions = -1 // sshapp's zero is its default

@@ -155,6 +155,15 @@ func TestParseOptions(t *testing.T) {
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
 				maxTables: lobby.NoLimit, maxSessions: -1},
 		},
+		{
+			name: "budget by address",
+			args: []string{"--max-tables-per-address", "4", "--max-bot-tables", "0", "--bot-table-idle", "0"},
+			env:  map[string]string{"MIA_MAX_BOT_TABLES_PER_ADDRESS": "1"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxTablesPerAddress: 4, maxBotTablesPerAddress: 1, maxBotTables: lobby.NoLimit, botTableIdle: lobby.NoRest},
+		},
+		{name: "bad tables per address", args: []string{"--max-tables-per-address", "-3"}, wantErr: "max-tables-per-address"},
+		{name: "bad bot table idle", env: map[string]string{"MIA_BOT_TABLE_IDLE": "never"}, wantErr: "bot table idle"},
 		{name: "bad sessions per person", args: []string{"--max-sessions-per-person", "-2"}, wantErr: "max-sessions-per-person"},
 		{name: "bad tables per person", env: map[string]string{"MIA_MAX_TABLES_PER_PERSON": "many"}, wantErr: "max-tables-per-person"},
 		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
@@ -200,6 +209,10 @@ func TestParseOptions(t *testing.T) {
 			}
 			if tt.want.maxTables == 0 {
 				tt.want.maxTables, tt.want.maxSessions = 10, 8
+			}
+			if tt.want.maxTablesPerAddress == 0 {
+				tt.want.maxTablesPerAddress, tt.want.maxBotTablesPerAddress, tt.want.maxBotTables = 10, 2, 16
+				tt.want.botTableIdle = 10 * time.Minute
 			}
 			if tt.want.maexchenPlayers == 0 {
 				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour

@@ -80,6 +80,10 @@ type Session interface {
 	ssh.Session
 	// Key is the fingerprint of the key the session logged in with.
 	Key() string
+	// Source is the network source the session came from, as the
+	// lobby's caps by address count it (lobby.Player.Source): "" for one
+	// they do not count.
+	Source() string
 	// Person is who the key belongs to, as last read or changed: ID ""
 	// (and no name) for a key that is nobody's yet.
 	Person() store.Person

@@ -1,9 +1,13 @@
 package command
 
 import (
+	"fmt"
+
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mia-game/mia/lobby"
 )
 
 // step is one command line of a test and what it must do.
@@ -219,4 +223,29 @@ func TestPlayCommand(t *testing.T) {
 		t.Fatalf("play with a terminal: exit %d, played %v", r.code, r.session.played)
 	}
 	h.runPty(ann, "play", "a", "b").expect(t, ExitUsage, nil, []string{"usage"})
+}
+
+// TestBudgetByAddress: fresh keys from one address share one budget of
+// tables and of tables of bots only, whatever the keys; the refusals say
+// so; another address has its own.
+func TestBudgetByAddress(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	from := func(p who, source string) *callerSession { return &callerSession{player: p, h: h, source: source} }
+	for i := range lobby.DefaultMaxTablesPerSource {
+		p := h.person(fmt.Sprintf("fresh%d", i))
+		h.runOn(from(p, "203.0.113.7"), "table", "create", fmt.Sprintf("t%d", i)).expect(t, ExitOK, []string{"is open"}, nil)
+	}
+	h.runOn(from(h.person("fresh99"), "203.0.113.7"), "table", "create", "t99").expect(t, ExitRefused, nil,
+		[]string{"10 open tables were opened from your address, the most one address may, whatever its keys"})
+	h.runOn(from(h.person("elsewhere"), "198.51.100.1"), "table", "create", "t99").expect(t, ExitOK, []string{"is open"}, nil)
+
+	for i := range lobby.DefaultMaxBotTablesPerSource {
+		p := h.person(fmt.Sprintf("botter%d", i))
+		h.runOn(from(p, "192.0.2.9"), "table", "create", fmt.Sprintf("b%d", i), "--seats", "2", "--bots", "2").
+			expect(t, ExitOK, []string{"the bots are playing"}, nil)
+	}
+	h.runOn(from(h.person("botter9"), "192.0.2.9"), "table", "create", "b9", "--seats", "2", "--bots", "2").expect(t, ExitOK,
+		[]string{"You are not seated yet"},
+		[]string{"only 1 of 2 bots could be seated: 2 tables are filled with bots only from your address, the most one address may: sit down yourself, or close one"})
 }

@@ -215,6 +215,7 @@ type callerSession struct {
 	pty       bool
 	out, errb bytes.Buffer
 	played    *string // the table Play was called with
+	source    string  // the network source it came from ("": not counted)
 }
 
 func (s *callerSession) Write(p []byte) (int, error) { return s.out.Write(p) }
@@ -233,6 +234,7 @@ func (s *callerSession) Pty() (ssh.Pty, <-chan ssh.Window, bool) {
 }
 
 func (s *callerSession) Key() string              { return s.player.Key }
+func (s *callerSession) Source() string           { return s.source }
 func (s *callerSession) Person() store.Person     { return s.player.Person }
 func (s *callerSession) SetPerson(p store.Person) { s.player.Person = p }
 func (s *callerSession) Hint(flags string) string {

@@ -67,7 +67,7 @@ func (c *Call) shows() store.GameFilter { return lobbystore.Shows(c.viewer()) }
 
 // lobbyPlayer is the caller as the lobby knows them.
 func (c *Call) lobbyPlayer() lobby.Player {
-	return lobby.Player{ID: c.Person.ID, Key: c.Key, Admin: c.Admin}
+	return lobby.Player{ID: c.Person.ID, Key: c.Key, Admin: c.Admin, Source: c.Session.Source()}
 }
 
 // errNoPlayer: a PLAYER argument names nobody (reworded with the name:

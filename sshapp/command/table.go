@@ -180,11 +180,15 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		return c.fail("create the table", err)
 	}
 	c.cfg.Log.Info("table created", "table", t.Name(), "host", c.Person.ID, "private", *private, "bots", *bots)
-	var seated []string
+	var (
+		seated []string
+		botErr error
+	)
 	for range *bots {
 		b, err := t.AddBot(ctx, c.lobbyPlayer(), level)
 		if err != nil {
-			c.cfg.Log.Warn("seat a bot", "table", t.Name(), "err", err)
+			lobby.LogHidden(c.cfg.Log, err, "seat a bot", "table", t.Name())
+			botErr = err
 			break
 		}
 		seated = append(seated, c.cfg.Lobby.Name(b.ID))
@@ -212,7 +216,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Seated: %s (%s bots).", strings.Join(seated, ", "), level))
 	}
 	if len(seated) < *bots {
-		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), words.Plural(*bots, "1 bot", "bots"))
+		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated: %s\n", len(seated), words.Plural(*bots, "1 bot", "bots"), lobby.Shown(botErr))
 	}
 	if info.State == "playing" {
 		fmt.Fprintf(c.Stdout, "Every seat is taken: the bots are playing. Watch with:\n  %s\n", play)
