@@ -21,10 +21,10 @@ const (
 	DefaultMaxBotTablesPerSource = 2
 	// DefaultMaxBotTables is how many tables of built-in bots only the
 	// server runs at once, admins' aside (Config.MaxBotTables).
-	DefaultMaxBotTables = 16
+	DefaultMaxBotTables = 8
 	// DefaultBotTableIdle is how long a table of bots plays on while
 	// nobody has it open (Config.BotTableIdle).
-	DefaultBotTableIdle = 10 * time.Minute
+	DefaultBotTableIdle = 5 * time.Minute
 )
 
 // The rules of the budget: LimitError's Rule.

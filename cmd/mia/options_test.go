@@ -211,8 +211,8 @@ func TestParseOptions(t *testing.T) {
 				tt.want.maxTables, tt.want.maxSessions = 10, 8
 			}
 			if tt.want.maxTablesPerAddress == 0 {
-				tt.want.maxTablesPerAddress, tt.want.maxBotTablesPerAddress, tt.want.maxBotTables = 10, 2, 16
-				tt.want.botTableIdle = 10 * time.Minute
+				tt.want.maxTablesPerAddress, tt.want.maxBotTablesPerAddress, tt.want.maxBotTables = 10, 2, 8
+				tt.want.botTableIdle = 5 * time.Minute
 			}
 			if tt.want.maexchenPlayers == 0 {
 				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour
