@@ -551,7 +551,7 @@ func (g *Gateway) handle(d datagram) {
 	}
 	switch d.msg.cmd {
 	case cmdRegister:
-		g.register(d.from, d.msg.name, now)
+		g.register(d.from, d.msg.name, now, false)
 	case cmdSpectator:
 		g.registerSpectator(d.from, d.msg.name)
 	case cmdUnregister:
@@ -594,8 +594,10 @@ func (g *Gateway) playerLike(name string) *player {
 }
 
 // register is REGISTER;name: a new player, or the same name again from
-// the same IP (any port), which takes the player over.
-func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
+// the same IP (any port), which takes the player over. A new player
+// queues behind the newcomers waiting for a place (places.go), unless
+// queued: it is the one admitWaiting lets in.
+func (g *Gateway) register(from netip.AddrPort, name string, now time.Time, queued bool) {
 	if !validName(name) {
 		g.send(from, msgRejected(rejectInvalidName))
 		return
@@ -617,6 +619,7 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		}
 		if p.addr != from {
 			g.dropAt(from, p)
+			g.unwait(from)
 			g.filter.readdress(p.addr, from)
 			p.addr = from
 		}
@@ -627,10 +630,16 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		return
 	}
 	var yields *player // the bot that gives its place to this one
-	if g.playerAt(from) == nil && len(g.players) >= g.cfg.MaxPlayers {
-		if yields = g.room(from.Addr(), now); yields == nil {
+	if g.playerAt(from) == nil {
+		if !queued && (len(g.players) >= g.cfg.MaxPlayers || len(g.waiting) > 0) {
 			g.wait(from, name, now)
+			g.admitWaiting(now)
 			return
+		}
+		if len(g.players) >= g.cfg.MaxPlayers {
+			if yields = g.room(from.Addr(), now); yields == nil {
+				return // (admitWaiting found it a place)
+			}
 		}
 	}
 	ctx, cancel := g.call()
@@ -868,6 +877,7 @@ func (g *Gateway) unregister(from netip.AddrPort) {
 		return
 	}
 	g.send(from, msgUnregistered)
+	g.admitWaiting(g.cfg.Clock.Now())
 }
 
 // dropAt ends the registration at addr, unless it is keep's; it reports

@@ -103,30 +103,32 @@ func TestServerFull(t *testing.T) {
 	c := e.dial("c", "127.0.0.1:0")
 	c.send("REGISTER;c")
 	e.waitActor("c waits", func() bool { return len(e.gw.waiting) == 1 })
+	d := e.dial("d", "127.0.0.5:0")
+	d.send("REGISTER;d")
+	e.waitActor("d waits", func() bool { return len(e.gw.waiting) == 2 })
 	// A registered player still takes itself over when the server is full.
 	a2 := e.dial("a", "127.0.0.1:0")
 	a2.send("REGISTER;a")
 	a2.expect("REGISTERED")
-	// A place frees: the newcomer waiting gets it at the next heartbeat.
+	// A place frees: the first newcomer waiting gets it.
 	b.send("UNREGISTER")
 	b.until("UNREGISTERED")
-	e.clock.Advance(HeartbeatEvery)
 	c.expect("REGISTERED")
 	if names := e.registered(); !slices.Equal(names, []string{"a", "c"}) {
 		t.Fatalf("registered: %v", names)
 	}
 	// perAddress newcomers wait from one address; the next is refused.
-	var waiting []*client
+	waiting := []*client{d}
 	for i := range perAddress + 1 {
 		w := e.dial("w", "127.0.0.1:0")
 		w.send(fmt.Sprintf("REGISTER;w%d", i))
 		waiting = append(waiting, w)
 	}
-	waiting[perAddress].expect("REJECTED;SERVER_FULL")
-	e.waitActor("the newcomers waiting", func() bool { return len(e.gw.waiting) == perAddress })
+	waiting[perAddress+1].expect("REJECTED;SERVER_FULL")
+	e.waitActor("the newcomers waiting", func() bool { return len(e.gw.waiting) == perAddress+1 })
 	// UNREGISTER ends a wait.
-	waiting[0].send("UNREGISTER")
-	waiting[0].expect("UNREGISTERED")
+	waiting[1].send("UNREGISTER")
+	waiting[1].expect("UNREGISTERED")
 	// A wait ends after Idle.
 	a2.send("HEARTBEAT")
 	c.send("HEARTBEAT")
@@ -134,7 +136,7 @@ func TestServerFull(t *testing.T) {
 		return e.gw.playerNamed("a").lastSeen.Equal(e.clock.Now()) && e.gw.playerNamed("c").lastSeen.Equal(e.clock.Now())
 	})
 	e.clock.Advance(e.gw.cfg.Idle)
-	for _, w := range waiting[1:perAddress] {
+	for _, w := range slices.Delete(waiting[:perAddress+1], 1, 2) {
 		w.expect("REJECTED;SERVER_FULL")
 	}
 	// A spectator past the limit takes the place of the oldest.

@@ -23,7 +23,9 @@ import (
 // A newcomer no bot gives way to waits: it hears nothing until a place
 // is its (REGISTERED: bots wait for that answer, and the published ones
 // quit on a REJECTED) or until it has waited Idle (REJECTED;SERVER_FULL).
-// The wait is checked at every heartbeat.
+// Newcomers get places in the order they came, as places free: when one
+// registers or unregisters, and at every heartbeat (a bot that stops
+// playing is due to give way GiveWay later).
 const (
 	// perAddress bounds the spectators, and the newcomers waiting, from
 	// one address.
@@ -145,7 +147,7 @@ func (g *Gateway) admitWaiting(now time.Time) {
 			g.send(w.addr, msgRejected(rejectFull))
 		case len(g.players) < g.cfg.MaxPlayers || g.room(w.addr.Addr(), now) != nil:
 			g.unwait(w.addr)
-			g.register(w.addr, w.name, now)
+			g.register(w.addr, w.name, now, true)
 		}
 	}
 }
