@@ -219,8 +219,8 @@ func (u *udpClient) await(want string) string {
 }
 
 // TestMaexchenGatewayLimits runs the server with the gateway on and drives
-// its limits as a host and its admin would: registrations per address,
-// bans of a bot's name and of an address over SSH, the name of a bot gone
+// its limits as a host and its admin would: seven bots from one address
+// with the default settings, bans of a bot's name and of an address over SSH, the name of a bot gone
 // quiet held across a restart until an admin frees it, no person taking a
 // bot's name (registered or held) nor one like it, and the gateway table's
 // host named after the restart.
@@ -234,7 +234,7 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 	}
 	env := map[string]string{"MIA_DATA": filepath.Join(dir, "data"), "MIA_LOG_FORMAT": "json", "MIA_ADMIN_KEYS": admins,
 		"MIA_MAEXCHEN_UDP": "127.0.0.1:0"}
-	args := []string{"--addr", "127.0.0.1:0", "--maexchen-timeout", "2s", "--maexchen-per-address", "2"}
+	args := []string{"--addr", "127.0.0.1:0", "--maexchen-timeout", "2s"}
 	logs, stop := runInProcess(t, env, args...)
 	addr, _ := logs.address(t)
 	udp, _ := logs.line(t, "Mäxchen gateway listening")["udp"].(string)
@@ -243,19 +243,15 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 		t.Fatalf("name boss: %d %s", code, out)
 	}
 
-	// Two players from one address, not three; another address still gets in.
-	var squatters []*udpClient
-	for i := range 3 {
+	// Seven bots from one machine, as a dojo starts them, all get in.
+	var dojo []*udpClient
+	for i := range 7 {
 		u := udpFrom(t, "127.0.0.30", udp)
-		u.send(fmt.Sprintf("REGISTER;squat%d", i))
-		want := "REGISTERED"
-		if i == 2 {
-			want = "REJECTED;ADDRESS_FULL"
+		u.send(fmt.Sprintf("REGISTER;dojo%d", i))
+		if got := u.await("RE"); got != "REGISTERED" {
+			t.Fatalf("dojo%d: %q, want REGISTERED", i, got)
 		}
-		if got := u.await("RE"); got != want {
-			t.Fatalf("squat%d: %q, want %q", i, got, want)
-		}
-		squatters = append(squatters, u)
+		dojo = append(dojo, u)
 	}
 	u1 := udpFrom(t, "127.0.0.31", udp)
 	u1.send("REGISTER;u1")
@@ -277,8 +273,9 @@ func TestMaexchenGatewayLimits(t *testing.T) {
 	if out, code := command(t, c, "ban udp:127.0.0.30"); code != 0 || !strings.Contains(out, "Banned the UDP address 127.0.0.30") {
 		t.Fatalf("ban udp:127.0.0.30: %d %s", code, out)
 	}
-	squatters[0].await("REJECTED;BANNED")
-	squatters[1].await("REJECTED;BANNED")
+	for _, u := range dojo {
+		u.await("REJECTED;BANNED")
+	}
 	if out, code := command(t, c, "ban"); code != 0 || !strings.Contains(out, "maexchen:u1") || !strings.Contains(out, "udp:127.0.0.30") {
 		t.Fatalf("ban: %d %s", code, out)
 	}

@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		gw, err := maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
-			MaxPlayers: o.maexchenPlayers, MaxPerAddress: o.maexchenPerAddress, NameHold: o.maexchenNameHold,
+			MaxPlayers: o.maexchenPlayers, NameHold: o.maexchenNameHold, Exempt: o.penaltyExempt,
 		})
 		if err != nil {
 			return err

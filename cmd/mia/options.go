@@ -35,15 +35,14 @@ type options struct {
 	botDelay  time.Duration // the built-in bots' least pause; lobby.NoDelay: none
 	metrics   string        // address of the Prometheus metrics; "": off
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
-	maexchenUDP        string
-	maexchenTable      string
-	maexchenTimeout    time.Duration
-	maexchenPlayers    int           // players registered at once
-	maexchenPerAddress int           // players registered from one address
-	maexchenNameHold   time.Duration // a quiet bot's name stays its address's; -1: not held
+	maexchenUDP      string
+	maexchenTable    string
+	maexchenTimeout  time.Duration
+	maexchenPlayers  int           // players registered at once
+	maexchenNameHold time.Duration // a quiet bot's name stays its address's; -1: not held
 	// Limits per source (cmd/mia/README.md, "Limits").
 	proxyFrom     []netip.Prefix // load balancers whose PROXY header is taken
-	penaltyExempt []netip.Prefix // sources never penalised
+	penaltyExempt []netip.Prefix // sources never penalised, whose Mäxchen bots keep their places
 	maxPerSource  int            // connections per source; -1: no cap
 	maxHandshakes int            // connections in their handshake at once
 	// Limits per person (every key of theirs; admins exempt).
@@ -100,11 +99,10 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	httpURL := fs.String("http-url", def("MIA_HTTP_URL", ""), "the web window's public address, printed in links, such as https://mia.example.org (MIA_HTTP_URL; default http:// and the listening address, and no game links on screens)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
 	mxPlayers := fs.String("maexchen-max-players", def("MIA_MAEXCHEN_MAX_PLAYERS", strconv.Itoa(maexchen.DefaultMaxPlayers)), "Mäxchen bots registered at once (MIA_MAEXCHEN_MAX_PLAYERS)")
-	mxPerAddr := fs.String("maexchen-per-address", def("MIA_MAEXCHEN_PER_ADDRESS", strconv.Itoa(maexchen.DefaultMaxPerAddress)), "Mäxchen bots registered at once from one address, an IPv6 /64 (MIA_MAEXCHEN_PER_ADDRESS)")
 	mxHold := fs.String("maexchen-name-hold", def("MIA_MAEXCHEN_NAME_HOLD", "24h"), "how long a quiet Mäxchen bot's name stays its address's after it was last heard; 0: not held (MIA_MAEXCHEN_NAME_HOLD)")
 	lim := sshapp.DefaultLimits()
 	proxyFrom := fs.String("proxy-from", def("MIA_PROXY_FROM", ""), "addresses and networks (CIDR, comma-separated) of load balancers whose connections begin with a PROXY header naming the client; off if empty (MIA_PROXY_FROM)")
-	exempt := fs.String("penalty-exempt", def("MIA_PENALTY_EXEMPT", ""), "addresses and networks (CIDR, comma-separated) never penalised for unfinished connections, such as a NAT your players share (MIA_PENALTY_EXEMPT)")
+	exempt := fs.String("penalty-exempt", def("MIA_PENALTY_EXEMPT", ""), "addresses and networks (CIDR, comma-separated) never penalised for unfinished connections, such as a NAT your players share; their Mäxchen bots keep their places beyond their address's share (MIA_PENALTY_EXEMPT)")
 	perSource := fs.String("max-per-source", def("MIA_MAX_PER_SOURCE", strconv.Itoa(lim.MaxPerSource)), "connections at once from one address (an IPv6 /64); 0 for no cap (MIA_MAX_PER_SOURCE)")
 	season := fs.String("season", def("MIA_SEASON", rating.DefaultPeriod.String()), "how the leaderboards are cut into seasons, in UTC: monthly, weekly or off (MIA_SEASON)")
 	handshakes := fs.String("max-handshakes", def("MIA_MAX_HANDSHAKES", strconv.Itoa(lim.MaxUnauthenticated)), "connections in their SSH handshake at once, from everyone (MIA_MAX_HANDSHAKES)")
@@ -196,9 +194,6 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		o.maxSessions = -1 // sshapp's zero is its default
 	}
 	if o.maexchenPlayers, err = count("maexchen-max-players", *mxPlayers, 1); err != nil {
-		return options{}, err
-	}
-	if o.maexchenPerAddress, err = count("maexchen-per-address", *mxPerAddr, 1); err != nil {
 		return options{}, err
 	}
 	if o.maexchenNameHold, err = time.ParseDuration(*mxHold); err != nil || o.maexchenNameHold < 0 || o.maexchenNameHold > 365*24*time.Hour {

@@ -124,22 +124,22 @@ func TestParseOptions(t *testing.T) {
 		{
 			name: "gateway limits",
 			args: []string{"--maexchen-max-players", "64", "--maexchen-name-hold", "0"},
-			env:  map[string]string{"MIA_MAEXCHEN_PER_ADDRESS": "2", "MIA_MAEXCHEN_NAME_HOLD": "1h"},
+			env:  map[string]string{"MIA_MAEXCHEN_MAX_PLAYERS": "2", "MIA_MAEXCHEN_NAME_HOLD": "1h"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
-				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 64, maexchenPerAddress: 2, maexchenNameHold: -1},
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 64, maexchenNameHold: -1},
 		},
 		{
 			name: "seasons from the environment",
 			env:  map[string]string{"MIA_SEASON": "Weekly"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
-				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenPerAddress: 4, maexchenNameHold: 24 * time.Hour, season: rating.Weekly},
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenNameHold: 24 * time.Hour, season: rating.Weekly},
 		},
 		{
 			name: "the season flag wins",
 			args: []string{"--season", "off"},
 			env:  map[string]string{"MIA_SEASON": "weekly"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
-				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenPerAddress: 4, maexchenNameHold: 24 * time.Hour, season: rating.Off},
+				maxPerSource: 16, maxHandshakes: 64, maexchenPlayers: 32, maexchenNameHold: 24 * time.Hour, season: rating.Off},
 		},
 		{name: "bad season", args: []string{"--season", "yearly"}, wantErr: `season "yearly": want monthly, weekly or off`},
 		{
@@ -167,7 +167,7 @@ func TestParseOptions(t *testing.T) {
 		{name: "bad sessions per person", args: []string{"--max-sessions-per-person", "-2"}, wantErr: "max-sessions-per-person"},
 		{name: "bad tables per person", env: map[string]string{"MIA_MAX_TABLES_PER_PERSON": "many"}, wantErr: "max-tables-per-person"},
 		{name: "bad name hold", env: map[string]string{"MIA_MAEXCHEN_NAME_HOLD": "forever"}, wantErr: "maexchen name hold"},
-		{name: "no bot per address", args: []string{"--maexchen-per-address", "0"}, wantErr: "maexchen-per-address"},
+		{name: "no bot at the gateway", args: []string{"--maexchen-max-players", "0"}, wantErr: "maexchen-max-players"},
 		{name: "bad proxy list", args: []string{"--proxy-from", "10.0.0.0/8,lb.example.org"}, wantErr: `proxy-from: not a list of addresses and networks: "lb.example.org"`},
 		{name: "bad exempt list", env: map[string]string{"MIA_PENALTY_EXEMPT": "10.0.0.0/40"}, wantErr: "penalty-exempt"},
 		{name: "bad cap per source", args: []string{"--max-per-source", "-1"}, wantErr: "max-per-source"},
@@ -215,7 +215,7 @@ func TestParseOptions(t *testing.T) {
 				tt.want.botTableIdle = 5 * time.Minute
 			}
 			if tt.want.maexchenPlayers == 0 {
-				tt.want.maexchenPlayers, tt.want.maexchenPerAddress, tt.want.maexchenNameHold = 32, 4, 24*time.Hour
+				tt.want.maexchenPlayers, tt.want.maexchenNameHold = 32, 24*time.Hour
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)

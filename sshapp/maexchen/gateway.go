@@ -85,7 +85,7 @@ const (
 	DefaultMaxPlayers    = 32
 	DefaultMaxSpectators = 16
 	DefaultIdle          = time.Minute
-	DefaultMaxPerAddress = 4
+	DefaultGiveWay       = 20 * time.Second
 	DefaultNameHold      = 24 * time.Hour
 	// HeartbeatEvery is how often everyone registered hears HEARTBEAT.
 	HeartbeatEvery = 2 * time.Second
@@ -124,19 +124,26 @@ type Config struct {
 	// see how it ended (default 2 s; bots alone go straight on).
 	Pause time.Duration
 	// MaxPlayers and MaxSpectators bound the registrations (defaults 32
-	// and 16). A player past the limit gets REJECTED;SERVER_FULL; a
-	// spectator past it takes the place of the one registered longest
-	// from the address that has the most.
+	// and 16). Any address may take any free place; past MaxPlayers a
+	// newcomer takes the place of a bot that gives way (places.go), or
+	// waits for one. A spectator past MaxSpectators takes the place of
+	// the one registered longest from the address that has the most.
 	MaxPlayers, MaxSpectators int
-	// MaxPerAddress bounds the players registered from one address (an
-	// IPv4 address or IPv6 /64; default 4): past it REJECTED;ADDRESS_FULL.
-	// An address's spectators are bounded alike, a new one taking the
-	// place of that address's oldest.
-	MaxPerAddress int
 	// Idle unregisters a player that sent nothing for this long (default
-	// 1 min). A player that does not answer a round's JOIN sits out the
-	// rounds after it, which no longer wait for it, until it answers one.
+	// 1 min), and ends the wait of a newcomer that has waited as long. A
+	// player that does not answer a round's JOIN sits out the rounds
+	// after it, which no longer wait for it, until it answers one.
 	Idle time.Duration
+	// GiveWay is how long a bot may go without playing (it let every
+	// round pass, or let its turn time out and answered no turn since)
+	// before it gives its place to a newcomer at the full gateway
+	// (default 20 s).
+	GiveWay time.Duration
+	// Exempt lists the sources whose bots never give way for their
+	// address's fair share, as the SSH side's --penalty-exempt (a NAT
+	// the host's players share); loopback sources are exempt too. Their
+	// bots still give way when they do not play.
+	Exempt []netip.Prefix
 	// NameHold is how long a bot's name stays its address's after the bot
 	// was last heard, once it has played (default 24 h; Hold).
 	NameHold time.Duration
@@ -148,6 +155,18 @@ type Config struct {
 	Rand engine.Source
 	// Log receives the gateway's logs; a discarding logger if nil.
 	Log *log.Logger
+
+	// via, set by tests, is the source the gateway takes a datagram to
+	// come from, and where its answers go: bots on loopback sockets play
+	// from other addresses.
+	via disguise
+}
+
+// disguise maps a socket's address to the source the gateway sees, and
+// back.
+type disguise interface {
+	seen(socket netip.AddrPort) netip.AddrPort
+	socket(seen netip.AddrPort) netip.AddrPort
 }
 
 // Rules are the table's rules: the preset "maexchen" with turnSeconds as
@@ -179,13 +198,14 @@ type counters struct {
 // Gateway is the running gateway: a reader and a writer goroutine on the
 // socket, and an actor that owns the registrations and the round.
 type Gateway struct {
-	cfg    Config
-	log    *log.Logger
-	conn   *net.UDPConn
-	table  *lobby.Table
-	host   *lobby.Subscription
-	filter *filter
-	stats  counters
+	cfg        Config
+	log        *log.Logger
+	conn       *net.UDPConn
+	table      *lobby.Table
+	host       *lobby.Subscription
+	filter     *filter
+	stats      counters
+	exemptList netsource.List
 
 	inbox  chan datagram
 	outbox chan outgoing
@@ -201,6 +221,7 @@ type Gateway struct {
 	sweptAt    time.Time // when the claims of names were last swept
 	players    []*player // in order of registration
 	spectators []*spectator
+	waiting    []*waiter      // newcomers that found every place taken, in order
 	known      map[string]int // points by UDP name, of everyone who ever played
 	knownOrder []string
 	round      round
@@ -224,6 +245,12 @@ type player struct {
 	held       bool      // its name is held: it has played, or was held when it registered
 	storedHeld bool      // the stored claim says held
 	keptAt     time.Time // when its name's claim was last stored
+	// idleSince is when it stopped playing (zero while it plays): it let
+	// a round's JOIN or its turn's prompt time out. owes: a prompt of its
+	// turn timed out and it has answered none since, so its JOINs do not
+	// count as playing.
+	idleSince time.Time
+	owes      bool
 }
 
 type spectator struct {
@@ -239,7 +266,7 @@ func New(ctx context.Context, cfg Config) (*Gateway, error) {
 	}
 	cfg = withDefaults(cfg)
 	g := &Gateway{
-		cfg: cfg, log: cfg.Log.WithPrefix("maexchen"), filter: newFilter(),
+		cfg: cfg, log: cfg.Log.WithPrefix("maexchen"), filter: newFilter(), exemptList: netsource.List(cfg.Exempt),
 		inbox: make(chan datagram, inboxSize), outbox: make(chan outgoing, outboxSize),
 		reqs: make(chan func()), quit: make(chan struct{}), done: make(chan struct{}),
 		known: make(map[string]int),
@@ -304,8 +331,8 @@ func withDefaults(cfg Config) Config {
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
 	}
-	if cfg.MaxPerAddress <= 0 {
-		cfg.MaxPerAddress = DefaultMaxPerAddress
+	if cfg.GiveWay <= 0 {
+		cfg.GiveWay = DefaultGiveWay
 	}
 	if cfg.NameHold == 0 {
 		cfg.NameHold = DefaultNameHold
@@ -480,7 +507,8 @@ func (g *Gateway) call() (context.Context, context.CancelFunc) {
 
 // heartbeat tells everyone registered that the server is alive, every
 // HeartbeatEvery, unregisters players silent for longer than Idle, reads
-// the bans again (dropping whoever they cover), and stores the claims of
+// the bans again (dropping whoever they cover), gives the newcomers
+// waiting the places that free (admitWaiting), and stores the claims of
 // names due and sweeps those whose holds ended (holdEvery).
 func (g *Gateway) heartbeat() {
 	now := g.cfg.Clock.Now()
@@ -494,6 +522,7 @@ func (g *Gateway) heartbeat() {
 	g.readBans(ctx)
 	cancel()
 	g.dropBanned()
+	g.admitWaiting(now)
 	g.keepDue(now)
 	if now.Sub(g.sweptAt) >= holdEvery {
 		ctx, cancel := g.call()
@@ -522,7 +551,7 @@ func (g *Gateway) handle(d datagram) {
 	}
 	switch d.msg.cmd {
 	case cmdRegister:
-		g.register(d.from, d.msg.name, now)
+		g.register(d.from, d.msg.name, now, false)
 	case cmdSpectator:
 		g.registerSpectator(d.from, d.msg.name)
 	case cmdUnregister:
@@ -565,8 +594,10 @@ func (g *Gateway) playerLike(name string) *player {
 }
 
 // register is REGISTER;name: a new player, or the same name again from
-// the same IP (any port), which takes the player over.
-func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
+// the same IP (any port), which takes the player over. A new player
+// queues behind the newcomers waiting for a place (places.go), unless
+// queued: it is the one admitWaiting lets in.
+func (g *Gateway) register(from netip.AddrPort, name string, now time.Time, queued bool) {
 	if !validName(name) {
 		g.send(from, msgRejected(rejectInvalidName))
 		return
@@ -588,6 +619,7 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		}
 		if p.addr != from {
 			g.dropAt(from, p)
+			g.unwait(from)
 			g.filter.readdress(p.addr, from)
 			p.addr = from
 		}
@@ -597,13 +629,18 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		g.log.Info("bot registered again", "name", name, "addr", from)
 		return
 	}
-	if g.playerAt(from) == nil && g.fromSource(from) >= g.cfg.MaxPerAddress {
-		g.send(from, msgRejected(rejectAddressFull))
-		return
-	}
-	if len(g.players) >= g.cfg.MaxPlayers && g.playerAt(from) == nil {
-		g.send(from, msgRejected(rejectFull))
-		return
+	var yields *player // the bot that gives its place to this one
+	if g.playerAt(from) == nil {
+		if !queued && (len(g.players) >= g.cfg.MaxPlayers || len(g.waiting) > 0) {
+			g.wait(from, name, now)
+			g.admitWaiting(now)
+			return
+		}
+		if len(g.players) >= g.cfg.MaxPlayers {
+			if yields = g.room(from.Addr(), now); yields == nil {
+				return // (admitWaiting found it a place)
+			}
+		}
 	}
 	ctx, cancel := g.call()
 	defer cancel()
@@ -634,6 +671,10 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 		}
 		return
 	}
+	g.unwait(from)
+	if yields != nil {
+		g.giveWay(yields, from)
+	}
 	g.dropAt(from, nil)
 	// A name with a record is held: from now on it is this address's.
 	held := claim.Held && g.cfg.NameHold > 0
@@ -644,19 +685,6 @@ func (g *Gateway) register(from netip.AddrPort, name string, now time.Time) {
 	if g.round.phase == idle {
 		g.startRound()
 	}
-}
-
-// fromSource counts the players registered from the source of addr
-// (netsource.Of: an IPv4 address or an IPv6 /64).
-func (g *Gateway) fromSource(addr netip.AddrPort) int {
-	src := netsource.Of(addr.Addr())
-	n := 0
-	for _, p := range g.players {
-		if netsource.Of(p.addr.Addr()) == src {
-			n++
-		}
-	}
-	return n
 }
 
 // banned reports whether a ban covers the name or the address.
@@ -700,6 +728,12 @@ func (g *Gateway) dropBanned() {
 		if g.banned(s.name, s.addr.Addr()) {
 			g.dropAt(s.addr, nil)
 			g.send(s.addr, msgRejected(rejectBanned))
+		}
+	}
+	for _, w := range append([]*waiter(nil), g.waiting...) {
+		if g.banned(w.name, w.addr.Addr()) {
+			g.unwait(w.addr)
+			g.send(w.addr, msgRejected(rejectBanned))
 		}
 	}
 }
@@ -795,7 +829,7 @@ func SweepNames(ctx context.Context, r Records, now time.Time, hold time.Duratio
 	return sweep(ctx, r, now, hold, func(Claim) bool { return false })
 }
 
-// registerSpectator is REGISTER_SPECTATOR;name. Past MaxPerAddress
+// registerSpectator is REGISTER_SPECTATOR;name. Past perAddress
 // spectators from its address, a new one takes the place of that
 // address's oldest; past MaxSpectators, of the oldest of the address that
 // has the most.
@@ -816,7 +850,7 @@ func (g *Gateway) registerSpectator(from netip.AddrPort, name string) {
 	}
 	src := netsource.Of(from.Addr())
 	switch {
-	case len(bySrc[src]) >= g.cfg.MaxPerAddress:
+	case len(bySrc[src]) >= perAddress:
 		g.dropSpectator(bySrc[src][0])
 	case len(g.spectators) >= g.cfg.MaxSpectators:
 		var most []int
@@ -835,13 +869,15 @@ func (g *Gateway) dropSpectator(i int) {
 	g.spectators = append(g.spectators[:i:i], g.spectators[i+1:]...)
 }
 
-// unregister is UNREGISTER: the address's registration ends. A player in
-// the round in play stays in it (and times out).
+// unregister is UNREGISTER: the address's registration, or its wait for
+// a place, ends. A player in the round in play stays in it (and times
+// out).
 func (g *Gateway) unregister(from netip.AddrPort) {
-	if !g.dropAt(from, nil) {
+	if !g.dropAt(from, nil) && !g.unwait(from) {
 		return
 	}
 	g.send(from, msgUnregistered)
+	g.admitWaiting(g.cfg.Clock.Now())
 }
 
 // dropAt ends the registration at addr, unless it is keep's; it reports

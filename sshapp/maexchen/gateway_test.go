@@ -3,6 +3,7 @@ package maexchen
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -91,17 +92,53 @@ func TestTakeoverFromTheSameIPOnly(t *testing.T) {
 	}
 }
 
+// TestServerFull: a newcomer that finds every place taken by bots that
+// play waits, hearing nothing (published bots quit on a REJECTED), and
+// gets the first place that frees; at most a few wait from one address,
+// and a wait ends after Idle.
 func TestServerFull(t *testing.T) {
 	e := newEnv(t, func(c *Config) { c.MaxPlayers, c.MaxSpectators = 2, 1 })
-	a := e.bot("a")
-	e.bot("b")
+	e.bot("a")
+	b := e.bot("b")
 	c := e.dial("c", "127.0.0.1:0")
 	c.send("REGISTER;c")
-	c.expect("REJECTED;SERVER_FULL")
+	e.waitActor("c waits", func() bool { return len(e.gw.waiting) == 1 })
+	d := e.dial("d", "127.0.0.5:0")
+	d.send("REGISTER;d")
+	e.waitActor("d waits", func() bool { return len(e.gw.waiting) == 2 })
 	// A registered player still takes itself over when the server is full.
 	a2 := e.dial("a", "127.0.0.1:0")
 	a2.send("REGISTER;a")
 	a2.expect("REGISTERED")
+	// A place frees: the first newcomer waiting gets it.
+	b.send("UNREGISTER")
+	b.until("UNREGISTERED")
+	c.expect("REGISTERED")
+	if names := e.registered(); !slices.Equal(names, []string{"a", "c"}) {
+		t.Fatalf("registered: %v", names)
+	}
+	// perAddress newcomers wait from one address; the next is refused.
+	waiting := []*client{d}
+	for i := range perAddress + 1 {
+		w := e.dial("w", "127.0.0.1:0")
+		w.send(fmt.Sprintf("REGISTER;w%d", i))
+		waiting = append(waiting, w)
+	}
+	waiting[perAddress+1].expect("REJECTED;SERVER_FULL")
+	e.waitActor("the newcomers waiting", func() bool { return len(e.gw.waiting) == perAddress+1 })
+	// UNREGISTER ends a wait.
+	waiting[1].send("UNREGISTER")
+	waiting[1].expect("UNREGISTERED")
+	// A wait ends after Idle.
+	a2.send("HEARTBEAT")
+	c.send("HEARTBEAT")
+	e.waitActor("heard", func() bool {
+		return e.gw.playerNamed("a").lastSeen.Equal(e.clock.Now()) && e.gw.playerNamed("c").lastSeen.Equal(e.clock.Now())
+	})
+	e.clock.Advance(e.gw.cfg.Idle)
+	for _, w := range slices.Delete(waiting[:perAddress+1], 1, 2) {
+		w.expect("REJECTED;SERVER_FULL")
+	}
 	// A spectator past the limit takes the place of the oldest.
 	s1 := e.dial("s1", "127.0.0.1:0")
 	s1.send("REGISTER_SPECTATOR;s1")
@@ -109,12 +146,11 @@ func TestServerFull(t *testing.T) {
 	s2 := e.dial("s2", "127.0.0.1:0")
 	s2.send("REGISTER_SPECTATOR;s2")
 	s2.expect("REGISTERED")
-	e.clock.Advance(e.gw.cfg.Timeout)
-	s2.expect("ROUND CANCELED;NO_PLAYERS")
+	e.clock.Advance(HeartbeatEvery)
+	s2.heartbeat()
 	s1.send("UNREGISTER") // no longer registered: no answer
 	s1.send("REGISTER_SPECTATOR;s1")
 	s1.expect("REGISTERED")
-	_ = a
 }
 
 func TestSpectatorsHearEverythingButPrompts(t *testing.T) {

@@ -202,7 +202,13 @@ func (e *env) dial(name, from string) *client {
 // bot dials from 127.0.0.1 and registers.
 func (e *env) bot(name string) *client {
 	e.t.Helper()
-	c := e.dial(name, "127.0.0.1:0")
+	return e.botFrom(name, "127.0.0.1:0")
+}
+
+// botFrom dials from the local address from and registers.
+func (e *env) botFrom(name, from string) *client {
+	e.t.Helper()
+	c := e.dial(name, from)
 	c.send("REGISTER;" + name)
 	c.expect("REGISTERED")
 	return c
@@ -282,6 +288,14 @@ func (e *env) table(names ...string) ([]*client, []string) {
 	for i, n := range names {
 		bots[i] = e.bot(n)
 	}
+	return bots, e.nextRound(bots)
+}
+
+// nextRound brings bots registered one after the other, the first round
+// asking only the first of them, to the start of a round that asks them
+// all; it returns their JOIN tokens.
+func (e *env) nextRound(bots []*client) []string {
+	e.t.Helper()
 	bots[0].expect("ROUND STARTING")
 	e.clock.Advance(e.gw.cfg.Timeout)
 	for _, b := range bots {
@@ -293,7 +307,7 @@ func (e *env) table(names ...string) ([]*client, []string) {
 	for i, b := range bots {
 		tokens[i] = b.expect("ROUND STARTING")[0]
 	}
-	return bots, tokens
+	return tokens
 }
 
 // join has every bot join and returns them in the order of ROUND STARTED.
@@ -358,3 +372,39 @@ func (c *client) heartbeat() {
 		}
 	}
 }
+
+// elsewhere is the tests' disguise: a socket on 127.0.1.X plays from
+// 198.51.100.X, one on 127.0.2.X from 2001:db8::X (all of them one IPv6
+// /64), so that bots on loopback sockets play from sources that are not
+// loopback (which is exempt from the fair share).
+type elsewhere struct{}
+
+func (elsewhere) seen(a netip.AddrPort) netip.AddrPort {
+	if !a.Addr().Is4() {
+		return a
+	}
+	b := a.Addr().As4()
+	switch {
+	case b[0] == 127 && b[1] == 0 && b[2] == 1:
+		return netip.AddrPortFrom(netip.AddrFrom4([4]byte{198, 51, 100, b[3]}), a.Port())
+	case b[0] == 127 && b[1] == 0 && b[2] == 2:
+		v6 := netip.MustParseAddr("2001:db8::").As16()
+		v6[15] = b[3]
+		return netip.AddrPortFrom(netip.AddrFrom16(v6), a.Port())
+	}
+	return a
+}
+
+func (elsewhere) socket(a netip.AddrPort) netip.AddrPort {
+	switch ip := a.Addr(); {
+	case netip.MustParsePrefix("198.51.100.0/24").Contains(ip):
+		return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 1, ip.As4()[3]}), a.Port())
+	case netip.MustParsePrefix("2001:db8::/64").Contains(ip):
+		return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 2, ip.As16()[15]}), a.Port())
+	}
+	return a
+}
+
+// disguised has the gateway see the sockets on 127.0.1.X and 127.0.2.X as
+// elsewhere says.
+func disguised(c *Config) { c.via = elsewhere{} }

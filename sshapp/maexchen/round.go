@@ -89,6 +89,7 @@ func (g *Gateway) joinRound(from netip.AddrPort, token string) {
 		g.log.Info("bot answered again, back in the rounds", "name", p.name, "addr", p.addr)
 	case g.round.phase == joining && p.join == token:
 		p.joined = true
+		p.joinedInTime()
 		if g.allJoined() {
 			g.closeJoin(g.round.gen)
 		}
@@ -125,6 +126,7 @@ func (g *Gateway) closeJoin(gen int) {
 		g.round.stopJoin = nil
 	}
 	var guests []lobby.Player
+	now := g.cfg.Clock.Now()
 	for _, p := range g.players {
 		switch {
 		case p.join == "": // registered after the round was announced
@@ -138,6 +140,7 @@ func (g *Gateway) closeJoin(gen int) {
 				g.log.Info("bot did not join; it sits out until it answers", "name", p.name, "addr", p.addr)
 			}
 			p.sittingOut, p.late = true, p.join
+			p.missed(now)
 		}
 		p.join, p.joined = "", false
 	}
@@ -312,6 +315,10 @@ func (g *Gateway) tell(snap lobby.Snapshot, evs []engine.Event, i int) {
 			reason = lostDidNotAnnouce
 		}
 		lost(e.Seat, reason)
+		if p := g.playerNamed(name(e.Seat)); p != nil { // a bot's turn ran out
+			p.owes = true
+			p.missed(g.cfg.Clock.Now())
+		}
 	case engine.EvGiveUp, engine.EvLeave:
 		lost(e.Seat, lostNoTurn)
 	case engine.EvEnd:
@@ -377,6 +384,7 @@ func (g *Gateway) move(from netip.AddrPort, m message) {
 		return
 	}
 	g.dropPrompt()
+	p.answered()
 	var a engine.Action
 	switch m.cmd {
 	case cmdRoll:

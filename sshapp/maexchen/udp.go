@@ -160,7 +160,11 @@ func (g *Gateway) read() {
 			continue
 		}
 		g.stats.received.Add(1)
-		d := datagram{from: netip.AddrPortFrom(from.Addr().Unmap(), from.Port()), msg: parse(buf[:n])}
+		from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+		if g.cfg.via != nil {
+			from = g.cfg.via.seen(from)
+		}
+		d := datagram{from: from, msg: parse(buf[:n])}
 		if !g.filter.pass(d, time.Now()) {
 			g.stats.ignored.Add(1)
 			continue
@@ -178,7 +182,11 @@ func (g *Gateway) read() {
 func (g *Gateway) write() {
 	defer g.wg.Done()
 	for o := range g.outbox {
-		if _, err := g.conn.WriteToUDPAddrPort([]byte(o.msg), o.to); err != nil {
+		to := o.to
+		if g.cfg.via != nil {
+			to = g.cfg.via.socket(to)
+		}
+		if _, err := g.conn.WriteToUDPAddrPort([]byte(o.msg), to); err != nil {
 			g.log.Debug("write", "to", o.to, "err", err)
 		}
 	}

@@ -146,7 +146,6 @@ const (
 	rejectInvalidName = "INVALID_NAME"
 	rejectNameTaken   = "NAME_ALREADY_TAKEN"
 	rejectFull        = "SERVER_FULL"
-	rejectAddressFull = "ADDRESS_FULL"
 	rejectBanned      = "BANNED"
 )
 
