@@ -21,19 +21,29 @@ func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	if err := ctxErr(ctx, "backup"); err != nil {
 		return 0, err
 	}
-	var n int64
+	var (
+		n    int64
+		werr error // the writer's own error: bbolt keeps only its text
+	)
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(writerFunc(func(p []byte) (int, error) {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
-			return w.Write(p)
+			k, err := w.Write(p)
+			if err != nil && werr == nil {
+				werr = err
+			}
+			return k, err
 		}))
 		return err
 	})
 	if cerr := ctx.Err(); err != nil && cerr != nil {
 		return n, fmt.Errorf("backup %s: %w", s.path, cerr) // bbolt does not wrap it
+	}
+	if err != nil && werr != nil {
+		return n, fmt.Errorf("backup %s: %w", s.path, werr)
 	}
 	if err != nil {
 		return n, fmt.Errorf("backup %s: %w", s.path, err)

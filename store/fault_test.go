@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -107,6 +108,15 @@ func TestFullDisk(t *testing.T) {
 	lines, err := s.Chat(ctx, "full")
 	if err != nil || len(lines) != saved {
 		t.Fatalf("read %d lines (%v), %d saved", len(lines), err, saved)
+	}
+	// A backup has no room for its copy beside the file, and says so;
+	// sent straight from the database it needs none.
+	if _, _, err := s.BackupFile(ctx); !errors.Is(err, ErrDisk) {
+		t.Fatalf("a backup's copy on a full disk: %v, want a DiskError", err)
+	}
+	var copied bytes.Buffer
+	if _, err := s.Backup(ctx, &copied); err != nil || copied.Len() == 0 {
+		t.Fatalf("a backup sent straight on a full disk: %d bytes, %v", copied.Len(), err)
 	}
 	// Tried again on the full disk: the same answer, and no harm.
 	if err := s.AddChat(ctx, "full", line(saved), 100000); !errors.Is(err, ErrDisk) {

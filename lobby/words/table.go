@@ -47,3 +47,16 @@ func RestingLine(idle time.Duration) string {
 	}
 	return fmt.Sprintf("nobody has had this table of bots open for %s: it rests after this game, until someone opens it", span)
 }
+
+// TableState is a table's state as a list of tables shows it: "paused"
+// while it waits for the server's storage, "resting" for a table of bots
+// nobody had open, else its state ("waiting", "playing").
+func TableState(state string, paused, resting bool) string {
+	switch {
+	case paused:
+		return "paused"
+	case resting:
+		return "resting"
+	}
+	return state
+}

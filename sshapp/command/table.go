@@ -105,6 +105,7 @@ func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
 		Name: words.Clean(info.Name, lobby.MaxNameLen), Host: words.Clean(info.Host, lobby.MaxNameLen),
 		Seats: info.Seats, Taken: info.Taken, State: words.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+		Paused: info.PausedWords(), Resting: info.Resting,
 	}
 }
 

@@ -17,6 +17,12 @@ type TableJSON struct {
 	State   string         `json:"state"` // "waiting" or "playing"
 	Private bool           `json:"private"`
 	Rules   engine.Options `json:"rules"`
+	// Paused says why the table takes no moves while the server's
+	// storage does not save ("the server's disk is full: moves wait");
+	// absent while it plays. Resting: a table of bots nobody had open
+	// that starts no game until someone opens it.
+	Paused  string `json:"paused,omitempty"`
+	Resting bool   `json:"resting,omitempty"`
 }
 
 // TablesJSON is the document of `tables --json`.
@@ -44,7 +50,7 @@ func runTables(_ context.Context, c *Call) int {
 	}
 	rows := make([][]string, len(out.Tables))
 	for i, t := range out.Tables {
-		state := t.State
+		state := words.TableState(t.State, t.Paused != "", t.Resting)
 		if t.Private {
 			state += ", private"
 		}

@@ -160,7 +160,7 @@ type gameRow struct {
 func (s *Server) lobbyPage(w http.ResponseWriter, r *http.Request) {
 	var tables []tableRow
 	for _, info := range s.cfg.Lobby.Tables(lobby.Viewer{}) {
-		row := tableRow{Name: info.Name, URL: tablePath(info.Name), State: info.State, Rules: words.RulesSummary(info.Rules),
+		row := tableRow{Name: info.Name, URL: tablePath(info.Name), State: words.TableState(info.State, info.Paused, info.Resting), Rules: words.RulesSummary(info.Rules),
 			Seats: fmt.Sprintf("%d of %d", info.Taken, info.Seats), Host: info.Host}
 		names := make([]string, len(info.Players))
 		for i, p := range info.Players {

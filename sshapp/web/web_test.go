@@ -306,7 +306,7 @@ func TestPausedTableSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(fr.html(e.clock.Now()))
-	if m := missing(html, `<p class="paused" role="alert"><strong>Table paused.</strong> the server&#39;s disk is full: moves wait.</p>`); m != nil {
+	if m := missing(html, `<p class="paused" role="alert"><strong>Table paused</strong> — the server&#39;s disk is full: moves wait.</p>`); m != nil {
 		t.Fatalf("a paused table's page lacks %q:\n%s", m, html)
 	}
 	if strings.Contains(html, `class="clock"`) {
