@@ -227,20 +227,3 @@ func TestClampWindow(t *testing.T) {
 		}
 	}
 }
-
-func TestSourceOf(t *testing.T) { // the cases of netsource.Of, as the server keys them
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"192.0.2.7", "192.0.2.7"},
-		{"::ffff:192.0.2.7", "192.0.2.7"},
-		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
-		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
-		{"fe80::1%eth0", "fe80::/64"},
-		{"not an ip", "not an ip"},
-	}
-	for _, tt := range tests {
-		if got := sourceOf(tt.in); got != tt.want {
-			t.Errorf("sourceOf(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

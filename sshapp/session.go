@@ -14,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/internal/outbox"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
@@ -40,8 +41,6 @@ type session struct {
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
 	out       *outbox.Box  // what the session writes, bounded by MaxOwed
 	errOut    *outbox.Box  // and on stderr
-
-	admitted bool // counted among its person's sessions (admitPerson); under srv.sessMu
 
 	mu       sync.Mutex
 	person   store.Person // who the key belongs to, as last read or changed; ID "" for nobody yet
@@ -98,6 +97,7 @@ func (ss *session) release() {
 	}
 	ss.mu.Unlock()
 	srv := ss.srv
+	srv.people.Leave(ss)
 	srv.sessMu.Lock()
 	delete(srv.sessions, ss)
 	if len(srv.sessions) == 0 && srv.closing.Load() {
@@ -158,8 +158,8 @@ func (ss *session) flush() {
 
 // drop closes the session's connection, with a log line saying why.
 func (ss *session) drop(why string, kv ...any) {
-	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", remoteIP(ss.RemoteAddr())}, kv...)...)
-	if c := connOf(ss.Context()); c != nil {
+	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", guard.RemoteIP(ss.RemoteAddr())}, kv...)...)
+	if c := guard.ConnOf(ss.Context()); c != nil {
 		_ = c.Close()
 		return
 	}
@@ -263,6 +263,20 @@ func (ss *session) goodbye(reason string) {
 		}
 	}()
 }
+
+// Owner is whom the session counts for under the cap per person
+// (guard.People): its person, or its key while the key is nobody's yet.
+func (ss *session) Owner() string {
+	if id := ss.Person().ID; id != "" {
+		return id
+	}
+	return "key " + ss.fp
+}
+
+// Source is the source the session's connection counts for: the client's
+// IPv4 address or IPv6 /64 (guard.SourceName), the real client's behind a
+// trusted proxy; every limit per source keys on it.
+func (ss *session) Source() string { return guard.Source(ss.Context()) }
 
 // Key is the fingerprint of the key the session logged in with.
 func (ss *session) Key() string { return ss.fp }
@@ -370,7 +384,7 @@ func (srv *Server) handle(s ssh.Session) {
 	}
 	ss.SetPerson(p)
 	if err := srv.admitPerson(ss); err != nil {
-		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", remoteIP(s.RemoteAddr()), "err", err)
+		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", guard.RemoteIP(s.RemoteAddr()), "err", err)
 		fmt.Fprintf(s.Stderr(), "mia: %s\n", lobby.Shown(err))
 		_ = ss.Exit(command.ExitRefused)
 		return
@@ -390,9 +404,19 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
-		"fingerprint", fp, "person", ss.Person().ID, "remote", remoteIP(ss.RemoteAddr()),
+		"fingerprint", fp, "person", ss.Person().ID, "remote", guard.RemoteIP(ss.RemoteAddr()),
 		"command", commandName(args), "pty", ss.hasPty, "exit", code,
 		"duration", time.Since(ss.started).Round(time.Millisecond))
+}
+
+// admitPerson counts ss among its person's sessions, or refuses it when
+// they hold Limits.MaxSessionsPerPerson already (guard.People). A server
+// admin's key is exempt, and its sessions are not counted.
+func (srv *Server) admitPerson(ss *session) error {
+	if srv.IsAdmin(ss.fp) {
+		return nil
+	}
+	return srv.people.Admit(ss)
 }
 
 // seenEvery is how often a key's "last seen" is noted at most: a person
