@@ -1,6 +1,7 @@
 package sshapp
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // readAll reads a raw connection until it closes or within passes; it
@@ -225,5 +228,36 @@ func TestClampWindow(t *testing.T) {
 		if got := l.clampWindow(tt.in); got != tt.want {
 			t.Errorf("clampWindow(%+v) = %+v, want %+v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestCommandLineLimit: a command line longer than command.MaxLine is
+// refused before it is split, with the limit named and exit status 2, as
+// is one quoted wrong; any key, a nameless one too. A line under the limit
+// is split as a shell would.
+func TestCommandLineLimit(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, nil)
+	key := newKey(t)
+	tests := []struct {
+		line   string
+		code   int
+		stderr string
+	}{
+		{"whoami " + strings.Repeat("x", command.MaxLine), 2,
+			fmt.Sprintf("mia: the command line is %d bytes long; the most this server takes is 4096\n", command.MaxLine+7)},
+		{strings.Repeat("x ", 120000), 2, "mia: the command line is 240000 bytes long; the most this server takes is 4096\n"},
+		{`name "ada`, 2, "mia: the command line has a \" that is never closed\n"},
+		{`name ada\`, 2, "mia: the command line ends in a backslash"},
+		{`name "ma"'r'\ta`, 0, ""},
+	}
+	for _, tt := range tests {
+		r := ts.run(t, key, tt.line)
+		if r.code != tt.code || !strings.HasPrefix(r.stderr, tt.stderr) || (tt.stderr == "" && r.stderr != "") {
+			t.Errorf("%.40q: exit %d, stderr %q; want %d, %q", tt.line, r.code, r.stderr, tt.code, tt.stderr)
+		}
+	}
+	if got := ts.players.name(Fingerprint(key.PublicKey())); got != "marta" {
+		t.Errorf("the quoted name is %q, want marta", got)
 	}
 }

@@ -31,7 +31,8 @@ type session struct {
 	raw     ssh.Session // only through session's own methods
 	srv     *Server
 	fp      string
-	kind    string // "screen", "bot" or "command" (Stats)
+	args    []string // the command line (command.Split)
+	kind    string   // "screen", "bot" or "command" (Stats)
 	started time.Time
 
 	pty    ssh.Pty
@@ -54,7 +55,7 @@ type session struct {
 // newSession wraps s, whose command is args, and registers it, or returns
 // nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
-	ss := &session{raw: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	ss := &session{raw: s, srv: srv, fp: fp, args: args, started: srv.cfg.Now()}
 	pty, winch, ok := s.Pty()
 	ss.kind = sessionKind(args, ok)
 	ss.lastInput.Store(time.Now().UnixNano())
@@ -357,9 +358,17 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = s.Exit(command.ExitRefused)
 		return
 	}
-	// Command splits the command line afresh at each call (a 4 KB buffer
-	// each time): once is enough.
-	args := s.Command()
+	// The command line, split here once (the ssh package's Command splits
+	// it afresh at each call, in time that grows with the square of its
+	// length), its length checked before it is read.
+	args, err := command.Split(s.RawCommand())
+	if err != nil {
+		srv.log.Info("command line refused", "fingerprint", fp, "remote", guard.RemoteIP(s.RemoteAddr()),
+			"bytes", len(s.RawCommand()), "err", err)
+		fmt.Fprintf(s.Stderr(), "mia: %s\n", err)
+		_ = s.Exit(command.ExitUsage)
+		return
+	}
 	ss := srv.newSession(s, fp, args)
 	if ss == nil {
 		fmt.Fprintln(s.Stderr(), "mia: the server is shutting down")

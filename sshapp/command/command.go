@@ -252,7 +252,7 @@ func (c *Call) fail(what string, err error) int {
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
 		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", lobby.Clean(strings.TrimLeft(a, "-"), 32))
+			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", echo(strings.TrimLeft(a, "-")))
 			break
 		}
 	}
@@ -282,7 +282,7 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", lobby.Clean(args[0], 32))
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", echo(args[0]))
 		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}

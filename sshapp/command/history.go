@@ -65,7 +65,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
+		return c.usageError(fs, "unexpected %q", echo(words[0]))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)

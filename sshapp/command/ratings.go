@@ -108,7 +108,7 @@ func (f boardFlags) chosen(p rating.Period, now time.Time) (rating.Season, error
 // seasonError is the sentence of a season that does not parse.
 func seasonError(err error, arg string) string {
 	if errors.Is(err, rating.ErrSeason) {
-		return fmt.Sprintf("%q is not a season: %s", lobby.Clean(arg, 32), lobby.SeasonForms)
+		return fmt.Sprintf("%q is not a season: %s", echo(arg), lobby.SeasonForms)
 	}
 	return err.Error()
 }
