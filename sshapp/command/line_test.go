@@ -27,7 +27,7 @@ func TestSplit(t *testing.T) {
 		{`x"y z"'w'`, []string{"xy zw"}, nil},
 		{`name '' ""`, []string{"name", "", ""}, nil},
 		{"name ädä\u00a0bob", []string{"name", "ädä", "bob"}, nil}, // a no-break space separates, as in a shell's Unicode
-		{"name \xff\xfe", []string{"name", "\xff\xfe"}, nil},        // bytes that are no UTF-8 are kept as sent
+		{"name \xff\xfe", []string{"name", "\xff\xfe"}, nil},       // bytes that are no UTF-8 are kept as sent
 		{`name "bob`, nil, ErrBadQuoting},
 		{`name 'bob`, nil, ErrBadQuoting},
 		{`name bob\`, nil, ErrBadQuoting},
