@@ -41,15 +41,19 @@ func startFlood(addr string, sources, perSource int) *flood {
 			f.wg.Add(1)
 			go func() {
 				defer f.wg.Done()
+				// An attacker comes back at once; a pause between
+				// connections spares the shared test machine.
+				pace := time.NewTimer(0)
+				defer pace.Stop()
 				for {
 					select {
 					case <-f.stop:
 						return
-					default:
+					case <-pace.C:
 					}
+					pace.Reset(50 * time.Millisecond)
 					nc, err := d.Dial("tcp", addr)
 					if err != nil {
-						time.Sleep(50 * time.Millisecond)
 						continue
 					}
 					f.attempts.Add(1)
@@ -63,9 +67,6 @@ func startFlood(addr string, sources, perSource int) *flood {
 					}()
 					_, _ = io.Copy(io.Discard, nc)
 					close(closed)
-					// An attacker comes back at once; a pause spares the
-					// shared test machine.
-					time.Sleep(50 * time.Millisecond)
 				}
 			}()
 		}
@@ -311,6 +312,7 @@ func closedBy(nc net.Conn, within time.Duration) bool {
 // version line is spared while its handshake is young, and a newcomer is
 // refused only when no connection can make room.
 func TestSilentConnectionsMakeRoom(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.MaxUnauthenticated = 4
 		c.Limits.MaxPerSource = -1
@@ -379,6 +381,7 @@ func TestSilentConnectionsMakeRoom(t *testing.T) {
 // since (a real client's key exchange follows at once) make room at once,
 // the oldest first.
 func TestTalkersMakeRoom(t *testing.T) {
+	t.Parallel()
 	// A version line and the start of a packet: the key exchange has begun.
 	const begun, versionOnly = "SSH-2.0-slow\r\n\x00\x00\x01", "SSH-2.0-slow\r\n"
 	tests := []struct {

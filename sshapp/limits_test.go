@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,10 +78,22 @@ func TestHandshakeDeadline(t *testing.T) {
 	}
 	eventually(t, 2*time.Second, "stalled connections released", func() bool { return ts.connCount() == 0 })
 
-	// An authenticated connection outlives the handshake deadline.
+	// An authenticated connection outlives the handshake deadline: one
+	// accepted after it, stalled after its version line, runs out of time
+	// first.
 	key := newKey(t)
 	c := ts.connect(t, key)
-	time.Sleep(3 * limit)
+	later, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	if _, err := later.Write([]byte("SSH-2.0-slowpoke\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, closed := readAll(later, 5*time.Second); !closed {
+		t.Fatal("a connection stalled after its version line stayed open")
+	}
 	if r := runOn(t, c, "whoami"); r.code != 0 {
 		t.Errorf("command after the handshake deadline: %+v", r)
 	}
@@ -170,6 +183,7 @@ func TestSessionsPerConnection(t *testing.T) {
 }
 
 func TestNoSessionTimeout(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.NoSessionTimeout = 200 * time.Millisecond })
 	c := ts.connect(t, newKey(t))
 	done := make(chan error, 1)
@@ -182,30 +196,53 @@ func TestNoSessionTimeout(t *testing.T) {
 }
 
 func TestKeepalive(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.KeepaliveInterval = 100 * time.Millisecond
 		c.Limits.NoSessionTimeout = -1
 	})
 	key := newKey(t)
 
-	// A live client answers keepalives (x/crypto refuses them, which is
-	// an answer).
-	live := ts.connect(t, key)
-
-	// A dead one: its requests are never read, so it never answers.
+	// A live client answers keepalives (refusing them, as x/crypto does,
+	// is an answer); it counts them.
 	nc, err := net.Dial("tcp", ts.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	conn, _, _, err := gossh.NewClientConn(nc, ts.addr, clientConfig(key))
+	cc, chans, reqs, err := gossh.NewClientConn(nc, ts.addr, clientConfig(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answered atomic.Int32
+	mine := make(chan *gossh.Request)
+	go func() {
+		defer close(mine)
+		for r := range reqs {
+			if r.Type == "keepalive@openssh.com" {
+				answered.Add(1)
+			}
+			_ = r.Reply(false, nil)
+		}
+	}()
+	live := gossh.NewClient(cc, chans, mine)
+	defer live.Close()
+
+	// A dead one: its requests are never read, so it never answers.
+	dead, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	conn, _, _, err := gossh.NewClientConn(dead, ts.addr, clientConfig(key))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 
 	eventually(t, 3*time.Second, "dead connection closed", func() bool { return ts.connCount() == 1 })
-	time.Sleep(300 * time.Millisecond)
+	at := answered.Load()
+	eventually(t, 3*time.Second, "three more keepalives answered", func() bool { return answered.Load() >= at+3 })
 	if r := runOn(t, live, "whoami"); r.code != 0 {
 		t.Errorf("the live connection: %+v", r)
 	}

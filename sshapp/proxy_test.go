@@ -181,6 +181,7 @@ func (srv *Server) perSource(src string) int { return srv.gate.Source(src).Conne
 // address is refused too. A LOCAL header (a balancer's health check)
 // counts as the balancer's own connection.
 func TestProxyHeaderRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		proxyFrom string
@@ -194,6 +195,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ts := startServer(t, func(c *Config) {
 				c.ProxyFrom = trusted(t, tt.proxyFrom)
 				c.Limits.PenaltyMin = -1
@@ -215,6 +217,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 	}
 
 	t.Run("a trusted address without a header", func(t *testing.T) {
+		t.Parallel()
 		ts := startServer(t, func(c *Config) { c.ProxyFrom = trusted(t, "127.0.0.2") })
 		if c, err := dialFrom(ts.addr, "127.0.0.2", clientConfig(newKey(t))); err == nil {
 			c.Close()
@@ -226,6 +229,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 	})
 
 	t.Run("a health check", func(t *testing.T) {
+		t.Parallel()
 		ts := startServer(t, func(c *Config) { c.ProxyFrom = trusted(t, "127.0.0.2") })
 		d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
 		nc, err := d.Dial("tcp", ts.addr)
@@ -253,6 +257,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 // nothing, as OpenSSH's PerSourcePenaltyExemptList: a real login from
 // there still gets in, while the same from another address is refused.
 func TestPenaltyExempt(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.VersionTimeout = 500 * time.Millisecond     // for the silent ones; a real client sends its version at once
 		c.Limits.PenaltyExempt = trusted(t, "127.0.0.20/31") // .20 and .21
