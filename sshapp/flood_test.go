@@ -254,7 +254,7 @@ func TestHandshakeFloodLetsALoginThrough(t *testing.T) {
 
 // penalised reports whether the server refuses the source src for its
 // penalties now.
-func (srv *Server) penalised(src string) bool { return srv.gate.Source(src).RefusedFor > 0 }
+func (srv *Server) penalised(src string) bool { return srv.gate.SourceInfo(src).RefusedFor > 0 }
 
 // holds is how many connections in their handshake each source holds.
 func (srv *Server) holds() map[string]int { return srv.gate.Handshakes() }
@@ -413,7 +413,7 @@ func TestTalkersMakeRoom(t *testing.T) {
 				talkers = append(talkers, nc)
 			}
 			eventually(t, 5*time.Second, "the server reads the talkers' version lines", func() bool {
-				return ts.gate.Source("127.0.0.7").Talking == 3
+				return ts.gate.SourceInfo("127.0.0.7").Talking == 3
 			})
 			if tt.refused {
 				nc, err := net.Dial("tcp", ts.addr)

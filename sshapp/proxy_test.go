@@ -173,7 +173,7 @@ func TestProxyProtocol(t *testing.T) {
 }
 
 // perSource is how many connections the server counts for a source.
-func (srv *Server) perSource(src string) int { return srv.gate.Source(src).Connections }
+func (srv *Server) perSource(src string) int { return srv.gate.SourceInfo(src).Connections }
 
 // TestProxyHeaderRefused: a PROXY header is taken only from a trusted
 // address; from any other (a client, or a balancer the server was not

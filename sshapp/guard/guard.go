@@ -159,8 +159,9 @@ type SourceInfo struct {
 	Strikes int
 }
 
-// Source is what the guard holds of the source named name (SourceName).
-func (g *Gate) Source(name string) SourceInfo {
+// SourceInfo is what the guard holds of the source named name
+// (SourceName).
+func (g *Gate) SourceInfo(name string) SourceInfo {
 	now := time.Now()
 	g.mu.Lock()
 	info := SourceInfo{Connections: g.perSource[name], Handshakes: g.unauthBySrc[name]}
