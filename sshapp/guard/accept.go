@@ -180,14 +180,14 @@ func (g *Gate) Accept(ctx ssh.Context, raw net.Conn) net.Conn {
 	addr, _ := netip.ParseAddr(ip)
 	src := SourceName(ip)
 	now := time.Now()
+	refusedFor, _ := g.penalties.state(src, now)
 	g.mu.Lock()
 	var refuse refusal
-	var refusedFor time.Duration
 	var victim *Conn
 	switch {
 	case g.closing.Load():
 		refuse = refuseClosing
-	case g.penaltyFor(src, now, &refusedFor):
+	case refusedFor > 0:
 		refuse = refusePenalised
 	case g.lim.MaxPerSource > 0 && g.perSource[src] >= g.lim.MaxPerSource:
 		// Only the source's own silent connection may make room.
@@ -232,13 +232,6 @@ func (g *Gate) Accept(ctx ssh.Context, raw net.Conn) net.Conn {
 	c.mu.Unlock()
 	ctx.SetValue(connKey, c)
 	return c
-}
-
-// penaltyFor reports whether src is refused at now for its penalties,
-// and sets *d to how long for.
-func (g *Gate) penaltyFor(src string, now time.Time, d *time.Duration) bool {
-	*d, _ = g.penalties.state(src, now)
-	return *d > 0
 }
 
 // victimLocked chooses the connection a newcomer from src takes the place
