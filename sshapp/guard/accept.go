@@ -131,7 +131,7 @@ const (
 	refuseMaxDrain = 64 << 10
 )
 
-// refuse tells a refused connection why, as every SSH client shows it
+// refuse tells a refused connection why, as SSH clients show it
 // without asking: the server's version line, then an SSH_MSG_DISCONNECT
 // with the reason (OpenSSH prints "Received disconnect from HOST port
 // PORT:12: REASON"). Closing at once with the client's version line

@@ -7,7 +7,7 @@
 // authenticated connection alive or closes it, and refuses a person past
 // their share of sessions or a banned key. A connection it refuses is told
 // why in the SSH protocol's own words (an SSH_MSG_DISCONNECT after the
-// version line), which every SSH client prints.
+// version line), which SSH clients print (OpenSSH without -v).
 //
 // Room: inside sshapp, beside the server, which wires it: Gate.Accept is
 // its ConnCallback, Gate.Authenticated its AuthLogCallback, and its
