@@ -238,40 +238,42 @@ func (g *Gate) Accept(ctx ssh.Context, raw net.Conn) net.Conn {
 // of, or nil. A connection still in its handshake qualifies, the first
 // class first:
 //
-//  1. silent: no version line read from it (and none waiting in the
-//     kernel to be read);
-//  2. stuck: its version line and nothing since (nothing waiting either),
+//  1. waiting: it has sent no version line, or its version line and
+//     nothing since (and nothing waits in the kernel to be read from it),
 //     and its source has as many strikes (unfinished connections,
-//     penalties.go) as the newcomer's or more: a real client's key
+//     penalties.go) as the newcomer's or more. A real client's key
 //     exchange follows its version line within a round trip, and nothing
-//     in between waits for its user, so the newest of these is the one
-//     most likely real, and the oldest goes first;
-//  3. old: its handshake has run for EarlyDropAfter (1 s; real clients
+//     in between waits for its user; so of these the silent go first, and
+//     the newest is the one most likely real. A client with a cleaner
+//     record than the newcomer's is not put out for it while it has not
+//     had time to speak;
+//  2. old: its handshake has run for EarlyDropAfter (1 s; real clients
 //     need milliseconds);
-//  4. suspect: its source has more strikes than the newcomer's.
+//  3. suspect: its source has more strikes than the newcomer's.
 //
-// So a source that churns, sending its version line and closing before a
-// second is up, holds no slot a newcomer wants, and each one closed for a
-// newcomer costs it as a timeout does. Within a class, it is one of the
-// source with the most strikes, then of the source that holds the most
-// handshake slots (the newcomer counted with its own), so that no source
-// keeps more than its share while others wait, and of that source the one
-// accepted first. With own, only src's silent connections qualify. g.mu
-// is held.
+// So a source that floods with silent connections, or churns, sending its
+// version line and closing before a second is up, holds no slot a
+// newcomer wants, and each connection closed for a newcomer costs it as a
+// timeout does. Within a class, it is one of the source with the most
+// strikes, then (waiting) a silent one, then of the source that holds the
+// most handshake slots (the newcomer counted with its own), so that no
+// source keeps more than its share while others wait, and of that source
+// the one accepted first. With own, only src's silent connections
+// qualify. g.mu is held.
 func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 	stalled := g.lim.EarlyDropAfter
 	if stalled <= 0 {
 		stalled = defaultEarlyDropAfter
 	}
 	const (
-		silent = iota
-		stuck
+		waiting = iota
 		old
 		suspect
 	)
 	type candidate struct {
 		c       *Conn
 		class   int
+		silent  bool
 		strikes int
 		weight  int
 	}
@@ -287,13 +289,15 @@ func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 			s = g.penalties.strikes(c.source, now)
 			strikes[c.source] = s
 		}
-		class := silent
+		silent := !c.version.Load()
+		var class int
 		switch {
-		case !c.version.Load():
+		case own && silent:
+			class = waiting
 		case own:
 			continue
 		case !c.moved.Load() && s >= newcomer:
-			class = stuck
+			class = waiting
 		case now.Sub(c.accepted) >= stalled:
 			class = old
 		case s > newcomer:
@@ -305,7 +309,7 @@ func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 		if c.source == src {
 			weight++
 		}
-		cands = append(cands, candidate{c, class, s, weight})
+		cands = append(cands, candidate{c, class, silent, s, weight})
 	}
 	slices.SortFunc(cands, func(a, b candidate) int {
 		switch {
@@ -313,17 +317,22 @@ func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 			return a.class - b.class
 		case a.strikes != b.strikes:
 			return b.strikes - a.strikes
+		case a.class == waiting && a.silent != b.silent:
+			if a.silent {
+				return -1
+			}
+			return 1
 		case a.weight != b.weight:
 			return b.weight - a.weight
 		}
 		return a.c.accepted.Compare(b.c.accepted)
 	})
 	for _, k := range cands {
-		// One whose next bytes wait unread in the kernel is neither silent
-		// nor stuck: the server has not come round to it yet. It may still
-		// qualify as old or as a suspect. (Asked only of the few candidates
-		// met first: one syscall each.)
-		if k.class <= stuck && queued(k.c.raw) {
+		// One whose next bytes wait unread in the kernel is not waiting:
+		// the server has not come round to it yet. It may still qualify as
+		// old or as a suspect. (Asked only of the few candidates met first:
+		// one syscall each.)
+		if k.class == waiting && queued(k.c.raw) {
 			young := now.Sub(k.c.accepted) < stalled
 			if own || (young && k.strikes <= newcomer) {
 				continue

@@ -194,6 +194,36 @@ func TestStuckTalkersMakeRoom(t *testing.T) {
 	}
 }
 
+// TestCleanClientIsNotPutOut: a client that has not had time to send its
+// version line, from a source without strikes, is not put out for a
+// newcomer from a source with strikes (a churner's); a churner's waiting
+// connection is, before it.
+func TestCleanClientIsNotPutOut(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	g := New(Config{})
+	for range 2 {
+		g.penalties.add("192.0.2.9", penaltyNoAuth, now.Add(-time.Millisecond)) // the churner
+	}
+	login := &Conn{source: "198.51.100.1", accepted: now.Add(-time.Millisecond)}
+	g.handshake(login)
+	if got := g.victimLocked("192.0.2.9", now, false); got != nil {
+		t.Fatalf("a churner's newcomer puts out the client of a clean source (%s)", got.source)
+	}
+	churner := &Conn{source: "192.0.2.8", accepted: now.Add(-300 * time.Millisecond)}
+	churner.version.Store(true)
+	g.handshake(churner)
+	for range 3 {
+		g.penalties.add("192.0.2.8", penaltyNoAuth, now.Add(-time.Millisecond))
+	}
+	if got := g.victimLocked("192.0.2.9", now, false); got != churner {
+		t.Errorf("victim %v, want the churner's", got)
+	}
+	if got := g.victimLocked("203.0.113.1", now, false); got != churner {
+		t.Errorf("for a clean newcomer: victim %v, want the churner's (more strikes first)", got)
+	}
+}
+
 // TestRefusalIsADisconnect: a refused connection reads the server's
 // version line and an SSH_MSG_DISCONNECT with the reason, which an SSH
 // client reports as the server's disconnect; and it is closed cleanly once

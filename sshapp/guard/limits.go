@@ -21,10 +21,12 @@ type Limits struct {
 	// MaxUnauthenticated caps connections still in their handshake
 	// (default 64). When they are all taken, or the early drop picks a
 	// newcomer, a connection is closed to make room rather than the
-	// newcomer refused (victimLocked): one that has sent no version line,
-	// or failing that one whose handshake has run EarlyDropAfter, or one
-	// from a source with more unfinished connections to its name than the
-	// newcomer's. A newcomer is refused only when there is none.
+	// newcomer refused (victimLocked): one that has sent nothing but
+	// perhaps its version line, from a source with as many unfinished
+	// connections to its name as the newcomer's or more; failing that,
+	// one whose handshake has run EarlyDropAfter; failing that, one from a
+	// source with more unfinished connections than the newcomer's. A
+	// newcomer is refused only when there is none.
 	MaxUnauthenticated int
 	// EarlyDrop is the number of stalled connections (in their
 	// handshake for EarlyDropAfter or longer) from which a new one is
