@@ -2,12 +2,11 @@ package sshapp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/mia-game/mia/sshapp/command"
-	"github.com/mia-game/mia/store"
+	"github.com/mia-game/mia/sshapp/guard"
 )
 
 // endSessionsOf says goodbye to every open session of a key or of a
@@ -35,33 +34,24 @@ func (srv *Server) endSessionsOf(target, reason string, keep command.Session) in
 }
 
 // refuseBanned ends a session of a banned key at its start, with a
-// message, and reports whether it did. Admin keys are never refused; if
-// the bans cannot be read, the key is let in (and the failure logged).
+// message, and reports whether it did (guard.Banned). Admin keys are never
+// refused; if the bans cannot be read, the key is let in (and the failure
+// logged).
 func (srv *Server) refuseBanned(s *session, fp string) bool {
-	bans := srv.cfg.Storage.Bans
-	if bans == nil || srv.IsAdmin(fp) {
+	if srv.cfg.Storage.Bans == nil || srv.IsAdmin(fp) {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	defer cancel()
-	ban, err := bans.Banned(ctx, fp)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return false
-	case err != nil:
+	msg, err := guard.Banned(ctx, srv.cfg.Storage.Bans, fp)
+	if err != nil {
 		srv.log.Error("ban lookup failed", "fingerprint", fp, "err", err)
+	}
+	if msg == "" {
 		return false
 	}
-	srv.log.Info("banned key refused", "fingerprint", fp, "remote", remoteIP(s.RemoteAddr()))
-	fmt.Fprintln(s.Stderr(), "mia: "+bannedMessage(ban))
+	srv.log.Info("banned key refused", "fingerprint", fp, "remote", guard.RemoteIP(s.RemoteAddr()))
+	fmt.Fprintln(s.Stderr(), "mia: "+msg)
 	_ = s.Exit(command.ExitRefused)
 	return true
-}
-
-// bannedMessage is what a banned key is told.
-func bannedMessage(b store.Ban) string {
-	if b.Person != "" {
-		return "you are banned from this server"
-	}
-	return "this key is banned from this server"
 }

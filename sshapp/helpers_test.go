@@ -386,8 +386,4 @@ func eventually(t testing.TB, within time.Duration, what string, cond func() boo
 }
 
 // connCount is the number of tracked TCP connections.
-func (srv *Server) connCount() int {
-	srv.connMu.Lock()
-	defer srv.connMu.Unlock()
-	return len(srv.conns)
-}
+func (srv *Server) connCount() int { return srv.gate.Stats().Connections }

@@ -8,11 +8,13 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/store"
 )
 
@@ -86,23 +88,45 @@ func sessionIdentity(s ssh.Session) (string, bool) {
 	return Fingerprint(key), true
 }
 
+// keyNotes is what the key callbacks of one connection note for the
+// keyless message.
+type keyNotes struct {
+	refused atomic.Bool // a key was refused by the allow-list
+	told    atomic.Bool // the keyless message was shown
+}
+
+// keyNotesKey finds a connection's *keyNotes in its ssh.Context.
+var keyNotesKey = &struct{ name string }{"mia-key-notes"}
+
+// notesOf is the *keyNotes of a connection, nil if it has none.
+func notesOf(ctx ssh.Context) *keyNotes {
+	n, _ := ctx.Value(keyNotesKey).(*keyNotes)
+	return n
+}
+
+// accept is the ConnCallback: the guard's (sshapp/guard), which refuses a
+// connection or tracks it, and the connection's key notes.
+func (srv *Server) accept(ctx ssh.Context, raw net.Conn) net.Conn {
+	c := srv.gate.Accept(ctx, raw)
+	if c != nil {
+		ctx.SetValue(keyNotesKey, &keyNotes{})
+	}
+	return c
+}
+
 // allowedKey is the public key callback: any plain key may try, unless an
 // allow-list is set. It only admits a key; identity comes later from the
 // session.
 func (srv *Server) allowedKey(ctx ssh.Context, key ssh.PublicKey) bool {
-	c := connOf(ctx)
-	if c != nil {
-		c.offered.Store(true)
-	}
-	srv.log.Debug("key offered", "fingerprint", Fingerprint(key), "remote", remoteIP(ctx.RemoteAddr()))
+	srv.log.Debug("key offered", "fingerprint", Fingerprint(key), "remote", guard.RemoteIP(ctx.RemoteAddr()))
 	if _, cert := key.(*gossh.Certificate); cert {
 		return false
 	}
 	if srv.cfg.Allow != nil && !srv.cfg.Allow.Has(Fingerprint(key)) {
-		if c != nil {
-			c.refused.Store(true)
+		if n := notesOf(ctx); n != nil {
+			n.refused.Store(true)
 		}
-		srv.log.Debug("key not on the allow-list", "fingerprint", Fingerprint(key), "remote", remoteIP(ctx.RemoteAddr()))
+		srv.log.Debug("key not on the allow-list", "fingerprint", Fingerprint(key), "remote", guard.RemoteIP(ctx.RemoteAddr()))
 		return false
 	}
 	return true
@@ -111,31 +135,19 @@ func (srv *Server) allowedKey(ctx ssh.Context, key ssh.PublicKey) bool {
 // keylessMessage explains a refused login. Keyboard-interactive exists
 // only to show it: it always fails.
 func (srv *Server) keylessMessage(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
-	c := connOf(ctx)
-	if c != nil && c.told.Swap(true) {
+	n := notesOf(ctx)
+	if n != nil && n.told.Swap(true) {
 		return false // say it once per connection
 	}
 	msg := "This server identifies players by their SSH key, and your client offered none.\n" +
 		"Make one with:   ssh-keygen -t ed25519\n" +
 		"then connect again (ssh picks up ~/.ssh/id_ed25519 by itself).\n"
-	if c != nil && c.refused.Load() {
+	if n != nil && n.refused.Load() {
 		msg = "Your SSH key is not on this server's list of allowed keys.\n" +
 			"Ask the server's admin to add it. (No key yet? Make one with:   ssh-keygen -t ed25519)\n"
 	}
 	_, _ = challenge("", msg, nil, nil)
 	return false
-}
-
-// remoteIP is the IP address of addr, or addr itself if it has no port.
-func remoteIP(addr net.Addr) string {
-	if addr == nil {
-		return ""
-	}
-	host, _, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return addr.String()
-	}
-	return host
 }
 
 // errNameTaken is what a person sees for store.ErrNameTaken; errNameHeld

@@ -1,14 +1,18 @@
 package sshapp
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/mia-game/mia/sshapp/command"
 )
 
 // readAll reads a raw connection until it closes or within passes; it
@@ -74,10 +78,22 @@ func TestHandshakeDeadline(t *testing.T) {
 	}
 	eventually(t, 2*time.Second, "stalled connections released", func() bool { return ts.connCount() == 0 })
 
-	// An authenticated connection outlives the handshake deadline.
+	// An authenticated connection outlives the handshake deadline: one
+	// accepted after it, stalled after its version line, runs out of time
+	// first.
 	key := newKey(t)
 	c := ts.connect(t, key)
-	time.Sleep(3 * limit)
+	later, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer later.Close()
+	if _, err := later.Write([]byte("SSH-2.0-slowpoke\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, closed := readAll(later, 5*time.Second); !closed {
+		t.Fatal("a connection stalled after its version line stayed open")
+	}
 	if r := runOn(t, c, "whoami"); r.code != 0 {
 		t.Errorf("command after the handshake deadline: %+v", r)
 	}
@@ -167,6 +183,7 @@ func TestSessionsPerConnection(t *testing.T) {
 }
 
 func TestNoSessionTimeout(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) { c.Limits.NoSessionTimeout = 200 * time.Millisecond })
 	c := ts.connect(t, newKey(t))
 	done := make(chan error, 1)
@@ -179,30 +196,53 @@ func TestNoSessionTimeout(t *testing.T) {
 }
 
 func TestKeepalive(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.KeepaliveInterval = 100 * time.Millisecond
 		c.Limits.NoSessionTimeout = -1
 	})
 	key := newKey(t)
 
-	// A live client answers keepalives (x/crypto refuses them, which is
-	// an answer).
-	live := ts.connect(t, key)
-
-	// A dead one: its requests are never read, so it never answers.
+	// A live client answers keepalives (refusing them, as x/crypto does,
+	// is an answer); it counts them.
 	nc, err := net.Dial("tcp", ts.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	conn, _, _, err := gossh.NewClientConn(nc, ts.addr, clientConfig(key))
+	cc, chans, reqs, err := gossh.NewClientConn(nc, ts.addr, clientConfig(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answered atomic.Int32
+	mine := make(chan *gossh.Request)
+	go func() {
+		defer close(mine)
+		for r := range reqs {
+			if r.Type == "keepalive@openssh.com" {
+				answered.Add(1)
+			}
+			_ = r.Reply(false, nil)
+		}
+	}()
+	live := gossh.NewClient(cc, chans, mine)
+	defer live.Close()
+
+	// A dead one: its requests are never read, so it never answers.
+	dead, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	conn, _, _, err := gossh.NewClientConn(dead, ts.addr, clientConfig(key))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 
 	eventually(t, 3*time.Second, "dead connection closed", func() bool { return ts.connCount() == 1 })
-	time.Sleep(300 * time.Millisecond)
+	at := answered.Load()
+	eventually(t, 3*time.Second, "three more keepalives answered", func() bool { return answered.Load() >= at+3 })
 	if r := runOn(t, live, "whoami"); r.code != 0 {
 		t.Errorf("the live connection: %+v", r)
 	}
@@ -228,19 +268,33 @@ func TestClampWindow(t *testing.T) {
 	}
 }
 
-func TestSourceOf(t *testing.T) { // the cases of netsource.Of, as the server keys them
+// TestCommandLineLimit: a command line longer than command.MaxLine is
+// refused before it is split, with the limit named and exit status 2, as
+// is one quoted wrong; any key, a nameless one too. A line under the limit
+// is split as a shell would.
+func TestCommandLineLimit(t *testing.T) {
 	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"192.0.2.7", "192.0.2.7"},
-		{"::ffff:192.0.2.7", "192.0.2.7"},
-		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
-		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
-		{"fe80::1%eth0", "fe80::/64"},
-		{"not an ip", "not an ip"},
+	ts := startServer(t, nil)
+	key := newKey(t)
+	tests := []struct {
+		line   string
+		code   int
+		stderr string
+	}{
+		{"whoami " + strings.Repeat("x", command.MaxLine), 2,
+			fmt.Sprintf("mia: the command line is %d bytes long; the most this server takes is 4096\n", command.MaxLine+7)},
+		{strings.Repeat("x ", 120000), 2, "mia: the command line is 240000 bytes long; the most this server takes is 4096\n"},
+		{`name "ada`, 2, "mia: the command line has a \" that is never closed\n"},
+		{`name ada\`, 2, "mia: the command line ends in a backslash"},
+		{`name "ma"'r'\ta`, 0, ""},
 	}
 	for _, tt := range tests {
-		if got := sourceOf(tt.in); got != tt.want {
-			t.Errorf("sourceOf(%q) = %q, want %q", tt.in, got, tt.want)
+		r := ts.run(t, key, tt.line)
+		if r.code != tt.code || !strings.HasPrefix(r.stderr, tt.stderr) || (tt.stderr == "" && r.stderr != "") {
+			t.Errorf("%.40q: exit %d, stderr %q; want %d, %q", tt.line, r.code, r.stderr, tt.code, tt.stderr)
 		}
+	}
+	if got := ts.players.name(Fingerprint(key.PublicKey())); got != "marta" {
+		t.Errorf("the quoted name is %q, want marta", got)
 	}
 }

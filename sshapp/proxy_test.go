@@ -154,7 +154,7 @@ func TestProxyProtocol(t *testing.T) {
 					}
 				}
 			}
-			eventually(t, 5*time.Second, ".52 penalised", func() bool { return ts.penalties.refused("127.0.0.52", time.Now()) })
+			eventually(t, 5*time.Second, ".52 penalised", func() bool { return ts.penalised("127.0.0.52") })
 			if _, err := b.sshVia("127.0.0.52", key); err == nil {
 				t.Error(".52 logged in while penalised")
 			}
@@ -165,7 +165,7 @@ func TestProxyProtocol(t *testing.T) {
 				}
 				c.Close()
 			}
-			if ts.penalties.refused("127.0.0.2", time.Now()) {
+			if ts.penalised("127.0.0.2") {
 				t.Error("the balancer's own address was penalised")
 			}
 		})
@@ -173,11 +173,7 @@ func TestProxyProtocol(t *testing.T) {
 }
 
 // perSource is how many connections the server counts for a source.
-func (srv *Server) perSource(src string) int {
-	srv.connMu.Lock()
-	defer srv.connMu.Unlock()
-	return srv.perIP[src]
-}
+func (srv *Server) perSource(src string) int { return srv.gate.SourceInfo(src).Connections }
 
 // TestProxyHeaderRefused: a PROXY header is taken only from a trusted
 // address; from any other (a client, or a balancer the server was not
@@ -185,6 +181,7 @@ func (srv *Server) perSource(src string) int {
 // address is refused too. A LOCAL header (a balancer's health check)
 // counts as the balancer's own connection.
 func TestProxyHeaderRefused(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		proxyFrom string
@@ -198,6 +195,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ts := startServer(t, func(c *Config) {
 				c.ProxyFrom = trusted(t, tt.proxyFrom)
 				c.Limits.PenaltyMin = -1
@@ -208,7 +206,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 				c.Close()
 				t.Fatal("a login through an untrusted balancer got in")
 			}
-			eventually(t, 5*time.Second, "the refusal counted", func() bool { return ts.refusedFor(refuseProxy) == 1 })
+			eventually(t, 5*time.Second, "the refusal counted", func() bool { return ts.refusedFor("proxy") == 1 })
 			// The same address without a header is an ordinary client.
 			c, err := dialFrom(ts.addr, tt.lbFrom, clientConfig(key))
 			if err != nil {
@@ -219,17 +217,19 @@ func TestProxyHeaderRefused(t *testing.T) {
 	}
 
 	t.Run("a trusted address without a header", func(t *testing.T) {
+		t.Parallel()
 		ts := startServer(t, func(c *Config) { c.ProxyFrom = trusted(t, "127.0.0.2") })
 		if c, err := dialFrom(ts.addr, "127.0.0.2", clientConfig(newKey(t))); err == nil {
 			c.Close()
 			t.Fatal("a connection from the balancer's address without a header got in")
 		}
-		if got := ts.refusedFor(refuseProxy); got != 1 {
+		if got := ts.refusedFor("proxy"); got != 1 {
 			t.Errorf("%d refused for their PROXY header, want 1", got)
 		}
 	})
 
 	t.Run("a health check", func(t *testing.T) {
+		t.Parallel()
 		ts := startServer(t, func(c *Config) { c.ProxyFrom = trusted(t, "127.0.0.2") })
 		d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
 		nc, err := d.Dial("tcp", ts.addr)
@@ -257,6 +257,7 @@ func TestProxyHeaderRefused(t *testing.T) {
 // nothing, as OpenSSH's PerSourcePenaltyExemptList: a real login from
 // there still gets in, while the same from another address is refused.
 func TestPenaltyExempt(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, func(c *Config) {
 		c.Limits.VersionTimeout = 500 * time.Millisecond     // for the silent ones; a real client sends its version at once
 		c.Limits.PenaltyExempt = trusted(t, "127.0.0.20/31") // .20 and .21
@@ -278,7 +279,7 @@ func TestPenaltyExempt(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	eventually(t, 5*time.Second, ".22 penalised", func() bool { return ts.penalties.refused("127.0.0.22", time.Now()) })
+	eventually(t, 5*time.Second, ".22 penalised", func() bool { return ts.penalised("127.0.0.22") })
 	key := newKey(t)
 	if _, err := dialFrom(ts.addr, "127.0.0.22", clientConfig(key)); err == nil {
 		t.Error("a login from the penalised address got in")
@@ -288,7 +289,7 @@ func TestPenaltyExempt(t *testing.T) {
 			t.Errorf("a login from exempt %s, at its first try: %v", from, err)
 		}
 	}
-	if ts.penalties.refused("127.0.0.21", time.Now()) {
+	if ts.penalised("127.0.0.21") {
 		t.Error("the exempt address was penalised")
 	}
 }

@@ -1,15 +1,17 @@
 // Package sshapp is the SSH front door of the Mia server.
 //
-// Room: the server itself — the wish server and its middleware, the limits
-// that keep slow and greedy clients in check, sessions, identity from the
-// authenticated key, and the config. Everything else a session does lives
-// in the rooms beside it: sshapp/command (the command router and one file
-// per command), sshapp/botline (the bot line protocol), sshapp/tui (every
-// screen) and sshapp/maexchen (the Mäxchen UDP gateway, wired by cmd/mia).
+// Room: the server itself — the wish server and its middleware, sessions
+// and their output, the screens' frames, identity from the authenticated
+// key, and the config. Everything else lives in the rooms beside it:
+// sshapp/guard (the door: handshake limits, penalties, the PROXY
+// protocol, per-source and per-person caps, bans), sshapp/command (the
+// command router and one file per command), sshapp/botline (the bot line
+// protocol), sshapp/tui (every screen) and sshapp/maexchen (the Mäxchen
+// UDP gateway, wired by cmd/mia).
 //
 // It may import lobby (and lobby/words), store (record types and errors only: the storage
 // itself comes through the interfaces of Config.Storage, each declared by
-// the room that uses it), its rooms command, botline and tui, and
+// the room that uses it), its rooms guard, command, botline and tui, and
 // sshapp/internal/outbox (each session's output queue). Only cmd/mia
 // imports it.
 package sshapp
@@ -19,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -33,7 +34,7 @@ import (
 
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
-	"github.com/mia-game/mia/sshapp/internal/netsource"
+	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/tui"
 )
 
@@ -48,6 +49,8 @@ type Server struct {
 	ssh      *ssh.Server
 	commands *command.Router
 	botSeats botline.Seats // the bot sessions of each key at each table
+	gate     *guard.Gate   // the door: connections and their limits
+	people   *guard.People // the sessions each person holds
 
 	handlers   sync.WaitGroup // running session handlers
 	styles     tui.StyleCache // the screens' styles, one per kind of terminal
@@ -63,26 +66,14 @@ type Server struct {
 	addr      net.Addr
 	listeners map[net.Listener]struct{}
 
-	connMu      sync.Mutex // guards the connections and what the limits count of them
-	conns       map[*conn]struct{}
-	perIP       map[string]int
-	handshaking map[*conn]struct{} // connections not yet authenticated
-	unauthBySrc map[string]int     // of them, by source
-	roll        func(n int) int    // random early drop's dice: [0, n)
-	exempt      netsource.List     // sources never penalised
-	proxyFrom   netsource.List     // addresses whose PROXY header is taken
-
 	sessMu     sync.Mutex // guards the sessions
 	sessions   map[*session]struct{}
 	noSessions chan struct{} // closed once closing and no session is left
 	noneLeft   sync.Once
 
-	penalties *penalties // with a lock of its own
-	// What Stats counts, by reason or result; the maps are made by New
-	// with every key and never change: only the counters do.
-	refusals   map[string]*atomic.Uint64 // connections refused before their handshake
-	handshakes map[string]*atomic.Uint64 // connections that authenticated or did not
-	dropped    map[string]*atomic.Uint64 // sessions dropped for not reading
+	// Sessions dropped for not reading, by reason (Stats); the map is made
+	// by New with every key and never changes: only the counters do.
+	dropped map[string]*atomic.Uint64
 }
 
 // counters is a counter for each key.
@@ -109,26 +100,19 @@ func New(cfg Config) (*Server, error) {
 		cfg.Now = time.Now
 	}
 	srv := &Server{
-		cfg:         cfg,
-		lim:         cfg.Limits.withDefaults(),
-		log:         cfg.Log.WithPrefix("sshapp"),
-		perIP:       make(map[string]int),
-		roll:        rand.IntN,
-		refusals:    counters(refusalNames()...),
-		handshakes:  counters(handshakeOK, handshakeTimeout, handshakeEvicted, handshakeNoAuth),
-		dropped:     counters(dropStalled, dropFlush),
-		listeners:   make(map[net.Listener]struct{}),
-		conns:       make(map[*conn]struct{}),
-		handshaking: make(map[*conn]struct{}),
-		unauthBySrc: make(map[string]int),
-		sessions:    make(map[*session]struct{}),
-		noSessions:  make(chan struct{}),
-		drawers:     newDrawers(drawersFor()),
-		frameShare:  newFrameShare(),
+		cfg:        cfg,
+		lim:        cfg.Limits.withDefaults(),
+		log:        cfg.Log.WithPrefix("sshapp"),
+		dropped:    counters(dropStalled, dropFlush),
+		listeners:  make(map[net.Listener]struct{}),
+		sessions:   make(map[*session]struct{}),
+		noSessions: make(chan struct{}),
+		drawers:    newDrawers(drawersFor()),
+		frameShare: newFrameShare(),
 	}
-	srv.penalties = newPenalties(srv.lim.PenaltyMin, srv.lim.PenaltyMax)
-	srv.exempt = netsource.List(srv.lim.PenaltyExempt)
-	srv.proxyFrom = netsource.List(cfg.ProxyFrom)
+	srv.gate = guard.New(guard.Config{Limits: srv.lim.Limits, ProxyFrom: cfg.ProxyFrom,
+		Version: "SSH-2.0-" + serverVersion, Log: srv.log})
+	srv.people = guard.NewPeople(srv.lim.MaxSessionsPerPerson)
 	srv.commands = command.New(command.Config{
 		Lobby:       cfg.Lobby,
 		Players:     cfg.Storage.Commands,
@@ -152,7 +136,7 @@ func New(cfg Config) (*Server, error) {
 	panicLog := srv.log.StandardLog(log.StandardLogOptions{ForceLevel: log.ErrorLevel})
 	s, err := wish.NewServer(
 		hostKey(cfg.HostKey),
-		wish.WithVersion("mia"),
+		wish.WithVersion(serverVersion),
 		wish.WithPublicKeyAuth(srv.allowedKey),
 		wish.WithKeyboardInteractiveAuth(srv.keylessMessage),
 		wish.WithMiddleware(recover.MiddlewareWithLogger(panicLog, srv.middleware)),
@@ -175,6 +159,9 @@ func (srv *Server) Handle(cmd command.Command) {
 	srv.commands.Handle(cmd)
 }
 
+// serverVersion is the software version in the server's SSH version line.
+const serverVersion = "mia"
+
 func hostKey(signer gossh.Signer) ssh.Option {
 	return func(s *ssh.Server) error {
 		s.AddHostKey(signer)
@@ -191,12 +178,32 @@ func (srv *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
 			if err != nil {
 				return
 			}
-			if c := connOf(ctx); c != nil {
-				c.authenticated(ctx)
-			}
-			srv.log.Debug("authenticated", "remote", remoteIP(md.RemoteAddr()), "method", method)
+			srv.gate.Authenticated(ctx)
+			srv.log.Debug("authenticated", "remote", guard.RemoteIP(md.RemoteAddr()), "method", method)
 		},
 	}
+}
+
+// sessionChannel is the "session" channel handler: it caps sessions per
+// connection (the guard counts them) and refuses new ones during
+// shutdown.
+func (srv *Server) sessionChannel(s *ssh.Server, sc *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	if srv.isClosing() {
+		_ = nc.Reject(gossh.ResourceShortage, "the server is shutting down")
+		return
+	}
+	c := guard.ConnOf(ctx)
+	if c == nil {
+		_ = nc.Reject(gossh.ConnectionFailed, "internal error")
+		return
+	}
+	if !c.OpenSession() {
+		_ = nc.Reject(gossh.ResourceShortage, fmt.Sprintf("at most %d sessions per connection", srv.lim.MaxSessions))
+		return
+	}
+	defer c.CloseSession()
+	ac := &acceptedChannel{NewChannel: nc}
+	ssh.DefaultSessionHandler(s, sc, ac, channelContext{Context: ctx, ch: ac})
 }
 
 // middleware is the session handler inside wish's recover middleware.
@@ -255,8 +262,9 @@ func (srv *Server) isClosing() bool { return srv.closing.Load() }
 func (srv *Server) Shutdown(ctx context.Context) error {
 	defer srv.drawers.stop()
 	// From here on no listener, connection, session or handler is added:
-	// Serve, accept, sessionChannel and newSession check closing.
+	// Serve, the gate, sessionChannel and newSession check closing.
 	srv.closing.Store(true)
+	srv.gate.Shutdown()
 	var lnErr error
 	srv.lnMu.Lock()
 	for ln := range srv.listeners {
@@ -290,15 +298,7 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 
 	// Close every connection, those still in their handshake included.
 	_ = srv.ssh.Close()
-	srv.connMu.Lock()
-	conns := make([]*conn, 0, len(srv.conns))
-	for c := range srv.conns {
-		conns = append(conns, c)
-	}
-	srv.connMu.Unlock()
-	for _, c := range conns {
-		_ = c.Close()
-	}
+	srv.gate.CloseAll()
 
 	done := make(chan struct{})
 	go func() {
@@ -325,9 +325,8 @@ type Stats struct {
 	// are still in their handshake.
 	Connections, Unauthenticated int
 	// Handshakes is the connections by how their handshake ended: "ok"
-	// (authenticated), "timeout" (ran out of time), "evicted" (closed,
-	// silent, to make room for a newcomer), "noauth" (closed before
-	// authenticating).
+	// (authenticated), "timeout" (ran out of time), "evicted" (closed to
+	// make room for a newcomer), "noauth" (closed before authenticating).
 	Handshakes map[string]uint64
 	// Refusals is the connections refused before their handshake, by
 	// reason: "shutdown", "penalised", "per_source", "busy", "proxy" (a
@@ -340,35 +339,25 @@ type Stats struct {
 	Dropped map[string]uint64
 }
 
-// Reasons and results as Stats names them.
+// Reasons as Stats names them.
 const (
-	handshakeOK      = "ok"
-	handshakeTimeout = "timeout"
-	handshakeNoAuth  = "noauth"
-	handshakeEvicted = "evicted"
-	dropStalled      = "stalled"
-	dropFlush        = "flush"
+	dropStalled = "stalled"
+	dropFlush   = "flush"
 )
 
 // Stats reports what the server counts now.
 func (srv *Server) Stats() Stats {
+	gs := srv.gate.Stats()
 	st := Stats{Sessions: map[string]int{"screen": 0, "bot": 0, "command": 0},
-		Handshakes: map[string]uint64{}, Refusals: map[string]uint64{}, Dropped: map[string]uint64{}}
+		Connections: gs.Connections, Unauthenticated: gs.Unauthenticated,
+		Handshakes: gs.Handshakes, Refusals: gs.Refusals, Dropped: map[string]uint64{}}
 	srv.sessMu.Lock()
 	for ss := range srv.sessions {
 		st.Sessions[ss.kind]++
 	}
 	srv.sessMu.Unlock()
-	srv.connMu.Lock()
-	st.Connections, st.Unauthenticated = len(srv.conns), len(srv.handshaking)
-	srv.connMu.Unlock()
-	for _, c := range []struct {
-		to   map[string]uint64
-		from map[string]*atomic.Uint64
-	}{{st.Handshakes, srv.handshakes}, {st.Refusals, srv.refusals}, {st.Dropped, srv.dropped}} {
-		for k, n := range c.from {
-			c.to[k] = n.Load()
-		}
+	for k, n := range srv.dropped {
+		st.Dropped[k] = n.Load()
 	}
 	return st
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/command"
-	"github.com/mia-game/mia/sshapp/internal/netsource"
+	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/internal/outbox"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/store"
@@ -32,7 +32,8 @@ type session struct {
 	raw     ssh.Session // only through session's own methods
 	srv     *Server
 	fp      string
-	kind    string // "screen", "bot" or "command" (Stats)
+	args    []string // the command line (command.Split)
+	kind    string   // "screen", "bot" or "command" (Stats)
 	started time.Time
 
 	pty    ssh.Pty
@@ -42,8 +43,6 @@ type session struct {
 	lastInput atomic.Int64 // unix nanoseconds of the last byte read
 	out       *outbox.Box  // what the session writes, bounded by MaxOwed
 	errOut    *outbox.Box  // and on stderr
-
-	admitted bool // counted among its person's sessions (admitPerson); under srv.sessMu
 
 	mu       sync.Mutex
 	person   store.Person // who the key belongs to, as last read or changed; ID "" for nobody yet
@@ -57,7 +56,7 @@ type session struct {
 // newSession wraps s, whose command is args, and registers it, or returns
 // nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
-	ss := &session{raw: s, srv: srv, fp: fp, started: srv.cfg.Now()}
+	ss := &session{raw: s, srv: srv, fp: fp, args: args, started: srv.cfg.Now()}
 	pty, winch, ok := s.Pty()
 	ss.kind = sessionKind(args, ok)
 	ss.lastInput.Store(time.Now().UnixNano())
@@ -100,6 +99,7 @@ func (ss *session) release() {
 	}
 	ss.mu.Unlock()
 	srv := ss.srv
+	srv.people.Leave(ss)
 	srv.sessMu.Lock()
 	delete(srv.sessions, ss)
 	if len(srv.sessions) == 0 && srv.closing.Load() {
@@ -160,8 +160,8 @@ func (ss *session) flush() {
 
 // drop closes the session's connection, with a log line saying why.
 func (ss *session) drop(why string, kv ...any) {
-	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", remoteIP(ss.RemoteAddr())}, kv...)...)
-	if c := connOf(ss.Context()); c != nil {
+	ss.srv.log.Warn("dropping a session: "+why, append([]any{"fingerprint", ss.fp, "remote", guard.RemoteIP(ss.RemoteAddr())}, kv...)...)
+	if c := guard.ConnOf(ss.Context()); c != nil {
 		_ = c.Close()
 		return
 	}
@@ -266,20 +266,29 @@ func (ss *session) goodbye(reason string) {
 	}()
 }
 
-// Key is the fingerprint of the key the session logged in with.
-func (ss *session) Key() string { return ss.fp }
+// Owner is whom the session counts for under the cap per person
+// (guard.People): its person, or its key while the key is nobody's yet.
+func (ss *session) Owner() string {
+	if id := ss.Person().ID; id != "" {
+		return id
+	}
+	return "key " + ss.fp
+}
 
-// Source is the network source the session came from as the lobby's
-// caps by address count it (an IPv4 address, an IPv6 /64), or "" for a
-// source they do not count: a loopback one (a local client, or a proxy
-// that sends no PROXY header), or one --penalty-exempt names.
+// Source is the source the session's connection counts for: the client's
+// IPv4 address or IPv6 /64 (guard.SourceName), the real client's behind a
+// trusted proxy; every limit per source keys on it. It is "" for a source
+// the lobby's caps by address do not count (guard.Conn.Uncounted): a
+// loopback one, or one --penalty-exempt names.
 func (ss *session) Source() string {
-	a, ok := addrOf(ss.raw.RemoteAddr())
-	if !ok || a.IsLoopback() || ss.srv.exempt.Contains(a) {
+	if c := guard.ConnOf(ss.Context()); c == nil || c.Uncounted() {
 		return ""
 	}
-	return netsource.Name(netsource.Of(a))
+	return guard.Source(ss.Context())
 }
+
+// Key is the fingerprint of the key the session logged in with.
+func (ss *session) Key() string { return ss.fp }
 
 // Person is who the session's key belongs to, as last read or changed;
 // ID "" until a name is chosen (or the key joined to someone).
@@ -357,9 +366,17 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = s.Exit(command.ExitRefused)
 		return
 	}
-	// Command splits the command line afresh at each call (a 4 KB buffer
-	// each time): once is enough.
-	args := s.Command()
+	// The command line, split here once (the ssh package's Command splits
+	// it afresh at each call, in time that grows with the square of its
+	// length), its length checked before it is read.
+	args, err := command.Split(s.RawCommand())
+	if err != nil {
+		srv.log.Info("command line refused", "fingerprint", fp, "remote", guard.RemoteIP(s.RemoteAddr()),
+			"bytes", len(s.RawCommand()), "err", err)
+		fmt.Fprintf(s.Stderr(), "mia: %s\n", err)
+		_ = s.Exit(command.ExitUsage)
+		return
+	}
 	ss := srv.newSession(s, fp, args)
 	if ss == nil {
 		fmt.Fprintln(s.Stderr(), "mia: the server is shutting down")
@@ -384,7 +401,7 @@ func (srv *Server) handle(s ssh.Session) {
 	}
 	ss.SetPerson(p)
 	if err := srv.admitPerson(ss); err != nil {
-		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", remoteIP(s.RemoteAddr()), "err", err)
+		srv.log.Info("session refused", "fingerprint", fp, "person", p.ID, "remote", guard.RemoteIP(s.RemoteAddr()), "err", err)
 		fmt.Fprintf(s.Stderr(), "mia: %s\n", lobby.Shown(err))
 		_ = ss.Exit(command.ExitRefused)
 		return
@@ -404,9 +421,19 @@ func (srv *Server) handle(s ssh.Session) {
 		_ = ss.Exit(code)
 	}
 	srv.log.Info("session",
-		"fingerprint", fp, "person", ss.Person().ID, "remote", remoteIP(ss.RemoteAddr()),
+		"fingerprint", fp, "person", ss.Person().ID, "remote", guard.RemoteIP(ss.RemoteAddr()),
 		"command", commandName(args), "pty", ss.hasPty, "exit", code,
 		"duration", time.Since(ss.started).Round(time.Millisecond))
+}
+
+// admitPerson counts ss among its person's sessions, or refuses it when
+// they hold Limits.MaxSessionsPerPerson already (guard.People). A server
+// admin's key is exempt, and its sessions are not counted.
+func (srv *Server) admitPerson(ss *session) error {
+	if srv.IsAdmin(ss.fp) {
+		return nil
+	}
+	return srv.people.Admit(ss)
 }
 
 // seenEvery is how often a key's "last seen" is noted at most: a person

@@ -9,7 +9,7 @@ import (
 // The methods of ssh.Session that session passes on to the raw session
 // as they are: none of them writes output or reads the window. (Read,
 // Write, Stderr, Exit, Close, CloseWrite and Pty are session's own, in
-// session.go.) A method the ssh package adds to its Session fails this
+// session.go, and Command answers the line split once.) A method the ssh package adds to its Session fails this
 // assertion until it is written here, thought through.
 var _ ssh.Session = (*session)(nil)
 
@@ -26,8 +26,9 @@ func (ss *session) LocalAddr() net.Addr { return ss.raw.LocalAddr() }
 // Environ is the environment the client set.
 func (ss *session) Environ() []string { return ss.raw.Environ() }
 
-// Command is the command line, split as a shell would.
-func (ss *session) Command() []string { return ss.raw.Command() }
+// Command is the command line, split as a shell would (command.Split,
+// once, when the session began).
+func (ss *session) Command() []string { return ss.args }
 
 // RawCommand is the command line as sent.
 func (ss *session) RawCommand() string { return ss.raw.RawCommand() }

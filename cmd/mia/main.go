@@ -28,6 +28,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/maexchen"
 	"github.com/mia-game/mia/sshapp/tui"
 	"github.com/mia-game/mia/sshapp/web"
@@ -170,12 +171,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		ProxyFrom: o.proxyFrom,
 		Web:       links,
 		Season:    o.season,
-		Limits: sshapp.Limits{
+		Limits: sshapp.Limits{Limits: guard.Limits{
 			MaxPerSource:         o.maxPerSource,
 			MaxUnauthenticated:   o.maxHandshakes,
 			PenaltyExempt:        o.penaltyExempt,
 			MaxSessionsPerPerson: o.maxSessions,
-		},
+		}},
 	})
 	if err != nil {
 		return err

@@ -25,7 +25,6 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/store"
 )
@@ -257,7 +256,7 @@ func (c *Call) fail(what string, err error) int {
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
 		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", words.Clean(strings.TrimLeft(a, "-"), 32))
+			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", echo(strings.TrimLeft(a, "-")))
 			break
 		}
 	}
@@ -287,7 +286,7 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", words.Clean(args[0], 32))
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", echo(args[0]))
 		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}

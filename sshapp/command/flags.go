@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/words"
@@ -127,6 +128,25 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// echoRunes is the most of a value a person gave that an error repeats.
+const echoRunes = 32
+
+// echo is what an error repeats of a value a person gave (a flag's value
+// or name, a word where none is taken): at most its first echoRunes
+// characters, with "…" where it is cut, cleaned of control characters and
+// escape sequences (lobby.Clean). It reads no more of v than it shows.
+// Every flag's error repeats its value through it.
+func echo(v string) string {
+	n := 0
+	for i := range v {
+		if n == echoRunes {
+			return words.Clean(v[:i], echoRunes) + "…"
+		}
+		n++
+	}
+	return words.Clean(v, echoRunes)
+}
+
 // FlagError is a command line the flag package refuses, worded as every
 // error of the server is: "unknown flag --bogus", "flag --lives needs a
 // value", `invalid value "many" for --lives: not a number`.
@@ -168,7 +188,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		}
 		name := strings.TrimPrefix(a[1:], "-")
 		if name == "" || name[0] == '-' || name[0] == '=' {
-			return &FlagError{say: "bad flag " + words.Clean(a, 32)}
+			return &FlagError{say: "bad flag " + echo(a)}
 		}
 		name, _, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
@@ -176,7 +196,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		case f == nil && (name == "h" || name == "help"):
 			return nil // the flag package answers flag.ErrHelp
 		case f == nil:
-			return &FlagError{say: "unknown flag --" + words.Clean(name, 32)}
+			return &FlagError{say: "unknown flag --" + echo(name)}
 		case hasValue || isBool(f.Value):
 		case i+1 < len(args):
 			i++ // the value
@@ -204,7 +224,7 @@ type watched struct {
 func (w *watched) Set(v string) error {
 	err := w.Value.Set(v)
 	if err != nil && *w.bad == nil {
-		*w.bad = &FlagError{say: "invalid value " + words.Clean(strconv.Quote(v), 40) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
+		*w.bad = &FlagError{say: "invalid value " + strconv.Quote(echo(v)) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
 	}
 	return err
 }
@@ -235,7 +255,7 @@ func unwatch(v flag.Value) flag.Value {
 // whyNot says why the flag's value v refused s: for the flag package's
 // own numbers and switches, by parsing s as they do (strconv's errors
 // have kinds); for a flag of the commands' own (fs.Func), its error, a
-// sentence.
+// sentence that does not repeat the value (the error says it once).
 func whyNot(v flag.Value, s string, err error) string {
 	g, ok := v.(flag.Getter)
 	if !ok {
@@ -340,25 +360,34 @@ var errPassFlags = errors.New("--pass and --no-pass contradict each other")
 func (r *rulesFlags) rules() (engine.Options, int, error) {
 	set := map[string]bool{}
 	r.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// The engine repeats a value it refuses: one longer than echoRunes is
+	// cut to what an error repeats first (echo). No choice is that long,
+	// and a value cut ends in "…": it is refused all the same.
+	word := func(v string) string {
+		if utf8.RuneCountInString(v) > echoRunes {
+			return echo(v)
+		}
+		return v
+	}
 	o := r.base
 	if set["preset"] {
 		if p, err := engine.Preset(r.preset); err == nil {
 			o = p
 		} else {
-			o.Preset = r.preset // for Validate to refuse, as other impossible options
+			o.Preset = word(r.preset) // for Validate to refuse, as other impossible options
 		}
 	}
 	given := map[string]func(){
 		"lives":            func() { o.Lives = r.o.Lives },
-		"ranking":          func() { o.Ranking = engine.Ranking(r.ranking) },
+		"ranking":          func() { o.Ranking = engine.Ranking(word(r.ranking)) },
 		"equal-claims":     func() { o.EqualClaims = r.equalClaims },
-		"low-claim":        func() { o.LowClaim = engine.LowClaim(r.lowClaim) },
+		"low-claim":        func() { o.LowClaim = engine.LowClaim(word(r.lowClaim)) },
 		"mia-penalty":      func() { o.MiaPenalty = r.o.MiaPenalty },
 		"mia-penalty-both": func() { o.MiaPenaltyBoth = r.o.MiaPenaltyBoth },
-		"mia-pass":         func() { o.MiaPass = engine.MiaPass(r.miaPass) },
-		"mia-reveal":       func() { o.MiaReveal = engine.MiaReveal(r.miaReveal) },
-		"next-opener":      func() { o.NextOpener = engine.NextOpener(r.nextOpener) },
-		"end":              func() { o.End = engine.End(r.end) },
+		"mia-pass":         func() { o.MiaPass = engine.MiaPass(word(r.miaPass)) },
+		"mia-reveal":       func() { o.MiaReveal = engine.MiaReveal(word(r.miaReveal)) },
+		"next-opener":      func() { o.NextOpener = engine.NextOpener(word(r.nextOpener)) },
+		"end":              func() { o.End = engine.End(word(r.end)) },
 		"turn-seconds":     func() { o.TurnSeconds = r.o.TurnSeconds },
 	}
 	for name, apply := range given {

@@ -115,6 +115,10 @@ var commandErrors = []struct {
 	{"errPanicked", errPanicked, lobby.Internal, "a fault: the command panicked"},
 	{"errPassFlags", errPassFlags, lobby.Internal, "a usage error"},
 	{"FlagError", &FlagError{say: "unknown flag --x"}, lobby.Internal, "a usage error"},
+	{"errNotALevel", errNotALevel, lobby.Internal, "a usage error"},
+	{"ErrLineTooLong", ErrLineTooLong, lobby.Internal, "a usage error"},
+	{"ErrBadQuoting", ErrBadQuoting, lobby.Internal, "a usage error"},
+	{"LineError", &LineError{ErrBadQuoting, "the command line has a \" that is never closed"}, lobby.Internal, "a usage error"},
 }
 
 func TestEveryCommandErrorHasAKind(t *testing.T) {

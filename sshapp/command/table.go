@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -32,6 +33,18 @@ const (
 )
 
 // tableUsages are the usage lines of the table subcommands.
+// errNotALevel refuses a --bot-level that is no level: a usage error.
+var errNotALevel = errors.New("one of " + strings.Join(levelNames(), ", "))
+
+// levelNames is the bots' levels, weakest first.
+func levelNames() []string {
+	names := make([]string, len(ai.Levels))
+	for i, l := range ai.Levels {
+		names[i] = string(l)
+	}
+	return names
+}
+
 var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose, usageTableLink}
 
 // tableCommand is `table create|invite|kick|rules|close|link`.
@@ -76,7 +89,7 @@ func runTable(ctx context.Context, c *Call) int {
 	case "link":
 		return runTableLink(ctx, c, args)
 	}
-	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", words.Clean(sub, 32))
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", echo(sub))
 	for _, u := range tableUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)
 	}
@@ -151,8 +164,11 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	level := ai.Normal
 	fs.Func("bot-level", "how well the bots play: `easy|normal|hard` (default normal)", func(s string) error {
 		l, err := ai.ParseLevel(s)
+		if err != nil {
+			return errNotALevel // its own sentence repeats the value whole
+		}
 		level = l
-		return err
+		return nil
 	})
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -352,7 +368,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return ExitUsage
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", words.Clean(rest[0], 32))
+		return c.usageError(fs, "unexpected %q", echo(rest[0]))
 	}
 	rules, seats, err := rf.rules()
 	if err != nil {

@@ -4,9 +4,9 @@
 // addresses in it at will). It also reads the lists of networks a host
 // names on the command line (--proxy-from, --penalty-exempt).
 //
-// Room: inside sshapp; the SSH server (its per-source caps, handshake
-// slots and penalties) and the Mäxchen gateway (registrations per address)
-// count by it. It imports the standard library only.
+// Room: inside sshapp; the SSH server's guard (sshapp/guard: its
+// per-source caps, handshake slots and penalties) and the Mäxchen gateway
+// (registrations per address) count by it. It imports the standard library only.
 package netsource
 
 import (

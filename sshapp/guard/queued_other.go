@@ -1,6 +1,6 @@
 //go:build !linux
 
-package sshapp
+package guard
 
 import "syscall"
 

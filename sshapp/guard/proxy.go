@@ -1,4 +1,4 @@
-package sshapp
+package guard
 
 import (
 	"bytes"
@@ -15,12 +15,12 @@ import (
 // only from the addresses it trusts (Config.ProxyFrom). Every per-source
 // limit then counts the real client.
 //
-//   - From a trusted address, accept reads the header before anything else
+//   - From a trusted address, Accept reads the header before anything else
 //     (go-proxyproto, REQUIRE: the protocol forbids guessing whether a
 //     header is there), within VersionTimeout; a connection without a valid
 //     header is refused. A LOCAL header (a balancer's health check) counts
 //     as the balancer's own connection.
-//   - From any other address, a header is refused: conn.Read ends the
+//   - From any other address, a header is refused: Conn.Read ends the
 //     connection when its first bytes are a header's signature. (Watching
 //     the bytes the SSH handshake reads anyway, rather than wrapping the
 //     connection to look ahead, keeps the server's version line from waiting
@@ -38,15 +38,15 @@ var (
 
 // proxied is raw as the server sees it: behind a trusted proxy, with the
 // real client's address from its header; from anyone else, raw itself.
-func (srv *Server) proxied(raw net.Conn) (net.Conn, error) {
-	if len(srv.proxyFrom) == 0 {
+func (g *Gate) proxied(raw net.Conn) (net.Conn, error) {
+	if len(g.proxyFrom) == 0 {
 		return raw, nil
 	}
 	peer, ok := addrOf(raw.RemoteAddr())
-	if !ok || !srv.proxyFrom.Contains(peer) {
+	if !ok || !g.proxyFrom.Contains(peer) {
 		return raw, nil
 	}
-	timeout := srv.lim.VersionTimeout
+	timeout := g.lim.VersionTimeout
 	if timeout <= 0 {
 		timeout = 0 // no bound: as the version line itself
 	}
@@ -71,6 +71,6 @@ func addrOf(a net.Addr) (netip.Addr, bool) {
 	if a == nil {
 		return netip.Addr{}, false
 	}
-	ip, err := netip.ParseAddr(remoteIP(a))
+	ip, err := netip.ParseAddr(RemoteIP(a))
 	return ip.Unmap(), err == nil
 }

@@ -1,4 +1,4 @@
-package sshapp
+package guard
 
 import (
 	"syscall"
