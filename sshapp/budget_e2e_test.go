@@ -1,0 +1,100 @@
+package sshapp
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pires/go-proxyproto"
+
+	"github.com/mia-game/mia/lobby"
+)
+
+// claimingLB is a trusted load balancer that names every client it
+// forwards as coming from claim (a public address), as many clients
+// behind one NAT, or fresh keys of one stranger, come.
+func claimingLB(t *testing.T, server, claim string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() {
+				defer client.Close()
+				up, err := d.Dial("tcp", server)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				h := proxyproto.HeaderProxyFromAddrs(2, &net.TCPAddr{IP: net.ParseIP(claim), Port: 40000}, client.LocalAddr())
+				if _, err := h.WriteTo(up); err != nil {
+					return
+				}
+				done := make(chan struct{}, 2)
+				go func() { _, _ = io.Copy(up, client); done <- struct{}{} }()
+				go func() { _, _ = io.Copy(client, up); done <- struct{}{} }()
+				<-done
+			})
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestBudgetByAddressOverSSH: the source a session comes from reaches the
+// lobby's caps by address through the real door: fresh keys behind one
+// public address (named by a trusted balancer's PROXY header) open at
+// most the address's share of tables, whatever their keys; another
+// address has its own; a loopback client is not counted.
+func TestBudgetByAddressOverSSH(t *testing.T) {
+	t.Parallel()
+	var lob *lobby.Lobby
+	ts := startServer(t, func(c *Config) {
+		withLobby(t, &lob)(c)
+		c.ProxyFrom = trusted(t, "127.0.0.2")
+		c.Limits.MaxPerSource = 64
+	})
+	one := claimingLB(t, ts.addr, "203.0.113.7")
+	other := claimingLB(t, ts.addr, "198.51.100.9")
+	run := func(via string, n int, cmd string) result {
+		t.Helper()
+		c, err := dialFrom(via, "", clientConfig(newKey(t)))
+		if err != nil {
+			t.Fatalf("connect: %v", err)
+		}
+		defer c.Close()
+		if r := runOn(t, c, fmt.Sprintf("name fresh%d", n)); r.code != 0 {
+			t.Fatalf("name: %+v", r)
+		}
+		return runOn(t, c, cmd)
+	}
+	for i := range lobby.DefaultMaxTablesPerSource {
+		if r := run(one, i, fmt.Sprintf("table create t%d", i)); r.code != 0 {
+			t.Fatalf("table %d from 203.0.113.7: %+v", i, r)
+		}
+	}
+	r := run(one, 50, "table create t50")
+	if r.code != 1 || !strings.Contains(r.stderr, "10 open tables were opened from your address, the most one address may, whatever its keys") {
+		t.Fatalf("an 11th table from one address, a fresh key: %+v", r)
+	}
+	if r := run(other, 51, "table create t51"); r.code != 0 {
+		t.Fatalf("a table from another address: %+v", r)
+	}
+	for i := range lobby.DefaultMaxTablesPerSource + 1 {
+		if r := run(ts.addr, 60+i, fmt.Sprintf("table create local%d", i)); r.code != 0 {
+			t.Fatalf("a table from loopback (not counted): %+v", r)
+		}
+	}
+}
