@@ -39,7 +39,7 @@ func TestSkeleton(t *testing.T) {
 		{"test", "7es7", true},
 		{"bob", "8o8", true},
 		{"ada2", "adaz", false}, // 2, 6 and 9 stand for no letter here
-		{"аda", "ada", false}, // Cyrillic а is refused at the door, never folded here
+		{"аda", "ada", false},   // Cyrillic а is refused at the door, never folded here
 		{"ÄDA", "äda", true},
 	}
 	for _, c := range cases {
