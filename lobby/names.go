@@ -126,15 +126,17 @@ var gatewayName, _ = ident.KeylessName(ident.GatewayHost)
 var reservedWords = []string{
 	gatewayName, "mia", "server", "system", // the server's own
 	"admin", "administrator", "root", "sysop", "operator", "moderator", "mod",
-	"staff", "support", "official", "owner", "host", // who runs the server, or a table
+	"staff", "support", "official", "owner", // who runs the server
 	"you", "someone", "nobody", "everyone", // what the screens say in place of a name
 }
 
 // botWord is what makes a name read as a bot's: a part of it set apart by
-// a separator ("ada_bot", "bot.x", "my-b0t2"), or the end of a built-in
-// bot's name or a reserved word ("adabot", "rootbot"). Only the server's
-// built-in bots are named as bots; a person's bot is a seat's fact, marked
-// by the screens.
+// a separator ("my_bot", "bot.x", "my-b0t2"), which no person's name may
+// have (a person's bot is a seat's fact, marked by the screens), and
+// beside a built-in bot's name or a reserved word ("ada_bot", "adabot",
+// "bot.ada", "root-bot"), which no name may have: the Mäxchen gateway's
+// bots are bots, and say so ("rational-python-bot"), but none passes for
+// a built-in bot or the server.
 const botWord = "bot"
 
 const digits = "0123456789"
@@ -189,15 +191,19 @@ func Overflows(had string, runes int) bool { return utf8.RuneCountInString(had)+
 // (ErrReservedName), nor one that looks like them. That no one else's
 // name looks like it is the store's to check, in the transaction that
 // takes it.
-func CheckName(name string) error { return CheckNameUpTo(name, MaxNameLen) }
+func CheckName(name string) error { return checkName(name, MaxNameLen, true) }
 
-// CheckNameUpTo is CheckName for a door whose protocol allows names up to
-// max characters (the Mäxchen gateway's 20): the same rule but the length.
-func CheckNameUpTo(name string, max int) error {
+// CheckNameUpTo is the rule of the Mäxchen gateway's door, whose bots'
+// names may be up to max characters (its 20): CheckName's, but that a
+// bot's name may say it is one ("rational-python-bot"), as long as it
+// does not pass for a built-in bot or the server ("ada_bot", "mia-bot").
+func CheckNameUpTo(name string, max int) error { return checkName(name, max, false) }
+
+func checkName(name string, max int, person bool) error {
 	if err := shape(name, max, false); err != nil {
 		return err
 	}
-	like, rule := reserved(name)
+	like, rule := reserved(name, person)
 	if rule != nil {
 		return &NameError{Rule: rule, Name: name, Max: max, Like: like}
 	}
@@ -207,28 +213,47 @@ func CheckNameUpTo(name string, max int) error {
 // reserved is the name or word a name of the right shape looks like and
 // the rule it breaks (ErrBotName, ErrReservedName); nil if none. A
 // number, and separators, at the end change nothing ("admin2", "root_").
-func reserved(name string) (like string, rule error) {
-	base := strings.TrimRight(name, digits+ident.Separators)
+// A person's name may not read as a bot's at all (botWord).
+func reserved(name string, person bool) (like string, rule error) {
 	if b, ok := builtinLike(name); ok {
 		return b, ErrBotName
 	}
-	for _, w := range reservedWords {
-		if Alike(base, w) || Alike(name, w) {
-			return w, ErrReservedName
-		}
+	if w, ok := wordLike(name); ok {
+		return w, ErrReservedName
 	}
-	for _, part := range strings.FieldsFunc(name, func(r rune) bool { return strings.ContainsRune(ident.Separators, r) }) {
-		if Alike(strings.TrimRight(part, digits), botWord) {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return strings.ContainsRune(ident.Separators, r) })
+	for i, part := range parts {
+		if !Alike(strings.TrimRight(part, digits), botWord) {
+			continue
+		}
+		// The rest of the name, without the word bot.
+		rest := strings.Join(append(slices.Clone(parts[:i]), parts[i+1:]...), "")
+		if _, bot := builtinLike(rest); person || bot || isWord(rest) {
 			return botWord, ErrBotName
 		}
 	}
+	base := strings.TrimRight(name, digits+ident.Separators)
 	if rest, ok := strings.CutSuffix(ident.Skeleton(base), ident.Skeleton(botWord)); ok && rest != "" {
-		if _, bot := builtinLike(rest); bot || slices.ContainsFunc(reservedWords, func(w string) bool { return Alike(rest, w) }) {
+		if _, bot := builtinLike(rest); bot || isWord(rest) {
 			return botWord, ErrBotName
 		}
 	}
 	return "", nil
 }
+
+// wordLike is the reserved word that name looks like, a number and
+// separators at its end aside.
+func wordLike(name string) (string, bool) {
+	base := strings.TrimRight(name, digits+ident.Separators)
+	for _, w := range reservedWords {
+		if Alike(base, w) || Alike(name, w) {
+			return w, true
+		}
+	}
+	return "", false
+}
+
+func isWord(name string) bool { _, ok := wordLike(name); return ok }
 
 // CheckTableName checks a table's name: the characters, the dash, the
 // length and a letter or digit (ErrBadTableName). That no open table's

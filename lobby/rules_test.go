@@ -107,6 +107,17 @@ func TestCheckName(t *testing.T) {
 		{"-twenty", 20, ErrNameDash, "may not begin with -"},
 		{"ines07", 20, ErrBotName, "built-in bot"},
 		{"Maexchen", 20, ErrReservedName, "Maexchen is the name of the server's Mäxchen gateway"},
+		// A Mäxchen bot says it is one, but passes for no built-in bot
+		// and not for the server.
+		{"rational-python-bot", 20, nil, ""},
+		{"luegender-python-bot", 20, nil, ""},
+		{"my.bot2", 20, nil, ""},
+		{"ada_bot", 20, ErrBotName, "reads as a bot's name"},
+		{"bot.ada2", 20, ErrBotName, "reads as a bot's name"},
+		{"mia-bot", 20, ErrBotName, "reads as a bot's name"},
+		{"r00tbot", 20, ErrBotName, "reads as a bot's name"},
+		{"m4exchen", 20, ErrReservedName, "looks like maexchen"},
+		{"SYSTEM", 20, ErrReservedName, "keeps for itself"},
 	} {
 		err := CheckNameUpTo(c.name, c.max)
 		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) || err != nil && !strings.Contains(err.Error(), c.says) {

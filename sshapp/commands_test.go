@@ -69,7 +69,7 @@ func TestCommands(t *testing.T) {
 		{"name taken, other case", "bob", "name ALICE", 1, nil, []string{"taken"}, true},
 		{"name taken, capital i", "bob", "name aIice", 1, nil, []string{"looks too much like one"}, true},
 		{"name taken, a one", "bob", "name a1ice", 1, nil, []string{"taken"}, true},
-		{"a built-in bot's look", "bob", "name lnes", 1, nil, []string{"lnes is the name of a built-in bot"}, true},
+		{"a built-in bot's look", "bob", "name lnes", 1, nil, []string{"lnes looks like ines, the name of a built-in bot; choose another"}, true},
 		{"a built-in bot's name", "bob", "name Ada", 1, nil, []string{"Ada is the name of a built-in bot; choose another"}, true},
 		{"a built-in bot's name with a number", "bob", "name ines2", 1, nil, []string{"built-in bot"}, true},
 		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
