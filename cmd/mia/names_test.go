@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// TestNamesAtEveryDoor tries names that impersonate at every door that
+// names a person or a table, on the whole server with its gateway: the
+// name command (which names the bots of the line protocol too: a bot
+// plays as its key's person), the screen's name prompt, the Mäxchen
+// gateway's REGISTER, and a table's name at table create and the
+// screen's create-table form. Each door answers by the one rule: the
+// reserved words, a name that passes for a built-in bot, and names that
+// look like one taken, separators and digits for letters aside. A key
+// joining a person (keys join) takes that person's name: no door of its
+// own.
+func TestNamesAtEveryDoor(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := map[string]string{"MIA_DATA": filepath.Join(dir, "data"), "MIA_LOG_FORMAT": "json", "MIA_MAEXCHEN_UDP": "127.0.0.1:0"}
+	logs, stop := runInProcess(t, env, "--addr", "127.0.0.1:0")
+	addr, _ := logs.address(t)
+	udp, _ := logs.line(t, "Mäxchen gateway listening")["udp"].(string)
+	host, _ := dial(t, addr, newKey(t))
+	if out, code := command(t, host, "name carol"); code != 0 {
+		t.Fatalf("name carol: %d %s", code, out)
+	}
+	if out, code := command(t, host, "table create pub1"); code != 0 {
+		t.Fatalf("table create pub1: %d %s", code, out)
+	}
+
+	// A door tries a name; it says whether it took it and what it said.
+	type door struct {
+		name string
+		try  func(t *testing.T, name string) (took bool, said string)
+	}
+	nameCommand := door{"name command", func(t *testing.T, name string) (bool, string) {
+		c, _ := dial(t, addr, newKey(t))
+		out, code := command(t, c, "name "+name)
+		return code == 0, out
+	}}
+	namePrompt := door{"name prompt", func(t *testing.T, name string) (bool, string) {
+		c, _ := dial(t, addr, newKey(t))
+		sc := typeOnScreen(t, c)
+		sc.await(t, "Choose a display name")
+		sc.typeKeys(t, name+"\r")
+		said := sc.await(t, "choose another", "you are "+name)
+		return strings.Contains(said, "you are "+name), said
+	}}
+	gateway := door{"gateway", func(t *testing.T, name string) (bool, string) {
+		u := udpFrom(t, "127.0.0.1", udp)
+		u.send("REGISTER;" + name)
+		got := u.await("RE")
+		if got == "REGISTERED" {
+			u.send("UNREGISTER")
+		}
+		return got == "REGISTERED", got
+	}}
+	tableCommand := door{"table create", func(t *testing.T, name string) (bool, string) {
+		out, code := command(t, host, "table create "+name)
+		return code == 0, out
+	}}
+	tableForm := door{"create-table form", func(t *testing.T, name string) (bool, string) {
+		sc := typeOnScreen(t, host)
+		sc.await(t, "mia lobby")
+		sc.typeKeys(t, "n")
+		sc.await(t, "Preset")
+		sc.typeKeys(t, "\x15"+name+"\r") // ctrl+u clears the name suggested
+		said := sc.await(t, "open already", "looks like", "mia "+name+" · ")
+		return strings.Contains(said, "mia "+name+" · "), said
+	}}
+
+	people := []door{nameCommand, namePrompt, gateway}
+	tables := []door{tableCommand, tableForm}
+	const (
+		reservedSays = "keeps for itself"
+		gatewaySays  = "the name of the server's Mäxchen gateway"
+		builtinSays  = "the name of a built-in bot"
+		botSays      = "reads as a bot's name"
+		takenSays    = "looks too much like one that is"
+		tableSays    = "looks like pub1, which is taken"
+		rejected     = "REJECTED;NAME_ALREADY_TAKEN"
+	)
+	cases := []struct {
+		name  string
+		doors []door
+		says  map[string]string // by door: what the refusal says; "" takes the name
+	}{
+		{"admin", people, map[string]string{"": reservedSays, "gateway": rejected}},
+		{"SYSTEM", people, map[string]string{"": reservedSays, "gateway": rejected}},
+		{"server", people, map[string]string{"": reservedSays, "gateway": rejected}},
+		{"root_", people, map[string]string{"": reservedSays, "gateway": rejected}},
+		{"r00t", people, map[string]string{"": reservedSays, "gateway": rejected}},
+		{"m4exchen", people, map[string]string{"": gatewaySays, "gateway": rejected}},
+		{"ada_bot", people, map[string]string{"": botSays, "gateway": rejected}},
+		{"ada.bot", people, map[string]string{"": botSays, "gateway": rejected}},
+		{"ada_", people, map[string]string{"": builtinSays, "gateway": rejected}},
+		{"c.a.r.o.l", people, map[string]string{"": takenSays, "gateway": rejected}},
+		{"Car0l_", people, map[string]string{"": takenSays, "gateway": rejected}},
+		// Only a person may not say they are a bot; a Mäxchen bot is one.
+		{"my_bot", people, map[string]string{"": botSays, "gateway": ""}},
+		{"pub_1", tables, map[string]string{"": tableSays}},
+		{"pub1.", tables, map[string]string{"": tableSays}},
+		{"PUB-1", tables, map[string]string{"": tableSays}},
+		// Names of their own are taken at every door (each its own name).
+		{"dave", people, map[string]string{"": ""}},
+		{"pub2", tables, map[string]string{"": ""}},
+	}
+	for _, c := range cases {
+		for i, d := range c.doors {
+			t.Run(c.name+"/"+d.name, func(t *testing.T) {
+				want, ok := c.says[d.name]
+				if !ok {
+					want = c.says[""]
+				}
+				name := c.name
+				if want == "" {
+					name += string(rune('a' + i)) // every door takes a name of its own
+				}
+				took, said := d.try(t, name)
+				switch {
+				case want == "" && !took:
+					t.Errorf("%s refused %s: %s", d.name, name, said)
+				case want != "" && (took || !strings.Contains(said, want)):
+					t.Errorf("%s answered %s with %q, want a refusal saying %q", d.name, name, said, want)
+				}
+			})
+		}
+	}
+	if err := stop(); err != nil {
+		t.Errorf("run: %v", err)
+	}
+}
+
+// screen is an open game screen (a "dumb" PTY 80×24) and its input.
+type screen struct {
+	mu    sync.Mutex
+	out   bytes.Buffer
+	wrote chan struct{} // a token whenever the screen wrote
+	in    io.Writer
+}
+
+func (s *screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	s.out.Write(p)
+	s.mu.Unlock()
+	select {
+	case s.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// typeOnScreen opens the game screen on c.
+func typeOnScreen(t *testing.T, c *gossh.Client) *screen {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	sc := &screen{wrote: make(chan struct{}, 1)}
+	sess.Stdout = sc
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.in = in
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func (s *screen) typeKeys(t *testing.T, keys string) {
+	t.Helper()
+	s.mu.Lock()
+	s.out.Reset() // what comes next answers these keys
+	s.mu.Unlock()
+	if _, err := io.WriteString(s.in, keys); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+// await waits until the screen, its escapes dropped, shows one of texts,
+// and returns what it shows (with the lines joined, a sentence wrapped
+// whole again), within 20 s.
+func (s *screen) await(t *testing.T, texts ...string) string {
+	t.Helper()
+	timeout := time.After(20 * time.Second)
+	for {
+		s.mu.Lock()
+		shown := strings.Join(strings.Fields(ansi.ReplaceAllString(s.out.String(), "")), " ")
+		s.mu.Unlock()
+		for _, text := range texts {
+			if strings.Contains(shown, text) {
+				return shown
+			}
+		}
+		select {
+		case <-s.wrote:
+		case <-timeout:
+			t.Fatalf("the screen never showed %q; it shows:\n%s", texts, shown)
+			return ""
+		}
+	}
+}
