@@ -25,39 +25,28 @@ import (
 // own.
 func TestNamesAtEveryDoor(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	env := map[string]string{"MIA_DATA": filepath.Join(dir, "data"), "MIA_LOG_FORMAT": "json", "MIA_MAEXCHEN_UDP": "127.0.0.1:0"}
-	logs, stop := runInProcess(t, env, "--addr", "127.0.0.1:0")
-	addr, _ := logs.address(t)
-	udp, _ := logs.line(t, "Mäxchen gateway listening")["udp"].(string)
-	host, _ := dial(t, addr, newKey(t))
-	if out, code := command(t, host, "name carol"); code != 0 {
-		t.Fatalf("name carol: %d %s", code, out)
-	}
-	if out, code := command(t, host, "table create pub1"); code != 0 {
-		t.Fatalf("table create pub1: %d %s", code, out)
-	}
-
-	// A door tries a name; it says whether it took it and what it said.
+	// A door tries a name on a server of its own (where carol and the
+	// table pub1 are taken, and nothing a door let in before counts
+	// against another); it says whether it took it and what it said.
 	type door struct {
 		name string
-		try  func(t *testing.T, name string) (took bool, said string)
+		try  func(t *testing.T, s *namesServer, name string) (took bool, said string)
 	}
-	nameCommand := door{"name command", func(t *testing.T, name string) (bool, string) {
-		c, _ := dial(t, addr, newKey(t))
+	nameCommand := door{"name command", func(t *testing.T, s *namesServer, name string) (bool, string) {
+		c, _ := dial(t, s.addr, newKey(t))
 		out, code := command(t, c, "name "+name)
 		return code == 0, out
 	}}
-	namePrompt := door{"name prompt", func(t *testing.T, name string) (bool, string) {
-		c, _ := dial(t, addr, newKey(t))
+	namePrompt := door{"name prompt", func(t *testing.T, s *namesServer, name string) (bool, string) {
+		c, _ := dial(t, s.addr, newKey(t))
 		sc := typeOnScreen(t, c)
 		sc.await(t, "Choose a display name")
 		sc.typeKeys(t, name+"\r")
 		said := sc.await(t, "choose another", "you are "+name)
 		return strings.Contains(said, "you are "+name), said
 	}}
-	gateway := door{"gateway", func(t *testing.T, name string) (bool, string) {
-		u := udpFrom(t, "127.0.0.1", udp)
+	gateway := door{"gateway", func(t *testing.T, s *namesServer, name string) (bool, string) {
+		u := udpFrom(t, "127.0.0.1", s.udp)
 		u.send("REGISTER;" + name)
 		got := u.await("RE")
 		if got == "REGISTERED" {
@@ -65,12 +54,12 @@ func TestNamesAtEveryDoor(t *testing.T) {
 		}
 		return got == "REGISTERED", got
 	}}
-	tableCommand := door{"table create", func(t *testing.T, name string) (bool, string) {
-		out, code := command(t, host, "table create "+name)
+	tableCommand := door{"table create", func(t *testing.T, s *namesServer, name string) (bool, string) {
+		out, code := command(t, s.host, "table create "+name)
 		return code == 0, out
 	}}
-	tableForm := door{"create-table form", func(t *testing.T, name string) (bool, string) {
-		sc := typeOnScreen(t, host)
+	tableForm := door{"create-table form", func(t *testing.T, s *namesServer, name string) (bool, string) {
+		sc := typeOnScreen(t, s.host)
 		sc.await(t, "mia lobby")
 		sc.typeKeys(t, "n")
 		sc.await(t, "Preset")
@@ -79,8 +68,6 @@ func TestNamesAtEveryDoor(t *testing.T) {
 		return strings.Contains(said, "mia "+name+" · "), said
 	}}
 
-	people := []door{nameCommand, namePrompt, gateway}
-	tables := []door{tableCommand, tableForm}
 	const (
 		reservedSays = "keeps for itself"
 		gatewaySays  = "the name of the server's Mäxchen gateway"
@@ -90,55 +77,89 @@ func TestNamesAtEveryDoor(t *testing.T) {
 		tableSays    = "looks like pub1, which is taken"
 		rejected     = "REJECTED;NAME_ALREADY_TAKEN"
 	)
-	cases := []struct {
-		name  string
-		doors []door
-		says  map[string]string // by door: what the refusal says; "" takes the name
-	}{
-		{"admin", people, map[string]string{"": reservedSays, "gateway": rejected}},
-		{"SYSTEM", people, map[string]string{"": reservedSays, "gateway": rejected}},
-		{"server", people, map[string]string{"": reservedSays, "gateway": rejected}},
-		{"root_", people, map[string]string{"": reservedSays, "gateway": rejected}},
-		{"r00t", people, map[string]string{"": reservedSays, "gateway": rejected}},
-		{"m4exchen", people, map[string]string{"": gatewaySays, "gateway": rejected}},
-		{"ada_bot", people, map[string]string{"": botSays, "gateway": rejected}},
-		{"ada.bot", people, map[string]string{"": botSays, "gateway": rejected}},
-		{"ada_", people, map[string]string{"": builtinSays, "gateway": rejected}},
-		{"c.a.r.o.l", people, map[string]string{"": takenSays, "gateway": rejected}},
-		{"Car0l_", people, map[string]string{"": takenSays, "gateway": rejected}},
-		// Only a person may not say they are a bot; a Mäxchen bot is one.
-		{"my_bot", people, map[string]string{"": botSays, "gateway": ""}},
-		{"pub_1", tables, map[string]string{"": tableSays}},
-		{"pub1.", tables, map[string]string{"": tableSays}},
-		{"PUB-1", tables, map[string]string{"": tableSays}},
-		// Names of their own are taken at every door (each its own name).
-		{"dave", people, map[string]string{"": ""}},
-		{"pub2", tables, map[string]string{"": ""}},
+	type name struct {
+		name string
+		says map[string]string // by door ("" for the others): what the refusal says; "" takes the name
 	}
-	for _, c := range cases {
-		for i, d := range c.doors {
-			t.Run(c.name+"/"+d.name, func(t *testing.T) {
-				want, ok := c.says[d.name]
-				if !ok {
-					want = c.says[""]
-				}
-				name := c.name
-				if want == "" {
-					name += string(rune('a' + i)) // every door takes a name of its own
-				}
-				took, said := d.try(t, name)
-				switch {
-				case want == "" && !took:
-					t.Errorf("%s refused %s: %s", d.name, name, said)
-				case want != "" && (took || !strings.Contains(said, want)):
-					t.Errorf("%s answered %s with %q, want a refusal saying %q", d.name, name, said, want)
+	people := []name{
+		{"admin", map[string]string{"": reservedSays, "gateway": rejected}},
+		{"SYSTEM", map[string]string{"": reservedSays, "gateway": rejected}},
+		{"server", map[string]string{"": reservedSays, "gateway": rejected}},
+		{"root_", map[string]string{"": reservedSays, "gateway": rejected}},
+		{"r00t", map[string]string{"": reservedSays, "gateway": rejected}},
+		{"m4exchen", map[string]string{"": gatewaySays, "gateway": rejected}},
+		{"ada_bot", map[string]string{"": botSays, "gateway": rejected}},
+		{"ada.bot", map[string]string{"": botSays, "gateway": rejected}},
+		{"ada_", map[string]string{"": builtinSays, "gateway": rejected}},
+		{"c.a.r.o.l", map[string]string{"": takenSays, "gateway": rejected}},
+		{"Car0l_", map[string]string{"": takenSays, "gateway": rejected}},
+		// Only a person may not say they are a bot; a Mäxchen bot is one.
+		{"my_bot", map[string]string{"": botSays, "gateway": ""}},
+		{"dave", map[string]string{"": ""}}, // a name of one's own
+	}
+	tables := []name{
+		{"pub_1", map[string]string{"": tableSays}},
+		{"pub1.", map[string]string{"": tableSays}},
+		{"PUB-1", map[string]string{"": tableSays}},
+		{"pub2", map[string]string{"": ""}},
+	}
+	for _, c := range []struct {
+		doors []door
+		names []name
+	}{
+		{[]door{nameCommand, namePrompt, gateway}, people},
+		{[]door{tableCommand, tableForm}, tables},
+	} {
+		for _, d := range c.doors {
+			t.Run(d.name, func(t *testing.T) {
+				t.Parallel()
+				s := startNamesServer(t)
+				for _, n := range c.names {
+					t.Run(n.name, func(t *testing.T) {
+						want, ok := n.says[d.name]
+						if !ok {
+							want = n.says[""]
+						}
+						took, said := d.try(t, s, n.name)
+						switch {
+						case want == "" && !took:
+							t.Errorf("%s refused %s: %s", d.name, n.name, said)
+						case want != "" && (took || !strings.Contains(said, want)):
+							t.Errorf("%s answered %s with %q, want a refusal saying %q", d.name, n.name, said, want)
+						}
+					})
 				}
 			})
 		}
 	}
-	if err := stop(); err != nil {
-		t.Errorf("run: %v", err)
+}
+
+// namesServer is the whole server with its gateway, where carol (host)
+// hosts the table pub1.
+type namesServer struct {
+	addr, udp string
+	host      *gossh.Client
+}
+
+func startNamesServer(t *testing.T) *namesServer {
+	t.Helper()
+	env := map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json", "MIA_MAEXCHEN_UDP": "127.0.0.1:0"}
+	logs, stop := runInProcess(t, env, "--addr", "127.0.0.1:0")
+	s := &namesServer{}
+	s.addr, _ = logs.address(t)
+	s.udp, _ = logs.line(t, "Mäxchen gateway listening")["udp"].(string)
+	s.host, _ = dial(t, s.addr, newKey(t))
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	for _, cmd := range []string{"name carol", "table create pub1"} {
+		if out, code := command(t, s.host, cmd); code != 0 {
+			t.Fatalf("%s: %d %s", cmd, code, out)
+		}
 	}
+	return s
 }
 
 // screen is an open game screen (a "dumb" PTY 80×24) and its input.
