@@ -141,8 +141,8 @@ func remoteIP(addr net.Addr) string {
 // errNameTaken is what a person sees for store.ErrNameTaken; errNameHeld
 // for a Mäxchen bot's (store.ErrNameHeld).
 var (
-	errNameTaken = lobby.NewError(lobby.Refused, "that name is taken, or looks too much like one that is (case, I/l/1, O/0); choose another")
-	errNameHeld  = lobby.NewError(lobby.Refused, "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, I/l/1, O/0); choose another")
+	errNameTaken = lobby.NewError(lobby.Refused, "that name is taken, or looks too much like one that is (case, _ . -, I/l/1, O/0, digits for letters); choose another")
+	errNameHeld  = lobby.NewError(lobby.Refused, "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, _ . -, I/l/1, O/0, digits for letters); choose another")
 )
 
 // setName checks a name by the name rule (lobby.CheckName: the
