@@ -2,6 +2,7 @@ package sshapp
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -51,8 +52,10 @@ func TestThreePlayersPlayAGameThroughTheScreens(t *testing.T) {
 	alice.send(t, "n")
 	alice.waitFor(t, "Mia penalty both", 5*time.Second)
 	for _, k := range []string{"\x1b[B", "\x1b[B", "h", "h", "h", "\x1b[B", "h", "h", "h", "h"} { // past the preset; seats 6 -> 3, lives 6 -> 2
+		// Each key changes the form: the next waits for it drawn.
+		mark := len(alice.out.String())
 		alice.send(t, k)
-		time.Sleep(10 * time.Millisecond)
+		eventually(t, 5*time.Second, fmt.Sprintf("the form after %q", k), func() bool { return len(alice.out.String()) > mark })
 	}
 	alice.send(t, "\r")
 	var tbl *lobby.Table

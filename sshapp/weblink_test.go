@@ -231,6 +231,7 @@ func sseNext(t *testing.T, r *bufio.Reader) (name, data string) {
 // page (found by the name now, or one that looks like it, as the commands
 // find a player; the old name finds nobody) and the leaderboard's link.
 func TestWebShowsNamesNow(t *testing.T) {
+	t.Parallel()
 	e := startWebServer(t, true)
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	id := e.recEnv.finishedGame(t, "duel", alice, bob)
