@@ -243,15 +243,7 @@ func reserved(name string, person bool) (like string, rule error) {
 
 // wordLike is the reserved word that name looks like, a number and
 // separators at its end aside.
-func wordLike(name string) (string, bool) {
-	base := strings.TrimRight(name, digits+ident.Separators)
-	for _, w := range reservedWords {
-		if Alike(base, w) || Alike(name, w) {
-			return w, true
-		}
-	}
-	return "", false
-}
+func wordLike(name string) (string, bool) { return likeOneOf(name, reservedWords) }
 
 func isWord(name string) bool { _, ok := wordLike(name); return ok }
 
@@ -277,11 +269,15 @@ func IsBotName(name string) bool {
 
 // builtinLike is the built-in bot's name that name looks like, a number
 // and separators at its end aside.
-func builtinLike(name string) (string, bool) {
+func builtinLike(name string) (string, bool) { return likeOneOf(name, botNames) }
+
+// likeOneOf is the one of names that name looks like, alone or with a
+// number and separators after it.
+func likeOneOf(name string, names []string) (string, bool) {
 	base := strings.TrimRight(name, digits+ident.Separators)
-	for _, b := range botNames {
-		if Alike(base, b) || Alike(name, b) {
-			return b, true
+	for _, n := range names {
+		if Alike(base, n) || Alike(name, n) {
+			return n, true
 		}
 	}
 	return "", false

@@ -35,13 +35,13 @@ func (s *Store) GameShown(ctx context.Context, g Game, keep GameFilter) (bool, e
 }
 
 // ShownGame is Game for someone whom keep (GameShown) shows games: game
-// id with its events if keep shows it. A game keep does not show is
-// ErrNotFound, as one that does not exist, and nothing tells the two
-// apart, not the time the answer takes: both take the same steps, in one
-// transaction, a game's record read and decoded, its seats' names looked
-// up, the records of its table read and keep asked; for an id no game has,
-// the stored game nearest after it (or the last) stands in. Only a game
-// shown has its events read.
+// id with its events if keep shows it (a nil keep shows every game). A
+// game keep does not show is ErrNotFound, as one that does not exist, and
+// nothing tells the two apart, not the time the answer takes: both take
+// the same steps, in one transaction, a game's record read and decoded,
+// its seats' names looked up, the records of its table read and keep
+// asked; for an id no game has, the stored game nearest after it (or the
+// last) stands in. Only a game shown has its events read.
 func (s *Store) ShownGame(ctx context.Context, id string, keep GameFilter) (Game, []engine.Event, error) {
 	if err := ctxErr(ctx, "game "+id); err != nil {
 		return Game{}, nil, err
@@ -68,16 +68,19 @@ func (s *Store) ShownGame(ctx context.Context, id string, keep GameFilter) (Game
 		if err := json.Unmarshal(v, &rec); err != nil {
 			return fmt.Errorf("decode game %d: %w", binary.BigEndian.Uint64(k), err)
 		}
-		head := rec.game(tx)
-		ts, err := tableRecordsTx(tx, rec.Table)
-		if err != nil {
-			return err
+		head, shown := rec.game(tx), true
+		if keep != nil {
+			ts, err := tableRecordsTx(tx, rec.Table)
+			if err != nil {
+				return err
+			}
+			shown = keep(head, RecordAt(ts, head.Started))
 		}
-		shown := keep == nil || keep(head, RecordAt(ts, head.Started))
 		if !bytes.Equal(k, key) || !shown {
 			return ErrNotFound
 		}
 		g = head
+		var err error
 		evs, err = readEvents(tx, n)
 		return err
 	})

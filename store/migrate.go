@@ -408,45 +408,22 @@ type udpName1 struct {
 // migrateUDPNames keys the held names by their look (udpnames.go).
 func migrateUDPNames(tx *bolt.Tx) error {
 	b := tx.Bucket(bucketUDPNames)
-	kept := map[string]UDPName{}
-	var old [][]byte
+	var names []UDPName
 	err := b.ForEach(func(k, v []byte) error {
 		var n udpName1
 		if err := json.Unmarshal(v, &n); err != nil {
 			return fmt.Errorf("decode udp name %q: %w", k, err)
 		}
-		old = append(old, clone(k))
 		if n.Name == "" {
 			n.Name = string(k)
 		}
-		key := ident.Skeleton(n.Name)
-		if len(namesLike(tx, n.Name)) > 0 {
-			return nil
-		}
-		if other, ok := kept[key]; ok && !n.Heard.After(other.Heard) {
-			return nil
-		}
-		kept[key] = UDPName{Name: n.Name, Addr: n.Addr, Heard: n.Heard, Held: true}
+		names = append(names, UDPName{Name: n.Name, Addr: n.Addr, Heard: n.Heard, Held: true})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	for key, n := range kept {
-		v, err := encodeUDPName(n)
-		if err != nil {
-			return fmt.Errorf("udp name %q: %w", n.Name, err)
-		}
-		if err := b.Put([]byte(key), v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return keyUDPNames(tx, names)
 }
 
 // schema2Buckets are the buckets of a file of schema 2 that schema 3

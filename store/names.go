@@ -91,6 +91,40 @@ func personLike(tx *bolt.Tx, name string) (Person, error) {
 	return oldest, nil
 }
 
+// keyUDPNames stores the Mäxchen bots' names anew (bucket udp_names, in
+// tx), keyed by their skeletons: of names that look alike the one heard
+// last stays, and one that looks like a person's goes.
+func keyUDPNames(tx *bolt.Tx, names []UDPName) error {
+	kept := map[string]UDPName{}
+	for _, n := range names {
+		key := string(udpNameKey(n.Name))
+		if len(namesLike(tx, n.Name)) > 0 {
+			continue
+		}
+		if other, ok := kept[key]; ok && !n.Heard.After(other.Heard) {
+			continue
+		}
+		kept[key] = n
+	}
+	if err := tx.DeleteBucket(bucketUDPNames); err != nil {
+		return err
+	}
+	b, err := tx.CreateBucket(bucketUDPNames)
+	if err != nil {
+		return err
+	}
+	for key, n := range kept {
+		v, err := encodeUDPName(n)
+		if err != nil {
+			return fmt.Errorf("udp name %q: %w", n.Name, err)
+		}
+		if err := b.Put([]byte(key), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ensureNames keys the names again if the file's stamp differs
 // (rekeyNames).
 func (s *Store) ensureNames() error {
@@ -134,40 +168,17 @@ func rekeyNames(tx *bolt.Tx) error {
 		return fmt.Errorf("rekey names: %w", err)
 	}
 	b := tx.Bucket(bucketUDPNames)
-	kept := map[string]UDPName{}
-	var old [][]byte
+	var held []UDPName
 	err = b.ForEach(func(k, _ []byte) error {
 		n, _, err := getUDPName(b, k)
-		if err != nil {
-			return err
-		}
-		old = append(old, clone(k))
-		key := string(udpNameKey(n.Name))
-		if len(namesLike(tx, n.Name)) > 0 {
-			return nil
-		}
-		if other, ok := kept[key]; ok && !n.Heard.After(other.Heard) {
-			return nil
-		}
-		kept[key] = n
-		return nil
+		held = append(held, n)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("rekey udp names: %w", err)
 	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	for key, n := range kept {
-		v, err := encodeUDPName(n)
-		if err != nil {
-			return fmt.Errorf("udp name %q: %w", n.Name, err)
-		}
-		if err := b.Put([]byte(key), v); err != nil {
-			return err
-		}
+	if err := keyUDPNames(tx, held); err != nil {
+		return fmt.Errorf("rekey udp names: %w", err)
 	}
 	return tx.Bucket(bucketMeta).Put(keyNames, []byte(namesStamp))
 }

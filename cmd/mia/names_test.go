@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -162,54 +160,9 @@ func startNamesServer(t *testing.T) *namesServer {
 	return s
 }
 
-// screen is an open game screen (a "dumb" PTY 80×24) and its input.
-type screen struct {
-	mu    sync.Mutex
-	out   bytes.Buffer
-	wrote chan struct{} // a token whenever the screen wrote
-	in    io.Writer
-}
-
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	s.out.Write(p)
-	s.mu.Unlock()
-	select {
-	case s.wrote <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
-
-// typeOnScreen opens the game screen on c.
-func typeOnScreen(t *testing.T, c *gossh.Client) *screen {
-	t.Helper()
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sess.Close() })
-	if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
-		t.Fatal(err)
-	}
-	sc := &screen{wrote: make(chan struct{}, 1)}
-	sess.Stdout = sc
-	in, err := sess.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.in = in
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	return sc
-}
-
 func (s *screen) typeKeys(t *testing.T, keys string) {
 	t.Helper()
-	s.mu.Lock()
-	s.out.Reset() // what comes next answers these keys
-	s.mu.Unlock()
+	s.from = len(s.out.String()) // what comes next answers these keys
 	if _, err := io.WriteString(s.in, keys); err != nil {
 		t.Fatal(err)
 	}
@@ -217,23 +170,22 @@ func (s *screen) typeKeys(t *testing.T, keys string) {
 
 var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
-// await waits until the screen, its escapes dropped, shows one of texts,
-// and returns what it shows (with the lines joined, a sentence wrapped
-// whole again), within 20 s.
+// await waits until the screen, since the keys typed last, its escapes
+// dropped, shows one of texts, and returns what it shows (with the lines
+// joined, a sentence wrapped whole again), within 20 s.
 func (s *screen) await(t *testing.T, texts ...string) string {
 	t.Helper()
+	changed := s.out.changed()
 	timeout := time.After(20 * time.Second)
 	for {
-		s.mu.Lock()
-		shown := strings.Join(strings.Fields(ansi.ReplaceAllString(s.out.String(), "")), " ")
-		s.mu.Unlock()
+		shown := strings.Join(strings.Fields(ansi.ReplaceAllString(s.out.String()[s.from:], "")), " ")
 		for _, text := range texts {
 			if strings.Contains(shown, text) {
 				return shown
 			}
 		}
 		select {
-		case <-s.wrote:
+		case <-changed:
 		case <-timeout:
 			t.Fatalf("the screen never showed %q; it shows:\n%s", texts, shown)
 			return ""
