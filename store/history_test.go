@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -149,11 +150,18 @@ func TestShownGame(t *testing.T) {
 			t.Errorf("ShownGame(%s) = %s, %d events, %v", c.id, got.ID, len(evs), err)
 		}
 	}
-	hidden := testing.AllocsPerRun(50, func() { _, _, _ = s.ShownGame(ctx, club.ID, hideClub) })
-	none := testing.AllocsPerRun(50, func() { _, _, _ = s.ShownGame(ctx, "3", hideClub) })
-	shown := testing.AllocsPerRun(50, func() { _, _, _ = s.ShownGame(ctx, club.ID, nil) })
-	if hidden != none || shown <= hidden {
-		t.Errorf("allocations: hidden game %.0f, no game %.0f, the game shown %.0f; want hidden = none < shown", hidden, none, shown)
+	// The fewest of a few rounds each, interleaved: what other goroutines
+	// allocate meanwhile only adds. (Under the race detector sync.Pool
+	// drops some of what it is given: an allocation or two more.)
+	cost := func(id string, keep GameFilter) float64 {
+		return testing.AllocsPerRun(20, func() { _, _, _ = s.ShownGame(ctx, id, keep) })
+	}
+	hidden, none, shown := math.Inf(1), math.Inf(1), math.Inf(1)
+	for range 5 {
+		hidden, none, shown = min(hidden, cost(club.ID, hideClub)), min(none, cost("3", hideClub)), min(shown, cost(club.ID, nil))
+	}
+	if math.Abs(hidden-none) > 2 || shown < 2*hidden {
+		t.Errorf("allocations: hidden game %.0f, no game %.0f, the game shown %.0f; want hidden = none, far below shown", hidden, none, shown)
 	}
 }
 
