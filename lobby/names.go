@@ -80,13 +80,13 @@ func (e *NameError) Error() string {
 		switch {
 		case e.Like == botWord:
 			return shown + " reads as a bot's name: only the server's built-in bots are named so; choose another"
-		case strings.EqualFold(strings.TrimRight(e.Name, digits+ident.Separators), e.Like):
+		case strings.EqualFold(strings.TrimRight(e.Name, nameDigits+ident.Separators), e.Like):
 			return shown + " is " + ErrBotName.Error()
 		}
 		return fmt.Sprintf("%s looks like %s, the name of a built-in bot; choose another", shown, e.Like)
 	case ErrReservedName:
 		is := "is"
-		if !strings.EqualFold(strings.TrimRight(e.Name, digits+ident.Separators), e.Like) {
+		if !strings.EqualFold(strings.TrimRight(e.Name, nameDigits+ident.Separators), e.Like) {
 			is = "looks like " + e.Like + ","
 		}
 		if e.Like == gatewayName {
@@ -139,7 +139,8 @@ var reservedWords = []string{
 // a built-in bot or the server.
 const botWord = "bot"
 
-const digits = "0123456789"
+// nameDigits are the digits a name may end in, as a number after it.
+const nameDigits = "0123456789"
 
 // shape checks the characters, the dash, the length and the want of a
 // letter or digit of a name.
@@ -223,7 +224,7 @@ func reserved(name string, person bool) (like string, rule error) {
 	}
 	parts := strings.FieldsFunc(name, func(r rune) bool { return strings.ContainsRune(ident.Separators, r) })
 	for i, part := range parts {
-		if !Alike(strings.TrimRight(part, digits), botWord) {
+		if !Alike(strings.TrimRight(part, nameDigits), botWord) {
 			continue
 		}
 		// The rest of the name, without the word bot.
@@ -232,7 +233,7 @@ func reserved(name string, person bool) (like string, rule error) {
 			return botWord, ErrBotName
 		}
 	}
-	base := strings.TrimRight(name, digits+ident.Separators)
+	base := strings.TrimRight(name, nameDigits+ident.Separators)
 	if rest, ok := strings.CutSuffix(ident.Skeleton(base), ident.Skeleton(botWord)); ok && rest != "" {
 		if _, bot := builtinLike(rest); bot || isWord(rest) {
 			return botWord, ErrBotName
@@ -274,7 +275,7 @@ func builtinLike(name string) (string, bool) { return likeOneOf(name, botNames) 
 // likeOneOf is the one of names that name looks like, alone or with a
 // number and separators after it.
 func likeOneOf(name string, names []string) (string, bool) {
-	base := strings.TrimRight(name, digits+ident.Separators)
+	base := strings.TrimRight(name, nameDigits+ident.Separators)
 	for _, n := range names {
 		if Alike(base, n) || Alike(name, n) {
 			return n, true
