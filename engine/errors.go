@@ -23,7 +23,7 @@ var (
 	ErrNoClaim        = errors.New("there is no claim to answer")
 	ErrPassDisabled   = errors.New("passing is off at this table")
 	ErrOwnDice        = errors.New("you rolled these dice: raise, roll or challenge")
-	ErrMustAnswerMia  = errors.New("Mia was announced: challenge or give up") //nolint:staticcheck // ST1005: "Mia" is the name of a roll
+	ErrMustAnswerMia  = errors.New("the claim is Mia: challenge or give up")
 	ErrNotMia         = errors.New("you may give up only when Mia is announced")
 	ErrMiaCameBack    = errors.New("your Mia came back: challenge the last passer or roll again")
 	ErrUnknownAction  = errors.New("unknown action")

@@ -204,13 +204,19 @@ func TestTableNamesLookAlike(t *testing.T) {
 	if _, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "poker", Rules: quickRules()}); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"POKER", "p0ker", "P0KER"} {
+	if _, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "pub1", Rules: quickRules()}); err != nil {
+		t.Fatal(err)
+	}
+	// Separators never make a name distinct.
+	taken := map[string]string{"POKER": "poker", "p0ker": "poker", "P0KER": "poker", "po_ker": "poker", "poker.": "poker",
+		"poker-": "poker", "pub_1": "pub1", "pub1.": "pub1", "PUB-1": "pub1", "publ": "pub1"}
+	for name, like := range taken {
 		_, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: name, Rules: quickRules()})
 		var le *LookalikeError
 		if !errors.Is(err, ErrTableExists) {
 			t.Errorf("%s: %v", name, err)
 		}
-		if name != "POKER" && (!errors.As(err, &le) || !strings.Contains(err.Error(), "looks like poker")) {
+		if name != "POKER" && (!errors.As(err, &le) || !strings.Contains(err.Error(), "looks like "+like)) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

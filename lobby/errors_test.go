@@ -44,6 +44,7 @@ var kindsOf = []struct {
 	{"ErrNameChars", ErrNameChars, Refused},
 	{"ErrNameLong", ErrNameLong, Refused},
 	{"ErrNameDash", ErrNameDash, Refused},
+	{"ErrNameNoLetter", ErrNameNoLetter, Refused},
 	{"ErrBotName", ErrBotName, Refused},
 	{"ErrReservedName", ErrReservedName, Refused},
 	{"ErrBadInvite", ErrBadInvite, Refused},

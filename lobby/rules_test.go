@@ -11,8 +11,9 @@ import (
 )
 
 // TestCheckName holds the one name rule: people, bots and tables all have
-// 1 to 16 of [A-Za-z0-9_.-]; the built-in bots' names, in any case and
-// with any number after them, are nobody else's.
+// 1 to 16 of [A-Za-z0-9_.-] with a letter or digit; the built-in bots'
+// names, in any case and with any number or separators after them, a name
+// that reads as a bot's, and the reserved words are no person's.
 func TestCheckName(t *testing.T) {
 	type want struct {
 		person    error // CheckName
@@ -29,14 +30,36 @@ func TestCheckName(t *testing.T) {
 		"ada": {ErrBotName, true, true}, "Ada": {ErrBotName, true, true}, "BERT": {ErrBotName, true, true},
 		"ada2": {ErrBotName, true, true}, "ines07": {ErrBotName, true, true},
 		// Names that only look like one.
-		"adam": {nil, true, false}, "2ada": {nil, true, false}, "ada_": {nil, true, false},
+		"adam": {nil, true, false}, "2ada": {nil, true, false},
+		// Separators at the end, or a number after them, change nothing.
+		"ada_": {ErrBotName, true, true}, "ada_2": {ErrBotName, true, true}, "ada2.": {ErrBotName, true, true},
 		// Names that look like a bot's (a skeleton): reserved too.
 		"lnes": {ErrBotName, true, true}, "ADA3": {ErrBotName, true, true}, "hug0": {ErrBotName, true, true},
 		// A dash first would read as a flag; inside, it is fine.
 		"-bob": {ErrNameDash, false, false}, "bob-": {nil, true, false}, "-": {ErrNameDash, false, false},
 		// The gateway's name, and its look.
 		"maexchen": {ErrReservedName, true, false}, "MAEXCHEN": {ErrReservedName, true, false},
-		"rnaexchen": {ErrReservedName, true, false}, "maexchen2": {nil, true, false},
+		"rnaexchen": {ErrReservedName, true, false}, "maexchen2": {ErrReservedName, true, false},
+		"m4exchen": {ErrReservedName, true, false}, "mae_xchen": {ErrReservedName, true, false},
+		// The reserved words: the server's, its admins', the screens'.
+		"admin": {ErrReservedName, true, false}, "SYSTEM": {ErrReservedName, true, false},
+		"server": {ErrReservedName, true, false}, "root_": {ErrReservedName, true, false},
+		"r00t": {ErrReservedName, true, false}, "Admin2": {ErrReservedName, true, false},
+		"5y5tem": {ErrReservedName, true, false}, "mia": {ErrReservedName, true, false},
+		"_mia_": {ErrReservedName, true, false}, "you": {ErrReservedName, true, false},
+		"Y0U": {ErrReservedName, true, false}, "m.o.d": {ErrReservedName, true, false},
+		// Words that only contain one are a person's.
+		"mia_fan": {nil, true, false}, "maria": {nil, true, false}, "rooted": {nil, true, false},
+		"sysadmin_bob": {nil, true, false}, "modem": {nil, true, false},
+		// A name that reads as a bot's.
+		"ada_bot": {ErrBotName, true, false}, "ada.bot": {ErrBotName, true, false},
+		"adabot": {ErrBotName, true, false}, "x-b0t": {ErrBotName, true, false},
+		"bot": {ErrBotName, true, false}, "bot_x": {ErrBotName, true, false},
+		"my.bot2": {ErrBotName, true, false}, "rootbot": {ErrBotName, true, false},
+		// "bot" inside a word is not a bot.
+		"robot": {nil, true, false}, "abbot": {nil, true, false}, "botany": {nil, true, false},
+		// Separators alone name nothing.
+		"_": {ErrNameNoLetter, false, false}, "._.": {ErrNameNoLetter, false, false},
 		// Anything not ASCII, at the door.
 		"\u0430da": {ErrNameChars, false, false}, "\uff41\uff44\uff41": {ErrNameChars, false, false},
 		"\u115f": {ErrNameChars, false, false},
@@ -54,8 +77,19 @@ func TestCheckName(t *testing.T) {
 			}
 		})
 	}
-	if got := CheckName("ada").Error(); got != "ada is the name of a built-in bot; choose another" {
-		t.Errorf("the message for a bot's name: %q", got)
+	for name, says := range map[string]string{
+		"ada":      "ada is the name of a built-in bot; choose another",
+		"Ada_2":    "Ada_2 is the name of a built-in bot; choose another",
+		"a.d.a":    "a.d.a looks like ada, the name of a built-in bot; choose another",
+		"ada_bot":  "ada_bot reads as a bot's name: only the server's built-in bots are named so; choose another",
+		"admin":    "admin is a name the server keeps for itself; choose another",
+		"r00t":     "r00t looks like root, a name the server keeps for itself; choose another",
+		"m4exchen": "m4exchen looks like maexchen, the name of the server's Mäxchen gateway; choose another",
+		"__":       "a name needs a letter or a digit: _ . - only set its parts apart",
+	} {
+		if got := CheckName(name); got == nil || got.Error() != says {
+			t.Errorf("CheckName(%q) says %v, want %q", name, got, says)
+		}
 	}
 	// Too long is refused with the reason, never cut; a door of its own
 	// (the gateway's 20) keeps the rest of the rule.
@@ -72,6 +106,17 @@ func TestCheckName(t *testing.T) {
 		{"-twenty", 20, ErrNameDash, "may not begin with -"},
 		{"ines07", 20, ErrBotName, "built-in bot"},
 		{"Maexchen", 20, ErrReservedName, "Maexchen is the name of the server's Mäxchen gateway"},
+		// A Mäxchen bot says it is one, but passes for no built-in bot
+		// and not for the server.
+		{"rational-python-bot", 20, nil, ""},
+		{"luegender-python-bot", 20, nil, ""},
+		{"my.bot2", 20, nil, ""},
+		{"ada_bot", 20, ErrBotName, "reads as a bot's name"},
+		{"bot.ada2", 20, ErrBotName, "reads as a bot's name"},
+		{"mia-bot", 20, ErrBotName, "reads as a bot's name"},
+		{"r00tbot", 20, ErrBotName, "reads as a bot's name"},
+		{"m4exchen", 20, ErrReservedName, "looks like maexchen"},
+		{"SYSTEM", 20, ErrReservedName, "keeps for itself"},
 	} {
 		err := CheckNameUpTo(c.name, c.max)
 		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) || err != nil && !strings.Contains(err.Error(), c.says) {

@@ -477,8 +477,12 @@ func TestBotCommand(t *testing.T) {
 		!slices.ContainsFunc(info[0].Players, func(s lobby.SeatInfo) bool { return s.ID == a.ID && s.Bot }) {
 		t.Errorf("alpha does not sit as a bot: %+v", info)
 	}
-	// Seated, alpha outlives the idle timeout without a word.
-	time.Sleep(4 * idle)
+	// Seated, alpha outlives the idle timeout without a word: a screen
+	// opened after alpha sat, as quiet, is closed as idle first.
+	wKey, _ := e.named(t, "witness")
+	witness := openScreen(t, e.connect(t, wKey), 80, 24)
+	witness.waitFor(t, "without input", 10*idle)
+	witness.wait(t, 10*idle)
 	if err := ba.send("HELLO"); err != nil {
 		t.Fatal(err)
 	}

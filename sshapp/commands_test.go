@@ -18,8 +18,13 @@ func TestCommands(t *testing.T) {
 	t.Parallel()
 	var lob *lobby.Lobby
 	ts := startServer(t, withLobby(t, &lob))
-	alice, bob, carol := newKey(t), newKey(t), newKey(t)
+	alice, bob, carol, carl := newKey(t), newKey(t), newKey(t), newKey(t)
 	afp, cfp := Fingerprint(alice.PublicKey()), Fingerprint(carol.PublicKey())
+	// carl's name, taken before the rule reserved it (the store keeps
+	// any name; the rule is the doors').
+	if _, err := ts.players.SetName(context.Background(), Fingerprint(carl.PublicKey()), "admin"); err != nil {
+		t.Fatal(err)
+	}
 
 	// carol hosts a public and a private table; alice sees only the first.
 	cp, err := ts.players.SetName(context.Background(), cfp, "carol")
@@ -69,9 +74,15 @@ func TestCommands(t *testing.T) {
 		{"name taken, other case", "bob", "name ALICE", 1, nil, []string{"taken"}, true},
 		{"name taken, capital i", "bob", "name aIice", 1, nil, []string{"looks too much like one"}, true},
 		{"name taken, a one", "bob", "name a1ice", 1, nil, []string{"taken"}, true},
-		{"a built-in bot's look", "bob", "name lnes", 1, nil, []string{"lnes is the name of a built-in bot"}, true},
+		{"a built-in bot's look", "bob", "name lnes", 1, nil, []string{"lnes looks like ines, the name of a built-in bot; choose another"}, true},
 		{"a built-in bot's name", "bob", "name Ada", 1, nil, []string{"Ada is the name of a built-in bot; choose another"}, true},
 		{"a built-in bot's name with a number", "bob", "name ines2", 1, nil, []string{"built-in bot"}, true},
+		// carl took "admin" before it was reserved: he keeps it, and may
+		// say it again, but not take it in another spelling.
+		{"a reserved name", "bob", "name admin", 1, nil, []string{"admin is a name the server keeps for itself"}, true},
+		{"a reserved name kept", "carl", "name admin", 0, []string{"You are admin"}, nil, false},
+		{"a reserved name kept, not respelled", "carl", "name Admin", 1, nil, []string{"keeps for itself"}, true},
+		{"a name that looks like a reserved one kept", "bob", "name adm1n_", 1, nil, []string{"keeps for itself"}, true},
 		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
 		{"help of a command", "bob", "help tables", 0, []string{"tables [--json]"}, nil, false},
 		{"help of nothing is a usage error", "bob", "help nosuch", 2, nil, []string{"no command"}, true},
@@ -85,8 +96,11 @@ func TestCommands(t *testing.T) {
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			key := alice
-			if st.key == "bob" {
+			switch st.key {
+			case "bob":
 				key = bob
+			case "carl":
+				key = carl
 			}
 			r := ts.run(t, key, st.cmd)
 			if r.code != st.code {

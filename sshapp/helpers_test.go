@@ -284,14 +284,32 @@ func runOn(t testing.TB, c *gossh.Client, cmd string) result {
 
 // syncBuffer collects a session's output for polling.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // a token after a write, for changed; made when first asked for
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote != nil {
+		select {
+		case s.wrote <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
+}
+
+// changed is signalled after a write (one that came after the first
+// call, at least).
+func (s *syncBuffer) changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wrote == nil {
+		s.wrote = make(chan struct{}, 1)
+	}
+	return s.wrote
 }
 
 func (s *syncBuffer) String() string {
@@ -340,17 +358,20 @@ func (sc *screen) send(t testing.TB, keys string) {
 	}
 }
 
-// waitFor waits until the output holds want.
+// waitFor waits until the output holds want, looking again after each
+// write to it.
 func (sc *screen) waitFor(t testing.TB, want string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if strings.Contains(sc.out.String(), want) {
-			return
+	changed := sc.out.changed()
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for !strings.Contains(sc.out.String(), want) {
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("screen never showed %q; it shows:\n%q", want, sc.out.String())
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("screen never showed %q; it shows:\n%q", want, sc.out.String())
 }
 
 // wait waits for the session to end and returns its exit status.

@@ -153,13 +153,14 @@ func (srv *Server) keylessMessage(ctx ssh.Context, challenge gossh.KeyboardInter
 // errNameTaken is what a person sees for store.ErrNameTaken; errNameHeld
 // for a Mäxchen bot's (store.ErrNameHeld).
 var (
-	errNameTaken = lobby.NewError(lobby.Refused, "that name is taken, or looks too much like one that is (case, I/l/1, O/0); choose another")
-	errNameHeld  = lobby.NewError(lobby.Refused, "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, I/l/1, O/0); choose another")
+	errNameTaken = lobby.NewError(lobby.Refused, "that name is taken, or looks too much like one that is (case, _ . -, I/l/1, O/0, digits for letters); choose another")
+	errNameHeld  = lobby.NewError(lobby.Refused, "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), or looks too much like it (case, _ . -, I/l/1, O/0, digits for letters); choose another")
 )
 
 // setName checks a name by the name rule (lobby.CheckName: the
 // characters, the dash, the length, no built-in bot's or the server's own
-// name) and stores it for the person of key (a new person for a key that
+// name; one's own name as it is passes unchecked, as it was taken) and
+// stores it for the person of key (a new person for a key that
 // is nobody's), where no one else's name may look like it; it is the one
 // door to a name, for the name command and the name prompt alike. The
 // lobby is told, so that every screen showing the person shows the new
@@ -167,6 +168,9 @@ var (
 // taken name (a person's, or a Mäxchen bot's: store.UDPName), both
 // Refused, or the store's failure, which the door that shows it logs.
 func (srv *Server) setName(ctx context.Context, key string, p store.Person, name string) (store.Person, error) {
+	if p.ID != "" && name == p.Name {
+		return p, nil // one's own name as it is, though the rule grew since it was taken
+	}
 	if err := lobby.CheckName(name); err != nil {
 		return store.Person{}, err
 	}

@@ -12,6 +12,7 @@ import (
 // lobby, then L the stats; esc esc h from the stats to the lobby, then the
 // history.
 func TestEscThenAKeyInOneBurst(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, time.Millisecond)
 	sc := openScreen(t, e.connect(t, e.key(t, "alice")), 80, 24)
 	sc.waitFor(t, "lobby", 5*time.Second)

@@ -75,6 +75,7 @@ func (e *recEnv) botAnswer(t *testing.T, who, table string) result {
 // closed. Its host, members and the admins find it. Its name is public:
 // `table create` says it is taken (the README's choice).
 func TestPrivateTableAtEveryDoor(t *testing.T) {
+	t.Parallel()
 	we := startWebServer(t, true, "root")
 	e := we.recEnv
 	ctx := context.Background()
@@ -254,6 +255,7 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 // admin's key is exempt; another person is not touched; a session closed
 // frees its place.
 func TestCapsPerPerson(t *testing.T) {
+	t.Parallel()
 	e := startRecServerWith(t, lobby.Config{BotDelay: lobby.NoDelay, MaxTables: 2},
 		func(c *Config) { c.Limits.MaxSessionsPerPerson = 3 }, "root")
 	// ann's second key, joined from another machine.
@@ -345,6 +347,7 @@ func TestCapsPerPerson(t *testing.T) {
 // as abandoned; no rating, game count or win moved; and all of it holds
 // after a restart.
 func TestCloseRunningTable(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, lobby.NoDelay, "root")
 	ctx := context.Background()
 	ann, bob := e.player(t, "ann"), e.player(t, "bob")
@@ -475,6 +478,7 @@ func TestCloseRunningTable(t *testing.T) {
 // whom the host removes is told so, not that the table closed, and finds
 // it gone from the lobby.
 func TestKickedWatcherIsTold(t *testing.T) {
+	t.Parallel()
 	e := startRecServer(t, lobby.NoDelay, "root")
 	e.steps(t, []step{{name: "create", who: "ann", cmd: "table create bobpriv --private", code: 0}})
 	r := e.as(t, "ann", "table invite bobpriv --json")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -206,6 +207,10 @@ func playGame(t *testing.T, tbl *lobby.Table, ps []lobby.Player, before func(id 
 		defer s.Close()
 		subs[i] = s
 	}
+	ready := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())}}
+	for _, s := range subs {
+		ready = append(ready, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.Ready())})
+	}
 	r := rand.New(rand.NewPCG(5, 6))
 	acted := 0
 	for ctx.Err() == nil {
@@ -240,7 +245,13 @@ func playGame(t *testing.T, tbl *lobby.Table, ps []lobby.Player, before func(id 
 			}
 		}
 		if !moved {
-			time.Sleep(time.Millisecond)
+			// Nothing to do until someone's next snapshot: wait for it
+			// (or the end of ctx, case 0), and take it.
+			if i, _, _ := reflect.Select(ready); i > 0 {
+				if snap, ok := subs[i-1].Take(); ok {
+					last[i-1] = snap
+				}
+			}
 		}
 	}
 	t.Fatal("the game did not end within a minute")

@@ -3,11 +3,13 @@ package sshapp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/sshapp/command"
@@ -63,15 +65,26 @@ func TestWindowSizes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			ts := startServer(t, nil)
 			key := ts.named(t, "wanda")
 			sc := openScreen(t, ts.connect(t, key), tt.w, tt.h)
 			sc.waitFor(t, "\x1b[?1049h", 5*time.Second) // the screen is up
+			// Each change of the size the screen gets (clamped) draws the
+			// frame again: wait for it before the next.
+			clamped := func(w, h int) ssh.Window {
+				return ts.lim.clampWindow(ssh.Window{Width: w, Height: h})
+			}
+			was := clamped(tt.w, tt.h)
 			for _, c := range append(tt.changes, [2]int{80, 24}) {
+				mark := len(sc.out.String())
 				if err := sc.sess.WindowChange(c[1], c[0]); err != nil {
 					t.Fatalf("window-change %v: %v", c, err)
 				}
-				time.Sleep(50 * time.Millisecond)
+				if now := clamped(c[0], c[1]); now != was {
+					eventually(t, 5*time.Second, fmt.Sprintf("the frame drawn at %v", c), func() bool { return len(sc.out.String()) > mark })
+					was = now
+				}
 			}
 			// At 1x1 the frame is cut to one cell; at 80x24 it shows.
 			sc.waitFor(t, "Hello, wanda", 5*time.Second)
@@ -87,6 +100,7 @@ func TestWindowSizes(t *testing.T) {
 }
 
 func TestIdleTimeoutCountsInputOnly(t *testing.T) {
+	t.Parallel()
 	const idle = 500 * time.Millisecond
 	ts := startServer(t, func(c *Config) { c.Limits.IdleTimeout = idle })
 	key := ts.named(t, "ida")
@@ -96,18 +110,26 @@ func TestIdleTimeoutCountsInputOnly(t *testing.T) {
 	quiet.waitFor(t, "Hello, ida", 5*time.Second)
 	busy.waitFor(t, "Hello, ida", 5*time.Second)
 
-	start := time.Now()
-	for time.Since(start) < 3*idle {
-		busy.send(t, "x") // a key the screen ignores
-		time.Sleep(idle / 5)
+	// busy types a key the screen ignores five times an idle timeout
+	// until quiet is closed as idle, and for one timeout more: it has
+	// been open longer than a timeout, and never quiet for one.
+	var closedAt time.Time
+	for start := time.Now(); closedAt.IsZero() || time.Since(closedAt) < idle; {
+		if closedAt.IsZero() && strings.Contains(quiet.out.String(), "closed after 500ms without input") {
+			closedAt = time.Now()
+		}
+		if time.Since(start) > 20*idle {
+			t.Fatalf("quiet was not closed as idle; it shows:\n%q", quiet.out.String())
+		}
+		select {
+		case err := <-busy.done:
+			t.Fatalf("a typing person was closed as idle: %v\n%q", err, busy.out.String())
+		default:
+		}
+		busy.send(t, "x")
+		time.Sleep(idle / 5) // the typist's pace
 	}
-	quiet.waitFor(t, "closed after 500ms without input", time.Second)
 	quiet.wait(t, 2*time.Second)
-	select {
-	case err := <-busy.done:
-		t.Fatalf("a typing person was closed as idle: %v\n%q", err, busy.out.String())
-	default:
-	}
 	busy.waitFor(t, "without input", 3*idle)
 	busy.wait(t, 2*time.Second)
 
@@ -123,6 +145,7 @@ func TestIdleTimeoutCountsInputOnly(t *testing.T) {
 }
 
 func TestShutdownTellsEveryone(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t, nil)
 	started := make(chan struct{}, 1)
 	ts.Handle(command.Command{Name: "wait", Anonymous: true, Run: func(ctx context.Context, c *command.Call) int {

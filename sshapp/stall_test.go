@@ -57,6 +57,7 @@ func (c *pausedConn) Read(p []byte) (int, error) {
 // A client that stops reading its screen while a table of bots plays on
 // is dropped once it owes MaxOwed, with a log line; the table never waits.
 func TestStalledReaderDropped(t *testing.T) {
+	t.Parallel()
 	const bound = 64 << 10
 	logs := &syncBuffer{}
 	e := startBotServer(t, lobby.Config{BotDelay: 5 * time.Millisecond}, func(c *Config) {

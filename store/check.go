@@ -204,8 +204,8 @@ func checkPeople(tx *bolt.Tx) []error {
 		}
 		if p.Name == "" {
 			errs = append(errs, fmt.Errorf("person %s has no name", p.ID))
-		} else if owner := names.Get([]byte(ident.Skeleton(p.Name))); string(owner) != p.ID {
-			errs = append(errs, fmt.Errorf("person %s's name %q is indexed to %q", p.ID, p.Name, owner))
+		} else if owner := names.Get(nameKey(p.Name, p.ID)); string(owner) != p.ID {
+			errs = append(errs, fmt.Errorf("person %s's name %q is not indexed to them (%q)", p.ID, p.Name, owner))
 		}
 		return nil
 	})
@@ -216,11 +216,14 @@ func checkPeople(tx *bolt.Tx) []error {
 		return nil
 	})
 	_ = names.ForEach(func(k, v []byte) error {
-		if p, ok := people[string(v)]; !ok || ident.Skeleton(p.Name) != string(k) {
+		if p, ok := people[string(v)]; !ok || !bytes.Equal(nameKey(p.Name, p.ID), k) {
 			errs = append(errs, fmt.Errorf("name %q points to %s, who is not so named", k, v))
 		}
 		return nil
 	})
+	if got := string(tx.Bucket(bucketMeta).Get(keyNames)); got != namesStamp {
+		errs = append(errs, fmt.Errorf("names keyed as %q, not %q", got, namesStamp))
+	}
 	return errs
 }
 
@@ -228,7 +231,6 @@ func checkPeople(tx *bolt.Tx) []error {
 // skeleton, and none looks like a person's.
 func checkUDPNames(tx *bolt.Tx) []error {
 	var errs []error
-	names := tx.Bucket(bucketNames)
 	_ = tx.Bucket(bucketUDPNames).ForEach(func(k, v []byte) error {
 		var n UDPName
 		switch err := json.Unmarshal(v, &n); {
@@ -236,8 +238,8 @@ func checkUDPNames(tx *bolt.Tx) []error {
 			errs = append(errs, fmt.Errorf("udp name %q: %w", k, err))
 		case ident.Skeleton(n.Name) != string(k):
 			errs = append(errs, fmt.Errorf("udp name %q is keyed %q", n.Name, k))
-		case names.Get(k) != nil:
-			errs = append(errs, fmt.Errorf("udp name %q looks like the name of person %s", n.Name, names.Get(k)))
+		case len(namesLike(tx, n.Name)) > 0:
+			errs = append(errs, fmt.Errorf("udp name %q looks like the name of person %s", n.Name, namesLike(tx, n.Name)[0]))
 		}
 		return nil
 	})

@@ -652,30 +652,7 @@ func (s *Store) Abandon(ctx context.Context, gameID string, at time.Time, why *A
 // die (nothing is redacted: callers decide who may see what). ErrNotFound
 // if there is no such game.
 func (s *Store) Game(ctx context.Context, id string) (Game, []engine.Event, error) {
-	if err := ctxErr(ctx, "game "+id); err != nil {
-		return Game{}, nil, err
-	}
-	n, err := parseID(id)
-	if err != nil {
-		return Game{}, nil, fmt.Errorf("game: %w", err)
-	}
-	var (
-		g   Game
-		evs []engine.Event
-	)
-	err = s.db.View(func(tx *bolt.Tx) error {
-		rec, err := getGame(tx, n)
-		if err != nil {
-			return err
-		}
-		g = rec.game(tx)
-		evs, err = readEvents(tx, n)
-		return err
-	})
-	if err != nil {
-		return Game{}, nil, fmt.Errorf("game %s: %w", id, err)
-	}
-	return g, evs, nil
+	return s.ShownGame(ctx, id, nil)
 }
 
 // readEvents decodes a game's events in order.

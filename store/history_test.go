@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -109,6 +110,61 @@ func TestHistoryFilters(t *testing.T) {
 	}
 }
 
+// TestShownGame: ShownGame gives a game keep shows, with its events; a
+// game keep hides, an id no game has and a store without games are all
+// ErrNotFound, and the hidden game and the missing one cost the same
+// (allocations: the same steps, the last game standing in for the
+// missing one), never the hidden game's events.
+func TestShownGame(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	all := func(Game, *TableRecord) bool { return true }
+	if _, _, err := s.ShownGame(ctx, "1", all); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a store without games: %v", err)
+	}
+	for _, name := range []string{"pub", "club"} {
+		if err := s.CreateTable(ctx, table(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := newRand(11)
+	opts := engine.DefaultOptions()
+	g, chunks := playGame(t, r, opts, 3, 0)
+	pub, pubEvents := storeGame(t, s, "pub", seats(3), opts, g, chunks), len(flatten(chunks))
+	g, chunks = playGame(t, r, opts, 3, 0)
+	club, clubEvents := storeGame(t, s, "club", seats(3), opts, g, chunks), len(flatten(chunks))
+	hideClub := func(g Game, tb *TableRecord) bool { return tb == nil || tb.Name != "club" }
+	for _, c := range []struct {
+		id     string
+		keep   GameFilter
+		events int // -1: not found
+	}{
+		{pub.ID, hideClub, pubEvents}, {club.ID, hideClub, -1}, {club.ID, nil, clubEvents},
+		{"3", hideClub, -1}, {"3", nil, -1}, {"999999", all, -1}, {"x", all, -1}, {"0", all, -1},
+	} {
+		got, evs, err := s.ShownGame(ctx, c.id, c.keep)
+		switch {
+		case c.events < 0 && !errors.Is(err, ErrNotFound):
+			t.Errorf("ShownGame(%s) = %s, %d events, %v; want ErrNotFound", c.id, got.ID, len(evs), err)
+		case c.events >= 0 && (err != nil || got.ID != c.id || len(got.Seats) != 3 || len(evs) != c.events):
+			t.Errorf("ShownGame(%s) = %s, %d events, %v", c.id, got.ID, len(evs), err)
+		}
+	}
+	// The fewest of a few rounds each, interleaved: what other goroutines
+	// allocate meanwhile only adds. (Under the race detector sync.Pool
+	// drops some of what it is given: an allocation or two more.)
+	cost := func(id string, keep GameFilter) float64 {
+		return testing.AllocsPerRun(20, func() { _, _, _ = s.ShownGame(ctx, id, keep) })
+	}
+	hidden, none, shown := math.Inf(1), math.Inf(1), math.Inf(1)
+	for range 5 {
+		hidden, none, shown = min(hidden, cost(club.ID, hideClub)), min(none, cost("3", hideClub)), min(shown, cost(club.ID, nil))
+	}
+	if math.Abs(hidden-none) > 2 || shown < 2*hidden {
+		t.Errorf("allocations: hidden game %.0f, no game %.0f, the game shown %.0f; want hidden = none, far below shown", hidden, none, shown)
+	}
+}
+
 func TestRounds(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
@@ -144,6 +200,7 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	_, checks["History"] = s.History(ctx, Query{}, all)
 	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
 	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
+	_, _, checks["ShownGame"] = s.ShownGame(ctx, "1", all)
 	_, checks["Rating"] = s.Rating(ctx, "x", Board{})
 	_, checks["Leaderboard"] = s.Leaderboard(ctx, BoardQuery{Limit: 1})
 	_, checks["Seasons"] = s.Seasons(ctx, nil, rating.Monthly)

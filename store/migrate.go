@@ -16,7 +16,7 @@ import (
 )
 
 // migrations[v-1] turns a file of schema v into schema v+1, in tx.
-var migrations = []func(*bolt.Tx) error{migrate1, migrate2}
+var migrations = []func(*bolt.Tx) error{migrate1, migrate2, migrate3}
 
 // migrate turns a file of schema from into SchemaVersion, in tx (one
 // transaction: a failure leaves the file as it was), one schema after the
@@ -180,16 +180,15 @@ func (m *migration) person(fp, name string, created, seen time.Time) (string, er
 		return "", err
 	}
 	id := ident.PersonID(n)
-	names := m.tx.Bucket(bucketNames)
 	if name == "" {
 		name = "player" + strconv.FormatUint(n, 10)
 	}
 	free := name
-	for i := 2; names.Get([]byte(ident.Skeleton(free))) != nil; i++ {
+	for i := 2; len(namesLike(m.tx, free)) > 0; i++ {
 		free = name + "-" + strconv.Itoa(i)
 	}
 	p := Person{ID: id, Name: free, Created: created, Keys: []Key{{Fingerprint: fp, Added: created, LastSeen: seen}}}
-	if err := names.Put([]byte(ident.Skeleton(free)), []byte(id)); err != nil {
+	if err := m.tx.Bucket(bucketNames).Put(nameKey(free, id), []byte(id)); err != nil {
 		return "", err
 	}
 	if err := m.tx.Bucket(bucketKeys).Put([]byte(fp), []byte(id)); err != nil {
@@ -408,46 +407,23 @@ type udpName1 struct {
 
 // migrateUDPNames keys the held names by their look (udpnames.go).
 func migrateUDPNames(tx *bolt.Tx) error {
-	b, people := tx.Bucket(bucketUDPNames), tx.Bucket(bucketNames)
-	kept := map[string]UDPName{}
-	var old [][]byte
+	b := tx.Bucket(bucketUDPNames)
+	var names []UDPName
 	err := b.ForEach(func(k, v []byte) error {
 		var n udpName1
 		if err := json.Unmarshal(v, &n); err != nil {
 			return fmt.Errorf("decode udp name %q: %w", k, err)
 		}
-		old = append(old, clone(k))
 		if n.Name == "" {
 			n.Name = string(k)
 		}
-		key := ident.Skeleton(n.Name)
-		if people.Get([]byte(key)) != nil {
-			return nil
-		}
-		if other, ok := kept[key]; ok && !n.Heard.After(other.Heard) {
-			return nil
-		}
-		kept[key] = UDPName{Name: n.Name, Addr: n.Addr, Heard: n.Heard, Held: true}
+		names = append(names, UDPName{Name: n.Name, Addr: n.Addr, Heard: n.Heard, Held: true})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	for key, n := range kept {
-		v, err := encodeUDPName(n)
-		if err != nil {
-			return fmt.Errorf("udp name %q: %w", n.Name, err)
-		}
-		if err := b.Put([]byte(key), v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return keyUDPNames(tx, names)
 }
 
 // schema2Buckets are the buckets of a file of schema 2 that schema 3
@@ -474,6 +450,24 @@ func migrate2(tx *bolt.Tx) error {
 	for _, b := range [][]byte{bucketNextDice, bucketChat} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// schema3Buckets are the buckets of a file of schema 3.
+var schema3Buckets = append(slices.Clone(schema2Buckets), bucketNextDice, bucketChat)
+
+// migrate3 turns a file of schema 3 into schema 4: the index of people's
+// names, keyed by the skeleton alone in schema 3, is keyed by the
+// skeleton and the person's id (names.go), so that names kept from before
+// the skeleton last changed stand side by side. It is made again, with
+// the Mäxchen bots' names, when the file opens, as it is not stamped
+// (ensureNames).
+func migrate3(tx *bolt.Tx) error {
+	for _, b := range schema3Buckets {
+		if tx.Bucket(b) == nil {
+			return fmt.Errorf("%w: schema 3 file without bucket %q", ErrSchema, b)
 		}
 	}
 	return nil

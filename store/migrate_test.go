@@ -760,11 +760,22 @@ func TestMigrateSchema2(t *testing.T) {
 		t.Errorf("schema %x after the migration", v)
 	}
 	for name, kv := range before {
-		if name == string(bucketTallies) || name == string(bucketMeta) || name == string(bucketOldRatings) {
+		if name == string(bucketTallies) || name == string(bucketMeta) || name == string(bucketOldRatings) || name == string(bucketNames) {
 			continue
 		}
 		if !reflect.DeepEqual(after[name], kv) {
 			t.Errorf("the migration changed bucket %s", name)
+		}
+	}
+	// The names are keyed by their look and their person (Check holds
+	// each way); every person keeps their name and is found by it.
+	if len(after[string(bucketNames)]) != len(before[string(bucketNames)]) {
+		t.Errorf("%d names indexed, schema 2 had %d", len(after[string(bucketNames)]), len(before[string(bucketNames)]))
+	}
+	for _, p := range want.People {
+		got, err := s.PersonByName(context.Background(), p.Name)
+		if err != nil || got.ID != p.ID || got.Name != p.Name {
+			t.Errorf("%s (%s) after the migration: %+v, %v", p.Name, p.ID, got, err)
 		}
 	}
 	if _, ok := before[string(bucketOldRatings)]; !ok {
@@ -773,7 +784,7 @@ func TestMigrateSchema2(t *testing.T) {
 	if _, ok := after[string(bucketOldRatings)]; ok {
 		t.Error("schema 2's ratings bucket is still there")
 	}
-	for _, k := range []string{"schema", "ratings", "tallies"} {
+	for _, k := range []string{"schema", "ratings", "tallies", "names"} {
 		if after["meta"][k] == "" {
 			t.Errorf("meta %q not set", k)
 		}

@@ -17,7 +17,8 @@ import (
 )
 
 // Person is someone who plays with SSH keys: an id that never changes
-// (ident: "p:N"), a name, unique by its look (ident.Skeleton), and the
+// (ident: "p:N"), a name, unique by its look (ident.Skeleton; names.go),
+// and the
 // keys that log them in. Built-in bots and the Mäxchen gateway's players
 // are persons too, of kinds without keys and without a record here: their
 // ids carry their names.
@@ -108,20 +109,18 @@ func (s *Store) Person(ctx context.Context, id string) (Person, error) {
 }
 
 // PersonByName finds the person whose name looks like name (the same
-// ident.Skeleton: "ALICE" and "a1ice" find alice), or returns ErrNotFound.
-// No two people have names that look alike.
+// ident.Skeleton: "ALICE", "a1ice" and "alice_" find alice), or returns
+// ErrNotFound. No two people have names that look alike, but for names
+// taken before the look last changed: of those, the one spelled name
+// (then so but for case, then the oldest).
 func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 	if err := ctxErr(ctx, "person by name"); err != nil {
 		return Person{}, err
 	}
 	var p Person
 	err := s.db.View(func(tx *bolt.Tx) error {
-		id := tx.Bucket(bucketNames).Get([]byte(ident.Skeleton(name)))
-		if id == nil {
-			return ErrNotFound
-		}
 		var err error
-		p, err = getPerson(tx, string(id))
+		p, err = personLike(tx, name)
 		return err
 	})
 	if err != nil {
@@ -132,10 +131,11 @@ func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 
 // SetName gives the person of a key their name; a key that is nobody's
 // becomes a new person's first key (Created, Added and LastSeen now). No
-// one else's name may look like it (ident.Skeleton), nor a Mäxchen bot's
+// one else's name may look like it (ident.Skeleton; a name kept from
+// before the look last changed counts too), nor a Mäxchen bot's
 // (UDPName: ErrNameTaken and ErrNameHeld), in the same transaction
 // (ErrNameTaken); a change of case or of look to one's own name is
-// allowed. The store keeps any name that is not empty and has no
+// allowed, and one's own name as it is. The store keeps any name that is not empty and has no
 // NUL byte: what a name may be is the caller's rule (lobby.CheckName).
 func (s *Store) SetName(ctx context.Context, fingerprint, name string) (Person, error) {
 	if err := ctxErr(ctx, "set name"); err != nil {
@@ -158,14 +158,11 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string) (Person, 
 	// if another in the batch fails, so it sets p afresh each time.
 	var p Person
 	err := s.batch(ctx, func(tx *bolt.Tx) error {
-		names := tx.Bucket(bucketNames)
-		key := []byte(ident.Skeleton(name))
-		owner := names.Get(key)
 		id := tx.Bucket(bucketKeys).Get([]byte(fingerprint))
-		if owner != nil && (id == nil || !bytes.Equal(owner, id)) {
+		if looksTaken(tx, name, string(id)) && !hasName(tx, id, name) {
 			return ErrNameTaken
 		}
-		if tx.Bucket(bucketUDPNames).Get(key) != nil {
+		if tx.Bucket(bucketUDPNames).Get(udpNameKey(name)) != nil {
 			// A Mäxchen bot's, registered or held (udpnames.go).
 			return fmt.Errorf("%w: %w", ErrNameTaken, ErrNameHeld)
 		}
@@ -185,7 +182,7 @@ func (s *Store) SetName(ctx context.Context, fingerprint, name string) (Person, 
 			}
 		}
 		p.Name = name
-		if err := names.Put(key, []byte(p.ID)); err != nil {
+		if err := tx.Bucket(bucketNames).Put(nameKey(name, p.ID), []byte(p.ID)); err != nil {
 			return err
 		}
 		return putPerson(tx, p)
@@ -209,14 +206,22 @@ func newPerson(tx *bolt.Tx, fingerprint string, now time.Time) (Person, error) {
 	return p, nil
 }
 
-// dropName frees p's name in the index, if it is p's.
-func dropName(tx *bolt.Tx, p Person) error {
-	names := tx.Bucket(bucketNames)
-	key := []byte(ident.Skeleton(p.Name))
-	if p.Name != "" && bytes.Equal(names.Get(key), []byte(p.ID)) {
-		return names.Delete(key)
+// hasName reports whether the person id is named name already (a name
+// kept from before the look last changed may be set again as it is).
+func hasName(tx *bolt.Tx, id []byte, name string) bool {
+	if id == nil {
+		return false
 	}
-	return nil
+	p, err := getPerson(tx, string(id))
+	return err == nil && p.Name == name
+}
+
+// dropName frees p's name in the index.
+func dropName(tx *bolt.Tx, p Person) error {
+	if p.Name == "" {
+		return nil
+	}
+	return tx.Bucket(bucketNames).Delete(nameKey(p.Name, p.ID))
 }
 
 // Touch records that a key was seen at the given time; ErrNotFound if the

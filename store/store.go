@@ -10,15 +10,18 @@
 //
 // Layout (all buckets are created once, by Open, and named in one place):
 //
-//	meta      "schema" -> big-endian uint64 schema version (3);
+//	meta      "schema" -> big-endian uint64 schema version (4);
 //	          "ratings" -> what made the ratings (RatingsStamp): a file
 //	          whose stamp differs has its ratings rebuilt on open;
 //	          "tallies" -> how the tallies are kept (tally.go): a file
-//	          whose stamp differs has its tallies recounted on open
+//	          whose stamp differs has its tallies recounted on open;
+//	          "names" -> how names and udp_names are keyed (names.go): a
+//	          file whose stamp differs has them keyed again on open
 //	people    person id -> Person (JSON: name, keys, created)
 //	keys      key fingerprint -> person id
-//	names     skeleton(name) (ident.Skeleton) -> person id: no two people
-//	          have names that look alike
+//	names     skeleton(name) (ident.Skeleton) 0x00 person id -> person id:
+//	          no two people have names that look alike, but names taken
+//	          before the skeleton last changed, which stay their holders'
 //	key_codes sha256(code) -> the person and expiry of a one-time code
 //	          that attaches a key to them (keys add / keys join)
 //	tables    lower(name) -> TableRecord (JSON): the newest table of that name
@@ -58,9 +61,11 @@
 //
 // A file of an older schema is migrated on open, in one transaction
 // (migrate.go): schema 1 (people were their keys: players, fingerprint ->
-// profile), then schema 2 (no next_dice nor chat). The tallies and the
-// ratings are derived from the games: each is made again from them on
-// open, in a transaction of its own, when its stamp in meta differs (a
+// profile), then schema 2 (no next_dice nor chat), then schema 3 (names
+// keyed by the skeleton alone). The names' keys are derived from the
+// people and the bots' names, the tallies and the ratings from the games:
+// each is made again on open, in a transaction of its own, when its stamp
+// in meta differs (a
 // new or migrated file, or one an older server wrote: its "ratings"
 // bucket is dropped then), without a change of schema.
 //
@@ -114,7 +119,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Bucket and key names, in one place.
 var (
@@ -253,6 +258,10 @@ func Open(path string) (*Store, error) {
 	if err := s.initSchema(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := s.ensureNames(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: names: %w", path, err)
 	}
 	if err := s.ensureTallies(); err != nil {
 		_ = db.Close()

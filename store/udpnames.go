@@ -77,7 +77,7 @@ func (s *Store) ClaimUDPName(ctx context.Context, n UDPName, taken func(UDPName)
 	var stored UDPName
 	err := s.update(ctx, func(tx *bolt.Tx) error {
 		key := udpNameKey(n.Name)
-		if tx.Bucket(bucketNames).Get(key) != nil {
+		if len(namesLike(tx, n.Name)) > 0 {
 			return ErrNameTaken
 		}
 		b := tx.Bucket(bucketUDPNames)
@@ -121,14 +121,14 @@ func (s *Store) KeepUDPNames(ctx context.Context, names ...UDPName) error {
 		vals[i] = v
 	}
 	err := s.update(ctx, func(tx *bolt.Tx) error {
-		b, people := tx.Bucket(bucketUDPNames), tx.Bucket(bucketNames)
+		b := tx.Bucket(bucketUDPNames)
 		for i, n := range names {
 			key := udpNameKey(n.Name)
 			old, ok, err := getUDPName(b, key)
 			switch {
 			case err != nil:
 				return err
-			case ok && old.Name != n.Name, people.Get(key) != nil:
+			case ok && old.Name != n.Name, len(namesLike(tx, n.Name)) > 0:
 				continue
 			case !n.Held && !n.Registered:
 				if ok {

@@ -418,7 +418,18 @@ func TestSignalStopsCleanly(t *testing.T) {
 
 // openScreen opens the game screen on c (a "dumb" PTY, its input kept
 // open) and returns what it shows.
-func openScreen(t *testing.T, c *gossh.Client) *syncBuffer {
+func openScreen(t *testing.T, c *gossh.Client) *syncBuffer { return typeOnScreen(t, c).out }
+
+// screen is an open game screen (a "dumb" PTY 80×24): what it shows,
+// and its input.
+type screen struct {
+	out  *syncBuffer
+	in   io.Writer
+	from int // where in out the answer to the keys typed last begins
+}
+
+// typeOnScreen opens the game screen on c.
+func typeOnScreen(t *testing.T, c *gossh.Client) *screen {
 	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
@@ -428,27 +439,35 @@ func openScreen(t *testing.T, c *gossh.Client) *syncBuffer {
 	if err := sess.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	screen := &syncBuffer{}
-	sess.Stdout = screen
-	stdin, err := sess.StdinPipe() // open: the end of input would quit the screen
+	sc := &screen{out: &syncBuffer{}}
+	sess.Stdout = sc.out
+	in, err := sess.StdinPipe() // open: the end of input would quit the screen
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stdin.Close() })
+	t.Cleanup(func() { in.Close() })
+	sc.in = in
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	return screen
+	return sc
 }
 
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // a token after a write, for changed; made when first asked for
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote != nil {
+		select {
+		case s.wrote <- struct{}{}:
+		default:
+		}
+	}
 	return s.b.Write(p)
 }
 
@@ -456,6 +475,17 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// changed is signalled after a write (one after the first call, at
+// least).
+func (s *syncBuffer) changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wrote == nil {
+		s.wrote = make(chan struct{}, 1)
+	}
+	return s.wrote
 }
 
 // stopRun cancels an in-process run and waits for it to return cleanly.

@@ -18,10 +18,28 @@ func TestSkeleton(t *testing.T) {
 		{"wes", "vves", true},
 		{"ada", "ada2", false},
 		{"bob", "bobb", false},
-		{"bob-1", "bob_1", false},
 		{"carol", "caro1", true},
-		{"x.y", "x-y", false},
-		{"аda", "ada", false}, // Cyrillic а is refused at the door, never folded here
+		// Separators never make a name distinct, wherever they are.
+		{"bob-1", "bob_1", true},
+		{"x.y", "x-y", true},
+		{"pub1", "pub_1", true},
+		{"pub1", "pub1.", true},
+		{"root", "root_", true},
+		{"root", "_r.o-o_t_", true},
+		{"ada.bot", "ada_bot", true},
+		{"ada.bot", "adabot", true},
+		{"mary", "r.nary", true}, // rn once the dot is gone
+		{"-", "_", false},        // separators alone keep them
+		// Digits that stand for letters.
+		{"root", "r00t", true},
+		{"maexchen", "m4exchen", true},
+		{"server", "5erv3r", true},
+		{"bot", "b0t", true},
+		{"greta", "gr3t4", true},
+		{"test", "7es7", true},
+		{"bob", "8o8", true},
+		{"ada2", "adaz", false}, // 2, 6 and 9 stand for no letter here
+		{"аda", "ada", false},   // Cyrillic а is refused at the door, never folded here
 		{"ÄDA", "äda", true},
 	}
 	for _, c := range cases {
@@ -35,7 +53,7 @@ func TestSkeleton(t *testing.T) {
 }
 
 func TestSkeletonKeepsLength(t *testing.T) {
-	for _, n := range []string{"", "a", "rn", "vv", "rnrn", "r", "Rn", "vV"} {
+	for _, n := range []string{"", "a", "rn", "vv", "rnrn", "r", "Rn", "vV", "_", "a_b", "._-"} {
 		s := Skeleton(n)
 		if len(s) > len(n) {
 			t.Errorf("Skeleton(%q) = %q is longer", n, s)
@@ -44,10 +62,15 @@ func TestSkeletonKeepsLength(t *testing.T) {
 	if Skeleton("rN") != "m" || Skeleton("Vv") != "w" {
 		t.Errorf("case of pairs: %q %q", Skeleton("rN"), Skeleton("Vv"))
 	}
+	for _, n := range []string{"_", "..", "._-"} {
+		if Skeleton(n) != n {
+			t.Errorf("Skeleton(%q) = %q: a name of separators alone keeps them", n, Skeleton(n))
+		}
+	}
 }
 
 func FuzzSkeleton(f *testing.F) {
-	for _, s := range []string{"alice", "aIice", "rn", "ÄDA", "\xff"} {
+	for _, s := range []string{"alice", "aIice", "rn", "ÄDA", "\xff", "r_n", "__", "v.v.v"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -35,8 +35,9 @@ type Records interface {
 	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
-	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
-	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
+	// ShownGame reads a game the caller may see; one they may not is not
+	// found, by the same steps as one that does not exist.
+	ShownGame(ctx context.Context, id string, keep store.GameFilter) (store.Game, []engine.Event, error)
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
 	Seasons(ctx context.Context, table *store.TableRecord, p rating.Period) ([]rating.Season, error)

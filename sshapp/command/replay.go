@@ -74,20 +74,14 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 		return g, nil, ExitRefused, false
 	}
 	id := c.Args[0]
-	g, evs, err := recs.Game(ctx, id)
-	noGame := func() int {
-		return c.Refuse("no game %s; list the games with:  %s", words.Clean(id, 24), c.Hint("history"))
-	}
+	// A private table's game is not there for others, as one that does
+	// not exist, by the same steps.
+	g, evs, err := recs.ShownGame(ctx, id, c.shows())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return g, nil, noGame(), false
+		return g, nil, c.Refuse("no game %s; list the games with:  %s", words.Clean(id, 24), c.Hint("history")), false
 	case err != nil:
 		return g, nil, c.fail("read the game", err), false
-	}
-	if shown, err := recs.GameShown(ctx, g, c.shows()); err != nil {
-		return g, nil, c.fail("read the game", err), false
-	} else if !shown {
-		return g, nil, noGame(), false // a private table's game is not there for others
 	}
 	switch {
 	case g.Ended.IsZero():

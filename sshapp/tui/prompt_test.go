@@ -91,7 +91,7 @@ func TestNamePromptRetriesUntilAccepted(t *testing.T) {
 // whole, wrapped, never cut.
 func TestNamePromptWrapsARefusal(t *testing.T) {
 	refusal := "that name is a Mäxchen bot's (a bot of the UDP gateway plays under it, or did lately), " +
-		"or looks too much like it (case, I/l/1, O/0); choose another"
+		"or looks too much like it (case, _ . -, I/l/1, O/0, digits for letters); choose another"
 	set := func(name string) (string, string, error) { return "", "", lobby.NewError(lobby.Refused, refusal) }
 	m := New(promptConfig("", set))
 	m.Init()
@@ -104,7 +104,7 @@ func TestNamePromptWrapsARefusal(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", w, l)
 		}
 	}
-	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(got, "did lately), or looks too much like it (case, I/l/1, O/0); choose another") {
+	if got := strings.Join(strings.Fields(v), " "); !strings.Contains(got, "did lately), or looks too much like it (case, _ . -, I/l/1, O/0, digits for letters); choose another") {
 		t.Errorf("the refusal is not whole:\n%s", v)
 	}
 }

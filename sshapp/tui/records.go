@@ -22,10 +22,10 @@ type Records interface {
 	// History lists the finished games keep shows, newest first
 	// (store.Store.History).
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
-	// GameShown reports whether keep shows a game (store.Store.GameShown).
-	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
-	// Game returns a game with all its events and every die.
-	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
+	// ShownGame returns a game keep shows with all its events and every
+	// die; one it does not show is not found, by the same steps as one
+	// that does not exist (store.Store.ShownGame).
+	ShownGame(ctx context.Context, id string, keep store.GameFilter) (store.Game, []engine.Event, error)
 	// Tally returns a person's running totals, over every game.
 	Tally(ctx context.Context, person string) (store.Tally, error)
 	// TableRecords lists the records of the tables of a name, oldest
@@ -116,20 +116,14 @@ func loadReplay(rec Records, viewer lobby.Player, id string, req uint64) tea.Cmd
 }
 
 func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string) (*replayGame, error) {
-	g, evs, err := rec.Game(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	g, evs, err := rec.ShownGame(ctx, id, lobbystore.Shows(viewer.Viewer()))
+	if errors.Is(err, store.ErrNotFound) { // or not the viewer's to see: as if it did not exist
 		return nil, lobby.Errorf(lobby.NotFound, "there is no game %s", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("could not read game %s: %w", id, err)
 	}
-	shown, err := rec.GameShown(ctx, g, lobbystore.Shows(viewer.Viewer()))
-	if err != nil {
-		return nil, fmt.Errorf("could not read game %s: %w", id, err)
-	}
 	switch {
-	case !shown:
-		return nil, lobby.Errorf(lobby.NotFound, "there is no game %s", id) // as if it did not exist
 	case g.Ended.IsZero():
 		return nil, errStillPlaying
 	case !g.Finished() && g.Abandoned == nil:

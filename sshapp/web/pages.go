@@ -380,25 +380,16 @@ func (s *Server) goneReason(f *feed, v lobby.Viewer) string {
 }
 
 // finished reads a game the viewer may see; ok is false once it has
-// answered (404 for one it may not see or that does not exist).
+// answered (404 for one it may not see or that does not exist, by the
+// same steps: store.Store.ShownGame).
 func (s *Server) finished(w http.ResponseWriter, r *http.Request, id string) (g store.Game, evs []engine.Event, ok bool) {
-	ctx := r.Context()
-	g, evs, err := s.cfg.Records.Game(ctx, id)
+	g, evs, err := s.cfg.Records.ShownGame(r.Context(), id, lobbystore.Shows(viewerOf(r)))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		s.notFound(w, r)
 		return g, nil, false
 	case err != nil:
 		s.fail(w, r, "read the game", err)
-		return g, nil, false
-	}
-	shown, err := s.cfg.Records.GameShown(ctx, g, lobbystore.Shows(viewerOf(r)))
-	switch {
-	case err != nil:
-		s.fail(w, r, "read the game", err)
-		return g, nil, false
-	case !shown:
-		s.notFound(w, r)
 		return g, nil, false
 	}
 	return g, evs, true

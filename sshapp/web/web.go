@@ -52,7 +52,9 @@ type Lobby interface {
 // Records is what the web window reads of the stored games and players (a
 // *store.Store).
 type Records interface {
-	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
+	// ShownGame reads a game the viewer may see; one they may not is not
+	// found, by the same steps as one that does not exist.
+	ShownGame(ctx context.Context, id string, keep store.GameFilter) (store.Game, []engine.Event, error)
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
