@@ -51,13 +51,15 @@ func (m *tableScreen) fitViews() {
 	}
 	m.fitted = true
 	colW, botH := m.bottom()
-	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
+	restyled := m.drawnBy != m.c.s
+	m.drawnBy = m.c.s
+	if restyled || m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
 		sizeView(&m.logView, colW, botH-1)
 		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
 		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
 	}
 	chat := m.snap.Chat
-	if m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+	if restyled || m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
 		sizeView(&m.talk, m.w-colW-2, botH-1)
 		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
 		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
