@@ -176,9 +176,9 @@ func (m *tableScreen) draw() string {
 		switch {
 		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
-		case m.cup.shown() && !m.cup.fits(colW, botH):
+		case m.cup.shown() && m.cupWide(colW, botH):
 			// the lifted cup, over the log and the chat for its few
-			// seconds: its words are told whole
+			// seconds: its words are told whole, its dice drawn
 			b.WriteString(strings.Join(block(m.cup.lines(s, w, botH), w, botH), "\n"))
 		case m.cup.shown():
 			// the lifted cup, in place of the log that tells it too
@@ -200,6 +200,20 @@ func (m *tableScreen) draw() string {
 		b.WriteString(s.Subtle.Render(cut("↑/↓ scroll the help and the rules · ? close", w)))
 	}
 	return b.String()
+}
+
+// cupWide reports whether the lifted cup takes the whole width, the
+// chat's column too: when its words do not fit the log's column, or when
+// its dice do not fit there beside its words but do in the whole width
+// and the chat has nothing to cover.
+func (m *tableScreen) cupWide(colW, botH int) bool {
+	switch {
+	case m.cup.showsDice(colW, botH):
+		return false
+	case !m.cup.fits(colW, botH):
+		return true
+	}
+	return len(m.snap.Chat) == 0 && m.cup.showsDice(m.w, botH)
 }
 
 func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {

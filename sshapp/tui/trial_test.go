@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
 // replayOf is the replay screen of a stored game at w×h, seen at now.
@@ -100,5 +101,61 @@ func TestReplayTellsVerdictsWhole(t *testing.T) {
 		m.step = i
 		m.drawLog()
 		assertFits(t, m.View(), 80, 24)
+	}
+}
+
+// TestCupShowsTheDice: at 80×24, with names as long as they go, the words
+// of a caught bluff take four lines of the log's column, where the dice
+// no longer fit above them: with the chat empty, the lifted cup takes the
+// whole width and draws the dice for every screen at the table (the
+// challenger's, the claimant's and a spectator's, whose words differ);
+// with lines in the chat, it keeps to the log's column and the chat shows.
+func TestCupShowsTheDice(t *testing.T) {
+	for _, chat := range []bool{false, true} {
+		e := newEnv(t)
+		a, b := e.player("robertlongname12"), e.player("carolinewinters1")
+		tbl := e.game("cup", engine.DefaultOptions(), a, b)
+		opener, rest := whoseTurn(t, e.snapshot(tbl, a), a, b)
+		other, dave := rest[0], e.player("dave")
+		ctx := ctxT(t)
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+			t.Fatal(err)
+		}
+		dice := e.snapshot(tbl, opener).Game.Dice
+		bluff := engine.Classic.Above(dice)[0]
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: bluff}); err != nil {
+			t.Fatal(err)
+		}
+		if chat {
+			if err := tbl.Say(ctx, dave, "nice"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		viewers := []lobby.Player{opener, other, dave}
+		models, screens := make([]*Model, 3), make([]*tableScreen, 3)
+		for i, p := range viewers {
+			models[i] = New(e.config(p, 80, 24)).(*Model)
+			screens[i] = showTable(models[i], tbl, e.snapshot(tbl, p))
+		}
+		if err := tbl.Act(ctx, other, engine.Action{Kind: engine.Challenge}); err != nil {
+			t.Fatal(err)
+		}
+		hi, lo := dice.Dice()
+		for i, p := range viewers {
+			m, ts := models[i], screens[i]
+			snap := e.until(tbl, p, "round 2", func(s lobby.Snapshot) bool { return s.Game.Round == 2 && len(s.Chat) > 0 == chat })
+			ts.setSnapshot(snap)
+			f := m.View()
+			assertFits(t, f, 80, 24)
+			if colW, botH := ts.bottom(); p == dave && ts.cup.diceAbove(colW, botH) {
+				t.Fatal("the spectator's dice fit above the words in the log's column: the test shows nothing")
+			}
+			assertContains(t, flat(f), "caught bluffing!")
+			if chat {
+				assertContains(t, f, "Table chat", "nice")
+				continue
+			}
+			assertContains(t, f, faces[hi][2], faces[lo][2])
+		}
 	}
 }
