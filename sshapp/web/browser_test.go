@@ -375,7 +375,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	p := openBrowser(t, 1100, 900)
 	e := newEnv(t, lobbytest.NewDice(7), nil)
 	ctx := ctxT(t)
-	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("cat")
+	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("catherinewinters") // a name as long as names go
 	ben.Bot = true // a bot on the board, which "people" leaves out
 	e.newGame("pub", quickRules(), false, ann, ben, cat).playOut(nil)
 	e.newGame("duel", quickRules(), false, ann, ben).playOut(nil)
@@ -466,6 +466,10 @@ func TestBrowserRatingPages(t *testing.T) {
 	p.until("the board at a phone's width", `document.querySelector("table.list tbody tr") !== null`)
 	if got := cells(); got != strings.Join(want, "\n") {
 		t.Errorf("the board at a phone's width reads\n%s", got)
+	}
+	// every column in sight, the last (σ) too: nothing scrolled out
+	if cut := eval[string](p, `Array.from(document.querySelectorAll("table.list th, table.list td")).filter(c => c.getBoundingClientRect().right > document.documentElement.clientWidth).map(c => c.textContent).join(", ")`); cut != "" {
+		t.Errorf("at a phone's width the board's cells %s are cut off", cut)
 	}
 	shot("leaderboard-phone.png")
 	p.clean()
