@@ -206,8 +206,8 @@ Round 4: alice opens
 Standings: 1. alice, 2. carol, 3. bob
 Lives after each round:
   alice ♥♥ → 2 2 2 2
-  bob   ♡♡ → 1 0 0 0
-  carol ♡♡ → 2 2 1 0
+  bob   ♥♥ → 1 0 0 0
+  carol ♥♥ → 2 2 1 0
 `
 	if got := b.String(); got != want {
 		t.Errorf("replay text:\n%s\nwant:\n%s", got, want)
