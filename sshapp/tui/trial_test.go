@@ -2,6 +2,8 @@ package tui
 
 import (
 	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,6 +158,29 @@ func TestCupShowsTheDice(t *testing.T) {
 				continue
 			}
 			assertContains(t, f, faces[hi][2], faces[lo][2])
+		}
+	}
+}
+
+// TestReadmeListsEveryTableKey: the README's table of keys names every
+// key the table screen takes (its full help), q included.
+func TestReadmeListsEveryTableKey(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, l := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(l, "| `") {
+			rows = append(rows, strings.SplitN(l, " |", 2)[0])
+		}
+	}
+	for _, col := range newTableKeys().all {
+		for _, b := range col {
+			k := "`" + b.Help().Key + "`"
+			if !slices.ContainsFunc(rows, func(r string) bool { return strings.Contains(r, k) }) {
+				t.Errorf("the README's keys do not name %s (%s)", k, b.Help().Desc)
+			}
 		}
 	}
 }
