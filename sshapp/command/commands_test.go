@@ -96,6 +96,8 @@ func TestTableCommands(t *testing.T) {
 			[]string{"mia: option lives: 12 is not between 1 and 9"}},
 		{"create, a flag unknown", ann, []string{"table", "create", "x", "--bogus"}, ExitUsage, nil, []string{"mia: unknown flag --bogus"}},
 		{"create, two names", ann, []string{"table", "create", "x", "y"}, ExitUsage, nil, []string{"table create takes one NAME"}},
+		{"create, a bot level unknown", ann, []string{"table", "create", "x", "--bot-level", "expert"}, ExitUsage, nil,
+			[]string{`unknown level "expert" (one of easy, normal, hard)`, "--bot-level easy|normal|hard"}},
 		{"create with bots", ann, []string{"table", "create", "robots", "--seats", "3", "--bots", "1", "--bot-level", "easy"}, ExitOK,
 			[]string{"Seated: ", "(an easy bot)"}, nil},
 		{"the host lists both", ann, []string{"tables"}, ExitOK, []string{"pub", "club", "waiting, private"}, nil},

@@ -375,8 +375,10 @@ func TestBrowserRatingPages(t *testing.T) {
 	p := openBrowser(t, 1100, 900)
 	e := newEnv(t, lobbytest.NewDice(7), nil)
 	ctx := ctxT(t)
-	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("catherinewinters") // a name as long as names go
-	ben.Bot = true // a bot on the board, which "people" leaves out
+	// cat's name is as long as names go; ben is a bot on the board, which
+	// "people" leaves out
+	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("catherinewinters")
+	ben.Bot = true
 	e.newGame("pub", quickRules(), false, ann, ben, cat).playOut(nil)
 	e.newGame("duel", quickRules(), false, ann, ben).playOut(nil)
 	season := rating.Monthly.Of(e.clock.Now())
