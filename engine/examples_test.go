@@ -295,7 +295,7 @@ func TestExampleMeier(t *testing.T) {
 	tb.do(pass(C))
 	tb.refuse(giveUp(B), ErrMiaCameBack)
 	tb.refuse(pass(B), ErrOwnDice)
-	if v := tb.g.View(B); !reflect.DeepEqual(v.Legal, []Kind{Roll, Challenge, Timeout, Leave}) {
+	if v := tb.g.View(B); !reflect.DeepEqual(v.Legal, []ActionKind{Roll, Challenge, Timeout, Leave}) {
 		t.Fatalf("B's Mia came back: legal %v", v.Legal)
 	}
 	tb.do(roll(B)) // 54

@@ -60,7 +60,7 @@ func FuzzActions(f *testing.F) {
 func decodeAction(g *Game, op, arg byte) Action {
 	n := len(g.lives)
 	if op%4 == 0 {
-		return Action{Kind: Kind(op>>2) % 9, Seat: int(arg)%(n+2) - 1, Look: op&0x80 != 0, Value: Value(arg % 70)}
+		return Action{Kind: ActionKind(op>>2) % 9, Seat: int(arg)%(n+2) - 1, Look: op&0x80 != 0, Value: Value(arg % 70)}
 	}
 	turn, v, rk := g.turn, g.claim, g.opts.Ranking
 	above := func() Value {

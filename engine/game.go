@@ -3,6 +3,8 @@
 // no change. It has no goroutines, clocks or I/O; dice come from a Source.
 package engine
 
+import "time"
+
 // Phase is what the player whose turn it is must do.
 type Phase uint8
 
@@ -24,12 +26,12 @@ func (p Phase) String() string {
 	return "phase?"
 }
 
-// Kind is the kind of an action.
-type Kind uint8
+// ActionKind is the kind of an action.
+type ActionKind uint8
 
 // The actions of RULES.md.
 const (
-	Roll Kind = iota + 1
+	Roll ActionKind = iota + 1
 	Claim
 	Pass
 	Challenge
@@ -41,7 +43,7 @@ const (
 var kindNames = [...]string{"", "roll", "claim", "pass", "challenge", "give up", "timeout", "leave"}
 
 // String is the action's name as players say it ("roll", "give up").
-func (k Kind) String() string {
+func (k ActionKind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
 		return kindNames[k]
 	}
@@ -51,7 +53,7 @@ func (k Kind) String() string {
 // Action is one move by one seat. Look is used by Roll; Value by Claim and
 // by Pass (NoValue passes the current claim unchanged).
 type Action struct {
-	Kind  Kind
+	Kind  ActionKind
 	Seat  int
 	Look  bool
 	Value Value
@@ -134,6 +136,16 @@ func (g *Game) Winner() int { return g.winner }
 
 // Seq is the number of events so far.
 func (g *Game) Seq() int { return g.seq }
+
+// Result is how a game ended, as a game's record keeps it: its winner
+// and standings (Winner, Standings) and when it ended. The lobby hands it
+// to its storage and the store keeps it; a zero Ended is the time of the
+// game's last event.
+type Result struct {
+	Ended     time.Time
+	Winner    int   // seat
+	Standings []int // seats, the winner first
+}
 
 // Standings ranks every seat, winner first, once the game is over: the
 // living by lives (then seat order), then those out, last out first

@@ -751,7 +751,7 @@ func (c *checker) finish(jsonRoundTrip bool) error {
 func randomAction(r pcg, g *Game, bad int) Action {
 	n := len(g.lives)
 	if r.chance(bad, 100) {
-		return Action{Kind: Kind(r.Intn(9)), Seat: r.Intn(n+2) - 1, Look: r.Intn(2) == 0, Value: Value(r.Intn(70))}
+		return Action{Kind: ActionKind(r.Intn(9)), Seat: r.Intn(n+2) - 1, Look: r.Intn(2) == 0, Value: Value(r.Intn(70))}
 	}
 	turn := g.turn
 	x := r.Intn(100)

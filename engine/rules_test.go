@@ -90,7 +90,7 @@ func TestRuleErrorText(t *testing.T) {
 	if !errors.Is(err, ErrOwnDice) || errors.Is(err, ErrNotHigher) {
 		t.Error("RuleError does not unwrap to its rule")
 	}
-	for k, want := range map[Kind]string{Roll: "roll", Claim: "claim", Pass: "pass", Challenge: "challenge",
+	for k, want := range map[ActionKind]string{Roll: "roll", Claim: "claim", Pass: "pass", Challenge: "challenge",
 		GiveUp: "give up", Timeout: "timeout", Leave: "leave", 0: "unknown action", 9: "unknown action"} {
 		if k.String() != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", k, k.String(), want)

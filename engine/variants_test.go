@@ -348,7 +348,7 @@ func TestLowClaim(t *testing.T) {
 	// The view: at the open a challenge is offered; after a claim the low
 	// values are listed apart.
 	tb := newTable(t, rules(loses()), 3, script(0, 52, 43))
-	if v := tb.g.View(0); !reflect.DeepEqual(v.Legal, []Kind{Roll, Challenge, Timeout, Leave}) {
+	if v := tb.g.View(0); !reflect.DeepEqual(v.Legal, []ActionKind{Roll, Challenge, Timeout, Leave}) {
 		t.Fatalf("at the open: %v", v.Legal)
 	}
 	tb.do(roll(0))

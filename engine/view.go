@@ -17,7 +17,7 @@ type View struct {
 	Dice      Value // the dice in the cup if the viewer rolled and looked at them
 	Winner    int   // -1 until the game is over
 	Standings []int // once the game is over
-	Legal     []Kind
+	Legal     []ActionKind
 	Claims    []Value // the values a Claim may announce now and stand by, lowest first (see Ranking.Claims)
 	// LowClaims are the values a Claim may also announce now under
 	// low-claim loses, lowest first: they are not higher than the claim,
@@ -35,7 +35,7 @@ type View struct {
 func (v View) MyTurn() bool { return v.Seat == v.Turn && v.Phase != PhaseOver }
 
 // Can reports whether the viewer may take an action of kind k now.
-func (v View) Can(k Kind) bool {
+func (v View) Can(k ActionKind) bool {
 	for _, l := range v.Legal {
 		if l == k {
 			return true
@@ -71,10 +71,10 @@ func (g *Game) View(seat int) View {
 		return v
 	}
 	if seat != g.turn { // a living seat waiting for its turn may only leave
-		v.Legal = []Kind{Leave}
+		v.Legal = []ActionKind{Leave}
 		return v
 	}
-	var legal [Leave]Kind
+	var legal [Leave]ActionKind
 	n := 0
 	for k := Roll; k <= Leave; k++ {
 		if k == Claim || k == Pass {
@@ -113,7 +113,7 @@ func (g *Game) View(seat int) View {
 		n++
 	}
 	if n > 0 {
-		v.Legal = append([]Kind(nil), legal[:n]...)
+		v.Legal = append([]ActionKind(nil), legal[:n]...)
 	}
 	return v
 }

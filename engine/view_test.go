@@ -50,10 +50,10 @@ func TestViewFields(t *testing.T) {
 	if !v.MyTurn() || v.Seat != 0 || v.Options != tb.g.Options() || v.Round != 1 || v.Winner != -1 || v.Standings != nil {
 		t.Fatalf("%+v", v)
 	}
-	if !reflect.DeepEqual(v.Legal, []Kind{Roll, Timeout, Leave}) || v.Claims != nil || v.Passes != nil {
+	if !reflect.DeepEqual(v.Legal, []ActionKind{Roll, Timeout, Leave}) || v.Claims != nil || v.Passes != nil {
 		t.Fatalf("at the open: legal %v claims %v passes %v", v.Legal, v.Claims, v.Passes)
 	}
-	if v := tb.g.View(1); v.MyTurn() || !reflect.DeepEqual(v.Legal, []Kind{Leave}) || v.Can(Roll) || !v.Can(Leave) {
+	if v := tb.g.View(1); v.MyTurn() || !reflect.DeepEqual(v.Legal, []ActionKind{Leave}) || v.Can(Roll) || !v.Can(Leave) {
 		t.Fatalf("waiting seat: %+v", v)
 	}
 	if v := tb.g.View(Spectator); v.MyTurn() || v.Legal != nil {
@@ -68,12 +68,12 @@ func TestViewFields(t *testing.T) {
 	}
 	tb.do(roll(0))
 	v = tb.g.View(0)
-	if !reflect.DeepEqual(v.Legal, []Kind{Timeout, Leave, Claim}) || len(v.Claims) != 21 || v.Passes != nil {
+	if !reflect.DeepEqual(v.Legal, []ActionKind{Timeout, Leave, Claim}) || len(v.Claims) != 21 || v.Passes != nil {
 		t.Fatalf("after rolling: legal %v claims %v", v.Legal, v.Claims)
 	}
 	tb.do(claim(0, 52))
 	v = tb.g.View(1)
-	if !reflect.DeepEqual(v.Legal, []Kind{Roll, Challenge, Timeout, Leave, Pass}) || v.Claims != nil ||
+	if !reflect.DeepEqual(v.Legal, []ActionKind{Roll, Challenge, Timeout, Leave, Pass}) || v.Claims != nil ||
 		!slices.Equal(v.Passes, append([]Value{52}, Classic.Above(52)...)) || v.Claim != 52 || v.Claimant != 0 || v.Roller != 0 {
 		t.Fatalf("facing 52: %+v", v)
 	}
@@ -144,7 +144,7 @@ func checkViewExact(t *testing.T, g *Game, seat int) {
 		}
 	}
 	var cands []Action
-	for k := Kind(0); k <= Leave+1; k++ {
+	for k := ActionKind(0); k <= Leave+1; k++ {
 		switch k {
 		case Claim, Pass:
 			for _, x := range []Value{NoValue, 12, 70} {

@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// MaxChatRunes is the longest chat line, in runes.
+const MaxChatRunes = 200
+
 // ChatLine is one cleaned chat message.
 type ChatLine struct {
 	At     time.Time
@@ -46,7 +49,7 @@ func (e *ChatFloodError) Error() string {
 }
 
 // Kind is Refused.
-func (e *ChatFloodError) Kind() Kind { return Refused }
+func (e *ChatFloodError) Kind() ErrorKind { return Refused }
 
 // Is reports whether target is ErrChatFlood.
 func (e *ChatFloodError) Is(target error) bool { return target == ErrChatFlood }

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // directory is who is called what, now: the names of people with keys,
@@ -137,9 +139,9 @@ func (l *Lobby) tablesLocked() []*Table {
 }
 
 // resultOf is how run ended, in its players' names now.
-func (t *Table) resultOf(run *gameRun) *Result {
-	label := func(s int) string { return Label(t.lobby.Name(run.players[s].ID), run.players[s].Bot) }
-	r := &Result{GameID: run.id, Winner: label(run.g.Winner())}
+func (t *Table) resultOf(run *gameRun) *ResultInfo {
+	label := func(s int) string { return words.Label(t.lobby.Name(run.players[s].ID), run.players[s].Bot) }
+	r := &ResultInfo{GameID: run.id, Winner: label(run.g.Winner())}
 	for _, s := range run.g.Standings() {
 		r.Standings = append(r.Standings, label(s))
 	}
@@ -150,7 +152,7 @@ func (t *Table) resultOf(run *gameRun) *Result {
 // seated, in the game shown, in its chat or among the seeds given.
 func (t *Table) shows(id string) bool {
 	return t.rec.Host == id || t.seatOf(id) >= 0 || t.gameSeat(id) >= 0 || t.chat.has(id) ||
-		slices.ContainsFunc(t.next.given, func(g GivenSeed) bool { return g.ID == id })
+		slices.ContainsFunc(t.next.Given, func(g fair.GivenSeed) bool { return g.Person == id })
 }
 
 // renamed shows the person id's new name wherever the table shows them.
@@ -189,14 +191,14 @@ func (t *Table) merged(from, into, name string) {
 		t.sitters = sitters
 	}
 	t.chat.merged(from, into, name)
-	if i := slices.IndexFunc(t.next.given, func(g GivenSeed) bool { return g.ID == from }); i >= 0 {
-		given := slices.Clone(t.next.given)
-		if slices.ContainsFunc(given, func(g GivenSeed) bool { return g.ID == into }) {
+	if i := slices.IndexFunc(t.next.Given, func(g fair.GivenSeed) bool { return g.Person == from }); i >= 0 {
+		given := slices.Clone(t.next.Given)
+		if slices.ContainsFunc(given, func(g fair.GivenSeed) bool { return g.Person == into }) {
 			given = slices.Delete(given, i, i+1)
 		} else {
-			given[i].ID = into
+			given[i].Person = into
 		}
-		t.next.given = given
+		t.next.Given = given
 	}
 	t.changed(false)
 }

@@ -1,6 +1,10 @@
 package lobby
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mia-game/mia/lobby/words"
+)
 
 // ErrRemoved is an EndError's Why: the viewer was removed from the table
 // (Kick), which goes on without them.
@@ -40,9 +44,9 @@ func (e *EndError) To(id string) string {
 	}
 	switch e.Why {
 	case ErrRemoved:
-		return fmt.Sprintf("%s removed you from the table %s", who, Clean(e.Table, MaxNameLen))
+		return fmt.Sprintf("%s removed you from the table %s", who, words.Clean(e.Table, MaxNameLen))
 	case ErrTableClosed:
-		s := fmt.Sprintf("%s closed the table %s", who, Clean(e.Table, MaxNameLen))
+		s := fmt.Sprintf("%s closed the table %s", who, words.Clean(e.Table, MaxNameLen))
 		if e.Game != "" {
 			s += fmt.Sprintf(": game %s abandoned, not rated", e.Game)
 		}
@@ -55,7 +59,7 @@ func (e *EndError) To(id string) string {
 func (e *EndError) Is(target error) bool { return target == e.Why }
 
 // Kind is Why's kind (KindOf).
-func (e *EndError) Kind() Kind { return KindOf(e.Why) }
+func (e *EndError) Kind() ErrorKind { return KindOf(e.Why) }
 
 // end ends the subscription for why, unless it ended already: its
 // viewer reads why from Err once Done is closed.
@@ -73,18 +77,3 @@ func (s *Subscription) Err() error {
 	}
 	return nil
 }
-
-// ClosedWhileRunning is how a game ended that was abandoned because its
-// table closed while it ran, in words, by the name now of who closed it
-// ("" when it is not known): "ann closed the table while it ran". The
-// replay command, the replay screen and the web's game page say it.
-func ClosedWhileRunning(by string) string {
-	who := Clean(by, MaxNameLen)
-	if who == "" {
-		who = "someone"
-	}
-	return who + " closed the table while it ran"
-}
-
-// NoResult is what a game abandoned did not do, in words.
-const NoResult = "No one won; no rating moved."

@@ -11,7 +11,7 @@ import (
 	"github.com/mia-game/mia/engine/fair"
 )
 
-// Kind is what an error means to the door that answers it: the kind
+// ErrorKind is what an error means to the door that answers it: the kind
 // decides what the door answers (an exit status, an HTTP status, whether
 // it logs), and the error's sentence is what a person reads. Every error
 // a door may meet has one (KindOf; an error without one is Internal), and
@@ -33,14 +33,14 @@ import (
 // Kind method has its kind; a new exported sentinel or error type of this
 // package must have one other than Internal (errors_test.go reads the
 // source to hold every one to it).
-type Kind int
+type ErrorKind int
 
-// The kinds. The zero Kind is Internal: an error nobody gave a kind is
+// The kinds. The zero ErrorKind is Internal: an error nobody gave a kind is
 // treated as a fault, logged and never shown.
 const (
 	// Internal is a fault (a store that failed, a bug): the door logs the
 	// error and shows a fixed sentence, never the error's text.
-	Internal Kind = iota
+	Internal ErrorKind = iota
 	// Refused: a rule says no. The error's sentence tells the person why.
 	Refused
 	// NotFound: no such table, person, game or bot — or one the asker may
@@ -53,7 +53,7 @@ const (
 	Unavailable
 )
 
-func (k Kind) String() string {
+func (k ErrorKind) String() string {
 	switch k {
 	case Refused:
 		return "refused"
@@ -75,7 +75,7 @@ const (
 // NewError it is a sentinel, matched by errors.Is by identity; made by
 // Errorf or Reword it wraps another error for errors.Is and errors.As.
 type Error struct {
-	kind Kind
+	kind ErrorKind
 	say  string
 	err  error // wrapped, or nil
 }
@@ -84,18 +84,18 @@ type Error struct {
 func (e *Error) Error() string { return e.say }
 
 // Kind is the error's kind.
-func (e *Error) Kind() Kind { return e.kind }
+func (e *Error) Kind() ErrorKind { return e.kind }
 
 // Unwrap is the error it wraps, if any.
 func (e *Error) Unwrap() error { return e.err }
 
 // NewError is an error of kind k that reads sentence: a sentinel.
-func NewError(k Kind, sentence string) error { return &Error{kind: k, say: sentence} }
+func NewError(k ErrorKind, sentence string) error { return &Error{kind: k, say: sentence} }
 
 // Errorf is an error of kind k whose sentence is formatted as by
 // fmt.Errorf; a %w verb wraps its operand (errors.Is, errors.As) as
 // fmt.Errorf's does. Whatever it wraps, its kind is k.
-func Errorf(k Kind, format string, a ...any) error {
+func Errorf(k ErrorKind, format string, a ...any) error {
 	w := fmt.Errorf(format, a...)
 	e := &Error{kind: k, say: w.Error()}
 	switch w.(type) {
@@ -123,7 +123,7 @@ func Reword(err error, format string, a ...any) error {
 // *ChatFloodError).
 type kinded interface {
 	error
-	Kind() Kind
+	Kind() ErrorKind
 }
 
 // refusedElsewhere are the refusals of the packages below the lobby,
@@ -144,7 +144,7 @@ var refusedElsewhere = []error{
 // refusal (*engine.RuleError, *engine.OptionError, the sentinels above);
 // else Unavailable without a sentence for a ctx that ended or a write
 // still under way (PendingWrite); else Internal.
-func classify(err error) (Kind, string) {
+func classify(err error) (ErrorKind, string) {
 	var k kinded
 	if errors.As(err, &k) {
 		return k.Kind(), k.Error()
@@ -175,7 +175,7 @@ func classify(err error) (Kind, string) {
 // seed); Unavailable for a ctx that ended (context.DeadlineExceeded,
 // context.Canceled) and a storage write still under way
 // (PendingWrite); Internal for anything else, and for nil.
-func KindOf(err error) Kind {
+func KindOf(err error) ErrorKind {
 	if err == nil {
 		return Internal
 	}

@@ -21,7 +21,7 @@ import (
 var kindsOf = []struct {
 	name string
 	err  error
-	kind Kind
+	kind ErrorKind
 }{
 	{"ErrNoTable", ErrNoTable, NotFound},
 	{"ErrTableExists", ErrTableExists, Refused},
@@ -132,7 +132,7 @@ func TestShown(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		err   error
-		kind  Kind
+		kind  ErrorKind
 		shown string
 		hides bool
 	}{
@@ -191,7 +191,7 @@ func TestShown(t *testing.T) {
 	if err := Errorf(Refused, "no wrap %d", 1); errors.Unwrap(err) != nil || err.Error() != "no wrap 1" {
 		t.Errorf("Errorf without %%w: %v wraps %v", err, errors.Unwrap(err))
 	}
-	for k, want := range map[Kind]string{Internal: "internal", Refused: "refused", NotFound: "not found", Unavailable: "unavailable"} {
+	for k, want := range map[ErrorKind]string{Internal: "internal", Refused: "refused", NotFound: "not found", Unavailable: "unavailable"} {
 		if k.String() != want {
 			t.Errorf("Kind(%d) = %q, want %q", k, k.String(), want)
 		}

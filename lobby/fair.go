@@ -7,6 +7,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Errors of players' seeds.
@@ -16,13 +17,13 @@ var (
 	ErrScriptedDice = NewError(Refused, "this server deals scripted dice (a test): there is no commitment to add a seed to")
 )
 
-// GivenSeed is a seed a person gave for a game, by their person id.
-type GivenSeed struct {
-	Name string // the person's name now (filled in when shown)
+// SeedInfo is a seed a person gave for a game as everyone at the table
+// may see it (FairInfo): by their name now, and whether it counts.
+type SeedInfo struct {
+	Name string // the person's name now
 	ID   string // the person's id
 	Seed string
-	// Seated: the person is seated for the game, so the seed counts (in
-	// FairInfo; storage does not keep it).
+	// Seated: the person is seated for the game, so the seed counts.
 	Seated bool
 }
 
@@ -33,7 +34,7 @@ type GivenSeed struct {
 type FairInfo struct {
 	Commitment string
 	Next       bool
-	Seeds      []GivenSeed
+	Seeds      []SeedInfo
 }
 
 // Seed returns the seed the person id gave, if any.
@@ -46,28 +47,26 @@ func (f FairInfo) Seed(id string) (string, bool) {
 	return "", false
 }
 
-// nextDice is a table's secret seed for its next game, committed to (its
-// commitment shown) before anyone gives a seed, and the seeds given since
-// (those of the people seated for the game count). It is drawn again as
-// every game starts, and seeds count for one game: a seed the server knew
-// before it drew its own could be played against. Storage keeps it (Storage.SaveNextDice),
-// so that a restart shows the same commitment and keeps the seeds.
-type nextDice struct {
-	seed  fair.Seed
-	given []GivenSeed
+// nextDice are a table's dice for its next game (fair.NextDice). They are
+// drawn again as every game starts, and seeds count for one game: a seed
+// the server knew before it drew its own could be played against.
+// Storage keeps them (Storage.SaveNextDice), so that a restart shows the
+// same commitment and keeps the seeds.
+type nextDice fair.NextDice
+
+func newNextDice() nextDice { return nextDice{Seed: fair.NewSeed()} }
+
+// kept is n as storage keeps it, sharing nothing with n.
+func (n nextDice) kept() fair.NextDice {
+	return fair.NextDice{Seed: n.Seed, Given: slices.Clone(n.Given)}
 }
-
-func newNextDice() nextDice { return nextDice{seed: fair.NewSeed()} }
-
-// kept is n as storage keeps it.
-func (n nextDice) kept() NextDice { return NextDice{Seed: n.seed, Given: slices.Clone(n.given)} }
 
 // CleanSeed is a seed as a player typed it, cleaned like any text a
 // player types, checked by the rule of player seeds (fair.CheckPlayerSeed:
 // a seed longer than fair.MaxSeedRunes is refused, not cut); empty stays
 // empty (no seed). Every door that takes a seed goes through it.
 func CleanSeed(text string) (string, error) {
-	text = Clean(text, fair.MaxSeedRunes+1) // one more: too long is refused, not cut
+	text = words.Clean(text, fair.MaxSeedRunes+1) // one more: too long is refused, not cut
 	if text == "" {
 		return "", nil
 	}
@@ -99,8 +98,8 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		if t.lobby.scripted {
 			return ErrScriptedDice
 		}
-		given := slices.Clone(t.next.given)
-		i := slices.IndexFunc(given, func(g GivenSeed) bool { return g.ID == p.ID })
+		given := slices.Clone(t.next.Given)
+		i := slices.IndexFunc(given, func(g fair.GivenSeed) bool { return g.Person == p.ID })
 		switch {
 		case text == "" && i >= 0:
 			given = slices.Delete(given, i, i+1)
@@ -111,7 +110,7 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 		case i >= 0:
 			given[i].Seed = text
 		default:
-			given = append(given, GivenSeed{ID: p.ID, Seed: text})
+			given = append(given, fair.GivenSeed{Person: p.ID, Seed: text})
 		}
 		if err := t.keepGiven(actx, given); err != nil {
 			return err
@@ -127,8 +126,8 @@ func (t *Table) SetSeed(ctx context.Context, p Player, text string) (string, err
 
 // keepGiven stores given as the seeds given for the next game, then keeps
 // them.
-func (t *Table) keepGiven(actx context.Context, given []GivenSeed) error {
-	next := nextDice{seed: t.next.seed, given: given}
+func (t *Table) keepGiven(actx context.Context, given []fair.GivenSeed) error {
+	next := nextDice{Seed: t.next.Seed, Given: given}
 	err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.SaveNextDice(wctx, t.rec.Name, next.kept()) })
 	if err != nil {
 		return fmt.Errorf("save the seeds of %s: %w", t.name, err)
@@ -140,8 +139,8 @@ func (t *Table) keepGiven(actx context.Context, given []GivenSeed) error {
 // standingSeeds is the number of seeds given by people not seated now.
 func (t *Table) standingSeeds() int {
 	n := 0
-	for _, g := range t.next.given {
-		if t.seatOf(g.ID) < 0 {
+	for _, g := range t.next.Given {
+		if t.seatOf(g.Person) < 0 {
 			n++
 		}
 	}
@@ -174,23 +173,23 @@ func (n nextDice) deal(players []Player) ([]Player, *fair.Stream, fair.Proof, er
 	fps := make([]string, len(players))
 	for i, p := range players {
 		fps[i] = p.seatKey()
-		for _, g := range n.given {
-			if g.ID == p.ID {
+		for _, g := range n.Given {
+			if g.Person == p.ID {
 				texts = append(texts, g.Seed)
 			}
 		}
 	}
-	st, err := fair.NewStream(n.seed, texts)
+	st, err := fair.NewStream(n.Seed, texts)
 	if err != nil {
 		return nil, nil, fair.Proof{}, err
 	}
 	seated := make([]Player, len(players))
-	proof := fair.Proof{Scheme: fair.Scheme, Commitment: n.seed.Commitment(), ServerSeed: n.seed.Reveal(),
+	proof := fair.Proof{Scheme: fair.Scheme, Commitment: n.Seed.Commitment(), ServerSeed: n.Seed.Reveal(),
 		PlayerSeeds: []fair.PlayerSeed{}}
 	for seat, i := range st.Seating(fps) {
 		seated[seat] = players[i]
-		for _, g := range n.given {
-			if g.ID == players[i].ID {
+		for _, g := range n.Given {
+			if g.Person == players[i].ID {
 				proof.PlayerSeeds = append(proof.PlayerSeeds, fair.PlayerSeed{Seat: seat, Seed: g.Seed})
 			}
 		}
@@ -231,17 +230,16 @@ func (t *Table) fairInfo() FairInfo {
 		info := FairInfo{Commitment: p.Commitment}
 		for _, s := range p.PlayerSeeds {
 			pl := t.game.players[s.Seat]
-			info.Seeds = append(info.Seeds, GivenSeed{Name: t.lobby.Name(pl.ID), ID: pl.ID, Seed: s.Seed, Seated: true})
+			info.Seeds = append(info.Seeds, SeedInfo{Name: t.lobby.Name(pl.ID), ID: pl.ID, Seed: s.Seed, Seated: true})
 		}
 		return info
 	}
 	if t.running() || t.lobby.scripted {
 		return FairInfo{} // a game dealt before fair dice, or scripted
 	}
-	seeds := slices.Clone(t.next.given)
-	for i := range seeds {
-		seeds[i].Name = t.lobby.Name(seeds[i].ID)
-		seeds[i].Seated = t.seatOf(seeds[i].ID) >= 0
+	seeds := make([]SeedInfo, len(t.next.Given))
+	for i, g := range t.next.Given {
+		seeds[i] = SeedInfo{Name: t.lobby.Name(g.Person), ID: g.Person, Seed: g.Seed, Seated: t.seatOf(g.Person) >= 0}
 	}
-	return FairInfo{Commitment: t.next.seed.Commitment(), Next: true, Seeds: seeds}
+	return FairInfo{Commitment: t.next.Seed.Commitment(), Next: true, Seeds: seeds}
 }

@@ -31,7 +31,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: -1}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: NoDelay}
 	e.open()
 	t.Cleanup(e.close)
 	return e
@@ -41,7 +41,7 @@ func newEnv(t *testing.T) *env {
 // scripted ones.
 func newFairEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), botDelay: -1}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), botDelay: NoDelay}
 	e.open()
 	t.Cleanup(e.close)
 	return e

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // DefaultMaxTables is how many open tables one person may host at once
@@ -26,7 +27,7 @@ func (e *LimitError) Error() string {
 	switch e.Rule {
 	case ErrTooManyTables:
 		return fmt.Sprintf("you host %s, the most one person may: close one first (table close NAME)",
-			Plural(e.Limit, "1 open table", "open tables"))
+			words.Plural(e.Limit, "1 open table", "open tables"))
 	}
 	return fmt.Sprintf("%v (at most %d)", e.Rule, e.Limit)
 }
@@ -35,7 +36,7 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Is(target error) bool { return target == e.Rule }
 
 // Kind is Refused: a limit says no.
-func (e *LimitError) Kind() Kind { return Refused }
+func (e *LimitError) Kind() ErrorKind { return Refused }
 
 // capped reports whether the per-person limits hold for p: a person with
 // keys, not on a server admin's key. The server's own programs (the
@@ -47,7 +48,7 @@ func capped(p Player) bool { return !p.Admin && ident.HasKeys(p.ID) }
 // held).
 func (l *Lobby) checkTablesLocked(host Player) error {
 	limit := l.cfg.MaxTables
-	if limit < 0 || !capped(host) {
+	if limit == NoLimit || !capped(host) {
 		return nil
 	}
 	n := 0

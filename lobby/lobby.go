@@ -1,16 +1,16 @@
 // Package lobby runs the tables: a registry of tables, one actor goroutine
 // per table that owns its game, its seats and its subscribers, the turn
-// clocks and the chats. It is also the one home of the rules of what
-// people see: names (names.go), who may see a table and its games
-// (access.go), the cleaning of typed text and plurals (clean.go), the
-// narration of a game's events (narrate.go), and ratings and seasons in
-// words (season.go).
+// clocks and the chats. It is also the one home of the rules of who may
+// do and see what: names (names.go), who may see a table and its games
+// (access.go), what one person may hold (limits.go), who may start a game
+// (table.go). The words every door shows, the narration of a game's
+// events among them, are lobby/words'.
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
 // the provably fair dice, and engine/rating) and its own subpackages
-// (lobby/ai, lobby/ident), never store or sshapp.
+// (lobby/ai, lobby/ident, lobby/words), never store or sshapp.
 package lobby
 
 import (
@@ -26,6 +26,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Player is someone at the lobby's doors: a person (ID, the kinds of
@@ -98,13 +99,25 @@ type Config struct {
 	// write's ctx.
 	SaveTimeout time.Duration
 	// BotDelay is a built-in bot's least pause before it moves; it waits up
-	// to twice as long (default 1 s; negative: no pause, for tests).
+	// to twice as long (0: DefaultBotDelay; NoDelay: no pause).
 	BotDelay time.Duration
 	// MaxTables is how many open tables one person may host at once
-	// (default DefaultMaxTables; negative: no cap). Server admins and the
+	// (0: DefaultMaxTables; NoLimit: no cap). Server admins and the
 	// server's own programs are exempt.
 	MaxTables int
 }
+
+// What Config says for "none", where its zero is a default: any other
+// negative value is refused.
+const (
+	// NoDelay, as Config.BotDelay: built-in bots move at once.
+	NoDelay time.Duration = -1
+	// NoLimit, as Config.MaxTables: no cap.
+	NoLimit = -1
+)
+
+// DefaultBotDelay is Config.BotDelay's default.
+const DefaultBotDelay = time.Second
 
 // Lobby is the registry of open tables and the lobby chat.
 type Lobby struct {
@@ -146,17 +159,22 @@ func New(ctx context.Context, cfg Config) (*Lobby, error) {
 	if cfg.Log == nil {
 		cfg.Log = log.New(discard{})
 	}
-	if cfg.BotDelay == 0 {
-		cfg.BotDelay = time.Second
-	}
-	if cfg.BotDelay < 0 {
+	switch {
+	case cfg.BotDelay == 0:
+		cfg.BotDelay = DefaultBotDelay
+	case cfg.BotDelay == NoDelay:
 		cfg.BotDelay = 0
+	case cfg.BotDelay < 0:
+		return nil, fmt.Errorf("lobby: bot delay %v: 0 for the default, NoDelay for none", cfg.BotDelay)
 	}
 	if cfg.SaveTimeout == 0 {
 		cfg.SaveTimeout = 10 * time.Second
 	}
-	if cfg.MaxTables == 0 {
+	switch {
+	case cfg.MaxTables == 0:
 		cfg.MaxTables = DefaultMaxTables
+	case cfg.MaxTables < 0 && cfg.MaxTables != NoLimit:
+		return nil, fmt.Errorf("lobby: max tables %d: 0 for the default, NoLimit for none", cfg.MaxTables)
 	}
 	l := &Lobby{cfg: cfg, log: cfg.Log.WithPrefix("lobby"), tables: make(map[string]*Table), opening: make(map[string]TableRecord),
 		subs: make(map[*Mailbox[int]]struct{}), scripted: scripted, dir: directory{names: make(map[string]string)}}
@@ -229,9 +247,9 @@ func (l *Lobby) keptOf(ctx context.Context, table string) kept {
 		k.next = newNextDice()
 		l.saveNext(ctx, table, k.next)
 	default:
-		k.next = nextDice{seed: d.Seed, given: d.Given}
+		k.next = nextDice(d)
 		for _, g := range d.Given {
-			l.learn(ctx, g.ID)
+			l.learn(ctx, g.Person)
 		}
 	}
 	if k.chat, err = l.cfg.Store.Chat(ctx, table); err != nil {
@@ -475,7 +493,7 @@ func (l *Lobby) Unsubscribe(m *Mailbox[int]) {
 
 // Say posts a line to the lobby chat.
 func (l *Lobby) Say(p Player, text string) error {
-	text = Clean(text, MaxChatRunes)
+	text = words.Clean(text, MaxChatRunes)
 	if text == "" {
 		return ErrEmptyMessage
 	}

@@ -591,35 +591,6 @@ func TestChat(t *testing.T) {
 	}
 }
 
-func TestClean(t *testing.T) {
-	cases := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"plain émoji 🎲", 50, "plain émoji 🎲"},
-		// White space: each a space, none at the ends.
-		{"  spaced   out \r\n", 50, "spaced   out"},
-		{"tab\tnew\nline\r\nbreak", 50, "tab new line  break"},
-		// Escape sequences go whole, and stray control characters.
-		{"esc\x1b]0;title\x07 \x1b[2Jclear \x1b[31mred\x1b[0m", 50, "esc clear red"},
-		{"c1\u009b2J, lone esc\x1b", 50, "c12J, lone esc"},
-		// Bidi and zero-width, bad UTF-8, private use.
-		{"bidi\u202e\u2066x\u200f zero\u200bwidth", 50, "bidix zerowidth"},
-		{"bad\xffutf8 private\ue000use", 50, "badutf8 privateuse"},
-		// Cut to max runes, spaces counted.
-		{strings.Repeat("ab", 20), 10, strings.Repeat("ab", 5)},
-		{"abc def", 4, "abc"},
-		{"abc def", 5, "abc d"},
-		{"abc def", 6, "abc de"},
-	}
-	for _, c := range cases {
-		if got := Clean(c.in, c.max); got != c.want {
-			t.Errorf("Clean(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
-		}
-	}
-}
-
 func TestStoreFailureLosesNothing(t *testing.T) {
 	e := newEnv(t)
 	ps := []Player{e.player("alice"), e.player("bob")}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 )
 
 // memStore is the lobby's Storage in memory, for the lobby's tests: what
@@ -20,12 +21,12 @@ import (
 type memStore struct {
 	mu      sync.Mutex
 	closed  bool
-	tables  map[string]TableRecord // by lower-case name
-	invites map[string]time.Time   // lower(table) + "\x00" + code -> expiry
-	names   map[string]string      // person id -> name
-	games   []*memGame             // game i has ID i+1
-	next    map[string]NextDice    // by lower-case table name
-	chat    map[string][]ChatLine  // by lower-case table name
+	tables  map[string]TableRecord   // by lower-case name
+	invites map[string]time.Time     // lower(table) + "\x00" + code -> expiry
+	names   map[string]string        // person id -> name
+	games   []*memGame               // game i has ID i+1
+	next    map[string]fair.NextDice // by lower-case table name
+	chat    map[string][]ChatLine    // by lower-case table name
 	// inviteAsks counts the calls of UseInvite, answered or not.
 	inviteAsks int
 }
@@ -46,7 +47,7 @@ var errClosed = errors.New("memStore: closed")
 
 func newMemStore() *memStore {
 	return &memStore{tables: map[string]TableRecord{}, invites: map[string]time.Time{}, names: map[string]string{},
-		next: map[string]NextDice{}, chat: map[string][]ChatLine{}}
+		next: map[string]fair.NextDice{}, chat: map[string][]ChatLine{}}
 }
 
 // lock takes the lock, or fails when the store is closed.
@@ -156,7 +157,7 @@ func (m *memStore) CreateGame(ctx context.Context, g GameRecord) (string, error)
 	defer m.mu.Unlock()
 	g.Players = slices.Clone(g.Players)
 	if g.Next != nil {
-		m.next[strings.ToLower(g.Table)] = NextDice{Seed: g.Next.Seed, Given: slices.Clone(g.Next.Given)}
+		m.next[strings.ToLower(g.Table)] = fair.NextDice{Seed: g.Next.Seed, Given: slices.Clone(g.Next.Given)}
 		g.Next = nil
 	}
 	id := fmt.Sprint(len(m.games) + 1)
@@ -173,7 +174,7 @@ func (m *memStore) game(id string) (*memGame, error) {
 	return m.games[n-1], nil
 }
 
-func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, res *GameResult) error {
+func (m *memStore) Append(ctx context.Context, id string, evs []engine.Event, res *engine.Result) error {
 	if err := m.lock(ctx); err != nil {
 		return err
 	}
@@ -272,9 +273,9 @@ func (m *memStore) UseInvite(ctx context.Context, table, code, fp string, now ti
 	return nil
 }
 
-func (m *memStore) NextDice(ctx context.Context, table string) (NextDice, bool, error) {
+func (m *memStore) NextDice(ctx context.Context, table string) (fair.NextDice, bool, error) {
 	if err := m.lock(ctx); err != nil {
-		return NextDice{}, false, err
+		return fair.NextDice{}, false, err
 	}
 	defer m.mu.Unlock()
 	d, ok := m.next[strings.ToLower(table)]
@@ -282,15 +283,12 @@ func (m *memStore) NextDice(ctx context.Context, table string) (NextDice, bool, 
 	return d, ok, nil
 }
 
-func (m *memStore) SaveNextDice(ctx context.Context, table string, d NextDice) error {
+func (m *memStore) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	if err := m.lock(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
 	d.Given = slices.Clone(d.Given)
-	for i := range d.Given {
-		d.Given[i].Name, d.Given[i].Seated = "", false // kept by id, as the store keeps them
-	}
 	m.next[strings.ToLower(table)] = d
 	return nil
 }

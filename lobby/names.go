@@ -6,14 +6,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // MaxNameLen is the longest name of a person, a built-in bot or a table:
 // every name is 1 to 16 of the characters A-Z a-z 0-9 _ . - (PROTOCOL.md
 // §1), not beginning with "-". A door whose protocol allows longer names
 // (the Mäxchen gateway's 20) checks them with CheckNameUpTo: the same
-// characters, skeleton and reservations.
-const MaxNameLen = 16
+// characters, skeleton and reservations. (Declared in lobby/ident, which
+// the words of lobby/words may import.)
+const MaxNameLen = ident.MaxNameLen
 
 // nameChars are the characters of a name, in words.
 const nameChars = "A-Z a-z 0-9 _ . -"
@@ -60,7 +62,7 @@ func (e *NameError) Error() string {
 	if e.Table {
 		what = "a table name"
 	}
-	shown := Clean(e.Name, 40)
+	shown := words.Clean(e.Name, 40)
 	switch e.Rule {
 	case ErrNameLong:
 		return fmt.Sprintf("%s is %d characters long: %s has at most %d", shown, len(e.Name), what, e.Max)
@@ -75,7 +77,7 @@ func (e *NameError) Error() string {
 }
 
 // Kind is Refused.
-func (e *NameError) Kind() Kind { return Refused }
+func (e *NameError) Kind() ErrorKind { return Refused }
 
 // Is matches the rule, and ErrBadName or ErrBadTableName for a refusal
 // of the characters, the length or the dash.
@@ -203,11 +205,11 @@ type LookalikeError struct {
 }
 
 func (e *LookalikeError) Error() string {
-	return fmt.Sprintf("%s looks like %s, which is taken; choose another", Clean(e.Name, 40), Clean(e.Taken, 40))
+	return fmt.Sprintf("%s looks like %s, which is taken; choose another", words.Clean(e.Name, 40), words.Clean(e.Taken, 40))
 }
 
 // Kind is Refused.
-func (e *LookalikeError) Kind() Kind { return Refused }
+func (e *LookalikeError) Kind() ErrorKind { return Refused }
 
 // Is matches the rule.
 func (e *LookalikeError) Is(target error) bool { return target == e.Rule }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
@@ -41,7 +42,7 @@ func (g *gatedStore) CreateGame(ctx context.Context, rec GameRecord) (id string,
 	return id, err
 }
 
-func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error {
+func (g *gatedStore) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 
@@ -57,7 +58,7 @@ func (g *gatedStore) UseInvite(ctx context.Context, table, code, fp string, now 
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.UseInvite(ctx, table, code, fp, now) })
 }
 
-func (g *gatedStore) SaveNextDice(ctx context.Context, table string, d NextDice) error {
+func (g *gatedStore) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.SaveNextDice(ctx, table, d) })
 }
 
@@ -75,7 +76,7 @@ func newGatedEnv(t *testing.T, d time.Duration) *env {
 // fair dice, as newFairEnv).
 func newGatedEnvDice(t *testing.T, d time.Duration, dice *lobbytest.Dice) *env {
 	t.Helper()
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: dice, botDelay: -1,
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: dice, botDelay: NoDelay,
 		gate: &gatedStore{}, saveTimeout: d}
 	e.open()
 	t.Cleanup(func() {
@@ -477,7 +478,7 @@ func TestPausedWritesOfEveryKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			stored := slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.ID == host.ID && g.Seed == "lucky 7" })
+			stored := slices.Contains(d.Given, fair.GivenSeed{Person: host.ID, Seed: "lucky 7"})
 			_, shown := tbl.Info().Fair.Seed(host.ID)
 			if stored != shown {
 				t.Fatalf("the seed stored %t, shown %t", stored, shown)

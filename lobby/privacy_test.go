@@ -133,7 +133,7 @@ func TestCreateTableNameOfAPrivateTable(t *testing.T) {
 // refusal names the limit; a closed table frees its place; admins and
 // the server's own programs are exempt; another person is not touched.
 func TestTablesPerPerson(t *testing.T) {
-	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: -1, maxTables: 2}
+	e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: NoDelay, maxTables: 2}
 	e.open()
 	t.Cleanup(e.close)
 	ctx := ctxT(t)
@@ -466,7 +466,7 @@ func TestKickMidGame(t *testing.T) {
 // sub-benchmarks; a test does not, on a shared machine).
 func BenchmarkTableFor(b *testing.B) {
 	st := newMemStore()
-	l, err := New(context.Background(), Config{Store: st, Clock: lobbytest.NewClock(), BotDelay: -1, MaxTables: -1})
+	l, err := New(context.Background(), Config{Store: st, Clock: lobbytest.NewClock(), BotDelay: NoDelay, MaxTables: NoLimit})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -503,5 +503,39 @@ func BenchmarkTableFor(b *testing.B) {
 				_, _ = l.TableFor(stranger, c.table)
 			}
 		})
+	}
+}
+
+// TestConfigNone: a zero MaxTables is the default cap, NoLimit none;
+// BotDelay and MaxTables take no other negative value.
+func TestConfigNone(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		maxTables int
+		hosts     int // tables ann may host
+	}{
+		{"zero: the default", 0, DefaultMaxTables},
+		{"NoLimit: no cap", NoLimit, DefaultMaxTables + 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &env{t: t, st: newMemStore(), clock: lobbytest.NewClock(), dice: lobbytest.NewDice(7), botDelay: NoDelay,
+				maxTables: c.maxTables}
+			e.open()
+			t.Cleanup(e.close)
+			ann := e.player("ann")
+			for i := range c.hosts + 1 {
+				_, err := e.lobby.CreateTable(ctxT(t), ann, TableConfig{Name: fmt.Sprintf("t%d", i), Rules: quickRules()})
+				if capped := c.maxTables != NoLimit && i == c.hosts; (err == nil) == capped || (capped && !errors.Is(err, ErrTooManyTables)) {
+					t.Fatalf("table %d (past the cap: %v): %v", i+1, capped, err)
+				}
+			}
+		})
+	}
+	for _, cfg := range []Config{{BotDelay: -2 * time.Millisecond}, {MaxTables: -2}} {
+		cfg.Store = newMemStore()
+		if l, err := New(ctxT(t), cfg); err == nil {
+			l.Close()
+			t.Errorf("New took bot delay %v, max tables %d", cfg.BotDelay, cfg.MaxTables)
+		}
 	}
 }

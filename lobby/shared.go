@@ -1,6 +1,10 @@
 package lobby
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mia-game/mia/lobby/words"
+)
 
 // maxShared bounds what one snapshot keeps for its viewers (one entry per
 // window size and clock second they draw, in practice a handful).
@@ -18,14 +22,14 @@ type shared struct {
 }
 
 // CleanLogLines is LogLines(n) with each line cleaned for a terminal
-// (Clean(line, maxRunes): the names in it were typed by people). The
+// (words.Clean(line, maxRunes): the names in it were typed by people). The
 // lines are made once for everyone who received this snapshot and are
 // shared: do not modify them.
 func (s Snapshot) CleanLogLines(n, maxRunes int) []string {
 	build := func() []string {
 		lines := s.LogLines(n)
 		for i, l := range lines {
-			lines[i] = Clean(l, maxRunes)
+			lines[i] = words.Clean(l, maxRunes)
 		}
 		return lines
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 func TestViewersShareWhatTheyDerive(t *testing.T) {
@@ -40,7 +41,7 @@ func TestViewersShareWhatTheyDerive(t *testing.T) {
 	}
 	want := a.LogLines(60)
 	for i := range want {
-		want[i] = Clean(want[i], 200)
+		want[i] = words.Clean(want[i], 200)
 	}
 	if fmt.Sprint(la) != fmt.Sprint(want) {
 		t.Errorf("shared log %q, want %q", la, want)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TableInfo is a table as the lobby lists it.
@@ -61,10 +62,10 @@ type Snapshot struct {
 	Game     *engine.View // the running or last game, from your seat; nil before the first
 	Deadline time.Time    // when the current turn times out
 	Chat     []ChatLine
-	Result   *Result // how the last game ended, until the next starts
+	Result   *ResultInfo // how the last game ended, until the next starts
 
 	names  []string       // by game seat, the players' names now
-	labels []string       // names with the bots marked (Label), for the words of the game
+	labels []string       // names with the bots marked (words.Label), for the words of the game
 	events []engine.Event // this viewer's redacted copy of the game's events
 	shared *shared        // what the viewers of this snapshot derive alike (shared.go)
 }
@@ -94,7 +95,7 @@ func (t *Table) snapshot(seat int) Snapshot {
 		snap.labels = make([]string, len(t.game.players))
 		for i, p := range t.game.players {
 			name := t.lobby.Name(p.ID)
-			snap.names[i], snap.labels[i] = name, Label(name, p.Bot)
+			snap.names[i], snap.labels[i] = name, words.Label(name, p.Bot)
 		}
 		snap.events = t.game.log(seat)
 	}
@@ -102,7 +103,7 @@ func (t *Table) snapshot(seat int) Snapshot {
 }
 
 // LogLines describes the last n events of the game in words, from the
-// viewer's seat (see Narrator): "bob passed 65 to you", "carol called
+// viewer's seat (see words.Narrator): "bob passed 65 to you", "carol called
 // alice a liar: 43, alice loses a life".
 func (s Snapshot) LogLines(n int) []string {
 	nar := s.Narrator()
@@ -117,8 +118,8 @@ func (s Snapshot) LogLines(n int) []string {
 }
 
 // Narrator tells the game's events from the viewer's seat.
-func (s Snapshot) Narrator() Narrator {
-	n := Narrator{Names: s.labels, You: s.You, Turn: -1}
+func (s Snapshot) Narrator() words.Narrator {
+	n := words.Narrator{Names: s.labels, You: s.You, Turn: -1}
 	if s.Game != nil {
 		n.Ranking = s.Game.Options.Ranking
 		if s.Game.Phase != engine.PhaseOver {
@@ -129,4 +130,4 @@ func (s Snapshot) Narrator() Narrator {
 }
 
 // Who is the name of seat, or "you" for the viewer's own.
-func (s Snapshot) Who(seat int) string { return s.Narrator().who(seat) }
+func (s Snapshot) Who(seat int) string { return s.Narrator().Who(seat) }

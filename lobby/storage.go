@@ -32,7 +32,7 @@ type Storage interface {
 	CreateGame(ctx context.Context, g GameRecord) (string, error)
 	// Append stores a game's next events, durably, before it returns; a
 	// non-nil res ends the game in the same write.
-	Append(ctx context.Context, gameID string, evs []engine.Event, res *GameResult) error
+	Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error
 	// Abandon ends a running game without a result, because the person
 	// by closed its table while it ran: no tally of games or wins and no
 	// rating moves, and the game is listed as abandoned by them.
@@ -55,10 +55,10 @@ type Storage interface {
 	// NextDice returns the dice kept for an open table's next game
 	// (SaveNextDice, or CreateGame's GameRecord.Next); ok is false when
 	// none are kept.
-	NextDice(ctx context.Context, table string) (d NextDice, ok bool, err error)
+	NextDice(ctx context.Context, table string) (d fair.NextDice, ok bool, err error)
 	// SaveNextDice keeps an open table's next dice, durably, before it
 	// returns, where no reader of the tables finds its secret seed.
-	SaveNextDice(ctx context.Context, table string, d NextDice) error
+	SaveNextDice(ctx context.Context, table string, d fair.NextDice) error
 	// AddChat keeps a line of an open table's chat, durably, with the
 	// last ChatKeep lines before it; the older go. It keeps who said it
 	// (FromID), never their name (From), which is looked up when shown.
@@ -68,20 +68,13 @@ type Storage interface {
 	Chat(ctx context.Context, table string) ([]ChatLine, error)
 }
 
-// NextDice is a table's secret seed for its next game (the commitment
-// shown is its SHA-256) and the seeds players gave for that game, by
-// person id: what a restart must find as it was. Storage keeps no names
-// (GivenSeed.Name) nor Seated.
-type NextDice struct {
-	Seed  fair.Seed
-	Given []GivenSeed
-}
-
 // TableRecord is a table as it is stored: its name, who may see it
 // (Access: privacy, host, members, creation), rules and seats, when it
 // was closed (zero while open), and who is seated for its next game (so
 // that a restart, clean or not, finds them seated; a game in progress
-// keeps its own players).
+// keeps its own players). It is the store's TableRecord in the lobby's
+// types (Access, Player), which the store may not import; lobbystore
+// converts one to the other.
 type TableRecord struct {
 	Name string
 	Access
@@ -109,14 +102,7 @@ type GameRecord struct {
 	// drawn as it begins: storage keeps them in the same write as the
 	// game (in place of the dice the game was dealt from), as
 	// SaveNextDice would.
-	Next *NextDice
-}
-
-// GameResult ends a game.
-type GameResult struct {
-	Ended     time.Time
-	Winner    int   // seat
-	Standings []int // seats, the winner first
+	Next *fair.NextDice
 }
 
 // SavedGame is an unfinished game found in storage, with its events.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // Table is one table: an actor goroutine that owns the table's seats, game,
@@ -41,7 +42,7 @@ type Table struct {
 	rec       TableRecord
 	sitters   []Player
 	game      *gameRun
-	result    *Result
+	result    *ResultInfo
 	subs      map[*Subscription]struct{}
 	watchers  map[string]int // open subscriptions by person id (addSub, removeSub)
 	chat      chatLog
@@ -99,12 +100,12 @@ func (r *gameRun) log(seat int) []engine.Event {
 	return evs[:len(evs):len(evs)]
 }
 
-// Result is how the last game at a table ended, in the players' names
+// ResultInfo is how the last game at a table ended, in the players' names
 // now.
-type Result struct {
+type ResultInfo struct {
 	GameID    string
-	Winner    string   // as Label shows it: a bot marked "[bot]"
-	Standings []string // first to last, each as Label shows it
+	Winner    string   // as words.Label shows it: a bot marked "[bot]"
+	Standings []string // first to last, each as words.Label shows it
 }
 
 func startTable(l *Lobby, rec TableRecord, k kept) *Table {
@@ -544,13 +545,13 @@ type HostStartsError struct {
 
 func (e *HostStartsError) Error() string {
 	if e.Seated {
-		return Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
+		return words.Clean(e.Host, MaxNameLen) + ", the host, starts the game (anyone seated may while the host is away)"
 	}
-	return Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
+	return words.Clean(e.Host, MaxNameLen) + ", the host, starts the game (or anyone seated while the host is away)"
 }
 
 // Kind is Refused.
-func (e *HostStartsError) Kind() Kind { return Refused }
+func (e *HostStartsError) Kind() ErrorKind { return Refused }
 
 // Is reports whether target is ErrNotHost.
 func (e *HostStartsError) Is(target error) bool { return target == ErrNotHost }
@@ -597,7 +598,7 @@ func (t *Table) Act(ctx context.Context, p Player, a engine.Action) error {
 
 // Say posts a chat line at the table.
 func (t *Table) Say(ctx context.Context, p Player, text string) error {
-	text = Clean(text, MaxChatRunes)
+	text = words.Clean(text, MaxChatRunes)
 	if text == "" {
 		return ErrEmptyMessage
 	}
@@ -871,9 +872,9 @@ func (t *Table) apply(actx context.Context, a engine.Action) error {
 	for i := range evs {
 		evs[i].At = now
 	}
-	var res *GameResult
+	var res *engine.Result
 	if next.Over() {
-		res = &GameResult{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
+		res = &engine.Result{Ended: now, Winner: next.Winner(), Standings: next.Standings()}
 	}
 	if err := t.save(actx, func(wctx context.Context) error { return t.lobby.cfg.Store.Append(wctx, run.id, evs, res) }); err != nil {
 		t.lobby.log.Error("could not save a move", "table", t.name, "game", run.id, "err", err)

@@ -24,7 +24,7 @@ import (
 //	go test -run '^$' -bench BotTables -benchtime 20000x ./sshapp/
 func BenchmarkBotTables(b *testing.B) {
 	const tables, seats = 50, 4
-	e := startBotServer(b, lobby.Config{BotDelay: -1}, func(c *Config) {
+	e := startBotServer(b, lobby.Config{BotDelay: lobby.NoDelay}, func(c *Config) {
 		c.Limits.MaxPerSource = -1
 		c.Limits.MaxUnauthenticated = -1
 	})

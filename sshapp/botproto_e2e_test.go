@@ -41,7 +41,7 @@ func isPrompt(l string) bool {
 func TestBotTableTwentyGames(t *testing.T) {
 	t.Parallel()
 	const games, seats = 20, 4
-	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay}, nil)
 	keys := make([]gossh.Signer, seats)
 	players := make([]lobby.Player, seats)
 	for i := range keys {
@@ -173,7 +173,7 @@ func TestBotTableTwentyGames(t *testing.T) {
 func TestBotGarbage(t *testing.T) {
 	t.Parallel()
 	clock := lobbytest.NewClock()
-	e := startBotServer(t, lobby.Config{BotDelay: -1, Clock: clock}, nil)
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay, Clock: clock}, nil)
 	names := []string{"good1", "good2", "junk", "mute"}
 	keys := map[string]gossh.Signer{}
 	players := map[string]lobby.Player{}
@@ -423,7 +423,7 @@ func TestBotGarbage(t *testing.T) {
 func TestBotCommand(t *testing.T) {
 	t.Parallel()
 	const idle = time.Second // long enough for a handshake under -race on a busy machine
-	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Limits.IdleTimeout = idle })
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay}, func(c *Config) { c.Limits.IdleTimeout = idle })
 	ctx := context.Background()
 	_, host := e.named(t, "hoster")
 	aKey, a := e.named(t, "alpha")
@@ -539,7 +539,7 @@ func TestBotCommand(t *testing.T) {
 // 1.
 func TestBotKickedAndClosed(t *testing.T) {
 	t.Parallel()
-	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay}, nil)
 	_, host := e.named(t, "hoster")
 	key, kicked := e.named(t, "kicked")
 	for _, tt := range []struct {
@@ -583,7 +583,7 @@ func TestBotKickedAndClosed(t *testing.T) {
 // as they are (games resume with the next start).
 func TestBotShutdown(t *testing.T) {
 	t.Parallel()
-	e := startBotServer(t, lobby.Config{BotDelay: -1}, nil)
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay}, nil)
 	_, host := e.named(t, "hoster")
 	key, _ := e.named(t, "stayer")
 	e.table(t, host, "keep", 3, fastRules(2))

@@ -40,7 +40,7 @@ func token(l string) string { return l[strings.LastIndex(l, ";")+1:] }
 func TestBotRulesAndMiaPass(t *testing.T) {
 	t.Parallel()
 	dice := &lobbytest.Script{}
-	e := startBotServer(t, lobby.Config{Dice: dice, BotDelay: -1}, nil)
+	e := startBotServer(t, lobby.Config{Dice: dice, BotDelay: lobby.NoDelay}, nil)
 	_, host := e.named(t, "host")
 	aKey, _ := e.named(t, "alpha")
 	bKey, _ := e.named(t, "beta")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 var (
@@ -23,7 +24,7 @@ var (
 // doors that show the claim on the table: a player's and a spectator's
 // table screen over SSH, the web's table page and, once the game is
 // over, the web's page of the game, move by move. At "double 1s" and at
-// Mia each says the words lobby.ClaimWords gives (the player's own claim
+// Mia each says the words words.ClaimWords gives (the player's own claim
 // told as "you"), and the game's page ends with Narrator.Won.
 func TestEveryDoorNamesTheClaimAlike(t *testing.T) {
 	t.Parallel()
@@ -31,7 +32,7 @@ func TestEveryDoorNamesTheClaimAlike(t *testing.T) {
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	rules := engine.DefaultOptions()
 	rules.Lives, rules.Ranking = 1, engine.Pips
-	rules = lobby.PresetKept(rules)
+	rules = words.PresetKept(rules)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tbl, err := e.lobby.CreateTable(ctx, alice, lobby.TableConfig{Name: "duel", Rules: rules, Seats: 2})

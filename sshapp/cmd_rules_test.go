@@ -23,7 +23,7 @@ import (
 // columns; flag errors are said as the other errors.
 func TestRuleOptionsOverSSH(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1)
+	e := startRecServer(t, lobby.NoDelay)
 	e.steps(t, []step{
 		{name: "maexchen", who: "alice", cmd: "table create mx --preset maexchen --seats 3", code: 0,
 			stdout: []string{"Table mx is open: public, 3 seats; preset maexchen, classic, 1 life, no pass, Mia shown at once, low claims lose, first out, 60s a turn."}},
@@ -123,7 +123,7 @@ func TestRuleOptionsOverSSH(t *testing.T) {
 func TestOptionGamesReplay(t *testing.T) {
 	t.Parallel()
 	dice := &lobbytest.Script{}
-	e := startRecServerDice(t, -1, dice)
+	e := startRecServerDice(t, lobby.NoDelay, dice)
 	ctx := context.Background()
 	p := map[string]lobby.Player{}
 	for _, n := range []string{"alice", "bob", "carol"} {

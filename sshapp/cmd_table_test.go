@@ -22,7 +22,7 @@ import (
 // then a ban.
 func TestTeamTables(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1, "root")
+	e := startRecServer(t, lobby.NoDelay, "root")
 	for _, n := range []string{"alice", "bob", "carol"} {
 		e.key(t, n)
 	}
@@ -175,7 +175,7 @@ func TestTeamTables(t *testing.T) {
 // every session, its open sessions are closed, and unban lets it back.
 func TestBans(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1, "root", "boss")
+	e := startRecServer(t, lobby.NoDelay, "root", "boss")
 	e.key(t, "bob")
 	e.key(t, "carol")
 	// bob holds a session open (a screen) when the ban comes.
@@ -260,7 +260,7 @@ func TestBans(t *testing.T) {
 // like it.
 func TestGatewayBansAndNames(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1, "root")
+	e := startRecServer(t, lobby.NoDelay, "root")
 	e.key(t, "carol")
 	e.key(t, "dave")
 	ctx := context.Background()

@@ -151,7 +151,7 @@ var (
 // is nobody's), where no one else's name may look like it; it is the one
 // door to a name, for the name command and the name prompt alike. The
 // lobby is told, so that every screen showing the person shows the new
-// name at once. Its errors have kinds (lobby.Kind): the name rule, a
+// name at once. Its errors have kinds (lobby.ErrorKind): the name rule, a
 // taken name (a person's, or a Mäxchen bot's: store.UDPName), both
 // Refused, or the store's failure, which the door that shows it logs.
 func (srv *Server) setName(ctx context.Context, key string, p store.Person, name string) (store.Person, error) {

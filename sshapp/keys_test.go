@@ -51,7 +51,7 @@ func (e *recEnv) finishedGame(t *testing.T, table string, ps ...lobby.Player) st
 // sessions end; the last key is never removed.
 func TestKeys(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1)
+	e := startRecServer(t, lobby.NoDelay)
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	e.finishedGame(t, "duel", alice, bob)
 
@@ -158,7 +158,7 @@ func TestKeys(t *testing.T) {
 // with the name played under beside it.
 func TestRenameReachesEveryScreen(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1)
+	e := startRecServer(t, lobby.NoDelay)
 	alice, bob := e.player(t, "alice"), e.player(t, "bob")
 	e.key(t, "carol")
 	ctx := context.Background()

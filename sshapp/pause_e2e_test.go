@@ -40,7 +40,7 @@ func (g *gatedStorage) CreateGame(ctx context.Context, rec lobby.GameRecord) (id
 	return id, err
 }
 
-func (g *gatedStorage) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
+func (g *gatedStorage) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(ctx context.Context) error { return g.Storage.Append(ctx, gameID, evs, res) })
 }
 
@@ -109,7 +109,7 @@ func TestBotTablePaused(t *testing.T) {
 		t.Fatal(err)
 	}
 	gate := &gatedStorage{Storage: lobbystore.New(st)}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: gate, SaveTimeout: 50 * time.Millisecond, BotDelay: -1,
+	l, err := lobby.New(context.Background(), lobby.Config{Store: gate, SaveTimeout: 50 * time.Millisecond, BotDelay: lobby.NoDelay,
 		Dice: lobbytest.NewDice(11)})
 	if err != nil {
 		t.Fatal(err)

@@ -21,8 +21,8 @@ func (e *SessionsError) Error() string {
 // Is matches ErrTooManySessions.
 func (e *SessionsError) Is(target error) bool { return target == ErrTooManySessions }
 
-// Kind is Refused: a limit says no (lobby.Kind).
-func (e *SessionsError) Kind() lobby.Kind { return lobby.Refused }
+// Kind is Refused: a limit says no (lobby.ErrorKind).
+func (e *SessionsError) Kind() lobby.ErrorKind { return lobby.Refused }
 
 // owner is whom a session counts for: its person, or its key while the key
 // is nobody's yet.

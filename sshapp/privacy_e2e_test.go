@@ -254,7 +254,7 @@ func TestPrivateTableAtEveryDoor(t *testing.T) {
 // admin's key is exempt; another person is not touched; a session closed
 // frees its place.
 func TestCapsPerPerson(t *testing.T) {
-	e := startRecServerWith(t, lobby.Config{BotDelay: -1, MaxTables: 2},
+	e := startRecServerWith(t, lobby.Config{BotDelay: lobby.NoDelay, MaxTables: 2},
 		func(c *Config) { c.Limits.MaxSessionsPerPerson = 3 }, "root")
 	// ann's second key, joined from another machine.
 	r := e.as(t, "ann", "keys add --json")
@@ -345,7 +345,7 @@ func TestCapsPerPerson(t *testing.T) {
 // as abandoned; no rating, game count or win moved; and all of it holds
 // after a restart.
 func TestCloseRunningTable(t *testing.T) {
-	e := startRecServer(t, -1, "root")
+	e := startRecServer(t, lobby.NoDelay, "root")
 	ctx := context.Background()
 	ann, bob := e.player(t, "ann"), e.player(t, "bob")
 	e.key(t, "carol")
@@ -475,7 +475,7 @@ func TestCloseRunningTable(t *testing.T) {
 // whom the host removes is told so, not that the table closed, and finds
 // it gone from the lobby.
 func TestKickedWatcherIsTold(t *testing.T) {
-	e := startRecServer(t, -1, "root")
+	e := startRecServer(t, lobby.NoDelay, "root")
 	e.steps(t, []step{{name: "create", who: "ann", cmd: "table create bobpriv --private", code: 0}})
 	r := e.as(t, "ann", "table invite bobpriv --json")
 	var inv command.TableDoc

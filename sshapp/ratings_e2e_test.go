@@ -20,7 +20,7 @@ import (
 // the new table's own board, never the closed one's, to outsiders and to
 // the old members alike.
 func TestRatingsOfPrivateTables(t *testing.T) {
-	e := startRecServer(t, -1, "root")
+	e := startRecServer(t, lobby.NoDelay, "root")
 	alice, bob, carol := e.player(t, "alice"), e.player(t, "bob"), e.player(t, "carol")
 	ctx := context.Background()
 	e.finishedGame(t, "pub", alice, carol)

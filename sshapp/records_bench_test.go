@@ -28,7 +28,7 @@ func fillGames(tb testing.TB, st *store.Store, pool []store.Seat, n int) {
 	tb.Helper()
 	ctx := context.Background()
 	for i := range 20 {
-		rec := store.Table{Name: fmt.Sprintf("t%d", i), Host: pool[0].Fingerprint, Rules: engine.DefaultOptions(),
+		rec := store.TableRecord{Name: fmt.Sprintf("t%d", i), Host: pool[0].Fingerprint, Rules: engine.DefaultOptions(),
 			Seats: 4, Created: time.Unix(0, 0)}
 		if err := st.CreateTable(ctx, rec); err != nil {
 			tb.Fatal(err)
@@ -74,7 +74,7 @@ func fillGames(tb testing.TB, st *store.Store, pool []store.Seat, n int) {
 					tb.Error(err)
 					return
 				}
-				res := &store.Result{Winner: g.Winner(), Standings: g.Standings()}
+				res := &engine.Result{Winner: g.Winner(), Standings: g.Standings()}
 				if err := st.Append(ctx, gm.ID, evs, res); err != nil {
 					tb.Error(err)
 					return

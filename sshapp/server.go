@@ -7,7 +7,7 @@
 // per command), sshapp/botline (the bot line protocol), sshapp/tui (every
 // screen) and sshapp/maexchen (the Mäxchen UDP gateway, wired by cmd/mia).
 //
-// It may import lobby, store (record types and errors only: the storage
+// It may import lobby (and lobby/words), store (record types and errors only: the storage
 // itself comes through the interfaces of Config.Storage, each declared by
 // the room that uses it), its rooms command, botline and tui, and
 // sshapp/internal/outbox (each session's output queue). Only cmd/mia

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/ssh"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/internal/outbox"
 	"github.com/mia-game/mia/sshapp/tui"
@@ -452,5 +453,5 @@ func commandName(args []string) string {
 	if len(args) == 0 {
 		return ""
 	}
-	return lobby.Clean(args[0], 32)
+	return words.Clean(args[0], 32)
 }

@@ -13,7 +13,7 @@ import (
 // handshake ended.
 func TestStats(t *testing.T) {
 	t.Parallel()
-	e := startBotServer(t, lobby.Config{BotDelay: -1}, func(c *Config) {
+	e := startBotServer(t, lobby.Config{BotDelay: lobby.NoDelay}, func(c *Config) {
 		c.Limits.VersionTimeout = 200 * time.Millisecond
 		c.Limits.PenaltyMin = -1
 	})

@@ -38,7 +38,7 @@ func startWebServer(t *testing.T, public bool, admins ...string) *webEnv {
 	}
 	base := "http://" + ln.Addr().String()
 	links := web.NewLinks(base, public)
-	e := startRecServerWith(t, lobby.Config{BotDelay: -1}, func(c *Config) { c.Web = links }, admins...)
+	e := startRecServerWith(t, lobby.Config{BotDelay: lobby.NoDelay}, func(c *Config) { c.Web = links }, admins...)
 	ws, err := web.New(web.Config{Lobby: e.lobby, Records: e.st, Links: links, Cast: tui.WriteCast})
 	if err != nil {
 		ln.Close()
@@ -181,7 +181,7 @@ func TestTableLink(t *testing.T) {
 // and games carry no link.
 func TestNoWebWindow(t *testing.T) {
 	t.Parallel()
-	e := startRecServer(t, -1)
+	e := startRecServer(t, lobby.NoDelay)
 	e.key(t, "alice")
 	e.steps(t, []step{
 		{name: "create", who: "alice", cmd: "table create club --private --seats 3 --bots 3", code: 0},

@@ -80,7 +80,7 @@ func testAbandonClosed(t *testing.T, private bool) {
 	if err := s.Abandon(ctx, cut.ID, at, why); err == nil {
 		t.Error("a game abandoned twice")
 	}
-	if err := s.Append(ctx, cut.ID, nil, &Result{Winner: 0, Standings: []int{0, 1, 2}}); err == nil {
+	if err := s.Append(ctx, cut.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1, 2}}); err == nil {
 		t.Error("an abandoned game took a result")
 	}
 

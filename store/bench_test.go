@@ -27,7 +27,7 @@ func BenchmarkAppend(b *testing.B) {
 		opts   engine.Options
 		n      int
 		chunks [][]engine.Event
-		res    *Result
+		res    *engine.Result
 	}
 	work := make([][]game, tables)
 	for w := range work {
@@ -65,7 +65,7 @@ func BenchmarkAppend(b *testing.B) {
 					return
 				}
 				for i, c := range g.chunks {
-					var res *Result
+					var res *engine.Result
 					if i == len(g.chunks)-1 {
 						res = g.res
 					}
@@ -131,7 +131,7 @@ type storedGame struct {
 	seats  []Seat
 	opts   engine.Options
 	events []engine.Event
-	res    *Result
+	res    *engine.Result
 }
 
 // shortGames plays n finished games of 2 to maxPlayers players with one

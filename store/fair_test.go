@@ -78,7 +78,7 @@ func TestFairSeedKeptApart(t *testing.T) {
 				t.Fatalf("the recovered game lost its seed: %+v", got)
 			}
 			if end == "finished" {
-				err = s.Append(ctx, created.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}})
+				err = s.Append(ctx, created.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}})
 			} else {
 				err = s.Abandon(ctx, created.ID, time.Now(), nil)
 			}

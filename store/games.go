@@ -110,13 +110,6 @@ func cloneAbandonment(a *Abandonment) *Abandonment {
 	return &c
 }
 
-// Result ends a game.
-type Result struct {
-	Ended     time.Time // zero: the time of the last event appended
-	Winner    int       // seat index
-	Standings []int     // seat indexes, winner first
-}
-
 // Replay is a game in the shape of PROTOCOL.md §3, the fields in its
 // order: the one type of that document. The store keeps a game's meta data
 // in it (without events); `replay GAME --json` writes it with the events,
@@ -281,14 +274,11 @@ func (s *Store) CreateGame(ctx context.Context, g Game) (Game, error) {
 // next dice of the game's table (SetNextDice): drawn as the game begins,
 // they replace those the game was dealt from, so that a stop at any
 // moment finds either the old dice unused or the game and the new dice.
-func (s *Store) CreateGameWithNext(ctx context.Context, g Game, next NextDice) (Game, error) {
-	if _, err := fair.ParseSeed(next.Seed); err != nil {
-		return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
-	}
+func (s *Store) CreateGameWithNext(ctx context.Context, g Game, next fair.NextDice) (Game, error) {
 	return s.createGame(ctx, g, &next)
 }
 
-func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, error) {
+func (s *Store) createGame(ctx context.Context, g Game, next *fair.NextDice) (Game, error) {
 	if err := ctxErr(ctx, "create game"); err != nil {
 		return Game{}, err
 	}
@@ -330,7 +320,7 @@ func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, e
 	var nextJSON []byte
 	if next != nil {
 		var err error
-		if nextJSON, err = json.Marshal(next); err != nil {
+		if nextJSON, err = json.Marshal(keep(*next)); err != nil {
 			return Game{}, fmt.Errorf("create game at %s: next dice: %w", g.Table, err)
 		}
 	}
@@ -375,7 +365,7 @@ func (s *Store) createGame(ctx context.Context, g Game, next *NextDice) (Game, e
 // events (ErrFinished). The players' tallies are updated in the same
 // transaction, and so are the ratings when res is given (see Leaderboard).
 // Many concurrent Appends share a commit (bbolt's DB.Batch).
-func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, res *Result) error {
+func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	if err := ctxErr(ctx, "append game "+gameID); err != nil {
 		return err
 	}
@@ -448,7 +438,7 @@ func (s *Store) Append(ctx context.Context, gameID string, evs []engine.Event, r
 // nothing); it is trusted for the seats. *after is set to what is true
 // once the transaction commits. The game's moves reach the tallies when
 // it ends (tallyEnded), not as they are appended.
-func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event, vals [][]byte, res *Result) error {
+func appendTx(tx *bolt.Tx, id uint64, known, after *liveGame, evs []engine.Event, vals [][]byte, res *engine.Result) error {
 	key := u64(id)
 	if tx.Bucket(bucketActive).Get(key) == nil {
 		if tx.Bucket(bucketGames).Get(key) == nil {
@@ -552,7 +542,7 @@ func lastSeq(c *bolt.Cursor, id uint64) int {
 }
 
 // finishTx marks a game finished and indexes it.
-func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res Result) error {
+func finishTx(tx *bolt.Tx, id uint64, rec *Replay, res engine.Result) error {
 	n := len(rec.Players)
 	if res.Winner < 0 || res.Winner >= n {
 		return fmt.Errorf("winner %d is not a seat of %d", res.Winner, n)
@@ -863,7 +853,7 @@ func (s *Store) InProgress(ctx context.Context) ([]Recovered, error) {
 			continue
 		}
 		if st.Over() {
-			res := &Result{Ended: l.evs[len(l.evs)-1].At, Winner: st.Winner(), Standings: st.Standings()}
+			res := &engine.Result{Ended: l.evs[len(l.evs)-1].At, Winner: st.Winner(), Standings: st.Standings()}
 			if err := s.Append(ctx, g.ID, nil, res); err != nil {
 				errs = append(errs, fmt.Errorf("recover game %s: finish: %w", g.ID, err))
 			}

@@ -87,7 +87,7 @@ func TestAppendChecks(t *testing.T) {
 		name string
 		id   string
 		evs  []engine.Event
-		res  *Result
+		res  *engine.Result
 		want error
 	}{
 		{"unknown game", "99", all[3:4], nil, ErrNotFound},
@@ -98,8 +98,8 @@ func TestAppendChecks(t *testing.T) {
 		{"not consecutive", gm.ID, bad(all[3], all[5]), nil, ErrSeq},
 		{"seat out of range", gm.ID, bad(wrongSeat), nil, nil},
 		{"unknown type", gm.ID, bad(engine.Event{Seq: 4, Type: "dance"}), nil, engine.ErrBadEvent},
-		{"winner out of range", gm.ID, all[3:4], &Result{Winner: 3}, nil},
-		{"no winner", gm.ID, all[3:4], &Result{Winner: -1}, nil},
+		{"winner out of range", gm.ID, all[3:4], &engine.Result{Winner: 3}, nil},
+		{"no winner", gm.ID, all[3:4], &engine.Result{Winner: -1}, nil},
 	}
 	for _, c := range cases {
 		err := s.Append(ctx, c.id, c.evs, c.res)
@@ -123,7 +123,7 @@ func TestAppendChecks(t *testing.T) {
 	if err := s.Append(ctx, gm.ID, []engine.Event{{Seq: len(all) + 1, Type: engine.EvRound, Round: 99}}, nil); !errors.Is(err, ErrFinished) {
 		t.Errorf("append after finish: err = %v, want ErrFinished", err)
 	}
-	if err := s.Append(ctx, gm.ID, nil, &Result{Winner: 0}); !errors.Is(err, ErrFinished) {
+	if err := s.Append(ctx, gm.ID, nil, &engine.Result{Winner: 0}); !errors.Is(err, ErrFinished) {
 		t.Errorf("finish twice: err = %v, want ErrFinished", err)
 	}
 	g, got, err := s.Game(ctx, gm.ID)
@@ -192,7 +192,7 @@ func TestGamesAndTallies(t *testing.T) {
 					return
 				}
 				for k, c := range chunks {
-					var res *Result
+					var res *engine.Result
 					if k == len(chunks)-1 {
 						res = resultOf(eg)
 					}

@@ -145,11 +145,11 @@ func playGame(t testing.TB, r *rand.Rand, opts engine.Options, players, maxActio
 	return g, chunks
 }
 
-func resultOf(g *engine.Game) *Result {
+func resultOf(g *engine.Game) *engine.Result {
 	if !g.Over() {
 		return nil
 	}
-	return &Result{Winner: g.Winner(), Standings: g.Standings()}
+	return &engine.Result{Winner: g.Winner(), Standings: g.Standings()}
 }
 
 // storeGame creates a game and appends its chunks, the result with the last.
@@ -161,7 +161,7 @@ func storeGame(t testing.TB, s *Store, table string, st []Seat, opts engine.Opti
 		t.Fatal(err)
 	}
 	for i, c := range chunks {
-		var res *Result
+		var res *engine.Result
 		if i == len(chunks)-1 {
 			res = resultOf(g)
 		}

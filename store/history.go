@@ -15,7 +15,7 @@ import (
 // table, nil when the store has none. Who may see what is not the store's
 // to say: the lobby's rule (lobby.Viewer.SeesGame) is, wired by
 // store/lobbystore.Shows. A nil GameFilter shows every game.
-type GameFilter func(g Game, t *Table) bool
+type GameFilter func(g Game, t *TableRecord) bool
 
 // GameShown reports whether keep shows game g, reading the record of the
 // table it was played at (RecordAt).
@@ -49,8 +49,8 @@ func (s *Store) History(ctx context.Context, q Query, keep GameFilter) ([]Game, 
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	records := map[string][]Table{} // by folded name
-	table := func(name string) ([]Table, error) {
+	records := map[string][]TableRecord{} // by folded name
+	table := func(name string) ([]TableRecord, error) {
 		key := fold(name)
 		if ts, ok := records[key]; ok {
 			return ts, nil

@@ -31,7 +31,7 @@ func TestHistoryFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
@@ -47,7 +47,7 @@ func TestHistoryFilters(t *testing.T) {
 	}
 	gone := play("gone", t0.Add(time.Hour)) // no table record
 	var noRecord []string
-	hideClub := func(g Game, tb *Table) bool {
+	hideClub := func(g Game, tb *TableRecord) bool {
 		if tb == nil {
 			noRecord = append(noRecord, g.ID)
 			return true
@@ -140,7 +140,7 @@ func TestNewMethodsCheckTheContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	checks := map[string]error{}
-	all := func(Game, *Table) bool { return true }
+	all := func(Game, *TableRecord) bool { return true }
 	_, checks["History"] = s.History(ctx, Query{}, all)
 	_, checks["Rounds"] = s.Rounds(ctx, []string{"1"})
 	_, checks["GameShown"] = s.GameShown(ctx, Game{Table: "t"}, all)
@@ -186,14 +186,14 @@ func TestClosedTableRecordsAfterNameReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
 	}
 	closeAt := func(at time.Time) {
 		t.Helper()
-		if err := s.UpdateTable(ctx, "G2", func(tb *Table) error { tb.Closed = at; return nil }); err != nil {
+		if err := s.UpdateTable(ctx, "G2", func(tb *TableRecord) error { tb.Closed = at; return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -244,7 +244,7 @@ func TestClosedTableRecordsAfterNameReused(t *testing.T) {
 
 	// The filter is handed each game's own table.
 	hostOf := map[string]string{}
-	keep := func(g Game, t *Table) bool {
+	keep := func(g Game, t *TableRecord) bool {
 		if t != nil {
 			hostOf[g.ID] = t.Host
 		}

@@ -311,10 +311,10 @@ func (m *migration) tables(tx *bolt.Tx) error {
 		b := tx.Bucket(name)
 		var (
 			keys [][]byte
-			ts   []Table
+			ts   []TableRecord
 		)
 		err := b.ForEach(func(k, v []byte) error {
-			var t Table
+			var t TableRecord
 			if err := json.Unmarshal(v, &t); err != nil {
 				return fmt.Errorf("decode table %x: %w", k, err)
 			}

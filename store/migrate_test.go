@@ -980,7 +980,7 @@ func sameAsFreshReplay(t *testing.T, s *Store) {
 		if !p.g.Finished() {
 			continue
 		}
-		res := Result{Ended: p.g.Ended, Winner: p.g.Winner, Standings: p.g.Standings}
+		res := engine.Result{Ended: p.g.Ended, Winner: p.g.Winner, Standings: p.g.Standings}
 		if err := fresh.Append(ctx, p.g.ID, nil, &res); err != nil {
 			t.Fatal(err)
 		}

@@ -437,7 +437,7 @@ func mergeTx(tx *bolt.Tx, old Person, into string) error {
 	if err := mergeKept(tx, old.ID, into); err != nil {
 		return err
 	}
-	swap := func(t *Table) bool {
+	swap := func(t *TableRecord) bool {
 		changed := false
 		if t.Host == old.ID {
 			t.Host, changed = into, true
@@ -464,10 +464,10 @@ func mergeTx(tx *bolt.Tx, old Person, into string) error {
 		b := tx.Bucket(name)
 		var (
 			keys [][]byte
-			vals []Table
+			vals []TableRecord
 		)
 		err := b.ForEach(func(k, v []byte) error {
-			var t Table
+			var t TableRecord
 			if err := json.Unmarshal(v, &t); err != nil {
 				return fmt.Errorf("decode table %x: %w", k, err)
 			}

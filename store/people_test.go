@@ -116,7 +116,7 @@ func TestKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateTable(ctx, Table{Name: "erins", Host: erin.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
+	if err := s.CreateTable(ctx, TableRecord{Name: "erins", Host: erin.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
 		Members: []string{bob.ID}, Seated: []Seat{{Person: erin.ID, Fingerprint: "SHA256:e1"}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+	if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 		t.Fatal(err)
 	}
 

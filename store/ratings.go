@@ -81,39 +81,39 @@ func (r Rating) Bot() bool { return r.Games > 0 && r.BotGames == r.Games }
 // table's, the table meaning one record of it (Table.Created tells the
 // records of a name apart; see TableRecords).
 type Board struct {
-	Table  *Table
+	Table  *TableRecord
 	Season rating.Season // rating.AllTime, or a month or week
 }
 
-// Kind selects the rows of a leaderboard.
-type Kind uint8
+// BoardKind selects the rows of a leaderboard.
+type BoardKind uint8
 
 // The kinds of rows.
 const (
-	Everyone Kind = iota
-	People        // people: not every rated game in a bot's seat (Rating.Bot)
-	Bots          // bots: every rated game in a bot's seat
+	Everyone BoardKind = iota
+	People             // people: not every rated game in a bot's seat (Rating.Bot)
+	Bots               // bots: every rated game in a bot's seat
 )
 
 // kindWords are the kinds' names: `leaderboard --json`'s "kind" and the
 // web window's ?kind=.
 var kindWords = [...]string{Everyone: "everyone", People: "people", Bots: "bots"}
 
-// Kinds are the kinds of rows, in the order they are offered.
-var Kinds = []Kind{Everyone, People, Bots}
+// BoardKinds are the kinds of rows, in the order they are offered.
+var BoardKinds = []BoardKind{Everyone, People, Bots}
 
 // String is the kind's name: "everyone", "people" or "bots".
-func (k Kind) String() string {
+func (k BoardKind) String() string {
 	if int(k) < len(kindWords) {
 		return kindWords[k]
 	}
 	return "kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ParseKind is the kind of a name String gives; ok is false for any
+// ParseBoardKind is the kind of a name String gives; ok is false for any
 // other word.
-func ParseKind(s string) (k Kind, ok bool) {
-	for _, k := range Kinds {
+func ParseBoardKind(s string) (k BoardKind, ok bool) {
+	for _, k := range BoardKinds {
 		if s == kindWords[k] {
 			return k, true
 		}
@@ -124,13 +124,13 @@ func ParseKind(s string) (k Kind, ok bool) {
 // BoardQuery asks for a leaderboard.
 type BoardQuery struct {
 	Board
-	Kind  Kind
+	Kind  BoardKind
 	Limit int // at most this many rows; all if 0 or less
 }
 
 // boardKey is the key of a board: "" for overall, "t" lower(name) 0x00
 // created(8) for a table's record.
-func boardKey(t *Table) []byte {
+func boardKey(t *TableRecord) []byte {
 	if t == nil {
 		return nil
 	}
@@ -395,7 +395,7 @@ func twice(players []ReplayPlayer) bool {
 // public: GamePublic), in all time and in the seasons it ended in. A seat
 // without a person plays as a newcomer and is not kept. It is the one
 // update, live (Append) and in a rebuild.
-func rateGame(rw boardRW, rec *Replay, seq uint64, table *Table, public bool) (GameRatings, error) {
+func rateGame(rw boardRW, rec *Replay, seq uint64, table *TableRecord, public bool) (GameRatings, error) {
 	out := GameRatings{Seq: seq}
 	n := len(rec.Players)
 	if n < 2 || !hasResult(rec) || twice(rec.Players) {
@@ -476,14 +476,14 @@ func rateGame(rw boardRW, rec *Replay, seq uint64, table *Table, public bool) (G
 // (lobby.Viewer.SeesGame, whose rule for a viewer who is nobody this is;
 // store/lobbystore tests that the two agree), so they count only on their
 // table's board, if any.
-func GamePublic(started time.Time, t *Table) bool {
+func GamePublic(started time.Time, t *TableRecord) bool {
 	return t != nil && !t.Private && !started.Before(t.Created)
 }
 
 // gameTable is the record of the table a game was played at (nil if
 // none, or if the game is older than every record of its name) and
 // whether the game is public (GamePublic).
-func gameTable(tx *bolt.Tx, name string, started time.Time) (*Table, bool, error) {
+func gameTable(tx *bolt.Tx, name string, started time.Time) (*TableRecord, bool, error) {
 	ts, err := tableRecordsTx(tx, name)
 	if err != nil {
 		return nil, false, err
@@ -495,7 +495,7 @@ func gameTable(tx *bolt.Tx, name string, started time.Time) (*Table, bool, error
 // recordOf is the record, of a name's records oldest first, of the table
 // a game started at `started` was played at; nil if the game is older
 // than every record (RecordAt would give the oldest).
-func recordOf(ts []Table, started time.Time) *Table {
+func recordOf(ts []TableRecord, started time.Time) *TableRecord {
 	t := RecordAt(ts, started)
 	if t == nil || started.Before(t.Created) {
 		return nil
@@ -506,7 +506,7 @@ func recordOf(ts []Table, started time.Time) *Table {
 // rateTx rates a game that finishes in tx: it takes the next finishing
 // number and rates the game live. A game without a result (hasResult)
 // takes neither.
-func rateTx(tx *bolt.Tx, id uint64, rec *Replay, table *Table, public bool) error {
+func rateTx(tx *bolt.Tx, id uint64, rec *Replay, table *TableRecord, public bool) error {
 	if !hasResult(rec) {
 		return nil
 	}
@@ -663,7 +663,7 @@ func rebuildTx(tx *bolt.Tx) (Rebuilt, error) {
 	out.Numbered = len(lates)
 
 	rw := mapRW{}
-	records := map[string][]Table{}
+	records := map[string][]TableRecord{}
 	changes := make(map[uint64][]byte, len(games))
 	for _, g := range games {
 		rec, err := getRated(tx, g.id)
@@ -821,7 +821,7 @@ func (s *Store) Leaderboard(ctx context.Context, q BoardQuery) ([]Rating, error)
 
 // Seasons lists the seasons of period p in which a board has rated games,
 // newest first (none for rating.Off).
-func (s *Store) Seasons(ctx context.Context, table *Table, p rating.Period) ([]rating.Season, error) {
+func (s *Store) Seasons(ctx context.Context, table *TableRecord, p rating.Period) ([]rating.Season, error) {
 	if err := ctxErr(ctx, "seasons"); err != nil {
 		return nil, err
 	}
@@ -924,7 +924,7 @@ const trendScan = 2000
 
 // Trend is a person's all-time rating on a board (table nil: overall)
 // after each of their last n rated games there, oldest first.
-func (s *Store) Trend(ctx context.Context, person string, table *Table, n int) ([]Point, error) {
+func (s *Store) Trend(ctx context.Context, person string, table *TableRecord, n int) ([]Point, error) {
 	if err := ctxErr(ctx, "trend"); err != nil {
 		return nil, err
 	}

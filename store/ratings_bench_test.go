@@ -38,7 +38,7 @@ func bulkGames(b *testing.B, s *Store, n int) {
 					rec.Players = append(rec.Players, ReplayPlayer{Seat: j, Person: who, Name: who, Fingerprint: who})
 				}
 				standings := r.Perm(np)
-				if err := finishTx(tx, id, &rec, Result{Ended: rec.Started.Add(4 * time.Minute), Winner: standings[0], Standings: standings}); err != nil {
+				if err := finishTx(tx, id, &rec, engine.Result{Ended: rec.Started.Add(4 * time.Minute), Winner: standings[0], Standings: standings}); err != nil {
 					return err
 				}
 				table, public, err := gameTable(tx, rec.Table, rec.Started)

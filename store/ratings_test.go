@@ -52,14 +52,14 @@ func finishGameAt(t testing.TB, s *Store, table string, st []Seat, standings []i
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Append(ctx, g.ID, nil, &Result{Ended: ended, Winner: standings[0], Standings: standings}); err != nil {
+	if err := s.Append(ctx, g.ID, nil, &engine.Result{Ended: ended, Winner: standings[0], Standings: standings}); err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
 // createTable stores a table, public or private, created at `at`.
-func createTable(t testing.TB, s *Store, name string, private bool, at time.Time) Table {
+func createTable(t testing.TB, s *Store, name string, private bool, at time.Time) TableRecord {
 	t.Helper()
 	tb := table(name)
 	tb.Private, tb.Created = private, at
@@ -246,7 +246,7 @@ func TestRatingsBotSeats(t *testing.T) {
 	if r.Games != 1 || r.BotGames != 1 || !r.Bot() {
 		t.Errorf("after a game as a bot: %+v (bot %v)", r, r.Bot())
 	}
-	kinds := func(k Kind) []string {
+	kinds := func(k BoardKind) []string {
 		rs, err := s.Leaderboard(ctx, BoardQuery{Kind: k})
 		if err != nil {
 			t.Fatal(err)
@@ -296,7 +296,7 @@ func TestRatingsPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range chunks {
-		var res *Result
+		var res *engine.Result
 		if i == len(chunks)-1 {
 			res = resultOf(eg)
 		}
@@ -341,7 +341,7 @@ func TestRatingsPrivate(t *testing.T) {
 
 	// The table closes; a public table takes its name. Its board is its
 	// own: empty, then only its own games.
-	if err := s.UpdateTable(ctx, "secret", func(tb *Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "secret", func(tb *TableRecord) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	reused := createTable(t, s, "SECRET", false, t0.Add(2*time.Hour))
@@ -487,7 +487,7 @@ func snapshot(t testing.TB, s *Store) map[string]string {
 // and a table without a record; over five months. Now and then one
 // person holds two seats. It returns the games by id and their tables'
 // records.
-func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*Table) {
+func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*TableRecord) {
 	t.Helper()
 	ctx := context.Background()
 	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
@@ -495,7 +495,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	pub := createTable(t, s, "pub", false, t0)
 	club := createTable(t, s, "club", true, t0)
 	old := createTable(t, s, "secret", true, t0)
-	if err := s.UpdateTable(ctx, "secret", func(tb *Table) error { tb.Closed = reuse; return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "secret", func(tb *TableRecord) error { tb.Closed = reuse; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	old.Closed = reuse
@@ -504,7 +504,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	r := newRand(26)
 	type plan struct {
 		g   Game
-		res Result
+		res engine.Result
 	}
 	plans := make([]plan, n)
 	for i := range plans {
@@ -526,7 +526,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 		}
 		plans[i] = plan{
 			g:   Game{Table: tbl, Seats: st, Rules: engine.DefaultOptions(), Started: started},
-			res: Result{Ended: started.Add(time.Duration(r.Int64N(int64(40 * time.Minute)))), Winner: standings[0], Standings: standings},
+			res: engine.Result{Ended: started.Add(time.Duration(r.Int64N(int64(40 * time.Minute)))), Winner: standings[0], Standings: standings},
 		}
 	}
 	var (
@@ -566,7 +566,7 @@ func randomHistory(t testing.TB, s *Store, n int) (map[string]Game, map[string]*
 	if t.Failed() {
 		t.FailNow()
 	}
-	return games, map[string]*Table{"pub": &pub, "club": &club, "secret old": &old, "secret": &neu}
+	return games, map[string]*TableRecord{"pub": &pub, "club": &club, "secret old": &old, "secret": &neu}
 }
 
 // TestRebuildEqualsLive: 10,000 random games rated live through the store
@@ -844,21 +844,21 @@ func TestAbandonedGamesAreNotRated(t *testing.T) {
 // no kind.
 func TestKindNames(t *testing.T) {
 	for _, c := range []struct {
-		kind Kind
+		kind BoardKind
 		name string
 	}{{Everyone, "everyone"}, {People, "people"}, {Bots, "bots"}} {
 		if got := c.kind.String(); got != c.name {
 			t.Errorf("%d names itself %q, want %q", c.kind, got, c.name)
 		}
-		if k, ok := ParseKind(c.name); !ok || k != c.kind {
+		if k, ok := ParseBoardKind(c.name); !ok || k != c.kind {
 			t.Errorf("ParseKind(%q) = %d, %v", c.name, k, ok)
 		}
 	}
-	if len(Kinds) != 3 {
-		t.Errorf("Kinds: %v", Kinds)
+	if len(BoardKinds) != 3 {
+		t.Errorf("Kinds: %v", BoardKinds)
 	}
 	for _, w := range []string{"", "People", "bot", "all", "kind(3)"} {
-		if k, ok := ParseKind(w); ok {
+		if k, ok := ParseBoardKind(w); ok {
 			t.Errorf("ParseKind(%q) = %d, a kind", w, k)
 		}
 	}

@@ -27,7 +27,7 @@ func BenchmarkStatsReads10k(b *testing.B) {
 	x := seats(1)[0].Person
 	// What a stranger sees: the games of public tables (the lobby's rule,
 	// without its other cases).
-	stranger := func(g Game, t *Table) bool { return t == nil || !t.Private }
+	stranger := func(g Game, t *TableRecord) bool { return t == nil || !t.Private }
 	slow := func(b *testing.B, start time.Time) {
 		if d := time.Since(start); d >= 100*time.Millisecond {
 			b.Errorf("one read took %v", d)

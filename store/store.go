@@ -21,8 +21,8 @@
 //	          have names that look alike
 //	key_codes sha256(code) -> the person and expiry of a one-time code
 //	          that attaches a key to them (keys add / keys join)
-//	tables    lower(name) -> Table (JSON): the newest table of that name
-//	closed_tables lower(name) 0x00 created(8) -> Table (JSON): closed tables
+//	tables    lower(name) -> TableRecord (JSON): the newest table of that name
+//	closed_tables lower(name) 0x00 created(8) -> TableRecord (JSON): closed tables
 //	          whose name was used again, so their games keep their rules of
 //	          who may see them
 //	invites   lower(table) 0x00 sha256(code) -> expiry (JSON)
@@ -51,9 +51,9 @@
 //	          for the address it plays from (registered, or held)
 //	seeds     id(8) -> a running game's secret server seed (hex), moved into
 //	          the game's "fair" proof when it ends (see engine/fair)
-//	next_dice lower(table) -> NextDice (JSON): an open table's secret seed
+//	next_dice lower(table) -> keptDice (JSON): an open table's secret seed
 //	          for its next game and the seeds people gave for it, by person
-//	chat      lower(table) 0x00 seq(8) -> ChatLine (JSON): the last lines
+//	chat      lower(table) 0x00 seq(8) -> ChatRecord (JSON): the last lines
 //	          of an open table's chat, by the person who said each
 //
 // A file of an older schema is migrated on open, in one transaction

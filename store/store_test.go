@@ -332,7 +332,7 @@ func TestCommitLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Append(ctx, g.ID, nil, &Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+	if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 		t.Fatal(err)
 	}
 	after := s.CommitLatency()

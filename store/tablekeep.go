@@ -21,25 +21,46 @@ import (
 // table of that name while it is open: closing it, or opening a new table
 // of its name, drops them.
 
-// NextDice is a table's secret seed for its next game (engine/fair: its
-// SHA-256 is the commitment shown) and the seeds people gave for that
-// game. It is kept apart from the table's record, which commands read.
-type NextDice struct {
-	Seed  string      `json:"seed"` // 64 hex digits
-	Given []GivenSeed `json:"given,omitempty"`
+// keptDice are a table's next dice (fair.NextDice) as the store keeps
+// them, in JSON: the secret seed in hex. They are kept apart from the
+// table's record, which commands read.
+type keptDice struct {
+	Seed  string     `json:"seed"` // 64 hex digits
+	Given []keptSeed `json:"given,omitempty"`
 }
 
-// GivenSeed is a seed a person gave, by their id (a name is looked up
-// when shown).
-type GivenSeed struct {
+// keptSeed is a fair.GivenSeed as keptDice keep it.
+type keptSeed struct {
 	Person string `json:"person"`
 	Seed   string `json:"seed"`
 }
 
-// ChatLine is a line of a table's chat, by the id of the person who said
-// it (a name is looked up when shown); no person for a notice of the
-// server's.
-type ChatLine struct {
+// keep is d as the store keeps it.
+func keep(d fair.NextDice) keptDice {
+	k := keptDice{Seed: d.Seed.Reveal()}
+	for _, g := range d.Given {
+		k.Given = append(k.Given, keptSeed(g))
+	}
+	return k
+}
+
+// dice are the next dice k keeps.
+func (k keptDice) dice() (fair.NextDice, error) {
+	seed, err := fair.ParseSeed(k.Seed)
+	if err != nil {
+		return fair.NextDice{}, err
+	}
+	d := fair.NextDice{Seed: seed}
+	for _, g := range k.Given {
+		d.Given = append(d.Given, fair.GivenSeed(g))
+	}
+	return d, nil
+}
+
+// ChatRecord is a line of a table's chat as the store keeps it: by the
+// id of the person who said it (a name is looked up when shown); no
+// person for a notice of the server's.
+type ChatRecord struct {
 	At     time.Time `json:"at"`
 	Person string    `json:"person,omitempty"`
 	Bot    bool      `json:"bot,omitempty"`
@@ -47,27 +68,24 @@ type ChatLine struct {
 }
 
 // openTable reads an open table's record, or fails with ErrNotFound.
-func openTable(tx *bolt.Tx, name string) (Table, error) {
+func openTable(tx *bolt.Tx, name string) (TableRecord, error) {
 	t, err := getTable(tx, name)
 	if err != nil {
-		return Table{}, err
+		return TableRecord{}, err
 	}
 	if !t.IsOpen() {
-		return Table{}, fmt.Errorf("table closed: %w", ErrNotFound)
+		return TableRecord{}, fmt.Errorf("table closed: %w", ErrNotFound)
 	}
 	return t, nil
 }
 
 // SetNextDice keeps an open table's next dice, durably, in place of those
 // kept before. ErrNotFound if the table is not open.
-func (s *Store) SetNextDice(ctx context.Context, table string, d NextDice) error {
+func (s *Store) SetNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	if err := ctxErr(ctx, "set next dice"); err != nil {
 		return err
 	}
-	if _, err := fair.ParseSeed(d.Seed); err != nil {
-		return fmt.Errorf("set next dice of %s: %w", table, err)
-	}
-	v, err := json.Marshal(d)
+	v, err := json.Marshal(keep(d))
 	if err != nil {
 		return fmt.Errorf("set next dice of %s: %w", table, err)
 	}
@@ -85,20 +103,24 @@ func (s *Store) SetNextDice(ctx context.Context, table string, d NextDice) error
 
 // NextDice returns the next dice kept for a table; ErrNotFound if none
 // are.
-func (s *Store) NextDice(ctx context.Context, table string) (NextDice, error) {
+func (s *Store) NextDice(ctx context.Context, table string) (fair.NextDice, error) {
 	if err := ctxErr(ctx, "next dice"); err != nil {
-		return NextDice{}, err
+		return fair.NextDice{}, err
 	}
-	var d NextDice
+	var k keptDice
 	err := s.db.View(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketNextDice).Get([]byte(fold(table)))
 		if v == nil {
 			return ErrNotFound
 		}
-		return json.Unmarshal(v, &d)
+		return json.Unmarshal(v, &k)
 	})
 	if err != nil {
-		return NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
+		return fair.NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
+	}
+	d, err := k.dice()
+	if err != nil {
+		return fair.NextDice{}, fmt.Errorf("next dice of %s: %w", table, err)
 	}
 	return d, nil
 }
@@ -109,7 +131,7 @@ func chatPrefix(table string) []byte { return append([]byte(fold(table)), 0) }
 // AddChat keeps a line of an open table's chat, durably, and drops the
 // oldest lines beyond the last keep. ErrNotFound if the table is not
 // open.
-func (s *Store) AddChat(ctx context.Context, table string, l ChatLine, keep int) error {
+func (s *Store) AddChat(ctx context.Context, table string, l ChatRecord, keep int) error {
 	if err := ctxErr(ctx, "add chat"); err != nil {
 		return err
 	}
@@ -150,16 +172,16 @@ func (s *Store) AddChat(ctx context.Context, table string, l ChatLine, keep int)
 }
 
 // Chat returns the lines kept of a table's chat, oldest first.
-func (s *Store) Chat(ctx context.Context, table string) ([]ChatLine, error) {
+func (s *Store) Chat(ctx context.Context, table string) ([]ChatRecord, error) {
 	if err := ctxErr(ctx, "chat"); err != nil {
 		return nil, err
 	}
-	var out []ChatLine
+	var out []ChatRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
 		prefix := chatPrefix(table)
 		c := tx.Bucket(bucketChat).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var l ChatLine
+			var l ChatRecord
 			if err := json.Unmarshal(v, &l); err != nil {
 				return fmt.Errorf("decode chat line %x: %w", k, err)
 			}
@@ -202,15 +224,15 @@ func mergeKept(tx *bolt.Tx, from, into string) error {
 	type kv struct{ k, v []byte }
 	var puts []kv
 	err := dice.ForEach(func(k, v []byte) error {
-		var d NextDice
+		var d keptDice
 		if err := json.Unmarshal(v, &d); err != nil {
 			return fmt.Errorf("decode next dice of %q: %w", k, err)
 		}
-		i := slices.IndexFunc(d.Given, func(g GivenSeed) bool { return g.Person == from })
+		i := slices.IndexFunc(d.Given, func(g keptSeed) bool { return g.Person == from })
 		if i < 0 {
 			return nil
 		}
-		if slices.ContainsFunc(d.Given, func(g GivenSeed) bool { return g.Person == into }) {
+		if slices.ContainsFunc(d.Given, func(g keptSeed) bool { return g.Person == into }) {
 			d.Given = slices.Delete(d.Given, i, i+1)
 		} else {
 			d.Given[i].Person = into
@@ -228,7 +250,7 @@ func mergeKept(tx *bolt.Tx, from, into string) error {
 	chat := tx.Bucket(bucketChat)
 	var lines []kv
 	err = chat.ForEach(func(k, v []byte) error {
-		var l ChatLine
+		var l ChatRecord
 		if err := json.Unmarshal(v, &l); err != nil {
 			return fmt.Errorf("decode chat line %x: %w", k, err)
 		}
@@ -271,7 +293,7 @@ func checkKept(tx *bolt.Tx) []error {
 	people := tx.Bucket(bucketPeople)
 	unknown := func(id string) bool { return ident.HasKeys(id) && people.Get([]byte(id)) == nil }
 	_ = tx.Bucket(bucketNextDice).ForEach(func(k, v []byte) error {
-		var d NextDice
+		var d keptDice
 		switch {
 		case !open(k):
 			errs = append(errs, fmt.Errorf("next dice of %q, no open table", k))
@@ -291,7 +313,7 @@ func checkKept(tx *bolt.Tx) []error {
 	})
 	_ = tx.Bucket(bucketChat).ForEach(func(k, v []byte) error {
 		i := len(k) - 9 // name 0x00 seq(8)
-		var l ChatLine
+		var l ChatRecord
 		switch {
 		case i < 1 || k[i] != 0:
 			errs = append(errs, fmt.Errorf("chat: bad key %x", k))

@@ -21,26 +21,35 @@ import (
 func TestTableKeeps(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
-	if err := s.CreateTable(ctx, Table{Name: "Club", Host: "SHA256:h", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
+	if err := s.CreateTable(ctx, TableRecord{Name: "Club", Host: "SHA256:h", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 		t.Fatal(err)
 	}
 	alice, err := s.SetName(ctx, "SHA256:a", "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := fair.NewSeed().Reveal()
-	d := NextDice{Seed: seed, Given: []GivenSeed{{Person: alice.ID, Seed: "a seed"}}}
+	seed := fair.NewSeed()
+	d := fair.NextDice{Seed: seed, Given: []fair.GivenSeed{{Person: alice.ID, Seed: "a seed"}}}
 	if err := s.SetNextDice(ctx, "club", d); err != nil {
 		t.Fatal(err)
-	}
-	if err := s.SetNextDice(ctx, "club", NextDice{Seed: "not hex"}); err == nil {
-		t.Error("a bad seed was kept")
 	}
 	if got, err := s.NextDice(ctx, "CLUB"); err != nil || got.Seed != seed || len(got.Given) != 1 {
 		t.Fatalf("next dice %+v %v", got, err)
 	}
+	// A seed that does not parse, as a damaged file could hold it.
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketNextDice).Put([]byte("club"), []byte(`{"seed":"not hex"}`))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.NextDice(ctx, "club"); !errors.Is(err, fair.ErrBadSeed) {
+		t.Errorf("a bad seed read back: %+v %v", got, err)
+	}
+	if err := s.SetNextDice(ctx, "club", d); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 7 {
-		if err := s.AddChat(ctx, "club", ChatLine{Person: alice.ID, Text: fmt.Sprint("line ", i)}, 5); err != nil {
+		if err := s.AddChat(ctx, "club", ChatRecord{Person: alice.ID, Text: fmt.Sprint("line ", i)}, 5); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,8 +57,8 @@ func TestTableKeeps(t *testing.T) {
 	if err != nil || len(ls) != 5 || ls[0].Text != "line 2" || ls[4].Text != "line 6" {
 		t.Fatalf("chat %+v %v, want lines 2 to 6", ls, err)
 	}
-	next := fair.NewSeed().Reveal()
-	g, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, NextDice{Seed: next})
+	next := fair.NewSeed()
+	g, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, fair.NextDice{Seed: next})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +70,7 @@ func TestTableKeeps(t *testing.T) {
 	}
 	// Something no open table owns, as a damaged file could hold it.
 	if err := s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketNextDice).Put([]byte("gone"), []byte(`{"seed":"`+seed+`"}`)); err != nil {
+		if err := tx.Bucket(bucketNextDice).Put([]byte("gone"), []byte(`{"seed":"`+seed.Reveal()+`"}`)); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketChat).Put(append([]byte("club\x00"), u64(99)...), []byte(`{"person":"p:404","text":"x"}`)); err != nil {
@@ -85,7 +94,7 @@ func TestTableKeeps(t *testing.T) {
 	if err := s.db.Update(func(tx *bolt.Tx) error { return dropKept(tx, "gone") }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateTable(ctx, "club", func(tb *Table) error { tb.Closed = tb.Created.Add(1); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "club", func(tb *TableRecord) error { tb.Closed = tb.Created.Add(1); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.NextDice(ctx, "club"); !errors.Is(err, ErrNotFound) {
@@ -95,14 +104,14 @@ func TestTableKeeps(t *testing.T) {
 		t.Errorf("a closed table's chat: %+v", ls)
 	}
 	for _, err := range []error{
-		s.SetNextDice(ctx, "club", d), s.AddChat(ctx, "club", ChatLine{Text: "x"}, 5),
+		s.SetNextDice(ctx, "club", d), s.AddChat(ctx, "club", ChatRecord{Text: "x"}, 5),
 		s.SetNextDice(ctx, "none", d),
 	} {
 		if !errors.Is(err, ErrNotFound) {
 			t.Errorf("kept at a closed or missing table: %v", err)
 		}
 	}
-	if _, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, NextDice{Seed: next}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.CreateGameWithNext(ctx, Game{Table: "club", Seats: seats(2), Rules: engine.DefaultOptions()}, fair.NextDice{Seed: next}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a game with next dice at a closed table: %v", err)
 	}
 	if err := s.Check(ctx); err != nil {
@@ -127,20 +136,20 @@ func TestJoinKeyMovesKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"one", "two"} {
-		if err := s.CreateTable(ctx, Table{Name: name, Host: alice.ID, Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
+		if err := s.CreateTable(ctx, TableRecord{Name: name, Host: alice.ID, Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	seed := fair.NewSeed().Reveal()
-	if err := s.SetNextDice(ctx, "one", NextDice{Seed: seed, Given: []GivenSeed{{Person: laptop.ID, Seed: "laptop's"}}}); err != nil {
+	seed := fair.NewSeed()
+	if err := s.SetNextDice(ctx, "one", fair.NextDice{Seed: seed, Given: []fair.GivenSeed{{Person: laptop.ID, Seed: "laptop's"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetNextDice(ctx, "two", NextDice{Seed: seed, Given: []GivenSeed{
+	if err := s.SetNextDice(ctx, "two", fair.NextDice{Seed: seed, Given: []fair.GivenSeed{
 		{Person: laptop.ID, Seed: "laptop's"}, {Person: alice.ID, Seed: "alice's"}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, who := range []string{laptop.ID, alice.ID, laptop.ID} {
-		if err := s.AddChat(ctx, "one", ChatLine{At: now, Person: who, Text: "from " + who}, 50); err != nil {
+		if err := s.AddChat(ctx, "one", ChatRecord{At: now, Person: who, Text: "from " + who}, 50); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,11 +16,12 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// Table is a table's configuration. Tables are keyed by name, ignoring
-// case. A closed table's record stays (for history); when a new table of
+// TableRecord is a table's record: its configuration, who may see it,
+// who sits for its next game, and when it closed. Tables are keyed by
+// name, ignoring case. A closed table's record stays (for history); when a new table of
 // the same name is created, the closed record moves aside (TableRecords
 // still lists it) and the new one takes the name.
-type Table struct {
+type TableRecord struct {
 	Name    string         `json:"name"`
 	Host    string         `json:"host"` // the host's person id
 	Rules   engine.Options `json:"rules"`
@@ -41,12 +42,12 @@ type Table struct {
 }
 
 // IsOpen reports whether the table is not closed.
-func (t Table) IsOpen() bool { return t.Closed.IsZero() }
+func (t TableRecord) IsOpen() bool { return t.Closed.IsZero() }
 
 // validTable checks what the store relies on: a name (without NUL
 // bytes, which would break the index keys), seats and valid rules. What a
 // table's name may be is the caller's rule (lobby.CheckTableName).
-func validTable(t Table) error {
+func validTable(t TableRecord) error {
 	if t.Name == "" {
 		return errors.New("a table needs a name")
 	}
@@ -70,7 +71,7 @@ func validTable(t Table) error {
 // TableRecords). A zero Created is set to now; Closed must be zero. The
 // name must not be empty nor hold a NUL byte, Seats 2–10, and the rules
 // valid.
-func (s *Store) CreateTable(ctx context.Context, t Table) error {
+func (s *Store) CreateTable(ctx context.Context, t TableRecord) error {
 	if err := ctxErr(ctx, "create table"); err != nil {
 		return err
 	}
@@ -112,18 +113,18 @@ func (s *Store) CreateTable(ctx context.Context, t Table) error {
 
 // Table returns the table of that name (ignoring case), open or closed, or
 // ErrNotFound.
-func (s *Store) Table(ctx context.Context, name string) (Table, error) {
+func (s *Store) Table(ctx context.Context, name string) (TableRecord, error) {
 	if err := ctxErr(ctx, "table"); err != nil {
-		return Table{}, err
+		return TableRecord{}, err
 	}
-	var t Table
+	var t TableRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		t, err = getTable(tx, name)
 		return err
 	})
 	if err != nil {
-		return Table{}, fmt.Errorf("table %s: %w", name, err)
+		return TableRecord{}, fmt.Errorf("table %s: %w", name, err)
 	}
 	return t, nil
 }
@@ -132,7 +133,7 @@ func (s *Store) Table(ctx context.Context, name string) (Table, error) {
 // one transaction. An error from fn aborts the update and is returned
 // (wrapped). fn must not rename the table. Closing it (setting Closed)
 // voids its outstanding invites, and drops its next dice and its chat.
-func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) error) error {
+func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*TableRecord) error) error {
 	if err := ctxErr(ctx, "update table"); err != nil {
 		return err
 	}
@@ -170,14 +171,14 @@ func (s *Store) UpdateTable(ctx context.Context, name string, fn func(*Table) er
 }
 
 // OpenTables lists the tables not closed, sorted by name (ignoring case).
-func (s *Store) OpenTables(ctx context.Context) ([]Table, error) {
+func (s *Store) OpenTables(ctx context.Context) ([]TableRecord, error) {
 	if err := ctxErr(ctx, "open tables"); err != nil {
 		return nil, err
 	}
-	var ts []Table
+	var ts []TableRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketTables).ForEach(func(k, v []byte) error {
-			var t Table
+			var t TableRecord
 			if err := json.Unmarshal(v, &t); err != nil {
 				return fmt.Errorf("decode table %s: %w", k, err)
 			}
@@ -197,11 +198,11 @@ func (s *Store) OpenTables(ctx context.Context) ([]Table, error) {
 // (ignoring case), oldest first: the closed tables whose name was used
 // again, then the newest table, open or closed. None is not an error.
 // RecordAt picks the one a game was played at.
-func (s *Store) TableRecords(ctx context.Context, name string) ([]Table, error) {
+func (s *Store) TableRecords(ctx context.Context, name string) ([]TableRecord, error) {
 	if err := ctxErr(ctx, "table records"); err != nil {
 		return nil, err
 	}
-	var ts []Table
+	var ts []TableRecord
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		ts, err = tableRecordsTx(tx, name)
@@ -214,12 +215,12 @@ func (s *Store) TableRecords(ctx context.Context, name string) ([]Table, error) 
 }
 
 // tableRecordsTx is TableRecords in tx.
-func tableRecordsTx(tx *bolt.Tx, name string) ([]Table, error) {
-	var ts []Table
+func tableRecordsTx(tx *bolt.Tx, name string) ([]TableRecord, error) {
+	var ts []TableRecord
 	prefix := append([]byte(fold(name)), 0)
 	c := tx.Bucket(bucketClosed).Cursor()
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		var t Table
+		var t TableRecord
 		if err := json.Unmarshal(v, &t); err != nil {
 			return nil, fmt.Errorf("decode closed table %x: %w", k, err)
 		}
@@ -241,7 +242,7 @@ func tableRecordsTx(tx *bolt.Tx, name string) ([]Table, error) {
 // newest created at or before then. A game older than every record (its
 // table's record was replaced before records were kept aside) gets the
 // oldest, whose Created tells. Nil if there is no record.
-func RecordAt(records []Table, at time.Time) *Table {
+func RecordAt(records []TableRecord, at time.Time) *TableRecord {
 	for i := len(records) - 1; i > 0; i-- {
 		if !at.Before(records[i].Created) {
 			return &records[i]
@@ -255,7 +256,7 @@ func RecordAt(records []Table, at time.Time) *Table {
 
 // putClosed moves a closed table's record aside, keyed by name and
 // creation time.
-func putClosed(tx *bolt.Tx, t Table) error {
+func putClosed(tx *bolt.Tx, t TableRecord) error {
 	v, err := json.Marshal(t)
 	if err != nil {
 		return err
@@ -393,19 +394,19 @@ func deleteInvites(tx *bolt.Tx, table string) error {
 	return nil
 }
 
-func getTable(tx *bolt.Tx, name string) (Table, error) {
+func getTable(tx *bolt.Tx, name string) (TableRecord, error) {
 	v := tx.Bucket(bucketTables).Get([]byte(fold(name)))
 	if v == nil {
-		return Table{}, ErrNotFound
+		return TableRecord{}, ErrNotFound
 	}
-	var t Table
+	var t TableRecord
 	if err := json.Unmarshal(v, &t); err != nil {
-		return Table{}, fmt.Errorf("decode table: %w", err)
+		return TableRecord{}, fmt.Errorf("decode table: %w", err)
 	}
 	return t, nil
 }
 
-func putTable(tx *bolt.Tx, t Table) error {
+func putTable(tx *bolt.Tx, t TableRecord) error {
 	v, err := json.Marshal(t)
 	if err != nil {
 		return err

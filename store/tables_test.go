@@ -12,15 +12,15 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-func table(name string) Table {
-	return Table{Name: name, Host: "SHA256:host", Rules: engine.DefaultOptions(), Seats: 4}
+func table(name string) TableRecord {
+	return TableRecord{Name: name, Host: "SHA256:host", Rules: engine.DefaultOptions(), Seats: 4}
 }
 
 func TestTables(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 
-	bad := []Table{
+	bad := []TableRecord{
 		{Name: "", Rules: engine.DefaultOptions(), Seats: 4},
 		{Name: "x", Rules: engine.DefaultOptions(), Seats: 1},
 		{Name: "x", Rules: engine.DefaultOptions(), Seats: engine.MaxSeats + 1},
@@ -50,20 +50,20 @@ func TestTables(t *testing.T) {
 
 	// UpdateTable: fn's error aborts, renames are refused, changes stick.
 	boom := errors.New("boom")
-	if err := s.UpdateTable(ctx, "mid", func(t *Table) error { t.Seats = 9; return boom }); !errors.Is(err, boom) {
+	if err := s.UpdateTable(ctx, "mid", func(t *TableRecord) error { t.Seats = 9; return boom }); !errors.Is(err, boom) {
 		t.Fatalf("UpdateTable: err = %v, want boom", err)
 	}
-	if err := s.UpdateTable(ctx, "mid", func(t *Table) error { t.Name = "other"; return nil }); err == nil {
+	if err := s.UpdateTable(ctx, "mid", func(t *TableRecord) error { t.Name = "other"; return nil }); err == nil {
 		t.Fatal("rename accepted")
 	}
-	if err := s.UpdateTable(ctx, "nope", func(*Table) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if err := s.UpdateTable(ctx, "nope", func(*TableRecord) error { return nil }); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("UpdateTable(nope): err = %v", err)
 	}
-	if err := s.UpdateTable(ctx, "MID", func(t *Table) error { t.Seats = 3; t.Private = true; return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "MID", func(t *TableRecord) error { t.Seats = 3; t.Private = true; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	closed := time.Date(2031, 5, 6, 7, 8, 9, 0, time.UTC)
-	if err := s.UpdateTable(ctx, "zeta", func(t *Table) error { t.Closed = closed; return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "zeta", func(t *TableRecord) error { t.Closed = closed; return nil }); err != nil {
 		t.Fatal(err)
 	}
 
@@ -156,7 +156,7 @@ func TestInvites(t *testing.T) {
 		t.Errorf("members = %v", club.Members)
 	}
 	// Closing voids the remaining invite.
-	if err := s.UpdateTable(ctx, "club", func(t *Table) error { t.Closed = time.Now(); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "club", func(t *TableRecord) error { t.Closed = time.Now(); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.UseInvite(ctx, "club", "c4", "SHA256:z", now); !errors.Is(err, ErrBadInvite) {

@@ -309,7 +309,7 @@ func recountTallies(tx *bolt.Tx) error {
 	}); err != nil {
 		return err
 	}
-	records := map[string][]Table{}
+	records := map[string][]TableRecord{}
 	for _, id := range ids {
 		rec, err := getGame(tx, id)
 		if err != nil {

@@ -26,7 +26,7 @@ func TestTallyScripted(t *testing.T) {
 		src.q = append(src.q, dice(v)...)
 		script = append(script, engine.Action{Kind: engine.Roll, Seat: seat, Look: look})
 	}
-	act := func(k engine.Kind, seat int, v engine.Value) {
+	act := func(k engine.ActionKind, seat int, v engine.Value) {
 		script = append(script, engine.Action{Kind: k, Seat: seat, Value: v})
 	}
 	// Round 1: A rolls 43, bluffs 52; B passes it on; C challenges: B, the

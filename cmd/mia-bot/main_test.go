@@ -44,7 +44,7 @@ func startServer(t *testing.T, hostKey string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: -1})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: lobby.NoDelay})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func (v *verifier) tables(ctx context.Context, st *store.Store, specs []tableSpe
 	if err != nil {
 		return []string{"read the tables: " + err.Error()}
 	}
-	byName := map[string]store.Table{}
+	byName := map[string]store.TableRecord{}
 	for _, t := range open {
 		byName[strings.ToLower(t.Name)] = t
 	}

@@ -118,11 +118,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 		return nil
 	})
-	botDelay := o.botDelay
-	if botDelay == 0 {
-		botDelay = -1 // the lobby's zero is its default
-	}
-	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: botDelay, MaxTables: o.maxTables})
+	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: o.botDelay, MaxTables: o.maxTables})
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ type options struct {
 	debugAddr string // "" or a loopback address serving net/http/pprof
 	logLevel  log.Level
 	logFormat log.Formatter
-	botDelay  time.Duration // the built-in bots' least pause; 0: none
+	botDelay  time.Duration // the built-in bots' least pause; lobby.NoDelay: none
 	metrics   string        // address of the Prometheus metrics; "": off
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
 	maexchenUDP        string
@@ -47,7 +47,7 @@ type options struct {
 	maxPerSource  int            // connections per source; -1: no cap
 	maxHandshakes int            // connections in their handshake at once
 	// Limits per person (every key of theirs; admins exempt).
-	maxTables   int // open tables one person hosts; -1: no cap
+	maxTables   int // open tables one person hosts; lobby.NoLimit: no cap
 	maxSessions int // sessions one person holds open; -1: no cap
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
@@ -89,7 +89,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	level := fs.String("log-level", def("MIA_LOG_LEVEL", "info"), "debug, info, warn or error (MIA_LOG_LEVEL)")
 	format := fs.String("log-format", def("MIA_LOG_FORMAT", "text"), "text, json or logfmt (MIA_LOG_FORMAT)")
 	metrics := fs.String("metrics-addr", def("MIA_METRICS_ADDR", ""), "serve Prometheus metrics at http://ADDR/metrics, such as 127.0.0.1:9234; off if empty (MIA_METRICS_ADDR)")
-	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", "1s"), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
+	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", lobby.DefaultBotDelay.String()), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
 	httpAddr := fs.String("http-addr", def("MIA_HTTP_ADDR", ""), "serve the read-only web window on this address, such as :8080 or 127.0.0.1:8080; off if empty (MIA_HTTP_ADDR)")
@@ -160,10 +160,11 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if o.maxSessions, err = count("max-sessions-per-person", *sessions, 0); err != nil {
 		return options{}, err
 	}
-	for _, v := range []*int{&o.maxTables, &o.maxSessions} {
-		if *v == 0 {
-			*v = -1 // the lobby's and sshapp's zero is their default
-		}
+	if o.maxTables == 0 {
+		o.maxTables = lobby.NoLimit // the flag's 0 is none; lobby.Config's 0 its default
+	}
+	if o.maxSessions == 0 {
+		o.maxSessions = -1 // sshapp's zero is its default
 	}
 	if o.maexchenPlayers, err = count("maexchen-max-players", *mxPlayers, 1); err != nil {
 		return options{}, err
@@ -187,6 +188,9 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	o.logLevel = lv
 	if o.botDelay, err = time.ParseDuration(*botDelay); err != nil || o.botDelay < 0 || o.botDelay > time.Minute {
 		return options{}, &usageError{fmt.Errorf("bot delay %q: want a duration from 0 to 1m, such as 1s or 250ms", *botDelay)}
+	}
+	if o.botDelay == 0 {
+		o.botDelay = lobby.NoDelay // the flag's 0 is none; lobby.Config's 0 its default
 	}
 	switch strings.ToLower(*format) {
 	case "text":

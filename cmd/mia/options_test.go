@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine/rating"
+	"github.com/mia-game/mia/lobby"
 )
 
 func TestParseOptions(t *testing.T) {
@@ -43,7 +44,8 @@ func TestParseOptions(t *testing.T) {
 			name: "flags win over environment",
 			args: []string{"--addr", "127.0.0.1:2", "--data=/d", "--host-key", "/k", "--admin-keys", "/a", "--allow-keys", "/w", "--log-level", "WARN", "--log-format", "logfmt", "--bot-delay", "0", "--metrics-addr", ":9"},
 			env:  map[string]string{"MIA_ADDR": "127.0.0.1:1", "MIA_DATA": "/srv/mia", "MIA_HOST_KEY": "/env/key", "MIA_LOG_LEVEL": "debug", "MIA_LOG_FORMAT": "json", "MIA_BOT_DELAY": "2s", "MIA_METRICS_ADDR": "127.0.0.1:1"},
-			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter, metrics: ":9"},
+			want: options{addr: "127.0.0.1:2", data: "/d", hostKey: "/k", adminKeys: "/a", allowKeys: "/w", logLevel: log.WarnLevel, logFormat: log.LogfmtFormatter, metrics: ":9",
+				botDelay: lobby.NoDelay},
 		},
 		{
 			name: "host key from the environment",
@@ -151,7 +153,7 @@ func TestParseOptions(t *testing.T) {
 			name: "no cap per person",
 			args: []string{"--max-tables-per-person", "0", "--max-sessions-per-person", "0"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
-				maxTables: -1, maxSessions: -1},
+				maxTables: lobby.NoLimit, maxSessions: -1},
 		},
 		{name: "bad sessions per person", args: []string{"--max-sessions-per-person", "-2"}, wantErr: "max-sessions-per-person"},
 		{name: "bad tables per person", env: map[string]string{"MIA_MAX_TABLES_PER_PERSON": "many"}, wantErr: "max-tables-per-person"},

@@ -30,8 +30,8 @@
 //
 // Its room: under engine, the proof beside the rules it plugs into (a
 // Stream is an engine.RollSource). It may import engine and the standard
-// library only; the lobby deals with it, the store keeps its Proof, the
-// verify command and the tests check with it.
+// library only; the lobby deals with it, the store keeps its Proof and a
+// table's NextDice, the verify command and the tests check with it.
 package fair
 
 import (
@@ -130,6 +130,25 @@ func CheckPlayerSeed(s string) error {
 type PlayerSeed struct {
 	Seat int    `json:"seat"`
 	Seed string `json:"seed"`
+}
+
+// NextDice are a table's dice for its next game, as the table keeps them
+// until the game starts: the server seed, drawn as the game before began
+// and committed to (its Commitment shown) before anyone gives a seed,
+// and the seeds people gave since, by person id. Of those, the seeds of
+// the people who play the game count. The lobby holds them for each open
+// table; the store keeps them, so that a restart shows the same
+// commitment and keeps the seeds.
+type NextDice struct {
+	Seed  Seed
+	Given []GivenSeed
+}
+
+// GivenSeed is a seed a person gave for a table's next game, by their
+// person id (their name is looked up when shown).
+type GivenSeed struct {
+	Person string
+	Seed   string
 }
 
 // Proof is what a game keeps to be checked: the JSON object "fair" of a

@@ -307,7 +307,7 @@ func randomMove(r *rand.Rand, g *engine.Game) engine.Action {
 	case engine.PhaseAnnounce:
 		return engine.Action{Kind: engine.Claim, Seat: turn, Value: vals[r.IntN(len(vals))]}
 	}
-	kinds := []engine.Kind{engine.Roll, engine.Pass, engine.Pass, engine.Challenge, engine.Challenge, engine.GiveUp}
+	kinds := []engine.ActionKind{engine.Roll, engine.Pass, engine.Pass, engine.Challenge, engine.Challenge, engine.GiveUp}
 	a := engine.Action{Kind: kinds[r.IntN(len(kinds))], Seat: turn, Look: true}
 	if a.Kind == engine.Pass && r.IntN(3) == 0 {
 		a.Value = vals[r.IntN(len(vals))]

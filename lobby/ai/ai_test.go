@@ -318,7 +318,7 @@ func randomMove(r *rand.Rand, g *engine.Game, v engine.View) engine.Action {
 			return engine.Action{Kind: engine.Leave, Seat: s}
 		}
 	}
-	var kinds []engine.Kind
+	var kinds []engine.ActionKind
 	for _, k := range v.Legal {
 		if k != engine.Timeout && k != engine.Leave {
 			kinds = append(kinds, k)

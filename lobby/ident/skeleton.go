@@ -1,7 +1,8 @@
 // Package ident is who is who, in the few definitions the store and the
 // lobby must share (the store may not import the lobby): the kinds of a
-// person's id, and the skeleton of a name, which says when two names look
-// alike. The rules built on them (which names a person may take, who may
+// person's id, the skeleton of a name, which says when two names look
+// alike, and the longest name (which lobby/words needs too). The rules
+// built on them (which names a person may take, who may
 // see what) are the lobby's; the store keys its indexes by them.
 //
 // Its room: a leaf under lobby, imported by lobby and store alike. It

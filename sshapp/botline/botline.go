@@ -3,7 +3,7 @@
 // game's events into the lines the server sends.
 //
 // Room: under sshapp, beside the server and the commands; the bot command
-// of package command runs it. It may import lobby, engine and store (the
+// of package command runs it. It may import lobby (and lobby/words), engine and store (the
 // record type of the finished games it reads through Config.Games); never
 // sshapp or its other rooms. (Its output is bounded by the session's own:
 // its tests use sshapp/internal/outbox for one.)
@@ -24,6 +24,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -189,7 +190,7 @@ var errNoWaitingTable = lobby.NewError(lobby.NotFound, "no public table is waiti
 // is "no such table" (lobby.TableFor), word for word as a name no table
 // has.
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	asked := lobby.Clean(name, lobby.MaxNameLen)
+	asked := words.Clean(name, lobby.MaxNameLen)
 	t, err := bs.cfg.Lobby.TableFor(bs.me.Viewer(), name)
 	if err != nil {
 		return nil, nil, 0, atTable(asked, err)
@@ -223,7 +224,7 @@ func atTable(name string, err error) error {
 }
 
 // errorLine is the ERROR line that answers err: the one place where the
-// bot protocol tells an error, whatever its kind (lobby.Kind), in the one
+// bot protocol tells an error, whatever its kind (lobby.ErrorKind), in the one
 // line PROTOCOL.md §2 has for it, ERROR;TEXT, with lobby.Shown's
 // sentence. An error that sentence hides (a fault, a storage that does
 // not answer) is logged with its text, never sent.

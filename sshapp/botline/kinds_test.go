@@ -25,7 +25,7 @@ func TestErrorLineByKind(t *testing.T) {
 	cases := []struct {
 		name   string
 		err    error
-		kind   lobby.Kind
+		kind   lobby.ErrorKind
 		line   string // the sentence: ErrorLine makes the line of it
 		logged string // "" for none
 	}{
@@ -65,7 +65,7 @@ func TestErrorLineByKind(t *testing.T) {
 func TestBotErrorsHaveKinds(t *testing.T) {
 	kinds := map[string]struct {
 		err  error
-		kind lobby.Kind
+		kind lobby.ErrorKind
 	}{
 		"ErrEnded":          {ErrEnded, lobby.Internal},
 		"errNoWaitingTable": {errNoWaitingTable, lobby.NotFound},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The bot line protocol of PROTOCOL.md §2: the lines a bot may send, and
@@ -73,7 +74,7 @@ func parseBotLine(line []byte) (botAnswer, error) {
 		a.Action = engine.Action{Kind: engine.Claim}
 		want = 3
 	default:
-		return botAnswer{}, lobby.Reword(errBotWord, "unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", lobby.Clean(word, 24))
+		return botAnswer{}, lobby.Reword(errBotWord, "unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", words.Clean(word, 24))
 	}
 	if len(f) != want {
 		return botAnswer{}, lobby.Errorf(lobby.Refused, "%w: %s", errBotBadField, botUsage(word))
@@ -148,7 +149,7 @@ func gameAbandonedLine(game string) string { return "GAME ABANDONED;" + textFiel
 
 // ErrorLine is ERROR;TEXT, the text cut to one short line.
 func ErrorLine(msg string) string {
-	return "ERROR;" + strings.ReplaceAll(lobby.Clean(msg, 200), ";", ",")
+	return "ERROR;" + strings.ReplaceAll(words.Clean(msg, 200), ";", ",")
 }
 
 // The lines that tell a bot its table paused, because the server's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -61,13 +62,13 @@ func runBan(ctx context.Context, c *Call) int {
 	arg := c.Args[0]
 	if ident.IsKey(arg) && !ident.WellFormedKey(arg) {
 		return c.Refuse("%s is not a key's fingerprint: that is SHA256: and 43 characters, as ssh-keygen -lf KEYFILE prints it",
-			lobby.Clean(arg, 80))
+			words.Clean(arg, 80))
 	}
 	w, err := c.cfg.findPlayer(ctx, arg)
 	if errors.Is(err, errNoPlayer) && lobby.IsBotName(arg) {
 		// Never seated yet, the bot is found by no name: its name says it.
 		return c.Refuse("%s is the name of a built-in bot, one of the server's own players: built-in bots cannot be banned",
-			lobby.Clean(arg, lobby.MaxNameLen))
+			words.Clean(arg, lobby.MaxNameLen))
 	}
 	w, ok := c.found(w, err)
 	if !ok {
@@ -91,9 +92,9 @@ func runBan(ctx context.Context, c *Call) int {
 			return c.Refuse("%s holds a server admin's key; take it out of the admin keys first", w.shown())
 		case lobby.IsBuiltinBot(w.ID):
 			return c.Refuse("%s (%s) is a built-in bot, one of the server's own players: built-in bots cannot be banned",
-				w.shown(), lobby.Clean(w.ID, 40))
+				w.shown(), words.Clean(w.ID, 40))
 		case !ident.HasKeys(w.ID) && !isUDPBot(w.ID):
-			return c.Refuse("%s (%s) is one of the server's own players, not a person: it cannot be banned", w.shown(), lobby.Clean(w.ID, 40))
+			return c.Refuse("%s (%s) is one of the server's own players, not a person: it cannot be banned", w.shown(), words.Clean(w.ID, 40))
 		}
 		b.Person = w.ID
 	}
@@ -111,28 +112,28 @@ func runBan(ctx context.Context, c *Call) int {
 	}
 	if isUDPBot(b.Person) {
 		writeWrapped(c.Stdout, "", "", fmt.Sprintf("Banned the Mäxchen bot %s (%s): %s, and so are names that look like it.",
-			w.shown(), lobby.Clean(b.Person, 40), gatewayTold))
-		writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
+			w.shown(), words.Clean(b.Person, 40), gatewayTold))
+		writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+words.Clean(b.Target(), 80)))
 		return ExitOK
 	}
 	var said string
 	switch {
 	case b.Key != "" && w.ID == "" && closed == 0:
-		said = fmt.Sprintf("Banned the key %s: no one has used this key yet; it is refused from now on", lobby.Clean(b.Key, 80))
+		said = fmt.Sprintf("Banned the key %s: no one has used this key yet; it is refused from now on", words.Clean(b.Key, 80))
 	case b.Key != "" && w.ID == "":
 		said = fmt.Sprintf("Banned the key %s: it is nobody's yet (no name was chosen with it); it is refused from now on",
-			lobby.Clean(b.Key, 80))
+			words.Clean(b.Key, 80))
 	case b.Key != "":
 		said = fmt.Sprintf("Banned the key %s (%s's; their other keys are not banned): it is refused from now on",
-			lobby.Clean(b.Key, 80), w.shown())
+			words.Clean(b.Key, 80), w.shown())
 	default:
-		said = fmt.Sprintf("Banned %s (%s): every key of theirs is refused from now on", w.shown(), lobby.Clean(b.Person, 40))
+		said = fmt.Sprintf("Banned %s (%s): every key of theirs is refused from now on", w.shown(), words.Clean(b.Person, 40))
 	}
 	if closed > 0 {
 		said += fmt.Sprintf("; %d open session(s) closed", closed)
 	}
 	writeWrapped(c.Stdout, "", "", said+".")
-	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(b.Target(), 80)))
+	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+words.Clean(b.Target(), 80)))
 	return ExitOK
 }
 
@@ -144,7 +145,7 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 	out := struct {
 		Bans []BanJSON `json:"bans"`
 	}{Bans: []BanJSON{}}
-	words := make([]string, len(bans))
+	what := make([]string, len(bans))
 	for i, b := range bans {
 		name := ""
 		if b.UDP == "" {
@@ -155,13 +156,13 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 		out.Bans = append(out.Bans, BanJSON{Person: b.Person, Key: b.Key, UDP: b.UDP, Name: name, At: b.At, Banned: true})
 		switch {
 		case b.Key != "":
-			words[i] = "the key " + lobby.Clean(b.Key, 80)
+			what[i] = "the key " + words.Clean(b.Key, 80)
 		case b.UDP != "":
-			words[i] = "every bot from " + lobby.Clean(b.Target(), 60)
+			what[i] = "every bot from " + words.Clean(b.Target(), 60)
 		case isUDPBot(b.Person):
-			words[i] = "the Mäxchen bot " + lobby.Clean(b.Person, 40)
+			what[i] = "the Mäxchen bot " + words.Clean(b.Person, 40)
 		default:
-			words[i] = "every key of " + lobby.Clean(b.Person, 40)
+			what[i] = "every key of " + words.Clean(b.Person, 40)
 		}
 	}
 	if c.JSON {
@@ -173,9 +174,9 @@ func listBans(ctx context.Context, c *Call, recs Records) int {
 	}
 	rows := make([][]string, len(out.Bans))
 	for i, b := range out.Bans {
-		rows[i] = []string{b.At.UTC().Format("2006-01-02 15:04"), words[i]}
+		rows[i] = []string{b.At.UTC().Format("2006-01-02 15:04"), what[i]}
 		if b.Name != "" && !isUDPBot(b.Person) {
-			rows[i][1] += " (" + lobby.Clean(b.Name, lobby.MaxUDPNameLen) + ")"
+			rows[i][1] += " (" + words.Clean(b.Name, lobby.MaxUDPNameLen) + ")"
 		}
 	}
 	writeTable(c.Stdout, []string{"SINCE (UTC)", "BANNED"}, rows, "  ")

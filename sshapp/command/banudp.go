@@ -8,6 +8,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -39,8 +40,8 @@ func banUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{UDP: sb.UDP, At: sb.At.UTC(), Banned: true})
 	}
-	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Banned %s: %s.", lobby.Clean(b.String(), 100), gatewayTold))
-	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+lobby.Clean(sb.Target(), 100)))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Banned %s: %s.", words.Clean(b.String(), 100), gatewayTold))
+	writeHint(c.Stdout, "Lift it with:", c.Hint("unban "+words.Clean(sb.Target(), 100)))
 	return ExitOK
 }
 
@@ -49,7 +50,7 @@ func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	err := recs.Unban(ctx, b.Target())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return c.Refuse("%s is not banned", lobby.Clean(b.String(), 100))
+		return c.Refuse("%s is not banned", words.Clean(b.String(), 100))
 	case err != nil:
 		return c.fail("lift the ban", err)
 	}
@@ -57,7 +58,7 @@ func unbanUDP(ctx context.Context, c *Call, recs Records, b lobby.UDPBan) int {
 	if c.JSON {
 		return c.WriteJSON(BanJSON{UDP: b.Addresses()})
 	}
-	writeWrapped(c.Stdout, "", "", upperFirst(lobby.Clean(b.String(), 100))+" may register again.")
+	writeWrapped(c.Stdout, "", "", upperFirst(words.Clean(b.String(), 100))+" may register again.")
 	return ExitOK
 }
 

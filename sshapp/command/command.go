@@ -3,7 +3,7 @@
 //
 // Room: under sshapp, beside the server, which runs the router for each
 // session with a command, and the bot line protocol, which the bot
-// command runs. It may import lobby (and lobby/ai, lobby/ident), engine (and
+// command runs. It may import lobby (and lobby/ai, lobby/ident, lobby/words), engine (and
 // engine/fair, to verify a game's dice, and engine/rating), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access
@@ -25,6 +25,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/store"
 )
@@ -87,7 +88,7 @@ type Session interface {
 	// Rename validates and stores the caller's name (a key that is
 	// nobody's becomes a new person's) and makes it the session's; every
 	// screen showing them shows it at once. Its errors have kinds
-	// (lobby.Kind): a refusal's sentence is what the person reads.
+	// (lobby.ErrorKind): a refusal's sentence is what the person reads.
 	Rename(ctx context.Context, name string) (store.Person, error)
 	// Hint is the ssh command line that reaches the server, with extra
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
@@ -237,7 +238,7 @@ func (c *Call) Refuse(format string, args ...any) int {
 
 // fail answers a request that failed with err: the one place where a
 // command's errors become an exit status and a sentence, by their kind
-// (lobby.Kind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
+// (lobby.ErrorKind). Every kind exits ExitRefused (PROTOCOL.md §1: 1 is a
 // request not done, whatever the reason) and writes lobby.Shown's
 // sentence: a refusal's own reason ("every seat is taken"), a fixed
 // sentence for a fault or a storage that does not answer, whose error is
@@ -252,7 +253,7 @@ func (c *Call) fail(what string, err error) int {
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
 		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", lobby.Clean(strings.TrimLeft(a, "-"), 32))
+			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", words.Clean(strings.TrimLeft(a, "-"), 32))
 			break
 		}
 	}
@@ -282,7 +283,7 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", lobby.Clean(args[0], 32))
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", words.Clean(args[0], 32))
 		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}

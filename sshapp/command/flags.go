@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // flagSet is a command's flags, parsed by the standard flag package
@@ -61,7 +61,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet, word string) {
 // to HelpWidth: on the same line when left fits before col, else from the
 // next line.
 func writeColumns(w io.Writer, left, right string, col int) {
-	lines := lobby.Wrap(right, HelpWidth-col)
+	lines := words.Wrap(right, HelpWidth-col)
 	pad := strings.Repeat(" ", col)
 	if n := len([]rune(left)); n+2 <= col && len(lines) > 0 {
 		fmt.Fprintf(w, "%s%s%s\n", left, strings.Repeat(" ", col-n), lines[0])
@@ -153,7 +153,7 @@ func ParseFlags(fs *flag.FlagSet, args []string) error {
 	case bad != nil:
 		return bad
 	}
-	return &FlagError{say: lobby.Clean(err.Error(), 120)} // none that checkFlags knows: shown as it is
+	return &FlagError{say: words.Clean(err.Error(), 120)} // none that checkFlags knows: shown as it is
 }
 
 // checkFlags finds what the flag package would refuse in the flags of
@@ -168,7 +168,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		}
 		name := strings.TrimPrefix(a[1:], "-")
 		if name == "" || name[0] == '-' || name[0] == '=' {
-			return &FlagError{say: "bad flag " + lobby.Clean(a, 32)}
+			return &FlagError{say: "bad flag " + words.Clean(a, 32)}
 		}
 		name, _, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
@@ -176,7 +176,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		case f == nil && (name == "h" || name == "help"):
 			return nil // the flag package answers flag.ErrHelp
 		case f == nil:
-			return &FlagError{say: "unknown flag --" + lobby.Clean(name, 32)}
+			return &FlagError{say: "unknown flag --" + words.Clean(name, 32)}
 		case hasValue || isBool(f.Value):
 		case i+1 < len(args):
 			i++ // the value
@@ -204,7 +204,7 @@ type watched struct {
 func (w *watched) Set(v string) error {
 	err := w.Value.Set(v)
 	if err != nil && *w.bad == nil {
-		*w.bad = &FlagError{say: "invalid value " + lobby.Clean(strconv.Quote(v), 40) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
+		*w.bad = &FlagError{say: "invalid value " + words.Clean(strconv.Quote(v), 40) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
 	}
 	return err
 }
@@ -239,7 +239,7 @@ func unwatch(v flag.Value) flag.Value {
 func whyNot(v flag.Value, s string, err error) string {
 	g, ok := v.(flag.Getter)
 	if !ok {
-		return lobby.Clean(err.Error(), 80)
+		return words.Clean(err.Error(), 80)
 	}
 	var perr error
 	switch g.Get().(type) {
@@ -258,7 +258,7 @@ func whyNot(v flag.Value, s string, err error) string {
 	case float64:
 		_, perr = strconv.ParseFloat(s, 64)
 	default:
-		return lobby.Clean(err.Error(), 80)
+		return words.Clean(err.Error(), 80)
 	}
 	if errors.Is(perr, strconv.ErrRange) {
 		return "out of range"
@@ -306,7 +306,7 @@ func choices[T ~string](vs ...T) string {
 
 func addRulesFlags(fs *flag.FlagSet, base engine.Options, seats int) *rulesFlags {
 	r := &rulesFlags{fs: fs, base: base, o: base, seats: seats}
-	help := func(option string) string { return lobby.OptionSays(option).Help } // the rules' words
+	help := func(option string) string { return words.OptionSays(option).Help } // the rules' words
 	fs.StringVar(&r.preset, "preset", "", help("preset")+"; `P` one of "+strings.Join(engine.PresetNames(), ", "))
 	fs.IntVar(&r.o.Lives, "lives", base.Lives, help("lives")+fmt.Sprintf(", `N` from %d to %d", engine.MinLives, engine.MaxLives))
 	fs.IntVar(&r.seats, "seats", seats, help("seats")+fmt.Sprintf(", `N` from %d to %d", engine.MinSeats, engine.MaxSeats))
@@ -376,5 +376,5 @@ func (r *rulesFlags) rules() (engine.Options, int, error) {
 	case set["equal-claims"] && r.equalClaims:
 		o.Pass = false
 	}
-	return lobby.PresetKept(o), r.seats, nil
+	return words.PresetKept(o), r.seats, nil
 }

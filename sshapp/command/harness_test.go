@@ -49,7 +49,7 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: -1})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), BotDelay: lobby.NoDelay})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // runHelp is `help [COMMAND]`.
@@ -21,11 +21,11 @@ func runHelp(_ context.Context, c *Call) int {
 		cmd := c.r.byName[c.Args[0]]
 		if cmd == nil {
 			// a usage error, as an unknown command is (Router.Run)
-			fmt.Fprintf(c.Stderr, "mia: no command %q; run help for the list\n", lobby.Clean(c.Args[0], 32))
+			fmt.Fprintf(c.Stderr, "mia: no command %q; run help for the list\n", words.Clean(c.Args[0], 32))
 			return ExitUsage
 		}
 		writeUsage(c.Stdout, c.Session.Hint(""), cmd.usage())
-		for _, l := range lobby.Wrap(cmd.Summary, HelpWidth-2) {
+		for _, l := range words.Wrap(cmd.Summary, HelpWidth-2) {
 			fmt.Fprintln(c.Stdout, "  "+l)
 		}
 		if cmd.More != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -60,12 +61,12 @@ func runHistory(ctx context.Context, c *Call) int {
 	player := fs.String("player", "", "only games of player `P` (a name, a person's id or one of their keys)")
 	limit := fs.Int("limit", 20, fmt.Sprintf("games a page, `N` from 1 to %d", MaxHistoryLimit))
 	before := fs.String("before", "", "only games older than `GAME` (the next page)")
-	words, err := parseFlags(fs, c.Args)
+	rest, err := parseFlags(fs, c.Args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
+	if len(rest) != 0 {
+		return c.usageError(fs, "unexpected %q", words.Clean(rest[0], 32))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)
@@ -125,7 +126,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		if g.Abandoned != nil {
 			winner = "(abandoned)"
 		}
-		rows[i] = []string{g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), g.Ended.UTC().Format("2006-01-02 15:04"),
+		rows[i] = []string{g.ID, words.Clean(g.Table, lobby.MaxNameLen), g.Ended.UTC().Format("2006-01-02 15:04"),
 			strconv.Itoa(rounds[i]), winner, playerList(g)}
 	}
 	writeTable(c.Stdout, []string{"GAME", "TABLE", "ENDED (UTC)", "ROUNDS", "WINNER", "PLAYERS"}, rows, "  ")
@@ -144,16 +145,16 @@ func runHistory(ctx context.Context, c *Call) int {
 		}
 	}
 	if next != "" {
-		words := "history --before " + next
+		more := "history --before " + next
 		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
 			if f.v != "" {
-				words += " --" + f.name + " " + lobby.Clean(f.v, 80)
+				more += " --" + f.name + " " + words.Clean(f.v, 80)
 			}
 		}
 		if *limit != 20 {
-			words += " --limit " + strconv.Itoa(*limit)
+			more += " --limit " + strconv.Itoa(*limit)
 		}
-		fmt.Fprintf(c.Stdout, "More:  %s\n", c.Hint(words))
+		fmt.Fprintf(c.Stdout, "More:  %s\n", c.Hint(more))
 	}
 	fmt.Fprintf(c.Stdout, "Replay a game:  %s\n", c.Hint("replay GAME"))
 	return ExitOK
@@ -164,7 +165,7 @@ func seatName(g store.Game, seat int) string {
 	if seat < 0 || seat >= len(g.Seats) {
 		return "?"
 	}
-	return lobby.Clean(g.Seats[seat].Called(), lobby.MaxNameLen)
+	return words.Clean(g.Seats[seat].Called(), lobby.MaxNameLen)
 }
 
 // seatLabel is a seat of g by its name now, a bot marked; "?" if there
@@ -185,7 +186,7 @@ func playerList(g store.Game) string {
 	for i, s := range g.Seats {
 		names[i] = seatLabel(g, i)
 		if s.PlayedAs != "" && s.Name != "" && s.PlayedAs != s.Name {
-			names[i] += " (played as " + lobby.Clean(s.PlayedAs, lobby.MaxNameLen) + ")"
+			names[i] += " (played as " + words.Clean(s.PlayedAs, lobby.MaxNameLen) + ")"
 		}
 	}
 	return strings.Join(names, ", ")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // joinCommand is `join NAME CODE`.
@@ -35,12 +36,12 @@ func runJoin(ctx context.Context, c *Call) int {
 	// An unknown table and a wrong code get the same answer (Lobby.Redeem),
 	// so that nobody learns the names of private tables by guessing.
 	refuse := func() int {
-		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", lobby.Clean(name, lobby.MaxNameLen))
+		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", words.Clean(name, lobby.MaxNameLen))
 	}
 	t, err := c.cfg.Lobby.Redeem(ctx, c.lobbyPlayer(), name, code)
 	switch {
 	case errors.Is(err, lobby.ErrBadInvite):
-		c.cfg.Log.Info("invite refused", "table", lobby.Clean(name, lobby.MaxNameLen), "person", c.Person.ID)
+		c.cfg.Log.Info("invite refused", "table", words.Clean(name, lobby.MaxNameLen), "person", c.Person.ID)
 		return refuse()
 	case errors.Is(err, lobby.ErrMember):
 		return c.Refuse("you are a member of %s already (this code was not spent)", t.Name())

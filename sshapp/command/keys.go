@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -45,7 +46,7 @@ func keysHelp(c *Call) {
 	fmt.Fprintln(c.Stdout)
 	writeWrapped(c.Stdout, "", "", "A person is known by any of their keys: the same name, games and rating from each.")
 	writeHint(c.Stdout, "From a machine you play from:", c.Hint("keys add"))
-	writeHint(c.Stdout, fmt.Sprintf("then from the new machine, within %s:", lobby.Plural(int(KeyCodeTTL/time.Minute), "1 minute", "minutes")),
+	writeHint(c.Stdout, fmt.Sprintf("then from the new machine, within %s:", words.Plural(int(KeyCodeTTL/time.Minute), "1 minute", "minutes")),
 		c.Hint("keys join CODE"))
 }
 
@@ -93,7 +94,7 @@ func runKeys(ctx context.Context, c *Call) int {
 	usage := func(u string) int {
 		for _, a := range args {
 			if strings.HasPrefix(a, "-") {
-				fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", lobby.Clean(a, 32))
+				fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", words.Clean(a, 32))
 				break
 			}
 		}
@@ -120,9 +121,9 @@ func runKeys(ctx context.Context, c *Call) int {
 		return removeKey(ctx, c, args[0])
 	}
 	if strings.HasPrefix(sub, "-") {
-		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", lobby.Clean(sub, 32))
+		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", words.Clean(sub, 32))
 	} else {
-		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", lobby.Clean(sub, 32))
+		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", words.Clean(sub, 32))
 	}
 	for _, u := range keysUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)
@@ -158,7 +159,7 @@ func writeKeys(c *Call, doc KeysJSON) {
 		if k.InUse {
 			mark = "* "
 		}
-		rows[i] = []string{mark + lobby.Clean(k.Fingerprint, 80), k.Added.Format("2006-01-02"), k.LastSeen.Format("2006-01-02")}
+		rows[i] = []string{mark + words.Clean(k.Fingerprint, 80), k.Added.Format("2006-01-02"), k.LastSeen.Format("2006-01-02")}
 	}
 	writeTable(c.Stdout, []string{"  FINGERPRINT", "ADDED", "LAST SEEN"}, rows, "    ")
 }
@@ -171,7 +172,7 @@ func listKeys(c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(doc)
 	}
-	fmt.Fprintf(c.Stdout, "The keys of %s (%s); * is the one in use:\n", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person)
+	fmt.Fprintf(c.Stdout, "The keys of %s (%s); * is the one in use:\n", words.Clean(doc.Name, lobby.MaxNameLen), doc.Person)
 	writeKeys(c, doc)
 	fmt.Fprintf(c.Stdout, "Add another:  %s\n", c.Hint("keys add"))
 	return ExitOK
@@ -196,7 +197,7 @@ func addKey(ctx context.Context, c *Call) int {
 	}
 	fmt.Fprintf(c.Stdout, "Code: %s (works once, until %s)\n", code, expires.Format("15:04 UTC"))
 	fmt.Fprintf(c.Stdout, "From the new machine, with the key it should log in with, run:\n  %s\n", join)
-	writeWrapped(c.Stdout, "", "", fmt.Sprintf("That key is then %s's too: the same name, games and rating.", lobby.Clean(c.Person.Name, lobby.MaxNameLen)))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("That key is then %s's too: the same name, games and rating.", words.Clean(c.Person.Name, lobby.MaxNameLen)))
 	return ExitOK
 }
 
@@ -210,10 +211,10 @@ func joinKey(ctx context.Context, c *Call, code string) int {
 		return c.Refuse("that code is not valid (unknown, used or expired); make a new one with  %s  from a key you play with", c.Hint("keys add"))
 	case errors.As(err, &ge):
 		return c.Refuse("this key is %s's, who has %s of their own: a key that has played stays with its person (nothing of theirs is moved); "+
-			"play on with it, or join a key that has not played", lobby.Clean(ge.Name, lobby.MaxNameLen),
-			lobby.Plural(ge.Games+ge.Running, "1 game", "games"))
+			"play on with it, or join a key that has not played", words.Clean(ge.Name, lobby.MaxNameLen),
+			words.Plural(ge.Games+ge.Running, "1 game", "games"))
 	case errors.Is(err, store.ErrOwnKey):
-		return c.Refuse("this key is yours already (%s)", lobby.Clean(c.Person.Name, lobby.MaxNameLen))
+		return c.Refuse("this key is yours already (%s)", words.Clean(c.Person.Name, lobby.MaxNameLen))
 	case err != nil:
 		return c.fail("join the key", err)
 	}
@@ -227,15 +228,15 @@ func joinKey(ctx context.Context, c *Call, code string) int {
 	if c.JSON {
 		return c.WriteJSON(KeyJoinJSON{Person: j.Person.ID, Name: j.Person.Name, Keys: len(j.Person.Keys), Merged: j.Merged, Left: j.Left})
 	}
-	name := lobby.Clean(j.Person.Name, lobby.MaxNameLen)
+	name := words.Clean(j.Person.Name, lobby.MaxNameLen)
 	writeWrapped(c.Stdout, "", "", fmt.Sprintf("This key is %s's now (%s): the same name, games and rating from each of their %d keys.",
 		name, j.Person.ID, len(j.Person.Keys)))
 	switch {
 	case j.Merged != "":
 		writeWrapped(c.Stdout, "", "", fmt.Sprintf("It was %s's, who had no games: what was theirs (tables, memberships, chat lines, seeds given) is %s's, and the name %s is free.",
-			lobby.Clean(j.Left, lobby.MaxNameLen), name, lobby.Clean(j.Left, lobby.MaxNameLen)))
+			words.Clean(j.Left, lobby.MaxNameLen), name, words.Clean(j.Left, lobby.MaxNameLen)))
 	case j.Left != "":
-		writeWrapped(c.Stdout, "", "", fmt.Sprintf("It was one of %s's keys, who keeps the others.", lobby.Clean(j.Left, lobby.MaxNameLen)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("It was one of %s's keys, who keeps the others.", words.Clean(j.Left, lobby.MaxNameLen)))
 	}
 	writeHint(c.Stdout, "Play with:", c.Session.Hint("-t"))
 	return ExitOK
@@ -262,7 +263,7 @@ func removeKey(ctx context.Context, c *Call, fp string) int {
 	if c.JSON {
 		return c.WriteJSON(doc)
 	}
-	said := fmt.Sprintf("Removed %s: it is nobody's now", lobby.Clean(fp, 80))
+	said := fmt.Sprintf("Removed %s: it is nobody's now", words.Clean(fp, 80))
 	if closed > 0 {
 		said += fmt.Sprintf(" (%d open session(s) closed)", closed)
 	}

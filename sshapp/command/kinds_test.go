@@ -32,7 +32,7 @@ func TestFailByKind(t *testing.T) {
 	cases := []struct {
 		name   string
 		err    error
-		kind   lobby.Kind
+		kind   lobby.ErrorKind
 		stderr string
 		logged string // "" for none
 	}{
@@ -107,7 +107,7 @@ func TestFailFromAStoreThatFails(t *testing.T) {
 var commandErrors = []struct {
 	name string
 	err  error
-	kind lobby.Kind
+	kind lobby.ErrorKind
 	why  string // for an Internal one
 }{
 	{"errNoPlayer", errNoPlayer, lobby.NotFound, ""},

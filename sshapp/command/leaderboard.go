@@ -8,6 +8,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -26,7 +27,7 @@ var leaderboardCommand = Command{
 type LeaderboardJSON struct {
 	Table   string       `json:"table"` // "" overall
 	Season  SeasonJSON   `json:"season"`
-	Kind    string       `json:"kind"` // store.Kind.String: "everyone", "people" or "bots"
+	Kind    string       `json:"kind"` // store.BoardKind.String: "everyone", "people" or "bots"
 	Players []RatingJSON `json:"players"`
 }
 
@@ -36,12 +37,12 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 	people := fs.Bool("people", false, "people only: players not every game of whose was in a bot's seat")
 	bots := fs.Bool("bots", false, "bots only: players every game of whose was in a bot's seat")
 	limit := fs.Int("limit", 20, "players to list, `N` from 1 to 1000")
-	words, err := parseFlags(fs, c.Args)
+	rest, err := parseFlags(fs, c.Args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
+	if len(rest) != 0 {
+		return c.usageError(fs, "unexpected %q", words.Clean(rest[0], 32))
 	}
 	if *limit < 1 || *limit > 1000 {
 		return c.usageError(fs, "--limit is 1 to 1000")
@@ -98,13 +99,13 @@ func writeLeaderboard(c *Call, out LeaderboardJSON, season rating.Season, now ti
 	w := c.Stdout
 	where := "overall"
 	if out.Table != "" {
-		where = "at " + lobby.Clean(out.Table, lobby.MaxNameLen)
+		where = "at " + words.Clean(out.Table, lobby.MaxNameLen)
 	}
 	who := map[string]string{"people": "people only, ", "bots": "bots only, "}[out.Kind]
-	when := lobby.SeasonWords(season)
+	when := words.SeasonWords(season)
 	if !season.IsAllTime() {
 		when = "season " + season.String() + ", " + when
-		if left := lobby.SeasonLeft(season, now); left != "" {
+		if left := words.SeasonLeft(season, now); left != "" {
 			when += ", " + left
 		}
 	}
@@ -123,7 +124,7 @@ func writeLeaderboard(c *Call, out LeaderboardJSON, season rating.Season, now ti
 	for _, r := range out.Players {
 		name := botLabel(r.Name, r.Person, r.Bot)
 		if r.Name == "" {
-			name = lobby.Clean(r.Person, 40)
+			name = words.Clean(r.Person, 40)
 		}
 		if r.MaexchenPoints != nil {
 			name += fmt.Sprintf(" %d pts", *r.MaexchenPoints)
@@ -133,11 +134,11 @@ func writeLeaderboard(c *Call, out LeaderboardJSON, season rating.Season, now ti
 	}
 	_ = tw.Flush()
 	if provisional {
-		fmt.Fprintln(w, lobby.ProvisionalNote)
+		fmt.Fprintln(w, words.ProvisionalNote)
 	}
 }
 
-// figure is the rating shown, "1412?" while provisional (lobby.Figure).
+// figure is the rating shown, "1412?" while provisional (words.Figure).
 func figure(r RatingJSON) string {
-	return lobby.Figure(rating.Rating{Mu: r.Mu, Sigma: r.Sigma, Games: r.Games})
+	return words.Figure(rating.Rating{Mu: r.Mu, Sigma: r.Sigma, Games: r.Games})
 }

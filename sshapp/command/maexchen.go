@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -27,7 +27,7 @@ var maexchenCommand = Command{
 	Summary: "server admins: the Mäxchen bots' names taken for their addresses; free NAME lets a bot from any address, or a person, take it",
 	JSON:    true,
 	More: func(c *Call) {
-		for _, l := range lobby.Wrap("A Mäxchen bot's name is the address's it plays from while the bot is registered, "+
+		for _, l := range words.Wrap("A Mäxchen bot's name is the address's it plays from while the bot is registered, "+
 			"and, once it has played, while it is quiet, until --maexchen-name-hold (a day by default) after it was last heard, "+
 			"so that no one else plays on under its record; no person may take it, nor a name that looks like it. "+
 			"maexchen free NAME ends a hold at once (not while the bot is registered: ban it to drop it).", HelpWidth) {
@@ -68,10 +68,10 @@ func runMaexchen(ctx context.Context, c *Call) int {
 	n, err := names.FreeUDPName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return c.Refuse("no address holds the name %s, nor one that looks like it", lobby.Clean(name, 40))
+		return c.Refuse("no address holds the name %s, nor one that looks like it", words.Clean(name, 40))
 	case errors.Is(err, store.ErrRegistered):
 		return c.Refuse("the bot %s is registered now, from %s: its name is its own while it plays; ban it to drop it (%s)",
-			lobby.Clean(n.Name, 40), lobby.Clean(n.Addr, 60), c.Hint("ban "+ident.UDPBotPrefix+lobby.Clean(n.Name, 40)))
+			words.Clean(n.Name, 40), words.Clean(n.Addr, 60), c.Hint("ban "+ident.UDPBotPrefix+words.Clean(n.Name, 40)))
 	case err != nil:
 		return c.fail("free the name", err)
 	}
@@ -84,7 +84,7 @@ func runMaexchen(ctx context.Context, c *Call) int {
 		}{name, true})
 	}
 	writeWrapped(c.Stdout, "", "", fmt.Sprintf("Freed the name %s (held for %s): a bot from any address may register it now, or a person take it.",
-		lobby.Clean(name, 40), lobby.Clean(n.Addr, 60)))
+		words.Clean(name, 40), words.Clean(n.Addr, 60)))
 	return ExitOK
 }
 
@@ -116,7 +116,7 @@ func listUDPNames(ctx context.Context, c *Call, names UDPNames) int {
 		case n.Registered:
 			state = "registered"
 		}
-		rows[i] = []string{lobby.Clean(n.Name, 40), n.Heard.UTC().Format("2006-01-02 15:04"), state, lobby.Clean(n.Addr, 60)}
+		rows[i] = []string{words.Clean(n.Name, 40), n.Heard.UTC().Format("2006-01-02 15:04"), state, words.Clean(n.Addr, 60)}
 	}
 	writeTable(c.Stdout, []string{"NAME", "LAST HEARD (UTC)", "NOW", "ADDRESS"}, rows, "  ")
 	return ExitOK

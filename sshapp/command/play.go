@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // runPlay is `play [TABLE]`: the game screen, straight to TABLE if given.
@@ -12,11 +12,11 @@ func runPlay(_ context.Context, c *Call) int {
 		return c.Usage()
 	}
 	if _, _, ok := c.Session.Pty(); !ok {
-		words := "play"
+		line := "play"
 		if len(c.Args) == 1 {
-			words += " " + c.Args[0]
+			line += " " + c.Args[0]
 		}
-		return c.Refuse("the game screen needs a terminal:  %s %s", c.Session.Hint("-t"), lobby.Clean(words, 64))
+		return c.Refuse("the game screen needs a terminal:  %s %s", c.Session.Hint("-t"), words.Clean(line, 64))
 	}
 	table := ""
 	if len(c.Args) == 1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -31,16 +32,16 @@ type Players interface {
 // Records is what the history, replay, stats, leaderboard and ban
 // commands need from storage. *store.Store implements it.
 type Records interface {
-	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
 	Game(ctx context.Context, id string) (store.Game, []engine.Event, error)
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
-	Seasons(ctx context.Context, table *store.Table, p rating.Period) ([]rating.Season, error)
+	Seasons(ctx context.Context, table *store.TableRecord, p rating.Period) ([]rating.Season, error)
 	Champion(ctx context.Context, b store.Board) (store.Rating, bool, error)
-	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	Trend(ctx context.Context, person string, table *store.TableRecord, n int) ([]store.Point, error)
 	RebuildRatings(ctx context.Context) (store.Rebuilt, error)
 	Ban(ctx context.Context, b store.Ban) error
 	Unban(ctx context.Context, target string) error
@@ -75,7 +76,7 @@ var errNoPlayer = lobby.NewError(lobby.NotFound, "no such player")
 
 // noPlayer is errNoPlayer for the argument arg.
 func noPlayer(arg string) error {
-	return lobby.Reword(errNoPlayer, "no player is called %s", lobby.Clean(arg, 40))
+	return lobby.Reword(errNoPlayer, "no player is called %s", words.Clean(arg, 40))
 }
 
 // target is a PLAYER argument found: a person (of any kind), or a key.
@@ -89,7 +90,7 @@ type target struct {
 // shown is the target's name for plain output, or its key shortened.
 func (w target) shown() string {
 	if w.Name != "" {
-		return lobby.Clean(w.Name, lobby.MaxUDPNameLen) // the longest name of any door
+		return words.Clean(w.Name, lobby.MaxUDPNameLen) // the longest name of any door
 	}
 	return shortFP(w.Key)
 }
@@ -172,7 +173,7 @@ func (cfg *Config) findKeyless(ctx context.Context, name string, builtin bool) (
 		ids[i] = r.Person
 	}
 	return target{}, lobby.Reword(errAmbiguous, "%d players are called %s; name one: %s", len(found),
-		lobby.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
+		words.Clean(name, lobby.MaxNameLen), strings.Join(ids, ", "))
 }
 
 // errAmbiguous: a PLAYER argument names more than one bot (reworded with
@@ -208,7 +209,7 @@ func (c *Call) person(ctx context.Context, arg string) (target, bool) {
 
 // shortFP shortens a fingerprint for tables of text.
 func shortFP(fp string) string {
-	fp = lobby.Clean(fp, 80)
+	fp = words.Clean(fp, 80)
 	if len(fp) > 19 {
 		return fp[:19] + "…"
 	}
@@ -219,13 +220,13 @@ func shortFP(fp string) string {
 // built-in bot, "name (bot)" for a player who played as a bot (every
 // game, when counted: see store.Rating.Bot); other names as they are.
 func botLabel(name, id string, bot bool) string {
-	name = lobby.Clean(name, lobby.MaxNameLen)
+	name = words.Clean(name, lobby.MaxNameLen)
 	if !bot {
 		return name
 	}
 	if rest, ok := strings.CutPrefix(id, lobby.BotIDPrefix); ok {
 		if level, _, ok := strings.Cut(rest, ":"); ok {
-			return name + " (" + lobby.Clean(level, 16) + " bot)"
+			return name + " (" + words.Clean(level, 16) + " bot)"
 		}
 	}
 	return name + " (bot)"

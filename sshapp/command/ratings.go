@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ident"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -108,7 +109,7 @@ func (f boardFlags) chosen(p rating.Period, now time.Time) (rating.Season, error
 // seasonError is the sentence of a season that does not parse.
 func seasonError(err error, arg string) string {
 	if errors.Is(err, rating.ErrSeason) {
-		return fmt.Sprintf("%q is not a season: %s", lobby.Clean(arg, 32), lobby.SeasonForms)
+		return fmt.Sprintf("%q is not a season: %s", words.Clean(arg, 32), words.SeasonForms)
 	}
 	return err.Error()
 }
@@ -127,7 +128,7 @@ func (c *Call) now() time.Time {
 // A name the caller may see no table of gets the one answer of a table
 // that is not there (noTable), as history's --table does.
 // ok is false after a refusal.
-func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*store.Table, bool) {
+func (c *Call) tableRecord(ctx context.Context, recs Records, name string) (*store.TableRecord, bool) {
 	ts, err := recs.TableRecords(ctx, name)
 	if err != nil {
 		c.fail("read the table", err)
@@ -148,7 +149,7 @@ var ratingsCommand = Command{
 	Summary: "server admins: make every rating again from the finished games, in the order they finished",
 	JSON:    true,
 	More: func(c *Call) {
-		for _, l := range lobby.Wrap("Ratings are a function of the games: the boards, their seasons and each game's "+
+		for _, l := range words.Wrap("Ratings are a function of the games: the boards, their seasons and each game's "+
 			"changes are made from the finished games in the order they finished, and a rebuild gives the same "+
 			"figures byte for byte. The server rebuilds them itself when it starts with another model; a rebuild "+
 			"holds every other write until it is done (seconds for 100,000 games).", HelpWidth) {
@@ -185,7 +186,7 @@ func runRatings(ctx context.Context, c *Call) int {
 	if c.JSON {
 		return c.WriteJSON(RebuiltJSON{Games: rb.Games, Numbered: rb.Numbered, Seconds: rb.Took.Seconds(), Model: rb.Stamp})
 	}
-	fmt.Fprintf(c.Stdout, "Rebuilt the ratings from %s in %.1f s.\n", lobby.Plural(rb.Games, "1 finished game", "finished games"), rb.Took.Seconds())
-	fmt.Fprintln(c.Stdout, lobby.Clean(rb.Stamp, 200))
+	fmt.Fprintf(c.Stdout, "Rebuilt the ratings from %s in %.1f s.\n", words.Plural(rb.Games, "1 finished game", "finished games"), rb.Took.Seconds())
+	fmt.Fprintln(c.Stdout, words.Clean(rb.Stamp, 200))
 	return ExitOK
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -75,7 +76,7 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	id := c.Args[0]
 	g, evs, err := recs.Game(ctx, id)
 	noGame := func() int {
-		return c.Refuse("no game %s; list the games with:  %s", lobby.Clean(id, 24), c.Hint("history"))
+		return c.Refuse("no game %s; list the games with:  %s", words.Clean(id, 24), c.Hint("history"))
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -110,7 +111,7 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 	if c.cfg.Web == nil || c.cfg.Records == nil {
 		return out
 	}
-	records := map[string][]store.Table{}
+	records := map[string][]store.TableRecord{}
 	for i, g := range games {
 		ts, ok := records[strings.ToLower(g.Table)]
 		if !ok {
@@ -126,11 +127,11 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 }
 
 // writeReplay tells a finished game in words, round by round, with every
-// die and the bluffs marked (lobby.Narrator), then each player's lives
+// die and the bluffs marked (words.Narrator), then each player's lives
 // round by round.
 func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
-	nar := lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
-	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen), lobby.RulesSummary(g.Rules)))
+	nar := words.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
+	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, words.Clean(g.Table, lobby.MaxNameLen), words.RulesSummary(g.Rules)))
 	ended := "ended"
 	if g.Abandoned != nil {
 		ended = "abandoned"
@@ -168,8 +169,8 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	if g.Abandoned != nil {
 		endRound(len(evs)) // the lives when it stopped
 		fmt.Fprintln(w)
-		writeWrapped(w, "Abandoned: ", "  ", lobby.ClosedWhileRunning(g.Abandoned.Name)+".")
-		fmt.Fprintln(w, lobby.NoResult)
+		writeWrapped(w, "Abandoned: ", "  ", words.ClosedWhileRunning(g.Abandoned.Name)+".")
+		fmt.Fprintln(w, words.NoResult)
 		writeLivesChart(w, g, nar.Names, perRound)
 		return
 	}
@@ -184,10 +185,10 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 
 // replaySeats are g's players by seat, by their names now (seatName),
 // as the replay's narrator needs them.
-func replaySeats(g store.Game) []lobby.SeatInfo {
-	seats := make([]lobby.SeatInfo, len(g.Seats))
+func replaySeats(g store.Game) []words.ReplaySeat {
+	seats := make([]words.ReplaySeat, len(g.Seats))
 	for i, s := range g.Seats {
-		seats[i] = lobby.SeatInfo{Name: seatName(g, i), ID: s.Person, Bot: s.Bot}
+		seats[i] = words.ReplaySeat{Name: seatName(g, i), Bot: s.Bot}
 	}
 	return seats
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // rulesCommand is `rules [TABLE]`.
@@ -26,7 +26,7 @@ type RulesDoc struct {
 	Table     string                    `json:"table,omitempty"`
 	Seats     int                       `json:"seats,omitempty"`
 	Rules     engine.Options            `json:"rules"`
-	Explained []lobby.RuleText          `json:"explained"`
+	Explained []words.RuleText          `json:"explained"`
 	Presets   map[string]engine.Options `json:"presets,omitempty"`
 }
 
@@ -40,11 +40,11 @@ func runRules(_ context.Context, c *Call) int {
 			return ExitRefused
 		}
 		if c.JSON {
-			return c.WriteJSON(RulesDoc{Table: info.Name, Seats: info.Seats, Rules: info.Rules, Explained: lobby.ExplainRules(info.Rules)})
+			return c.WriteJSON(RulesDoc{Table: info.Name, Seats: info.Seats, Rules: info.Rules, Explained: words.ExplainRules(info.Rules)})
 		}
-		writeWrapped(c.Stdout, "", "", fmt.Sprintf("Rules of %s, %d seats: %s.", info.Name, info.Seats, lobby.RulesSummary(info.Rules)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("Rules of %s, %d seats: %s.", info.Name, info.Seats, words.RulesSummary(info.Rules)))
 		fmt.Fprintln(c.Stdout)
-		fmt.Fprint(c.Stdout, lobby.FormatRules(info.Rules, HelpWidth))
+		fmt.Fprint(c.Stdout, words.FormatRules(info.Rules, HelpWidth))
 		return ExitOK
 	}
 	def := engine.DefaultOptions()
@@ -53,17 +53,17 @@ func runRules(_ context.Context, c *Call) int {
 		presets[name], _ = engine.Preset(name)
 	}
 	if c.JSON {
-		return c.WriteJSON(RulesDoc{Rules: def, Explained: lobby.ExplainRules(def), Presets: presets})
+		return c.WriteJSON(RulesDoc{Rules: def, Explained: words.ExplainRules(def), Presets: presets})
 	}
-	writeWrapped(c.Stdout, "", "", fmt.Sprintf("The default rules (%s): %s.", engine.PresetClassic, lobby.RulesSummary(def)))
+	writeWrapped(c.Stdout, "", "", fmt.Sprintf("The default rules (%s): %s.", engine.PresetClassic, words.RulesSummary(def)))
 	fmt.Fprintln(c.Stdout)
-	fmt.Fprint(c.Stdout, lobby.FormatRules(def, HelpWidth))
+	fmt.Fprint(c.Stdout, words.FormatRules(def, HelpWidth))
 	fmt.Fprintln(c.Stdout, "\nPresets: table create NAME --preset P, other options on top.")
 	for _, name := range engine.PresetNames() {
 		if name == engine.PresetClassic {
 			continue
 		}
-		writeColumns(c.Stdout, "  "+name, lobby.RulesSummary(presets[name])+".", 12)
+		writeColumns(c.Stdout, "  "+name, words.RulesSummary(presets[name])+".", 12)
 	}
 	fmt.Fprintln(c.Stdout, "\nEvery option is a flag of table create and table rules:")
 	fmt.Fprintf(c.Stdout, "  %s\n", c.Hint("help table"))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -96,11 +97,11 @@ func rate(n, of int) float64 {
 func runStats(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageStats)
 	bf := addBoardFlags(fs, "also the rating at table `T`, its trend and the form there")
-	words, err := parseFlags(fs, c.Args)
+	rest, err := parseFlags(fs, c.Args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) > 1 {
+	if len(rest) > 1 {
 		return c.usageError(fs, "stats takes at most one PLAYER")
 	}
 	now := c.now()
@@ -113,13 +114,13 @@ func runStats(ctx context.Context, c *Call) int {
 		return ExitRefused
 	}
 	p := target{ID: c.Person.ID, Name: c.Person.Name}
-	if len(words) == 1 {
+	if len(rest) == 1 {
 		var ok bool
-		if p, ok = c.person(ctx, words[0]); !ok {
+		if p, ok = c.person(ctx, rest[0]); !ok {
 			return ExitRefused
 		}
 	}
-	var table *store.Table
+	var table *store.TableRecord
 	if *bf.table != "" {
 		var ok bool
 		if table, ok = c.tableRecord(ctx, recs, *bf.table); !ok {
@@ -204,7 +205,7 @@ func runStats(ctx context.Context, c *Call) int {
 	for i, pt := range trend {
 		changes[i] = pt.Change
 	}
-	writeStats(c, out, lobby.TrendWords(changes))
+	writeStats(c, out, words.TrendWords(changes))
 	return ExitOK
 }
 
@@ -276,10 +277,10 @@ func percent(n, of int, what string) string {
 const statsColumn = 17
 
 // writeStats writes the stats; trend says how the figure moved over the
-// last rated games (lobby.TrendWords), which s.Trend draws.
+// last rated games (words.TrendWords), which s.Trend draws.
 func writeStats(c *Call, s StatsJSON, trend string) {
 	w := c.Stdout
-	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), lobby.Clean(s.Person, 40))
+	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), words.Clean(s.Person, 40))
 	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
 	games := fmt.Sprintf("%d played, %d won%s", s.Games, s.Wins, pct(s.Wins, s.Games))
 	switch {
@@ -301,7 +302,7 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 		row("season "+s.Season.Season.Name, ratingLine(s.Season.Rating, "from its own games"))
 	}
 	if s.TableRating != nil {
-		row("at "+lobby.Clean(s.Table, lobby.MaxNameLen), ratingLine(*s.TableRating, "its own games"))
+		row("at "+words.Clean(s.Table, lobby.MaxNameLen), ratingLine(*s.TableRating, "its own games"))
 	}
 	if len(s.Trend) > 0 {
 		row("trend", trendline(s.Trend)+"  "+trend+" (oldest left)")
@@ -318,11 +319,11 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 		if s.Claims == 0 {
 			return "none yet"
 		}
-		return fmt.Sprintf("%d of %s%s", n, lobby.Plural(s.Claims, "1 claim", "claims"), pct(n, s.Claims))
+		return fmt.Sprintf("%d of %s%s", n, words.Plural(s.Claims, "1 claim", "claims"), pct(n, s.Claims))
 	}
 	row("bluffs", ofClaims(s.Bluffs))
 	row("understated", ofClaims(s.Understated))
-	row("caught bluffing", lobby.Plural(s.CaughtBluffing, "1 time", "times"))
+	row("caught bluffing", words.Plural(s.CaughtBluffing, "1 time", "times"))
 	row("challenges", percent(s.ChallengesWon, s.Challenges, "right"))
 	switch {
 	case len(s.Form) > 1:
@@ -356,7 +357,7 @@ func ratingLine(r RatingJSON, where string) string {
 	if r.Games == 0 {
 		return "no rated game yet (" + where + ")"
 	}
-	return fmt.Sprintf("%s %s, after %s, %d won", figure(r), where, lobby.Plural(r.Games, "1 rated game", "rated games"), r.Wins)
+	return fmt.Sprintf("%s %s, after %s, %d won", figure(r), where, words.Plural(r.Games, "1 rated game", "rated games"), r.Wins)
 }
 
 // provisional says why a figure is marked "?".
@@ -380,10 +381,10 @@ func trendline(vs []int) string {
 	return sparkline(fs)
 }
 
-// pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.
+// pct is " (P%)" of n/of (words.Percent), or "" when of is 0.
 func pct(n, of int) string {
 	if of == 0 {
 		return ""
 	}
-	return " (" + lobby.Percent(n, of) + ")"
+	return " (" + words.Percent(n, of) + ")"
 }

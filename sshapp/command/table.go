@@ -12,6 +12,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // InviteTTL is how long an invite code stays valid.
@@ -75,7 +76,7 @@ func runTable(ctx context.Context, c *Call) int {
 	case "link":
 		return runTableLink(ctx, c, args)
 	}
-	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", lobby.Clean(sub, 32))
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", words.Clean(sub, 32))
 	for _, u := range tableUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)
 	}
@@ -102,8 +103,8 @@ type TableDoc struct {
 // docOf is a table as `tables` and `table` write it.
 func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
-		Name: lobby.Clean(info.Name, lobby.MaxNameLen), Host: lobby.Clean(info.Host, lobby.MaxNameLen),
-		Seats: info.Seats, Taken: info.Taken, State: lobby.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+		Name: words.Clean(info.Name, lobby.MaxNameLen), Host: words.Clean(info.Host, lobby.MaxNameLen),
+		Seats: info.Seats, Taken: info.Taken, State: words.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
 	}
 }
 
@@ -135,7 +136,7 @@ func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 // It is the one answer of every command to a table that is not there for
 // the caller, in the words of lobby.ErrNoTable.
 func (c *Call) noTable(name string) int {
-	return c.Refuse("%v: %s", lobby.ErrNoTable, lobby.Clean(name, lobby.MaxNameLen))
+	return c.Refuse("%v: %s", lobby.ErrNoTable, words.Clean(name, lobby.MaxNameLen))
 }
 
 func runTableCreate(ctx context.Context, c *Call, args []string) int {
@@ -152,11 +153,11 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		level = l
 		return err
 	})
-	words, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 1 {
+	if len(rest) != 1 {
 		return c.usageError(fs, "table create takes one NAME")
 	}
 	rules, seats, err := rf.rules()
@@ -173,7 +174,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		return c.Refuse("--bots %d: a table of %d seats takes 0 to %d bots", *bots, seats, seats)
 	}
 	t, err := c.cfg.Lobby.CreateTable(ctx, c.lobbyPlayer(), lobby.TableConfig{
-		Name: words[0], Rules: rules, Seats: seats, Private: *private,
+		Name: rest[0], Rules: rules, Seats: seats, Private: *private,
 	})
 	if err != nil {
 		return c.fail("create the table", err)
@@ -198,7 +199,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		kind = "private"
 	}
 	writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Table %s is open: %s, %d seats; %s.", info.Name, kind, info.Seats,
-		lobby.RulesSummary(info.Rules)))
+		words.RulesSummary(info.Rules)))
 	switch len(seated) {
 	case 0:
 	case 1:
@@ -211,7 +212,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Seated: %s (%s bots).", strings.Join(seated, ", "), level))
 	}
 	if len(seated) < *bots {
-		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), lobby.Plural(*bots, "1 bot", "bots"))
+		fmt.Fprintf(c.Stderr, "mia: only %d of %s could be seated\n", len(seated), words.Plural(*bots, "1 bot", "bots"))
 	}
 	if info.State == "playing" {
 		fmt.Fprintf(c.Stdout, "Every seat is taken: the bots are playing. Watch with:\n  %s\n", play)
@@ -244,14 +245,14 @@ func newInviteCode() (string, error) {
 
 func runTableInvite(ctx context.Context, c *Call, args []string) int {
 	fs := c.flagSet(usageTableInvite)
-	words, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 1 {
+	if len(rest) != 1 {
 		return c.usageError(fs, "table invite takes one NAME")
 	}
-	t, info, ok := c.openTable(words[0])
+	t, info, ok := c.openTable(rest[0])
 	if !ok {
 		return ExitRefused
 	}
@@ -276,18 +277,18 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 
 func runTableKick(ctx context.Context, c *Call, args []string) int {
 	fs := c.flagSet(usageTableKick)
-	words, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 2 {
+	if len(rest) != 2 {
 		return c.usageError(fs, "table kick takes a table NAME and a PLAYER")
 	}
-	t, info, ok := c.openTable(words[0])
+	t, info, ok := c.openTable(rest[0])
 	if !ok {
 		return ExitRefused
 	}
-	who := words[1]
+	who := rest[1]
 	id := ""
 	if bot, isBot := builtinBotAt(info, who); isBot {
 		id, who = bot.ID, bot.Name
@@ -341,12 +342,12 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		printFlags(c.Stderr, fs, "now")
 	}
 	rf := addRulesFlags(fs, info.Rules, info.Seats)
-	words, err := parseFlags(fs, args[1:])
+	rest, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 0 {
-		return c.usageError(fs, "unexpected %q", lobby.Clean(words[0], 32))
+	if len(rest) != 0 {
+		return c.usageError(fs, "unexpected %q", words.Clean(rest[0], 32))
 	}
 	rules, seats, err := rf.rules()
 	if err != nil {
@@ -361,20 +362,20 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		return c.WriteJSON(TableDoc{Table: docOf(info)})
 	}
 	writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("Rules of %s from the next game: %d seats; %s.", info.Name, info.Seats,
-		lobby.RulesSummary(info.Rules)))
+		words.RulesSummary(info.Rules)))
 	return ExitOK
 }
 
 func runTableClose(ctx context.Context, c *Call, args []string) int {
 	fs := c.flagSet(usageTableClose)
-	words, err := parseFlags(fs, args)
+	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(words) != 1 {
+	if len(rest) != 1 {
 		return c.usageError(fs, "table close takes one NAME")
 	}
-	t, info, ok := c.openTable(words[0])
+	t, info, ok := c.openTable(rest[0])
 	if !ok {
 		return ExitRefused
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TableJSON is one table of `tables --json`.
@@ -48,7 +48,7 @@ func runTables(_ context.Context, c *Call) int {
 		if t.Private {
 			state += ", private"
 		}
-		rows[i] = []string{t.Name, t.Host, fmt.Sprintf("%d/%d", t.Taken, t.Seats), state, lobby.RulesSummary(t.Rules)}
+		rows[i] = []string{t.Name, t.Host, fmt.Sprintf("%d/%d", t.Taken, t.Seats), state, words.RulesSummary(t.Rules)}
 	}
 	writeTable(c.Stdout, []string{"NAME", "HOST", "SEATS", "STATE", "RULES"}, rows, "  ")
 	return ExitOK

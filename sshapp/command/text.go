@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The commands' text fits HelpWidth columns: a sentence longer than a
@@ -18,7 +18,7 @@ import (
 // first, the next ones after hang.
 func writeWrapped(w io.Writer, first, hang, text string) {
 	width := HelpWidth - max(ansi.StringWidth(first), ansi.StringWidth(hang))
-	for i, l := range lobby.Wrap(text, width) {
+	for i, l := range words.Wrap(text, width) {
 		if i == 0 {
 			fmt.Fprintln(w, first+l)
 		} else {
@@ -91,7 +91,7 @@ func writeTable(w io.Writer, header []string, rows [][]string, under string) {
 	fmt.Fprintln(w, head(header)+header[n-1])
 	pad := strings.Repeat(" ", at)
 	for _, r := range rows {
-		lines := lobby.Wrap(r[n-1], last)
+		lines := words.Wrap(r[n-1], last)
 		if len(lines) == 0 {
 			lines = []string{""}
 		}

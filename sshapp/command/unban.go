@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -85,9 +86,9 @@ func runUnban(ctx context.Context, c *Call) int {
 	case isUDPBot(w.ID):
 		writeWrapped(c.Stdout, "", "", fmt.Sprintf("The Mäxchen bot %s may register again.", w.shown()))
 	case w.Key != "":
-		writeWrapped(c.Stdout, "", "", fmt.Sprintf("The key %s may connect again.", lobby.Clean(w.Key, 80)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("The key %s may connect again.", words.Clean(w.Key, 80)))
 	default:
-		writeWrapped(c.Stdout, "", "", fmt.Sprintf("%s (%s) may connect again, with every key of theirs.", w.shown(), lobby.Clean(w.ID, 40)))
+		writeWrapped(c.Stdout, "", "", fmt.Sprintf("%s (%s) may connect again, with every key of theirs.", w.shown(), words.Clean(w.ID, 40)))
 	}
 	return ExitOK
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -77,7 +78,7 @@ func runWhoami(ctx context.Context, c *Call) int {
 		row("", "  "+c.Hint("keys add"))
 		row("", "then here:  "+c.Hint("keys join CODE"))
 	} else {
-		row("name", fmt.Sprintf("%s (%s)", lobby.Clean(doc.Name, lobby.MaxNameLen), doc.Person))
+		row("name", fmt.Sprintf("%s (%s)", words.Clean(doc.Name, lobby.MaxNameLen), doc.Person))
 		if doc.Keys == 1 {
 			row("key", c.Key+" (your only key)")
 		} else {
@@ -91,7 +92,7 @@ func runWhoami(ctx context.Context, c *Call) int {
 	row("playing", describeSeats(doc.Seats))
 	row("games", fmt.Sprintf("%d played, %d won", doc.Games, doc.Wins))
 	if c.cfg.Records != nil {
-		row("rating", fmt.Sprintf("%s overall, after %s", lobby.Figure(mine), lobby.Plural(doc.RatedGames, "1 rated game", "rated games")))
+		row("rating", fmt.Sprintf("%s overall, after %s", words.Figure(mine), words.Plural(doc.RatedGames, "1 rated game", "rated games")))
 	}
 	return ExitOK
 }
@@ -105,7 +106,7 @@ func describeSeats(seats []Seat) string {
 	}
 	parts := make([]string, len(seats))
 	for i, s := range seats {
-		parts[i] = fmt.Sprintf("%s (%s)", lobby.Clean(s.Table, lobby.MaxNameLen), lobby.Plural(s.Lives, "1 life", "lives"))
+		parts[i] = fmt.Sprintf("%s (%s)", words.Clean(s.Table, lobby.MaxNameLen), words.Plural(s.Lives, "1 life", "lives"))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -127,7 +127,7 @@ func (e *env) open() {
 	if e.gate != nil {
 		storage = gated{storage, e.gate}
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: storage, Clock: e.clock, Dice: e.dice, BotDelay: -1,
+	l, err := lobby.New(context.Background(), lobby.Config{Store: storage, Clock: e.clock, Dice: e.dice, BotDelay: lobby.NoDelay,
 		SaveTimeout: e.saveTimeout})
 	if err != nil {
 		st.Close()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 )
@@ -35,11 +36,11 @@ func (g gated) CreateGame(ctx context.Context, rec lobby.GameRecord) (id string,
 	return id, err
 }
 
-func (g gated) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
+func (g gated) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
 	return g.Write(ctx, func(context.Context) error { return g.Storage.Append(context.Background(), gameID, evs, res) })
 }
 
-func (g gated) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
+func (g gated) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
 	return g.Write(ctx, func(context.Context) error { return g.Storage.SaveNextDice(context.Background(), table, d) })
 }
 

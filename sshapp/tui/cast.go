@@ -14,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -69,7 +70,7 @@ func WriteCast(w io.Writer, g store.Game, evs []engine.Event) error {
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	err = enc.Encode(castHeader{Version: 2, Width: CastWidth, Height: CastHeight, Timestamp: g.Ended.Unix(),
-		Title: fmt.Sprintf("mia: game %s at %s", g.ID, lobby.Clean(g.Table, lobby.MaxNameLen)),
+		Title: fmt.Sprintf("mia: game %s at %s", g.ID, words.Clean(g.Table, lobby.MaxNameLen)),
 		Env:   map[string]string{"TERM": "xterm-256color"}})
 	if err != nil {
 		return err

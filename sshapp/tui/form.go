@@ -12,6 +12,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // formField is one row of the create-table form.
@@ -48,23 +49,23 @@ var fieldLabels = [fieldCount]string{
 }
 
 // fieldHints are the few words beside each row: the rules' own
-// (lobby.OptionSays), the name rule's for the name.
+// (words.OptionSays), the name rule's for the name.
 var fieldHints = [fieldCount]string{
 	fieldName:       lobby.NameHint(),
-	fieldPreset:     lobby.OptionSays("preset").Hint,
-	fieldSeats:      lobby.OptionSays("seats").Hint,
-	fieldLives:      lobby.OptionSays("lives").Hint,
-	fieldRanking:    lobby.OptionSays("ranking").Hint,
-	fieldPass:       lobby.OptionSays("pass").Hint,
-	fieldEqual:      lobby.OptionSays("equal-claims").Hint,
-	fieldLowClaim:   lobby.OptionSays("low-claim").Hint,
-	fieldMiaReveal:  lobby.OptionSays("mia-reveal").Hint,
-	fieldMiaPenalty: lobby.OptionSays("mia-penalty").Hint,
-	fieldMiaBoth:    lobby.OptionSays("mia-penalty-both").Hint,
-	fieldMiaPass:    lobby.OptionSays("mia-pass").Hint,
-	fieldNextOpener: lobby.OptionSays("next-opener").Hint,
-	fieldEnd:        lobby.OptionSays("end").Hint,
-	fieldTurn:       lobby.OptionSays("turn-seconds").Hint,
+	fieldPreset:     words.OptionSays("preset").Hint,
+	fieldSeats:      words.OptionSays("seats").Hint,
+	fieldLives:      words.OptionSays("lives").Hint,
+	fieldRanking:    words.OptionSays("ranking").Hint,
+	fieldPass:       words.OptionSays("pass").Hint,
+	fieldEqual:      words.OptionSays("equal-claims").Hint,
+	fieldLowClaim:   words.OptionSays("low-claim").Hint,
+	fieldMiaReveal:  words.OptionSays("mia-reveal").Hint,
+	fieldMiaPenalty: words.OptionSays("mia-penalty").Hint,
+	fieldMiaBoth:    words.OptionSays("mia-penalty-both").Hint,
+	fieldMiaPass:    words.OptionSays("mia-pass").Hint,
+	fieldNextOpener: words.OptionSays("next-opener").Hint,
+	fieldEnd:        words.OptionSays("end").Hint,
+	fieldTurn:       words.OptionSays("turn-seconds").Hint,
 	fieldPrivate:    "only people you invite see it",
 }
 
@@ -157,7 +158,7 @@ func step[T comparable](vals []T, cur T, dir int) T {
 // leaves the preset unless the rules are still its own.
 func (f *createForm) change(dir int) {
 	f.changeOption(dir)
-	f.opts = lobby.PresetKept(f.opts)
+	f.opts = words.PresetKept(f.opts)
 }
 
 func (f *createForm) changeOption(dir int) {
@@ -334,7 +335,7 @@ func (f *createForm) value(fl formField) string {
 	case fieldEqual:
 		return onOff(o.EqualClaims)
 	case fieldMiaPenalty:
-		return lobby.Plural(o.MiaPenalty, "1 life", "lives")
+		return words.Plural(o.MiaPenalty, "1 life", "lives")
 	case fieldMiaBoth:
 		return onOff(o.MiaPenaltyBoth)
 	case fieldNextOpener:
@@ -392,7 +393,7 @@ func (f *createForm) View() string {
 	case f.busy:
 		below = []string{s.Info.Render("creating…")}
 	default:
-		for _, l := range lobby.Wrap(f.explain(), w) {
+		for _, l := range words.Wrap(f.explain(), w) {
 			below = append(below, s.Subtle.Render(l))
 		}
 	}
@@ -413,13 +414,13 @@ var formOptions = map[formField]string{
 }
 
 // explain is what the focused option does with its value now, in the
-// words of the rules command (lobby.ExplainRules).
+// words of the rules command (words.ExplainRules).
 func (f *createForm) explain() string {
 	opt := formOptions[f.focus]
 	if opt == "" {
 		return ""
 	}
-	for _, r := range lobby.ExplainRules(f.opts) {
+	for _, r := range words.ExplainRules(f.opts) {
 		if r.Option == opt {
 			return r.Text
 		}

@@ -58,7 +58,7 @@ func TestScreensTellErrorsByKind(t *testing.T) {
 func TestScreenErrorsHaveKinds(t *testing.T) {
 	kinds := map[string]struct {
 		err  error
-		kind lobby.Kind
+		kind lobby.ErrorKind
 	}{
 		"errStillPlaying": {errStillPlaying, lobby.Refused},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The screen sizes the layout needs and uses. Below the minimum only a
@@ -103,15 +104,15 @@ func side(b *strings.Builder, left, right []string, gap int) {
 }
 
 // shortRules is a table's rules in one short phrase, as the lobby lists
-// them (lobby.RuleTags and the turn clock): "classic · 6♥ · 60s", "pips ·
+// them (words.RuleTags and the turn clock): "classic · 6♥ · 60s", "pips ·
 // 6♥ · Mia wins · 60s".
 func shortRules(o engine.Options) string {
-	return strings.Join(append(lobby.RuleTags(o), seconds(o.TurnSeconds)), " · ")
+	return strings.Join(append(words.RuleTags(o), seconds(o.TurnSeconds)), " · ")
 }
 
 // longRules is every rule of a table in words, for its title bar
-// (lobby.RuleWords).
-func longRules(o engine.Options) string { return strings.Join(lobby.RuleWords(o), " · ") }
+// (words.RuleWords).
+func longRules(o engine.Options) string { return strings.Join(words.RuleWords(o), " · ") }
 
 // seconds writes a turn time: "60s", "5m", "1h".
 func seconds(s int) string {
@@ -128,11 +129,11 @@ func seconds(s int) string {
 // notice. The text was cleaned by the lobby; it is cleaned again here as a
 // last guard, since it is another person's input.
 func chatLine(s *Styles, l lobby.ChatLine, w int) string {
-	text := lobby.Clean(l.Text, lobby.MaxChatRunes)
+	text := words.Clean(l.Text, lobby.MaxChatRunes)
 	if l.From == "" {
 		return s.Notice.Render(cut("* "+text, w))
 	}
-	from := lobby.Clean(l.From, lobby.MaxNameLen)
+	from := words.Clean(l.From, lobby.MaxNameLen)
 	if l.Bot {
 		from += " [bot]"
 	}
@@ -222,8 +223,8 @@ func cutLines(s string, n int) string {
 }
 
 // name cleans a display name for drawing.
-func name(s string) string { return lobby.Clean(s, lobby.MaxNameLen) }
+func name(s string) string { return words.Clean(s, lobby.MaxNameLen) }
 
-// label is a name as the game's words give it (lobby.Label: "ada [bot]"),
+// label is a name as the game's words give it (words.Label: "ada [bot]"),
 // cleaned to its length.
-func label(s string) string { return lobby.Clean(s, lobby.MaxLabelLen) }
+func label(s string) string { return words.Clean(s, words.MaxLabelLen) }

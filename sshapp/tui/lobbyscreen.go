@@ -12,6 +12,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // lobbyScreen lists the open tables and shows the lobby chat. It follows
@@ -81,11 +82,11 @@ func (m *lobbyScreen) seasonLine(s *Styles, w int) string {
 	}
 	in := m.season
 	line := "Season " + in.season.String()
-	if left := lobby.SeasonLeft(in.season, m.c.cfg.Now()); left != "" {
+	if left := words.SeasonLeft(in.season, m.c.cfg.Now()); left != "" {
 		line += ", " + left
 	}
 	if in.crowned {
-		line += " · " + in.prev.String() + " champion: " + lobby.Label(name(in.champion.Name), in.champion.Bot()) + " " + lobby.Figure(in.champion.Rating)
+		line += " · " + in.prev.String() + " champion: " + words.Label(name(in.champion.Name), in.champion.Bot()) + " " + words.Figure(in.champion.Rating)
 	}
 	return s.Subtle.Render(cut(line+" · L: boards", w))
 }

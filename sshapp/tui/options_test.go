@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TestTwelveSeatsPips: a table of 12 playing under pips fits 80×24 with
@@ -210,7 +211,7 @@ func TestFullHelpScrolls(t *testing.T) {
 	last := m.View()
 	assertFits(t, last, 80, 24)
 	text := strings.Join(strings.Fields(seen.String()), " ")
-	for _, r := range lobby.RulesApart(rules) {
+	for _, r := range words.RulesApart(rules) {
 		if !strings.Contains(text, strings.Join(strings.Fields(r.Option+" "+r.Value+": "+r.Text), " ")[:40]) {
 			t.Errorf("the rule %s is never shown", r.Option)
 		}

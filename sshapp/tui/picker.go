@@ -24,7 +24,7 @@ type pickerItem struct {
 // first, the lowest preselected. Its zero value is closed. Its rows show
 // in a viewport that scrolls to keep the cursor in sight.
 type picker struct {
-	Kind   engine.Kind // engine.Claim after a roll, engine.Pass to pass or raise blind
+	Kind   engine.ActionKind // engine.Claim after a roll, engine.Pass to pass or raise blind
 	Items  []pickerItem
 	Cursor int
 	keys   pickerKeys

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 type promptPhase int
@@ -134,7 +135,7 @@ func (p *promptScreen) View() string {
 			b.WriteString(s.Subtle.Render("saving…") + "\n")
 		case p.errMsg != "":
 			// A refusal says why, in as many lines as the window needs.
-			for _, l := range lobby.Wrap(p.errMsg, max(20, p.w-2)) {
+			for _, l := range words.Wrap(p.errMsg, max(20, p.w-2)) {
 				b.WriteString(s.Error.Render(l) + "\n")
 			}
 		default:

@@ -12,6 +12,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -79,8 +80,8 @@ func TestTableRatings(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
 	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
 	waitOutput(t, tm, "Seats                     rating  win",
-		"alice", lobby.Figure(sr.Ratings[0]), pct(sr.Chances[0]),
-		"bob", lobby.Figure(sr.Ratings[1]), pct(sr.Chances[1]))
+		"alice", words.Figure(sr.Ratings[0]), pct(sr.Chances[0]),
+		"bob", words.Figure(sr.Ratings[1]), pct(sr.Chances[1]))
 
 	if err := tbl.Start(ctx, a); err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestTableRatings(t *testing.T) {
 	var want []string
 	for i, seat := range g.Standings {
 		ch := gr.Overall[seat]
-		want = append(want, fmt.Sprintf("%d. %-14s %5s %4s", i+1, g.Seats[seat].Name, lobby.Figure(ch.After), lobby.Move(ch)))
+		want = append(want, fmt.Sprintf("%d. %-14s %5s %4s", i+1, g.Seats[seat].Name, words.Figure(ch.After), words.Move(ch)))
 	}
 	winner := g.Seats[g.Winner].Name
 	waitOutput(t, tm, append([]string{"Game over · ratings", winner + " wins!", "Seated for the next game  rating  win"}, want...)...)
@@ -156,7 +157,7 @@ func TestLobbySeasonLine(t *testing.T) {
 	}
 	// Last season: bob beat alice.
 	played := prev.Start().Add(time.Hour)
-	if err := e.st.UpdateTable(ctx, "old", func(tb *store.Table) error { tb.Created = prev.Start(); return nil }); err != nil {
+	if err := e.st.UpdateTable(ctx, "old", func(tb *store.TableRecord) error { tb.Created = prev.Start(); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	playGame(t, e.st, "old", seatsOf(b, a), engine.DefaultOptions(), 3, played)
@@ -169,7 +170,7 @@ func TestLobbySeasonLine(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{rating.Monthly, []string{"Season " + season.String() + ", " + lobby.SeasonLeft(season, now), prev.String() + " champion: " + champ.Name + " " + lobby.Figure(champ.Rating)}, nil},
+		{rating.Monthly, []string{"Season " + season.String() + ", " + words.SeasonLeft(season, now), prev.String() + " champion: " + champ.Name + " " + words.Figure(champ.Rating)}, nil},
 		{rating.Off, []string{"Lobby chat"}, []string{"Season"}},
 	} {
 		cfg := e.config(a, 80, 24)
@@ -243,9 +244,9 @@ func TestPrivateRatingsToAStranger(t *testing.T) {
 	waitOutput(t, tm, "Lobby chat")
 	tm.Send(keyRunes("L"))
 	tm.Send(keyRunes("a")) // all time
-	waitOutput(t, tm, "all time", lobby.Figure(overall.Rating))
+	waitOutput(t, tm, "all time", words.Figure(overall.Rating))
 	frame = finalView(t, tm)
-	row := regexp.MustCompile(`alice +` + regexp.QuoteMeta(lobby.Figure(overall.Rating)) + ` +1 +[01]\b`)
+	row := regexp.MustCompile(`alice +` + regexp.QuoteMeta(words.Figure(overall.Rating)) + ` +1 +[01]\b`)
 	if !row.MatchString(frame) {
 		t.Errorf("alice's row is not her public figure and game:\n%s", frame)
 	}

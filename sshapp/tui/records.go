@@ -31,7 +31,7 @@ type Records interface {
 	// TableRecords lists the records of the tables of a name, oldest
 	// first: the stats screen's "this table" is the newest the viewer
 	// may see (lobbystore.Visible).
-	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	// Rating returns a person's rating on a board in a season.
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	// Leaderboard ranks players on a board in a season, best first.
@@ -39,7 +39,7 @@ type Records interface {
 	// Champion is the top of a board in a season.
 	Champion(ctx context.Context, b store.Board) (store.Rating, bool, error)
 	// Trend is a person's rating after each of their last rated games.
-	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	Trend(ctx context.Context, person string, table *store.TableRecord, n int) ([]store.Point, error)
 	// SeatRatings are the ratings of the people about to play at a table
 	// and their chances to win.
 	SeatRatings(ctx context.Context, table string, persons []string) (store.SeatRatings, error)
@@ -141,12 +141,12 @@ func readReplay(ctx context.Context, rec Records, viewer lobby.Player, id string
 // statsData is what the stats screen shows.
 type statsData struct {
 	tally  store.Tally
-	rating store.Rating   // overall, all time
-	season store.Rating   // overall, in the season of the board shown (none for all time)
-	trend  []store.Point  // the viewer's overall rating after each of their last rated games
-	board  []store.Rating // the leaderboard shown
-	table  *store.Table   // the table of the board shown, if any
-	recent []store.Game   // the viewer's last games, oldest first
+	rating store.Rating       // overall, all time
+	season store.Rating       // overall, in the season of the board shown (none for all time)
+	trend  []store.Point      // the viewer's overall rating after each of their last rated games
+	board  []store.Rating     // the leaderboard shown
+	table  *store.TableRecord // the table of the board shown, if any
+	recent []store.Game       // the viewer's last games, oldest first
 }
 
 // Sizes of the stats screen's reads.

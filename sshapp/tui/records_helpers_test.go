@@ -106,9 +106,9 @@ func store1(t testing.TB, st *store.Store, table string, seats []store.Seat, rul
 	for i := range evs {
 		evs[i].At = start.Add(time.Duration(i+1) * time.Second)
 	}
-	var res *store.Result
+	var res *engine.Result
 	if g.Over() {
-		res = &store.Result{Winner: g.Winner(), Standings: g.Standings()}
+		res = &engine.Result{Winner: g.Winner(), Standings: g.Standings()}
 	}
 	if err := st.Append(ctx, sg.ID, evs, res); err != nil {
 		t.Fatal(err)

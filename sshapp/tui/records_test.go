@@ -14,6 +14,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -44,7 +45,7 @@ func newRecords(t *testing.T, e *env, nAlpha, nBeta, nClub int) *records {
 	if _, err := e.lobby.CreateTable(ctx, r.alice, lobby.TableConfig{Name: "alpha", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tbl := range []store.Table{
+	for _, tbl := range []store.TableRecord{
 		{Name: "beta", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Created: r.start},
 		{Name: "club", Host: r.bob.ID, Rules: engine.DefaultOptions(), Seats: 4, Private: true,
 			Members: []string{r.carol.ID}, Created: r.start},
@@ -417,7 +418,7 @@ func TestReplayRefusesGameInProgress(t *testing.T) {
 	e := newEnv(t)
 	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
 	ctx := ctxT(t)
-	if err := e.st.CreateTable(ctx, store.Table{Name: "club", Host: b.ID, Rules: engine.DefaultOptions(),
+	if err := e.st.CreateTable(ctx, store.TableRecord{Name: "club", Host: b.ID, Rules: engine.DefaultOptions(),
 		Seats: 4, Private: true, Created: e.clock.Now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -492,9 +493,9 @@ func TestStatsScreen(t *testing.T) {
 		fmt.Sprintf("lives lost      %d", tally.LivesLost),
 		fmt.Sprintf("bluffs          %d of %d claims · %s", tally.Bluffs, tally.Claims, pct(tally.Bluffs, tally.Claims)),
 		fmt.Sprintf("understated     %d · %s", tally.Understated, pct(tally.Understated, tally.Claims)),
-		fmt.Sprintf("caught bluffing %s", lobby.Plural(tally.BluffsCaught, "1 time", "times")),
+		fmt.Sprintf("caught bluffing %s", words.Plural(tally.BluffsCaught, "1 time", "times")),
 		fmt.Sprintf("challenges      %d, right %d", tally.Challenges, tally.ChallengesWon),
-		fmt.Sprintf("rating          %s · %s", lobby.Figure(mine.Rating), lobby.Plural(mine.Games, "1 game", "games")),
+		fmt.Sprintf("rating          %s · %s", words.Figure(mine.Rating), words.Plural(mine.Games, "1 game", "games")),
 		fmt.Sprintf("μ %.2f σ %.2f", mine.Mu, mine.Sigma), "in " + season.String(), "trend",
 		// the bluff counts explained: a claim made unseen is no bluff, nor
 		// one below the dice
@@ -507,7 +508,7 @@ func TestStatsScreen(t *testing.T) {
 		if rt.Person == a.ID {
 			who += " (you)"
 		}
-		want = append(want, fmt.Sprintf("%d %s", i+1, who), lobby.Figure(rt.Rating))
+		want = append(want, fmt.Sprintf("%d %s", i+1, who), words.Figure(rt.Rating))
 	}
 	waitOutput(t, tm, want...)
 	tm.Send(keyRunes("f"))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -14,7 +14,7 @@ import (
 type replayGame struct {
 	game   store.Game
 	events []engine.Event
-	nar    lobby.Narrator // tells the events, every die shown
+	nar    words.Narrator // tells the events, every die shown
 	steps  []engine.Step
 	starts []int   // starts[r-1] is the step at which round r begins
 	chart  [][]int // chart[seat][r-1]: the seat's lives at the end of round r
@@ -27,7 +27,7 @@ func newReplay(g store.Game, evs []engine.Event) (*replayGame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game %s does not replay: %w", g.ID, err)
 	}
-	return &replayGame{game: g, events: evs, nar: lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking),
+	return &replayGame{game: g, events: evs, nar: words.ReplayNarrator(replaySeats(g), g.Rules.Ranking),
 		steps: cut.Steps, starts: cut.Starts, chart: cut.Chart}, nil
 }
 
@@ -44,19 +44,19 @@ func (rp *replayGame) name(seat int) string {
 
 // replaySeats are g's players by seat, by their names now, as the
 // replay's narrator needs them.
-func replaySeats(g store.Game) []lobby.SeatInfo {
-	seats := make([]lobby.SeatInfo, len(g.Seats))
+func replaySeats(g store.Game) []words.ReplaySeat {
+	seats := make([]words.ReplaySeat, len(g.Seats))
 	for i, s := range g.Seats {
-		seats[i] = lobby.SeatInfo{Name: s.Called(), ID: s.Person, Bot: s.Bot}
+		seats[i] = words.ReplaySeat{Name: s.Called(), Bot: s.Bot}
 	}
 	return seats
 }
 
-// verdict is what the dice say of events[i], in words (lobby.Narrator,
+// verdict is what the dice say of events[i], in words (words.Narrator,
 // by engine's bluff rule).
 func (rp *replayGame) verdict(i int) (engine.Verdict, string) { return rp.nar.Verdict(rp.events, i) }
 
-// describe is events[i] in words, every die shown (lobby.Narrator).
+// describe is events[i] in words, every die shown (words.Narrator).
 func (rp *replayGame) describe(i int) string { return rp.nar.Line(rp.events, i) }
 
 // roundStart is the step at which the round of step i begins.

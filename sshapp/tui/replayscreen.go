@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // replayScreen steps through a finished game, every die shown.
@@ -183,7 +183,7 @@ func (m *replayScreen) View() string {
 	case st.Over:
 		b.WriteString(s.Accent.Render(cut(rp.nar.Won(g.Winner)+" · home: from the start", w)))
 	case g.Abandoned != nil && m.step == len(rp.steps)-1:
-		b.WriteString(s.Error.Render(cut("abandoned: "+lobby.ClosedWhileRunning(g.Abandoned.Name)+"; no one won · home: from the start", w)))
+		b.WriteString(s.Error.Render(cut("abandoned: "+words.ClosedWhileRunning(g.Abandoned.Name)+"; no one won · home: from the start", w)))
 	case m.step == 0:
 		b.WriteString(s.Subtle.Render(cut("→ to step through the game, ↓ a round at a time", w)))
 	}
@@ -391,8 +391,8 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 				line += s.Subtle.Render(" · cup " + cupText(r.Dice))
 			}
 		}
-		if kind, _ := rp.verdict(i); lobby.Mark(kind) != "" {
-			line += " " + verdictStyle(s, kind).Render(lobby.Mark(kind))
+		if kind, _ := rp.verdict(i); words.Mark(kind) != "" {
+			line += " " + verdictStyle(s, kind).Render(words.Mark(kind))
 		}
 		if i >= st.First {
 			line = s.Bold.Render("› ") + line

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // revealFor is how long the cup stays lifted on screen after a round
@@ -21,7 +22,7 @@ const revealFor = 5 * time.Second
 type revealEndMsg struct{ n int }
 
 // reveal is the end of the last round as the table screen shows it for
-// revealFor: drawn from the events (lobby.Narrator.Lifted), never a
+// revealFor: drawn from the events (words.Narrator.Lifted), never a
 // pause of the game.
 type reveal struct {
 	heading string
@@ -33,14 +34,14 @@ type reveal struct {
 
 // newReveal is the n-th cup lifted, by the event at i of snap's events.
 func newReveal(snap lobby.Snapshot, i, n int) reveal {
-	heading, dice, words, ok := snap.Narrator().Lifted(snap.Events(), i)
+	heading, dice, lines, ok := snap.Narrator().Lifted(snap.Events(), i)
 	if !ok {
 		return reveal{}
 	}
-	for j, w := range words {
-		words[j] = lobby.Clean(w, 4*MaxWidth) // names in it were typed by people
+	for j, w := range lines {
+		lines[j] = words.Clean(w, 4*MaxWidth) // names in it were typed by people
 	}
-	return reveal{heading: heading, dice: dice, words: words, n: n, at: i}
+	return reveal{heading: heading, dice: dice, words: lines, n: n, at: i}
 }
 
 // shown reports whether the cup is lifted.

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine/rating"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -195,12 +195,12 @@ func (m *statsScreen) numbers(s *Styles, w int) []string {
 	const labelW = 15
 	row := func(label, value string) string { return fit(label, labelW) + " " + value }
 	out = append(out,
-		row("games", fmt.Sprintf("%d, %d won", t.Games, t.Wins)+s.Subtle.Render(" · "+lobby.Percent(t.Wins, t.Games))),
+		row("games", fmt.Sprintf("%d, %d won", t.Games, t.Wins)+s.Subtle.Render(" · "+words.Percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
-		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, lobby.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+lobby.Percent(t.Bluffs, t.Claims))),
-		row("understated", fmt.Sprintf("%d", t.Understated)+s.Subtle.Render(" · "+lobby.Percent(t.Understated, t.Claims))),
-		row("caught bluffing", lobby.Plural(t.BluffsCaught, "1 time", "times")),
-		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+lobby.Percent(t.ChallengesWon, t.Challenges))),
+		row("bluffs", fmt.Sprintf("%d of %s", t.Bluffs, words.Plural(t.Claims, "1 claim", "claims"))+s.Subtle.Render(" · "+words.Percent(t.Bluffs, t.Claims))),
+		row("understated", fmt.Sprintf("%d", t.Understated)+s.Subtle.Render(" · "+words.Percent(t.Understated, t.Claims))),
+		row("caught bluffing", words.Plural(t.BluffsCaught, "1 time", "times")),
+		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+words.Percent(t.ChallengesWon, t.Challenges))),
 	)
 	return append(out, m.ratingLines(s, w, row)...)
 }
@@ -234,7 +234,7 @@ func (m *statsScreen) recentLines(s *Styles, w int) []string {
 	if len(recent) > w {
 		recent = recent[len(recent)-w:]
 	}
-	out = append(out, s.Header.Render(cut("Win rate, your last "+lobby.Plural(len(recent), "game", "games"), w)))
+	out = append(out, s.Header.Render(cut("Win rate, your last "+words.Plural(len(recent), "game", "games"), w)))
 	var spark, results strings.Builder
 	wins := 0
 	for i, g := range recent {
@@ -261,14 +261,14 @@ func (m *statsScreen) ratingLines(s *Styles, w int, row func(label, value string
 		return []string{row("rating", s.Subtle.Render("no rated game yet"))}
 	}
 	out := []string{
-		row("rating", s.Accent.Render(lobby.Figure(r.Rating))+s.Subtle.Render(" · "+lobby.Plural(r.Games, "1 game", "games"))),
+		row("rating", s.Accent.Render(words.Figure(r.Rating))+s.Subtle.Render(" · "+words.Plural(r.Games, "1 game", "games"))),
 		row("", s.Subtle.Render(fmt.Sprintf("μ %.2f σ %.2f", r.Mu, r.Sigma))),
 	}
 	if !m.season.IsAllTime() {
 		sr := m.data.season
 		value := s.Subtle.Render("no games")
 		if sr.Games > 0 {
-			value = lobby.Figure(sr.Rating) + s.Subtle.Render(" · "+lobby.Plural(sr.Games, "1 game", "games"))
+			value = words.Figure(sr.Rating) + s.Subtle.Render(" · "+words.Plural(sr.Games, "1 game", "games"))
 		}
 		out = append(out, row("in "+m.season.String(), value))
 	}
@@ -279,7 +279,7 @@ func (m *statsScreen) ratingLines(s *Styles, w int, row func(label, value string
 		for i, p := range trend {
 			pts[i] = p.After.Points()
 		}
-		moved := lobby.Move(rating.Change{Before: trend[0].Before, After: trend[len(trend)-1].After})
+		moved := words.Move(rating.Change{Before: trend[0].Before, After: trend[len(trend)-1].After})
 		out = append(out, row("trend", s.Accent.Render(trendBars(pts))+s.Subtle.Render(" "+moved)))
 	}
 	return out
@@ -330,10 +330,10 @@ func (m *statsScreen) boardHeaders(s *Styles, w int) []string {
 	when := "all time"
 	if !m.season.IsAllTime() {
 		when = m.season.String()
-		switch left := lobby.SeasonLeft(m.season, m.c.cfg.Now()); {
+		switch left := words.SeasonLeft(m.season, m.c.cfg.Now()); {
 		case left == "ended" && m.have && len(m.data.board) > 0:
 			top := m.data.board[0]
-			when += " · champion " + lobby.Label(name(top.Name), top.Bot())
+			when += " · champion " + words.Label(name(top.Name), top.Bot())
 		case left != "":
 			when += " · " + left
 		}
@@ -366,12 +366,12 @@ func (m *statsScreen) drawBoard() {
 	rows := make([]string, len(m.data.board), len(m.data.board)+1)
 	provisional := false
 	for i, r := range m.data.board {
-		who := lobby.Label(name(r.Name), r.Bot())
+		who := words.Label(name(r.Name), r.Bot())
 		if r.Person == me.ID {
 			who += " (you)"
 		}
 		line := "  " + fmt.Sprintf("%*d", boardRankW, i+1) + " " + fit(who, nameW) + " " +
-			fmt.Sprintf("%*s %*d %*d", boardRatingW, lobby.Figure(r.Rating), boardGamesW, r.Games, boardWinsW, r.Wins)
+			fmt.Sprintf("%*s %*d %*d", boardRatingW, words.Figure(r.Rating), boardGamesW, r.Games, boardWinsW, r.Wins)
 		if r.Person == me.ID {
 			line = s.Selected.Render(fit("›"+line[1:], w))
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // logKeep is how many log lines are kept from each snapshot.
@@ -346,7 +347,7 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 		switch {
 		case evs[i].Type == engine.EvRound && m.isErr:
 			m.setStatus("", false)
-		case lobby.EndsRound(evs[i].Type):
+		case words.EndsRound(evs[i].Type):
 			m.cup = newReveal(m.snap, i, m.cup.n+1)
 			cmd = ask(m, m.cup.end(m.c.cfg.Done))
 		}
@@ -368,7 +369,7 @@ func (m *tableScreen) syncKeys() {
 	k := &m.keys
 	v := m.view()
 	playing := m.have && m.snap.Playing
-	can := func(kind engine.Kind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
+	can := func(kind engine.ActionKind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
 	k.Roll.SetEnabled(can(engine.Roll))
 	k.Blind.SetEnabled(can(engine.Roll))
 	k.Challenge.SetEnabled(can(engine.Challenge))

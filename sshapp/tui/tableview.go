@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The drawing of the table screen; tableinput.go is its state and input.
@@ -128,7 +129,7 @@ func (m *tableScreen) View() string {
 // clockMark stands in for each character of the turn clock in a frame
 // shared by spectators, which is drawn once per snapshot and not once a
 // second: each second's frame is the shared one with the clock written in.
-// It is a private-use rune, which lobby.Clean takes out of anything
+// It is a private-use rune, which words.Clean takes out of anything
 // people type, as wide as a digit.
 const clockMark = '\uE000'
 
@@ -344,7 +345,7 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 		case rated && !m.snap.Playing:
 			// before a game: the rating and the model's chance to win
 			rs := m.ratings.seats
-			lives = fmt.Sprintf("%5s", lobby.Figure(rs.Ratings[st.at]))
+			lives = fmt.Sprintf("%5s", words.Figure(rs.Ratings[st.at]))
 			if st.at < len(rs.Chances) {
 				lives += fmt.Sprintf(" %4s", fmt.Sprintf("%.0f%%", 100*rs.Chances[st.at]))
 			}
@@ -403,7 +404,7 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	switch {
 	case v.Dice != engine.NoValue:
 		out = append(out, strings.Split(s.Die.Render(drawDice(v.Dice)), "\n")...)
-		cap := "your dice: " + lobby.DiceName(v.Options.Ranking, v.Dice)
+		cap := "your dice: " + words.DiceName(v.Options.Ranking, v.Dice)
 		if v.Dice == engine.Mia {
 			cap += "!"
 		}
@@ -575,7 +576,7 @@ func (m *tableScreen) changeLines(s *Styles, w int) ([]string, bool) {
 			return nil, false
 		}
 		c := cs[seat]
-		items = append(items, fmt.Sprintf("%d. %s %5s %4s", i+1, fit(label(res.Standings[i]), 14), lobby.Figure(c.After), lobby.Move(c)))
+		items = append(items, fmt.Sprintf("%d. %s %5s %4s", i+1, fit(label(res.Standings[i]), 14), words.Figure(c.After), words.Move(c)))
 	}
 	head := "Game over · ratings"
 	if gr.Overall == nil {
@@ -694,7 +695,7 @@ func (m *tableScreen) diceLine(w int) string {
 
 // rulesLines are the table's rules under the full help, in lines of w
 // cells: a blank line, the rules in words, then what sets them apart from
-// the classic rules, explained (lobby.RulesApart), and where every rule
+// the classic rules, explained (words.RulesApart), and where every rule
 // is told.
 func (m *tableScreen) rulesLines(s *Styles, w int) []string {
 	o := m.snap.Table.Rules
@@ -702,11 +703,11 @@ func (m *tableScreen) rulesLines(s *Styles, w int) []string {
 		o = m.snap.Game.Options // the game's, when the host changed them for the next one
 	}
 	out := []string{""}
-	for _, l := range lobby.Wrap("Rules: "+lobby.RulesSummary(o), w) {
+	for _, l := range words.Wrap("Rules: "+words.RulesSummary(o), w) {
 		out = append(out, s.Header.Render(l))
 	}
-	for _, r := range lobby.RulesApart(o) {
-		out = append(out, lobby.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
+	for _, r := range words.RulesApart(o) {
+		out = append(out, words.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
 	}
 	every := "every rule in words: " + m.c.cfg.Hint + " rules " + name(m.name)
 	if m.c.cfg.Hint == "" || ansi.StringWidth(every) > w {
@@ -730,9 +731,9 @@ func (m *tableScreen) notice() string {
 }
 
 // claimLine is the claim on the table as the table and the replay screens
-// show it (lobby.ClaimWords): "No claim yet" subdued, the claim itself in
+// show it (words.ClaimWords): "No claim yet" subdued, the claim itself in
 // the accent.
-func claimLine(s *Styles, c lobby.ClaimWords) string {
+func claimLine(s *Styles, c words.ClaimWords) string {
 	if c.Value == "" {
 		return s.Subtle.Render(c.Lead)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // truthRuleSets are the option sets the truth is told under, each played
@@ -46,7 +47,7 @@ type cupSeen struct {
 	at     int              // the event that lifted it
 	text   string           // the cup's words on the screen, spaces collapsed
 	events []engine.Event   // the events as the viewer had them
-	nar    lobby.Narrator   // the viewer's narrator
+	nar    words.Narrator   // the viewer's narrator
 	log    []string         // the viewer's log then
 	seat   int              // the viewer's seat, -1 for the spectator
 	frame  string           // for the failure message
@@ -90,9 +91,9 @@ func liftedText(t *testing.T, ts *tableScreen, frame string) string {
 }
 
 // namesClaim reports whether frame names the claim on the table in its
-// words (lobby.ClaimWords): whole, or cut with "…" in the claimant's name
+// words (words.ClaimWords): whole, or cut with "…" in the claimant's name
 // when the longest names leave no room, the claim itself never cut.
-func namesClaim(frame string, c lobby.ClaimWords) bool {
+func namesClaim(frame string, c words.ClaimWords) bool {
 	for _, line := range strings.Split(frame, "\n") {
 		k := strings.Index(line, c.Lead+c.Value)
 		if k < 0 {
@@ -112,7 +113,7 @@ func namesClaim(frame string, c lobby.ClaimWords) bool {
 // under every ranking and option set, names as long as names go (bots
 // marked), and reads the lifted cup at every round's end off a player's
 // and a spectator's screen at 80×24 (and the claim on the table after
-// every other move, lobby.ClaimWords): it names the claim it judged as the
+// every other move, words.ClaimWords): it names the claim it judged as the
 // log does ("7 pips", never "61"), shows every word of the round's end
 // (never cut), and those words are the replay's line for that event, the
 // verdict's mark included (a low claim's truth aside, whose cup stays shut
@@ -124,7 +125,7 @@ func TestEveryScreenTellsTheSameTruth(t *testing.T) {
 		for _, rk := range engine.Rankings {
 			o := base
 			o.Ranking = rk
-			o = lobby.PresetKept(o)
+			o = words.PresetKept(o)
 			if err := o.Validate(); err != nil {
 				t.Fatalf("%s under %s: %v", setName, rk, err)
 			}
@@ -215,7 +216,7 @@ func tellTheTruth(t *testing.T, rules engine.Options, seed uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replay := lobby.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
+	replay := words.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
 	if len(cups) == 0 {
 		t.Fatal("no cup was lifted")
 	}

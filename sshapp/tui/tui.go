@@ -8,7 +8,7 @@
 // the session's renderer, built once per session (styles.go).
 //
 // Room: under sshapp, beside the server, which runs it on each session
-// with a terminal. It may import lobby (and lobby/ai), engine (and
+// with a terminal. It may import lobby (and lobby/ai, lobby/words), engine (and
 // engine/fair, engine/rating), store
 // (record types: the history comes through the Records interface of its
 // Config) and store/lobbystore (the history filter of the lobby's access
@@ -42,7 +42,7 @@ type Config struct {
 	// that a rename from another session shows at once.
 	Name string
 	// SetName stores a name chosen at the prompt; it returns the person's
-	// id and the stored name, or an error with a kind (lobby.Kind), which
+	// id and the stored name, or an error with a kind (lobby.ErrorKind), which
 	// the prompt shows as lobby.Shown says. It runs off the event loop.
 	SetName func(name string) (id, stored string, err error)
 	// Hint is the ssh command line that reaches the server

@@ -92,7 +92,7 @@ func TestPickerOffersOnlyLegalValues(t *testing.T) {
 		acts  []engine.Action
 		seat  int
 		ok    bool
-		kind  engine.Kind
+		kind  engine.ActionKind
 		want  []engine.Value // nil: not checked
 		truth engine.Value   // the value marked ★, NoValue for none
 		same  bool           // the first item passes the claim on

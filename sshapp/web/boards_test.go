@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine/rating"
-	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -34,7 +34,7 @@ func boardRows(body string) []string {
 func storeRows(rs []store.Rating) []string {
 	var out []string
 	for i, r := range rs {
-		out = append(out, fmt.Sprintf("%d|%s|%s|%d", i+1, html.EscapeString(lobby.Label(r.Name, r.Bot())), lobby.Figure(r.Rating), r.Games))
+		out = append(out, fmt.Sprintf("%d|%s|%s|%d", i+1, html.EscapeString(words.Label(r.Name, r.Bot())), words.Figure(r.Rating), r.Games))
 	}
 	return out
 }
@@ -70,7 +70,7 @@ func TestBoardKinds(t *testing.T) {
 
 	kinds := []struct {
 		arg  string // ?kind=, "" none
-		kind store.Kind
+		kind store.BoardKind
 		want int // rows on the overall board
 	}{{"", store.Everyone, 3}, {"everyone", store.Everyone, 3}, {"people", store.People, 2}, {"bots", store.Bots, 1}}
 	for _, table := range []string{"", "pub"} {
@@ -110,7 +110,7 @@ func TestBoardKinds(t *testing.T) {
 						t.Errorf("the rows\n%s\nwant (the store's)\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 					}
 					var want []string
-					for _, other := range store.Kinds {
+					for _, other := range store.BoardKinds {
 						if other == k.kind {
 							want = append(want, `<strong aria-current="page">`+other.String()+`</strong>`)
 							continue

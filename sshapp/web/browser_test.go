@@ -24,6 +24,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
@@ -391,7 +392,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	}
 	var want []string
 	for i, r := range board {
-		want = append(want, fmt.Sprintf("%d|%s|%s|%d", i+1, lobby.Label(r.Name, r.Bot()), lobby.Figure(r.Rating), r.Games))
+		want = append(want, fmt.Sprintf("%d|%s|%s|%d", i+1, words.Label(r.Name, r.Bot()), words.Figure(r.Rating), r.Games))
 	}
 	p.do("open the leaderboard", chromedp.Navigate(e.base+"/leaderboard"))
 	p.until("the board", `document.querySelector("table.list tbody tr") !== null`)
@@ -399,7 +400,7 @@ func TestBrowserRatingPages(t *testing.T) {
 		t.Errorf("the board reads\n%s\nwant\n%s", got, strings.Join(want, "\n"))
 	}
 	text := eval[string](p, `document.body.innerText`)
-	for _, w := range []string{"season " + season.String() + ", " + lobby.SeasonWords(season), lobby.ProvisionalNote, "all time"} {
+	for _, w := range []string{"season " + season.String() + ", " + words.SeasonWords(season), words.ProvisionalNote, "all time"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the leaderboard lacks %q:\n%s", w, text)
 		}
@@ -435,7 +436,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	}
 	var wantPeople []string
 	for i, r := range people {
-		wantPeople = append(wantPeople, fmt.Sprintf("%d|%s|%s|%d", i+1, lobby.Label(r.Name, r.Bot()), lobby.Figure(r.Rating), r.Games))
+		wantPeople = append(wantPeople, fmt.Sprintf("%d|%s|%s|%d", i+1, words.Label(r.Name, r.Bot()), words.Figure(r.Rating), r.Games))
 	}
 	p.do("people", chromedp.Click(`//p[@class="kinds"]/a[text()="people"]`, chromedp.NodeVisible))
 	p.until("the board of people", `location.search === "?kind=people&season=`+season.String()+`" && document.querySelectorAll("table.list tbody tr").length === 2`)
@@ -456,7 +457,7 @@ func TestBrowserRatingPages(t *testing.T) {
 	top := board[0]
 	p.until("the player's page", `location.pathname === "/players/`+top.Name+`" && document.querySelector("dl.stats") !== null`)
 	text = eval[string](p, `document.querySelector("dl.stats").innerText`)
-	for _, w := range []string{lobby.Figure(top.Rating) + " overall, all time", "in " + season.String()} {
+	for _, w := range []string{words.Figure(top.Rating) + " overall, all time", "in " + season.String()} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the player's page lacks %q:\n%s", w, text)
 		}

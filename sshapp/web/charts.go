@@ -64,7 +64,7 @@ func livesChart(chart [][]int, most int) template.HTML {
 }
 
 // ratingBars draws ratings as bars from the start rating, each with its
-// label and its figure as shown (lobby.Figure), escaped: above the start
+// label and its figure as shown (words.Figure), escaped: above the start
 // to the right, below it to the left.
 func ratingBars(labels, figures []string, ratings []float64, start float64) template.HTML {
 	if len(ratings) == 0 {

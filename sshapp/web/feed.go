@@ -278,7 +278,7 @@ func (f *feed) remove(w *watcher) {
 
 // The turn clock in a frame: frames are made once per snapshot, and the
 // clock written in when one is sent (the seconds left then). Private-use
-// runes, which lobby.Clean takes out of anything people type.
+// runes, which words.Clean takes out of anything people type.
 const (
 	markLeft  = "\uE001" // milliseconds left, for the page's script to count down
 	markClock = "\uE002" // the seconds left in words: "42s"

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
-	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
 // gameView is a finished game's page: the game move by move (the replay
-// screen's steps, engine.CutSteps), told by the lobby's narrator, every die
+// screen's steps, engine.CutSteps), told by lobby/words' narrator, every die
 // shown; the state at the move asked for; the standings; the lives per
 // round; the proof of its dice.
 type gameView struct {
@@ -114,9 +114,9 @@ var verdictKinds = map[engine.Verdict]string{engine.Truthful: "true", engine.Blu
 // addresses.
 func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cur int, tableURL, token, hint string) gameView {
 	n := len(g.Seats)
-	nar := lobby.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
+	nar := words.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
 	for i, st := range g.Seats {
-		nar.Names[i] = lobby.Label(seatName(st), st.Bot)
+		nar.Names[i] = words.Label(seatName(st), st.Bot)
 	}
 	last := len(cut.Steps) - 1
 	cur = min(max(cur, 0), last)
@@ -134,7 +134,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 		}
 		return u
 	}
-	gv := gameView{ID: g.ID, Table: g.Table, TableURL: tableURL, Rules: lobby.RulesSummary(g.Rules), Cur: cur, Last: last,
+	gv := gameView{ID: g.ID, Table: g.Table, TableURL: tableURL, Rules: words.RulesSummary(g.Rules), Cur: cur, Last: last,
 		JSON: own(".json"), MaxLives: g.Rules.Lives, WinnerSeat: g.Winner, SSH: hint,
 		When: when(g.Started, g.Ended)}
 	if s.cfg.Cast != nil {
@@ -152,7 +152,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 	}
 	if g.Abandoned != nil {
 		// No standings: the players by seat.
-		gv.Abandoned = lobby.ClosedWhileRunning(g.Abandoned.Name) + ". " + lobby.NoResult
+		gv.Abandoned = words.ClosedWhileRunning(g.Abandoned.Name) + ". " + words.NoResult
 		for _, st := range g.Seats {
 			gv.Players = append(gv.Players, gamePlayer{Name: seatLabel(st), URL: seatURL(st)})
 		}
@@ -184,8 +184,8 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 				continue
 			}
 			lv := lineView{Text: line}
-			if v, _ := nar.Verdict(evs, k); lobby.Mark(v) != "" {
-				lv.Mark, lv.Kind = lobby.Mark(v), verdictKinds[v]
+			if v, _ := nar.Verdict(evs, k); words.Mark(v) != "" {
+				lv.Mark, lv.Kind = words.Mark(v), verdictKinds[v]
 			}
 			sv.Lines = append(sv.Lines, lv)
 		}
@@ -217,7 +217,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 }
 
 // panelAt is the state after step i, in words.
-func panelAt(g store.Game, evs []engine.Event, nar lobby.Narrator, cut engine.Cut, i int) stepPanel {
+func panelAt(g store.Game, evs []engine.Event, nar words.Narrator, cut engine.Cut, i int) stepPanel {
 	st := cut.Steps[i]
 	p := stepPanel{Pos: fmt.Sprintf("Round %d of %d · move %d of %d", st.Round, len(cut.Starts), i, len(cut.Steps)-1)}
 	name := func(seat int) string {

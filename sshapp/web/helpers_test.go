@@ -55,7 +55,7 @@ func (e *env) open() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: e.dice, BotDelay: -1})
+	l, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: e.clock, Dice: e.dice, BotDelay: lobby.NoDelay})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func TestFailByKind(t *testing.T) {
 	cases := []struct {
 		name   string
 		err    error
-		kind   lobby.Kind
+		kind   lobby.ErrorKind
 		status int
 		says   string
 		logged string // "" for none

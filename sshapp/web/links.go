@@ -13,7 +13,7 @@ import (
 const linkParam = "link"
 
 // The leaderboard's query parameters: the table, the season
-// (rating.ParseSeason) and the kind of players (store.ParseKind).
+// (rating.ParseSeason) and the kind of players (store.ParseBoardKind).
 const (
 	tableParam  = "table"
 	seasonParam = "season"
@@ -81,7 +81,7 @@ func gamePath(id string) string    { return "/games/" + url.PathEscape(id) }
 // table's, with a link's token (token "" none), in a season (season ""
 // the season running) and of a kind of players (store.Everyone: no
 // parameter).
-func boardPath(table, token, season string, kind store.Kind) string {
+func boardPath(table, token, season string, kind store.BoardKind) string {
 	q := url.Values{}
 	if table != "" {
 		q.Set(tableParam, table)
@@ -104,7 +104,7 @@ func boardPath(table, token, season string, kind store.Kind) string {
 // boardToken is the token the addresses of table record t's board carry
 // for a viewer who sees it (lobbystore.Visible): its link, when nobody
 // sees the table without one; else "".
-func boardToken(t store.Table) string {
+func boardToken(t store.TableRecord) string {
 	if a := lobbystore.Access(t); !(lobby.Viewer{}).Sees(a) {
 		return a.Link
 	}

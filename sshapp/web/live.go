@@ -8,6 +8,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // liveView is a table as a spectator sees it: the fragment of the table
@@ -48,7 +49,7 @@ type panelView struct {
 	Over      bool
 	Winner    string
 	Standings []string
-	Claim     lobby.ClaimWords
+	Claim     words.ClaimWords
 	Turn      string // "bob's turn"
 	Doing     string // "bob answers the claim"
 	Cup       string // "closed", "empty"
@@ -76,7 +77,7 @@ const liveLog = 14
 func liveOf(snap lobby.Snapshot) liveView {
 	info := snap.Table
 	v := snap.Game
-	lv := liveView{Rules: lobby.RulesSummary(info.Rules), Private: info.Private, Clock: clockMarks{markLeft, markClock},
+	lv := liveView{Rules: words.RulesSummary(info.Rules), Private: info.Private, Clock: clockMarks{markLeft, markClock},
 		GameID: snap.GameID}
 	if snap.GameID != "" {
 		a := info.Access()
@@ -86,7 +87,7 @@ func liveOf(snap lobby.Snapshot) liveView {
 	switch {
 	case snap.Playing && v != nil:
 		lv.State = fmt.Sprintf("round %d", v.Round)
-		lv.Rules = lobby.RulesSummary(v.Options) // the game's, when the host changed them for the next
+		lv.Rules = words.RulesSummary(v.Options) // the game's, when the host changed them for the next
 	case v != nil:
 		lv.State, lv.Head = "game over", "Seated for the next game"
 	default:
@@ -104,7 +105,7 @@ func liveOf(snap lobby.Snapshot) liveView {
 		}
 	}
 	for _, c := range snap.Chat {
-		lv.Chat = append(lv.Chat, chatView{At: c.At.UTC().Format("15:04"), From: lobby.Label(c.From, c.Bot), Notice: c.From == "",
+		lv.Chat = append(lv.Chat, chatView{At: c.At.UTC().Format("15:04"), From: words.Label(c.From, c.Bot), Notice: c.From == "",
 			Text: c.Text})
 	}
 	return lv
@@ -238,7 +239,7 @@ func (s *Server) makeFrame(snap lobby.Snapshot) (*frame, error) {
 	s.frames.Add(1)
 	now := s.cfg.Now()
 	fr := &frame{ver: snap.Version, access: snap.Table.Access(), name: snap.Table.Name, private: snap.Table.Private,
-		rules: lobby.RulesSummary(snap.Table.Rules), made: now, parts: cutMarks(b.Bytes())}
+		rules: words.RulesSummary(snap.Table.Rules), made: now, parts: cutMarks(b.Bytes())}
 	if snap.Playing {
 		fr.deadline = snap.Deadline
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -96,7 +97,7 @@ type message struct {
 
 // statusOf is the HTTP status of a request that failed with an error of
 // kind k.
-func statusOf(k lobby.Kind) int {
+func statusOf(k lobby.ErrorKind) int {
 	switch k {
 	case lobby.Refused:
 		return http.StatusForbidden
@@ -110,7 +111,7 @@ func statusOf(k lobby.Kind) int {
 
 // fail answers a request that failed with err: the one place where the
 // web window's errors become a status and a page, by their kind
-// (lobby.Kind, statusOf). NotFound is the one page of what is not there
+// (lobby.ErrorKind, statusOf). NotFound is the one page of what is not there
 // (notFound); the others a page of lobby.Shown's sentence, with
 // Retry-After for Unavailable. An error that sentence hides is logged
 // (lobby.LogHidden) with what the page was doing (what: "read the
@@ -159,11 +160,11 @@ type gameRow struct {
 func (s *Server) lobbyPage(w http.ResponseWriter, r *http.Request) {
 	var tables []tableRow
 	for _, info := range s.cfg.Lobby.Tables(lobby.Viewer{}) {
-		row := tableRow{Name: info.Name, URL: tablePath(info.Name), State: info.State, Rules: lobby.RulesSummary(info.Rules),
+		row := tableRow{Name: info.Name, URL: tablePath(info.Name), State: info.State, Rules: words.RulesSummary(info.Rules),
 			Seats: fmt.Sprintf("%d of %d", info.Taken, info.Seats), Host: info.Host}
 		names := make([]string, len(info.Players))
 		for i, p := range info.Players {
-			names[i] = lobby.Label(p.Name, p.Bot)
+			names[i] = words.Label(p.Name, p.Bot)
 		}
 		row.Players = strings.Join(names, ", ")
 		tables = append(tables, row)
@@ -203,7 +204,7 @@ func (s *Server) gameRows(ctx context.Context, q store.Query, v lobby.Viewer) ([
 		}
 		winner := "?"
 		if g.Winner >= 0 && g.Winner < len(g.Seats) {
-			winner = lobby.Label(seatName(g.Seats[g.Winner]), g.Seats[g.Winner].Bot)
+			winner = words.Label(seatName(g.Seats[g.Winner]), g.Seats[g.Winner].Bot)
 		}
 		out[i] = gameRow{ID: g.ID, URL: gamePath(g.ID), Table: g.Table, Ended: g.Ended.UTC().Format("2006-01-02 15:04"),
 			Winner: winner, Players: strings.Join(names, ", "), Rounds: rounds[i]}
@@ -224,7 +225,7 @@ func seatName(st store.Seat) string {
 // a bot marked, and the name played under where it differs, as history
 // shows it ("bob (played as red)").
 func seatLabel(st store.Seat) string {
-	label := lobby.Label(seatName(st), st.Bot)
+	label := words.Label(seatName(st), st.Bot)
 	if st.Name != "" && st.PlayedAs != "" && st.PlayedAs != st.Name {
 		label += " (played as " + st.PlayedAs + ")"
 	}
@@ -538,7 +539,7 @@ type playerView struct {
 	Rating                                                          ratingView
 	Season                                                          string // the season running, "" when seasons are off
 	SeasonRating                                                    ratingView
-	Trend                                                           string // how the figure moved over their last rated games (lobby.TrendWords)
+	Trend                                                           string // how the figure moved over their last rated games (words.TrendWords)
 	Provisional                                                     string // what "?" means, when a figure shown has one
 	AsBot                                                           string // how many rated games were a bot's seat, when some were
 	Recent                                                          []gameRow
@@ -547,7 +548,7 @@ type playerView struct {
 }
 
 // ratingView is a rating as the pages show it: the figure as every door
-// shows it (lobby.Figure), "" when there is no rated game, and the
+// shows it (words.Figure), "" when there is no rated game, and the
 // model's numbers.
 type ratingView struct {
 	Figure, Games, Model string
@@ -558,8 +559,8 @@ func ratingOf(r store.Rating) ratingView {
 	if r.Games == 0 {
 		return ratingView{}
 	}
-	return ratingView{Figure: lobby.Figure(r.Rating), Provisional: r.Provisional(),
-		Games: fmt.Sprintf("after %s, %d won", lobby.Plural(r.Games, "1 rated game", "rated games"), r.Wins),
+	return ratingView{Figure: words.Figure(r.Rating), Provisional: r.Provisional(),
+		Games: fmt.Sprintf("after %s, %d won", words.Plural(r.Games, "1 rated game", "rated games"), r.Wins),
 		Model: fmt.Sprintf("μ %.2f, σ %.2f, μ − 3σ %.2f", r.Mu, r.Sigma, r.Conservative())}
 }
 
@@ -590,18 +591,18 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ofClaims := func(n int) string {
-		return fmt.Sprintf("%d of %s%s", n, lobby.Plural(tally.Claims, "1 claim", "claims"), pct(n, tally.Claims))
+		return fmt.Sprintf("%d of %s%s", n, words.Plural(tally.Claims, "1 claim", "claims"), pct(n, tally.Claims))
 	}
-	pv := playerView{Name: lobby.Label(p.Name, overall.Bot()), Rating: ratingOf(overall),
+	pv := playerView{Name: words.Label(p.Name, overall.Bot()), Rating: ratingOf(overall),
 		Games:         fmt.Sprintf("%d played, %d won%s", tally.Games, tally.Wins, pct(tally.Wins, tally.Games)),
 		LivesLost:     strconv.Itoa(tally.LivesLost),
 		Bluffs:        ofClaims(tally.Bluffs),
 		Understated:   ofClaims(tally.Understated),
-		Caught:        lobby.Plural(tally.BluffsCaught, "1 time", "times"),
+		Caught:        words.Plural(tally.BluffsCaught, "1 time", "times"),
 		Challenges:    fmt.Sprintf("%d right of %d%s", tally.ChallengesWon, tally.Challenges, pct(tally.ChallengesWon, tally.Challenges)),
 		BluffsMeaning: store.BluffsMeaning, UnderstatedMeaning: store.UnderstatedMeaning, CaughtMeaning: store.CaughtMeaning}
 	if pv.Rating.Provisional || pv.SeasonRating.Provisional {
-		pv.Provisional = lobby.ProvisionalNote
+		pv.Provisional = words.ProvisionalNote
 	}
 	if overall.BotGames > 0 && !overall.Bot() {
 		pv.AsBot = fmt.Sprintf("%d of the rated games through the bot protocol, the rest by screen", overall.BotGames)
@@ -612,7 +613,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, "read the rating", err)
 			return
 		}
-		pv.Season, pv.SeasonRating = season.String()+", "+lobby.SeasonWords(season), ratingOf(sr)
+		pv.Season, pv.SeasonRating = season.String()+", "+words.SeasonWords(season), ratingOf(sr)
 	}
 	trend, err := s.cfg.Records.Trend(ctx, p.ID, nil, trendPoints)
 	if err != nil {
@@ -624,7 +625,7 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 		for i, pt := range trend {
 			changes[i] = pt.Change
 		}
-		pv.Trend = lobby.TrendWords(changes)
+		pv.Trend = words.TrendWords(changes)
 	}
 	games, err := s.cfg.Records.History(ctx, store.Query{Player: p.ID, Limit: placesShown}, lobbystore.Shows(lobby.Viewer{}))
 	if err != nil {
@@ -650,17 +651,17 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 	pv.Places = placesChart(places, players)
 	if len(places) > 0 {
 		pv.PlacesNote = fmt.Sprintf("Places in the last %s anyone may see, oldest left: the higher the bar, the better the place; a win in gold.",
-			lobby.Plural(len(places), "game", "games"))
+			words.Plural(len(places), "game", "games"))
 	}
 	s.render(w, r, http.StatusOK, "player", layout{Title: p.Name, Main: pv})
 }
 
-// pct is " (P%)" of n/of (lobby.Percent), or "" when of is 0.
+// pct is " (P%)" of n/of (words.Percent), or "" when of is 0.
 func pct(n, of int) string {
 	if of == 0 {
 		return ""
 	}
-	return " (" + lobby.Percent(n, of) + ")"
+	return " (" + words.Percent(n, of) + ")"
 }
 
 // leaderRow is one player of the leaderboard.
@@ -690,13 +691,13 @@ type leaderboardView struct {
 
 // whoWords are the kinds of players as the board's title says them
 // (as `leaderboard` does).
-var whoWords = map[store.Kind]string{store.People: "people only", store.Bots: "bots only"}
+var whoWords = map[store.BoardKind]string{store.People: "people only", store.Bots: "bots only"}
 
 // leaderboardPage is a board in a season: overall (the games of public
 // tables) or, with ?table=NAME, the newest table of that name the viewer
 // may see (lobbystore.Visible: a private one only through its link), in
 // the season running or ?season=S (a month, an ISO week or all-time),
-// of everyone or ?kind=people or bots (store.Kind, as `leaderboard
+// of everyone or ?kind=people or bots (store.BoardKind, as `leaderboard
 // --people` and `--bots`).
 func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -711,7 +712,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	if arg := args.Get(seasonParam); arg != "" {
 		var err error
 		if season, err = rating.ParseSeason(arg); err != nil {
-			bad(fmt.Sprintf("%q is not a season: %s.", lobby.Clean(arg, 32), lobby.SeasonForms))
+			bad(fmt.Sprintf("%q is not a season: %s.", words.Clean(arg, 32), words.SeasonForms))
 			return
 		}
 		seasonArg = season.String()
@@ -719,12 +720,12 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	kind := store.Everyone
 	if arg := args.Get(kindParam); arg != "" {
 		var ok bool
-		if kind, ok = store.ParseKind(arg); !ok {
-			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", lobby.Clean(arg, 32), store.Everyone, store.People, store.Bots))
+		if kind, ok = store.ParseBoardKind(arg); !ok {
+			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", words.Clean(arg, 32), store.Everyone, store.People, store.Bots))
 			return
 		}
 	}
-	var table *store.Table
+	var table *store.TableRecord
 	if name := args.Get(tableParam); name != "" {
 		ts, err := s.cfg.Records.TableRecords(ctx, name)
 		if err != nil {
@@ -746,12 +747,12 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 		tableName, token = table.Name, boardToken(*table) // the viewer's, who came in by it
 	}
 	link := func(to rating.Season) string { return boardPath(tableName, token, to.String(), kind) }
-	lv := leaderboardView{Where: "overall", Who: whoWords[kind], When: lobby.SeasonWords(season), Start: rating.Newcomer().Points(),
+	lv := leaderboardView{Where: "overall", Who: whoWords[kind], When: words.SeasonWords(season), Start: rating.Newcomer().Points(),
 		Empty: "No rated games yet."}
 	if kind != store.Everyone {
 		lv.Empty = "No rated games of " + kind.String() + " yet."
 	}
-	for _, k := range store.Kinds {
+	for _, k := range store.BoardKinds {
 		l := seasonLink{Text: k.String()}
 		if k != kind {
 			l.URL = boardPath(tableName, token, seasonArg, k)
@@ -763,7 +764,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if !season.IsAllTime() {
 		lv.When = "season " + season.String() + ", " + lv.When
-		if left := lobby.SeasonLeft(season, now); left != "" {
+		if left := words.SeasonLeft(season, now); left != "" {
 			lv.When += ", " + left
 		}
 		lv.Prev = &seasonLink{"← " + season.Prev().String(), link(season.Prev())}
@@ -777,7 +778,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	var ratings []float64
 	var labels, figures []string
 	for i, rt := range rs {
-		row := leaderRow{Rank: i + 1, Name: lobby.Label(rt.Name, rt.Bot()), Rating: lobby.Figure(rt.Rating),
+		row := leaderRow{Rank: i + 1, Name: words.Label(rt.Name, rt.Bot()), Rating: words.Figure(rt.Rating),
 			Games: strconv.Itoa(rt.Games), Wins: fmt.Sprintf("%d%s", rt.Wins, pct(rt.Wins, rt.Games)), Bot: rt.Bot(),
 			Mu: fmt.Sprintf("%.1f", rt.Mu), Sigma: fmt.Sprintf("%.1f", rt.Sigma)}
 		if rt.Name != "" && lobby.HasKeys(rt.Person) {
@@ -787,7 +788,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 			row.Name = "?"
 		}
 		if rt.Provisional() {
-			lv.Provisional = lobby.ProvisionalNote
+			lv.Provisional = words.ProvisionalNote
 		}
 		lv.Rows = append(lv.Rows, row)
 		if i < 20 {

@@ -11,18 +11,19 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
 
 // boardRow is the leaderboard's row of a person, as the page writes it.
 func boardRow(rank int, name string, r store.Rating) string {
 	return fmt.Sprintf(`<tr><td>%d</td><td><a href="/players/%s">%s</a></td><td>%s</td><td>%d</td>`,
-		rank, name, name, lobby.Figure(r.Rating), r.Games)
+		rank, name, name, words.Figure(r.Rating), r.Games)
 }
 
 // TestRatingPages: the web's leaderboard and player pages show the
 // boards as the store has them, each figure as every door shows it
-// (lobby.Figure), in the season running by default, any season or all
+// (words.Figure), in the season running by default, any season or all
 // time by ?season=; an ended season names its champion. A private
 // table's games show nowhere a stranger looks: not on the overall board,
 // not in a player's counts, rating or trend; its own board is not found
@@ -71,11 +72,11 @@ func TestRatingPages(t *testing.T) {
 	// The overall board, this season and all time.
 	for _, path := range []string{"/leaderboard", "/leaderboard?season=" + season.String(), "/leaderboard?season=all-time"} {
 		resp, body := e.get(path)
-		want := []string{boardRow(1, first, a), boardRow(2, second, b), lobby.ProvisionalNote, "Players by rating overall"}
+		want := []string{boardRow(1, first, a), boardRow(2, second, b), words.ProvisionalNote, "Players by rating overall"}
 		if path == "/leaderboard?season=all-time" {
 			want = append(want, "all time (UTC)", "the season running, "+season.String())
 		} else {
-			want = append(want, "season "+season.String()+", "+lobby.SeasonWords(season)+", "+lobby.SeasonLeft(season, now),
+			want = append(want, "season "+season.String()+", "+words.SeasonWords(season)+", "+words.SeasonLeft(season, now),
 				`href="/leaderboard?season=`+season.Prev().String()+`"`, `href="/leaderboard?season=all-time"`)
 		}
 		if m := missing(body, want...); resp.StatusCode != 200 || m != nil {
@@ -90,8 +91,8 @@ func TestRatingPages(t *testing.T) {
 	resp, body := e.get("/players/alice")
 	ra, rs := overall(alice, rating.AllTime), overall(alice, season)
 	want := []string{"Stats over the games of public tables", "1 played",
-		lobby.Figure(ra.Rating) + " overall, all time, after 1 rated game", "μ " + fmt.Sprintf("%.2f", ra.Mu),
-		lobby.Figure(rs.Rating) + " in " + season.String() + ", " + lobby.SeasonWords(season), lobby.ProvisionalNote}
+		words.Figure(ra.Rating) + " overall, all time, after 1 rated game", "μ " + fmt.Sprintf("%.2f", ra.Mu),
+		words.Figure(rs.Rating) + " in " + season.String() + ", " + words.SeasonWords(season), words.ProvisionalNote}
 	if m := missing(body, want...); resp.StatusCode != 200 || m != nil {
 		t.Errorf("/players/alice: %d, lacks %q", resp.StatusCode, m)
 	}
@@ -104,7 +105,7 @@ func TestRatingPages(t *testing.T) {
 	if err != nil || len(pts) != 1 {
 		t.Fatalf("alice's trend: %+v %v", pts, err)
 	}
-	if m := missing(body, "<dt>Trend</dt><dd>"+lobby.TrendWords([]rating.Change{pts[0].Change})+"</dd>"); m != nil {
+	if m := missing(body, "<dt>Trend</dt><dd>"+words.TrendWords([]rating.Change{pts[0].Change})+"</dd>"); m != nil {
 		t.Errorf("/players/alice lacks %q", m)
 	}
 
@@ -131,14 +132,14 @@ func TestRatingPages(t *testing.T) {
 
 	// A bad season is said so.
 	resp, body = e.get("/leaderboard?season=2026-13")
-	if m := missing(body, "&#34;2026-13&#34; is not a season: "+lobby.SeasonForms); resp.StatusCode != http.StatusBadRequest || m != nil {
+	if m := missing(body, "&#34;2026-13&#34; is not a season: "+words.SeasonForms); resp.StatusCode != http.StatusBadRequest || m != nil {
 		t.Errorf("a bad season: %d, lacks %q", resp.StatusCode, m)
 	}
 
 	// Once the month has ended: its champion, and a season of no games.
 	e.clock.Skip(season.End().Sub(e.clock.Now()) + 24*time.Hour)
 	resp, body = e.get("/leaderboard?season=" + season.String())
-	if m := missing(body, "The season is over; its champion: "+first+", "+lobby.Figure(overall(lobby.Player{ID: a.Person}, season).Rating),
+	if m := missing(body, "The season is over; its champion: "+first+", "+words.Figure(overall(lobby.Player{ID: a.Person}, season).Rating),
 		`?season=`+season.Next().String()); resp.StatusCode != 200 || m != nil {
 		t.Errorf("the ended season: %d, lacks %q", resp.StatusCode, m)
 	}

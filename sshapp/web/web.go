@@ -9,11 +9,12 @@
 //
 // Its room: under sshapp, beside the SSH server and the Mäxchen gateway.
 // It reads the lobby and the store through the interfaces it declares
-// (Lobby, Records); who sees what, the words of the game and the rules in
-// words are the lobby's (lobby.Viewer, lobby.Narrator, lobby.RuleWords),
-// the replay's steps the engine's (engine.CutSteps, as the replay screen
-// steps), and the recording the replay screen's, given in Config.Cast.
-// It may import lobby, engine (and engine/rating), store (record types)
+// (Lobby, Records); who sees what is the lobby's (lobby.Viewer), the words
+// of the game and the rules in words lobby/words' (words.Narrator,
+// words.RuleWords), the replay's steps the engine's (engine.CutSteps, as
+// the replay screen steps), and the recording the replay screen's, given
+// in Config.Cast. It may import lobby (and lobby/words), engine (and
+// engine/rating), store (record types)
 // and store/lobbystore (the history filter of the lobby's access rule),
 // never the screens
 // beside it; cmd/mia wires it.
@@ -55,7 +56,7 @@ type Records interface {
 	GameShown(ctx context.Context, g store.Game, keep store.GameFilter) (bool, error)
 	History(ctx context.Context, q store.Query, keep store.GameFilter) ([]store.Game, error)
 	Rounds(ctx context.Context, ids []string) ([]int, error)
-	TableRecords(ctx context.Context, name string) ([]store.Table, error)
+	TableRecords(ctx context.Context, name string) ([]store.TableRecord, error)
 	// PersonByName finds a person by a name that looks like theirs (the
 	// store's index by ident.Skeleton), as the commands find a PLAYER.
 	PersonByName(ctx context.Context, name string) (store.Person, error)
@@ -68,7 +69,7 @@ type Records interface {
 	// whoever may see that table (lobbystore.Visible).
 	Rating(ctx context.Context, person string, b store.Board) (store.Rating, error)
 	Leaderboard(ctx context.Context, q store.BoardQuery) ([]store.Rating, error)
-	Trend(ctx context.Context, person string, table *store.Table, n int) ([]store.Point, error)
+	Trend(ctx context.Context, person string, table *store.TableRecord, n int) ([]store.Point, error)
 }
 
 // Config configures the web window. Lobby and Records are required.

@@ -3,9 +3,13 @@
 // imports the other: the lobby's interface in the lobby's types, the
 // adapter beside the store (as raft-boltdb implements raft's LogStore).
 // cmd/mia wires it; tests that run a lobby on a real store use it too.
+// It also puts the lobby's access rule in the store's terms (Access,
+// GameAccess, Shows, Visible): the doors that read the store's history
+// and boards (sshapp/command, sshapp/tui, sshapp/web) filter by it.
 //
 // Its room: the seam between lobby and store. It may import lobby, store
-// and engine; only composition roots (cmd/mia, tests) import it.
+// and engine (and engine/fair); cmd/mia, the doors above and tests
+// import it, never lobby or store.
 package lobbystore
 
 import (
@@ -29,14 +33,14 @@ var _ lobby.Storage = Storage{}
 func New(st *store.Store) Storage { return Storage{st: st} }
 
 // Access is a stored table's record as the lobby's access rule reads it.
-func Access(t store.Table) lobby.Access {
+func Access(t store.TableRecord) lobby.Access {
 	return lobby.Access{Private: t.Private, Host: t.Host, Members: append([]string(nil), t.Members...), Created: t.Created,
 		Link: t.Link}
 }
 
 // GameAccess is a stored game, and its table's record (nil if none), as
 // the lobby's access rule reads them.
-func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
+func GameAccess(g store.Game, t *store.TableRecord) lobby.GameAccess {
 	ga := lobby.GameAccess{Started: g.Started, Players: make([]string, len(g.Seats))}
 	for i, s := range g.Seats {
 		ga.Players[i] = s.Person
@@ -51,14 +55,14 @@ func GameAccess(g store.Game, t *store.Table) lobby.GameAccess {
 // Shows is the store's filter of the games v may see, by the lobby's
 // rule (lobby.Viewer.SeesGame), for store.History and store.GameShown.
 func Shows(v lobby.Viewer) store.GameFilter {
-	return func(g store.Game, t *store.Table) bool { return v.SeesGame(GameAccess(g, t)) }
+	return func(g store.Game, t *store.TableRecord) bool { return v.SeesGame(GameAccess(g, t)) }
 }
 
 // Visible is, of a name's table records oldest first
 // (store.Store.TableRecords), the newest v may see (lobby.Viewer.Sees):
 // the table a `--table NAME` means to v, whose board and games are its
 // own. Nil if v may see none of them, as if there were no such table.
-func Visible(records []store.Table, v lobby.Viewer) *store.Table {
+func Visible(records []store.TableRecord, v lobby.Viewer) *store.TableRecord {
 	for i := len(records) - 1; i >= 0; i-- {
 		if v.Sees(Access(records[i])) {
 			t := records[i]
@@ -88,7 +92,7 @@ func seat(p lobby.Player, name string) store.Seat {
 	return store.Seat{Person: p.ID, PlayedAs: name, Fingerprint: fp, Bot: p.Bot}
 }
 
-func toTable(t store.Table) lobby.TableRecord {
+func toTable(t store.TableRecord) lobby.TableRecord {
 	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
 	for _, s := range t.Seated {
 		rec.Seated = append(rec.Seated, Player(s))
@@ -96,8 +100,8 @@ func toTable(t store.Table) lobby.TableRecord {
 	return rec
 }
 
-func fromTable(t lobby.TableRecord) store.Table {
-	st := store.Table{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
+func fromTable(t lobby.TableRecord) store.TableRecord {
+	st := store.TableRecord{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
 		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link}
 	for _, p := range t.Seated {
 		st.Seated = append(st.Seated, seat(p, ""))
@@ -143,7 +147,7 @@ func (p pendingWrite) Outcome() error           { return p.terms(p.stalled.Outco
 
 // UpdateTable changes a table's record through fn, in one transaction.
 func (s Storage) UpdateTable(ctx context.Context, name string, fn func(*lobby.TableRecord) error) error {
-	return s.st.UpdateTable(ctx, name, func(t *store.Table) error {
+	return s.st.UpdateTable(ctx, name, func(t *store.TableRecord) error {
 		rec := toTable(*t)
 		if err := fn(&rec); err != nil {
 			return err
@@ -182,7 +186,7 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 		err error
 	)
 	if g.Next != nil {
-		rec, err = s.st.CreateGameWithNext(ctx, sg, toNextDice(*g.Next))
+		rec, err = s.st.CreateGameWithNext(ctx, sg, *g.Next)
 	} else {
 		rec, err = s.st.CreateGame(ctx, sg)
 	}
@@ -192,42 +196,26 @@ func (s Storage) CreateGame(ctx context.Context, g lobby.GameRecord) (string, er
 	return rec.ID, nil
 }
 
-func toNextDice(d lobby.NextDice) store.NextDice {
-	out := store.NextDice{Seed: d.Seed.Reveal()}
-	for _, g := range d.Given {
-		out.Given = append(out.Given, store.GivenSeed{Person: g.ID, Seed: g.Seed})
-	}
-	return out
-}
-
 // NextDice reads a table's next dice; none kept is ok false.
-func (s Storage) NextDice(ctx context.Context, table string) (lobby.NextDice, bool, error) {
+func (s Storage) NextDice(ctx context.Context, table string) (fair.NextDice, bool, error) {
 	d, err := s.st.NextDice(ctx, table)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return lobby.NextDice{}, false, nil
+		return fair.NextDice{}, false, nil
 	case err != nil:
-		return lobby.NextDice{}, false, err
+		return fair.NextDice{}, false, err
 	}
-	seed, err := fair.ParseSeed(d.Seed)
-	if err != nil {
-		return lobby.NextDice{}, false, fmt.Errorf("next dice of %s: %w", table, err)
-	}
-	out := lobby.NextDice{Seed: seed}
-	for _, g := range d.Given {
-		out.Given = append(out.Given, lobby.GivenSeed{ID: g.Person, Seed: g.Seed})
-	}
-	return out, true, nil
+	return d, true, nil
 }
 
 // SaveNextDice keeps a table's next dice.
-func (s Storage) SaveNextDice(ctx context.Context, table string, d lobby.NextDice) error {
-	return s.st.SetNextDice(ctx, table, toNextDice(d))
+func (s Storage) SaveNextDice(ctx context.Context, table string, d fair.NextDice) error {
+	return s.st.SetNextDice(ctx, table, d)
 }
 
 // AddChat keeps a line of a table's chat, and the last lobby.ChatKeep.
 func (s Storage) AddChat(ctx context.Context, table string, l lobby.ChatLine) error {
-	return s.st.AddChat(ctx, table, store.ChatLine{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
+	return s.st.AddChat(ctx, table, store.ChatRecord{At: l.At, Person: l.FromID, Bot: l.Bot, Text: l.Text},
 		lobby.ChatKeep)
 }
 
@@ -245,12 +233,8 @@ func (s Storage) Chat(ctx context.Context, table string) ([]lobby.ChatLine, erro
 }
 
 // Append stores a game's next events, and its result when res is given.
-func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, res *lobby.GameResult) error {
-	var r *store.Result
-	if res != nil {
-		r = &store.Result{Ended: res.Ended, Winner: res.Winner, Standings: res.Standings}
-	}
-	return s.st.Append(ctx, gameID, evs, r)
+func (s Storage) Append(ctx context.Context, gameID string, evs []engine.Event, res *engine.Result) error {
+	return s.st.Append(ctx, gameID, evs, res)
 }
 
 // Abandon ends a running game whose table the person by closed

@@ -40,7 +40,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	mk := func(name string, private bool, created time.Time, members ...string) {
 		t.Helper()
-		tb := store.Table{Name: name, Host: host, Private: private, Members: members, Created: created,
+		tb := store.TableRecord{Name: name, Host: host, Private: private, Members: members, Created: created,
 			Rules: engine.DefaultOptions(), Seats: 4}
 		if err := s.CreateTable(ctx, tb); err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+		if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 			t.Fatal(err)
 		}
 		return g.ID
@@ -65,7 +65,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 	// a public table of the same name.
 	mk("reuse", true, t0, old)
 	oldGame := play("reuse", t0.Add(time.Minute), host, old)
-	if err := s.UpdateTable(ctx, "reuse", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "reuse", func(tb *store.TableRecord) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	mk("reuse", false, t0.Add(2*time.Hour))
@@ -134,7 +134,7 @@ func TestHistoryByTheLobbysRule(t *testing.T) {
 			t.Errorf("GameShown(%+v) = %v, %v; want %v", c.v, ok, err, c.want)
 		}
 	}
-	if err := s.UpdateTable(ctx, "club", func(tb *store.Table) error { tb.Members = nil; return nil }); err != nil {
+	if err := s.UpdateTable(ctx, "club", func(tb *store.TableRecord) error { tb.Members = nil; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := s.GameShown(ctx, g, Shows(V{ID: member})); ok {
@@ -239,7 +239,7 @@ func TestStorage(t *testing.T) {
 	if err != nil || !g.Over() {
 		t.Fatalf("leave: %v (over %v)", err, g.Over())
 	}
-	if err := s.Append(ctx, id, more, &lobby.GameResult{Ended: now.Add(time.Minute), Winner: g.Winner(), Standings: g.Standings()}); err != nil {
+	if err := s.Append(ctx, id, more, &engine.Result{Ended: now.Add(time.Minute), Winner: g.Winner(), Standings: g.Standings()}); err != nil {
 		t.Fatal(err)
 	}
 	stored, all, err := st.Game(ctx, id)
@@ -286,7 +286,7 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			ctx := context.Background()
 			mk := func(private bool, at time.Time) {
 				t.Helper()
-				tb := store.Table{Name: "g2", Host: host, Private: private, Created: at, Rules: engine.DefaultOptions(), Seats: 3}
+				tb := store.TableRecord{Name: "g2", Host: host, Private: private, Created: at, Rules: engine.DefaultOptions(), Seats: 3}
 				if private {
 					tb.Members = []string{member, player}
 				}
@@ -300,10 +300,10 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Append(ctx, g.ID, nil, &store.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
+			if err := s.Append(ctx, g.ID, nil, &engine.Result{Winner: 0, Standings: []int{0, 1}}); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.UpdateTable(ctx, "g2", func(tb *store.Table) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
+			if err := s.UpdateTable(ctx, "g2", func(tb *store.TableRecord) error { tb.Closed = t0.Add(time.Hour); return nil }); err != nil {
 				t.Fatal(err)
 			}
 			mk(c.again, t0.Add(2*time.Hour))
@@ -331,7 +331,7 @@ func TestClosedTableGamesAfterNameReused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			known := slices.ContainsFunc(recs, func(tb store.Table) bool { return v.Sees(Access(tb)) })
+			known := slices.ContainsFunc(recs, func(tb store.TableRecord) bool { return v.Sees(Access(tb)) })
 			if known != c.wantNameKnown {
 				t.Errorf("some table g2 seen: %v, want %v", known, c.wantNameKnown)
 			}
@@ -355,7 +355,7 @@ func TestKeptAcrossReopen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: -1})
+		l, err := lobby.New(ctx, lobby.Config{Store: New(st), BotDelay: lobby.NoDelay})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +395,7 @@ func TestKeptAcrossReopen(t *testing.T) {
 	if err != nil || len(recs) != 1 {
 		t.Fatal(recs, err)
 	}
-	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed) {
+	if s := fmt.Sprintf("%+v", recs); strings.Contains(s, d.Seed.Reveal()) {
 		t.Error("the table's record holds its next secret seed")
 	}
 	l.Close()
@@ -462,11 +462,11 @@ func TestKeptAcrossReopen(t *testing.T) {
 // no record, a game older than its record.
 func TestPublicGamesAreWhatEveryoneSees(t *testing.T) {
 	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	pub := store.Table{Name: "pub", Host: "p:1", Created: t0}
-	priv := store.Table{Name: "priv", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0}
+	pub := store.TableRecord{Name: "pub", Host: "p:1", Created: t0}
+	priv := store.TableRecord{Name: "priv", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0}
 	for _, c := range []struct {
 		name    string
-		table   *store.Table
+		table   *store.TableRecord
 		started time.Time
 	}{
 		{"public table", &pub, t0.Add(time.Minute)},
@@ -489,23 +489,23 @@ func TestPublicGamesAreWhatEveryoneSees(t *testing.T) {
 // of its name, nor the other way round for its members.
 func TestVisible(t *testing.T) {
 	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	old := store.Table{Name: "secret", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0, Closed: t0.Add(time.Hour)}
-	neu := store.Table{Name: "secret", Host: "p:3", Created: t0.Add(2 * time.Hour)}
-	later := store.Table{Name: "secret", Host: "p:3", Private: true, Created: t0.Add(3 * time.Hour)}
+	old := store.TableRecord{Name: "secret", Host: "p:1", Members: []string{"p:2"}, Private: true, Created: t0, Closed: t0.Add(time.Hour)}
+	neu := store.TableRecord{Name: "secret", Host: "p:3", Created: t0.Add(2 * time.Hour)}
+	later := store.TableRecord{Name: "secret", Host: "p:3", Private: true, Created: t0.Add(3 * time.Hour)}
 	for _, c := range []struct {
 		name    string
-		records []store.Table
+		records []store.TableRecord
 		v       lobby.Viewer
-		want    *store.Table
+		want    *store.TableRecord
 	}{
 		{"nothing", nil, lobby.Viewer{ID: "p:9"}, nil},
-		{"a stranger, the private one only", []store.Table{old}, lobby.Viewer{ID: "p:9"}, nil},
-		{"a member, the private one only", []store.Table{old}, lobby.Viewer{ID: "p:2"}, &old},
-		{"a stranger, reused by a public table", []store.Table{old, neu}, lobby.Viewer{ID: "p:9"}, &neu},
-		{"a member of the old, reused", []store.Table{old, neu}, lobby.Viewer{ID: "p:2"}, &neu},
-		{"a stranger, then private again", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:9"}, &neu},
-		{"its host, then private again", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:3"}, &later},
-		{"an admin", []store.Table{old, neu, later}, lobby.Viewer{ID: "p:9", Admin: true}, &later},
+		{"a stranger, the private one only", []store.TableRecord{old}, lobby.Viewer{ID: "p:9"}, nil},
+		{"a member, the private one only", []store.TableRecord{old}, lobby.Viewer{ID: "p:2"}, &old},
+		{"a stranger, reused by a public table", []store.TableRecord{old, neu}, lobby.Viewer{ID: "p:9"}, &neu},
+		{"a member of the old, reused", []store.TableRecord{old, neu}, lobby.Viewer{ID: "p:2"}, &neu},
+		{"a stranger, then private again", []store.TableRecord{old, neu, later}, lobby.Viewer{ID: "p:9"}, &neu},
+		{"its host, then private again", []store.TableRecord{old, neu, later}, lobby.Viewer{ID: "p:3"}, &later},
+		{"an admin", []store.TableRecord{old, neu, later}, lobby.Viewer{ID: "p:9", Admin: true}, &later},
 	} {
 		got := Visible(c.records, c.v)
 		switch {

@@ -1,4 +1,4 @@
-package lobby
+package words
 
 import (
 	"fmt"
@@ -8,9 +8,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 )
-
-// MaxChatRunes is the longest chat line, in runes.
-const MaxChatRunes = 200
 
 // Clean is the one cleaner of text someone typed (names, chat, table
 // names, words echoed back), making it safe for other people's terminals:

@@ -1,10 +1,11 @@
-package lobby
+package words
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby/ident"
 )
 
 // Narrator tells a game's events in words. It is the one narration of the
@@ -21,15 +22,21 @@ type Narrator struct {
 	Turn int
 }
 
+// ReplaySeat is a finished game's player as ReplayNarrator tells them:
+// their name now, and whether a program played the seat.
+type ReplaySeat struct {
+	Name string
+	Bot  bool
+}
+
 // ReplayNarrator tells a finished game to nobody in particular, every
 // die shown: the replay command and the replay screen. seats are the
-// game's players by seat, each by their name now (Name) and whether a
-// program played the seat (Bot); the names are cleaned, and bots'
-// marked (Label), as the table shows them.
-func ReplayNarrator(seats []SeatInfo, r engine.Ranking) Narrator {
+// game's players by seat; the names are cleaned, and bots' marked
+// (Label), as the table shows them.
+func ReplayNarrator(seats []ReplaySeat, r engine.Ranking) Narrator {
 	n := Narrator{Names: make([]string, len(seats)), You: -1, Ranking: r, Turn: -1}
 	for i, s := range seats {
-		n.Names[i] = Label(Clean(s.Name, MaxNameLen), s.Bot)
+		n.Names[i] = Label(Clean(s.Name, ident.MaxNameLen), s.Bot)
 	}
 	return n
 }
@@ -41,6 +48,9 @@ func (n Narrator) name(seat int) string {
 	}
 	return "?"
 }
+
+// Who is seat's name, or "you" for the viewer's.
+func (n Narrator) Who(seat int) string { return n.who(seat) }
 
 // who is seat's name, or "you" for the viewer's.
 func (n Narrator) who(seat int) string {
@@ -57,7 +67,7 @@ func (n Narrator) does(seat int, verb string) string { return n.who(seat) + " " 
 const botMark = " [bot]"
 
 // MaxLabelLen is the longest Label, in runes.
-const MaxLabelLen = MaxNameLen + len(botMark)
+const MaxLabelLen = ident.MaxNameLen + len(botMark)
 
 // Label is a player's name as the log, the standings and the replay show
 // it: a bot's marked, "ada [bot]"; a person's as it is.

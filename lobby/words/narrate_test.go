@@ -1,4 +1,4 @@
-package lobby
+package words
 
 import (
 	"slices"
@@ -201,7 +201,7 @@ func TestClaimWords(t *testing.T) {
 			}
 		})
 	}
-	replay := ReplayNarrator([]SeatInfo{{Name: "alice"}, {Name: "bob", Bot: true}}, engine.Classic)
+	replay := ReplayNarrator([]ReplaySeat{{Name: "alice"}, {Name: "bob", Bot: true}}, engine.Classic)
 	for seat, want := range []string{"alice won the game", "bob [bot] won the game"} {
 		if got := replay.Won(seat); got != want {
 			t.Errorf("Won(%d) = %q, want %q", seat, got, want)
@@ -232,5 +232,139 @@ func TestCupWords(t *testing.T) {
 				t.Errorf("CupWords(%v, %d, %t) = %q, want %q", c.cup, c.roller, c.looked, got, c.want)
 			}
 		})
+	}
+}
+
+// TestNarrator tells one round of events from a seat, from a spectator
+// (dice hidden as a redacted log hides them) and in a replay (every die).
+func TestNarrator(t *testing.T) {
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Dice: 43, Looked: true},
+		{Type: engine.EvClaim, Seat: 0, Value: 52},
+		{Type: engine.EvPass, Seat: 1, Value: 52},
+		{Type: engine.EvChallenge, Seat: 2, Claimant: 1, Claim: 52, Dice: 43, Loser: 1, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: false},
+		{Type: engine.EvClaim, Seat: 1, Value: 21},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 2},
+		{Type: engine.EvOut, Seat: 2},
+		{Type: engine.EvTimeout, Seat: 0, LivesLost: 1},
+		{Type: engine.EvLeave, Seat: 1, LivesLost: 3},
+		{Type: engine.EvEnd, Winner: 0},
+	}
+	hidden := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		hidden[i] = e.Redacted(-1)
+	}
+	names := []string{"alice", "bob", "carol"}
+	replay := Narrator{Names: names, You: -1, Ranking: engine.Classic, Turn: -1}
+	bob := Narrator{Names: names, You: 1, Ranking: engine.Classic, Turn: -1}
+	cases := []struct {
+		i                     int
+		replay, bob, watching string
+		verdict               string
+	}{
+		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
+		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
+		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
+			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
+		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
+		{6, "bob rolled 65 without looking", "you rolled 65 without looking", "bob rolled without looking", ""},
+		{7, "bob announced Mia to carol", "you announced Mia to carol", "bob announced Mia to carol", "blind: Mia claimed unseen, 65 in the cup"},
+		{8, "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", "carol gave up against Mia and loses 2 lives", ""},
+		{9, "carol is out", "carol is out", "carol is out", ""},
+		{10, "alice ran out of time and loses a life", "alice ran out of time and loses a life", "alice ran out of time and loses a life", ""},
+		{11, "bob left the game and loses 3 lives", "you left the game and lose 3 lives", "bob left the game and loses 3 lives", ""},
+		{12, "alice wins the game", "alice wins the game", "alice wins the game", ""},
+	}
+	for _, c := range cases {
+		if got := replay.Line(evs, c.i); got != c.replay {
+			t.Errorf("event %d in a replay: %q, want %q", c.i, got, c.replay)
+		}
+		if got := bob.Line(evs, c.i); got != c.bob {
+			t.Errorf("event %d from bob's seat: %q, want %q", c.i, got, c.bob)
+		}
+		if got := replay.Line(hidden, c.i); got != c.watching {
+			t.Errorf("event %d watched: %q, want %q", c.i, got, c.watching)
+		}
+		if _, got := replay.Verdict(evs, c.i); got != c.verdict {
+			t.Errorf("event %d verdict: %q, want %q", c.i, got, c.verdict)
+		}
+		if v, got := replay.Verdict(hidden, c.i); c.i != 4 && got != "" {
+			t.Errorf("event %d judged on hidden dice: %d %q", c.i, v, got)
+		}
+	}
+	if got := replay.Heading(evs[5]); got != "Round 2: bob opens" {
+		t.Errorf("heading %q", got)
+	}
+	// While a game runs, the last claim goes to whoever has the turn.
+	live := Narrator{Names: names, You: 0, Turn: 1}
+	if got := live.Line(evs[:3], 2); got != "you announced 52 to bob" {
+		t.Errorf("the last claim, live: %q", got)
+	}
+	if got := live.Line(evs, 12); got != "you win the game!" {
+		t.Errorf("the end, for the winner: %q", got)
+	}
+	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		if got := Mark(v); got != want {
+			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestNarratorRoundEnds tells a blind raise as a raise, and the round
+// ends the log used to leave out (a low claim, a revealed Mia, a Mia come
+// back), and what the lifted cup shows of each end of a round.
+func TestNarratorRoundEnds(t *testing.T) {
+	names := []string{"alice", Label("ada", true), "carol"}
+	n := Narrator{Names: names, You: 0, Ranking: engine.Classic, Turn: -1}
+	evs := []engine.Event{
+		{Type: engine.EvRound, Round: 1, Opener: 1},
+		{Type: engine.EvRoll, Seat: 1, Dice: 31, Looked: true},
+		{Type: engine.EvClaim, Seat: 1, Value: 32},
+		{Type: engine.EvPass, Seat: 2, Value: 32},
+		{Type: engine.EvPass, Seat: 0, Value: 41},
+		{Type: engine.EvChallenge, Seat: 1, Claimant: 0, Claim: 41, Dice: 31, Loser: 0, LivesLost: 1},
+		{Type: engine.EvRound, Round: 2, Opener: 0},
+		{Type: engine.EvLowClaim, Seat: 0, Value: 31, Claim: 42, Loser: 0, LivesLost: 1},
+		{Type: engine.EvReveal, Seat: 2, Claim: engine.Mia, Dice: 43, Losses: []engine.Loss{{Seat: 2, LivesLost: 2}}},
+		{Type: engine.EvMiaBack, Seat: 1, Losses: []engine.Loss{{Seat: 0, LivesLost: 1}, {Seat: 2, LivesLost: 1}}},
+		{Type: engine.EvGiveUp, Seat: 2, LivesLost: 1},
+	}
+	cases := []struct {
+		i       int
+		line    string
+		heading string // Lifted; "" for an event that ends no round
+		dice    engine.Value
+		words   []string
+	}{
+		{3, "carol passed 32 to you", "", engine.NoValue, nil},
+		{4, "you raised blind to 41 and passed to ada [bot]", "", engine.NoValue, nil},
+		{5, "ada [bot] called you a liar: 31, you lose a life", "The cup is lifted", 31,
+			[]string{"the claim: 41 by you", "ada [bot] called you a liar: 31, you lose a life — caught bluffing!"}},
+		{7, "you announced 31, not above 42, and lose a life", "Round over", engine.NoValue,
+			[]string{"you announced 31, not above 42, and lose a life"}},
+		{8, "carol's Mia is shown at once: 43, carol loses 2 lives", "The cup is lifted", 43,
+			[]string{"carol's Mia is shown at once: 43, carol loses 2 lives — caught bluffing!"}},
+		{9, "ada [bot]'s Mia came back round: you and carol lose a life", "Round over", engine.NoValue,
+			[]string{"ada [bot]'s Mia came back round: you and carol lose a life"}},
+		{10, "carol gave up against Mia and loses a life", "Round over", engine.NoValue,
+			[]string{"carol gave up against Mia and loses a life"}},
+	}
+	for _, c := range cases {
+		if got := n.Line(evs, c.i); got != c.line {
+			t.Errorf("event %d: %q, want %q", c.i, got, c.line)
+		}
+		heading, dice, words, ok := n.Lifted(evs, c.i)
+		if ok != (c.heading != "") || heading != c.heading || dice != c.dice || !slices.Equal(words, c.words) {
+			t.Errorf("event %d lifts %v %q %v %q, want %q %v %q", c.i, ok, heading, dice, words, c.heading, c.dice, c.words)
+		}
+	}
+	if Label("ada", true) != "ada [bot]" || Label("alice", false) != "alice" {
+		t.Errorf("labels %q %q", Label("ada", true), Label("alice", false))
 	}
 }
