@@ -333,8 +333,10 @@ func (n Narrator) receiver(evs []engine.Event, i int) int {
 
 // Verdict judges evs[i] by the bluff rule (engine.Judge) and says the
 // verdict in words: "bluff: 65 claimed, 43 in the cup", "understated: 7
-// pips claimed, 65 (11 pips) in the cup", "caught: 43 under bob's 65, bob
-// loses a life". The words are empty when it is Unjudged.
+// pips claimed, 65 (11 pips) in the cup", "the dice were below the claim:
+// 65 passed on, 43 in the cup" (a pass of dice its passer never saw: no
+// bluff), "caught: 43 under bob's 65, bob loses a life". The words are
+// empty when it is Unjudged.
 func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	e := evs[i]
 	v := engine.Judge(n.Ranking, evs, i)
@@ -356,22 +358,28 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	what := n.claim(e.Value) + " claimed"
 	if e.Type == engine.EvPass {
 		what = n.claim(e.Value) + " passed on"
+		if before, ok := claimBefore(evs, i); ok && before != e.Value {
+			what = "raised to " + n.claim(e.Value)
+		}
 	}
 	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff",
-		engine.Understated: "understated"}[v]
+		engine.Understated: "understated", engine.Short: Mark(engine.Short)}[v]
 	if v == engine.Unseen {
-		what = n.claim(e.Value) + " claimed unseen"
+		what += " unseen"
 	}
 	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, n.dice(roll.Dice))
 }
 
 // Mark is a verdict's short mark after a line of the log: "bluff!",
-// "understated", "caught bluffing!", "blind", "the claim stood"; empty
-// for a truthful or unjudged move.
+// "understated", "caught bluffing!", "blind", "the claim stood", "the
+// dice were below the claim" (a pass, or blind raise, above dice its
+// passer never saw: no bluff); empty for a truthful or unjudged move.
 func Mark(v engine.Verdict) string {
 	switch v {
 	case engine.Bluffed:
 		return "bluff!"
+	case engine.Short:
+		return "the dice were below the claim"
 	case engine.Understated:
 		return "understated"
 	case engine.Caught:

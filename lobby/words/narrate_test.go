@@ -89,7 +89,7 @@ func TestNarratorOptions(t *testing.T) {
 			{Type: engine.EvPass, Seat: 0, Value: engine.Mia},
 			{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: true},
 		}, map[int]line{
-			4: {"alice passed Mia to bob", "alice passed Mia to you", "bluff: Mia passed on, 32 in the cup"},
+			4: {"alice passed Mia to bob", "alice passed Mia to you", "the dice were below the claim: Mia passed on, 32 in the cup"},
 			5: {"bob's Mia came back round: bob rolled again 65", "your Mia came back round: you rolled again 65", ""},
 		}},
 	}
@@ -268,7 +268,7 @@ func TestNarrator(t *testing.T) {
 		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
 		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
 		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
-		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "the dice were below the claim: 52 passed on, 43 in the cup"},
 		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
 			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
 		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
@@ -309,7 +309,7 @@ func TestNarrator(t *testing.T) {
 		t.Errorf("the end, for the winner: %q", got)
 	}
 	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
-		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Short: "the dice were below the claim", engine.Truthful: "", engine.Unjudged: ""} {
 		if got := Mark(v); got != want {
 			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
 		}

@@ -186,12 +186,12 @@ Players: alice, bob, carol
 Round 1: alice opens
   alice rolled 43
   alice announced 52 to bob — bluff!
-  bob passed 52 to carol — bluff!
+  bob passed 52 to carol — the dice were below the claim
   carol called bob a liar: 43, bob loses a life — caught bluffing!
 Round 2: carol opens
   carol rolled 65 without looking
   carol announced 31 to alice — blind
-  alice raised blind to Mia and passed to bob — bluff!
+  alice raised blind to Mia and passed to bob — the dice were below the claim
   bob gave up against Mia and loses a life
   bob is out
 Round 3: carol opens
