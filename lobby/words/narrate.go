@@ -318,17 +318,43 @@ func (n Narrator) miaCameBack(evs []engine.Event, i int) bool {
 	return false
 }
 
-// receiver is who took the cup after the claim or pass at i, or -1.
+// receiver is who took the cup after the claim or pass at i, or -1: the
+// next to act in its round; when a leave ends the round first (the
+// receiver, or the claimant, left the game), the next seat after the
+// claimant that was still in it.
 func (n Narrator) receiver(evs []engine.Event, i int) int {
+	left := false
 	for j := i + 1; j < len(evs); j++ {
 		switch evs[j].Type {
 		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvMiaBack:
 			return evs[j].Seat
+		case engine.EvLeave:
+			left = true
 		case engine.EvRound, engine.EvEnd, engine.EvReveal:
+			if left {
+				return n.nextIn(evs, i)
+			}
 			return -1
 		}
 	}
 	return n.Turn
+}
+
+// nextIn is the seat after evs[i]'s, clockwise, that was not out before
+// it, or -1.
+func (n Narrator) nextIn(evs []engine.Event, i int) int {
+	out := make([]bool, len(n.Names))
+	for _, e := range evs[:i] {
+		if e.Type == engine.EvOut && e.Seat >= 0 && e.Seat < len(out) {
+			out[e.Seat] = true
+		}
+	}
+	for k := 1; k < len(out); k++ {
+		if s := (evs[i].Seat + k) % len(out); !out[s] {
+			return s
+		}
+	}
+	return -1
 }
 
 // Verdict judges evs[i] by the bluff rule (engine.Judge) and says the

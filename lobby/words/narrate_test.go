@@ -368,3 +368,55 @@ func TestNarratorRoundEnds(t *testing.T) {
 		t.Errorf("labels %q %q", Label("ada", true), Label("alice", false))
 	}
 }
+
+// TestNarratorNamesAReceiverWhoLeft: a claim or a pass is told "to NAME"
+// when its receiver left the game before acting (the round then ends at
+// once), and when its claimant left; a seat out before is skipped. The
+// events are the engine's own.
+func TestNarratorNamesAReceiverWhoLeft(t *testing.T) {
+	seats := []ReplaySeat{{Name: "alice"}, {Name: "bob"}, {Name: "carol"}, {Name: "ada", Bot: true}}
+	cases := []struct {
+		name   string
+		script []engine.Action
+		line   int // the event told
+		want   string
+	}{
+		{"the receiver leaves", []engine.Action{
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Leave, Seat: 0}}, 2, "ada [bot] announced 41 to alice"},
+		{"the claimant leaves", []engine.Action{
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Leave, Seat: 3}}, 2, "ada [bot] announced 41 to alice"},
+		{"a passer's receiver leaves, a seat out before skipped", []engine.Action{
+			{Kind: engine.Leave, Seat: 1},
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Pass, Seat: 0}, {Kind: engine.Leave, Seat: 2}}, 5, "alice passed 41 to carol"},
+	}
+	for _, c := range cases {
+		src := &draws{3, 3, 0} // ada opens; her roll: 41
+		g, evs, err := engine.New(engine.DefaultOptions(), 4, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range c.script {
+			more, err := g.Apply(a)
+			if err != nil {
+				t.Fatalf("%s: %+v: %v", c.name, a, err)
+			}
+			evs = append(evs, more...)
+		}
+		n := ReplayNarrator(seats, engine.Classic)
+		if got := n.Line(evs, c.line); got != c.want {
+			t.Errorf("%s: %q, want %q (events %+v)", c.name, got, c.want, evs)
+		}
+	}
+}
+
+// draws is a Source that hands out its numbers in order.
+type draws []int
+
+func (d *draws) Intn(int) int {
+	v := (*d)[0]
+	*d = (*d)[1:]
+	return v
+}
