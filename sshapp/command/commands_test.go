@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // step is one command line of a test and what it must do.
@@ -177,7 +179,7 @@ func TestSeedCommand(t *testing.T) {
 	h.run(ann, "table", "create", "dice").expect(t, ExitOK, nil, nil)
 	runSteps(t, h, []step{
 		{"the commitment", ann, []string{"seed", "dice"}, ExitOK, []string{"commitment", "none given (allowed)"}, nil},
-		{"a seed", ann, []string{"seed", "dice", "lucky", "7"}, ExitOK, []string{`yours        "lucky 7": it counts if you play the next game`}, nil},
+		{"a seed, not seated", ann, []string{"seed", "dice", "lucky", "7"}, ExitOK, []string{`yours        "lucky 7": ` + words.SeedSays(true, false)}, nil},
 		{"taken back", ann, []string{"seed", "dice", "--none"}, ExitOK, []string{"none given"}, nil},
 		{"--none and words", ann, []string{"seed", "dice", "x", "--none"}, ExitUsage, nil, []string{"usage"}},
 		{"no table", ann, []string{"seed", "nope"}, ExitRefused, nil, []string{"mia: no such table: nope"}},

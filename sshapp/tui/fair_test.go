@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TestTableScreenDiceSeed: under the title the table shows the next
@@ -34,7 +35,7 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	waitOutput(t, tm, "your seed:")
 	tm.Type("lucky 7")
 	tm.Send(keyEnter)
-	waitOutput(t, tm, "your seed goes into the next game's dice", `seeds: alice · yours "lucky 7" (f)`)
+	waitOutput(t, tm, "your seed: "+words.SeedSays(true, true), `seeds: alice · yours "lucky 7" (f)`)
 	e.infoUntil(tbl, "alice's seed", func(i lobby.TableInfo) bool { s, ok := i.Fair.Seed(a.ID); return ok && s == "lucky 7" })
 
 	tm.Send(keyRunes("f"))
@@ -100,7 +101,40 @@ func TestSeedNeverCut(t *testing.T) {
 	w := New(e.config(watcher, 80, 24)).(*Model)
 	showTable(w, tbl, e.snapshot(tbl, watcher))
 	line = strings.Split(w.View(), "\n")[1]
-	if !strings.Contains(line, "seeds: alice ·") || !strings.Contains(line, `yours "watching" (f)`) {
+	if !strings.Contains(line, "seeds: alice ·") || !strings.Contains(line, "yours "+words.SeedIfSeated+" (f)") {
 		t.Errorf("the spectator's dice line: %q", line)
 	}
+}
+
+// TestSpectatorsSeedIsSaidToWait: a spectator who gives a seed with f is
+// told it counts only if they play the next game, in the words of the
+// seed command (words.SeedSays), and the line under the title says it
+// waits; once they sit down it counts, and the line says so. A seed never
+// is said to go into the dice while it does not.
+func TestSpectatorsSeedIsSaidToWait(t *testing.T) {
+	e := newFairEnv(t)
+	a, carol := e.player("alice"), e.player("carol")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	m := New(e.config(carol, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, carol))
+	m.key(keyRunes("f"))
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lucky"), Paste: true})
+	ts.done(answer(m.key(keyEnter)).(doneMsg))
+	ts.setSnapshot(e.snapshot(tbl, carol))
+	f := m.View()
+	assertContains(t, f, "your seed: "+words.SeedSays(true, false), "yours "+words.SeedIfSeated+" (f)")
+	assertLacks(t, f, words.SeedSays(true, true), "yours: given (f)", "seeds: carol")
+
+	if err := tbl.Sit(ctx, carol); err != nil {
+		t.Fatal(err)
+	}
+	ts.setSnapshot(e.snapshot(tbl, carol))
+	assertContains(t, strings.Split(m.View(), "\n")[1], `seeds: carol`, `yours "lucky" (f)`)
 }

@@ -597,7 +597,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	case msg.what == "start":
 		m.setStatus("", false)
 	case msg.what == "seed":
-		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+		m.setStatus("your seed: "+words.SeedSays(true, m.snap.Seated), false)
 	case msg.what == "no seed":
 		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}

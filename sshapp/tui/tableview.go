@@ -684,11 +684,15 @@ func (m *tableScreen) diceLine(w int) string {
 	if !f.Next {
 		return cutParts(line, " · ", w)
 	}
-	if s, ok := f.Seed(m.c.cfg.Player.ID); ok {
-		if full := line + fmt.Sprintf(" · yours %q (f)", s); ansi.StringWidth(full) <= w {
+	if s, ok := f.Yours(m.c.cfg.Player.ID); ok {
+		yours, given := fmt.Sprintf(" · yours %q (f)", s.Seed), " · yours: given (f)"
+		if !s.Seated { // it counts only if they play (words.SeedSays)
+			yours, given = fmt.Sprintf(" · yours %q %s (f)", s.Seed, words.SeedIfSeated), " · yours "+words.SeedIfSeated+" (f)"
+		}
+		if full := line + yours; ansi.StringWidth(full) <= w {
 			return full
 		}
-		return cutParts(line+" · yours: given (f)", " · ", w)
+		return cutParts(line+given, " · ", w)
 	}
 	return cutParts(line+" · yours: none (f)", " · ", w)
 }
