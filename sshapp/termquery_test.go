@@ -10,36 +10,9 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/mia-game/mia/sshapp/tui"
 )
-
-// openTerminal is an interactive session on a PTY of type term whose
-// client only reads, answering nothing the screen asks.
-func openTerminal(t *testing.T, c *gossh.Client, term string) *screen {
-	t.Helper()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatalf("session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.RequestPty(term, 24, 80, gossh.TerminalModes{}); err != nil {
-		t.Fatalf("pty: %v", err)
-	}
-	in, err := s.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &syncBuffer{}
-	s.Stdout, s.Stderr = out, out
-	if err := s.Shell(); err != nil {
-		t.Fatalf("shell: %v", err)
-	}
-	sc := &screen{sess: s, in: in, out: out, done: make(chan error, 1)}
-	go func() { sc.done <- s.Wait() }()
-	return sc
-}
 
 // titleIn is the name prompt's title as a 256-colour terminal draws it
 // on a dark or a light background.
@@ -57,7 +30,7 @@ func titleIn(dark bool) string {
 func TestScreenDrawsBeforeTheTerminalAnswers(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, nil)
-	sc := openTerminal(t, ts.connect(t, newKey(t)), "xterm-256color")
+	sc := startScreen(t, ts.connect(t, newKey(t)), "xterm-256color", 80, 24, "")
 	sc.waitFor(t, "Choose a display name", 3*time.Second)
 	out := sc.out.String()
 	if !strings.Contains(out, "\x1b]11;?\a\x1b[c") {
@@ -75,7 +48,7 @@ func TestScreenDrawsBeforeTheTerminalAnswers(t *testing.T) {
 func TestScreenTakesTheTerminalsAnswer(t *testing.T) {
 	t.Parallel()
 	ts := startServer(t, nil)
-	sc := openTerminal(t, ts.connect(t, newKey(t)), "xterm-256color")
+	sc := startScreen(t, ts.connect(t, newKey(t)), "xterm-256color", 80, 24, "")
 	sc.waitFor(t, "Choose a display name", 3*time.Second)
 	sc.send(t, "\x1b]11;rgb:ffff/fafa/f0f0\x1b\\\x1b[?62;22cbob")
 	sc.waitFor(t, titleIn(false), 3*time.Second)

@@ -20,13 +20,7 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	e := newFairEnv(t)
 	a, b := e.player("alice"), e.player("bob")
 	ctx := ctxT(t)
-	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Sit(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	tbl := e.hostSeated("dice", a)
 	commit := tbl.Info().Fair.Commitment
 	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "next game's dice: sha256 "+commit[:16]+"…", "no seeds yet", "yours: none (f)", "f dice seed")
@@ -68,13 +62,7 @@ func TestSeedNeverCut(t *testing.T) {
 	e := newFairEnv(t)
 	a, watcher := e.player("alice"), e.player("watcher")
 	ctx := ctxT(t)
-	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Sit(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	tbl := e.hostSeated("dice", a)
 	m := New(e.config(a, 80, 24)).(*Model)
 	ts := showTable(m, tbl, e.snapshot(tbl, a))
 	m.key(keyRunes("f"))
@@ -115,13 +103,7 @@ func TestSpectatorsSeedIsSaidToWait(t *testing.T) {
 	e := newFairEnv(t)
 	a, carol := e.player("alice"), e.player("carol")
 	ctx := ctxT(t)
-	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Sit(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	tbl := e.hostSeated("dice", a)
 	m := New(e.config(carol, 80, 24)).(*Model)
 	ts := showTable(m, tbl, e.snapshot(tbl, carol))
 	m.key(keyRunes("f"))
@@ -137,4 +119,18 @@ func TestSpectatorsSeedIsSaidToWait(t *testing.T) {
 	}
 	ts.setSnapshot(e.snapshot(tbl, carol))
 	assertContains(t, strings.Split(m.View(), "\n")[1], `seeds: carol`, `yours "lucky" (f)`)
+}
+
+// hostSeated is a table of three seats named name, with its host seated.
+func (e *env) hostSeated(name string, host lobby.Player) *lobby.Table {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	tbl, err := e.lobby.CreateTable(ctx, host, lobby.TableConfig{Name: name, Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, host); err != nil {
+		e.t.Fatal(err)
+	}
+	return tbl
 }

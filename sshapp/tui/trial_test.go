@@ -115,19 +115,8 @@ func TestReplayTellsVerdictsWhole(t *testing.T) {
 func TestCupShowsTheDice(t *testing.T) {
 	for _, chat := range []bool{false, true} {
 		e := newEnv(t)
-		a, b := e.player("robertlongname12"), e.player("carolinewinters1")
-		tbl := e.game("cup", engine.DefaultOptions(), a, b)
-		opener, rest := whoseTurn(t, e.snapshot(tbl, a), a, b)
-		other, dave := rest[0], e.player("dave")
-		ctx := ctxT(t)
-		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
-			t.Fatal(err)
-		}
-		dice := e.snapshot(tbl, opener).Game.Dice
-		bluff := engine.Classic.Above(dice)[0]
-		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: bluff}); err != nil {
-			t.Fatal(err)
-		}
+		tbl, opener, other, dice, _ := e.bluffing("cup", e.player("robertlongname12"), e.player("carolinewinters1"))
+		dave, ctx := e.player("dave"), ctxT(t)
 		if chat {
 			if err := tbl.Say(ctx, dave, "nice"); err != nil {
 				t.Fatal(err)
