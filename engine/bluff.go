@@ -1,8 +1,9 @@
 package engine
 
 // Verdict is what the dice say of a claim, a pass or a challenge once the
-// cup is lifted. It is the one bluff rule: the statistics count by it and
-// the replays mark by it.
+// cup is lifted. It is the one bluff rule: the statistics count by it
+// (Announces says which moves are their claims) and the replays, the
+// lifted cup and the web's game page mark by it.
 type Verdict uint8
 
 // The verdicts.
@@ -16,9 +17,9 @@ const (
 	// Unseen: a claim after a roll its player did not look at. It is no
 	// bluff: the player did not know.
 	Unseen
-	// Bluffed: a claim above the dice its player rolled and looked at,
-	// or a pass of a value higher than the cup holds: a lie a challenge
-	// catches.
+	// Bluffed: a claim above the dice its player rolled and looked at (a
+	// raise by the roller the cup came back to included): a lie a
+	// challenge catches.
 	Bluffed
 	// Caught: a challenge its claimant lost — the claimant was caught
 	// bluffing. A passer answers for the claim they passed (RULES.md
@@ -30,6 +31,11 @@ const (
 	// at. It is a lie, but no bluff: no challenge can catch it (the dice
 	// beat the claim), so it only costs its player the better dice.
 	Understated
+	// Short: a pass, or a blind raise, of a value above the dice in the
+	// cup by a player who never saw them. It is no bluff (they did not
+	// know), but the dice were below the claim they now answer for, and a
+	// challenge catches it.
+	Short
 )
 
 // LastRoll is the round's last roll in evs (walking back from the end to
@@ -66,16 +72,37 @@ func ClaimVerdict(r Ranking, roll Event, ok bool, claim Event) Verdict {
 	return Truthful
 }
 
-// PassVerdict judges a pass event, under ranking r, given the round's last
-// roll before it (ok false: none): the value passed on against the cup.
+// PassVerdict judges a pass event (a blind raise too), under ranking r,
+// given the round's last roll before it (ok false: none). A pass by the
+// roller of the dice in the cup (the raise RULES.md "pass" leaves them
+// when the cup comes back) is their claim of dice they threw, judged as
+// ClaimVerdict judges one. Anyone else never saw the dice: a value above
+// them is Short, never a bluff.
 func PassVerdict(r Ranking, roll Event, ok bool, pass Event) Verdict {
 	switch {
 	case !ok || roll.Dice == NoValue:
 		return Unjudged
+	case roll.Seat == pass.Seat:
+		return ClaimVerdict(r, roll, ok, pass)
 	case r.Compare(roll.Dice, pass.Value) < 0:
-		return Bluffed
+		return Short
 	}
 	return Truthful
+}
+
+// Announces reports whether e is an announcement of dice its player
+// threw, which the statistics count as a claim (and judge as
+// ClaimVerdict does): a claim, a low claim, or a pass by the roller of the
+// dice in the cup. roll is the round's last roll before e (ok false:
+// none).
+func Announces(roll Event, ok bool, e Event) bool {
+	switch e.Type {
+	case EvClaim, EvLowClaim:
+		return true
+	case EvPass:
+		return ok && roll.Seat == e.Seat
+	}
+	return false
 }
 
 // ChallengeVerdict judges a challenge event: Caught when the claimant lost,
@@ -103,15 +130,24 @@ func RevealVerdict(e Event) Verdict {
 // it; Unjudged for anything but a claim (or low claim), a pass, a
 // challenge or a reveal.
 func Judge(r Ranking, evs []Event, i int) Verdict {
-	e := evs[i]
+	switch evs[i].Type {
+	case EvClaim, EvLowClaim, EvPass:
+		roll, ok := LastRoll(evs[:i])
+		return JudgeAfter(r, roll, ok, evs[i])
+	}
+	return JudgeAfter(r, Event{}, false, evs[i])
+}
+
+// JudgeAfter is the verdict on e under ranking r given the round's last
+// roll before it (ok false: none), as Judge gives it: for those who keep
+// the last roll as they go (the store's tallies).
+func JudgeAfter(r Ranking, roll Event, ok bool, e Event) Verdict {
 	switch e.Type {
 	case EvClaim, EvLowClaim:
-		roll, ok := LastRoll(evs[:i])
 		return ClaimVerdict(r, roll, ok, e)
 	case EvReveal:
 		return RevealVerdict(e)
 	case EvPass:
-		roll, ok := LastRoll(evs[:i])
 		return PassVerdict(r, roll, ok, e)
 	case EvChallenge:
 		return ChallengeVerdict(e)

@@ -31,8 +31,13 @@ func TestJudge(t *testing.T) {
 		{"a roll of the round before", []Event{rolled(0, 43, true), round, claimed(0, 52)}, Unjudged},
 		{"a pass at the cup's value", []Event{round, rolled(0, 52, true), claimed(0, 52), passed(1, 52)}, Truthful},
 		{"a pass under the cup", []Event{round, rolled(0, 66, true), claimed(0, 52), passed(1, 52)}, Truthful},
-		{"a pass over the cup", []Event{round, rolled(0, 43, true), claimed(0, 52), passed(1, 52)}, Bluffed},
-		{"a blind raise over the cup", []Event{round, rolled(0, 52, true), claimed(0, 52), passed(1, 61)}, Bluffed},
+		{"a pass over the cup: no bluff, the passer never saw it", []Event{round, rolled(0, 43, true), claimed(0, 52), passed(1, 52)}, Short},
+		{"a blind raise over the cup", []Event{round, rolled(0, 52, true), claimed(0, 52), passed(1, 61)}, Short},
+		{"a blind raise under the cup", []Event{round, rolled(0, 66, true), claimed(0, 52), passed(1, 61)}, Truthful},
+		{"the roller raises over the dice they saw", []Event{round, rolled(0, 43, true), claimed(0, 43), passed(1, 43), passed(0, 52)}, Bluffed},
+		{"the roller raises to the dice they saw", []Event{round, rolled(0, 52, true), claimed(0, 43), passed(1, 43), passed(0, 52)}, Truthful},
+		{"the roller raises under the dice they saw", []Event{round, rolled(0, 65, true), claimed(0, 43), passed(1, 43), passed(0, 52)}, Understated},
+		{"the roller raises over dice they never saw", []Event{round, rolled(0, 43, false), claimed(0, 43), passed(1, 43), passed(0, 52)}, Unseen},
 		{"a pass on hidden dice", []Event{round, rolled(0, NoValue, false), claimed(0, 52), passed(1, 52)}, Unjudged},
 		{"a claimant caught", []Event{round, rolled(0, 43, true), claimed(0, 52), challenged(1, 0, 0)}, Caught},
 		{"a passer caught", []Event{round, rolled(0, 43, true), claimed(0, 52), passed(1, 52), challenged(2, 1, 1)}, Caught},
@@ -58,8 +63,7 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-// TestVerdictsFollowTheRanking: whether a pass over the cup is a bluff
-// depends on the table's ranking (11 beats 65 in classic, not in numeric),
+// TestVerdictsFollowTheRanking: whether a pass is over the cup depends on the table's ranking (11 beats 65 in classic, not in numeric),
 // and so does a claim: under pips it names a rank, so dice of the same sum
 // are the truth (54 claimed as 9 pips, written 63).
 func TestVerdictsFollowTheRanking(t *testing.T) {
@@ -71,7 +75,7 @@ func TestVerdictsFollowTheRanking(t *testing.T) {
 		got  Verdict
 		want Verdict
 	}{
-		{"classic: 11 passed over 65", PassVerdict(Classic, rolled(65), true, pass), Bluffed},
+		{"classic: 11 passed over 65", PassVerdict(Classic, rolled(65), true, pass), Short},
 		{"numeric: 11 passed over 65", PassVerdict(Numeric, rolled(65), true, pass), Truthful},
 		{"pips: 54 claimed as 63", ClaimVerdict(Pips, rolled(54), true, claim), Truthful},
 		{"classic: 54 claimed as 63", ClaimVerdict(Classic, rolled(54), true, claim), Bluffed},
@@ -83,6 +87,31 @@ func TestVerdictsFollowTheRanking(t *testing.T) {
 	for _, c := range cases {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestAnnounces: the moves the statistics count as claims are the
+// announcements of dice their player threw: claims, low claims, and the
+// roller's own raise when the cup comes back; never another's pass.
+func TestAnnounces(t *testing.T) {
+	roll := Event{Type: EvRoll, Seat: 0, Dice: 43, Looked: true}
+	cases := []struct {
+		name string
+		e    Event
+		ok   bool
+		want bool
+	}{
+		{"a claim", Event{Type: EvClaim, Seat: 0, Value: 52}, true, true},
+		{"a low claim", Event{Type: EvLowClaim, Seat: 0, Value: 31}, true, true},
+		{"the roller's raise", Event{Type: EvPass, Seat: 0, Value: 52}, true, true},
+		{"another's pass", Event{Type: EvPass, Seat: 1, Value: 52}, true, false},
+		{"a pass with no roll", Event{Type: EvPass, Seat: 0, Value: 52}, false, false},
+		{"a challenge", Event{Type: EvChallenge, Seat: 0}, true, false},
+	}
+	for _, c := range cases {
+		if got := Announces(roll, c.ok, c.e); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }

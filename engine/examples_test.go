@@ -2,8 +2,10 @@ package engine
 
 import (
 	"errors"
+	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -303,4 +305,34 @@ func TestExampleMeier(t *testing.T) {
 	evs = tb.do(challenge(C))
 	lost(t, evs, C, 1)
 	tb.lives(0, 2, 1)
+}
+
+// TestABlindRollerMayNotPassTheirOwnDice: when the cup comes back to the
+// player who threw its dice without looking, they may not pass it on at
+// the same value (ErrOwnDice) but may raise, throw or challenge, as one
+// who looked; and RULES.md gives the rule a reason that holds for both:
+// not that they "know" the dice, which a blind roller does not.
+func TestABlindRollerMayNotPassTheirOwnDice(t *testing.T) {
+	const A, B = 0, 1
+	tb := newTable(t, DefaultOptions(), 2, script(A, 43))
+	tb.do(rollBlind(A))
+	tb.do(claim(A, 52))
+	tb.do(pass(B))
+	tb.refuse(pass(A), ErrOwnDice)
+	if v := tb.g.View(A); v.CanPassOn() || !v.CanRaise() || !v.Can(Roll) || !v.Can(Challenge) {
+		t.Fatalf("A's choices: legal %v passes %v", v.Legal, v.Passes)
+	}
+	rules, err := os.ReadFile("RULES.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(rules)), " ")
+	i := strings.Index(text, "comes back to them")
+	if i < 0 {
+		t.Fatal(`RULES.md does not say what the roller may do when the cup "comes back to them"`)
+	}
+	sentence := text[strings.LastIndex(text[:i], ". ")+2 : i+strings.Index(text[i:], ". ")+1]
+	if strings.Contains(sentence, "know") || !strings.Contains(sentence, "blind") {
+		t.Errorf("RULES.md's reason does not hold for a blind roller: %q", sentence)
+	}
 }

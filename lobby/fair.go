@@ -39,12 +39,19 @@ type FairInfo struct {
 
 // Seed returns the seed the person id gave, if any.
 func (f FairInfo) Seed(id string) (string, bool) {
+	s, ok := f.Yours(id)
+	return s.Seed, ok
+}
+
+// Yours returns the seed the person id gave, if any, with whether it
+// counts (Seated).
+func (f FairInfo) Yours(id string) (SeedInfo, bool) {
 	for _, s := range f.Seeds {
 		if s.ID == id {
-			return s.Seed, true
+			return s, true
 		}
 	}
-	return "", false
+	return SeedInfo{}, false
 }
 
 // nextDice are a table's dice for its next game (fair.NextDice). They are

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/store"
 )
@@ -87,7 +88,7 @@ func TestTeamTables(t *testing.T) {
 		{name: "rules", who: "alice", cmd: "table rules club --lives 2 --pass --end last-standing", code: 0, stdout: []string{"Rules of club from the next game: 3 seats", "2 lives", "mia-penalty 1", "30s a turn"}, not: []string{"no pass", "first out"}},
 		{name: "rules help shows the current values", who: "alice", cmd: "table rules club --help", code: 2, stderr: []string{"--lives N", "(now 2)"}},
 		{name: "the next game's dice", who: "bob", cmd: "seed club", code: 0, stdout: []string{"Dice of the next game at club", "commitment  ", "none given yet", "none given (allowed)", "seed club TEXT"}},
-		{name: "bob gives a seed", who: "bob", cmd: "seed club lucky 7", code: 0, stdout: []string{`bob "lucky 7" (not seated yet)`, `yours        "lucky 7": it counts if you play the next game`}},
+		{name: "bob gives a seed", who: "bob", cmd: "seed club lucky 7", code: 0, stdout: []string{`bob "lucky 7" (not seated yet)`, `yours        "lucky 7": ` + words.SeedSays(true, false)}},
 		{name: "bob's seed in JSON", who: "bob", cmd: "seed club --json", code: 0, stdout: []string{`"name": "bob"`, `"person": "` + e.ids["bob"] + `"`, `"seated": false`}},
 		{name: "a seed of 3 KB is refused with the limit, not cut", who: "bob", cmd: "seed club " + strings.Repeat("x", 3*1024), code: 1,
 			stderr: []string{"a seed is 1 to 64 characters of printable text: yours is longer"}},

@@ -318,8 +318,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// screen is an interactive session with a "dumb" PTY (which skips the
-// terminal colour query).
+// screen is an interactive session on a PTY (startScreen).
 type screen struct {
 	sess *gossh.Session
 	in   interface{ Write([]byte) (int, error) }
@@ -327,14 +326,23 @@ type screen struct {
 	done chan error
 }
 
+// openScreen is the lobby on a "dumb" PTY of w×h (which skips the
+// terminal colour query).
 func openScreen(t testing.TB, c *gossh.Client, w, h int) *screen {
+	t.Helper()
+	return startScreen(t, c, "dumb", w, h, "")
+}
+
+// startScreen is an interactive session on a PTY of type term, w×h,
+// running cmd ("" for none: the shell, that is the lobby).
+func startScreen(t testing.TB, c *gossh.Client, term string, w, h int, cmd string) *screen {
 	t.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		t.Fatalf("session: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if err := s.RequestPty("dumb", h, w, gossh.TerminalModes{}); err != nil {
+	if err := s.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatalf("pty: %v", err)
 	}
 	in, err := s.StdinPipe()
@@ -343,8 +351,13 @@ func openScreen(t testing.TB, c *gossh.Client, w, h int) *screen {
 	}
 	out := &syncBuffer{}
 	s.Stdout, s.Stderr = out, out
-	if err := s.Shell(); err != nil {
-		t.Fatalf("shell: %v", err)
+	if cmd == "" {
+		err = s.Shell()
+	} else {
+		err = s.Start(cmd)
+	}
+	if err != nil {
+		t.Fatalf("start %q: %v", cmd, err)
 	}
 	sc := &screen{sess: s, in: in, out: out, done: make(chan error, 1)}
 	go func() { sc.done <- s.Wait() }()

@@ -21,26 +21,7 @@ import (
 // club").
 func playScreen(t *testing.T, c *gossh.Client, cmd string) *screen {
 	t.Helper()
-	s, err := c.NewSession()
-	if err != nil {
-		t.Fatalf("session: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.RequestPty("dumb", 24, 80, gossh.TerminalModes{}); err != nil {
-		t.Fatalf("pty: %v", err)
-	}
-	in, err := s.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := &syncBuffer{}
-	s.Stdout, s.Stderr = out, out
-	if err := s.Start(cmd); err != nil {
-		t.Fatalf("start %q: %v", cmd, err)
-	}
-	sc := &screen{sess: s, in: in, out: out, done: make(chan error, 1)}
-	go func() { sc.done <- s.Wait() }()
-	return sc
+	return startScreen(t, c, "dumb", 80, 24, cmd)
 }
 
 // botAnswer is everything a `bot TABLE` session said and its status.

@@ -210,7 +210,10 @@ func referenceTally(games []Game, logs [][]engine.Event) map[string]Tally {
 				roll = engine.Event{Seat: -1}
 			case engine.EvRoll:
 				roll = e
-			case engine.EvClaim, engine.EvLowClaim: // a bluff names a rank above the dice, an understatement one below
+			case engine.EvClaim, engine.EvLowClaim, engine.EvPass: // a bluff names a rank above the dice, an understatement one below
+				if e.Type == engine.EvPass && roll.Seat != e.Seat {
+					continue // a pass of dice the passer did not throw is no claim
+				}
 				per[e.Seat].Claims++
 				rk := g.Rules.Ranking
 				switch {

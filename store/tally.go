@@ -40,14 +40,15 @@ type Tally struct {
 	Challenges int `json:"challenges"`
 	// ChallengesWon counts those where the challenger was not the loser.
 	ChallengesWon int `json:"challenges_won"`
-	// Claims is the number of announcements after a roll by the player:
-	// claim events, and low claims (low-claim loses); passes, blind raises
-	// included, are not claims.
+	// Claims is the number of announcements of dice the player threw
+	// (engine.Announces): claim events, low claims (low-claim loses), and
+	// the raise of the roller the cup came back to; passes of others'
+	// dice, blind raises included, are not claims.
 	Claims int `json:"claims"`
-	// Bluffs counts claims that engine.ClaimVerdict finds Bluffed: they
-	// name a rank above the dice the player had just rolled and looked at.
-	// A claim after a roll without looking is not a bluff (the player did
-	// not know).
+	// Bluffs counts claims that engine.Judge finds Bluffed: they name a
+	// rank above the dice the player had rolled and looked at. A claim
+	// after a roll without looking is not a bluff (the player did not
+	// know), nor a pass of dice the player never saw (engine.Short).
 	Bluffs int `json:"bluffs"`
 	// BluffsCaught counts challenges the player lost as the claimant
 	// (engine.ChallengeVerdict: Caught), that is, the dice were lower than
@@ -56,9 +57,9 @@ type Tally struct {
 	// passer answers for the claim (RULES.md "pass"), a passer caught this
 	// way counts, though their pass is not counted in Bluffs.
 	BluffsCaught int `json:"bluffs_caught"`
-	// Understated counts claims that engine.ClaimVerdict finds
-	// Understated: they name a rank below the dice the player had looked
-	// at. Such a lie is no bluff: no challenge can catch it.
+	// Understated counts claims that engine.Judge finds Understated: they
+	// name a rank below the dice the player had looked at. Such a lie is
+	// no bluff: no challenge can catch it.
 	Understated int `json:"understated"`
 }
 
@@ -106,10 +107,14 @@ func (d *tallyDelta) seat(n, s int) *Tally {
 func (d *tallyDelta) events(n int, rk engine.Ranking, evs []engine.Event, prevRoll func(i int) (engine.Event, bool)) {
 	for i, e := range evs {
 		switch e.Type {
-		case engine.EvClaim, engine.EvLowClaim:
+		case engine.EvClaim, engine.EvLowClaim, engine.EvPass:
+			r, ok := prevRoll(i)
+			if !engine.Announces(r, ok, e) {
+				break
+			}
 			t := d.seat(n, e.Seat)
 			t.Claims++
-			switch r, ok := prevRoll(i); engine.ClaimVerdict(rk, r, ok, e) {
+			switch engine.JudgeAfter(rk, r, ok, e) {
 			case engine.Bluffed:
 				t.Bluffs++
 			case engine.Understated:
@@ -254,7 +259,10 @@ func decodeTally(v []byte) (Tally, error) {
 // tally counted again from its games when it opens (ensureTallies).
 var keyTallies = []byte("tallies")
 
-var tallyStamp = "ended games; public apart; version " + strconv.Itoa(tallyVersion)
+// The stamp changes with the encoding (tallyVersion) and with what the
+// counts count: the claims of engine.Announces, which count the raise of
+// a roller the cup came back to.
+var tallyStamp = "ended games; public apart; version " + strconv.Itoa(tallyVersion) + "; a roller's raise is a claim"
 
 // ensureTallies recounts the tallies if the file's stamp differs
 // (recountTallies), once: the recount stamps them.

@@ -339,3 +339,59 @@ func TestCheckTallies(t *testing.T) {
 		t.Errorf("Check finds fault with a good tally: %v", err)
 	}
 }
+
+// TestTalliesCountTheReplaysVerdicts: the statistics and the replays use
+// one bluff rule. Over random games under every rule set, each person's
+// bluffs and understated claims are exactly the moves of theirs that
+// engine.Judge (by which the replays, the lifted cup and the web's game
+// page mark moves) finds Bluffed and Understated; passes of dice their
+// passer never saw, found Short, count as no bluff; and a roller's raise
+// when the cup comes back is a claim like any other.
+func TestTalliesCountTheReplaysVerdicts(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	players := seats(3)
+	r := newRand(30)
+	marked := map[string]*Tally{}
+	for _, p := range players {
+		marked[p.Person] = &Tally{}
+	}
+	kinds := map[string]int{}
+	for i := range 24 {
+		opts := ruleSets()[i%len(ruleSets())]
+		np := 2 + i%2
+		eg, chunks := playGame(t, r, opts, np, 0)
+		evs := flatten(chunks)
+		storeGame(t, s, "t", players[:np], opts, eg, chunks)
+		for k, e := range evs {
+			who := marked[players[e.Seat].Person]
+			v := engine.Judge(opts.Ranking, evs, k)
+			switch {
+			case v == engine.Bluffed:
+				who.Bluffs++
+			case v == engine.Understated:
+				who.Understated++
+			case v == engine.Short:
+				kinds["short"]++
+			}
+			if roll, ok := engine.LastRoll(evs[:k]); e.Type == engine.EvPass && ok && roll.Seat == e.Seat {
+				kinds["a roller's raise"]++
+			}
+		}
+	}
+	for _, p := range players {
+		got, err := s.Tally(ctx, p.Person)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := marked[p.Person]; got.Bluffs != want.Bluffs || got.Understated != want.Understated {
+			t.Errorf("%s: the stats count %d bluffs and %d understated, the replays mark %d and %d",
+				p.Person, got.Bluffs, got.Understated, want.Bluffs, want.Understated)
+		}
+	}
+	for _, k := range []string{"short", "a roller's raise"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s in the games: the test shows nothing (%v)", k, kinds)
+		}
+	}
+}

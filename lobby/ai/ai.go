@@ -47,8 +47,10 @@
 package ai
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/mia-game/mia/engine"
@@ -67,14 +69,26 @@ const (
 // Levels lists every level, weakest first.
 var Levels = []Level{Easy, Normal, Hard}
 
-// ParseLevel reads a level's name (any case, white space around ignored).
+// ErrUnknownLevel is ParseLevel's refusal of a name that is no level.
+var ErrUnknownLevel = errors.New("ai: unknown level")
+
+// LevelNames are the names of Levels, weakest first, joined by sep.
+func LevelNames(sep string) string {
+	names := make([]string, len(Levels))
+	for i, l := range Levels {
+		names[i] = string(l)
+	}
+	return strings.Join(names, sep)
+}
+
+// ParseLevel reads a level's name (any case, white space around ignored);
+// a name that is no level is refused (ErrUnknownLevel), naming them all.
 func ParseLevel(s string) (Level, error) {
 	l := Level(strings.ToLower(strings.TrimSpace(s)))
-	switch l {
-	case Easy, Normal, Hard:
+	if slices.Contains(Levels, l) {
 		return l, nil
 	}
-	return "", fmt.Errorf("ai: unknown level %q (one of easy, normal, hard)", s)
+	return "", fmt.Errorf("%w %q (one of %s)", ErrUnknownLevel, s, LevelNames(", "))
 }
 
 // Decide picks the move of the seat v belongs to. v is g.View(seat), and it

@@ -1,8 +1,10 @@
 package ai
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -33,6 +35,14 @@ func TestParseLevel(t *testing.T) {
 		if got, err := ParseLevel(string(l)); err != nil || got != l {
 			t.Errorf("ParseLevel(%q) = %q, %v", l, got, err)
 		}
+	}
+	// A refusal names every level there is, as the levels are listed.
+	_, err := ParseLevel("expert")
+	if !errors.Is(err, ErrUnknownLevel) || !strings.HasSuffix(err.Error(), `"expert" (one of easy, normal, hard)`) {
+		t.Errorf("ParseLevel(expert): %v", err)
+	}
+	if got := LevelNames("|"); got != "easy|normal|hard" || len(Levels) != 3 {
+		t.Errorf("the levels are %q", got)
 	}
 }
 

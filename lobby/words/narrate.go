@@ -318,23 +318,51 @@ func (n Narrator) miaCameBack(evs []engine.Event, i int) bool {
 	return false
 }
 
-// receiver is who took the cup after the claim or pass at i, or -1.
+// receiver is who took the cup after the claim or pass at i, or -1: the
+// next to act in its round; when a leave ends the round first (the
+// receiver, or the claimant, left the game), the next seat after the
+// claimant that was still in it.
 func (n Narrator) receiver(evs []engine.Event, i int) int {
+	left := false
 	for j := i + 1; j < len(evs); j++ {
 		switch evs[j].Type {
 		case engine.EvRoll, engine.EvClaim, engine.EvPass, engine.EvChallenge, engine.EvGiveUp, engine.EvTimeout, engine.EvMiaBack:
 			return evs[j].Seat
+		case engine.EvLeave:
+			left = true
 		case engine.EvRound, engine.EvEnd, engine.EvReveal:
+			if left {
+				return n.nextIn(evs, i)
+			}
 			return -1
 		}
 	}
 	return n.Turn
 }
 
+// nextIn is the seat after evs[i]'s, clockwise, that was not out before
+// it, or -1.
+func (n Narrator) nextIn(evs []engine.Event, i int) int {
+	out := make([]bool, len(n.Names))
+	for _, e := range evs[:i] {
+		if e.Type == engine.EvOut && e.Seat >= 0 && e.Seat < len(out) {
+			out[e.Seat] = true
+		}
+	}
+	for k := 1; k < len(out); k++ {
+		if s := (evs[i].Seat + k) % len(out); !out[s] {
+			return s
+		}
+	}
+	return -1
+}
+
 // Verdict judges evs[i] by the bluff rule (engine.Judge) and says the
 // verdict in words: "bluff: 65 claimed, 43 in the cup", "understated: 7
-// pips claimed, 65 (11 pips) in the cup", "caught: 43 under bob's 65, bob
-// loses a life". The words are empty when it is Unjudged.
+// pips claimed, 65 (11 pips) in the cup", "the dice were below the claim:
+// 65 passed on, 43 in the cup" (a pass of dice its passer never saw: no
+// bluff), "caught: 43 under bob's 65, bob loses a life". The words are
+// empty when it is Unjudged.
 func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	e := evs[i]
 	v := engine.Judge(n.Ranking, evs, i)
@@ -356,22 +384,28 @@ func (n Narrator) Verdict(evs []engine.Event, i int) (engine.Verdict, string) {
 	what := n.claim(e.Value) + " claimed"
 	if e.Type == engine.EvPass {
 		what = n.claim(e.Value) + " passed on"
+		if before, ok := claimBefore(evs, i); ok && before != e.Value {
+			what = "raised to " + n.claim(e.Value)
+		}
 	}
 	word := map[engine.Verdict]string{engine.Truthful: "true", engine.Unseen: "blind", engine.Bluffed: "bluff",
-		engine.Understated: "understated"}[v]
+		engine.Understated: "understated", engine.Short: Mark(engine.Short)}[v]
 	if v == engine.Unseen {
-		what = n.claim(e.Value) + " claimed unseen"
+		what += " unseen"
 	}
 	return v, fmt.Sprintf("%s: %s, %s in the cup", word, what, n.dice(roll.Dice))
 }
 
 // Mark is a verdict's short mark after a line of the log: "bluff!",
-// "understated", "caught bluffing!", "blind", "the claim stood"; empty
-// for a truthful or unjudged move.
+// "understated", "caught bluffing!", "blind", "the claim stood", "the
+// dice were below the claim" (a pass, or blind raise, above dice its
+// passer never saw: no bluff); empty for a truthful or unjudged move.
 func Mark(v engine.Verdict) string {
 	switch v {
 	case engine.Bluffed:
 		return "bluff!"
+	case engine.Short:
+		return "the dice were below the claim"
 	case engine.Understated:
 		return "understated"
 	case engine.Caught:

@@ -89,7 +89,7 @@ func TestNarratorOptions(t *testing.T) {
 			{Type: engine.EvPass, Seat: 0, Value: engine.Mia},
 			{Type: engine.EvRoll, Seat: 1, Dice: 65, Looked: true},
 		}, map[int]line{
-			4: {"alice passed Mia to bob", "alice passed Mia to you", "bluff: Mia passed on, 32 in the cup"},
+			4: {"alice passed Mia to bob", "alice passed Mia to you", "the dice were below the claim: Mia passed on, 32 in the cup"},
 			5: {"bob's Mia came back round: bob rolled again 65", "your Mia came back round: you rolled again 65", ""},
 		}},
 	}
@@ -268,7 +268,7 @@ func TestNarrator(t *testing.T) {
 		{0, "— round 1: alice opens —", "— round 1: alice opens —", "— round 1: alice opens —", ""},
 		{1, "alice rolled 43", "alice rolled 43", "alice rolled", ""},
 		{2, "alice announced 52 to bob", "alice announced 52 to you", "alice announced 52 to bob", "bluff: 52 claimed, 43 in the cup"},
-		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "bluff: 52 passed on, 43 in the cup"},
+		{3, "bob passed 52 to carol", "you passed 52 to carol", "bob passed 52 to carol", "the dice were below the claim: 52 passed on, 43 in the cup"},
 		{4, "carol called bob a liar: 43, bob loses a life", "carol called you a liar: 43, you lose a life",
 			"carol called bob a liar: 43, bob loses a life", "caught: 43 under bob's 52, bob loses a life"},
 		{5, "— round 2: bob opens —", "— round 2: you open —", "— round 2: bob opens —", ""},
@@ -309,7 +309,7 @@ func TestNarrator(t *testing.T) {
 		t.Errorf("the end, for the winner: %q", got)
 	}
 	for v, want := range map[engine.Verdict]string{engine.Bluffed: "bluff!", engine.Caught: "caught bluffing!",
-		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Truthful: "", engine.Unjudged: ""} {
+		engine.Unseen: "blind", engine.Stood: "the claim stood", engine.Short: "the dice were below the claim", engine.Truthful: "", engine.Unjudged: ""} {
 		if got := Mark(v); got != want {
 			t.Errorf("Mark(%d) = %q, want %q", v, got, want)
 		}
@@ -367,4 +367,56 @@ func TestNarratorRoundEnds(t *testing.T) {
 	if Label("ada", true) != "ada [bot]" || Label("alice", false) != "alice" {
 		t.Errorf("labels %q %q", Label("ada", true), Label("alice", false))
 	}
+}
+
+// TestNarratorNamesAReceiverWhoLeft: a claim or a pass is told "to NAME"
+// when its receiver left the game before acting (the round then ends at
+// once), and when its claimant left; a seat out before is skipped. The
+// events are the engine's own.
+func TestNarratorNamesAReceiverWhoLeft(t *testing.T) {
+	seats := []ReplaySeat{{Name: "alice"}, {Name: "bob"}, {Name: "carol"}, {Name: "ada", Bot: true}}
+	cases := []struct {
+		name   string
+		script []engine.Action
+		line   int // the event told
+		want   string
+	}{
+		{"the receiver leaves", []engine.Action{
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Leave, Seat: 0}}, 2, "ada [bot] announced 41 to alice"},
+		{"the claimant leaves", []engine.Action{
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Leave, Seat: 3}}, 2, "ada [bot] announced 41 to alice"},
+		{"a passer's receiver leaves, a seat out before skipped", []engine.Action{
+			{Kind: engine.Leave, Seat: 1},
+			{Kind: engine.Roll, Seat: 3, Look: true}, {Kind: engine.Claim, Seat: 3, Value: 41},
+			{Kind: engine.Pass, Seat: 0}, {Kind: engine.Leave, Seat: 2}}, 5, "alice passed 41 to carol"},
+	}
+	for _, c := range cases {
+		src := &draws{3, 3, 0} // ada opens; her roll: 41
+		g, evs, err := engine.New(engine.DefaultOptions(), 4, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range c.script {
+			more, err := g.Apply(a)
+			if err != nil {
+				t.Fatalf("%s: %+v: %v", c.name, a, err)
+			}
+			evs = append(evs, more...)
+		}
+		n := ReplayNarrator(seats, engine.Classic)
+		if got := n.Line(evs, c.line); got != c.want {
+			t.Errorf("%s: %q, want %q (events %+v)", c.name, got, c.want, evs)
+		}
+	}
+}
+
+// draws is a Source that hands out its numbers in order.
+type draws []int
+
+func (d *draws) Intn(int) int {
+	v := (*d)[0]
+	*d = (*d)[1:]
+	return v
 }

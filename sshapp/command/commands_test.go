@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // step is one command line of a test and what it must do.
@@ -100,6 +101,8 @@ func TestTableCommands(t *testing.T) {
 			[]string{"mia: option lives: 12 is not between 1 and 9"}},
 		{"create, a flag unknown", ann, []string{"table", "create", "x", "--bogus"}, ExitUsage, nil, []string{"mia: unknown flag --bogus"}},
 		{"create, two names", ann, []string{"table", "create", "x", "y"}, ExitUsage, nil, []string{"table create takes one NAME"}},
+		{"create, a bot level unknown", ann, []string{"table", "create", "x", "--bot-level", "expert"}, ExitUsage, nil,
+			[]string{`invalid value "expert" for --bot-level: one of easy, normal, hard`, "--bot-level easy|normal|hard"}},
 		{"create with bots", ann, []string{"table", "create", "robots", "--seats", "3", "--bots", "1", "--bot-level", "easy"}, ExitOK,
 			[]string{"Seated: ", "(an easy bot)"}, nil},
 		{"the host lists both", ann, []string{"tables"}, ExitOK, []string{"pub", "club", "waiting, private"}, nil},
@@ -179,7 +182,7 @@ func TestSeedCommand(t *testing.T) {
 	h.run(ann, "table", "create", "dice").expect(t, ExitOK, nil, nil)
 	runSteps(t, h, []step{
 		{"the commitment", ann, []string{"seed", "dice"}, ExitOK, []string{"commitment", "none given (allowed)"}, nil},
-		{"a seed", ann, []string{"seed", "dice", "lucky", "7"}, ExitOK, []string{`yours        "lucky 7": it counts if you play the next game`}, nil},
+		{"a seed, not seated", ann, []string{"seed", "dice", "lucky", "7"}, ExitOK, []string{`yours        "lucky 7": ` + words.SeedSays(true, false)}, nil},
 		{"taken back", ann, []string{"seed", "dice", "--none"}, ExitOK, []string{"none given"}, nil},
 		{"--none and words", ann, []string{"seed", "dice", "x", "--none"}, ExitUsage, nil, []string{"usage"}},
 		{"no table", ann, []string{"seed", "nope"}, ExitRefused, nil, []string{"mia: no such table: nope"}},

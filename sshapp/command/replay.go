@@ -187,9 +187,9 @@ func replaySeats(g store.Game) []words.ReplaySeat {
 	return seats
 }
 
-// writeLivesChart draws each player's lives (names by seat): hearts for the lives left at
-// the end (♥) and lost (♡), then the lives after each round, wrapped
-// under the first round's when they are many.
+// writeLivesChart draws each player's lives (names by seat): the lives
+// they started with as hearts, then, after an arrow, the lives after each
+// round, wrapped under the first round's when they are many.
 func writeLivesChart(w io.Writer, g store.Game, names []string, perRound [][]int) {
 	if len(perRound) == 0 {
 		return
@@ -199,9 +199,8 @@ func writeLivesChart(w io.Writer, g store.Game, names []string, perRound [][]int
 		width = max(width, len([]rune(n)))
 	}
 	fmt.Fprintln(w, "Lives after each round:")
+	hearts := strings.Repeat("♥", g.Rules.Lives) // every seat starts with the table's lives
 	for seat := range g.Seats {
-		last := max(perRound[len(perRound)-1][seat], 0)
-		hearts := strings.Repeat("♥", last) + strings.Repeat("♡", max(g.Rules.Lives-last, 0))
 		nums := make([]string, len(perRound))
 		for r, l := range perRound {
 			nums[r] = fmt.Sprint(max(l[seat], 0))

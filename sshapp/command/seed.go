@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // seedCommand is `seed TABLE [TEXT…|--none]`.
@@ -97,9 +98,10 @@ func writeTableDice(c *Call, table string, f lobby.FairInfo, yours *string) {
 		list = strings.Join(parts, ", ")
 	}
 	writeColumns(c.Stdout, "  seeds", list, diceColumn)
+	mine, _ := f.Yours(c.Person.ID)
 	switch {
 	case yours != nil:
-		writeColumns(c.Stdout, "  yours", fmt.Sprintf("%q: it counts if you play %s", *yours, which), diceColumn)
+		writeColumns(c.Stdout, "  yours", fmt.Sprintf("%q: %s", *yours, words.SeedSays(f.Next, mine.Seated)), diceColumn)
 	case f.Next:
 		writeColumns(c.Stdout, "  yours", "none given (allowed); add one:", diceColumn)
 		fmt.Fprintf(c.Stdout, "%s%s\n", strings.Repeat(" ", diceColumn), c.Hint("seed "+table+" TEXT"))

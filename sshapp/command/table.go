@@ -162,7 +162,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	rf := addRulesFlags(fs, engine.DefaultOptions(), 6)
 	bots := fs.Int("bots", 0, "seat `N` built-in bots at once")
 	level := ai.Normal
-	fs.Func("bot-level", "how well the bots play: `easy|normal|hard` (default normal)", func(s string) error {
+	fs.Func("bot-level", "how well the bots play: `"+ai.LevelNames("|")+"` (default "+string(ai.Normal)+")", func(s string) error {
 		l, err := ai.ParseLevel(s)
 		if err != nil {
 			return errNotALevel // its own sentence repeats the value whole

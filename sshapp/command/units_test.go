@@ -186,12 +186,12 @@ Players: alice, bob, carol
 Round 1: alice opens
   alice rolled 43
   alice announced 52 to bob — bluff!
-  bob passed 52 to carol — bluff!
+  bob passed 52 to carol — the dice were below the claim
   carol called bob a liar: 43, bob loses a life — caught bluffing!
 Round 2: carol opens
   carol rolled 65 without looking
   carol announced 31 to alice — blind
-  alice raised blind to Mia and passed to bob — bluff!
+  alice raised blind to Mia and passed to bob — the dice were below the claim
   bob gave up against Mia and loses a life
   bob is out
 Round 3: carol opens
@@ -206,8 +206,8 @@ Round 4: alice opens
 Standings: 1. alice, 2. carol, 3. bob
 Lives after each round:
   alice ♥♥ → 2 2 2 2
-  bob   ♡♡ → 1 0 0 0
-  carol ♡♡ → 2 2 1 0
+  bob   ♥♥ → 1 0 0 0
+  carol ♥♥ → 2 2 1 0
 `
 	if got := b.String(); got != want {
 		t.Errorf("replay text:\n%s\nwant:\n%s", got, want)

@@ -32,10 +32,10 @@ type chatInput struct {
 	refusedNow bool
 }
 
-func (s *Styles) newChatInput(placeholder string) chatInput {
-	c := chatInput{Model: s.newInput("say: ", placeholder, lobby.MaxChatRunes), keys: newInputKeys()}
-	c.keys.full(lobby.MaxChatRunes)
-	return c
+func (c *common) newChatInput(placeholder string) chatInput {
+	l := chatInput{Model: c.newInput("say: ", placeholder, lobby.MaxChatRunes), keys: newInputKeys()}
+	l.keys.full(lobby.MaxChatRunes)
+	return l
 }
 
 // send is a line sent with enter: it returns the line to send now, or

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TestTableScreenDiceSeed: under the title the table shows the next
@@ -19,13 +20,7 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	e := newFairEnv(t)
 	a, b := e.player("alice"), e.player("bob")
 	ctx := ctxT(t)
-	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Sit(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	tbl := e.hostSeated("dice", a)
 	commit := tbl.Info().Fair.Commitment
 	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "next game's dice: sha256 "+commit[:16]+"…", "no seeds yet", "yours: none (f)", "f dice seed")
@@ -34,7 +29,7 @@ func TestTableScreenDiceSeed(t *testing.T) {
 	waitOutput(t, tm, "your seed:")
 	tm.Type("lucky 7")
 	tm.Send(keyEnter)
-	waitOutput(t, tm, "your seed goes into the next game's dice", `seeds: alice · yours "lucky 7" (f)`)
+	waitOutput(t, tm, "your seed: "+words.SeedSays(true, true), `seeds: alice · yours "lucky 7" (f)`)
 	e.infoUntil(tbl, "alice's seed", func(i lobby.TableInfo) bool { s, ok := i.Fair.Seed(a.ID); return ok && s == "lucky 7" })
 
 	tm.Send(keyRunes("f"))
@@ -67,13 +62,7 @@ func TestSeedNeverCut(t *testing.T) {
 	e := newFairEnv(t)
 	a, watcher := e.player("alice"), e.player("watcher")
 	ctx := ctxT(t)
-	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "dice", Rules: engine.DefaultOptions(), Seats: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tbl.Sit(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	tbl := e.hostSeated("dice", a)
 	m := New(e.config(a, 80, 24)).(*Model)
 	ts := showTable(m, tbl, e.snapshot(tbl, a))
 	m.key(keyRunes("f"))
@@ -100,7 +89,48 @@ func TestSeedNeverCut(t *testing.T) {
 	w := New(e.config(watcher, 80, 24)).(*Model)
 	showTable(w, tbl, e.snapshot(tbl, watcher))
 	line = strings.Split(w.View(), "\n")[1]
-	if !strings.Contains(line, "seeds: alice ·") || !strings.Contains(line, `yours "watching" (f)`) {
+	if !strings.Contains(line, "seeds: alice ·") || !strings.Contains(line, "yours "+words.SeedIfSeated+" (f)") {
 		t.Errorf("the spectator's dice line: %q", line)
 	}
+}
+
+// TestSpectatorsSeedIsSaidToWait: a spectator who gives a seed with f is
+// told it counts only if they play the next game, in the words of the
+// seed command (words.SeedSays), and the line under the title says it
+// waits; once they sit down it counts, and the line says so. A seed never
+// is said to go into the dice while it does not.
+func TestSpectatorsSeedIsSaidToWait(t *testing.T) {
+	e := newFairEnv(t)
+	a, carol := e.player("alice"), e.player("carol")
+	ctx := ctxT(t)
+	tbl := e.hostSeated("dice", a)
+	m := New(e.config(carol, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, carol))
+	m.key(keyRunes("f"))
+	m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("lucky"), Paste: true})
+	ts.done(answer(m.key(keyEnter)).(doneMsg))
+	ts.setSnapshot(e.snapshot(tbl, carol))
+	f := m.View()
+	assertContains(t, f, "your seed: "+words.SeedSays(true, false), "yours "+words.SeedIfSeated+" (f)")
+	assertLacks(t, f, words.SeedSays(true, true), "yours: given (f)", "seeds: carol")
+
+	if err := tbl.Sit(ctx, carol); err != nil {
+		t.Fatal(err)
+	}
+	ts.setSnapshot(e.snapshot(tbl, carol))
+	assertContains(t, strings.Split(m.View(), "\n")[1], `seeds: carol`, `yours "lucky" (f)`)
+}
+
+// hostSeated is a table of three seats named name, with its host seated.
+func (e *env) hostSeated(name string, host lobby.Player) *lobby.Table {
+	e.t.Helper()
+	ctx := ctxT(e.t)
+	tbl, err := e.lobby.CreateTable(ctx, host, lobby.TableConfig{Name: name, Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := tbl.Sit(ctx, host); err != nil {
+		e.t.Fatal(err)
+	}
+	return tbl
 }

@@ -94,7 +94,7 @@ type createdMsg struct {
 }
 
 func newCreateForm(c *common) *createForm {
-	in := c.s.newInput("", "table name", lobby.MaxNameLen)
+	in := c.newInput("", "table name", lobby.MaxNameLen)
 	in.SetValue(defaultTableName(c.myName()))
 	f := &createForm{frame: frame{c: c}, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.shown = func() help.KeyMap { return f.keys }

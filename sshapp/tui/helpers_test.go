@@ -187,3 +187,23 @@ func showTable(m *Model, tbl *lobby.Table, snap lobby.Snapshot) *tableScreen {
 	ts.setSnapshot(snap)
 	return ts
 }
+
+// bluffing opens a game of a and b at the table name whose opener rolls,
+// looks and claims the value just above the dice: a bluff the other may
+// catch. It returns the table, the opener, the other, the dice and the
+// claim.
+func (e *env) bluffing(name string, a, b lobby.Player) (tbl *lobby.Table, opener, other lobby.Player, dice, claim engine.Value) {
+	e.t.Helper()
+	tbl = e.game(name, engine.DefaultOptions(), a, b)
+	opener, rest := whoseTurn(e.t, e.snapshot(tbl, a), a, b)
+	ctx := ctxT(e.t)
+	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+		e.t.Fatal(err)
+	}
+	dice = e.snapshot(tbl, opener).Game.Dice
+	claim = engine.Classic.Above(dice)[0]
+	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: claim}); err != nil {
+		e.t.Fatal(err)
+	}
+	return tbl, opener, rest[0], dice, claim
+}

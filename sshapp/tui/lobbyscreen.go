@@ -47,7 +47,7 @@ type saidMsg struct {
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
-		say:  c.s.newChatInput("a line for the lobby"),
+		say:  c.newChatInput("a line for the lobby"),
 		list: c.s.newView(), talk: c.s.newView()}
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	// The keys wait for the first list of tables, which they move in.

@@ -341,19 +341,8 @@ func TestEveryLineFits80(t *testing.T) {
 // time is over, and an older cup's end does not end a newer one.
 func TestCupLifted(t *testing.T) {
 	e := newEnv(t)
-	a, b := e.player("alice"), e.player("bob")
-	tbl := e.game("cup", engine.DefaultOptions(), a, b)
-	opener, rest := whoseTurn(t, e.snapshot(tbl, a), a, b)
-	other, dave := rest[0], e.player("dave")
-	ctx := ctxT(t)
-	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
-		t.Fatal(err)
-	}
-	dice := e.snapshot(tbl, opener).Game.Dice
-	claim := engine.Classic.Above(dice)[0]
-	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: claim}); err != nil {
-		t.Fatal(err)
-	}
+	tbl, opener, other, dice, claim := e.bluffing("cup", e.player("alice"), e.player("bob"))
+	dave, ctx := e.player("dave"), ctxT(t)
 	type viewer struct {
 		p  lobby.Player
 		m  *Model

@@ -40,7 +40,7 @@ type promptScreen struct {
 }
 
 func newPrompt(c *common) *promptScreen {
-	in := c.s.newInput("> ", "your name", lobby.MaxNameLen)
+	in := c.newInput("> ", "your name", lobby.MaxNameLen)
 	in.Width = lobby.MaxNameLen + 1
 	in.Focus()
 	p := &promptScreen{frame: frame{c: c}, input: in, phase: ready, keys: newPromptKeys()}

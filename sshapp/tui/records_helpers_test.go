@@ -123,8 +123,9 @@ func store1(t testing.TB, st *store.Store, table string, seats []store.Seat, rul
 // bluffGame is a three-player, two-life game that has every kind of
 // step the viewer marks (seats: 0 alice, 1 bob, 2 carol; alice opens):
 //
-//	round 1: alice rolls 43 and claims 65 (a bluff); bob passes 65 on (a
-//	         bluff too: 43 in the cup); carol challenges and catches bob.
+//	round 1: alice rolls 43 and claims 65 (a bluff); bob passes 65 on
+//	         (the dice below it, 43, which he never saw: no bluff); carol
+//	         challenges and catches bob.
 //	round 2: carol rolls 52 and claims 52 (true); alice challenges and
 //	         loses.
 //	round 3: bob rolls 31 blind and claims 41; carol rolls 66 and claims

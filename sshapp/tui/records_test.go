@@ -303,7 +303,7 @@ func TestReplaySteps(t *testing.T) {
 	}
 	for step, want := range map[int]string{
 		2:  "bluff: 65 claimed, 43 in the cup",
-		3:  "bluff: 65 passed on, 43 in the cup",
+		3:  "the dice were below the claim: 65 passed on, 43 in the cup",
 		4:  "caught: 43 under bob's 65, bob loses a life",
 		6:  "true: 52 claimed, 52 in the cup",
 		7:  "the 52 stood: 52 in the cup, alice loses a life",
@@ -367,7 +367,7 @@ func TestReplayViewer(t *testing.T) {
 	waitOutput(t, tm, "Claim: 65 by alice", "bluff: 65 claimed, 43 in the cup",
 		"alice announced 65 to bob · cup ⚃⚂ 43 bluff!")
 	tm.Send(keyRight) // bob passes it on
-	waitOutput(t, tm, "Claim: 65 by bob", "bluff: 65 passed on, 43 in the cup")
+	waitOutput(t, tm, "Claim: 65 by bob", "the dice were below the claim: 65 passed on, 43 in the cup")
 	tm.Send(keyRight) // carol challenges
 	waitOutput(t, tm, "caught: 43 under bob's 65, bob loses a life",
 		"carol called bob a liar: 43, bob loses a life caught bluffing!")
@@ -401,7 +401,7 @@ func TestReplayViewer(t *testing.T) {
 	assertFits(t, caught, 80, 24)
 	assertContains(t, caught, "step 4 of 15", "Claim: 65 by bob · In the cup: ⚃⚂ 43 (alice's roll, seen)",
 		"caught: 43 under bob's 65, bob loses a life", "alice announced 65 to bob · cup ⚃⚂ 43 bluff!",
-		"bob passed 65 to carol · cup ⚃⚂ 43 bluff!", "▶ carol", "♥♡")
+		"bob passed 65 to carol · cup ⚃⚂ 43 the dice were below the claim", "▶ carol", "♥♡")
 	t.Logf("the caught bluff at 80×24:\n%s", caught)
 }
 

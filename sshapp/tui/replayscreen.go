@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -90,10 +91,12 @@ func (m *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// logHeight is the height of the log at the window's height.
+// logHeight is the height of the log at the window's height, below the
+// panel of the step shown.
 func (m *replayScreen) logHeight() int {
 	const helpH = 1
-	return max(1, m.h-9-len(m.rp.game.Seats)-helpH)
+	panelH := len(m.panel(m.c.s, m.rp.steps[m.step], m.w))
+	return max(1, m.h-7-panelH-len(m.rp.game.Seats)-helpH)
 }
 
 // drawLog sizes the log and draws the round of the step into it.
@@ -134,13 +137,7 @@ func (m *replayScreen) View() string {
 	g := rp.game
 	st := rp.steps[m.step]
 
-	right := "ended " + ago(now, g.Ended)
-	if g.Abandoned != nil {
-		right = "abandoned " + ago(now, g.Ended)
-	}
-	title := s.Title.Render("mia") + s.TitleBar.Render(fmt.Sprintf(" replay · game #%s at %s · %s", g.ID, name(g.Table), shortRules(g.Rules)))
-	b.WriteString(fit(title, w-ansi.StringWidth(right)))
-	b.WriteString(s.Subtle.Render(right))
+	m.titleBar(&b, s, w, now)
 	b.WriteString("\n\n")
 
 	// Header: where we are, and the chart's title above its column.
@@ -195,6 +192,24 @@ func (m *replayScreen) View() string {
 		b.WriteString(m.c.helpView(m, 1))
 	}
 	return b.String()
+}
+
+// titleBar is the replay's title: the game, its table and its rules,
+// then when it ended, a space apart; the rules that do not fit are left
+// out whole.
+func (m *replayScreen) titleBar(b *strings.Builder, s *Styles, w int, now time.Time) {
+	g := m.rp.game
+	right := "ended " + ago(now, g.Ended)
+	if g.Abandoned != nil {
+		right = "abandoned " + ago(now, g.Ended)
+	}
+	lw := w - ansi.StringWidth(right) - 1
+	mia := s.Title.Render("mia")
+	text := cutParts(fmt.Sprintf(" replay · game #%s at %s · %s", g.ID, name(g.Table), shortRules(g.Rules)), " · ",
+		max(0, lw-ansi.StringWidth(mia)))
+	b.WriteString(fit(mia+s.TitleBar.Render(text), lw))
+	b.WriteByte(' ')
+	b.WriteString(s.Subtle.Render(right))
 }
 
 // seatRow is one seat: who, the lives at this step, and the lives per
@@ -293,9 +308,9 @@ func dieFaces(v engine.Value) string {
 	return string([]rune{dieRunes[hi-1], dieRunes[lo-1]})
 }
 
-// panel is two lines: the claim and the cup at this step, then what the
+// panel is the claim and the cup at this step on a line, then what the
 // dice say of the step's action in words (a bluff, a caught bluff), or
-// the action itself.
+// the action itself, whole, wrapped to w.
 func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	rp := m.rp
 	claim := claimLine(s, rp.nar.ClaimWords(st.Claim, st.Claimant))
@@ -307,19 +322,43 @@ func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	first := cut(claim+s.Subtle.Render(" · ")+cup, w)
 
 	// The step's action: the event that says the most about it.
-	var second string
+	words, dress := "", func(l string) string { return l }
 	for i := st.First; i < st.End; i++ {
-		kind, words := rp.verdict(i)
+		kind, said := rp.verdict(i)
 		if kind == engine.Unjudged {
 			continue
 		}
-		second = verdictStyle(s, kind).Render(cut(words, w))
+		style := verdictStyle(s, kind)
+		words, dress = said, func(l string) string { return style.Render(l) }
 		break
 	}
-	if second == "" && st.First < st.End {
-		second = cut(rp.describe(st.First), w)
+	if words == "" && st.First < st.End {
+		words = rp.describe(st.First)
 	}
-	return []string{first, second}
+	out := []string{first}
+	if words != "" {
+		for _, l := range wrapLine(words, w, "") {
+			out = append(out, dress(l))
+		}
+	}
+	if len(out) < 2 {
+		out = append(out, "")
+	}
+	return out
+}
+
+// wrapLine wraps text to w cells, a word wider than w broken, each line
+// after the first led by indent.
+func wrapLine(text string, w int, indent string) []string {
+	lines := strings.Split(ansi.Wrap(text, w, " "), "\n")
+	if indent == "" || len(lines) < 2 {
+		return lines
+	}
+	rest := strings.Split(ansi.Wrap(strings.Join(lines[1:], " "), max(1, w-ansi.StringWidth(indent)), " "), "\n")
+	for i, l := range rest {
+		rest[i] = indent + l
+	}
+	return append(lines[:1], rest...)
 }
 
 // verdictStyle is the colour of a verdict.
@@ -360,7 +399,7 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 		} else {
 			line = "  " + line
 		}
-		out = append(out, cut(line, w))
+		out = append(out, strings.Join(wrapLine(line, w, "    "), "\n")) // whole: the log's view shows its end
 	}
 	return out
 }

@@ -84,15 +84,51 @@ func (r reveal) wrapped(w int) []string {
 // fits reports whether the heading and every word fit in w×h cells.
 func (r reveal) fits(w, h int) bool { return 1+len(r.wrapped(w)) <= h }
 
-// lines draws the lifted cup in w×h cells: the heading, the dice drawn
-// when there is room for them beside all the words, and the words
-// wrapped. The words come first: the dice give way to them (the words
-// name the dice too), and only if the words alone do not fit (see fits)
-// are their last lines left out.
+// diceW is the width of the dice drawn, and besideMin the least width the
+// words take beside them.
+const (
+	diceW     = 2*dieWidth + 2
+	besideMin = 24
+)
+
+// diceAbove and diceBeside report whether the dice fit in w×h cells with
+// every word: above the words, or to their left, the words wrapped beside
+// them.
+func (r reveal) diceAbove(w, h int) bool {
+	return r.dice.Valid() && 1+dieHeight+len(r.wrapped(w)) <= h
+}
+
+func (r reveal) diceBeside(w, h int) bool {
+	return r.dice.Valid() && w-diceW-2 >= besideMin && 1+max(dieHeight, len(r.wrapped(w-diceW-2))) <= h
+}
+
+// showsDice reports whether lines(w, h) draws the dice.
+func (r reveal) showsDice(w, h int) bool { return r.diceAbove(w, h) || r.diceBeside(w, h) }
+
+// lines draws the lifted cup in w×h cells: the heading, then the dice
+// above the words when all fit, else beside them when they fit there,
+// else the words alone: the dice give way to the words (which name the
+// dice too), and only if the words alone do not fit (see fits) are their
+// last lines left out.
 func (r reveal) lines(s *Styles, w, h int) []string {
 	out := []string{s.Header.Render(cut(r.heading, w))}
+	if r.diceBeside(w, h) && !r.diceAbove(w, h) {
+		dice := strings.Split(s.Die.Render(drawDice(r.dice)), "\n")
+		words := r.wrapped(w - diceW - 2)
+		for i := range max(dieHeight, len(words)) {
+			left := spaces(diceW)
+			if i < len(dice) {
+				left = dice[i]
+			}
+			if i < len(words) {
+				left += "  " + s.Accent.Render(words[i])
+			}
+			out = append(out, left)
+		}
+		return out
+	}
 	words := r.wrapped(w)
-	if r.dice.Valid() && 1+dieHeight+len(words) <= h {
+	if r.diceAbove(w, h) {
 		out = append(out, strings.Split(s.Die.Render(drawDice(r.dice)), "\n")...)
 	}
 	if room := h - len(out); len(words) > room {

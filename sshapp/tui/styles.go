@@ -2,6 +2,7 @@ package tui
 
 import (
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -96,6 +97,41 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	return s
 }
 
+// NewRenderer is the renderer of a session that writes to w, for a
+// terminal of type term whose client sent environ (NO_COLOR, COLORTERM,
+// COLORFGBG…): its colour profile comes from them (Ascii for no terminal
+// type or "dumb"). It asks the terminal nothing, so the screen draws at
+// once: the background counts as dark (or as COLORFGBG says) until the
+// caller learns otherwise and says so with SetHasDarkBackground (then
+// RestyleMsg).
+func NewRenderer(w io.Writer, term string, environ []string) *lipgloss.Renderer {
+	if term == "" || term == "dumb" {
+		return lipgloss.NewRenderer(w, termenv.WithProfile(termenv.Ascii))
+	}
+	env := clientEnv(append(append([]string(nil), environ...), "TERM="+term))
+	return lipgloss.NewRenderer(w, termenv.WithEnvironment(env), termenv.WithUnsafe(), termenv.WithColorCache(true))
+}
+
+// clientEnv is a client's environment as termenv reads it; the last of
+// a name wins, as TERM given last.
+type clientEnv []string
+
+func (e clientEnv) Environ() []string { return e }
+
+func (e clientEnv) Getenv(k string) string {
+	v := ""
+	for _, kv := range e {
+		if name, val, ok := strings.Cut(kv, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
+}
+
+// RestyleMsg gives a session the styles it draws with from now on: its
+// terminal has said what its background is (see NewRenderer).
+type RestyleMsg struct{ Styles *Styles }
+
 // newHelp returns a help view drawn with the session's styles.
 func (s *Styles) newHelp() help.Model {
 	return s.help
@@ -109,6 +145,20 @@ func (s *Styles) newInput(prompt, placeholder string, limit int) textinput.Model
 	in.Placeholder = placeholder
 	in.CharLimit = limit
 	in.Cursor.SetMode(cursor.CursorStatic)
+	return in
+}
+
+// newInput is a text input of the session (Styles.newInput) whose colours
+// follow the session's renderer: a line open when the terminal tells its
+// background (RestyleMsg) takes the new colours too.
+func (c *common) newInput(prompt, placeholder string, limit int) textinput.Model {
+	in := c.s.newInput(prompt, placeholder, limit)
+	if r := c.cfg.Renderer; r != nil {
+		for _, st := range []*lipgloss.Style{&in.PromptStyle, &in.TextStyle, &in.PlaceholderStyle,
+			&in.CompletionStyle, &in.Cursor.Style, &in.Cursor.TextStyle} {
+			*st = st.Renderer(r)
+		}
+	}
 	return in
 }
 

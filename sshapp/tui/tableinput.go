@@ -40,6 +40,7 @@ type tableScreen struct {
 	drawnLog  []string
 	fitted    bool // the log, the chat and the picker fit the window and the snapshot
 	drawnChat []lobby.ChatLine
+	drawnBy   *Styles // the styles drawn shows: new ones (RestyleMsg) draw it again
 	picker    picker
 	autoAt    int // the event count at which the picker last opened by itself
 	confirm   bool
@@ -93,7 +94,7 @@ func newTableScreen(c *common, name string, sit bool) *tableScreen {
 // some 5 KB, and most people at a table never type in it.
 func (m *tableScreen) sayLine() *chatInput {
 	if m.say == nil {
-		l := m.c.s.newChatInput("a line for the table")
+		l := m.c.newChatInput("a line for the table")
 		m.say = &l
 	}
 	m.say.Width = m.w - 6
@@ -103,7 +104,7 @@ func (m *tableScreen) sayLine() *chatInput {
 // seedLine is the line for the viewer's seed, made when first used.
 func (m *tableScreen) seedLine() *chatInput {
 	if m.seed == nil {
-		m.seed = &chatInput{Model: m.c.s.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys(),
+		m.seed = &chatInput{Model: m.c.newInput("your seed: ", "any text; empty: none", fair.MaxSeedRunes), keys: newInputKeys(),
 			whole: "a seed is"} // a seed is never cut: what does not fit is refused
 		m.seed.keys.full(fair.MaxSeedRunes)
 	}
@@ -596,7 +597,7 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	case msg.what == "start":
 		m.setStatus("", false)
 	case msg.what == "seed":
-		m.setStatus("your seed goes into the next game's dice (shown under the title)", false)
+		m.setStatus("your seed: "+words.SeedSays(true, m.snap.Seated), false)
 	case msg.what == "no seed":
 		m.setStatus("no seed of yours for the next game (none given is fine)", false)
 	}

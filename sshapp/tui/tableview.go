@@ -52,13 +52,15 @@ func (m *tableScreen) fitViews() {
 	}
 	m.fitted = true
 	colW, botH := m.bottom()
-	if m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
+	restyled := m.drawnBy != m.c.s
+	m.drawnBy = m.c.s
+	if restyled || m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
 		sizeView(&m.logView, colW, botH-1)
 		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
 		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
 	}
 	chat := m.snap.Chat
-	if m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+	if restyled || m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
 		sizeView(&m.talk, m.w-colW-2, botH-1)
 		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
 		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
@@ -175,9 +177,9 @@ func (m *tableScreen) draw() string {
 		switch {
 		case m.picker.Open():
 			lcol = strings.Split(m.picker.View(), "\n")
-		case m.cup.shown() && !m.cup.fits(colW, botH):
+		case m.cup.shown() && m.cupWide(colW, botH):
 			// the lifted cup, over the log and the chat for its few
-			// seconds: its words are told whole
+			// seconds: its words are told whole, its dice drawn
 			b.WriteString(strings.Join(block(m.cup.lines(s, w, botH), w, botH), "\n"))
 		case m.cup.shown():
 			// the lifted cup, in place of the log that tells it too
@@ -199,6 +201,20 @@ func (m *tableScreen) draw() string {
 		b.WriteString(s.Subtle.Render(cut("↑/↓ scroll the help and the rules · ? close", w)))
 	}
 	return b.String()
+}
+
+// cupWide reports whether the lifted cup takes the whole width, the
+// chat's column too: when its words do not fit the log's column, or when
+// its dice do not fit there beside its words but do in the whole width
+// and the chat has nothing to cover.
+func (m *tableScreen) cupWide(colW, botH int) bool {
+	switch {
+	case m.cup.showsDice(colW, botH):
+		return false
+	case !m.cup.fits(colW, botH):
+		return true
+	}
+	return len(m.snap.Chat) == 0 && m.cup.showsDice(m.w, botH)
 }
 
 func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
@@ -665,11 +681,15 @@ func (m *tableScreen) diceLine(w int) string {
 	if !f.Next {
 		return cutParts(line, " · ", w)
 	}
-	if s, ok := f.Seed(m.c.cfg.Player.ID); ok {
-		if full := line + fmt.Sprintf(" · yours %q (f)", s); ansi.StringWidth(full) <= w {
+	if s, ok := f.Yours(m.c.cfg.Player.ID); ok {
+		yours, given := fmt.Sprintf(" · yours %q (f)", s.Seed), " · yours: given (f)"
+		if !s.Seated { // it counts only if they play (words.SeedSays)
+			yours, given = fmt.Sprintf(" · yours %q %s (f)", s.Seed, words.SeedIfSeated), " · yours "+words.SeedIfSeated+" (f)"
+		}
+		if full := line + yours; ansi.StringWidth(full) <= w {
 			return full
 		}
-		return cutParts(line+" · yours: given (f)", " · ", w)
+		return cutParts(line+given, " · ", w)
 	}
 	return cutParts(line+" · yours: none (f)", " · ", w)
 }

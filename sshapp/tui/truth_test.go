@@ -60,7 +60,7 @@ var spaceRun = regexp.MustCompile(`\s+`)
 
 // liftedText is the lifted cup's part of a table frame, its lines joined and
 // spaces collapsed: the left column below its heading, or the whole width
-// when it covers the chat too.
+// when it covers the chat too (without the dice drawn beside the words).
 func liftedText(t *testing.T, ts *tableScreen, frame string) string {
 	t.Helper()
 	lines := strings.Split(frame, "\n")
@@ -77,7 +77,14 @@ func liftedText(t *testing.T, ts *tableScreen, frame string) string {
 			}
 			parts = append(parts, string(r))
 		}
-		return strings.TrimSpace(spaceRun.ReplaceAllString(strings.Join(parts, " "), " "))
+		text := strings.Join(parts, " ")
+		text = strings.Map(func(r rune) rune { // the dice drawn beside the words
+			if strings.ContainsRune("┌┐└┘─│●", r) {
+				return ' '
+			}
+			return r
+		}, text)
+		return strings.TrimSpace(spaceRun.ReplaceAllString(text, " "))
 	}
 	t.Fatalf("no lifted cup on the screen:\n%s", frame)
 	return ""

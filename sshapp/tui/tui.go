@@ -48,8 +48,8 @@ type Config struct {
 	// Hint is the ssh command line that reaches the server
 	// ("ssh -p 23234 host"), for tips on screen.
 	Hint string
-	// Renderer is the session's renderer (bm.MakeRenderer(s)): every style
-	// comes from it.
+	// Renderer is the session's renderer (NewRenderer): every style comes
+	// from it, and text inputs follow its background as it changes.
 	Renderer *lipgloss.Renderer
 	// Styles, when set, are the styles Renderer would build, shared with
 	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
@@ -201,6 +201,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case reply:
 		_, cmd := msg.to.Update(msg.msg)
 		return m, cmd
+	case RestyleMsg:
+		if msg.Styles != nil {
+			m.c.s = msg.Styles
+			m.resize() // the screen draws what it keeps drawn again
+		}
+		return m, nil
 	case GoodbyeMsg:
 		m.fatal = msg.Reason
 		if m.fatal == "" {

@@ -376,8 +376,10 @@ func TestBrowserRatingPages(t *testing.T) {
 	p := openBrowser(t, 1100, 900)
 	e := newEnv(t, lobbytest.NewDice(7), nil)
 	ctx := ctxT(t)
-	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("cat")
-	ben.Bot = true // a bot on the board, which "people" leaves out
+	// cat's name is as long as names go; ben is a bot on the board, which
+	// "people" leaves out
+	ann, ben, cat := e.player("ann"), e.player("ben"), e.player("catherinewinters")
+	ben.Bot = true
 	e.newGame("pub", quickRules(), false, ann, ben, cat).playOut(nil)
 	e.newGame("duel", quickRules(), false, ann, ben).playOut(nil)
 	season := rating.Monthly.Of(e.clock.Now())
@@ -467,6 +469,10 @@ func TestBrowserRatingPages(t *testing.T) {
 	p.until("the board at a phone's width", `document.querySelector("table.list tbody tr") !== null`)
 	if got := cells(); got != strings.Join(want, "\n") {
 		t.Errorf("the board at a phone's width reads\n%s", got)
+	}
+	// every column in sight, the last (σ) too: nothing scrolled out
+	if cut := eval[string](p, `Array.from(document.querySelectorAll("table.list th, table.list td")).filter(c => c.getBoundingClientRect().right > document.documentElement.clientWidth).map(c => c.textContent).join(", ")`); cut != "" {
+		t.Errorf("at a phone's width the board's cells %s are cut off", cut)
 	}
 	shot("leaderboard-phone.png")
 	p.clean()

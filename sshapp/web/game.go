@@ -107,7 +107,7 @@ type fairView struct {
 
 // verdictKinds are the verdicts' names in the page's classes.
 var verdictKinds = map[engine.Verdict]string{engine.Truthful: "true", engine.Bluffed: "bluff", engine.Unseen: "blind",
-	engine.Caught: "caught", engine.Stood: "stood"}
+	engine.Caught: "caught", engine.Stood: "stood", engine.Short: "short"}
 
 // gameViewOf builds the page of a finished game at move cur; token is
 // the link the page was reached by ("" for none), carried by its

@@ -137,6 +137,9 @@ func diceLine(f lobby.FairInfo) (line, commit, seeds string) {
 	names := make([]string, len(f.Seeds))
 	for i, s := range f.Seeds {
 		names[i] = s.Name
+		if !s.Seated {
+			names[i] += " (not seated yet: it counts if they play)" // the seeds of those who play count
+		}
 	}
 	tail := "; no player seeds."
 	switch {
