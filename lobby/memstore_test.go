@@ -50,12 +50,17 @@ func newMemStore() *memStore {
 		next: map[string]fair.NextDice{}, chat: map[string][]ChatLine{}}
 }
 
-// lock takes the lock, or fails when the store is closed.
+// lock takes the lock, or fails when the store is closed. A call that
+// must wait for the lock first fails if its ctx has ended; one that finds
+// it free goes on whatever its ctx (a test's short SaveTimeout runs out
+// on a busy machine before a write that would not have waited).
 func (m *memStore) lock(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
+	if !m.mu.TryLock() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m.mu.Lock()
 	}
-	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return errClosed

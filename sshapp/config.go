@@ -159,8 +159,17 @@ func (l Limits) withDefaults() Limits {
 }
 
 // clampWindow bounds a client's terminal size to 1..MaxWidth columns and
-// 1..MaxHeight rows (and its pixel sizes to 0..65535).
+// 1..MaxHeight rows (and its pixel sizes to 0..65535). A zero width or
+// height is one the client does not know (RFC 4254 §6.2: zero dimensions
+// are ignored; OpenSSH sends them when its input is not a terminal): it
+// is taken as 80 columns, 24 rows.
 func (l Limits) clampWindow(w ssh.Window) ssh.Window {
+	if w.Width == 0 {
+		w.Width = 80
+	}
+	if w.Height == 0 {
+		w.Height = 24
+	}
 	w.Width = min(max(w.Width, 1), l.MaxWidth)
 	w.Height = min(max(w.Height, 1), l.MaxHeight)
 	w.WidthPixels = min(max(w.WidthPixels, 0), 65535)

@@ -255,7 +255,8 @@ func TestClampWindow(t *testing.T) {
 		in, want ssh.Window
 	}{
 		{ssh.Window{Width: 80, Height: 24}, ssh.Window{Width: 80, Height: 24}},
-		{ssh.Window{}, ssh.Window{Width: 1, Height: 1}},
+		{ssh.Window{}, ssh.Window{Width: 80, Height: 24}},
+		{ssh.Window{Width: 120}, ssh.Window{Width: 120, Height: 24}},
 		{ssh.Window{Width: -5, Height: -5, WidthPixels: -1}, ssh.Window{Width: 1, Height: 1}},
 		{ssh.Window{Width: 100000, Height: 100000, WidthPixels: 1 << 31, HeightPixels: 1 << 20},
 			ssh.Window{Width: 500, Height: 200, WidthPixels: 65535, HeightPixels: 65535}},
