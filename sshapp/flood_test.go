@@ -179,6 +179,9 @@ func TestHandshakeFloodLetsALoginThrough(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// Each flood has a server of its own; most of each case is
+			// waiting for its penalties to grow, so they wait together.
+			t.Parallel()
 			ts := startServer(t, func(c *Config) {
 				if !tt.penalties {
 					c.Limits.PenaltyMin = -1
