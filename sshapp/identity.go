@@ -159,7 +159,8 @@ var (
 
 // setName checks a name by the name rule (lobby.CheckName: the
 // characters, the dash, the length, no built-in bot's or the server's own
-// name; one's own name as it is passes unchecked, as it was taken) and
+// name, but that an admin may take the server's own words; one's own name
+// as it is passes unchecked, as it was taken) and
 // stores it for the person of key (a new person for a key that
 // is nobody's), where no one else's name may look like it; it is the one
 // door to a name, for the name command and the name prompt alike. The
@@ -171,7 +172,10 @@ func (srv *Server) setName(ctx context.Context, key string, p store.Person, name
 	if p.ID != "" && name == p.Name {
 		return p, nil // one's own name as it is, though the rule grew since it was taken
 	}
-	if err := lobby.CheckName(name); err != nil {
+	if err := lobby.CheckName(name); err != nil && !(srv.IsAdmin(key) && errors.Is(err, lobby.ErrReservedName)) {
+		// (A server admin may take the server's own words, "root" or
+		// "admin": they are the one they stand for. No one else may take
+		// a name that looks like theirs then.)
 		return store.Person{}, err
 	}
 	np, err := srv.cfg.Storage.Players.SetName(ctx, key, name)

@@ -358,3 +358,26 @@ func TestLastSeenNoted(t *testing.T) {
 		t.Error("a visit by a new key made a person")
 	}
 }
+
+// TestAdminTakesAReservedName: a server admin may be called by the
+// server's own words ("root"), which no one else may take, nor a name
+// that looks like it once the admin holds it.
+func TestAdminTakesAReservedName(t *testing.T) {
+	t.Parallel()
+	admin, other := newKey(t), newKey(t)
+	ts := startServer(t, func(c *Config) {
+		c.Admins = KeySet{Fingerprint(admin.PublicKey()): {}}
+	})
+	if r := ts.run(t, other, "name root"); r.code != 1 || !strings.Contains(r.stderr, "root is a name the server keeps for itself") {
+		t.Fatalf("name root, not an admin: %+v", r)
+	}
+	if r := ts.run(t, admin, "name root"); r.code != 0 {
+		t.Fatalf("name root, an admin: %+v", r)
+	}
+	if r := ts.run(t, admin, "name ann_bot"); r.code != 1 || !strings.Contains(r.stderr, "reads as a bot's name") {
+		t.Fatalf("an admin takes a bot's name: %+v", r)
+	}
+	if r := ts.run(t, other, "name r00t"); r.code != 1 {
+		t.Fatalf("a lookalike of the admin's root: %+v", r)
+	}
+}
