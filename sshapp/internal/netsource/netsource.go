@@ -5,8 +5,10 @@
 // names on the command line (--proxy-from, --penalty-exempt).
 //
 // Room: inside sshapp; the SSH server's guard (sshapp/guard: its
-// per-source caps, handshake slots and penalties) and the Mäxchen gateway
-// (registrations per address) count by it. It imports the standard library only.
+// per-source caps, handshake slots and penalties, and the source a
+// session gives the lobby's caps by address) and the Mäxchen gateway (an
+// address's fair share of its places) count by it. It imports the
+// standard library only.
 package netsource
 
 import (
