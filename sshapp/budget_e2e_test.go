@@ -2,14 +2,9 @@ package sshapp
 
 import (
 	"fmt"
-	"io"
 	"net"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/pires/go-proxyproto"
 
 	"github.com/mia-game/mia/lobby"
 )
@@ -19,38 +14,7 @@ import (
 // behind one NAT, or fresh keys of one stranger, come.
 func claimingLB(t *testing.T, server, claim string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
-		for {
-			client, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() {
-				defer client.Close()
-				up, err := d.Dial("tcp", server)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				h := proxyproto.HeaderProxyFromAddrs(2, &net.TCPAddr{IP: net.ParseIP(claim), Port: 40000}, client.LocalAddr())
-				if _, err := h.WriteTo(up); err != nil {
-					return
-				}
-				done := make(chan struct{}, 2)
-				go func() { _, _ = io.Copy(up, client); done <- struct{}{} }()
-				go func() { _, _ = io.Copy(client, up); done <- struct{}{} }()
-				<-done
-			})
-		}
-	})
-	return ln.Addr().String()
+	return startClaimingLB(t, server, "127.0.0.2", 2, &net.TCPAddr{IP: net.ParseIP(claim), Port: 40000}).addr()
 }
 
 // TestBudgetByAddressOverSSH: the source a session comes from reaches the

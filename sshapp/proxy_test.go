@@ -21,16 +21,24 @@ type lb struct {
 	from    string // the balancer's address towards the server
 	server  string
 	version byte
+	claim   net.Addr // when set, the client every header names, whoever connects
 	wg      sync.WaitGroup
 }
 
 func startLB(t *testing.T, server, from string, version byte) *lb {
 	t.Helper()
+	return startClaimingLB(t, server, from, version, nil)
+}
+
+// startClaimingLB is startLB whose headers name claim as every client
+// (nil: the real one).
+func startClaimingLB(t *testing.T, server, from string, version byte, claim net.Addr) *lb {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &lb{ln: ln, from: from, server: server, version: version}
+	b := &lb{ln: ln, from: from, server: server, version: version, claim: claim}
 	b.wg.Add(1)
 	go b.serve()
 	t.Cleanup(func() { ln.Close(); b.wg.Wait() })
@@ -54,7 +62,11 @@ func (b *lb) serve() {
 				return
 			}
 			defer up.Close()
-			h := proxyproto.HeaderProxyFromAddrs(b.version, client.RemoteAddr(), client.LocalAddr())
+			src := client.RemoteAddr()
+			if b.claim != nil {
+				src = b.claim
+			}
+			h := proxyproto.HeaderProxyFromAddrs(b.version, src, client.LocalAddr())
 			if _, err := h.WriteTo(up); err != nil {
 				return
 			}
