@@ -1,10 +1,12 @@
 // Package lobby runs the tables: a registry of tables, one actor goroutine
 // per table that owns its game, its seats and its subscribers, the turn
-// clocks and the chats. It is also the one home of the rules of who may
-// do and see what: names (names.go), who may see a table and its games
-// (access.go), what one person may hold (limits.go), who may start a game
-// (table.go). The words every door shows, the narration of a game's
-// events among them, are lobby/words'.
+// clocks and the chats. A table's one loop, its timers and its two states,
+// playing and paused on a write its storage has not saved, are loop.go
+// and pause.go. It is also the one home of the rules of who may do and see
+// what: names (names.go), who may see a table and its games (access.go),
+// what one person may hold (limits.go), what one source address may make
+// (budget.go), who may start a game (table.go). The words every door
+// shows, the narration of a game's events among them, are lobby/words'.
 //
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore

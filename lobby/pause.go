@@ -209,6 +209,7 @@ func (t *Table) settle(actx context.Context) {
 	p.pending = nil
 	if errors.As(err, &p.fault) {
 		t.retryLater(p)
+		t.changed(false) // the table says why it waits now
 		return
 	}
 	t.unpause(actx, err)
