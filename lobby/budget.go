@@ -95,10 +95,7 @@ func (t *Table) mayFillWithBots(p Player) error {
 // tableInfos is every open table's info now.
 func (l *Lobby) tableInfos() []TableInfo {
 	l.mu.Lock()
-	ts := make([]*Table, 0, len(l.tables))
-	for _, t := range l.tables {
-		ts = append(ts, t)
-	}
+	ts := l.tablesLocked()
 	l.mu.Unlock()
 	out := make([]TableInfo, len(ts))
 	for i, t := range ts {

@@ -642,14 +642,7 @@ func (l *Lobby) Stats() Stats {
 	for k := engine.Roll; k <= engine.Leave; k++ {
 		st.Moves[k.String()] = l.moves[k].Load()
 	}
-	l.mu.Lock()
-	ts := make([]*Table, 0, len(l.tables))
-	for _, t := range l.tables {
-		ts = append(ts, t)
-	}
-	l.mu.Unlock()
-	for _, t := range ts {
-		info := t.Info()
+	for _, info := range l.tableInfos() {
 		st.Tables[info.State]++
 		if info.Paused {
 			st.Paused++
