@@ -190,6 +190,7 @@ func New(cfg Config) *Router {
 		statsCommand,
 		leaderboardCommand,
 		ratingsCommand,
+		settingsCommand,
 		banCommand,
 		unbanCommand,
 		maexchenCommand,
