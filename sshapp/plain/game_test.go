@@ -12,6 +12,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/plain/plaintest"
 	"github.com/mia-game/mia/store"
 )
 
@@ -194,7 +195,7 @@ func TestEveryWord(t *testing.T) {
 	d.next("Standings: 1 bob, 2 you.")
 	d.next("Waiting for a game: 1 of 2 seats taken, by bob. Say sit to take a seat.")
 
-	if bad := forbidden(d.out.Bytes()); bad != "" {
+	if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 		t.Fatalf("the door wrote %s", bad)
 	}
 }
@@ -302,54 +303,8 @@ func TestHeldWhileTyping(t *testing.T) {
 	}
 	g.e.clock.Advance(holdFor)
 	d.next("bob says: still typing?")
-	if bad := forbidden(d.out.Bytes()); bad != "" {
+	if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 		t.Fatalf("the door wrote %s", bad)
-	}
-}
-
-// toldOnce checks that a door's text tells each event of a game exactly
-// once, in order: the lines that are some event's sentence (Aloud, from
-// seat's view; a prompt's event after "Your turn: ") are, in order, the
-// game's events. An event may be told with the dice its viewer saw then
-// (the redacted copy) or, told as the game ended, all of them.
-func toldOnce(t *testing.T, text string, evs []engine.Event, nar words.Narrator, seat int) {
-	t.Helper()
-	redacted := make([]engine.Event, len(evs))
-	for i, e := range evs {
-		redacted[i] = e.Redacted(seat)
-	}
-	type told struct{ seen, all string }
-	var want []told
-	isEvent := map[string]bool{}
-	for i := range evs {
-		s := told{nar.Aloud(redacted, i), nar.Aloud(evs, i)}
-		if s.seen == "" {
-			continue
-		}
-		want = append(want, s)
-		isEvent[s.seen], isEvent[s.all] = true, true
-	}
-	var got []string
-	for _, l := range strings.Split(text, "\n") {
-		if rest, ok := strings.CutPrefix(l, "Your turn: "); ok {
-			if i := strings.Index(rest, ". You have "); i >= 0 {
-				rest = rest[:i+1]
-			} else if i := strings.Index(rest, ". Choose: "); i >= 0 {
-				rest = rest[:i+1]
-			}
-			l = rest
-		}
-		if isEvent[l] {
-			got = append(got, l)
-		}
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d events told, the game has %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
-	}
-	for i, w := range want {
-		if got[i] != w.seen && got[i] != w.all {
-			t.Fatalf("event %d told as %q, want %q", i, got[i], w.seen)
-		}
 	}
 }
 
@@ -412,8 +367,10 @@ func TestGameWithABot(t *testing.T) {
 		for i, s := range g.Seats {
 			names[i] = words.Label(s.Called(), s.Bot)
 		}
-		toldOnce(t, d.text(), evs, words.Narrator{Names: names, You: seat, Ranking: rules.Ranking, Turn: -1}, seat)
-		if bad := forbidden(d.out.Bytes()); bad != "" {
+		if err := plaintest.ToldOnce(d.text(), evs, words.Narrator{Names: names, You: seat, Ranking: rules.Ranking, Turn: -1}); err != nil {
+			t.Fatal(err)
+		}
+		if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 			t.Fatalf("the door wrote %s", bad)
 		}
 	}

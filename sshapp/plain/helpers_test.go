@@ -3,14 +3,12 @@ package plain
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -195,29 +193,4 @@ func (d *client) next(want string) string {
 			d.t.Fatalf("the door never said %q after:\n%s", want, text[d.pos:])
 		}
 	}
-}
-
-// forbidden finds in what a door wrote anything it must never write:
-// an escape sequence (cursor movement, erasing, the alternate screen,
-// colour: the plain mode writes none), box drawing, block elements and
-// geometric shapes, symbols such as hearts and dice, braille, emoji. It
-// is "" when there is none.
-func forbidden(b []byte) string {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		switch {
-		case r == 0x1b:
-			return fmt.Sprintf("an escape sequence at byte %d: %q", i, b[i:min(len(b), i+8)])
-		case r < 0x20 && r != '\n' && r != '\r' && r != '\t':
-			return fmt.Sprintf("the control character %U at byte %d", r, i)
-		case r >= 0x2500 && r <= 0x27bf:
-			return fmt.Sprintf("drawing or a symbol %q (%U) at byte %d", r, r, i)
-		case r >= 0x2800 && r <= 0x28ff:
-			return fmt.Sprintf("braille %q at byte %d", r, i)
-		case r >= 0x1f000:
-			return fmt.Sprintf("an emoji %q at byte %d", r, i)
-		}
-		i += n
-	}
-	return ""
 }

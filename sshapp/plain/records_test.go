@@ -10,6 +10,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
+	"github.com/mia-game/mia/sshapp/plain/plaintest"
 	"github.com/mia-game/mia/store"
 )
 
@@ -109,7 +110,7 @@ func TestLists(t *testing.T) {
 	if got := strings.Join(ran, "|"); got != "history|leaderboard|replay 99 --json|replay 1 --json" {
 		t.Errorf("the commands run: %s", got)
 	}
-	if bad := forbidden(d.out.Bytes()); bad != "" {
+	if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 		t.Fatalf("the door wrote %s", bad)
 	}
 }
