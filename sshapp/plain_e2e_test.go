@@ -163,7 +163,7 @@ func TestPlainGameWithABotAndAScreen(t *testing.T) {
 				alice.line(t, "1")
 			case strings.Contains(choices, "announce another value"):
 				alice.line(t, "announce")
-				alice.next(t, "Say a number.")
+				alice.next(t, "lowest first:\n1: ")
 				alice.line(t, "1")
 			case strings.Contains(choices, "call liar") && moves%2 == 0:
 				alice.line(t, "liar")
@@ -262,8 +262,8 @@ func TestPlainSurvives(t *testing.T) {
 	// Back again, from another connection: where the game is, once.
 	again := openPlain(t, e.connect(t, e.key(t, "alice")), nil, "play")
 	again.next(t, "You are back at held, in your game")
-	again.line(t, "1") // a move: the game goes on
-	again.next(t, "You rolled")
+	again.line(t, "1") // the first choice, whatever the bot left: the game goes on
+	again.next(t, "You ")
 	if n := strings.Count(again.text(), "You are back at"); n != 1 {
 		t.Errorf("where the game is was said %d times", n)
 	}
@@ -282,6 +282,10 @@ func TestPlainSurvives(t *testing.T) {
 	e.key(t, "bob")
 	screens := openPlain(t, e.connect(t, e.key(t, "bob")), nil, "")
 	screens.waitFor(t, "\x1b[", 5*time.Second) // drawn
+	stranger := openScreen(t, e.connect(t, newKey(t)), 80, 24) // the name prompt offers the mode
+	stranger.waitFor(t, words.PlainOffer, 5*time.Second)
+	stranger.waitFor(t, " 127.0.0.1 plain", 5*time.Second)
+	stranger.waitFor(t, words.PlainOrSet, 5*time.Second)
 	asked := openPlain(t, e.connect(t, e.key(t, "bob")), map[string]string{"ACCESSIBLE": "1"}, "")
 	asked.next(t, "in plain lines")
 	asked.next(t, "Lobby.")

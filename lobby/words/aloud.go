@@ -96,7 +96,7 @@ func (n Narrator) Seats(lives []int, away []bool) []string {
 // the viewer's own turn: "Your turn.").
 func (n Narrator) Where(game string, v engine.View) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Game %s, round %d. ", game, v.Round)
+	b.WriteString(GameAt(game, v.Round) + " ")
 	b.WriteString(Sentence(n.ClaimWords(v.Claim, v.Claimant).String()))
 	switch {
 	case v.Phase == engine.PhaseOver:
@@ -107,6 +107,9 @@ func (n Narrator) Where(game string, v engine.View) string {
 	}
 	return b.String()
 }
+
+// GameAt is the game and its round: "Game 12, round 3."
+func GameAt(game string, round int) string { return fmt.Sprintf("Game %s, round %d.", game, round) }
 
 // GameStarts is said as a game begins: its number and its players in
 // seat order, bots marked: "Game 12 starts: alice, you and ada [bot], 3
@@ -153,3 +156,11 @@ func BackAt(table string, lives int) string {
 	return fmt.Sprintf("You are back at %s, in your game: you have %s.", Clean(table, ident.MaxNameLen),
 		Plural(lives, "1 life", "lives"))
 }
+
+// PlainOffer offers the plain mode to someone the screens may not
+// serve, before the command line that opens it (ssh -t HOST plain) and
+// PlainOrSet after it.
+const (
+	PlainOffer = "Screen reader or simple terminal? Reconnect in the plain mode:"
+	PlainOrSet = "(or set ACCESSIBLE=1)"
+)

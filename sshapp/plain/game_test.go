@@ -254,8 +254,7 @@ func TestBackInGame(t *testing.T) {
 	g.bobDoes(engine.Action{Kind: engine.Claim, Value: 62})
 	back := g.e.open(g.alice, true, nil) // no table named: the game brings her there
 	back.next("At table duel, classic, 6 lives, 60s a turn.\nYou are back at duel, in your game: you have 6 lives. " +
-		"Game 1, round 1. Claim: 62 by bob. Your turn.")
-	back.next("Your turn. Claim: 62 by bob. You have 60 seconds. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 62 on, 5 raise blind.")
+		"Game 1, round 1.\nYour turn. Claim: 62 by bob. You have 60 seconds. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 62 on, 5 raise blind.")
 	back.send("liar")
 	back.next("You called bob a liar: 62, you lose a life.")
 	text := back.text()
@@ -342,7 +341,7 @@ func TestGameWithABot(t *testing.T) {
 				d.send("1")
 			case strings.Contains(choices, "announce another value"):
 				d.send("announce")
-				d.next("Say a number.")
+				d.next("lowest first:\n1: ")
 				d.send("1")
 			case strings.Contains(choices, "call liar") && moves%3 == 0:
 				d.send("liar")

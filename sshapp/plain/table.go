@@ -139,8 +139,11 @@ func (r *tableRoom) arrive(d *door) {
 	var lines []string
 	switch {
 	case snap.Playing && r.inGame():
-		lines = []string{head, words.BackAt(snap.Table.Name, snap.Game.Lives[snap.Game.Seat]) + " " +
-			r.nar.Where(snap.GameID, *snap.Game)}
+		where := r.nar.Where(snap.GameID, *snap.Game)
+		if r.myTurn() { // the prompt says the claim and the turn
+			where = words.GameAt(snap.GameID, snap.Game.Round)
+		}
+		lines = []string{head, words.BackAt(snap.Table.Name, snap.Game.Lives[snap.Game.Seat]) + " " + where}
 	case snap.Playing:
 		lines = []string{head + " A game runs; you watch it. " + r.nar.Where(snap.GameID, *snap.Game)}
 	default:
