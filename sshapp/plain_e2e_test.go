@@ -281,7 +281,7 @@ func TestPlainSurvives(t *testing.T) {
 	// ACCESSIBLE=1.
 	e.key(t, "bob")
 	screens := openPlain(t, e.connect(t, e.key(t, "bob")), nil, "")
-	screens.waitFor(t, "\x1b[", 5*time.Second) // drawn
+	screens.waitFor(t, "\x1b[", 5*time.Second)                 // drawn
 	stranger := openScreen(t, e.connect(t, newKey(t)), 80, 24) // the name prompt offers the mode
 	stranger.waitFor(t, words.PlainOffer, 5*time.Second)
 	stranger.waitFor(t, " 127.0.0.1 plain", 5*time.Second)
