@@ -179,9 +179,10 @@ func TestPlainGameWithABotAndAScreen(t *testing.T) {
 					t.Fatalf("carol's keys did nothing; last %+v", snap.Game)
 				}
 				key := "c"
-				if snap.Game.Phase == engine.PhaseOpen {
+				switch snap.Game.Phase {
+				case engine.PhaseOpen:
 					key = "r"
-				} else if snap.Game.Phase == engine.PhaseAnnounce {
+				case engine.PhaseAnnounce:
 					key = "\r" // the picker opened by itself: the lowest value
 				}
 				carol.send(t, key)

@@ -52,13 +52,9 @@ func (n Narrator) YourTurn(event string, v engine.View) string {
 	return "Your turn. " + Sentence(n.ClaimWords(v.Claim, v.Claimant).String())
 }
 
-// TimeLeft is the turn clock said: "You have 60 seconds.", "10 seconds
-// left." (first: when the turn begins).
-func TimeLeft(left time.Duration, first bool) string {
+// TimeLeft is the turn clock said: "10 seconds left."
+func TimeLeft(left time.Duration) string {
 	secs := int((left + time.Second/2) / time.Second)
-	if first {
-		return "You have " + Plural(secs, "1 second", "seconds") + "."
-	}
 	return Plural(secs, "1 second", "seconds") + " left."
 }
 

@@ -34,9 +34,8 @@ func TestSaidAloud(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{n.YourTurn("alice announced 9 pips to you.", v), "Your turn: alice announced 9 pips to you."},
 		{n.YourTurn("", v), "Your turn. Claim: 9 pips by alice."},
-		{TimeLeft(60*time.Second, true), "You have 60 seconds."},
-		{TimeLeft(10*time.Second, false), "10 seconds left."},
-		{TimeLeft(1200*time.Millisecond, false), "1 second left."},
+		{TimeLeft(10 * time.Second), "10 seconds left."},
+		{TimeLeft(1200 * time.Millisecond), "1 second left."},
 		{strings.Join(n.Seats([]int{2, 1, 0}, []bool{true, false, false}), "; "), "alice, 2 lives, away; you, 1 life, your turn; carol, out"},
 		{n.Where("12", v), "Game 12, round 3. Claim: 9 pips by alice. Your turn."},
 		{Narrator{Names: n.Names, You: -1, Ranking: engine.Classic, Turn: 2}.Where("4", engine.View{Round: 1, Turn: 2, Claim: engine.NoValue, Claimant: -1}),

@@ -77,7 +77,7 @@ func TestEveryWord(t *testing.T) {
 	g := newDuel(t, engine.DefaultOptions(), true)
 	d := g.d
 	d.next("Game 1 starts: you and bob, 6 lives each.")
-	d.next("Your turn: Round 1: you open. You have 60 seconds. Choose: 1 roll, 2 roll blind.")
+	d.next("Your turn: Round 1: you open. Choose: 1 roll, 2 roll blind.")
 
 	// Wrong, each: one sentence, nothing changes.
 	before := g.events()
@@ -134,7 +134,7 @@ func TestEveryWord(t *testing.T) {
 	// The choices and the moves.
 	g.dice.Roll(4, 3)
 	d.send("1")
-	d.next("Your turn: You rolled 43. You have 60 seconds. Choose: 1 announce 43, your dice, 2 announce another value.")
+	d.next("Your turn: You rolled 43. Choose: 1 announce 43, your dice, 2 announce another value.")
 	d.send("2")
 	d.next("The values you may announce, lowest first:\n1: 31, beaten 94% of the time.")
 	d.next("14 more lines: say more.")
@@ -151,7 +151,7 @@ func TestEveryWord(t *testing.T) {
 	g.bobDoes(engine.Action{Kind: engine.Roll, Look: true})
 	d.next("bob rolled.")
 	g.bobDoes(engine.Action{Kind: engine.Claim, Value: 65})
-	d.next("Your turn: bob announced 65 to you. You have 60 seconds. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 65 on, 5 raise blind.")
+	d.next("Your turn: bob announced 65 to you. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 65 on, 5 raise blind.")
 	d.send("raise")
 	d.next("The values you may raise to blind, lowest first:\n1: 11, beaten 19% of the time.")
 	d.send("announce mia")
@@ -163,7 +163,7 @@ func TestEveryWord(t *testing.T) {
 	g.dice.Roll(2, 1)
 	g.bobDoes(engine.Action{Kind: engine.Roll, Look: true})
 	g.bobDoes(engine.Action{Kind: engine.Claim, Value: engine.Mia})
-	d.next("Your turn: bob announced Mia to you. You have 60 seconds. Choose: 1 call liar, 2 give up.")
+	d.next("Your turn: bob announced Mia to you. Choose: 1 call liar, 2 give up.")
 	d.send("give up")
 	d.next("You gave up against Mia and lose a life.")
 	d.next("Round 3: bob opens.")
@@ -207,7 +207,7 @@ func TestClockThresholds(t *testing.T) {
 	t.Parallel()
 	g := newDuel(t, engine.DefaultOptions(), false)
 	d := g.d
-	d.next("Your turn: Round 1: you open. You have 60 seconds.")
+	d.next("Your turn: Round 1: you open.")
 	g.e.clock.Advance(29 * time.Second)
 	d.send("status")
 	d.next("31 seconds left.")
@@ -220,7 +220,7 @@ func TestClockThresholds(t *testing.T) {
 	d.next("10 seconds left.")
 	g.dice.Roll(6, 1)
 	d.send("roll")
-	d.next("Your turn: You rolled 61. You have 10 seconds.")
+	d.next("Your turn: You rolled 61. 10 seconds left. Choose:")
 	d.send("announce 61")
 	d.next("You announced 61 to bob.")
 	g.e.clock.Advance(9 * time.Second)
@@ -254,7 +254,7 @@ func TestBackInGame(t *testing.T) {
 	g.bobDoes(engine.Action{Kind: engine.Claim, Value: 62})
 	back := g.e.open(g.alice, true, nil) // no table named: the game brings her there
 	back.next("At table duel, classic, 6 lives, 60s a turn.\nYou are back at duel, in your game: you have 6 lives. " +
-		"Game 1, round 1.\nYour turn. Claim: 62 by bob. You have 60 seconds. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 62 on, 5 raise blind.")
+		"Game 1, round 1.\nYour turn. Claim: 62 by bob. Choose: 1 roll, 2 roll blind, 3 call liar, 4 pass 62 on, 5 raise blind.")
 	back.send("liar")
 	back.next("You called bob a liar: 62, you lose a life.")
 	text := back.text()
@@ -278,7 +278,7 @@ func TestHeldWhileTyping(t *testing.T) {
 	t.Parallel()
 	g := newDuel(t, engine.DefaultOptions(), true)
 	d := g.d
-	d.next("Your turn: Round 1: you open.")
+	d.next("Your turn: Round 1: you open. Choose:")
 	if _, err := io.WriteString(d.in, "sta"); err != nil {
 		t.Fatal(err)
 	}

@@ -83,19 +83,14 @@ func (in *input) read(stop <-chan struct{}) {
 // termLine reads a line from the line editor: ctrl+d on an empty line,
 // ctrl+c and the end of the input end it.
 func (in *input) termLine() line {
-	for {
-		s, err := in.term.ReadLine()
-		switch {
-		case errors.Is(err, term.ErrPasteIndicator):
-			err = nil // a pasted line is a line
-		case err != nil:
-			return line{end: true}
-		}
-		if len(s) > MaxLine {
-			return line{tooLong: len(s)}
-		}
-		return line{text: s}
+	s, err := in.term.ReadLine()
+	if err != nil && !errors.Is(err, term.ErrPasteIndicator) { // a pasted line is a line
+		return line{end: true}
 	}
+	if len(s) > MaxLine {
+		return line{tooLong: len(s)}
+	}
+	return line{text: s}
 }
 
 // rawNext reads the next line without a terminal, keeping at most

@@ -310,8 +310,12 @@ func (r *tableRoom) prompt(d *door, lines, events []string) {
 	d.say(lines...)
 	head := r.nar.YourTurn(last, v) + " "
 	if dl := r.snap.Deadline; !dl.IsZero() {
+		// The time is said when it is short (the first threshold will
+		// not be), and at each threshold: not at every turn.
 		left := dl.Sub(d.cfg.Clock.Now())
-		head += words.TimeLeft(left, true) + " "
+		if left <= clockSays[0]+2*time.Second {
+			head += words.TimeLeft(left) + " "
+		}
 		r.startClock(d, dl, left)
 	}
 	key := r.key()
@@ -617,7 +621,7 @@ func (r *tableRoom) status(d *door) string {
 	}
 	s := head + " " + snap.Narrator().Where(snap.GameID, *snap.Game)
 	if r.myTurn() && !snap.Deadline.IsZero() {
-		s += " " + words.TimeLeft(snap.Deadline.Sub(d.cfg.Clock.Now()), false)
+		s += " " + words.TimeLeft(snap.Deadline.Sub(d.cfg.Clock.Now()))
 	}
 	if r.inGame() {
 		s += " You have " + words.Plural(snap.Game.Lives[snap.Game.Seat], "1 life", "lives") + "."
@@ -751,7 +755,7 @@ func (r *tableRoom) tick(d *door) {
 	case d.cfg.Clock.Now().Before(r.deadline.Add(-r.left[0])):
 		r.armClock(d)
 	default:
-		d.say(words.TimeLeft(r.left[0], false))
+		d.say(words.TimeLeft(r.left[0]))
 		r.left = r.left[1:]
 		r.armClock(d)
 	}

@@ -8,6 +8,7 @@ package plaintest
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -41,6 +42,9 @@ func Forbidden(b []byte) string {
 	return ""
 }
 
+// timeLeft is the clock a prompt may say after its event.
+var timeLeft = regexp.MustCompile(` \d+ seconds? left\.$`)
+
 // ToldOnce checks that the text of a plain session (its lines ended by
 // \n) tells each event of a game exactly once, in order: the lines that
 // are some event's sentence (Narrator.Aloud from seat's view; a prompt's
@@ -68,12 +72,10 @@ func ToldOnce(text string, evs []engine.Event, nar words.Narrator) error {
 	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, "\r")
 		if rest, ok := strings.CutPrefix(l, "Your turn: "); ok {
-			if i := strings.Index(rest, ". You have "); i >= 0 {
-				rest = rest[:i+1]
-			} else if i := strings.Index(rest, ". Choose: "); i >= 0 {
+			if i := strings.Index(rest, ". Choose: "); i >= 0 {
 				rest = rest[:i+1]
 			}
-			l = rest
+			l = timeLeft.ReplaceAllString(rest, "")
 		}
 		if isEvent[l] {
 			got = append(got, l)
