@@ -333,10 +333,14 @@ func (d *door) unknown(text string) {
 	case d.at != nil:
 		now = d.at.wordsNow()
 	case d.lob != nil:
-		now = "tables, open and a number, create, history, stats, chat and your text"
+		now = "tables, open and a number, create, status, history, stats, chat and your text"
 	}
-	if len(d.menu.choices) > 0 && (d.menu.still == nil || d.menu.still()) {
-		now = fmt.Sprintf("a number from 1 to %d, %s", len(d.menu.choices), now)
+	switch n := len(d.menu.choices); {
+	case n == 0 || d.menu.still != nil && !d.menu.still():
+	case n == 1:
+		now = "1, " + now
+	default:
+		now = fmt.Sprintf("a number from 1 to %d, %s", n, now)
 	}
 	d.say(fmt.Sprintf("Not understood: %s. You may say %s, or help.", words.Clean(text, 40), now))
 }

@@ -97,6 +97,8 @@ func (r *lobbyRoom) word(d *door, said, text string) bool {
 		}
 		_, name, _ := strings.Cut(strings.TrimSpace(text), " ")
 		d.open(strings.TrimSpace(name))
+	case "status", "who":
+		r.status(d)
 	case "create", "new":
 		d.startForm()
 	case "chat", "say":
@@ -106,6 +108,21 @@ func (r *lobbyRoom) word(d *door, said, text string) bool {
 		return false
 	}
 	return true
+}
+
+// status says where the person is: the lobby, and the tables where
+// they have a seat.
+func (r *lobbyRoom) status(d *door) {
+	seated := d.cfg.Lobby.SeatedAt(d.me.ID)
+	if len(seated) == 0 {
+		d.say("In the lobby; you have no seat at any table. Say tables for the open tables.")
+		return
+	}
+	at := make([]string, len(seated))
+	for i, info := range seated {
+		at[i] = words.Clean(info.Name, lobby.MaxNameLen) + ", " + words.TableState(info.State, info.Paused, info.Resting)
+	}
+	d.say("In the lobby; you have a seat at " + strings.Join(at, "; ") + ". Say open and its name to go there.")
 }
 
 // say posts a line to the lobby chat.
