@@ -121,6 +121,8 @@ func (d *door) run() {
 			}
 		case <-d.released:
 			d.flush()
+		case <-d.in.cleared: // nil without a terminal
+			d.flush()
 		}
 	}
 	d.leaveRooms()

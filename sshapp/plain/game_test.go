@@ -1,10 +1,12 @@
 package plain
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -293,6 +295,25 @@ func TestHeldWhileTyping(t *testing.T) {
 	if !strings.Contains(got, "bob says: while you type") || strings.Index(got, "bob says") < strings.Index(got, "tus") {
 		t.Fatalf("the chat line held, then the answer; got %q", got)
 	}
+	if _, err := io.WriteString(d.in, "xy"); err != nil {
+		t.Fatal(err)
+	}
+	d.next("xy")
+	if err := g.tbl.Say(ctxT(t), g.bob, "typed and erased"); err != nil {
+		t.Fatal(err)
+	}
+	before := len(d.out.Bytes())
+	if _, err := io.WriteString(d.in, "\x7f\x7f"); err != nil { // erased: what waited comes at once
+		t.Fatal(err)
+	}
+	d.next("bob says: typed and erased")
+	// Backspace's echo moves the cursor, as any line editor's does: the
+	// door's own writing, before it and after it, does not.
+	all := d.out.Bytes()
+	if bad := plaintest.Forbidden(all[:before]); bad != "" {
+		t.Fatalf("the door wrote %s", bad)
+	}
+	editing := all[before:bytes.Index(all, []byte("bob says: typed and erased"))]
 	if _, err := io.WriteString(d.in, "wh"); err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +323,7 @@ func TestHeldWhileTyping(t *testing.T) {
 	}
 	g.e.clock.Advance(holdFor)
 	d.next("bob says: still typing?")
-	if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
+	if bad := plaintest.Forbidden(d.out.Bytes()[before+len(editing):]); bad != "" {
 		t.Fatalf("the door wrote %s", bad)
 	}
 }
@@ -371,6 +392,36 @@ func TestGameWithABot(t *testing.T) {
 		}
 		if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 			t.Fatalf("the door wrote %s", bad)
+		}
+	}
+}
+
+// TestTypingReader: a line is half typed while characters typed since
+// its end are not all erased; escape sequences count nothing.
+func TestTypingReader(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		typing bool
+	}{
+		{"ro", true},
+		{"roll\r", false},
+		{"roll\rli", true},
+		{"ab\x7f\x7f", false},
+		{"ab\x7f", true},
+		{"é\x7f", false},
+		{"\x1b[A", false},
+		{"\x1b[A\x1b[D", false},
+		{"x\x1b[D", true},
+		{"abc\x15", false},
+		{"\x1bOH", false},
+	} {
+		var typing atomic.Bool
+		r := &typingReader{r: strings.NewReader(c.in), typing: &typing}
+		if _, err := io.ReadAll(r); err != nil {
+			t.Fatal(err)
+		}
+		if typing.Load() != c.typing {
+			t.Errorf("after %q: typing %v, want %v", c.in, typing.Load(), c.typing)
 		}
 	}
 }

@@ -34,8 +34,9 @@ type input struct {
 	// With a terminal: the line editor, through which every line is
 	// written (it keeps what is typed below what it writes), and whether
 	// a line is half typed.
-	term   *term.Terminal
-	typing *atomic.Bool
+	term    *term.Terminal
+	typing  *atomic.Bool
+	cleared chan struct{} // a token when a half-typed line is erased
 	// Without one: the lines as they come (a line read in part, and
 	// the buffer reads go to), and where the door writes.
 	raw     io.Reader
@@ -47,13 +48,13 @@ type input struct {
 func newInput(rw io.ReadWriter, terminal bool) *input {
 	in := &input{lines: make(chan line), w: rw}
 	if terminal {
-		in.typing = new(atomic.Bool)
+		in.typing, in.cleared = new(atomic.Bool), make(chan struct{}, 1)
 		// No prompt: a line written while nothing is typed goes out as
 		// it is, with nothing to move aside (term.Terminal.Write).
 		in.term = term.NewTerminal(struct {
 			io.Reader
 			io.Writer
-		}{&typingReader{r: rw, typing: in.typing}, keepLine{rw}}, "")
+		}{&typingReader{r: rw, typing: in.typing, cleared: in.cleared}, keepLine{rw}}, "")
 		in.w = in.term
 		return in
 	}
@@ -123,20 +124,47 @@ func (in *input) rawNext() line {
 }
 
 // typingReader is the terminal's input as the line editor reads it,
-// noting whether a line is half typed: something came after the last
-// end of line read.
+// noting whether a line is half typed: the characters typed since the
+// last end of line, less those erased with backspace (ctrl+u, ctrl+c and
+// an end of line start afresh; escape sequences, the arrows, count
+// nothing). A line recalled from the history counts nothing either: what
+// is said meanwhile is written below it (keepLine).
 type typingReader struct {
-	r      io.Reader
-	typing *atomic.Bool
+	r       io.Reader
+	typing  *atomic.Bool
+	cleared chan<- struct{} // told when a half-typed line is erased (nil: not told)
+	runes   int             // typed on the line, as far as can be told
+	esc     int             // 1 after ESC, 2 inside a CSI or SS3 sequence
 }
 
 func (t *typingReader) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
+	for _, c := range p[:n] {
+		switch {
+		case t.esc == 1 && (c == '[' || c == 'O'):
+			t.esc = 2
+		case t.esc == 1:
+			t.esc = 0 // alt and a key
+		case t.esc == 2:
+			if c >= 0x40 && c <= 0x7e {
+				t.esc = 0
+			}
+		case c == 0x1b:
+			t.esc = 1
+		case c == '\r' || c == '\n' || c == 0x15 || c == 0x03:
+			t.runes = 0
+		case c == 0x7f || c == 0x08:
+			t.runes = max(0, t.runes-1)
+		case c >= 0x20 && (c < 0x80 || c >= 0xc0): // a character's first byte
+			t.runes++
+		}
+	}
 	if n > 0 {
-		if end := bytes.LastIndexAny(p[:n], "\r\n"); end >= 0 {
-			t.typing.Store(end < n-1)
-		} else {
-			t.typing.Store(true)
+		if was := t.typing.Swap(t.runes > 0); was && t.runes == 0 && t.cleared != nil {
+			select {
+			case t.cleared <- struct{}{}:
+			default:
+			}
 		}
 	}
 	return n, err
