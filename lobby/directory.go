@@ -93,7 +93,10 @@ func (l *Lobby) lookup(ctx context.Context, id string) string {
 // Renamed tells the lobby that the person id has a new name: it reads the
 // name from storage, and every table showing them (a seat, the host, a
 // chat line, a seed given) and the lobby's list and chat show it to every
-// screen open on them, before Renamed returns.
+// screen open on them, before Renamed returns. Only the screens that show
+// them are woken: the lobby's when its chat has a line of theirs (a table
+// that shows them tells the lobby itself when its row changed), so that a
+// crowd naming itself costs each lobby screen nothing.
 func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	name, err := l.cfg.Store.PersonName(ctx, id)
 	if err != nil {
@@ -101,9 +104,10 @@ func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	}
 	l.dir.set(id, name)
 	l.mu.Lock()
-	l.chat.renamed(id, name)
+	if l.chat.renamed(id, name) {
+		l.notifyLocked()
+	}
 	ts := l.tablesLocked()
-	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
 		_ = t.doEvenPaused(ctx, func(context.Context) error { t.renamed(id, name); return nil }) // a table closed meanwhile shows no one

@@ -229,3 +229,46 @@ func TestTableNamesLookAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRenameWakesOnlyWhoShowsThem: a rename of someone the lobby shows
+// nowhere (a newcomer choosing a name, as a crowd of them does at once)
+// wakes no lobby screen: each would fetch and draw the list again for
+// nothing. One with a line in the lobby's chat, or hosting a listed
+// table, wakes them.
+func TestRenameWakesOnlyWhoShowsThem(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	quiet, talker, host := e.player("quiet"), e.player("talker"), e.player("host")
+	if err := e.lobby.Say(talker, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.lobby.CreateTable(ctx, host, TableConfig{Name: "hosted", Rules: quickRules(), Seats: 3}); err != nil {
+		t.Fatal(err)
+	}
+	box := e.lobby.Subscribe()
+	defer e.lobby.Unsubscribe(box)
+	woken := func() bool {
+		select {
+		case <-box.Ready():
+			_, ok := box.Take()
+			return ok
+		default:
+			return false
+		}
+	}
+	for _, c := range []struct {
+		who   Player
+		name  string
+		woken bool
+	}{
+		{quiet, "hush", false},
+		{talker, "chatty", true},
+		{host, "owner", true},
+	} {
+		woken()
+		e.rename(c.who, c.name)
+		if got := woken(); got != c.woken {
+			t.Errorf("renaming %s: the lobby's screens woken %v, want %v", c.who.ID, got, c.woken)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Done:     ss.Context().Done(),
 		Records:  srv.cfg.Storage.Screens,
 		GameLink: srv.gameLink(),
-		Log:      srv.log.With("key", ss.fp),
+		Log:      srv.log,
 		Season:   srv.cfg.Season,
 	})
 }

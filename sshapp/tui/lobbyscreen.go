@@ -28,7 +28,7 @@ type lobbyScreen struct {
 	talk   viewport.Model // the lobby chat
 	listH  int
 	chatH  int
-	say    chatInput // the lobby chat line
+	say    *chatInput // the lobby chat line; nil until first used (sayLine)
 	status string
 	isErr  bool
 	have   bool // the first list of tables arrived
@@ -47,13 +47,24 @@ type saidMsg struct {
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
-		say:  c.newChatInput("a line for the lobby"),
 		list: c.s.newView(), talk: c.s.newView()}
-	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	m.shown, m.resized = m.helpKeys, m.layout
 	// The keys wait for the first list of tables, which they move in.
 	m.ready = func() bool { return m.have }
 	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit) }
 	return m
+}
+
+// sayLine is the lobby chat's line, made when first used: a text input is
+// some 5 KB, and most people in the lobby never type in it.
+func (m *lobbyScreen) sayLine() *chatInput {
+	if m.say == nil {
+		l := m.c.newChatInput("a line for the lobby")
+		m.say = &l
+		m.input = m.say
+	}
+	m.say.Width = m.w - 6
+	return m.say
 }
 
 // Init follows the lobby, and reads the season line.
@@ -106,7 +117,7 @@ func (m *lobbyScreen) Leave() tea.Cmd {
 
 // helpKeys is the key map the help shows now.
 func (m *lobbyScreen) helpKeys() help.KeyMap {
-	if m.say.typing {
+	if typing(m.say) {
 		return m.say.keys
 	}
 	return m.keys
@@ -199,7 +210,7 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("the server is shutting down", true)
 		}
 	case saidMsg:
-		next, ok := m.say.answered(msg.line, msg.err)
+		next, ok := m.sayLine().answered(msg.line, msg.err)
 		switch {
 		case msg.err != nil:
 			m.setStatus(m.c.said("send the line", msg.err)+keptLine(m.keys.Chat, m.say.waiting()), true)
@@ -223,7 +234,7 @@ func (m *lobbyScreen) sayCall(text string) tea.Cmd {
 }
 
 func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if m.say.typing {
+	if typing(m.say) {
 		text, cmd := m.say.key(msg)
 		if text == "" {
 			return cmd
@@ -266,7 +277,7 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.c.nav.goTo(goTo{to: screenStats, table: table})
 	case key.Matches(msg, m.keys.Chat):
 		m.status = ""
-		return m.say.start()
+		return m.sayLine().start()
 	}
 	return nil
 }
@@ -298,7 +309,7 @@ func (m *lobbyScreen) View() string {
 	b.WriteString(viewText(m.talk))
 	b.WriteByte('\n')
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		b.WriteString(m.say.View())
 	case m.status != "" && m.isErr:
 		b.WriteString(s.Error.Render(cut(m.status, w)))
