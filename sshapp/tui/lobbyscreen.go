@@ -21,10 +21,10 @@ type lobbyScreen struct {
 	frame
 	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
 	tables []lobby.TableInfo
-	rules  []string // shortRules of each table, made when the list changes
 	chat   []lobby.ChatLine
 	cursor int
-	list   viewport.Model // the rows of the tables
+	list   viewport.Model // the rows of the tables in sight
+	top    int            // the first row in sight
 	talk   viewport.Model // the lobby chat
 	listH  int
 	chatH  int
@@ -145,28 +145,43 @@ func lobbyColumns(w int) (nameW, rulesW int) {
 	return nameW, w - fixed - nameW
 }
 
-// drawList draws the rows of the tables into the list's viewport.
+// drawList draws the rows of the tables in sight into the list's
+// viewport, scrolling as little as keeps the cursor's row in sight. Only
+// those rows are drawn: every lobby screen draws its list again at each
+// change the lobby lists, and with hundreds of tables drawing them all
+// was most of what a lobby screen cost.
 func (m *lobbyScreen) drawList() {
 	s := m.c.s
 	if len(m.tables) == 0 {
+		m.top = 0
 		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
 		return
 	}
+	h, n := m.list.Height, len(m.tables)
+	last := max(0, n-h)      // the lowest first row that fills the list
+	m.top = min(m.top, last) // a list that shrank fills the view
+	switch {
+	case m.cursor < m.top:
+		m.top = m.cursor
+	case m.cursor >= m.top+h:
+		m.top = m.cursor - h + 1
+	}
 	nameW, rulesW := lobbyColumns(m.w)
-	rows := make([]string, len(m.tables))
-	for i, t := range m.tables {
+	rows := make([]string, 0, min(h, n-m.top))
+	for i := m.top; i < n && len(rows) < h; i++ {
+		t := m.tables[i]
 		lock := "  "
 		if t.Private {
 			lock = "🔒"
 		}
 		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[i], rulesW)
+			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(shortRules(t.Rules), rulesW)
 		if i == m.cursor {
 			row = s.Selected.Render(fit("›"+row[1:], m.w))
 		}
-		rows[i] = row
+		rows = append(rows, row)
 	}
-	setRows(&m.list, rows, m.cursor)
+	setRows(&m.list, rows, 0)
 }
 
 // setTables replaces the list, keeping the selected table selected.
@@ -176,10 +191,8 @@ func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
 		sel = m.tables[m.cursor].Name
 	}
 	m.tables = ts
-	m.rules = make([]string, len(ts))
 	m.cursor = clamp(m.cursor, 0, max(0, len(ts)-1))
 	for i, t := range ts {
-		m.rules[i] = shortRules(t.Rules)
 		if t.Name == sel {
 			m.cursor = i
 		}
