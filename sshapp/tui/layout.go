@@ -155,9 +155,9 @@ func (s *Styles) chatLineOf(lines []lobby.ChatLine) func(i int) string {
 
 // newView is a bubbles viewport drawn with the session's renderer.
 func (s *Styles) newView() viewport.Model {
-	vp := viewport.New(0, 0)
-	vp.Style = s.r.NewStyle()
-	return vp
+	// Not viewport.New: its key map (some 400 bytes a viewport) is never
+	// used, since no screen passes a viewport its keys.
+	return viewport.Model{Style: s.r.NewStyle(), MouseWheelDelta: 3}
 }
 
 // sizeView sets a viewport's size, at least one cell each way.
