@@ -41,7 +41,7 @@ type tableScreen struct {
 	fitted    bool // the log, the chat and the picker fit the window and the snapshot
 	drawnChat []lobby.ChatLine
 	drawnBy   *Styles // the styles drawn shows: new ones (RestyleMsg) draw it again
-	picker    picker
+	picker    *picker // nil while no picker shows (most screens never show one)
 	autoAt    int // the event count at which the picker last opened by itself
 	confirm   bool
 	say       *chatInput // the table chat line; nil until first used (sayLine)
@@ -110,6 +110,15 @@ func (m *tableScreen) seedLine() *chatInput {
 	}
 	m.seed.Width = m.w - 6
 	return m.seed
+}
+
+// setPicker shows p, or no picker if p is closed.
+func (m *tableScreen) setPicker(p picker) {
+	if !p.Open() {
+		m.picker = nil
+		return
+	}
+	m.picker = &p
 }
 
 // typing reports whether line exists and has the keyboard.
@@ -302,13 +311,14 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	v := m.view()
 	if m.picker.Open() {
-		m.picker = m.picker.Refresh(v)
+		m.setPicker(m.picker.Refresh(v))
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
 	if n := len(snap.Events()); !m.picker.Open() && !typing(m.say) && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
-			m.picker, m.autoAt = p, n
+			m.setPicker(p)
+			m.autoAt = n
 		}
 	}
 	m.syncKeys()
@@ -448,10 +458,10 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case m.picker.Open() && key.Matches(msg, m.picker.keys.Choose):
 		a := m.picker.Action()
-		m.picker = picker{}
+		m.picker = nil
 		return m.play(a)
 	case m.picker.Open():
-		m.picker = m.picker.Update(msg)
+		m.setPicker(m.picker.Update(msg))
 		return nil
 	}
 	k := m.keys
@@ -485,7 +495,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.play(engine.Action{Kind: engine.Pass, Value: v.Claim})
 	case key.Matches(msg, k.Announce):
 		if p, ok := newPicker(m.c.s, v); ok {
-			m.picker = p
+			m.setPicker(p)
 		}
 	case key.Matches(msg, k.Sit):
 		switch {

@@ -70,8 +70,10 @@ func (m *tableScreen) fitViews() {
 
 // fitPicker sizes the picker to the log's place.
 func (m *tableScreen) fitPicker() {
-	colW, botH := m.bottom()
-	m.picker.SetSize(colW, botH)
+	if m.picker != nil {
+		colW, botH := m.bottom()
+		m.picker.SetSize(colW, botH)
+	}
 }
 
 // spectatorFrame is what a spectator's frame depends on besides the
