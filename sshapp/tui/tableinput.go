@@ -42,7 +42,7 @@ type tableScreen struct {
 	drawnChat []lobby.ChatLine
 	drawnBy   *Styles // the styles drawn shows: new ones (RestyleMsg) draw it again
 	picker    *picker // nil while no picker shows (most screens never show one)
-	autoAt    int // the event count at which the picker last opened by itself
+	autoAt    int     // the event count at which the picker last opened by itself
 	confirm   bool
 	say       *chatInput // the table chat line; nil until first used (sayLine)
 	seed      *chatInput // the viewer's seed for the next game's dice (f); nil until first used
