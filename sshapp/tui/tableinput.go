@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
@@ -31,11 +30,12 @@ type tableScreen struct {
 	left    bool                // another screen shows
 	tick    time.Time           // the turn clock's next redraw; zero while no game is played
 	snap    lobby.Snapshot
-	have    bool     // a snapshot arrived
-	log     []string // snap.LogLines, made when the snapshot arrives
-	logView viewport.Model
-	talk    viewport.Model // the table chat
-	drawn   [2][]string    // the log's and the chat's views, drawn when they change
+	have    bool        // a snapshot arrived
+	log     []string    // snap.LogLines, made when the snapshot arrives
+	drawn   [2][]string // the log's and the chat's views, drawn when they change
+	// the sizes drawn shows them in (a viewport draws them and is
+	// dropped: two kept were 2 KB a screen)
+	drawnSize [2][2]int
 	// what drawn shows
 	drawnLog  []string
 	fitted    bool // the log, the chat and the picker fit the window and the snapshot
@@ -77,7 +77,7 @@ type tableScreen struct {
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
 	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		logView: c.s.newView(), talk: c.s.newView(), hkeys: newScrollKeys()}
+		hkeys: newScrollKeys()}
 	m.shown, m.resized = m.helpKeys, m.layout
 	// Keys wait while the table is not open or a move is on its way; the
 	// chat and seed lines take theirs at once, and esc and q leave a table
