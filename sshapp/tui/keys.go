@@ -240,8 +240,9 @@ func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 
 // The key maps as every screen starts with them, made once: a screen
 // takes a copy, which shares their keys and help texts (a key map of its
-// own was some 2 KB a session). A screen changes only its copy's
-// bindings (enabled, help), never the slices they share.
+// own was some 2 KB a session), and changes only its copy's bindings
+// (enabled, help), never the slices they share. The scroll and confirm
+// keys never change: screens use these, not copies.
 var (
 	lobbyKeysProto   = makeLobbyKeys()
 	tableKeysProto   = makeTableKeys()
@@ -257,5 +258,4 @@ func newTableKeys() tableKeys     { return tableKeysProto }
 func newScrollKeys() scrollKeys   { return scrollKeysProto }
 func newPickerKeys() pickerKeys   { return pickerKeysProto }
 func newInputKeys() inputKeys     { return inputKeysProto }
-func newConfirmKeys() confirmKeys { return confirmKeysProto }
 func newPromptKeys() promptKeys   { return promptKeysProto }

@@ -70,14 +70,11 @@ type tableScreen struct {
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
 	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
-	hkeys       scrollKeys
 	keys        tableKeys
-	ckeys       confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
-	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		hkeys: newScrollKeys()}
+	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), autoAt: -1}
 	m.shown, m.resized = m.helpKeys, m.layout
 	// Keys wait while the table is not open or a move is on its way; the
 	// chat and seed lines take theirs at once, and esc and q leave a table
@@ -145,7 +142,7 @@ func (m *tableScreen) helpKeys() help.KeyMap {
 	case typing(m.seed):
 		return m.seed.keys
 	case m.confirm:
-		return m.ckeys
+		return confirmKeysProto // the same for every screen: not copied
 	case m.picker.Open():
 		return m.picker.keys
 	}
@@ -443,10 +440,10 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
-	case m.c.help.ShowAll && m.hkeys.scroll(msg, &m.helpTop, m.h/2):
+	case m.c.help.ShowAll && scrollKeysProto.scroll(msg, &m.helpTop, m.h/2):
 		return nil // the full help scrolls
 	case m.confirm:
-		ck := m.ckeys
+		ck := confirmKeysProto
 		switch {
 		case key.Matches(msg, ck.Yes):
 			m.confirm = false
