@@ -253,9 +253,9 @@ var (
 	promptKeysProto  = makePromptKeys()
 )
 
-func newLobbyKeys() lobbyKeys     { return lobbyKeysProto }
-func newTableKeys() tableKeys     { return tableKeysProto }
-func newScrollKeys() scrollKeys   { return scrollKeysProto }
-func newPickerKeys() pickerKeys   { return pickerKeysProto }
-func newInputKeys() inputKeys     { return inputKeysProto }
-func newPromptKeys() promptKeys   { return promptKeysProto }
+func newLobbyKeys() lobbyKeys   { return lobbyKeysProto }
+func newTableKeys() tableKeys   { return tableKeysProto }
+func newScrollKeys() scrollKeys { return scrollKeysProto }
+func newPickerKeys() pickerKeys { return pickerKeysProto }
+func newInputKeys() inputKeys   { return inputKeysProto }
+func newPromptKeys() promptKeys { return promptKeysProto }
