@@ -255,7 +255,6 @@ var (
 
 func newLobbyKeys() lobbyKeys   { return lobbyKeysProto }
 func newTableKeys() tableKeys   { return tableKeysProto }
-func newScrollKeys() scrollKeys { return scrollKeysProto }
 func newPickerKeys() pickerKeys { return pickerKeysProto }
 func newInputKeys() inputKeys   { return inputKeysProto }
 func newPromptKeys() promptKeys { return promptKeysProto }
