@@ -295,6 +295,11 @@ func (d *door) global(said, text string) bool {
 		d.say("Chat muted: notices from the server are still said. Say unmute chat to hear it again.")
 	case "unmute chat", "unmute":
 		d.muted = false
+		if d.lob != nil {
+			// Lines said while muted may reach the door only now: they
+			// stay unsaid.
+			d.lob.chat.news(d.cfg.Lobby.Chat())
+		}
 		d.say("Chat unmuted.")
 	default:
 		return false
