@@ -332,7 +332,9 @@ func (ss *session) Rename(ctx context.Context, name string) (store.Person, error
 func (ss *session) Hint(flags string) string { return ss.srv.hint(ss, flags) }
 
 // Play runs the game screen on the session, straight to table if named.
-func (ss *session) Play(table string) { ss.srv.interactive(ss, table) }
+func (ss *session) Play(table, event string) {
+	ss.srv.interactive(ss, first{table: table, event: event})
+}
 
 // setProgram records the session's Bubble Tea program, so that goodbye
 // and the end of input reach it.
@@ -413,7 +415,7 @@ func (srv *Server) handle(s ssh.Session) {
 		code = srv.commands.Run(ss, args)
 		_ = ss.Exit(code)
 	case ss.hasPty:
-		srv.interactive(ss, "")
+		srv.interactive(ss, first{})
 	default:
 		fmt.Fprintf(ss.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
 			srv.hint(ss, "-t"), srv.hint(ss, ""))

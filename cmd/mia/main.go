@@ -26,6 +26,7 @@ import (
 
 	"github.com/mia-game/mia/hostkeys"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/guard"
@@ -126,6 +127,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		return err
 	}
 	stop.push(func(context.Context) error { lob.Close(); return nil })
+	evs, err := events.Open(ctx, events.Config{Lobby: lob, Store: lobbystore.NewEvents(st), Log: logger,
+		MaxPerPerson: o.maxEventsPerPerson, MaxPerSource: o.maxEventsPerAddress})
+	if err != nil {
+		return err
+	}
+	stop.push(func(context.Context) error { evs.Close(); return nil })
 	if o.maexchenUDP != "" {
 		gw, err := maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
@@ -165,6 +172,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		// The store in every role; each interface is declared by its user.
 		Storage:   sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st, UDPNames: st},
 		Lobby:     lob,
+		Events:    evs,
 		Admins:    admins,
 		Allow:     allow,
 		Log:       logger,
@@ -225,7 +233,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webServed = make(chan error, 1)
 	)
 	if webLn != nil {
-		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
+		ws, err = web.New(web.Config{Lobby: lob, Events: evs, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
 			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season})
 		if err != nil {
 			return err

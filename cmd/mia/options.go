@@ -16,6 +16,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
@@ -51,6 +52,7 @@ type options struct {
 	// The budget by source address, whatever the keys (lobby/budget.go;
 	// admins exempt): lobby.NoLimit for no cap, lobby.NoRest for never.
 	maxTablesPerAddress, maxBotTablesPerAddress, maxBotTables int
+	maxEventsPerPerson, maxEventsPerAddress                 int
 	botTableIdle                                              time.Duration
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
@@ -111,6 +113,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	botTablesHere := fs.String("max-bot-tables-per-address", def("MIA_MAX_BOT_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxBotTablesPerSource)), "tables filled with built-in bots only from one address at once, whatever its keys; 0 for no cap (MIA_MAX_BOT_TABLES_PER_ADDRESS)")
 	botTables := fs.String("max-bot-tables", def("MIA_MAX_BOT_TABLES", strconv.Itoa(lobby.DefaultMaxBotTables)), "tables of built-in bots only the server runs at once, admins' aside; 0 for no cap (MIA_MAX_BOT_TABLES)")
 	botIdle := fs.String("bot-table-idle", def("MIA_BOT_TABLE_IDLE", lobby.DefaultBotTableIdle.String()), "how long a table of bots only plays on while nobody has it open before it rests (until someone opens it); admins' tables play on; 0: never rests (MIA_BOT_TABLE_IDLE)")
+	eventsMine := fs.String("max-events-per-person", def("MIA_MAX_EVENTS_PER_PERSON", strconv.Itoa(events.DefaultMaxPerPerson)), "events not closed one person may host, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_PERSON)")
+	eventsHere := fs.String("max-events-per-address", def("MIA_MAX_EVENTS_PER_ADDRESS", strconv.Itoa(events.DefaultMaxPerSource)), "events not closed made from one address (an IPv6 /64), whatever its keys; admins, loopback and --penalty-exempt sources are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_ADDRESS)")
 	sessions := fs.String("max-sessions-per-person", def("MIA_MAX_SESSIONS_PER_PERSON", strconv.Itoa(lim.MaxSessionsPerPerson)), "sessions one person may hold open at once (screens, bots, commands), every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_SESSIONS_PER_PERSON)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
@@ -176,6 +180,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		{"max-tables-per-address", *tablesHere, &o.maxTablesPerAddress},
 		{"max-bot-tables-per-address", *botTablesHere, &o.maxBotTablesPerAddress},
 		{"max-bot-tables", *botTables, &o.maxBotTables},
+		{"max-events-per-person", *eventsMine, &o.maxEventsPerPerson},
+		{"max-events-per-address", *eventsHere, &o.maxEventsPerAddress},
 	} {
 		if *c.n, err = count(c.name, c.v, 0); err != nil {
 			return options{}, err

@@ -200,7 +200,10 @@ func (e *Event) seatOf(info *Info, id string) Seat {
 	s := Seat{Event: e.name, State: info.State, Final: info.Final}
 	for _, st := range info.Standings {
 		if st.ID == id {
-			s.Table, s.Place, s.Points, s.Left = st.Table, st.Place, st.Points, st.Left
+			s.Place, s.Points, s.Left = st.Place, st.Points, st.Left
+			if _, open := e.live[st.Table]; open {
+				s.Table = st.Table // dealt there: its game has begun
+			}
 			break
 		}
 	}

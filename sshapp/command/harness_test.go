@@ -243,7 +243,7 @@ func (s *callerSession) Hint(flags string) string {
 	}
 	return "ssh " + flags + " -p 23234 mia.test"
 }
-func (s *callerSession) Play(table string)     { s.played = &table }
+func (s *callerSession) Play(table, _ string)  { s.played = &table }
 func (s *callerSession) GoodbyeReason() string { return "" }
 func (s *callerSession) Touch()                {}
 func (s *callerSession) Owed() int             { return 0 }
