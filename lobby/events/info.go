@@ -64,7 +64,8 @@ type Standing struct {
 	Rated  bool // Rating is read (overall, all time)
 	// Where is what they do now: "playing" (at Table), "waiting" (free
 	// and there: seated at the next table), "away" (not there: seated
-	// once back), "left", or "out" (a knockout put them out).
+	// once back), "left", or "out" (a knockout put them out); "" once
+	// the event is over.
 	Where string
 	Table string
 }
@@ -110,6 +111,8 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 		return "out", ""
 	case ok:
 		return "playing", t
+	case e.rec.State == Over || e.rec.State == Closed:
+		return "", ""
 	case e.here(en):
 		return "waiting", ""
 	}

@@ -76,7 +76,7 @@ func ServeEvent(ctx context.Context, cfg Config, s Session, me lobby.Player, nam
 		case l := <-in:
 			if l.tooLong {
 				bs.out.send(false, bs.errorLine(errBotTooLong))
-			} else if l.text != nil && len(l.text) > 0 {
+			} else if len(l.text) > 0 {
 				bs.out.send(false, bs.errorLine(errBotNotAsked))
 			}
 			if l.err != nil {
