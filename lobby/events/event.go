@@ -78,6 +78,9 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 		for _, id := range t.Players {
 			e.last[id] = t.Players
 		}
+		if t.Game != "" {
+			e.pending[t.Game] = true // read as it resumes: its standings are not final before
+		}
 	}
 	e.publish()
 	go e.loop()
@@ -143,6 +146,9 @@ func (e *Event) Stop(ctx context.Context, p lobby.Player) error {
 		}
 		e.cancel(timerStart)
 		e.rec.State = Stopping
+		if err := e.saved(actx); err != nil {
+			return err
+		}
 		return e.settle(actx)
 	})
 }
@@ -439,12 +445,12 @@ func (e *Event) resume(actx context.Context) {
 	}
 	known := map[string]bool{}
 	var games []string
+	for g := range e.pending {
+		games = append(games, g)
+	}
 	for i := range e.rec.Tables {
 		tr := &e.rec.Tables[i]
 		known[strings.ToLower(tr.Name)] = true
-		if tr.Game != "" {
-			games = append(games, tr.Game)
-		}
 		t, err := e.reg.cfg.Lobby.Table(tr.Name)
 		found := err == nil && t.Info().Event == e.name
 		switch {
@@ -481,7 +487,7 @@ func (e *Event) resume(actx context.Context) {
 		e.opening++
 		go e.adopt(t, tr, e.guests(tr.Players))
 	}
-	e.readResults(games)
+	e.fetch(games)
 	var ids []string
 	for _, en := range e.rec.Entrants {
 		ids = append(ids, en.ID)
@@ -548,7 +554,7 @@ func (e *Event) settle(actx context.Context) error {
 
 // finish ends the event: its standings are final.
 func (e *Event) finish(actx context.Context) {
-	e.rec.State, e.rec.Ended = Over, e.reg.cfg.Clock.Now().UTC()
+	e.rec.State, e.rec.Ended, e.rec.Concluded = Over, e.reg.cfg.Clock.Now().UTC(), true
 	e.cancel(timerEnd)
 	e.cancel(timerGather)
 	e.after(timerKeep, e.reg.cfg.KeepOver, e.putAway)
@@ -921,6 +927,12 @@ func (e *Event) readResults(games []string) {
 			ids = append(ids, g)
 		}
 	}
+	e.fetch(ids)
+}
+
+// fetch reads the results of the games ids, marked pending, off the
+// loop, and posts them back (got).
+func (e *Event) fetch(ids []string) {
 	if len(ids) == 0 {
 		return
 	}

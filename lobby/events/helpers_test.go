@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,6 +21,10 @@ import (
 // folder: restart stops them and opens them again on the same file.
 type world struct {
 	t     *testing.T
+	// botDelay is the built-in bots' pause before a move (lobby.NoDelay:
+	// none); on the world's manual clock, a game moves only as the test
+	// moves the clock (step).
+	botDelay time.Duration
 	path  string
 	st    *store.Store
 	lob   *lobby.Lobby
@@ -28,8 +34,14 @@ type world struct {
 }
 
 func newWorld(t *testing.T, cfg events.Config) *world {
+	return newWorldDelay(t, cfg, lobby.NoDelay)
+}
+
+// newWorldDelay is newWorld whose bots wait d before each move: their
+// games move only as the test moves the clock.
+func newWorldDelay(t *testing.T, cfg events.Config, d time.Duration) *world {
 	t.Helper()
-	w := &world{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), cfg: cfg}
+	w := &world{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), cfg: cfg, botDelay: d}
 	w.open()
 	t.Cleanup(w.close)
 	return w
@@ -42,7 +54,7 @@ func (w *world) open() {
 		w.t.Fatal(err)
 	}
 	w.st = st
-	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: w.clock, BotDelay: lobby.NoDelay})
+	lob, err := lobby.New(context.Background(), lobby.Config{Store: lobbystore.New(st), Clock: w.clock, BotDelay: w.botDelay})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -133,4 +145,96 @@ func ended(info events.Info) (over, scored int) {
 		}
 	}
 	return over, scored
+}
+
+// step moves the clock on by d at a time until ok holds of the event's
+// info, or fails the test after limit of it; between steps it waits for
+// the event to change, for a moment at most, so that the actors follow.
+func (w *world) step(e *events.Event, d, limit time.Duration, what string, ok func(events.Info) bool) events.Info {
+	w.t.Helper()
+	box, err := e.Watch(context.Background(), lobby.Player{Admin: true})
+	if err != nil {
+		w.t.Fatalf("watch %s: %v", e.Name(), err)
+	}
+	defer e.Unwatch(box)
+	for moved := time.Duration(0); ; moved += d {
+		if info := e.Info(); ok(info) {
+			return info
+		}
+		if moved > limit {
+			info := e.Info()
+			w.t.Fatalf("%s: no %s in %v; state %s, %d games, tables %+v", e.Name(), what, limit, info.State, len(info.Games), info.Tables)
+		}
+		w.clock.AdvanceWait(d)
+		select {
+		case <-box.Ready():
+			box.Take()
+		case <-time.After(20 * time.Millisecond): // the actors had nothing to follow
+		}
+	}
+}
+
+// recount counts every entrant's points again from the replays of the
+// event's games in the store, by the rules of PROTOCOL.md: a game's
+// points are the players who finished below (its standings), and in an
+// arena a win after two wins in a row counts double.
+func (w *world) recount(info events.Info) map[string]int {
+	w.t.Helper()
+	type game struct {
+		id      uint64
+		ended   time.Time
+		players []string
+		order   []int
+	}
+	var games []game
+	for _, g := range info.Games {
+		rec, _, err := w.st.Game(context.Background(), g.ID)
+		if err != nil {
+			w.t.Fatalf("game %s: %v", g.ID, err)
+		}
+		if !rec.Finished() {
+			continue
+		}
+		n, _ := strconv.ParseUint(rec.ID, 10, 64)
+		gm := game{id: n, ended: rec.Ended, order: rec.Standings}
+		for _, seat := range rec.Seats {
+			gm.players = append(gm.players, seat.Person)
+		}
+		games = append(games, gm)
+	}
+	sort.Slice(games, func(i, j int) bool {
+		if !games[i].ended.Equal(games[j].ended) {
+			return games[i].ended.Before(games[j].ended)
+		}
+		return games[i].id < games[j].id
+	})
+	points, streak := map[string]int{}, map[string]int{}
+	for _, g := range games {
+		for place, seat := range g.order {
+			id := g.players[seat]
+			p := len(g.order) - 1 - place
+			if place == 0 {
+				if info.Format == events.Arena && streak[id] >= 2 {
+					p *= 2
+				}
+				streak[id]++
+			} else {
+				streak[id] = 0
+			}
+			points[id] += p
+		}
+	}
+	return points
+}
+
+// sameAsRecount fails the test unless the event's standings hold the
+// points a recount of its games' replays gives.
+func (w *world) sameAsRecount(info events.Info) {
+	w.t.Helper()
+	want := w.recount(info)
+	for _, s := range info.Standings {
+		if s.Points != want[s.ID] {
+			w.t.Errorf("%s has %d points; a recount of the replays gives %d", s.Name, s.Points, want[s.ID])
+		}
+	}
 }

@@ -163,7 +163,7 @@ func (e *Event) build() *Info {
 		}
 	}
 	info.Final = (r.State == Over || r.State == Closed) && len(e.pending) == 0
-	if info.Final && len(info.Standings) > 0 && r.State == Over && info.Standings[0].Games+info.Standings[0].Byes > 0 {
+	if info.Final && len(info.Standings) > 0 && r.Concluded && info.Standings[0].Games+info.Standings[0].Byes > 0 {
 		c := info.Standings[0]
 		info.Champion = &c
 	}

@@ -127,11 +127,14 @@ type Record struct {
 	Ends     time.Time      `json:"ends,omitzero"` // an arena's end of seating
 	Ended    time.Time      `json:"ended,omitzero"`
 	Closed   time.Time      `json:"closed,omitzero"`
-	Round    int            `json:"round,omitempty"` // Swiss and knockout: the round in play, from 1
-	Entrants []Entrant      `json:"entrants"`
-	Tables   []TableRec     `json:"tables,omitempty"`
-	Byes     []Bye          `json:"byes,omitempty"`
-	Next     int            `json:"next"` // the number of its next table
+	// Concluded: it came to its end (Over), closed or not since: its
+	// standings have a champion.
+	Concluded bool       `json:"concluded,omitempty"`
+	Round     int        `json:"round,omitempty"` // Swiss and knockout: the round in play, from 1
+	Entrants  []Entrant  `json:"entrants"`
+	Tables    []TableRec `json:"tables,omitempty"`
+	Byes      []Bye      `json:"byes,omitempty"`
+	Next      int        `json:"next"` // the number of its next table
 }
 
 // Entrant is one who entered the event.
