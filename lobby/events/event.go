@@ -84,7 +84,6 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 	}
 	e.publish()
 	go e.loop()
-	e.post(e.resume)
 	return e
 }
 

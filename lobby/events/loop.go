@@ -20,6 +20,7 @@ func (e *Event) loop() {
 	defer close(e.done)
 	defer e.closePosts()
 	actx := e.ctx
+	e.safely(actx, e.resume) // first, before any request
 	for {
 		select {
 		case r := <-e.reqs:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
@@ -305,6 +306,9 @@ func (r *Registry) record(host lobby.Player, s Settings) (Record, error) {
 		return Record{}, lobby.Reword(ErrBadSetting, "--bots %d: not a number of bots", s.Bots)
 	case s.Bots > 0 && s.Who == People:
 		return Record{}, lobby.Reword(ErrBadSetting, "an event for people only takes no bots")
+	}
+	if s.Rules == (engine.Options{}) {
+		s.Rules = engine.DefaultOptions()
 	}
 	if most := r.cfg.MaxBots; !host.Admin && most >= 0 && s.Bots > most {
 		return Record{}, &lobby.LimitError{Rule: ErrTooManyBots, Limit: most}
