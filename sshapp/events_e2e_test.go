@@ -1,0 +1,207 @@
+package sshapp
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/sshapp/command"
+)
+
+// eventDoc runs `event NAME --json` as who.
+func (e *recEnv) eventDoc(t *testing.T, who, name string) command.EventJSON {
+	t.Helper()
+	r := e.run(t, e.key(t, who), "event "+name+" --json")
+	if r.code != 0 {
+		t.Fatalf("event %s: %+v", name, r)
+	}
+	var doc command.EventJSON
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("event %s --json: %v\n%s", name, err, r.stdout)
+	}
+	return doc
+}
+
+// TestArenaOverSSH plays an arena end to end through the server's doors:
+// made and started by commands, two built-in bots and a bot of the line
+// protocol entered with bot --event, which is seated at one table after
+// another (each seating begun with JOINED) until the host stops the
+// event: EVENT OVER with its place and points, and exit 0. `event NAME
+// --json`, `history --event` and the wall on the web tell the same
+// games and points.
+func TestArenaOverSSH(t *testing.T) {
+	t.Parallel()
+	we := startWebServer(t, true)
+	e := we.recEnv
+	if r := e.run(t, e.key(t, "alice"), "event create spring --seats 2 --bots 2 --lasts 30m --lives 1"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	bot, err := dialBot(e.addr, e.key(t, "robo"), "robo", "--event spring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bot.close()
+	if _, err := bot.expect("HELLO;robo;"); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.run(t, e.key(t, "alice"), "event start spring"); r.code != 0 || !strings.Contains(r.stdout, "has started") {
+		t.Fatalf("start: %+v", r)
+	}
+	move := newSimpleMove(7)
+	joined, over := 0, 0
+	var last string
+	for over < 3 {
+		l, err := bot.line()
+		if err != nil {
+			t.Fatalf("after %d games: %v", over, err)
+		}
+		switch {
+		case strings.HasPrefix(l, "JOINED;spring-"):
+			joined++
+		case strings.HasPrefix(l, "GAME OVER;"):
+			over++
+		case strings.HasPrefix(l, "ERROR;"):
+			t.Fatalf("the server said %q", l)
+		}
+		if a := move.answer(l); a != "" {
+			if err := bot.send(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		last = l
+	}
+	if joined != over || joined < 3 {
+		t.Fatalf("%d seatings for %d games (last %q)", joined, over, last)
+	}
+	if r := e.run(t, e.key(t, "alice"), "event stop spring"); r.code != 0 {
+		t.Fatalf("stop: %+v", r)
+	}
+	var end string
+	for {
+		l, err := bot.line()
+		if err != nil {
+			t.Fatalf("no EVENT OVER: %v", err)
+		}
+		if a := move.answer(l); a != "" {
+			_ = bot.send(a)
+		}
+		if strings.HasPrefix(l, "EVENT OVER;") {
+			end = l
+			break
+		}
+	}
+	if code, err := bot.exitCode(5 * time.Second); err != nil || code != 0 {
+		t.Fatalf("the bot's session ended with %d, %v", code, err)
+	}
+	doc := e.eventDoc(t, "carol", "spring")
+	if doc.Event.State != "over" || !doc.Final || doc.Champion == nil {
+		t.Fatalf("after the end: %+v", doc.Event)
+	}
+	var robo *command.StandingJSON
+	for i, s := range doc.Standings {
+		if s.Name == "robo" {
+			robo = &doc.Standings[i]
+		}
+	}
+	if robo == nil || !robo.Bot || robo.Games < 3 || robo.Rating == nil {
+		t.Fatalf("robo's standing: %+v", robo)
+	}
+	if want := "EVENT OVER;spring;" + strconv.Itoa(robo.Place) + ";" + strconv.Itoa(robo.Points); end != want {
+		t.Errorf("the bot heard %q, the standings say %q", end, want)
+	}
+	r := e.run(t, e.key(t, "carol"), "history --event spring --json --limit 200")
+	var hist command.HistoryJSON
+	if err := json.Unmarshal([]byte(r.stdout), &hist); err != nil || r.code != 0 {
+		t.Fatalf("history --event: %v %+v", err, r)
+	}
+	if len(hist.Games) != len(doc.Games) {
+		t.Errorf("history --event lists %d games, the event %d", len(hist.Games), len(doc.Games))
+	}
+	status, page := get(t, we.base+"/events/spring")
+	if status != http.StatusOK || !strings.Contains(page, "robo") || !strings.Contains(page, "Champion") || !strings.Contains(page, "<svg class=\"chart points\"") {
+		t.Fatalf("the wall: %d\n%s", status, page)
+	}
+	if _, list := get(t, we.base+"/events"); !strings.Contains(list, `href="/events/spring"`) {
+		t.Errorf("/events does not list spring")
+	}
+}
+
+// TestPrivateEventAtEveryDoor: to a stranger, a private event is not
+// there, at every door: `event NAME` and its subcommands, `events`,
+// `history --event`, `bot --event`, the screen (`play --event`) and the
+// web window answer as they answer a name no event has. An invite code
+// lets one in; its web link opens its wall.
+func TestPrivateEventAtEveryDoor(t *testing.T) {
+	t.Parallel()
+	we := startWebServer(t, true)
+	e := we.recEnv
+	if r := e.run(t, e.key(t, "host"), "event create den --private --seats 2 --bots 1"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	for _, cmd := range []string{"event %s", "event join %s", "event leave %s", "event start %s", "event close %s", "event invite %s",
+		"history --event %s"} {
+		for _, name := range []string{"den", "nosuch"} {
+			r := e.run(t, e.key(t, "eve"), strings.Replace(cmd, "%s", name, 1))
+			want := "mia: no such event: " + name + "\n"
+			if r.code != 1 || r.stderr != want {
+				t.Errorf("%s: %+v, want %q", strings.Replace(cmd, "%s", name, 1), r, want)
+			}
+		}
+	}
+	if r := e.run(t, e.key(t, "eve"), "events"); strings.Contains(r.stdout, "den") {
+		t.Errorf("events lists den to a stranger:\n%s", r.stdout)
+	}
+	for _, name := range []string{"den", "nosuch"} {
+		got := e.botAnswer(t, "eve", "--event "+name)
+		if got.code != 1 || !strings.HasSuffix(got.stdout, "ERROR;event "+name+": no such event") {
+			t.Errorf("bot --event %s: %+v", name, got)
+		}
+		sc := playScreen(t, e.connect(t, e.key(t, "eve")), "play --event "+name)
+		sc.waitFor(t, "could not open the event "+name+": no such event", 5*time.Second)
+		status, _ := get(t, we.base+"/events/"+name)
+		if status != http.StatusNotFound {
+			t.Errorf("/events/%s: %d", name, status)
+		}
+	}
+	r := e.run(t, e.key(t, "host"), "event invite den --json")
+	var inv command.EventInviteJSON
+	if err := json.Unmarshal([]byte(r.stdout), &inv); err != nil || inv.Code == "" {
+		t.Fatalf("invite: %v %+v", err, r)
+	}
+	if r := e.run(t, e.key(t, "eve"), "event join den wrongcode1"); r.code != 1 || !strings.Contains(r.stderr, "no private event") {
+		t.Errorf("a wrong code: %+v", r)
+	}
+	if r := e.run(t, e.key(t, "eve"), "event join den "+inv.Code); r.code != 0 {
+		t.Fatalf("join with the code: %+v", r)
+	}
+	if doc := e.eventDoc(t, "eve", "den"); len(doc.Standings) != 2 {
+		t.Fatalf("a member sees %d entrants", len(doc.Standings))
+	}
+	r = e.run(t, e.key(t, "host"), "event link den --json")
+	var link command.EventLinkJSON
+	if err := json.Unmarshal([]byte(r.stdout), &link); err != nil || !strings.Contains(link.URL, "?link=") {
+		t.Fatalf("link: %v %+v", err, r)
+	}
+	if status, page := get(t, link.URL); status != http.StatusOK || !strings.Contains(page, "den") {
+		t.Fatalf("the wall by its link: %d", status)
+	}
+	resp, err := http.Get(strings.Replace(link.URL, "/events/den?", "/events/den/events?", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rd := bufio.NewReader(resp.Body)
+	for {
+		l, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the stream ended: %v", err)
+		}
+		if l == "event: table\n" {
+			break
+		}
+	}
+}
