@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
 )
 
@@ -205,3 +206,47 @@ func TestPrivateEventAtEveryDoor(t *testing.T) {
 		}
 	}
 }
+
+// TestEventScreenTakesYouToYourTable: a person who joins from the event's
+// screen is seated and taken to their table as the game there begins,
+// and back to the standings once it is over; from the lobby, the event
+// is listed with its state and opened with enter.
+func TestEventScreenTakesYouToYourTable(t *testing.T) {
+	t.Parallel()
+	e := startRecServerWith(t, lobbyConfigBots(), nil)
+	if r := e.run(t, e.key(t, "host"), "event create spring --seats 2 --bots 1 --lasts 30m --lives 1 --starts now"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	sc := openScreen(t, e.connect(t, e.key(t, "ann")), 80, 24)
+	sc.waitFor(t, "spring", 5*time.Second)
+	sc.waitFor(t, "arena · running", 5*time.Second)
+	sc.send(t, "\r") // the first row: the event
+	sc.waitFor(t, "You are not in it: press J to join.", 5*time.Second)
+	sc.send(t, "J")
+	sc.waitFor(t, "mia  spring-1 · ", 10*time.Second) // the table screen: seated, the game begun
+	at := len(sc.out.String())
+	sc.send(t, "s")
+	sc.waitFor(t, "yes, leave", 5*time.Second)
+	sc.send(t, "y")
+	deadline := time.Now().Add(15 * time.Second)
+	back := func() bool {
+		out := sc.out.String()[at:]
+		return strings.Contains(out, "POINTS") || strings.Contains(out, "mia  spring-2 · ")
+	}
+	for !back() {
+		if time.Now().After(deadline) {
+			out := sc.out.String()
+			t.Fatalf("not back at the standings; the screen shows:\n%q", out[max(at, len(out)-2000):])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	doc := e.eventDoc(t, "host", "spring")
+	for _, s := range doc.Standings {
+		if s.Name == "ann" && s.Games < 1 {
+			t.Errorf("ann's standing: %+v", s)
+		}
+	}
+}
+
+// lobbyConfigBots is a lobby whose built-in bots move at once.
+func lobbyConfigBots() lobby.Config { return lobby.Config{BotDelay: lobby.NoDelay} }

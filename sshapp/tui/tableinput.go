@@ -650,6 +650,15 @@ func (m *tableScreen) eventBack() tea.Cmd {
 		return nil
 	}
 	m.backAt = m.snap.GameID
-	game := m.backAt
-	return ask(m, tea.Tick(eventBackAfter, func(time.Time) tea.Msg { return eventBackMsg{game: game} }))
+	game, done := m.backAt, m.c.cfg.Done
+	return ask(m, func() tea.Msg {
+		t := time.NewTimer(eventBackAfter)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return eventBackMsg{game: game}
+		case <-done:
+			return nil
+		}
+	})
 }
