@@ -33,8 +33,8 @@ type recEnv struct {
 	lobby  *lobby.Lobby
 	events *events.Registry
 	keys   map[string]gossh.Signer
-	fps   map[string]string
-	ids   map[string]string // name -> person id
+	fps    map[string]string
+	ids    map[string]string // name -> person id
 	// scripted: the dice are a test's script, so games carry no proof.
 	scripted bool
 

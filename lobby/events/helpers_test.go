@@ -20,17 +20,17 @@ import (
 // world is a server's lobby and events on a real store, in a test's
 // folder: restart stops them and opens them again on the same file.
 type world struct {
-	t     *testing.T
+	t *testing.T
 	// botDelay is the built-in bots' pause before a move (lobby.NoDelay:
 	// none); on the world's manual clock, a game moves only as the test
 	// moves the clock (step).
 	botDelay time.Duration
-	path  string
-	st    *store.Store
-	lob   *lobby.Lobby
-	reg   *events.Registry
-	clock *lobbytest.Clock
-	cfg   events.Config
+	path     string
+	st       *store.Store
+	lob      *lobby.Lobby
+	reg      *events.Registry
+	clock    *lobbytest.Clock
+	cfg      events.Config
 }
 
 func newWorld(t *testing.T, cfg events.Config) *world {
