@@ -412,6 +412,7 @@ func (e *Event) begin(actx context.Context) {
 		e.freeSince[id] = e.reg.cfg.Clock.Now()
 	}
 	e.reg.log.Info("event started", "event", e.name, "format", e.rec.Format, "entrants", len(e.rec.Entrants))
+	e.notice(Notice{Kind: NoticeStarted})
 	e.save(actx)
 }
 
@@ -558,6 +559,7 @@ func (e *Event) finish(actx context.Context) {
 	e.cancel(timerGather)
 	e.after(timerKeep, e.reg.cfg.KeepOver, e.putAway)
 	e.reg.log.Info("event over", "event", e.name, "games", len(e.rec.Tables))
+	e.notice(Notice{Kind: NoticeOver}) // its champion once its results are read: Info.Champion
 	e.save(actx)
 }
 
@@ -807,6 +809,9 @@ func (e *Event) opened(actx context.Context, name string, t *lobby.Table, sub *l
 	}
 	e.live[name] = &liveTable{t: t, sub: sub}
 	go e.follow(name, sub)
+	for _, id := range tr.Players {
+		e.notice(Notice{Kind: NoticeSeated, Person: id, Table: name})
+	}
 	e.safeSettle(actx)
 }
 
@@ -1010,4 +1015,13 @@ func (e *Event) save(actx context.Context) bool {
 	e.unsaved++
 	e.after(timerSave, d, func(actx context.Context) { e.save(actx) })
 	return false
+}
+
+// notice tells Config.Notices, if set, of n: the door the alerts take
+// (webhooks, terminal notices) to what an event does.
+func (e *Event) notice(n Notice) {
+	if f := e.reg.cfg.Notices; f != nil {
+		n.Event, n.Private, n.At = e.name, e.rec.Private, e.reg.cfg.Clock.Now().UTC()
+		f(n)
+	}
 }

@@ -313,3 +313,37 @@ func TestPrivateEvent(t *testing.T) {
 		t.Fatal("not listed to a member")
 	}
 }
+
+// TestNotices: the door the alerts take hears an event start, each
+// entrant seated, and its end.
+func TestNotices(t *testing.T) {
+	ctx := context.Background()
+	got := make(chan events.Notice, 100)
+	w := newWorld(t, events.Config{Notices: func(n events.Notice) {
+		select {
+		case got <- n:
+		default:
+		}
+	}})
+	host := w.person("host")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "news", Format: events.Knockout, Seats: 2, Rules: quick(), Bots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+	var kinds []string
+	for len(kinds) < 4 {
+		n := <-got
+		if n.Event != "news" {
+			t.Fatalf("a notice of %q", n.Event)
+		}
+		kinds = append(kinds, n.Kind)
+	}
+	want := []string{events.NoticeStarted, events.NoticeSeated, events.NoticeSeated, events.NoticeOver}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("notices %v, want %v", kinds, want)
+	}
+}
