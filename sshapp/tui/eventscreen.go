@@ -305,9 +305,15 @@ func (m *eventScreen) call(done string, fn func(ctx context.Context) error) tea.
 // The standings' columns: place, name, points, games, wins, rating.
 const evPlaceW, evPointsW, evGamesW, evRatingW = 4, 7, 6, 6
 
-// layout draws the standings into the list's viewport.
+// layout draws the standings into the list's viewport, and offers the
+// keys that act now.
 func (m *eventScreen) layout() {
 	s := m.c.s
+	st, in := m.me()
+	open := m.have && m.info.State != events.Over && m.info.State != events.Closed && m.info.State != events.Stopping
+	m.keys.Join.SetEnabled(open && (!in || st.Left))
+	m.keys.Leave.SetEnabled(open && in && !st.Left && !st.Bot)
+	m.keys.Start.SetEnabled(m.have && m.info.State == events.Scheduled && (m.info.HostID == m.c.cfg.Player.ID || m.c.cfg.Player.Admin))
 	helpH := m.c.helpHeight(m, 3)
 	tables := min(len(m.info.Tables), 3)
 	sizeView(&m.list, m.w, max(1, m.h-6-tables-helpH))

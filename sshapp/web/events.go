@@ -213,7 +213,8 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 	type tableLink struct{ Name, URL, Players, State string }
 	d := struct {
 		State, Countdown, Champion string
-		Left                       int64 // ms to the countdown's end, for the page's clock
+		Clock                      string // the countdown as it stands when sent
+		Left                       int64  // ms to the countdown's end, for the page's clock
 		Standings                  []standingRow
 		Tables                     []tableLink
 		Chart                      template.HTML
@@ -222,12 +223,13 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 	var until time.Time
 	switch {
 	case info.State == events.Scheduled && !info.StartsAt.IsZero():
-		until, d.Countdown = info.StartsAt, "starts in"
+		until, d.State, d.Countdown = info.StartsAt, "scheduled", "starts in"
 	case info.State == events.Running && !info.Ends.IsZero():
-		until, d.Countdown = info.Ends, "left"
+		until, d.State, d.Countdown = info.Ends, "running", "left"
 	}
 	if !until.IsZero() {
 		d.Left = max(0, until.Sub(now).Milliseconds())
+		d.Clock = words.Countdown(until.Sub(now))
 	}
 	if info.Champion != nil {
 		d.Champion = words.Label(info.Champion.Name, info.Champion.Bot) + ", " + words.Plural(info.Champion.Points, "1 point", "points")
