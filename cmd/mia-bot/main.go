@@ -40,8 +40,8 @@ import (
 // options are the command line.
 type options struct {
 	key, host, table, event, name, knownHosts string
-	port, games                        int
-	insecure, verbose                  bool
+	port, games                               int
+	insecure, verbose                         bool
 }
 
 func main() {

@@ -28,9 +28,9 @@ func (c *counter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); return 
 // them for c.hold and reports what they cost the server.
 func runHold(c config, out io.Writer) error {
 	switch c.scenario {
-	case "prompt", "lobby", "watch", "web":
+	case "prompt", "lobby", "watch", "web", "event":
 	default:
-		return fmt.Errorf("scenario %q: want prompt, lobby, watch or web", c.scenario)
+		return fmt.Errorf("scenario %q: want prompt, lobby, watch, web or event", c.scenario)
 	}
 	if c.n < 1 || c.par < 1 {
 		return errors.New("-n and -par must be at least 1")
@@ -46,8 +46,11 @@ func runHold(c config, out io.Writer) error {
 		_, _ = rand.Read(b)
 		c.prefix = "l" + hex.EncodeToString(b)
 	}
-	if c.scenario == "web" {
+	switch c.scenario {
+	case "web":
 		return runWeb(c, out)
+	case "event":
+		return runEvent(c, out)
 	}
 	perTable := 0
 	if c.scenario == "watch" {

@@ -18,6 +18,9 @@
 //	mia-loadtest -scenario web -http 127.0.0.1:8080 -n 2000 -hold 30s -tables 200 -pid PID
 //	                                                            # browsers' event streams of those tables
 //	                                                            # (the web window, mia --http-addr)
+//	mia-loadtest -scenario event -n 4 -bots 48 -hold 10m -pid PID
+//	                                                            # an arena of 48 built-in bots and 4
+//	                                                            # bots of the line protocol (bot --event)
 //
 // Each session (and each browser's stream) dials from its own loopback
 // source address (127.0.x.y), so the per-source caps do not apply. It prints the connect rate and
@@ -65,6 +68,8 @@ type config struct {
 	prefix   string
 	ready    string
 	http     string // the web window's address, for the web scenario
+	bots     int    // event: built-in bots
+	seats    int    // event: seats a table
 }
 
 func run(args []string, out io.Writer) error {
@@ -82,6 +87,8 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&c.par, "par", 32, "sessions connecting at once")
 	fs.IntVar(&c.tables, "tables", 10, "watch, web: tables of 4 built-in bots, n/tables watchers each")
 	fs.StringVar(&c.http, "http", "", "web: the server's web window (mia --http-addr), loopback only")
+	fs.IntVar(&c.bots, "bots", 48, "event: built-in bots entered (at most 48)")
+	fs.IntVar(&c.seats, "seats", 4, "event: seats at each of its tables")
 	fs.StringVar(&c.prefix, "prefix", "", "lobby, watch, web: names PREFIX<i> and tables PREFIXt<i> (default: random, so runs do not collide)")
 	fs.StringVar(&c.ready, "ready", "", "create this file once every session is in (for scripts that profile the hold)")
 	if err := fs.Parse(args); err != nil {

@@ -52,7 +52,7 @@ type options struct {
 	// The budget by source address, whatever the keys (lobby/budget.go;
 	// admins exempt): lobby.NoLimit for no cap, lobby.NoRest for never.
 	maxTablesPerAddress, maxBotTablesPerAddress, maxBotTables int
-	maxEventsPerPerson, maxEventsPerAddress                 int
+	maxEventsPerPerson, maxEventsPerAddress                   int
 	botTableIdle                                              time.Duration
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string

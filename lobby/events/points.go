@@ -145,6 +145,13 @@ func Tally(rec *Record, results map[string]Result) []Score {
 			}
 		}
 	}
+	if rec.Format == Knockout && rec.Round > 0 {
+		for i := range scores {
+			if s := &scores[i]; !s.Out && s.Reached < rec.Round-1 {
+				s.Out = true // not in the round before this one: away when it was dealt
+			}
+		}
+	}
 	Rank(rec.Format, scores)
 	return scores
 }

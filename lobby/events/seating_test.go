@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 func ids(n int) []string {
@@ -206,5 +207,24 @@ func TestKnockoutSeeding(t *testing.T) {
 				t.Fatalf("n=%d seats=%d: %d placed", n, seats, got)
 			}
 		}
+	}
+}
+
+// TestKnockoutAwayIsOut: an entrant who played no round of a knockout
+// (away when it was dealt) is out once a later round is dealt, ranked
+// below those still in.
+func TestKnockoutAwayIsOut(t *testing.T) {
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	rec := &Record{Format: Knockout, Round: 2, Entrants: []Entrant{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "away"}},
+		Tables: []TableRec{{Name: "k-1", Round: 1, Players: []string{"a", "b"}, Game: "1"}, {Name: "k-2", Round: 2, Players: []string{"a", "c"}}},
+		Byes:   []Bye{{Round: 1, ID: "c"}}}
+	results := map[string]Result{"1": {Game: "1", Players: []string{"a", "b"}, Standings: []int{0, 1}, Ended: at}}
+	scores := Tally(rec, results)
+	order := make([]string, len(scores))
+	for i, s := range scores {
+		order[i] = s.ID
+	}
+	if !slices.Equal(order[:2], []string{"a", "c"}) || !scores[2].Out || !scores[3].Out {
+		t.Fatalf("ranked %v (%+v)", order, scores)
 	}
 }
