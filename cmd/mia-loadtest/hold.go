@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"slices"
 	"strings"
@@ -176,25 +175,11 @@ var stepNames = [...]string{"handshake", "name", "screen"}
 // step not taken).
 func holdSession(c config, i, perTable int, rx io.Writer) (*gossh.Client, [len(stepNames)]time.Duration, error) {
 	var took [len(stepNames)]time.Duration
-	signer, err := newSigner()
+	t0 := time.Now()
+	cl, err := dialFrom(c, i)
 	if err != nil {
 		return nil, took, err
 	}
-	t0 := time.Now()
-	src := &net.TCPAddr{IP: net.IPv4(127, byte(i/(250*250)), byte(1+i/250%250), byte(1+i%250))}
-	d := net.Dialer{LocalAddr: src, Timeout: 30 * time.Second}
-	nc, err := d.Dial("tcp", c.addr)
-	if err != nil {
-		return nil, took, fmt.Errorf("dial from %s: %w", src.IP, err)
-	}
-	cfg := &gossh.ClientConfig{User: "load", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 30 * time.Second}
-	cc, chans, reqs, err := gossh.NewClientConn(nc, c.addr, cfg)
-	if err != nil {
-		nc.Close()
-		return nil, took, fmt.Errorf("handshake: %w", err)
-	}
-	cl := gossh.NewClient(cc, chans, reqs)
 	fail := func(err error) (*gossh.Client, [len(stepNames)]time.Duration, error) {
 		cl.Close()
 		return nil, took, err

@@ -114,15 +114,8 @@ func (s *Server) eventEvents(w http.ResponseWriter, r *http.Request) {
 		s.notFound(w, r)
 		return
 	}
-	ip := ipOf(r.RemoteAddr)
-	switch s.addrs.openStream(ip) {
-	case streamAddrCap:
-		w.Header().Set("Retry-After", "10")
-		s.plain(w, http.StatusTooManyRequests, "Too many live pages open from your address.")
-		return
-	case streamAllCap:
-		w.Header().Set("Retry-After", "30")
-		s.plain(w, http.StatusServiceUnavailable, "The server follows as many live pages as it can: try again soon.")
+	ip, ok := s.streamSlot(w, r, "live pages")
+	if !ok {
 		return
 	}
 	defer s.addrs.closeStream(ip)
