@@ -104,16 +104,22 @@ func (e *Event) mayRun(p lobby.Player) error {
 	return nil
 }
 
+// runBy checks that p may run the event: one it does not show itself to
+// is not there (ErrNoEvent), then its host or an admin.
+func (e *Event) runBy(p lobby.Player) error {
+	if !e.sees(p) {
+		return ErrNoEvent
+	}
+	return e.mayRun(p)
+}
+
 // sees reports whether p may see the event (the lobby's rule of tables).
 func (e *Event) sees(p lobby.Player) bool { return p.Viewer().Sees(e.rec.Access()) }
 
 // Start starts a scheduled event now (its host or an admin).
 func (e *Event) Start(ctx context.Context, p lobby.Player) error {
 	return e.do(ctx, func(actx context.Context) error {
-		if !e.sees(p) {
-			return ErrNoEvent
-		}
-		if err := e.mayRun(p); err != nil {
+		if err := e.runBy(p); err != nil {
 			return err
 		}
 		switch e.rec.State {
@@ -131,10 +137,7 @@ func (e *Event) Start(ctx context.Context, p lobby.Player) error {
 // and count, then the event is over. A scheduled event is over at once.
 func (e *Event) Stop(ctx context.Context, p lobby.Player) error {
 	return e.do(ctx, func(actx context.Context) error {
-		if !e.sees(p) {
-			return ErrNoEvent
-		}
-		if err := e.mayRun(p); err != nil {
+		if err := e.runBy(p); err != nil {
 			return err
 		}
 		switch e.rec.State {
@@ -157,10 +160,7 @@ func (e *Event) Stop(ctx context.Context, p lobby.Player) error {
 // more, and its record and games stay (event NAME, history --event).
 func (e *Event) Close(ctx context.Context, p lobby.Player) error {
 	err := e.do(ctx, func(actx context.Context) error {
-		if !e.sees(p) {
-			return ErrNoEvent
-		}
-		if err := e.mayRun(p); err != nil {
+		if err := e.runBy(p); err != nil {
 			return err
 		}
 		if e.rec.State == Closed {
@@ -313,10 +313,7 @@ const maxInvites = 64
 // an admin), valid until expires.
 func (e *Event) Invite(ctx context.Context, p lobby.Player, code string, expires time.Time) error {
 	return e.do(ctx, func(actx context.Context) error {
-		if !e.sees(p) {
-			return ErrNoEvent
-		}
-		if err := e.mayRun(p); err != nil {
+		if err := e.runBy(p); err != nil {
 			return err
 		}
 		if !e.rec.Private {
@@ -343,10 +340,7 @@ func hashCode(code string) string {
 // then on open to the same link.
 func (e *Event) Link(ctx context.Context, p lobby.Player, revoke bool) (string, error) {
 	return doValue(ctx, e, func(actx context.Context) (string, error) {
-		if !e.sees(p) {
-			return "", ErrNoEvent
-		}
-		if err := e.mayRun(p); err != nil {
+		if err := e.runBy(p); err != nil {
 			return "", err
 		}
 		if !e.rec.Private {
