@@ -34,7 +34,7 @@ func runEvent(c config, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer host.Close()
+	defer func() { host.Close() }()
 	if _, err := execute(host, "name "+c.prefix+"host"); err != nil {
 		return fmt.Errorf("name the host: %w", err)
 	}
@@ -95,6 +95,15 @@ wait:
 	case err := <-errs:
 		return err
 	default:
+	}
+	// The host's connection has been idle for the whole event: the
+	// server's idle timeout may have ended it. A new one reads the end.
+	host.Close()
+	if host, err = dialFrom(c, 250*250-2); err != nil {
+		return err
+	}
+	if _, err := execute(host, "name "+c.prefix+"reader"); err != nil {
+		return fmt.Errorf("name the reader: %w", err)
 	}
 	doc, err := execute(host, "event "+name+" --json")
 	if err != nil {
