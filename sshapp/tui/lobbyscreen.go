@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -241,11 +242,12 @@ func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
 	}
 }
 
-// setEvents replaces the events listed, keeping the table selected
+// setEvents replaces the events listed (those running and to start; an
+// event over is left to the events command), keeping the table selected
 // selected.
 func (m *lobbyScreen) setEvents(list []events.Info) {
 	sel, had := m.selected()
-	m.events = list
+	m.events = slices.DeleteFunc(list, func(e events.Info) bool { return e.State == events.Over || e.State == events.Closed })
 	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(m.tables)-1))
 	for i, t := range m.tables {
 		if had && t.Name == sel.Name {
