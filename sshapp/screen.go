@@ -102,6 +102,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model
 			return np.ID, np.Name, nil
 		},
 		Hint:     srv.hint(ss, ""),
+		Plain:    srv.hint(ss, "-t") + " plain",
 		Renderer: r,
 		Styles:   srv.styles.For(r),
 		Table:    to.table,

@@ -18,6 +18,10 @@ func runPlay(_ context.Context, c *Call) int {
 	case len(c.Args) != 0:
 		return c.Usage()
 	}
+	if _, _, ok := c.Session.Pty(); !ok && WantsPlain(c.Session, c.Person) {
+		c.Session.Plain(table, event)
+		return ExitOK
+	}
 	if _, _, ok := c.Session.Pty(); !ok {
 		line := "play"
 		switch {
@@ -26,7 +30,8 @@ func runPlay(_ context.Context, c *Call) int {
 		case event != "":
 			line += " --event " + event
 		}
-		return c.Refuse("the game screen needs a terminal:  %s %s", c.Session.Hint("-t"), words.Clean(line, 64))
+		return c.Refuse("the game screen needs a terminal:  %s %s (or, for a screen reader or a simple terminal, the plain mode:  %s)",
+			c.Session.Hint("-t"), words.Clean(line, 64), c.Hint("plain "+words.Clean(line, 64)))
 	}
 	c.Session.Play(table, event)
 	return ExitOK
