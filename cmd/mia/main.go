@@ -138,12 +138,13 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
 			MaxPlayers: o.maexchenPlayers, NameHold: o.maexchenNameHold, Exempt: o.penaltyExempt,
+			Finished: doorOf(evs, o.maexchenEvent, o.maexchenTable),
 		})
 		if err != nil {
 			return err
 		}
 		stop.push(func(context.Context) error { gw.Close(); return nil })
-		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
+		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout, "event", o.maexchenEvent)
 	} else if err := maexchen.SweepNames(ctx, maexchenRecords{st}, time.Now(), o.maexchenNameHold); err != nil {
 		// The bots' names it holds stay so; an admin frees them.
 		lg.Warn("could not sweep the Mäxchen bots' names", "err", err)
@@ -327,4 +328,14 @@ func readKeys(path string) (sshapp.KeySet, error) {
 		return nil, nil
 	}
 	return sshapp.ReadKeySet(path)
+}
+
+// doorOf makes the Mäxchen gateway a door of the event named: each game
+// that ends at its table counts there (events.Registry.DoorGame); nil for
+// no event.
+func doorOf(evs *events.Registry, event, table string) func(game string, players []lobby.Player) {
+	if event == "" {
+		return nil
+	}
+	return func(game string, players []lobby.Player) { _ = evs.DoorGame(event, table, game, players) }
 }

@@ -38,6 +38,7 @@ type options struct {
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
 	maexchenUDP      string
 	maexchenTable    string
+	maexchenEvent    string // the event the gateway is a door of; "" for none
 	maexchenTimeout  time.Duration
 	maexchenPlayers  int           // players registered at once
 	maexchenNameHold time.Duration // a quiet bot's name stays its address's; -1: not held
@@ -97,6 +98,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", lobby.DefaultBotDelay.String()), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
+	mxEvent := fs.String("maexchen-event", def("MIA_MAEXCHEN_EVENT", ""), "the gateway is a door of this event: while it runs (a public arena), the Mäxchen bots are its entrants and their games count (MIA_MAEXCHEN_EVENT; default none)")
 	httpAddr := fs.String("http-addr", def("MIA_HTTP_ADDR", ""), "serve the read-only web window on this address, such as :8080 or 127.0.0.1:8080; off if empty (MIA_HTTP_ADDR)")
 	httpURL := fs.String("http-url", def("MIA_HTTP_URL", ""), "the web window's public address, printed in links, such as https://mia.example.org (MIA_HTTP_URL; default http:// and the listening address, and no game links on screens)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
@@ -133,7 +135,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
 	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
-		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr, httpAddr: *httpAddr}
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, maexchenEvent: *mxEvent, debugAddr: *debugAddr, httpAddr: *httpAddr}
 	if o.debugAddr != "" {
 		if err := checkDebugAddr(o.debugAddr); err != nil {
 			return options{}, &usageError{err}

@@ -25,6 +25,9 @@ var (
 	ErrPublic     = lobby.NewError(lobby.Refused, "the event is public: anyone may join it and watch it, no invite or link needed")
 	ErrBadSetting = lobby.NewError(lobby.Refused, "not a setting an event takes")
 	ErrClosing    = lobby.NewError(lobby.Unavailable, "the server is shutting down")
+	// ErrNoDoor: a game at a door (the Mäxchen gateway's table) counts
+	// only in a public arena that runs and takes bots.
+	ErrNoDoor = lobby.NewError(lobby.Refused, "the event takes no games from a door: only a public arena that runs and takes bots does")
 	// ErrUnsaved: the change is made, but storage did not save it in
 	// time: it is tried again, and a restart before that loses it.
 	ErrUnsaved = lobby.NewError(lobby.Unavailable, "the server's storage did not answer in time: it saves this as soon as it does")

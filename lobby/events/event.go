@@ -82,6 +82,9 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 			e.pending[t.Game] = true // read as it resumes: its standings are not final before
 		}
 	}
+	for _, g := range rec.DoorGames {
+		e.pending[g] = true
+	}
 	e.publish()
 	go e.loop()
 	return e

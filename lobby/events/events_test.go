@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -345,5 +346,55 @@ func TestNotices(t *testing.T) {
 	want := []string{events.NoticeStarted, events.NoticeSeated, events.NoticeSeated, events.NoticeOver}
 	if !slices.Equal(kinds, want) {
 		t.Fatalf("notices %v, want %v", kinds, want)
+	}
+}
+
+// TestDoorOnlyToAPublicArena: a game at a door (the Mäxchen gateway's
+// table) counts only in a public arena that runs and takes bots; a
+// private event, one not running, one of people only or another format
+// shuts it (ErrNoDoor), and an unknown event is not there.
+func TestDoorOnlyToAPublicArena(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldDelay(t, events.Config{MaxPerSource: lobby.NoLimit}, time.Second)
+	mx := []lobby.Player{{ID: "maexchen:alpha", Bot: true}, {ID: "maexchen:beta", Bot: true}}
+	for _, c := range []struct {
+		name  string
+		s     events.Settings
+		start bool
+		want  error
+	}{
+		{"open", events.Settings{Rules: quick(), Bots: 2}, true, nil},
+		{"private", events.Settings{Rules: quick(), Bots: 2, Private: true}, true, events.ErrNoDoor},
+		{"scheduled", events.Settings{Rules: quick(), Bots: 2}, false, events.ErrNoDoor},
+		{"people", events.Settings{Rules: quick(), Who: events.People}, false, events.ErrNoDoor},
+		{"swiss", events.Settings{Rules: quick(), Bots: 2, Format: events.Swiss}, true, events.ErrNoDoor},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.s.Name, c.s.Seats = c.name, 2
+			e, err := w.reg.Create(ctx, w.person("h"+c.name), c.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.start {
+				if err := e.Start(ctx, w.person("h"+c.name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.reg.DoorGame(c.name, "maexchen", "999999", mx); !errors.Is(err, c.want) {
+				t.Fatalf("DoorGame: %v, want %v", err, c.want)
+			}
+			if c.want != nil {
+				return
+			}
+			info := waitFor(t, e, "the door's bots", func(i events.Info) bool { return i.Door == "maexchen" && i.Entrants == 4 })
+			for _, s := range info.Standings {
+				if strings.HasPrefix(s.ID, "maexchen:") && (s.Where != "door" || !s.Bot) {
+					t.Errorf("a bot of the door: %+v", s)
+				}
+			}
+		})
+	}
+	if err := w.reg.DoorGame("nosuch", "maexchen", "1", mx); !errors.Is(err, events.ErrNoEvent) {
+		t.Fatalf("an unknown event: %v", err)
 	}
 }

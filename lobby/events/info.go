@@ -32,6 +32,9 @@ type Info struct {
 	Started  time.Time
 	Ends     time.Time // an arena's end of seating
 	Ended    time.Time
+	// Door is the table of the Mäxchen gateway while it is the event's
+	// door (Registry.DoorGame); "" for none.
+	Door string
 	// Entrants is how many are in it (not those who left).
 	Entrants  int
 	Standings []Standing // best first
@@ -64,8 +67,9 @@ type Standing struct {
 	Rated  bool // Rating is read (overall, all time)
 	// Where is what they do now: "playing" (at Table), "waiting" (free
 	// and there: seated at the next table), "away" (not there: seated
-	// once back), "left", or "out" (a knockout put them out); "" once
-	// the event is over.
+	// once back), "left", "out" (a knockout put them out), or "door" (a
+	// bot of the event's door, which the Mäxchen gateway seats at its
+	// table, Table); "" once the event is over.
 	Where string
 	Table string
 }
@@ -113,6 +117,8 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 		return "playing", t
 	case e.rec.State == Over || e.rec.State == Closed:
 		return "", ""
+	case en.Door:
+		return "door", e.rec.Door
 	case e.here(en):
 		return "waiting", ""
 	}
@@ -127,7 +133,7 @@ func (e *Event) build() *Info {
 		Name: r.Name, Host: name(r.Host), HostID: r.Host, Format: r.Format, Who: r.Who, State: r.State,
 		Private: r.Private, Night: r.Night, Seats: r.Seats, Rounds: r.Rounds, Round: r.Round, Rules: r.Rules, Lasts: r.Lasts,
 		Created: r.Created, StartsAt: r.StartsAt, Started: r.Started, Ends: r.Ends, Ended: r.Ended,
-		Version: e.ver, access: r.Access(),
+		Door: r.Door, Version: e.ver, access: r.Access(),
 	}
 	info.access.Members = slices.Clone(r.Members)
 	busy := r.busy()
@@ -161,6 +167,13 @@ func (e *Event) build() *Info {
 			}
 			info.Tables = append(info.Tables, tn)
 		}
+	}
+	for _, id := range r.DoorGames {
+		g := Game{ID: id, Table: r.Door}
+		if res, ok := e.results[id]; ok {
+			g.Players, g.Result = res.Players, &res
+		}
+		info.Games = append(info.Games, g)
 	}
 	info.Final = (r.State == Over || r.State == Closed) && len(e.pending) == 0
 	if info.Final && len(info.Standings) > 0 && r.Concluded && info.Standings[0].Games+info.Standings[0].Byes > 0 {

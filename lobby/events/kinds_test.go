@@ -32,6 +32,7 @@ func TestEventErrorsHaveKinds(t *testing.T) {
 		"ErrPublic":      {events.ErrPublic, lobby.Refused},
 		"ErrBadSetting":  {events.ErrBadSetting, lobby.Refused},
 		"ErrClosing":     {events.ErrClosing, lobby.Unavailable},
+		"ErrNoDoor":      {events.ErrNoDoor, lobby.Refused},
 		"ErrUnsaved":     {events.ErrUnsaved, lobby.Unavailable},
 		"ErrTooManyBots": {events.ErrTooManyBots, lobby.Refused},
 	}

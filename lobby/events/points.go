@@ -42,6 +42,9 @@ type Score struct {
 	Out     bool
 	Joined  time.Time
 	Left    bool
+	// Maexchen is the Mäxchen server's points of the games played at the
+	// event's door: +1 a game, -1 a game lost (the last place).
+	Maexchen int
 	// Trail is the entrant's points after each of their games, in the
 	// order the games ended: the wall's chart.
 	Trail []Point
@@ -86,6 +89,13 @@ func Tally(rec *Record, results map[string]Result) []Score {
 			round[t.Game], final[t.Game] = t.Round, t.Final
 		}
 	}
+	door := make(map[string]bool, len(rec.DoorGames))
+	for _, id := range rec.DoorGames {
+		if r, ok := results[id]; ok && r.Over() && !door[id] {
+			games = append(games, r)
+			door[id] = true
+		}
+	}
 	slices.SortFunc(games, func(a, b Result) int {
 		if c := a.Ended.Compare(b.Ended); c != 0 {
 			return c
@@ -115,6 +125,12 @@ func Tally(rec *Record, results map[string]Result) []Score {
 			}
 			s := &scores[i]
 			pts := placePoints(place, n)
+			if door[g.Game] {
+				s.Maexchen++
+				if place == n-1 {
+					s.Maexchen--
+				}
+			}
 			s.Games++
 			if place == 0 {
 				s.Wins++

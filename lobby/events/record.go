@@ -135,6 +135,12 @@ type Record struct {
 	Tables    []TableRec `json:"tables,omitempty"`
 	Byes      []Bye      `json:"byes,omitempty"`
 	Next      int        `json:"next"` // the number of its next table
+	// Door is the table of the Mäxchen gateway while it is the event's
+	// door (Registry.DoorGame): its bots are entrants, seated by the
+	// gateway, and its games count; "" for none. DoorGames are the games
+	// counted there, in the order they ended.
+	Door      string   `json:"door,omitempty"`
+	DoorGames []string `json:"door_games,omitempty"`
 }
 
 // Entrant is one who entered the event.
@@ -144,6 +150,9 @@ type Entrant struct {
 	Bot    bool      `json:"bot,omitempty"` // they sit as a bot
 	Joined time.Time `json:"joined"`
 	Left   bool      `json:"left,omitempty"` // they left while it ran: seated no more, their points stay
+	// Door: a bot of the event's door (the Mäxchen gateway), which the
+	// gateway seats at its own table; the event never seats it.
+	Door bool `json:"door,omitempty"`
 }
 
 // Player is the entrant as a table seats them.

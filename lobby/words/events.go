@@ -85,6 +85,8 @@ func EventWhere(where, table string) string {
 		return "waiting for a table"
 	case "away":
 		return "away: seated once back"
+	case "door":
+		return "at the Mäxchen gateway's " + table
 	}
 	return where
 }

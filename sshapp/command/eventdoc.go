@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,8 @@ type EventHead struct {
 	Started  time.Time      `json:"started,omitzero"`
 	Ends     time.Time      `json:"ends,omitzero"`
 	Ended    time.Time      `json:"ended,omitzero"`
+	// Door is the Mäxchen gateway's table while it is the event's door.
+	Door string `json:"door,omitempty"`
 }
 
 // EventJSON is the document of `event NAME --json` (and of the other
@@ -61,9 +64,12 @@ type StandingJSON struct {
 	Byes    int    `json:"byes,omitempty"`
 	Reached int    `json:"reached,omitempty"` // knockout: the last round played
 	Out     bool   `json:"out,omitempty"`     // knockout: put out
-	Where   string `json:"where"`             // playing, waiting, away, left, out
+	Where   string `json:"where"`             // playing, waiting, away, left, out, door
 	Table   string `json:"table,omitempty"`
 	Rating  *int   `json:"rating"` // the figure shown, overall; null until read
+	// Maexchen: the Mäxchen server's points of its games at the event's
+	// door (+1 a game, -1 a game lost); absent in an event without one.
+	Maexchen *int `json:"maexchen,omitempty"`
 	// Provisional: the rating is still unsure (shown with "?").
 	Provisional bool      `json:"provisional"`
 	Joined      time.Time `json:"joined"`
@@ -96,6 +102,7 @@ func headOf(info events.Info) EventHead {
 		State: string(info.State), Private: info.Private, Night: info.Night, Seats: info.Seats, Rounds: info.Rounds,
 		Round: info.Round, Lasts: int(info.Lasts / time.Second), Rules: info.Rules, Entrants: info.Entrants,
 		Created: info.Created, StartsAt: info.StartsAt, Started: info.Started, Ends: info.Ends, Ended: info.Ended,
+		Door: info.Door,
 	}
 }
 
@@ -114,7 +121,11 @@ func standingOf(s events.Standing) StandingJSON {
 func (c *Call) eventDoc(info events.Info) EventJSON {
 	doc := EventJSON{Event: headOf(info), Standings: []StandingJSON{}, Tables: []EventTableDoc{}, Games: []EventGameJSON{}, Final: info.Final}
 	for _, s := range info.Standings {
-		doc.Standings = append(doc.Standings, standingOf(s))
+		sj := standingOf(s)
+		if info.Door != "" {
+			sj.Maexchen = &s.Maexchen
+		}
+		doc.Standings = append(doc.Standings, sj)
 	}
 	for _, t := range info.Tables {
 		doc.Tables = append(doc.Tables, EventTableDoc{Name: t.Name, Round: t.Round, Game: t.Game, Players: t.Players, Playing: t.Playing})
@@ -183,8 +194,15 @@ func (c *Call) writeEvent(info events.Info) {
 			}
 			rows[i] = []string{strconv.Itoa(s.Place), botLabel(s.Name, s.ID, s.Bot), pts, strconv.Itoa(s.Games), strconv.Itoa(s.Wins),
 				rt, words.EventWhere(s.Where, s.Table)}
+			if info.Door != "" {
+				rows[i] = slices.Insert(rows[i], 3, strconv.Itoa(s.Maexchen))
+			}
 		}
-		writeTable(c.Stdout, []string{"#", "PLAYER", "POINTS", "GAMES", "WINS", "RATING", "NOW"}, rows, "  ")
+		head := []string{"#", "PLAYER", "POINTS", "GAMES", "WINS", "RATING", "NOW"}
+		if info.Door != "" {
+			head = slices.Insert(head, 3, "MÄXCHEN")
+		}
+		writeTable(c.Stdout, head, rows, "  ")
 	}
 	if len(info.Tables) > 0 {
 		fmt.Fprintln(c.Stdout, "\nTables now:")
