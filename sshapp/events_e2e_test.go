@@ -11,6 +11,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/command"
+	"github.com/mia-game/mia/sshapp/plain/plaintest"
 )
 
 // eventDoc runs `event NAME --json` as who.
@@ -250,3 +251,99 @@ func TestEventScreenTakesYouToYourTable(t *testing.T) {
 
 // lobbyConfigBots is a lobby whose built-in bots move at once.
 func lobbyConfigBots() lobby.Config { return lobby.Config{BotDelay: lobby.NoDelay} }
+
+// nextOf waits until what the session received after the last thing
+// found holds one of wants, moves past the first found, and returns
+// which it was and what came up to its end.
+func (p *plainSession) nextOf(t *testing.T, wants ...string) (int, string) {
+	t.Helper()
+	changed := p.out.changed()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for {
+		text := p.text()
+		best, at := -1, len(text)
+		for i, w := range wants {
+			if j := strings.Index(text[p.pos:], w); j >= 0 && p.pos+j < at {
+				best, at = i, p.pos+j
+			}
+		}
+		if best >= 0 {
+			from := p.pos
+			p.pos = at + len(wants[best])
+			return best, text[from:p.pos]
+		}
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("the plain session said none of %q after:\n%s", wants, text[p.pos:])
+		}
+	}
+}
+
+// TestPlainEvent: in the plain mode a person lists the events (numbered),
+// hears one's standings, joins it, is seated at its table when it
+// starts, plays there, is back at the standings after the game, and
+// hears their place at the end; every byte is plain.
+func TestPlainEvent(t *testing.T) {
+	t.Parallel()
+	we := startWebServer(t, true)
+	e := we.recEnv
+	if r := e.run(t, e.key(t, "host"), "event create fall --seats 2 --bots 1 --lasts 30m --lives 1"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	alice := openPlain(t, e.connect(t, e.key(t, "alice")), nil, "plain")
+	alice.next(t, "Lobby.")
+	alice.line(t, "events")
+	alice.next(t, "1 event: say a number for its standings.")
+	alice.next(t, "1: fall, an arena of 30 minutes, starts when its host starts it, 1 entrant.")
+	alice.line(t, "1")
+	alice.next(t, "Event fall, hosted by host: an arena of 30 minutes")
+	alice.next(t, "1. ")
+	alice.next(t, "Say event join fall to enter it.")
+	alice.line(t, "event join nosuch")
+	alice.next(t, "No such event: nosuch.")
+	alice.line(t, "event join fall")
+	alice.next(t, "You are in fall.")
+	alice.next(t, "You are there:")
+	if r := e.run(t, e.key(t, "host"), "event start fall"); r.code != 0 {
+		t.Fatalf("start: %+v", r)
+	}
+	alice.next(t, "The event fall seats you at fall-1.")
+	if r := e.run(t, e.key(t, "host"), "event stop fall"); r.code != 0 {
+		t.Fatalf("stop: %+v", r)
+	}
+	for moves := 0; ; moves++ {
+		if moves > 100 {
+			t.Fatal("the game did not end")
+		}
+		// The game's end: back to the standings, or, as the event stopped
+		// meanwhile, straight to its end.
+		which, said := alice.nextOf(t, "Choose: ", "You are seated again as soon as enough are free.", "The event fall is over: you finished ")
+		if which == 1 && !strings.Contains(said, "Event fall, hosted by host") {
+			t.Errorf("after the game, no standings:\n%s", said)
+		}
+		if which == 1 {
+			alice.next(t, "The event fall is over: you finished ")
+		}
+		if which > 0 {
+			break
+		}
+		choices := alice.next(t, "\n")
+		switch {
+		case strings.Contains(choices, "announce another value"):
+			alice.line(t, "announce")
+			alice.next(t, "lowest first:\n1: ")
+			alice.line(t, "1")
+		default:
+			alice.line(t, "1")
+		}
+	}
+	alice.next(t, "Champion: ")
+	if r := e.run(t, e.key(t, "alice"), "event fall --json"); r.code != 0 || !strings.Contains(r.stdout, `"final": true`) {
+		t.Fatalf("the event after: %+v", r)
+	}
+	if bad := plaintest.Forbidden([]byte(alice.out.String())); bad != "" {
+		t.Fatalf("alice received %s", bad)
+	}
+}

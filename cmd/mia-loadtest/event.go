@@ -74,6 +74,20 @@ func runEvent(c config, out io.Writer) error {
 	var peak int64
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	var mxRounds atomic.Int64
+	if c.maexchen != "" {
+		if err := loopbackOnly(c.maexchen); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "and %d Mäxchen bots at the gateway %s, the event's door\n", c.mx, c.maexchen)
+		for i := range c.mx {
+			go func() {
+				if err := maexchenBot(c.maexchen, fmt.Sprintf("%sm%d", c.prefix, i), done, &mxRounds); err != nil {
+					fmt.Fprintf(out, "Mäxchen bot %d: %v\n", i, err)
+				}
+			}()
+		}
+	}
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 wait:
@@ -149,6 +163,15 @@ wait:
 			idle[len(idle)-1].Round(time.Millisecond))
 	}
 	fmt.Fprintf(out, "protocol bots told EVENT OVER: %d of %d\n", over.Load(), c.n)
+	if c.maexchen != "" {
+		door := 0
+		for _, g := range ev.Games {
+			if len(g.Players) > 0 && strings.HasPrefix(g.Players[0], "maexchen:") {
+				door++
+			}
+		}
+		fmt.Fprintf(out, "Mäxchen rounds the bots played: %d; counted at the door: %d\n", mxRounds.Load(), door)
+	}
 	if c.pid != 0 {
 		fmt.Fprintf(out, "server: %.1f%% of a core over %s; resident memory %d KiB before, %d KiB at most\n",
 			100*float64(cpu1-cpu0)/float64(took), took.Round(time.Second), rss0, max(peak, rss0))
@@ -226,4 +249,56 @@ func eventBot(c config, i int, event string, joined chan<- struct{}, over *atomi
 		}
 	}
 	return fmt.Errorf("bot %d: the session ended before EVENT OVER", i)
+}
+
+// maexchenBot is a Mäxchen bot over UDP: it joins every round, rolls
+// when it opens, sees otherwise, announces what it rolled, until done.
+func maexchenBot(addr, name string, done <-chan struct{}, rounds *atomic.Int64) error {
+	conn, err := net.Dial("udp", addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	send := func(s string) { _, _ = conn.Write([]byte(s)) }
+	send("REGISTER;" + name)
+	buf := make([]byte, 1024)
+	claimed := false
+	for {
+		select {
+		case <-done:
+			send("UNREGISTER")
+			return nil
+		default:
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+		n, err := conn.Read(buf)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return err
+		}
+		f := strings.Split(string(buf[:n]), ";")
+		switch f[0] {
+		case "REJECTED":
+			return fmt.Errorf("%s: %s", name, strings.Join(f, ";"))
+		case "ROUND STARTING":
+			send("JOIN;" + f[1])
+		case "ROUND STARTED":
+			claimed = false
+		case "ANNOUNCED":
+			claimed = true
+		case "YOUR TURN":
+			if claimed {
+				send("SEE;" + f[1])
+			} else {
+				send("ROLL;" + f[1])
+			}
+		case "ROLLED":
+			send("ANNOUNCE;" + f[1] + ";" + f[2])
+		case "PLAYER LOST":
+			rounds.Add(1)
+		}
+	}
 }
