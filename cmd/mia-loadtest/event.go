@@ -124,7 +124,10 @@ wait:
 		return fmt.Errorf("event --json: %w", err)
 	}
 	var ev struct {
-		Event struct{ Started, Ended time.Time }
+		Event struct {
+			Started, Ended time.Time
+			DoorGames      int `json:"door_games"`
+		}
 		Games []struct {
 			ID             string
 			Players        []string
@@ -155,22 +158,17 @@ wait:
 		}
 	}
 	slices.Sort(idle)
-	fmt.Fprintf(out, "games: %d (%d with a result) in %s: %.1f a minute; the longest %s\n", len(ev.Games), scored,
+	fmt.Fprintf(out, "games at the event's tables: %d (%d with a result) in %s: %.1f a minute; the longest %s\n", len(ev.Games), scored,
 		spent.Round(time.Second), float64(len(ev.Games))/spent.Minutes(), longest.Round(time.Millisecond))
 	if len(idle) > 0 {
 		fmt.Fprintf(out, "idle between two games of an entrant (%d gaps of %d entrants): median %s, p99 %s, max %s\n", len(idle),
-			len(byPlayer), percentile(idle, 50).Round(time.Millisecond), percentile(idle, 99).Round(time.Millisecond),
+			len(byPlayer), percentile(idle, 0.5).Round(time.Millisecond), percentile(idle, 0.99).Round(time.Millisecond),
 			idle[len(idle)-1].Round(time.Millisecond))
 	}
 	fmt.Fprintf(out, "protocol bots told EVENT OVER: %d of %d\n", over.Load(), c.n)
 	if c.maexchen != "" {
-		door := 0
-		for _, g := range ev.Games {
-			if len(g.Players) > 0 && strings.HasPrefix(g.Players[0], "maexchen:") {
-				door++
-			}
-		}
-		fmt.Fprintf(out, "Mäxchen rounds the bots played: %d; counted at the door: %d\n", mxRounds.Load(), door)
+		fmt.Fprintf(out, "Mäxchen rounds the bots played: %d; counted at the door: %d (%.1f a minute)\n", mxRounds.Load(),
+			ev.Event.DoorGames, float64(ev.Event.DoorGames)/spent.Minutes())
 	}
 	if c.pid != 0 {
 		fmt.Fprintf(out, "server: %.1f%% of a core over %s; resident memory %d KiB before, %d KiB at most\n",

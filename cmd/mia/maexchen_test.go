@@ -465,7 +465,8 @@ func TestMaexchenEventDoor(t *testing.T) {
 	play(3, "alpha", "beta")
 	var doc struct {
 		Event struct {
-			Door string `json:"door"`
+			Door      string `json:"door"`
+			DoorGames int    `json:"door_games"`
 		} `json:"event"`
 		Standings []struct {
 			Person   string `json:"person"`
@@ -474,12 +475,6 @@ func TestMaexchenEventDoor(t *testing.T) {
 			Where    string `json:"where"`
 			Maexchen *int   `json:"maexchen"`
 		} `json:"standings"`
-		Games []struct {
-			ID        string   `json:"id"`
-			Table     string   `json:"table"`
-			Players   []string `json:"players"`
-			Standings []int    `json:"standings"`
-		} `json:"games"`
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -487,31 +482,47 @@ func TestMaexchenEventDoor(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
 			t.Fatalf("event --json: %d %v %s", code, err, out)
 		}
-		door := 0
-		for _, g := range doc.Games {
-			if g.Table == "maexchen" && g.Standings != nil {
-				door++
+		games := 0
+		for _, s := range doc.Standings {
+			if s.Person == "maexchen:alpha" {
+				games = s.Games
 			}
 		}
-		if door >= 3 {
+		if doc.Event.DoorGames >= 3 && games == doc.Event.DoorGames {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of the 3 rounds at the door counted:\n%s", door, out)
+			t.Fatalf("%d rounds at the door counted, alpha has %d games:\n%s", doc.Event.DoorGames, games, out)
 		}
 		time.Sleep(50 * time.Millisecond) // polls the server, as a client would
 	}
 	if doc.Event.Door != "maexchen" {
 		t.Errorf("the door: %q", doc.Event.Door)
 	}
-	// The games are listed in the order they ended at the door.
+	// The recount: the rounds alpha and beta played (after the start), in
+	// the order they ended, from the door table's history.
+	out, code := command(t, c, "history --table maexchen --player alpha --json")
+	var hist struct {
+		Games []struct {
+			ID      string `json:"id"`
+			Players []struct {
+				Person string `json:"fingerprint"`
+				Place  int    `json:"place"`
+			} `json:"players"`
+			Standings []int `json:"standings"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil {
+		t.Fatalf("history: %d %v %s", code, err, out)
+	}
+	if len(hist.Games) != doc.Event.DoorGames {
+		t.Fatalf("%d rounds of alpha in history, %d counted at the door", len(hist.Games), doc.Event.DoorGames)
+	}
 	points, games, mx, streak := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
-	for _, g := range doc.Games {
-		if g.Table != "maexchen" {
-			continue
-		}
+	for i := len(hist.Games) - 1; i >= 0; i-- { // newest first: the oldest first here
+		g := hist.Games[i]
 		for place, seat := range g.Standings {
-			id := g.Players[seat]
+			id := g.Players[seat].Person
 			p := len(g.Standings) - 1 - place
 			if place == 0 {
 				if streak[id] >= 2 {
@@ -547,7 +558,7 @@ func TestMaexchenEventDoor(t *testing.T) {
 	if found != 2 {
 		t.Fatalf("the door's bots in the standings: %d of 2: %+v", found, doc.Standings)
 	}
-	out, _ := command(t, c, "event night")
+	out, _ = command(t, c, "event night")
 	if !strings.Contains(out, "MÄXCHEN") || !strings.Contains(out, "at the Mäxchen gateway's maexchen") {
 		t.Errorf("event night does not show the door:\n%s", out)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mia-game/mia/lobby"
 )
@@ -63,8 +64,42 @@ func (e *Event) doorGame(actx context.Context, table, game string, players []lob
 		r.Door = table
 	}
 	r.DoorGames = append(r.DoorGames, game)
-	e.pending[game] = true
+	e.pending[game], e.door[game] = true, true
 	e.fetch([]string{game})
-	e.save(actx)
-	e.changed()
+	e.doorSoon()
 }
+
+// doorGot takes the result of a game at the door: its players'
+// ratings are read again, and the standings made again, with the next
+// batch (doorSoon): a door deals many short games, and the event's other
+// tables go on unslowed.
+func (e *Event) doorGot(r Result) {
+	for _, id := range r.Players {
+		e.doorRate[id] = true
+	}
+	e.doorSoon()
+}
+
+// doorSoon saves the record and shows the standings within a second,
+// once for all the games at the door meanwhile.
+func (e *Event) doorSoon() {
+	if e.timers[timerDoor] != nil {
+		return
+	}
+	e.after(timerDoor, doorBatch, func(actx context.Context) {
+		if len(e.doorRate) > 0 {
+			ids := make([]string, 0, len(e.doorRate))
+			for id := range e.doorRate {
+				ids = append(ids, id)
+			}
+			clear(e.doorRate)
+			e.loadRatings(ids)
+		}
+		e.save(actx)
+		e.safeSettle(actx)
+	})
+}
+
+// doorBatch is how long games at the door gather before the event saves
+// and shows them.
+const doorBatch = time.Second

@@ -49,6 +49,8 @@ type Event struct {
 	timers    map[string]*timer
 	freeSince map[string]time.Time // when each entrant was last free
 	last      map[string][]string  // the players of each entrant's last table
+	door      map[string]bool      // the games counted at its door (DoorGames)
+	doorRate  map[string]bool      // players at the door whose rating is read with the next batch
 	opening   int                  // tables being opened
 	unsaved   int                  // failed saves in a row (0: saved)
 	ver       uint64
@@ -69,6 +71,7 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 		rec: rec, results: map[string]Result{}, pending: map[string]bool{}, ratings: map[string]rating.Rating{},
 		present: map[string]int{}, atts: map[*Attendance]struct{}{}, watchers: map[*lobby.Mailbox[Info]]struct{}{},
 		live: map[string]*liveTable{}, timers: map[string]*timer{}, freeSince: map[string]time.Time{}, last: map[string][]string{},
+		door: map[string]bool{}, doorRate: map[string]bool{},
 	}
 	now := r.cfg.Clock.Now()
 	for _, en := range rec.Entrants {
@@ -83,7 +86,7 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 		}
 	}
 	for _, g := range rec.DoorGames {
-		e.pending[g] = true
+		e.pending[g], e.door[g] = true, true
 	}
 	e.publish()
 	go e.loop()
@@ -959,6 +962,10 @@ func (e *Event) got(actx context.Context, id string, r Result, err error) {
 	e.results[id] = r
 	if !r.Over() {
 		return // still running: its end comes from its table
+	}
+	if e.door[id] {
+		e.doorGot(r)
+		return
 	}
 	e.loadRatings(r.Players)
 	e.safeSettle(actx)

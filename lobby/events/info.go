@@ -35,6 +35,9 @@ type Info struct {
 	// Door is the table of the Mäxchen gateway while it is the event's
 	// door (Registry.DoorGame); "" for none.
 	Door string
+	// DoorGames is how many games at the door count in it (not listed in
+	// Games: a door deals many short ones, found in its table's history).
+	DoorGames int
 	// Entrants is how many are in it (not those who left).
 	Entrants  int
 	Standings []Standing // best first
@@ -168,13 +171,7 @@ func (e *Event) build() *Info {
 			info.Tables = append(info.Tables, tn)
 		}
 	}
-	for _, id := range r.DoorGames {
-		g := Game{ID: id, Table: r.Door}
-		if res, ok := e.results[id]; ok {
-			g.Players, g.Result = res.Players, &res
-		}
-		info.Games = append(info.Games, g)
-	}
+	info.DoorGames = len(r.DoorGames)
 	info.Final = (r.State == Over || r.State == Closed) && len(e.pending) == 0
 	if info.Final && len(info.Standings) > 0 && r.Concluded && info.Standings[0].Games+info.Standings[0].Byes > 0 {
 		c := info.Standings[0]

@@ -188,6 +188,7 @@ const (
 	timerRetry  = "retry"  // seat again after a table could not open
 	timerClose  = "close:" // + a table's name: close it after its game
 	timerResult = "result:"
+	timerDoor   = "door" // the games counted at the door are saved and shown, at most once a second
 )
 
 // after sets the timer of key: fn runs in the actor once d has passed (at

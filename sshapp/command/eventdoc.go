@@ -34,8 +34,11 @@ type EventHead struct {
 	Started  time.Time      `json:"started,omitzero"`
 	Ends     time.Time      `json:"ends,omitzero"`
 	Ended    time.Time      `json:"ended,omitzero"`
-	// Door is the Mäxchen gateway's table while it is the event's door.
-	Door string `json:"door,omitempty"`
+	// Door is the Mäxchen gateway's table while it is the event's door;
+	// DoorGames how many games there count (listed in its history, not in
+	// games).
+	Door      string `json:"door,omitempty"`
+	DoorGames int    `json:"door_games,omitempty"`
 }
 
 // EventJSON is the document of `event NAME --json` (and of the other
@@ -102,7 +105,7 @@ func headOf(info events.Info) EventHead {
 		State: string(info.State), Private: info.Private, Night: info.Night, Seats: info.Seats, Rounds: info.Rounds,
 		Round: info.Round, Lasts: int(info.Lasts / time.Second), Rules: info.Rules, Entrants: info.Entrants,
 		Created: info.Created, StartsAt: info.StartsAt, Started: info.Started, Ends: info.Ends, Ended: info.Ended,
-		Door: info.Door,
+		Door: info.Door, DoorGames: info.DoorGames,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -197,6 +198,7 @@ type standingRow struct {
 	Games, Wins             int
 	Fire, Bot               bool
 	Where, TableURL, Swatch string
+	Maexchen                string // the Mäxchen points at the event's door, "" without one
 }
 
 // eventFragment is the live part of an event's wall: what its stream
@@ -212,7 +214,8 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 		Tables                     []tableLink
 		Chart                      template.HTML
 		Final                      bool
-	}{State: words.EventState(string(info.State), info.StartsAt, info.Ends, now), Final: info.Final}
+		Door                       bool // the Mäxchen gateway is its door: their points beside
+	}{Door: info.Door != "", State: words.EventState(string(info.State), info.StartsAt, info.Ends, now), Final: info.Final}
 	var until time.Time
 	switch {
 	case info.State == events.Scheduled && !info.StartsAt.IsZero():
@@ -250,6 +253,9 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 			Fire: st.Fire, Rating: "-", Where: words.EventWhere(st.Where, st.Table), TableURL: linked[st.Table]}
 		if st.Rated {
 			row.Rating = words.Figure(st.Rating)
+		}
+		if info.Door != "" {
+			row.Maexchen = strconv.Itoa(st.Maexchen)
 		}
 		if i < chartLines {
 			charted[st.ID] = i
@@ -318,16 +324,28 @@ func pointsChart(info events.Info, charted map[string]int, now time.Time) templa
 		if !ok {
 			continue
 		}
+		// A step a column of the chart at most: a door's many short games
+		// draw as many points as the chart is wide, not as they were played.
 		pts := []string{fmt.Sprintf("%.1f,%.1f", x(info.Started), y(0))}
-		prev := 0
+		prev, col, val := 0, -1.0, 0
+		step := func() {
+			if col >= 0 {
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", col, y(prev)), fmt.Sprintf("%.1f,%.1f", col, y(val)))
+				prev = val
+			}
+		}
 		for _, p := range st.Trail {
 			at := p.At
 			if at.After(end) {
 				at = end
 			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(at), y(prev)), fmt.Sprintf("%.1f,%.1f", x(at), y(p.Points)))
-			prev = p.Points
+			if c := math.Round(x(at)); c != col {
+				step()
+				col = c
+			}
+			val = p.Points
 		}
+		step()
 		last := end
 		if now.Before(end) {
 			last = now
