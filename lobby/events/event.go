@@ -49,6 +49,7 @@ type Event struct {
 	timers    map[string]*timer
 	freeSince map[string]time.Time // when each entrant was last free
 	last      map[string][]string  // the players of each entrant's last table
+	rest      map[string]time.Time // a person is not seated before this, after a game (Breather)
 	door      map[string]bool      // the games counted at its door (DoorGames)
 	doorRate  map[string]bool      // players at the door whose rating is read with the next batch
 	opening   int                  // tables being opened
@@ -71,7 +72,7 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 		rec: rec, results: map[string]Result{}, pending: map[string]bool{}, ratings: map[string]rating.Rating{},
 		present: map[string]int{}, atts: map[*Attendance]struct{}{}, watchers: map[*lobby.Mailbox[Info]]struct{}{},
 		live: map[string]*liveTable{}, timers: map[string]*timer{}, freeSince: map[string]time.Time{}, last: map[string][]string{},
-		door: map[string]bool{}, doorRate: map[string]bool{},
+		door: map[string]bool{}, doorRate: map[string]bool{}, rest: map[string]time.Time{},
 	}
 	now := r.cfg.Clock.Now()
 	for _, en := range rec.Entrants {
@@ -573,11 +574,26 @@ func (e *Event) here(en Entrant) bool {
 // longest free first.
 func (e *Event) free() []string {
 	busy := e.rec.busy()
+	now := e.reg.cfg.Clock.Now()
 	var out []Entrant
+	var wake time.Time // the end of the first rest that ends later
 	for _, en := range e.rec.Entrants {
-		if _, ok := busy[en.ID]; !ok && e.here(en) {
-			out = append(out, en)
+		if _, ok := busy[en.ID]; ok || !e.here(en) {
+			continue
 		}
+		if until, ok := e.rest[en.ID]; ok {
+			if now.Before(until) {
+				if wake.IsZero() || until.Before(wake) {
+					wake = until
+				}
+				continue
+			}
+			delete(e.rest, en.ID)
+		}
+		out = append(out, en)
+	}
+	if !wake.IsZero() && e.timers[timerRest] == nil {
+		e.after(timerRest, wake.Sub(now), e.safeSettle)
 	}
 	slices.SortStableFunc(out, func(a, b Entrant) int { return e.freeSince[a.ID].Compare(e.freeSince[b.ID]) })
 	ids := make([]string, len(out))
@@ -865,6 +881,7 @@ func (e *Event) seen(actx context.Context, name, game string, playing bool) {
 	}
 	tr.Done = true
 	e.freed(tr.Players)
+	e.rested(tr.Players)
 	e.readResults([]string{game})
 	e.after(timerClose+name, e.reg.cfg.Linger, func(context.Context) { e.closeTable(name) })
 	e.save(actx)
@@ -915,6 +932,21 @@ func (e *Event) freed(players []string) {
 	now := e.reg.cfg.Clock.Now()
 	for _, id := range players {
 		e.freeSince[id] = now
+	}
+}
+
+// rested gives the people among players who have just played a game of an
+// arena their breather: they see how it ended, and the standings, before
+// they are seated again.
+func (e *Event) rested(players []string) {
+	if e.reg.cfg.Breather <= 0 || e.rec.Format != Arena {
+		return
+	}
+	until := e.reg.cfg.Clock.Now().Add(e.reg.cfg.Breather)
+	for _, id := range players {
+		if i := e.rec.entrant(id); i >= 0 && !e.rec.Entrants[i].Bot {
+			e.rest[id] = until
+		}
 	}
 }
 

@@ -398,3 +398,56 @@ func TestDoorOnlyToAPublicArena(t *testing.T) {
 		t.Fatalf("an unknown event: %v", err)
 	}
 }
+
+// TestPersonRestsAfterAGame: after a game of an arena a person is seated
+// again only once their breather is over (to see how it ended, and the
+// standings); a bot at once.
+func TestPersonRestsAfterAGame(t *testing.T) {
+	ctx := context.Background()
+	const breather = 5 * time.Minute
+	w := newWorldDelay(t, events.Config{Breather: breather}, time.Second)
+	host, bob := w.person("host"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "rest", Seats: 2, Rules: quick(), Bots: 3, Lasts: 10 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	where := func(i events.Info) string {
+		for _, s := range i.Standings {
+			if s.ID == bob.ID {
+				return s.Where
+			}
+		}
+		return "missing"
+	}
+	w.step(e, time.Second, time.Minute, "bob seated", func(i events.Info) bool { return where(i) == "playing" })
+	info := w.step(e, 10*time.Second, 30*time.Minute, "bob's game over", func(i events.Info) bool { return where(i) == "waiting" })
+	over := w.clock.Now()
+	games := 0
+	for _, s := range info.Standings {
+		if s.ID == bob.ID {
+			games = s.Games
+		}
+	}
+	// Meanwhile the bots play on: the one bob played is seated at once.
+	for w.clock.Now().Sub(over) < breather-time.Minute {
+		w.clock.AdvanceWait(30 * time.Second)
+		if i := e.Info(); where(i) != "waiting" {
+			t.Fatalf("bob is %s %v after his game, within his breather", where(i), w.clock.Now().Sub(over))
+		}
+	}
+	w.step(e, 10*time.Second, 5*time.Minute, "bob seated again", func(i events.Info) bool { return where(i) == "playing" })
+	if _, s := ended(e.Info()); s <= games {
+		t.Errorf("the bots played no game during bob's breather")
+	}
+}

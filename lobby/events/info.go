@@ -72,7 +72,8 @@ type Standing struct {
 	// and there: seated at the next table), "away" (not there: seated
 	// once back), "left", "out" (a knockout put them out), or "door" (a
 	// bot of the event's door, which the Mäxchen gateway seats at its
-	// table, Table); "" once the event is over.
+	// table, Table), "entered" (before it starts); "" once the event is
+	// over.
 	Where string
 	Table string
 }
@@ -122,6 +123,8 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 		return "", ""
 	case en.Door:
 		return "door", e.rec.Door
+	case e.rec.State == Scheduled:
+		return "entered", ""
 	case e.here(en):
 		return "waiting", ""
 	}

@@ -188,6 +188,7 @@ const (
 	timerRetry  = "retry"  // seat again after a table could not open
 	timerClose  = "close:" // + a table's name: close it after its game
 	timerResult = "result:"
+	timerRest   = "rest" // a person's breather after a game is over
 	timerDoor   = "door" // the games counted at the door are saved and shown, at most once a second
 )
 

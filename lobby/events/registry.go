@@ -62,6 +62,10 @@ type Config struct {
 	// more before they sit at a smaller one, while others play (0:
 	// DefaultGather).
 	Gather time.Duration
+	// Breather is how long a person rests after a game of an arena
+	// before they are seated again, to see how it ended and the standings
+	// (0: DefaultBreather; lobby.NoDelay: none). Bots are seated at once.
+	Breather time.Duration
 	// KeepOver is how long an event over stays listed before it is put
 	// away (0: DefaultKeepOver).
 	KeepOver time.Duration
@@ -103,6 +107,7 @@ const (
 	DefaultLinger       = 8 * time.Second
 	DefaultGather       = 15 * time.Second
 	DefaultKeepOver     = 24 * time.Hour
+	DefaultBreather     = 8 * time.Second
 )
 
 // Registry is the events of the server: those not closed, each an actor.
@@ -149,6 +154,14 @@ func Open(ctx context.Context, cfg Config) (*Registry, error) {
 	}
 	if cfg.MaxEntrants < 0 {
 		cfg.MaxEntrants = 1 << 20
+	}
+	switch {
+	case cfg.Breather == 0:
+		cfg.Breather = DefaultBreather
+	case cfg.Breather == lobby.NoDelay:
+		cfg.Breather = 0
+	case cfg.Breather < 0:
+		return nil, fmt.Errorf("events: a breather of %v: 0 for the default, lobby.NoDelay for none", cfg.Breather)
 	}
 	for _, d := range []struct {
 		v   *time.Duration

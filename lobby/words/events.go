@@ -87,6 +87,8 @@ func EventWhere(where, table string) string {
 		return "away: seated once back"
 	case "door":
 		return "at the Mäxchen gateway's " + table
+	case "entered":
+		return "in: seated once it starts"
 	}
 	return where
 }

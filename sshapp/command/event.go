@@ -208,7 +208,7 @@ func runEventCreate(ctx context.Context, c *Call, args []string) int {
 	if info.StartsAt.IsZero() {
 		fmt.Fprintf(c.Stdout, "It starts when you start it:\n  %s\n", c.Hint("event start "+info.Name))
 	} else {
-		fmt.Fprintf(c.Stdout, "It starts at %s (%s).\n", info.StartsAt.Format("2006-01-02 15:04 UTC"), words.Countdown(info.StartsAt.Sub(c.cfg.Now())))
+		fmt.Fprintf(c.Stdout, "It starts at %s (in %s).\n", info.StartsAt.Format("2006-01-02 15:04 UTC"), words.Countdown(info.StartsAt.Sub(c.cfg.Now())))
 	}
 	fmt.Fprintf(c.Stdout, "Players join with:  %s\nBots with:  %s\n", c.Hint("event join "+info.Name), c.Session.Hint("-T")+" bot --event "+info.Name)
 	if info.Private {

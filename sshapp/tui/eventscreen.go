@@ -273,7 +273,11 @@ func (m *eventScreen) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Down):
 		m.list.ScrollDown(1)
 	case key.Matches(msg, m.keys.Join):
-		return m.call("you are in: you are seated as soon as a table is free", func(ctx context.Context) error { return m.ev.Join(ctx, p, "") })
+		done := "you are in: you are seated as soon as a table is free, while this screen is open"
+		if m.info.State == events.Scheduled {
+			done = "you are in: you are seated once it starts, while this screen is open"
+		}
+		return m.call(done, func(ctx context.Context) error { return m.ev.Join(ctx, p, "") })
 	case key.Matches(msg, m.keys.Leave):
 		if h := m.c.hold; h != nil {
 			h.att.Close()

@@ -211,7 +211,7 @@ func (m *lobbyScreen) drawList() {
 			lock = "🔒"
 		}
 		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[i], rulesW)
+			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[j], rulesW)
 		if i == m.cursor {
 			row = s.Selected.Render(fit("›"+row[1:], m.w))
 		}
