@@ -93,7 +93,8 @@ func (s *Server) eventPage(w http.ResponseWriter, r *http.Request) {
 	}
 	join := ""
 	if hint := s.sshHint(r); hint != "" && !info.Private && !info.Final {
-		join = hint + " event join " + info.Name
+		// The event's screen: J joins there, and being there seats them.
+		join = "ssh -t" + strings.TrimPrefix(hint, "ssh") + " play --event " + info.Name
 	}
 	wallURL := eventPath(info.Name) + "?" + wallParam
 	if len(q) > 0 {
