@@ -5,9 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // Allocation budgets of the screens' hot paths: what every spectator and
@@ -164,4 +169,50 @@ func TestLobbyListScrolls(t *testing.T) {
 		t.Fatalf("the selection moved to %s", l.tables[l.cursor].Name)
 	}
 	check("the tables before the selected one closed, others opened after it")
+}
+
+// TestLobbyWaitsOnce: a lobby screen follows the lobby and the events on
+// one wait (one goroutine), re-armed after each of its messages: a change
+// of either comes through it.
+func TestLobbyWaitsOnce(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	reg, err := events.Open(ctx, events.Config{Lobby: e.lobby, Store: lobbystore.NewEvents(e.st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	a := e.player("alice")
+	cfg := e.config(a, 80, 24)
+	cfg.Events = reg
+	m := New(cfg).(*Model)
+	l := newLobbyScreen(m.c, "", false)
+	m.show(l)
+	wait := l.Init() // the one wait, not a batch of two
+	next := func() tea.Msg {
+		t.Helper()
+		msg := answer(wait)
+		_, wait = l.Update(msg)
+		if wait == nil {
+			t.Fatalf("after %T the lobby waits for nothing", msg)
+		}
+		return msg
+	}
+	// Both are there to read at first, one after the other.
+	first, second := fmt.Sprintf("%T", next()), fmt.Sprintf("%T", next())
+	if got := []string{first, second}; !slices.Contains(got, "tui.lobbyMsg") || !slices.Contains(got, "tui.eventsMsg") {
+		t.Fatalf("the first answers are %v, want the lobby's list and the events", got)
+	}
+	if _, err := reg.Create(ctx, a, events.Settings{Name: "club", Seats: 2, Lasts: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if msg, ok := next().(eventsMsg); !ok || len(l.events) != 1 {
+		t.Fatalf("after an event was created the wait brought %T, and the lobby lists %d events", msg, len(l.events))
+	}
+	if err := e.lobby.Say(a, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if msg, ok := next().(lobbyMsg); !ok || len(l.chat) == 0 {
+		t.Fatalf("after a chat line the wait brought %T", msg)
+	}
 }

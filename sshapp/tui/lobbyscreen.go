@@ -75,12 +75,10 @@ func (m *lobbyScreen) sayLine() *chatInput {
 // Init follows the lobby, and reads the season line.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	var evs tea.Cmd
 	if reg := m.c.cfg.Events; reg != nil {
 		m.evBox = reg.Subscribe()
-		evs = m.waitEvents()
 	}
-	return tea.Batch(m.wait(), m.loadSeason(), evs)
+	return tea.Batch(m.wait(), m.loadSeason())
 }
 
 // eventsMsg carries the list of events after a change, or the
@@ -89,35 +87,6 @@ type eventsMsg struct {
 	box  *lobby.Mailbox[int]
 	list []events.Info
 	gone bool
-}
-
-// waitEvents waits for the next change of the events, or a second while
-// one of them counts down.
-func (m *lobbyScreen) waitEvents() tea.Cmd {
-	reg, v, box, done := m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.evBox, m.c.cfg.Done
-	counts := false
-	for _, e := range m.events {
-		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
-	}
-	return ask(m, func() tea.Msg {
-		var tick <-chan time.Time
-		if counts {
-			t := time.NewTimer(time.Second)
-			defer t.Stop()
-			tick = t.C
-		}
-		select {
-		case <-box.Ready():
-			box.Take()
-		case <-tick:
-		case <-box.Done():
-			return eventsMsg{box: box, gone: true}
-		case <-done:
-			reg.Unsubscribe(box)
-			return nil
-		}
-		return eventsMsg{box: box, list: reg.List(v)}
-	})
 }
 
 // loadSeason reads the season line when it is missing or a new season has
@@ -149,8 +118,62 @@ func (m *lobbyScreen) seasonLine(s *Styles, w int) string {
 	return s.Subtle.Render(cut(line+" · L: boards", w))
 }
 
+// wait is the lobby screen's one wait: for the next change of the lobby
+// (its tables and chat) or of the events, or for the next second while an
+// event counts down. One goroutine waits for all of them, re-armed after
+// each of its messages (a goroutine of its own for the events was some 4
+// KB of stack a lobby screen). When the session ends it unsubscribes.
 func (m *lobbyScreen) wait() tea.Cmd {
-	return ask(m, waitLobby(m.c.cfg.Lobby, m.c.cfg.Player.Viewer(), m.box, m.c.cfg.Done))
+	l, reg, v, done := m.c.cfg.Lobby, m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.c.cfg.Done
+	box, evBox := m.box, m.evBox
+	if box == nil && evBox == nil {
+		return nil
+	}
+	counts := false
+	for _, e := range m.events {
+		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
+	}
+	// A nil channel never fires: the boxes not followed are not waited on.
+	var ready, closed, evReady, evClosed <-chan struct{}
+	if box != nil {
+		ready, closed = box.Ready(), box.Done()
+	}
+	if evBox != nil {
+		evReady, evClosed = evBox.Ready(), evBox.Done()
+	}
+	return ask(m, func() tea.Msg {
+		var tick <-chan time.Time
+		if counts && evBox != nil {
+			t := time.NewTimer(time.Second)
+			defer t.Stop()
+			tick = t.C
+		}
+		for {
+			select {
+			case <-ready:
+				if _, ok := box.Take(); ok {
+					return lobbyMsg{box: box, tables: l.Tables(v), chat: l.Chat()}
+				}
+			case <-closed:
+				return lobbyClosedMsg{box: box}
+			case <-evReady:
+				evBox.Take()
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			case <-tick:
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			case <-evClosed:
+				return eventsMsg{box: evBox, gone: true}
+			case <-done:
+				if box != nil {
+					l.Unsubscribe(box)
+				}
+				if evBox != nil {
+					reg.Unsubscribe(evBox)
+				}
+				return nil
+			}
+		}
+	})
 }
 
 // Leave stops following the lobby.
@@ -298,10 +321,10 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.gone {
 			m.evBox = nil
-			return m, nil
+		} else {
+			m.setEvents(msg.list)
 		}
-		m.setEvents(msg.list)
-		cmd = m.waitEvents()
+		cmd = m.wait()
 	case seasonLoaded:
 		m.seasonAsk = false
 		if msg.err == nil {
@@ -311,6 +334,7 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.box == m.box && m.box != nil {
 			m.box = nil
 			m.setStatus("the server is shutting down", true)
+			cmd = m.wait() // the events, if they are followed
 		}
 	case saidMsg:
 		next, ok := m.sayLine().answered(msg.line, msg.err)
