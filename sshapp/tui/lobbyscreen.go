@@ -149,6 +149,16 @@ func (m *lobbyScreen) wait() tea.Cmd {
 			tick = t.C
 		}
 		for {
+			// The events first when both changed (as both have at first):
+			// the events' rows come first in the list, and the cursor,
+			// on the first row, stays on an event rather than follow a
+			// table that the events' rows then push down.
+			select {
+			case <-evReady:
+				evBox.Take()
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			default:
+			}
 			select {
 			case <-ready:
 				if _, ok := box.Take(); ok {
