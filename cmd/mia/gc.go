@@ -3,14 +3,15 @@ package main
 import "runtime/debug"
 
 // gcPercent is the garbage collector's target unless the host sets GOGC:
-// the heap may grow by 40 % of its live size (and of the goroutines'
-// stacks) between collections, not by all of it (Go's default, 100). A
-// server holding thousands of sessions keeps what its heap once reached:
-// at 50 a spectator of busy tables cost 110–114 KiB (1.14–1.18× the
-// floor's), at 40 108–109 (1.08–1.15×), for some 2 % of a core more
-// (medians 30.1 % against 28.4 %, on a shared machine; cmd/mia-loadtest's
-// page).
-const gcPercent = 40
+// the heap may grow by half its live size between collections, not by
+// all of it (Go's default, 100). A server holding thousands of sessions
+// keeps what its heap once reached; at 50 a session cost 113–121 KiB
+// instead of 135–139 on the name prompt and in the lobby, and 164 instead
+// of 191 watching busy tables, for no CPU we could measure (README,
+// Measurements). At 40 a spectator of busy tables costs about 5 KiB less
+// (108–110 against 113) for 2 to 4 % of a core more: the collector's goal
+// counts the goroutines' stacks too, and it scans them at every cycle.
+const gcPercent = 50
 
 // tuneGC sets gcPercent unless GOGC is set in env; it returns the target
 // in force.
