@@ -177,6 +177,24 @@ func setTail(vp *viewport.Model, n int, line func(i int) string) {
 	vp.GotoBottom()
 }
 
+// tailLines is the end of n items in a viewport of w×h (setTail), drawn
+// into lines; the viewport is dropped (a screen keeps the lines, not the
+// viewport's 1 KB).
+func (s *Styles) tailLines(w, h, n int, line func(i int) string) []string {
+	vp := s.newView()
+	sizeView(&vp, w, h)
+	setTail(&vp, n, line)
+	return viewLines(vp)
+}
+
+// rowLines is rows in a viewport of w×h from its top, drawn into lines.
+func (s *Styles) rowLines(w, h int, rows []string) []string {
+	vp := s.newView()
+	sizeView(&vp, w, h)
+	setRows(&vp, rows, 0)
+	return viewLines(vp)
+}
+
 // setRows fills vp with the rows of a list (the cursor's row drawn
 // selected by the caller) and scrolls as little as keeps that row in
 // sight.

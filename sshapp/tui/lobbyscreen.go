@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -28,9 +27,9 @@ type lobbyScreen struct {
 	tables []lobby.TableInfo
 	chat   []lobby.ChatLine
 	cursor int
-	list   viewport.Model // the rows of the tables in sight
-	top    int            // the first row in sight
-	talk   viewport.Model // the lobby chat
+	list   []string // the rows in sight, drawn (a viewport draws them and is dropped)
+	top    int      // the first row in sight
+	talk   []string // the lobby chat's lines in sight, drawn
 	listH  int
 	chatH  int
 	say    *chatInput // the lobby chat line; nil until first used (sayLine)
@@ -51,8 +50,7 @@ type saidMsg struct {
 }
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
-	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
-		list: c.s.newView(), talk: c.s.newView()}
+	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys()}
 	m.shown, m.resized = m.helpKeys, m.layout
 	// The keys wait for the first list of tables, which they move in.
 	m.ready = func() bool { return m.have }
@@ -213,9 +211,7 @@ func (m *lobbyScreen) layout() {
 	m.chatH = clamp(m.h-18, 5, 10)
 	helpH := m.c.helpHeight(m, 4)
 	m.listH = max(1, m.h-2-1-1-(m.chatH+1)-1-helpH)
-	sizeView(&m.talk, m.w, m.chatH)
-	setTail(&m.talk, len(m.chat), m.c.s.chatLineOf(m.chat))
-	sizeView(&m.list, m.w, m.listH)
+	m.talk = m.c.s.tailLines(m.w, m.chatH, len(m.chat), m.c.s.chatLineOf(m.chat))
 	m.drawList()
 }
 
@@ -239,10 +235,10 @@ func (m *lobbyScreen) drawList() {
 	n := len(m.events) + len(m.tables) // the events' rows first, then the tables'
 	if n == 0 {
 		m.top = 0
-		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
+		m.list = s.rowLines(m.w, m.listH, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))})
 		return
 	}
-	h := m.list.Height
+	h := max(1, m.listH)
 	last := max(0, n-h)      // the lowest first row that fills the list
 	m.top = min(m.top, last) // a list that shrank fills the view
 	switch {
@@ -275,7 +271,7 @@ func (m *lobbyScreen) drawList() {
 		}
 		rows = append(rows, row)
 	}
-	setRows(&m.list, rows, 0)
+	m.list = s.rowLines(m.w, m.listH, rows)
 }
 
 // selected is the table under the cursor, if a table is.
@@ -442,11 +438,11 @@ func (m *lobbyScreen) View() string {
 	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", lobbyHostW)+" "+fit("SEATS", lobbySeatsW)+" "+
 		fit("STATE", lobbyStateW)+" RULES", w)))
 	b.WriteByte('\n')
-	b.WriteString(viewText(m.list))
+	b.WriteString(strings.Join(m.list, "\n"))
 	b.WriteString("\n\n")
 	b.WriteString(s.Header.Render("Lobby chat"))
 	b.WriteByte('\n')
-	b.WriteString(viewText(m.talk))
+	b.WriteString(strings.Join(m.talk, "\n"))
 	b.WriteByte('\n')
 	switch {
 	case typing(m.say):

@@ -71,10 +71,7 @@ func (m *tableScreen) fitViews() {
 // tail draws the end of n items in a viewport of size (setTail), as
 // lines.
 func (m *tableScreen) tail(size [2]int, n int, line func(i int) string) []string {
-	vp := m.c.s.newView()
-	sizeView(&vp, size[0], size[1])
-	setTail(&vp, n, line)
-	return viewLines(vp)
+	return m.c.s.tailLines(size[0], size[1], n, line)
 }
 
 // fitPicker sizes the picker to the log's place.
