@@ -176,3 +176,13 @@ func (s Situation) Dice(r engine.Ranking) engine.Value {
 	c := r.Claims()
 	return c[len(c)-s.dice]
 }
+
+// Facing is the claim the player faced (NoValue before any), as the
+// ranking names it.
+func (s Situation) Facing() engine.Value {
+	if s.st.kind == kOpen || s.st.kind == kAnnounce {
+		return engine.NoValue
+	}
+	c := s.Rules.Ranking.Claims()
+	return c[len(c)-int(s.st.c)]
+}

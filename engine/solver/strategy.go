@@ -112,3 +112,20 @@ func (s *Strategy) options(i int, k int32) []option {
 	}
 	return out
 }
+
+// Measure recomputes what the strategy is worth, as it is kept: the
+// round's value to its opener and what a best response gains in each
+// seat (see Report), from the stored strategy alone.
+func (s *Strategy) Measure() (value float64, gain [2]float64) {
+	full := s.m
+	avg := make([]float64, len(s.avg))
+	for i, x := range s.avg {
+		avg[i] = float64(x)
+	}
+	if !s.m.seats {
+		full = build(s.m.rules, true)
+		avg = expand(s.m, full, avg)
+	}
+	ms := evaluate(full.g, avg)
+	return ms.value, ms.gain
+}
