@@ -80,4 +80,3 @@ func DecideAtOnce(level Level, v engine.View, round []engine.Event, r *rand.Rand
 	}
 	return Decide(level, v, round, r)
 }
-
