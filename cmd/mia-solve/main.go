@@ -1,8 +1,9 @@
 // Command mia-solve solves the heads-up round of Mia (engine/solver) and
 // prints, for each rule set that plays a different round (or the one its
-// flags give), the iterations, the time and the memory of the solve, the
-// exploitability in lives per round, what a best response gains in each
-// seat, and the round's value for its opener:
+// flags give), the iterations, the time and the memory of the solve (MiB
+// allocated along the way, MiB the strategy keeps), the exploitability
+// in lives per round, what a best response gains in each seat, and the
+// round's value for its opener (README.md beside this file):
 //
 //	go run ./cmd/mia-solve                      # every rule set (240)
 //	go run ./cmd/mia-solve --ranking pips --mia-pass reroll
@@ -113,7 +114,7 @@ func run(args []string, out io.Writer, target float64) error {
 		}
 		sets = []solver.Rules{r}
 	}
-	fmt.Fprintf(out, "%-62s %6s %7s %7s %9s %9s %9s %8s\n", "rules", "iters", "seconds", "MiB", "exploit", "gain 1st", "gain 2nd", "value")
+	fmt.Fprintf(out, "%-62s %6s %7s %7s %6s %9s %9s %9s %8s\n", "rules", "iters", "seconds", "alloc", "kept", "exploit", "gain 1st", "gain 2nd", "value")
 	if !*check {
 		target = math.Inf(1)
 	}
@@ -134,11 +135,14 @@ func run(args []string, out io.Writer, target float64) error {
 			}
 			continue
 		}
+		runtime.GC()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		rp := s.Report()
-		mib := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
-		fmt.Fprintf(out, "%-62s %6d %7.1f %7.0f %9.6f %9.6f %9.6f %+8.4f\n", r, rp.Iterations, took.Seconds(), mib,
+		runtime.KeepAlive(s)
+		alloc := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20)
+		kept := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+		fmt.Fprintf(out, "%-62s %6d %7.1f %7.0f %6.1f %9.6f %9.6f %9.6f %+8.4f\n", r, rp.Iterations, took.Seconds(), alloc, kept,
 			rp.Exploitability, rp.Gain[0], rp.Gain[1], rp.Value)
 		if rp.Exploitability >= target {
 			bad++

@@ -27,13 +27,13 @@ func TestOneRuleSet(t *testing.T) {
 		t.Fatalf("want a header and one line, got:\n%s", out.String())
 	}
 	f := strings.Fields(lines[1])
-	if len(f) < 8 || strings.Join(f[:len(f)-7], " ") != "--ranking pips --no-pass" {
+	if len(f) < 9 || strings.Join(f[:len(f)-8], " ") != "--ranking pips --no-pass" {
 		t.Fatalf("the line names another rule set: %q", lines[1])
 	}
 	n := len(f)
-	iters, err := strconv.Atoi(f[n-7])
+	iters, err := strconv.Atoi(f[n-8])
 	if err != nil || iters <= 0 {
-		t.Errorf("iterations %q", f[n-7])
+		t.Errorf("iterations %q", f[n-8])
 	}
 	expl, err := strconv.ParseFloat(f[n-4], 64)
 	if err != nil || expl < 0 || expl >= solver.Target {
