@@ -6,14 +6,15 @@ import (
 	"github.com/mia-game/mia/engine"
 )
 
-// hundredMoves is a heads-up game of the default rules cut after its
-// 100th move, played by the strategy against itself, 9 lives each.
+// hundredMoves is a game of four under the default rules, 9 lives each,
+// cut after its 100th move (heads-up games end sooner), played by the
+// strategy.
 func hundredMoves(b *testing.B) (engine.Options, []engine.Event) {
 	b.Helper()
 	o := engine.DefaultOptions()
 	o.Lives = engine.MaxLives
 	for seed := uint64(1); ; seed++ {
-		game := selfPlay(b, o, 2, seed, 100)
+		game := selfPlay(b, o, 4, seed, 100)
 		n := 0
 		for _, e := range game {
 			if _, _, ok := actionOf(e); ok {
@@ -30,12 +31,12 @@ func hundredMoves(b *testing.B) (engine.Options, []engine.Event) {
 // (target: under 50 ms).
 func BenchmarkAnalyse(b *testing.B) {
 	o, game := hundredMoves(b)
-	if _, err := Analyse(o, 2, game); err != nil {
+	if _, err := Analyse(o, 4, game); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Analyse(o, 2, game); err != nil {
+		if _, err := Analyse(o, 4, game); err != nil {
 			b.Fatal(err)
 		}
 	}
