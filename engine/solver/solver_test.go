@@ -122,7 +122,8 @@ func round(opener int, moves ...any) []engine.Event {
 
 // knownAnswers checks what is known of any rule set's strategy:
 // challenging the lowest claim there is always loses and is a blunder;
-// announcing a Mia one holds is never marked.
+// announcing a Mia one holds is never marked; Pick never throws a life
+// away (challenging nothing, a low claim).
 func knownAnswers(t *testing.T, s *Strategy) {
 	t.Helper()
 	r := s.Rules()
@@ -161,6 +162,34 @@ func knownAnswers(t *testing.T, s *Strategy) {
 		}
 		if j.Mark != Good {
 			t.Errorf("announcing a Mia held, facing %s: gives away %.4f, marked %q", faced, j.Loss, j.Mark)
+		}
+	}
+	opening, err := Read(o, lives, round(0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sits := []Situation{opening}
+	for _, d := range []engine.Value{31, 54, engine.Mia} {
+		evs := round(0, engine.EvRoll, engine.Value(43), engine.EvClaim, claims[len(claims)/2], engine.EvRoll, d)
+		sit, err := Read(o, lives, redact(evs, 1), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sits = append(sits, sit)
+	}
+	us := []float64{math.Nextafter(1, 0)} // the last move's share, however small
+	for u := 0.0; u < 1; u += 1.0 / 4096 {
+		us = append(us, u)
+	}
+	for _, sit := range sits {
+		for _, u := range us {
+			mv, err := s.Pick(sit, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mv.Kind == MoveLowClaim || mv.Kind == MoveChallenge && sit.Facing() == engine.NoValue {
+				t.Fatalf("Pick at %+v, u %v: %+v throws a life away", sit, u, mv)
+			}
 		}
 	}
 }
