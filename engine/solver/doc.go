@@ -43,9 +43,8 @@
 // the way and keeps a strategy of 6 MiB (11 MiB when the players' caps
 // differ, the seats solved apart); the slowest rule sets (mia-pass reroll
 // with mia-penalty-both) take 900 to 5,250 iterations and up to 6
-// minutes, allocating up to 2.2 GiB along the way (each measure makes its
-// own working arrays), on the busy machine; rule sets without passing
-// take well under a second. For keeps Cached of
+// minutes on the busy machine; rule sets without passing take well
+// under a second. For keeps Cached of
 // them. Judging a move reads the kept strategy: a 100-move game is
 // analysed in about half a millisecond (BenchmarkAnalyse).
 package solver
