@@ -134,8 +134,9 @@ func TestArenaOverSSH(t *testing.T) {
 
 // TestPrivateEventAtEveryDoor: to a stranger, a private event is not
 // there, at every door: `event NAME` and its subcommands, `events`,
-// `history --event`, `bot --event`, the screen (`play --event`) and the
-// web window answer as they answer a name no event has. An invite code
+// `history --event`, `bot --event`, the screen (`play --event`), the plain
+// mode and the web window answer as they answer a name no event has (the
+// Mäxchen gateway's door: TestDoorOnlyToAPublicArena in lobby/events). An invite code
 // lets one in; its web link opens its wall.
 func TestPrivateEventAtEveryDoor(t *testing.T) {
 	t.Parallel()
@@ -168,6 +169,19 @@ func TestPrivateEventAtEveryDoor(t *testing.T) {
 		if status != http.StatusNotFound {
 			t.Errorf("/events/%s: %d", name, status)
 		}
+	}
+	// The plain mode: the same answer to a name no event has.
+	pl := openPlain(t, e.connect(t, e.key(t, "eve")), nil, "plain")
+	pl.next(t, "Lobby.")
+	pl.line(t, "events")
+	if said := pl.next(t, "No events now."); strings.Contains(said, "den") {
+		t.Errorf("the plain mode lists den to a stranger:\n%s", said)
+	}
+	for _, name := range []string{"den", "nosuch"} {
+		pl.line(t, "event "+name)
+		pl.next(t, "No such event: "+name+".")
+		pl.line(t, "event join "+name)
+		pl.next(t, "No such event: "+name+".")
 	}
 	r := e.run(t, e.key(t, "host"), "event invite den --json")
 	var inv command.EventInviteJSON
