@@ -240,7 +240,8 @@ func TestEventScreenTakesYouToYourTable(t *testing.T) {
 	sc.waitFor(t, "side", 5*time.Second)
 	sc.waitFor(t, "spring", 5*time.Second)
 	sc.waitFor(t, "arena · running", 5*time.Second)
-	sc.send(t, "\r") // the first row: the event
+	sc.send(t, "k")  // the first row, the event: the cursor stays on the table it was on when the event came
+	sc.send(t, "\r") // open it
 	sc.waitFor(t, "You are not in it: press J to join.", 5*time.Second)
 	sc.send(t, "J")
 	sc.waitFor(t, "mia  spring-1 · ", 10*time.Second) // the table screen: seated, the game begun
