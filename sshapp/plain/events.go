@@ -148,7 +148,7 @@ func (d *door) sayEvents() {
 			do:    func(d *door) { d.sayEvent(name, true) },
 		}
 	}
-	d.listMenu(capital(words.Plural(len(doc.Events), "1 event", "events"))+": say a number for its standings.", choices, nil)
+	d.listMenu(capital(words.Plural(len(doc.Events), "1 event", "events"))+": say a number for its standings.", choices, "", nil)
 }
 
 // sayEvent says an event and its standings, a page at a time; an entrant
