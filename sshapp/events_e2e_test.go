@@ -365,4 +365,11 @@ func TestPlainEvent(t *testing.T) {
 	if bad := plaintest.Forbidden([]byte(alice.out.String())); bad != "" {
 		t.Fatalf("alice received %s", bad)
 	}
+	// The event's table deals one game: nobody is said to stand up, and no
+	// next game is waited for there.
+	for _, no := range []string{"stood up.", "Waiting for a game"} {
+		if strings.Contains(alice.text(), no) {
+			t.Errorf("alice was told %q:\n%s", no, alice.text())
+		}
+	}
 }

@@ -156,6 +156,9 @@ func (r *tableRoom) arrive(d *door) {
 // viewer may do next.
 func (r *tableRoom) waiting(d *door) string {
 	info := r.snap.Table
+	if info.Event != "" {
+		return "A table of the event " + words.Clean(info.Event, lobby.MaxNameLen) + ": it deals one game, then closes."
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Waiting for a game: %d of %d seats taken", info.Taken, info.Seats)
 	if len(info.Players) > 0 {
@@ -200,7 +203,7 @@ func seatNames(ps []lobby.SeatInfo, me string) string {
 // viewer me aside (they were told as they did).
 func (r *tableRoom) seatsChanged(me string) []string {
 	now := r.snap.Table.Players
-	if r.snap.Playing {
+	if r.snap.Playing || r.snap.Table.Event != "" { // an event seats its table's players itself
 		r.seats = slices.Clone(now)
 		return nil
 	}
