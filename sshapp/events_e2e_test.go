@@ -329,6 +329,10 @@ func TestPlainEvent(t *testing.T) {
 		t.Fatalf("start: %+v", r)
 	}
 	alice.next(t, "The event fall seats you at fall-1.")
+	alice.next(t, "At table fall-1, ")
+	if said := alice.next(t, "Game "); strings.Contains(said, "You are back") {
+		t.Errorf("a first seating told as a return:\n%s", said)
+	}
 	if r := e.run(t, e.key(t, "host"), "event stop fall"); r.code != 0 {
 		t.Fatalf("stop: %+v", r)
 	}

@@ -138,6 +138,11 @@ func (r *tableRoom) arrive(d *door) {
 	head := "At table " + words.Clean(snap.Table.Name, lobby.MaxNameLen) + ", " + words.RulesSummary(snap.Table.Rules) + "."
 	var lines []string
 	switch {
+	case snap.Playing && r.inGame() && snap.Table.Event != "":
+		// Dealt by the event as the door came: the game is told from its
+		// start, not as one they come back to.
+		r.game, r.told, r.ended = "", 0, false
+		lines = r.events(d, []string{head})
 	case snap.Playing && r.inGame():
 		where := r.nar.Where(snap.GameID, *snap.Game)
 		if r.myTurn() { // the prompt says the claim and the turn
