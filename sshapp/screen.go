@@ -109,6 +109,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		GameLink: srv.gameLink(),
 		Log:      srv.log.With("key", ss.fp),
 		Season:   srv.cfg.Season,
+		Judge:    srv.cfg.Judge,
 	})
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/maexchen"
 	"github.com/mia-game/mia/sshapp/tui"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -160,6 +161,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webLinks = web.NewLinks(base, o.httpURL != "")
 		links = webLinks
 	}
+	judge := verdict.New() // the verdicts on finished games' moves, one for every door
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
@@ -171,6 +173,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		ProxyFrom: o.proxyFrom,
 		Web:       links,
 		Season:    o.season,
+		Judge:     judge,
 		Limits: sshapp.Limits{Limits: guard.Limits{
 			MaxPerSource:         o.maxPerSource,
 			MaxUnauthenticated:   o.maxHandshakes,
@@ -226,7 +229,8 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	)
 	if webLn != nil {
 		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
-			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season})
+			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season,
+			Judge: judge})
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -179,7 +180,7 @@ func TestWriteReplay(t *testing.T) {
 		Seats:  []store.Seat{{Name: "alice"}, {Name: "bob"}, {Name: "carol"}},
 		Winner: g.Winner(), Standings: g.Standings()}
 	var b bytes.Buffer
-	writeReplay(&b, sg, evs)
+	writeReplay(&b, sg, evs, verdict.Analysis{})
 	want := `Game 7 at club: classic, 2 lives, 60s a turn
 Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC).
 Players: alice, bob, carol

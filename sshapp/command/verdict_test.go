@@ -1,0 +1,99 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/verdict"
+)
+
+// cheapRules are rules the solver solves in a tenth of a second (seconds
+// under -race): the verdicts' tests play under them.
+func cheapRules() engine.Options {
+	o := engine.DefaultOptions()
+	o.Pass, o.MiaPenalty, o.Lives = false, 1, 2
+	return o
+}
+
+// TestReplayMarks: replay marks each judged move as replay --json does,
+// and sums each player up; without a Judge neither says a word of it.
+func TestReplayMarks(t *testing.T) {
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	h := newHarness(t, func(c *Config) { c.Judge = jd })
+	ann, bob := h.person("ann"), h.person("bob")
+	// The dice are the server's: games are played until one has a
+	// marked move.
+	for n := 0; ; n++ {
+		if n == 20 {
+			t.Fatal("20 games of random moves and not one marked")
+		}
+		if replayMarks(t, h, ann, h.finishedGameWith(fmt.Sprintf("club%d", n), cheapRules(), ann, bob)) {
+			break
+		}
+	}
+
+	off := newHarness(t)
+	carl, dan := off.person("carl"), off.person("dan")
+	id := off.finishedGameWith("club", cheapRules(), carl, dan)
+	if r := off.run(carl, "replay", id, "--json"); r.code != ExitOK || strings.Contains(r.stdout, "analysis") || strings.Contains(r.stdout, "accuracy") {
+		t.Errorf("without a judge the document has verdicts:\n%s", r.stdout)
+	}
+	if r := off.run(carl, "replay", id); r.code != ExitOK || strings.Contains(r.stdout, "Accuracy") || strings.Contains(r.stdout, "Verdicts") {
+		t.Errorf("without a judge the replay has verdicts:\n%s", r.stdout)
+	}
+}
+
+// replayMarks checks the marks of game id in replay and replay --json,
+// and reports whether it had any.
+func replayMarks(t *testing.T, h *harness, ann who, id string) bool {
+	t.Helper()
+	js := h.run(ann, "replay", id, "--json")
+	js.expect(t, ExitOK, []string{`"analysis"`, `"accuracy"`}, nil)
+	var doc struct {
+		Events []struct {
+			Analysis *struct {
+				Mark string `json:"mark"`
+			} `json:"analysis"`
+		} `json:"events"`
+		Accuracy []struct {
+			Decisions int `json:"decisions"`
+		} `json:"accuracy"`
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	marks := map[string]int{}
+	judged := 0
+	for _, e := range doc.Events {
+		if e.Analysis != nil {
+			judged++
+			marks[e.Analysis.Mark]++
+		}
+	}
+	if judged == 0 || len(doc.Accuracy) != 2 || doc.Accuracy[0].Decisions+doc.Accuracy[1].Decisions != judged {
+		t.Fatalf("%d moves judged, accuracy %+v", judged, doc.Accuracy)
+	}
+
+	txt := h.run(ann, "replay", id)
+	txt.expect(t, ExitOK, []string{"Accuracy:", "  ann: ", "  bob: ", "lives given away a move", "?! inaccuracy"}, nil)
+	got := map[string]int{}
+	moves, _, _ := strings.Cut(txt.stdout, "Standings:")
+	for _, l := range strings.Split(moves, "\n") {
+		for _, m := range []string{" ??", " ?", " ?!"} {
+			if strings.HasSuffix(l, m) {
+				got[m[1:]]++
+				break
+			}
+		}
+	}
+	for _, m := range []string{"?!", "?", "??"} {
+		if got[m] != marks[m] {
+			t.Errorf("replay marks %d moves %s, --json %d:\n%s", got[m], m, marks[m], txt.stdout)
+		}
+	}
+	return marks["?!"]+marks["?"]+marks["??"] > 0
+}
