@@ -127,3 +127,16 @@ func AnalysisNote(exact bool) string {
 	}
 	return note
 }
+
+// JudgedBy is the verdict on a move of name's: "ann's move: ?! gave
+// away 0.04 lives; best: roll (87%)".
+func JudgedBy(name string, j solver.Judgement) string {
+	return name + "'s move: " + Judged(j)
+}
+
+// StrategyLine is what the solved strategy plays at a verdict's
+// decision, for the player who faced it: "the strategy here: roll 87%,
+// challenge 13%".
+func StrategyLine(j solver.Judgement) string {
+	return "the strategy here: " + Strategy(j, 4)
+}
