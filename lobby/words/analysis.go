@@ -140,3 +140,20 @@ func JudgedBy(name string, j solver.Judgement) string {
 func StrategyLine(j solver.Judgement) string {
 	return "the strategy here: " + Strategy(j, 4)
 }
+
+// AccuracyLine sums every player up in a line (names by seat):
+// "accuracy: ann 87% (0.04 lives given away a move), bob 64% (0.21)".
+func AccuracyLine(names []string, players []solver.Summary) string {
+	parts := make([]string, 0, len(players))
+	for seat, s := range players {
+		switch {
+		case s.Decisions == 0:
+			parts = append(parts, names[seat]+" no moves judged")
+		case len(parts) == 0:
+			parts = append(parts, fmt.Sprintf("%s %.0f%% (%.2f lives given away a move)", names[seat], s.Accuracy(), s.PerDecision()))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %.0f%% (%.2f)", names[seat], s.Accuracy(), s.PerDecision()))
+		}
+	}
+	return "accuracy: " + strings.Join(parts, ", ")
+}

@@ -35,6 +35,18 @@ var ErrNotReady = errors.New("the verdicts are still being worked out; ask again
 // doors name it by this package, their one way to the solver.
 type Analysis = solver.Analysis
 
+// Mark is a move's mark (engine/solver): Good, or an inaccuracy, a
+// mistake or a blunder by the lives it gave away.
+type Mark = solver.Mark
+
+// The marks.
+const (
+	Good       = solver.Good
+	Inaccuracy = solver.Inaccuracy
+	Mistake    = solver.Mistake
+	Blunder    = solver.Blunder
+)
+
 // Shown reports whether a door may show g's verdicts: g has ended
 // (finished or abandoned).
 func Shown(g store.Game) bool { return !g.Ended.IsZero() }

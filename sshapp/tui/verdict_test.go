@@ -1,0 +1,64 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/verdict"
+)
+
+// cheapRules are rules the solver solves in a tenth of a second (seconds
+// under -race): the verdicts' tests play under them.
+func cheapRules() engine.Options {
+	o := engine.DefaultOptions()
+	o.Pass, o.MiaPenalty, o.Lives = false, 1, 1
+	return o
+}
+
+// TestReplayScreenVerdicts: the replay screen marks a judged move in the
+// round's log, says on the move's step what it gave away and the best
+// move with its odds, and at the end each player's accuracy, at 80×24;
+// without a Judge it shows none of it.
+func TestReplayScreenVerdicts(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	// Challenging the lowest claim there is always loses: a blunder.
+	g := recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	cfg := e.config(a, 80, 24)
+	cfg.Records, cfg.Judge = e.st, jd
+	m := New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenReplay, game: g.ID}))
+	for range 3 {
+		m.Update(keyRunes("l"))
+	}
+	frame := m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, frame, "step 3 of 3", "bob called alice a liar", " ??",
+		"bob's move: ?? gave away 1.", "lives; best: ", "the strategy here: ",
+		"accuracy: alice ", "lives given away a move), bob 0% (")
+	t.Logf("the blunder at 80×24:\n%s", frame)
+	m.Update(keyRunes("h"))
+	frame = m.View()
+	assertContains(t, frame, "step 2 of 3", "alice's move: ")
+	assertLacks(t, frame, "accuracy:", "bob's move")
+
+	cfg.Judge = nil
+	m = New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenReplay, game: g.ID}))
+	for range 3 {
+		m.Update(keyRunes("l"))
+	}
+	frame = m.View()
+	assertContains(t, frame, "step 3 of 3", "bob called alice a liar")
+	assertLacks(t, frame, "??", "'s move:", "accuracy", "strategy", "verdicts")
+	if strings.Contains(frame, "being worked out") {
+		t.Error("a server without verdicts says they are being worked out")
+	}
+}
