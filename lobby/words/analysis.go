@@ -87,9 +87,10 @@ func Strategy(j solver.Judgement, n int) string {
 // Lives is a number of lives given away: "0.12 lives".
 func Lives(x float64) string { return fmt.Sprintf("%.2f lives", x) }
 
-// Judged is a verdict in a line: its mark, what the move gave away and
-// the best move, "?! gave away 0.04 lives; best: roll (87%)", or only
-// "best: … " for a move that gave nothing away.
+// Judged is a verdict in a line: its mark and what it means, what the
+// move gave away and the best move, "?! an inaccuracy: gave away 0.04
+// lives; best: roll (87%)"; "a best move" for a move that gave nothing
+// away.
 func Judged(j solver.Judgement) string {
 	if j.Mark == solver.Good {
 		if j.Chosen == j.Best || j.Loss < 0.005 {
@@ -97,7 +98,13 @@ func Judged(j solver.Judgement) string {
 		}
 		return fmt.Sprintf("gave away %s; %s", Lives(j.Loss), Best(j))
 	}
-	return fmt.Sprintf("%s gave away %s; %s", j.Mark, Lives(j.Loss), Best(j))
+	return fmt.Sprintf("%s %s: gave away %s; %s", j.Mark, MarkName(j.Mark), Lives(j.Loss), Best(j))
+}
+
+// MarkName is what a mark means: "an inaccuracy", "a mistake", "a
+// blunder" ("" for none).
+func MarkName(m solver.Mark) string {
+	return [...]string{"", "an inaccuracy", "a mistake", "a blunder"}[min(int(m), 3)]
 }
 
 // Marked is a line of a replay with its move's mark after it, if any.
@@ -128,10 +135,10 @@ func AnalysisNote(exact bool) string {
 	return note
 }
 
-// JudgedBy is the verdict on a move of name's: "ann's move: ?! gave
-// away 0.04 lives; best: roll (87%)".
-func JudgedBy(name string, j solver.Judgement) string {
-	return name + "'s move: " + Judged(j)
+// JudgedBy is the verdict on a move of name's, said (Judged): "ann's
+// move: ?! gave away 0.04 lives; best: roll (87%)".
+func JudgedBy(name, said string) string {
+	return name + "'s move: " + said
 }
 
 // StrategyLine is what the solved strategy plays at a verdict's

@@ -398,7 +398,7 @@ func (m *replayScreen) verdictLines(s *Styles, st engine.Step, w int) []string {
 		if d.Mark != verdict.Good {
 			style = markStyle(s, d.Mark)
 		}
-		for _, l := range wrapLine(words.JudgedBy(rp.name(d.Seat), d.Judgement), w, "  ") {
+		for _, l := range wrapLine(words.JudgedBy(rp.name(d.Seat), words.Judged(d.Judgement)), w, "  ") {
 			out = append(out, style.Render(l))
 		}
 		for _, l := range wrapLine(words.StrategyLine(d.Judgement), w, "  ") {

@@ -41,7 +41,7 @@ func TestReplayScreenVerdicts(t *testing.T) {
 	frame := m.View()
 	assertFits(t, frame, 80, 24)
 	assertContains(t, frame, "step 3 of 3", "bob called alice a liar", " ??",
-		"bob's move: ?? gave away 1.", "lives; best: ", "the strategy here: ",
+		"bob's move: ?? a blunder: gave away 1.", "lives; best: ", "the strategy here: ",
 		"accuracy: alice ", "lives given away a move), bob 0% (")
 	t.Logf("the blunder at 80×24:\n%s", frame)
 	m.Update(keyRunes("h"))

@@ -38,6 +38,7 @@ type Move struct {
 	Dice     string   `json:"dice_seen,omitempty"` // the dice the player saw, if they rolled and looked
 	Facing   string   `json:"facing,omitempty"`    // the claim they faced, if any
 	Strategy string   `json:"strategy"`            // the moves the strategy makes, in words
+	Said     string   `json:"said"`                // the verdict in words (words.Judged)
 }
 
 // Choice is one move the player could make: how often the solved
@@ -58,6 +59,7 @@ type Player struct {
 	Inaccuracies int     `json:"inaccuracies"`
 	Mistakes     int     `json:"mistakes"`
 	Blunders     int     `json:"blunders"`
+	Said         string  `json:"said"` // in words (words.Accuracy)
 }
 
 // MarshalJSON writes the event as engine.Event does, then "analysis".
@@ -92,14 +94,15 @@ func Doc(g store.Game, evs []engine.Event, a solver.Analysis) Document {
 	for seat, s := range a.Players {
 		d.Accuracy = append(d.Accuracy, Player{Seat: seat, Decisions: s.Decisions, Lost: round(s.Lost),
 			PerDecision: round(s.PerDecision()), Accuracy: round(s.Accuracy()),
-			Inaccuracies: s.Marks[solver.Inaccuracy], Mistakes: s.Marks[solver.Mistake], Blunders: s.Marks[solver.Blunder]})
+			Inaccuracies: s.Marks[solver.Inaccuracy], Mistakes: s.Marks[solver.Mistake], Blunders: s.Marks[solver.Blunder],
+			Said: words.Accuracy(s)})
 	}
 	return d
 }
 
 func moveOf(rk engine.Ranking, j solver.Judgement) *Move {
 	facing := j.Facing()
-	m := &Move{Mark: j.Mark.String(), Lost: round(j.Loss), Exact: j.Exact, Strategy: words.Strategy(j, 4)}
+	m := &Move{Mark: j.Mark.String(), Lost: round(j.Loss), Exact: j.Exact, Strategy: words.Strategy(j, 4), Said: words.Judged(j)}
 	if d := j.Dice(rk); d != engine.NoValue {
 		m.Dice = d.String()
 	}

@@ -256,7 +256,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, a verdict.Analysis
 func bestAt(evs []engine.Event, nar words.Narrator, a verdict.Analysis, st engine.Step) (best, odds string) {
 	for k := st.First; k < st.End; k++ {
 		if j, ok := a.Of(evs[k].Seq); ok {
-			return words.JudgedBy(nar.Names[j.Seat], j.Judgement), words.StrategyLine(j.Judgement)
+			return words.JudgedBy(nar.Names[j.Seat], words.Judged(j.Judgement)), words.StrategyLine(j.Judgement)
 		}
 	}
 	return "", ""
