@@ -164,3 +164,14 @@ func AccuracyLine(names []string, players []solver.Summary) string {
 	}
 	return "accuracy: " + strings.Join(parts, ", ")
 }
+
+// AccuracyOver is a person's moves over games summed up: "87% over 12
+// games · 0.05 lives given away a move · 3 ?!, 1 ?, 0 ??".
+func AccuracyOver(s solver.Summary, games int) string {
+	if s.Decisions == 0 {
+		return "no moves judged yet"
+	}
+	return fmt.Sprintf("%.0f%% over %s · %.2f lives given away a move · %d ?!, %d ?, %d ??",
+		s.Accuracy(), Plural(games, "1 game", "games"), s.PerDecision(),
+		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
+}

@@ -261,7 +261,7 @@ func TestOptionFlagsSayWholeSentences(t *testing.T) {
 func TestStatsOfOneGameInWords(t *testing.T) {
 	var b bytes.Buffer
 	writeStats(&Call{Stdout: &b}, StatsJSON{Name: "alice", Person: "p:1", Games: 8, Wins: 5, Claims: 8,
-		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}}, "")
+		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}}, "", "")
 	out := b.String()
 	for _, want := range []string{"form             one game so far, won", "8 played, 5 won (63%)", "understated      1 of 8 claims (13%)"} {
 		if !strings.Contains(out, want) {

@@ -97,3 +97,55 @@ func replayMarks(t *testing.T, h *harness, ann who, id string) bool {
 	}
 	return marks["?!"]+marks["?"]+marks["??"] > 0
 }
+
+// TestStatsAccuracy: stats sums each person's moves over their recent
+// games as the replays judge them, in words and in --json; without a
+// Judge, neither has a word of it.
+func TestStatsAccuracy(t *testing.T) {
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	h := newHarness(t, func(c *Config) { c.Judge = jd })
+	ann, bob := h.person("ann"), h.person("bob")
+	var want [2]int // ann's moves judged, and her blunders, by the replays
+	for n := range 3 {
+		id := h.finishedGameWith(fmt.Sprintf("club%d", n), cheapRules(), ann, bob)
+		var doc struct {
+			Players []struct {
+				Person string `json:"person"`
+			} `json:"players"`
+			Accuracy []struct {
+				Decisions int `json:"decisions"`
+				Blunders  int `json:"blunders"`
+			} `json:"accuracy"`
+		}
+		if err := json.Unmarshal([]byte(h.run(ann, "replay", id, "--json").stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for seat, p := range doc.Players {
+			if p.Person == ann.ID {
+				want[0] += doc.Accuracy[seat].Decisions
+				want[1] += doc.Accuracy[seat].Blunders
+			}
+		}
+	}
+	r := h.run(bob, "stats", "ann", "--json")
+	var st StatsJSON
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if a := st.Accuracy; a == nil || a.Games != 3 || a.Pending != 0 || a.Decisions != want[0] || a.Blunders != want[1] ||
+		a.Accuracy < 0 || a.Accuracy > 100 {
+		t.Errorf("stats --json accuracy %+v, want 3 games, %d moves, %d blunders", a, want[0], want[1])
+	}
+	h.run(bob, "stats", "ann").expect(t, ExitOK, []string{"accuracy", "% over 3 games · ", "lives given away a move"}, nil)
+
+	off := newHarness(t)
+	carl := off.person("carl")
+	off.finishedGameWith("club", cheapRules(), carl, off.person("dan"))
+	if r := off.run(carl, "stats", "--json"); strings.Contains(r.stdout, "accuracy") {
+		t.Errorf("without a judge stats has an accuracy:\n%s", r.stdout)
+	}
+	if r := off.run(carl, "stats"); strings.Contains(r.stdout, "accuracy") {
+		t.Errorf("without a judge stats has an accuracy:\n%s", r.stdout)
+	}
+}
