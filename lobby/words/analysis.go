@@ -175,3 +175,14 @@ func AccuracyOver(s solver.Summary, games int) string {
 		s.Accuracy(), Plural(games, "1 game", "games"), s.PerDecision(),
 		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
 }
+
+// CoachSays is what a coached table is: the option's help, and what the
+// doors say of it.
+const CoachSays = "after each of your moves your screen shows its mark and the better move, " +
+	"by the solved strategy, for learning against bots; its games are not rated"
+
+// Coached is the coach's line after a move of yours: "your move: ?! an
+// inaccuracy: gave away 0.04 lives; best: roll (87%)".
+func Coached(j solver.Judgement) string {
+	return "your move: " + Judged(j)
+}

@@ -149,3 +149,36 @@ func TestStatsAccuracy(t *testing.T) {
 		t.Errorf("without a judge stats has an accuracy:\n%s", r.stdout)
 	}
 }
+
+// TestCoachOption: table create --coach opens a coached table, said in
+// words and in --json, listed by tables; table rules refuses to coach a
+// rated table, and keeps a coached one coached; the option goes with the
+// others (private, rules, bots).
+func TestCoachOption(t *testing.T) {
+	h := newHarness(t)
+	ann := h.person("ann")
+	r := h.run(ann, "table", "create", "practice", "--coach", "--private", "--no-pass", "--lives", "2", "--bots", "1", "--bot-level", "hard")
+	r.expect(t, ExitOK, []string{"Table practice is open: private, 6 seats; classic, 2 lives, no pass", "Seated: "}, nil)
+	if flat := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(flat, "Coached: after each of your moves your screen shows its mark and the better move") ||
+		!strings.Contains(flat, "its games are not rated.") {
+		t.Errorf("create does not say the coach:\n%s", r.stdout)
+	}
+	js := h.run(ann, "tables", "--json")
+	var doc TablesJSON
+	if err := json.Unmarshal([]byte(js.stdout), &doc); err != nil || len(doc.Tables) != 1 || !doc.Tables[0].Coach || !doc.Tables[0].Private {
+		t.Errorf("tables --json: %s (%v)", js.stdout, err)
+	}
+	h.run(ann, "tables").expect(t, ExitOK, []string{"waiting, private, coached"}, nil)
+	h.run(ann, "table", "create", "club", "--lives", "2").expect(t, ExitOK, nil, nil)
+	if js := h.run(ann, "tables", "--json"); strings.Count(js.stdout, `"coach"`) != 1 {
+		t.Errorf("a table without a coach says coach:\n%s", js.stdout)
+	}
+	h.run(ann, "table", "rules", "club", "--coach").expect(t, ExitRefused, nil,
+		[]string{"club is rated: a coach is chosen when a table is created", "table create NAME --coach"})
+	h.run(ann, "table", "rules", "practice", "--coach", "--lives", "3").expect(t, ExitOK, []string{"3 lives"}, nil)
+	h.run(ann, "table", "rules", "practice", "--lives", "4").expect(t, ExitOK, []string{"4 lives"}, nil)
+	if js := h.run(ann, "tables", "--json"); !strings.Contains(js.stdout, `"coach": true`) {
+		t.Errorf("new rules took the coach away:\n%s", js.stdout)
+	}
+	h.run(ann, "table", "create", "x", "--coach=maybe").expect(t, ExitUsage, nil, nil)
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/verdict"
 )
 
@@ -47,7 +48,7 @@ func TestReplayScreenVerdicts(t *testing.T) {
 	m.Update(keyRunes("h"))
 	frame = m.View()
 	assertContains(t, frame, "step 2 of 3", "alice's move: ")
-	assertLacks(t, frame, "accuracy:", "bob's move")
+	assertLacks(t, frame, "accuracy: alice", "bob's move")
 
 	cfg.Judge = nil
 	m = New(cfg).(*Model)
@@ -60,5 +61,56 @@ func TestReplayScreenVerdicts(t *testing.T) {
 	assertLacks(t, frame, "??", "'s move:", "accuracy", "strategy", "verdicts")
 	if strings.Contains(frame, "being worked out") {
 		t.Error("a server without verdicts says they are being worked out")
+	}
+}
+
+// TestCoachAfterYourMove: at a coached table the screen says, after the
+// viewer's own move, its verdict and the better move, and the title says
+// the table is coached and not rated; the other player's screen says
+// nothing of it, nor does a screen at a table without a coach.
+func TestCoachAfterYourMove(t *testing.T) {
+	for _, coached := range []bool{true, false} {
+		e := newEnv(t)
+		a, b := e.player("alice"), e.player("bob")
+		ctx := ctxT(t)
+		tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "practice", Rules: cheapRules(), Seats: 2, Coach: coached})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []lobby.Player{a, b} {
+			if err := tbl.Sit(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opener, rest := whoseTurn(t, e.until(tbl, a, "the game", func(s lobby.Snapshot) bool { return s.Playing }), a, b)
+		other := rest[0]
+		screens := map[string]*Model{}
+		tables := map[string]*tableScreen{}
+		for _, p := range []lobby.Player{opener, other} {
+			m := New(e.config(p, 80, 24)).(*Model)
+			screens[p.ID], tables[p.ID] = m, showTable(m, tbl, e.snapshot(tbl, p))
+		}
+		update := func(p lobby.Player) string {
+			t.Helper()
+			run(screens[p.ID], tables[p.ID].setSnapshot(e.snapshot(tbl, p)))
+			frame := screens[p.ID].View()
+			assertFits(t, frame, 80, 24)
+			return frame
+		}
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: engine.Mia}); err != nil {
+			t.Fatal(err)
+		}
+		mine, theirs := update(opener), update(other)
+		if coached {
+			assertContains(t, mine, "coached, not rated", "your move: ")
+			assertContains(t, theirs, "coached, not rated")
+			t.Logf("the opener's coached screen at 80×24:\n%s", mine)
+		} else {
+			assertLacks(t, mine, "coach", "coached")
+		}
+		assertLacks(t, theirs, "your move", "best: ", "gave away")
 	}
 }

@@ -221,3 +221,35 @@ func normal(evs []engine.Event) []engine.Event {
 	}
 	return out
 }
+
+// TestCoachAsTheReplay: during a game, the coach's verdict on each move,
+// from the events as its player saw them, is the verdict the finished
+// game's analysis gives it; at a table without a coach there is none.
+func TestCoachAsTheReplay(t *testing.T) {
+	jd := New()
+	t.Cleanup(jd.Drain)
+	for _, players := range []int{2, 3} {
+		o := cheap()
+		evs := playGame(t, o, players, uint64(10+players))
+		a := judged(t, jd, stored(o, players, evs, true), evs)
+		for _, d := range a.Decisions {
+			seen := make([]engine.Event, len(evs))
+			for i, e := range evs {
+				seen[i] = e.Redacted(d.Seat)
+			}
+			if _, err := Coach(false, o, players, seen, d.Seat, d.Seq); !errors.Is(err, ErrNotCoached) {
+				t.Fatalf("no coach: %v", err)
+			}
+			c, err := Coach(true, o, players, seen, d.Seat, d.Seq)
+			if err != nil {
+				t.Fatalf("%d players, seq %d: %v", players, d.Seq, err)
+			}
+			if c.Loss != d.Loss || c.Mark != d.Mark || c.Best != d.Best || !reflect.DeepEqual(c.Choices, d.Choices) {
+				t.Errorf("%d players, seq %d: the coach says %v %q, the replay %v %q", players, d.Seq, c.Loss, c.Mark, d.Loss, d.Mark)
+			}
+			if _, err := Coach(true, o, players, seen, (d.Seat+1)%players, d.Seq); !errors.Is(err, ErrNoVerdict) {
+				t.Errorf("seq %d judged as another seat's move: %v", d.Seq, err)
+			}
+		}
+	}
+}
