@@ -83,7 +83,7 @@ type run struct {
 	// rolls, so one number each): a node reached only by a cycle is
 	// reached all the same, a pass late.
 	backSelf, backOpp, nextSelf, nextOpp []float64
-	s         []float64 // scratch: the strategy of each edge, by h
+	s                                    []float64 // scratch: the strategy of each edge, by h
 }
 
 func newRun(g *graph) *run {

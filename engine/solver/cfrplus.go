@@ -1,6 +1,9 @@
 package solver
 
-// cfrPlus runs CFR+ on a graph.
+import "math"
+
+// cfrPlus runs CFR+ on a graph, or, with discount and predict set, the
+// variant Solve uses: predictive discounted CFR (see doc.go).
 type cfrPlus struct {
 	r      *run
 	regret []float64
@@ -15,7 +18,11 @@ type cfrPlus struct {
 	// of predictive CFR+ (the next regrets are taken to be like them).
 	pred    []float64
 	predict bool
-	power   int // the average weighs iteration t by t^power
+	// discount discounts the regrets after each iteration t as DCFR does
+	// (Brown & Sandholm, 2019): positive ones by t^1.5/(t^1.5+1), negative
+	// ones by 1/2; without it, negative regrets are cut to 0 (CFR+).
+	discount bool
+	power    int // the average weighs iteration t by t^power
 }
 
 func newCFR(g *graph, groups int) *cfrPlus {
@@ -28,8 +35,8 @@ func newCFR(g *graph, groups int) *cfrPlus {
 }
 
 // match sets the current strategy of every information set of n from its
-// regrets (regret matching+, predictive: positive regrets and the last
-// ones in proportion, or uniform).
+// regrets (regret matching+; predictive: the regrets plus the last
+// instantaneous ones, the positive ones in proportion, or uniform).
 func (c *cfrPlus) match(n *node) {
 	ne, nk := int32(len(n.edges)), n.classes
 	for k := range nk {
@@ -38,8 +45,9 @@ func (c *cfrPlus) match(n *node) {
 			j := n.off + a*nk + k
 			x := c.regret[j]
 			if c.predict {
-				x = max(x+c.pred[j], 0)
+				x += c.pred[j]
 			}
+			x = max(x, 0)
 			c.cur[j] = x
 			t += x
 		}
@@ -61,10 +69,13 @@ func (c *cfrPlus) step() {
 	r, g := c.r, c.r.g
 	up := uint8(c.iters % 2)
 	c.iters++
+	t := float64((c.iters + c.groups - 1) / c.groups)
 	w := 1.0
 	for range c.power {
-		w *= float64((c.iters + c.groups - 1) / c.groups)
+		w *= t
 	}
+	keep := math.Pow(t, 1.5)
+	keep /= keep + 1
 	r.reach(c.cur)
 	v := c.v
 	for i := len(g.nodes) - 1; i >= 0; i-- {
@@ -83,7 +94,14 @@ func (c *cfrPlus) step() {
 		}
 		end := n.off + n.classes*int32(len(n.edges))
 		for j := n.off; j < end; j++ {
-			c.regret[j] = max(c.regret[j], 0)
+			switch x := c.regret[j]; {
+			case !c.discount:
+				c.regret[j] = max(x, 0)
+			case x > 0:
+				c.regret[j] = x * keep
+			default:
+				c.regret[j] = x / 2
+			}
 		}
 		c.match(n)
 	}

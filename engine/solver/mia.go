@@ -27,13 +27,13 @@ const (
 
 // state is a public state's key.
 type state struct {
-	kind    kind
+	kind kind
 	// Looked-at dice only: a is the claim before b, and under kRaised
 	// z the claim before a (the non-roller remembers the chain since
 	// the roll for as long as it tells them of the dice; see README.md).
 	c, b, a, z uint8
-	look    bool
-	mover uint8
+	look       bool
+	mover      uint8
 }
 
 // order sorts states so that every edge goes forward but those that

@@ -40,9 +40,7 @@ const maxIterations = 20000
 
 // Solve solves the round of r to an exploitability below Target (see
 // Report), the same strategy for the same rules, bit for bit: predictive
-// CFR+ (regret matching+ on the regrets and the last ones, the average
-// weighted by the iteration's number squared), measured every chunk
-// iterations.
+// discounted CFR (doc.go), measured every chunk iterations.
 func Solve(r Rules) (*Strategy, error) {
 	if !r.valid() {
 		return nil, fmt.Errorf("%w: %+v", ErrRules, r)
@@ -57,8 +55,7 @@ func Solve(r Rules) (*Strategy, error) {
 	if symmetric {
 		full, groups = build(r, true), 1
 	}
-	c := newCFR(m.g, groups)
-	c.predict, c.power = true, 2
+	c := newSolver(m.g, groups)
 	var avg []float64
 	var ms measure
 	for c.iters < maxIterations {
@@ -91,3 +88,12 @@ func Solve(r Rules) (*Strategy, error) {
 
 // target is the exploitability a solve stops at, short of Target.
 const target = 0.9 * Target
+
+// newSolver is the CFR Solve runs on g: predictive, the regrets
+// discounted as DCFR does, the average weighted by the iteration's
+// number squared.
+func newSolver(g *graph, groups int) *cfrPlus {
+	c := newCFR(g, groups)
+	c.predict, c.discount, c.power = true, true, 2
+	return c
+}
