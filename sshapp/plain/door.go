@@ -214,14 +214,14 @@ func (d *door) setMenu(head string, choices []choice, still func() bool) {
 }
 
 // listMenu says choices as a numbered list, one to a line, a page at a
-// time, and keeps them for a number while still holds.
-func (d *door) listMenu(head string, choices []choice, still func() bool) {
+// time, then tail, and keeps them for a number while still holds.
+func (d *door) listMenu(head string, choices []choice, tail string, still func() bool) {
 	d.menu = menu{choices: choices, still: still}
 	items := make([]string, len(choices))
 	for i, c := range choices {
 		items[i] = fmt.Sprintf("%d: %s.", i+1, c.label)
 	}
-	d.list(head, items, "Say a number.")
+	d.list(head, items, tail)
 }
 
 // line takes one line typed.
