@@ -186,3 +186,6 @@ const CoachSays = "after each of your moves your screen shows its mark and the b
 func Coached(j solver.Judgement) string {
 	return "your move: " + Judged(j)
 }
+
+// CoachHint is CoachSays in the few words a form's row has.
+const CoachHint = "practice: your moves judged, not rated"

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/verdict"
@@ -113,4 +116,31 @@ func TestCoachAfterYourMove(t *testing.T) {
 		}
 		assertLacks(t, theirs, "your move", "best: ", "gave away")
 	}
+}
+
+// TestCreateFormCoach: the form's Coach row opens a coached table,
+// private too when asked, and says what a coach is where it is chosen.
+func TestCreateFormCoach(t *testing.T) {
+	e := newEnv(t)
+	a := e.player("alice")
+	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "No tables yet")
+	tm.Send(keyRunes("n"))
+	waitOutput(t, tm, "new table", "Coach", "practice: your moves judged, not rated")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	tm.Type("drill")
+	for range 15 { // private
+		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown}) // coach
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	waitOutput(t, tm, "Coach: after each of your moves your screen shows its mark and the better")
+	tm.Send(keyEnter)
+	waitOutput(t, tm, "coached, not rated")
+	info := mustTable(t, e, "drill").Info()
+	if !info.Coach || !info.Private {
+		t.Errorf("created coach %v private %v, want both", info.Coach, info.Private)
+	}
+	assertFits(t, finalView(t, tm), 80, 24)
 }
