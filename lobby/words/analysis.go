@@ -178,7 +178,7 @@ func AccuracyOver(s solver.Summary, games int) string {
 
 // CoachSays is what a coached table is: the option's help, and what the
 // doors say of it.
-const CoachSays = "after each of your moves your screen shows its mark and the better move, " +
+const CoachSays = "after each of your moves you are told its mark and the better move, " +
 	"by the solved strategy, for learning against bots; its games are not rated"
 
 // Coached is the coach's line after a move of yours: "your move: ?! an

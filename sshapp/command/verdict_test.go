@@ -159,7 +159,7 @@ func TestCoachOption(t *testing.T) {
 	ann := h.person("ann")
 	r := h.run(ann, "table", "create", "practice", "--coach", "--private", "--no-pass", "--lives", "2", "--bots", "1", "--bot-level", "hard")
 	r.expect(t, ExitOK, []string{"Table practice is open: private, 6 seats; classic, 2 lives, no pass", "Seated: "}, nil)
-	if flat := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(flat, "Coached: after each of your moves your screen shows its mark and the better move") ||
+	if flat := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(flat, "Coached: after each of your moves you are told its mark and the better move") ||
 		!strings.Contains(flat, "its games are not rated.") {
 		t.Errorf("create does not say the coach:\n%s", r.stdout)
 	}

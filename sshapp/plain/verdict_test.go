@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -83,5 +84,59 @@ func TestReplayVerdictsSaid(t *testing.T) {
 	}
 	if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 		t.Fatalf("the door wrote %s", bad)
+	}
+}
+
+// TestCoachSaysYourMove: at a coached table the door says, after each of
+// the viewer's own moves, its verdict and the better move; after the
+// other player's moves it says none, and at a table without a coach
+// none at all.
+func TestCoachSaysYourMove(t *testing.T) {
+	t.Parallel()
+	for _, coached := range []bool{true, false} {
+		dice := &lobbytest.Script{}
+		e := newEnv(t, dice)
+		alice, bob := e.player("alice"), e.player("bob")
+		rules := engine.DefaultOptions()
+		rules.Pass, rules.MiaPenalty, rules.Lives = false, 1, 2
+		if _, err := e.lobby.CreateTable(ctxT(t), alice, lobby.TableConfig{Name: "drill", Rules: rules, Seats: 2, Coach: coached}); err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := e.lobby.Table("drill")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := e.open(alice, true, func(c *Config) { c.Table = "drill" })
+		d.next("At table drill")
+		d.send("sit")
+		d.next("You are seated for the next game.")
+		dice.Push(1, 0) // seat 0, alice, opens
+		if err := tbl.Sit(ctxT(t), bob); err != nil {
+			t.Fatal(err)
+		}
+		dice.Roll(5, 3)
+		d.send("roll")
+		d.next("You rolled 53")
+		d.send("announce mia") // a bluff of the highest claim
+		d.next("You announced Mia to bob.")
+		if err := tbl.Act(ctxT(t), bob, engine.Action{Kind: engine.Challenge}); err != nil {
+			t.Fatal(err)
+		}
+		d.next("bob called you a liar")
+		d.next("Round 2: bob opens.")
+		if coached {
+			if n := strings.Count(d.text(), "Your move: "); n != 2 {
+				t.Errorf("the coach said %d verdicts, want one for each of alice's two moves:\n%s", n, d.text())
+			}
+			t.Logf("the coached door:\n%s", d.text())
+			if !strings.Contains(d.text(), "best: ") {
+				t.Errorf("no better move said:\n%s", d.text())
+			}
+		} else if strings.Contains(d.text(), "Your move") || strings.Contains(d.text(), "best: ") {
+			t.Errorf("a table without a coach judged a move:\n%s", d.text())
+		}
+		if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
+			t.Fatalf("the door wrote %s", bad)
+		}
 	}
 }

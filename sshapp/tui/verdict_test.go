@@ -135,7 +135,7 @@ func TestCreateFormCoach(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown}) // coach
 	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
-	waitOutput(t, tm, "Coach: after each of your moves your screen shows its mark and the better")
+	waitOutput(t, tm, "Coach: after each of your moves you are told its mark and the better")
 	tm.Send(keyEnter)
 	waitOutput(t, tm, "coached, not rated")
 	info := mustTable(t, e, "drill").Info()
