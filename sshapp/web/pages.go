@@ -273,13 +273,15 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 		token = v.Link // the board of a table seen by its link is seen by it too
 	}
 	s.render(w, r, http.StatusOK, "table", layout{Title: fr.name, Refresh: 5, Scripts: []string{"app.js"}, Main: struct {
-		Name    string
-		Private bool
-		SSH     string
-		Events  string
-		Board   string
-		Live    template.HTML
-	}{fr.name, fr.private, hint, events, boardPath(fr.name, token, "", store.Everyone), template.HTML(fr.html(s.cfg.Now()))}})
+		Name      string
+		Private   bool
+		Coach     bool
+		CoachSays string
+		SSH       string
+		Events    string
+		Board     string
+		Live      template.HTML
+	}{fr.name, fr.private, fr.coach, words.CoachSays, hint, events, boardPath(fr.name, token, "", store.Everyone), template.HTML(fr.html(s.cfg.Now()))}})
 }
 
 // tableEvents is a table as a stream of Server-Sent Events: its fragment

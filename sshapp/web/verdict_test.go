@@ -2,11 +2,13 @@ package web
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/sshapp/verdict"
 )
@@ -92,4 +94,56 @@ func gamePageMarked(t *testing.T, e *env, id string) bool {
 		t.Errorf("move %s's page lacks %q", step[1], m)
 	}
 	return true
+}
+
+// TestCoachedTableOnTheWeb: a coached table's page says it is coached
+// and not rated; the coach's verdicts, each player's own, never reach
+// the page or its stream while the game runs, nor a table without one.
+func TestCoachedTableOnTheWeb(t *testing.T) {
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	e := newEnv(t, lobbytest.NewDice(9), func(c *Config) { c.Judge = jd })
+	a, b := e.player("alice"), e.player("bob")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "drill", Rules: cheapRules(), Seats: 2, Coach: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := e.get("/tables/drill")
+	if m := missing(body, `coached, not rated</span>`, "you are told its mark and the better move"); m != nil {
+		t.Fatalf("the coached table's page lacks %q:\n%s", m, body)
+	}
+	st := e.stream("/tables/drill/events")
+	g := &game{e: e, tbl: tbl, ps: []lobby.Player{a, b}, last: make([]lobby.Snapshot, 2), rng: rand.New(rand.NewPCG(5, 6))}
+	for _, p := range g.ps {
+		sub, err := tbl.Watch(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sub.Close)
+		g.subs = append(g.subs, sub)
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.catchUp()
+	coachWords := []string{"your move:", "gave away", "best: ", "a best move"}
+	g.playOut(func() {
+		_, body := e.get("/tables/drill")
+		for _, w := range coachWords {
+			if strings.Contains(body, w) {
+				t.Fatalf("the coached table's page says %q:\n%s", w, body)
+			}
+		}
+	})
+	for _, w := range coachWords {
+		if strings.Contains(st.bytes(), w) {
+			t.Errorf("the coached table's stream says %q", w)
+		}
+	}
+	_, body = e.get("/tables/plain")
+	e.newGame("plain", cheapRules(), false, a, b)
+	if _, body = e.get("/tables/plain"); strings.Contains(body, "coached") {
+		t.Errorf("a table without a coach says coached:\n%s", body)
+	}
 }
