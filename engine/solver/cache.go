@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// Cached is how many solved rule sets For keeps (about 8 MB each under
+// Cached is how many solved rule sets For keeps (6 to 11 MiB each under
 // classic); the one used longest ago goes first.
 const Cached = 12
 

@@ -155,17 +155,38 @@ func (s *Strategy) MoveOf(sit Situation, a engine.Action) Move {
 }
 
 // Pick draws a move from the strategy at sit: u, uniform in [0, 1),
-// chooses among the moves by their probabilities.
+// chooses among the moves by their probabilities. Moves the strategy
+// makes less often than Rare are left out (the others in proportion):
+// they are what is left of a solve's first iterations, and some throw a
+// life away.
 func (s *Strategy) Pick(sit Situation, u float64) (Move, error) {
 	i, k, err := s.locate(sit)
 	if err != nil {
 		return Move{}, err
 	}
 	n := &s.m.g.nodes[i]
-	last := 0
-	for a := range n.edges {
+	prob := func(a int) float64 {
 		p := float64(s.avg[int(n.off)+a*int(n.classes)+int(k)])
-		if p <= 0 {
+		if p < Rare {
+			return 0
+		}
+		return p
+	}
+	total, best := 0.0, 0
+	for a := range n.edges {
+		total += prob(a)
+		if prob(a) > prob(best) {
+			best = a
+		}
+	}
+	if total <= 0 {
+		return s.m.moves[i][best], nil
+	}
+	u *= total
+	last := best
+	for a := range n.edges {
+		p := prob(a)
+		if p == 0 {
 			continue
 		}
 		last = a
@@ -176,6 +197,9 @@ func (s *Strategy) Pick(sit Situation, u float64) (Move, error) {
 	}
 	return s.m.moves[i][last], nil
 }
+
+// Rare is the probability below which Pick leaves a move out.
+const Rare = 0.001
 
 // Action is the move mv as the engine's action of seat.
 func (mv Move) Action(seat int) engine.Action {

@@ -10,10 +10,11 @@ import (
 )
 
 // solveAll makes TestExploitability solve every rule set (All, 240, and
-// the lives-left variants of the default): minutes on two cores. By
-// default it solves the cheap ones, one a ranking. CI runs it in full:
+// the lives-left variants of the default): about an hour of one core. By
+// default it solves cheap ones, one a ranking. CI's long runs (.ci/run)
+// run it in full:
 //
-//	go test -count=1 -timeout 30m ./engine/solver -run 'TestExploitability$' -solve-all
+//	go test -count=1 -timeout 3h ./engine/solver -run 'TestExploitability$' -solve-all
 var solveAll = flag.Bool("solve-all", false, "solve every rule set in TestExploitability")
 
 // sets is what TestExploitability and the known answers solve.
@@ -49,11 +50,12 @@ func sets() []Rules {
 }
 
 // TestExploitability solves rule sets and measures each strategy again,
-// as kept, by best responses: below Target lives per round.
+// as kept, by best responses: below Target lives per round; then the
+// known answers hold under it (knownAnswers).
 func TestExploitability(t *testing.T) {
 	for _, r := range sets() {
 		t.Run(r.String(), func(t *testing.T) {
-			s, err := For(r)
+			s, err := Solve(r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,6 +67,7 @@ func TestExploitability(t *testing.T) {
 			if math.Abs(v-s.Report().Value) > 1e-4 {
 				t.Errorf("the kept strategy is worth %.6f, the solve said %.6f", v, s.Report().Value)
 			}
+			knownAnswers(t, s)
 		})
 	}
 }
@@ -117,53 +120,82 @@ func round(opener int, moves ...any) []engine.Event {
 	return evs
 }
 
-// TestKnownAnswers: challenging the lowest claim there is always loses
-// and is a blunder; announcing a Mia one holds is never marked.
-func TestKnownAnswers(t *testing.T) {
-	for _, r := range sets() {
-		t.Run(r.String(), func(t *testing.T) {
-			s, err := For(r)
+// knownAnswers checks what is known of any rule set's strategy:
+// challenging the lowest claim there is always loses and is a blunder;
+// announcing a Mia one holds is never marked (but under mia-pass reroll,
+// where a true Mia is passed back and must be rolled again: there a
+// claim below it can be worth more); Pick never throws a life away
+// (challenging nothing, a low claim).
+func knownAnswers(t *testing.T, s *Strategy) {
+	t.Helper()
+	r := s.Rules()
+	o := r.Options()
+	lives := []int{r.Caps[0], r.Caps[1]}
+	claims := r.Ranking.Claims()
+	lowest := claims[len(claims)-1]
+	for _, look := range []bool{true, false} {
+		evs := round(0, engine.EvRoll, engine.Value(43), engine.EvClaim, lowest)
+		evs[1].Looked = look
+		sit, err := Read(o, lives, redact(evs, 1), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := s.Judge(sit, engine.Action{Kind: engine.Challenge, Seat: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch := j.Choices[j.Chosen]; ch.Value != -1 || j.Mark != Blunder {
+			t.Errorf("challenging %s (looked %v): worth %.3f, marked %q, want -1 and a blunder", lowest, look, ch.Value, j.Mark)
+		}
+	}
+	for _, faced := range []engine.Value{engine.NoValue, claims[len(claims)/2]} {
+		if r.MiaPass == engine.MiaPassReroll {
+			break
+		}
+		evs := round(0, engine.EvRoll, engine.Mia)
+		if faced != engine.NoValue {
+			evs = round(0, engine.EvRoll, engine.Value(31), engine.EvClaim, faced, engine.EvRoll, engine.Mia)
+		}
+		seat := evs[len(evs)-1].Seat
+		sit, err := Read(o, lives, redact(evs, seat), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := s.Judge(sit, engine.Action{Kind: engine.Claim, Seat: seat, Value: engine.Mia})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Mark != Good {
+			t.Errorf("announcing a Mia held, facing %s: gives away %.4f, marked %q", faced, j.Loss, j.Mark)
+		}
+	}
+	opening, err := Read(o, lives, round(0), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sits := []Situation{opening}
+	for _, d := range []engine.Value{31, 54, engine.Mia} {
+		evs := round(0, engine.EvRoll, engine.Value(43), engine.EvClaim, claims[len(claims)/2], engine.EvRoll, d)
+		sit, err := Read(o, lives, redact(evs, 1), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sits = append(sits, sit)
+	}
+	us := []float64{math.Nextafter(1, 0)} // the last move's share, however small
+	for u := 0.0; u < 1; u += 1.0 / 4096 {
+		us = append(us, u)
+	}
+	for _, sit := range sits {
+		for _, u := range us {
+			mv, err := s.Pick(sit, u)
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := r.Options()
-			lives := []int{r.Caps[0], r.Caps[1]}
-			claims := r.Ranking.Claims()
-			lowest := claims[len(claims)-1]
-			for _, look := range []bool{true, false} {
-				evs := round(0, engine.EvRoll, engine.Value(43), engine.EvClaim, lowest)
-				evs[1].Looked = look
-				sit, err := Read(o, lives, redact(evs, 1), 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				j, err := s.Judge(sit, engine.Action{Kind: engine.Challenge, Seat: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ch := j.Choices[j.Chosen]; ch.Value != -1 || j.Mark != Blunder {
-					t.Errorf("challenging %s (looked %v): worth %.3f, marked %q, want -1 and a blunder", lowest, look, ch.Value, j.Mark)
-				}
+			if mv.Kind == MoveLowClaim || mv.Kind == MoveChallenge && sit.Facing() == engine.NoValue {
+				t.Fatalf("Pick at %+v, u %v: %+v throws a life away", sit, u, mv)
 			}
-			for _, faced := range []engine.Value{engine.NoValue, claims[len(claims)/2]} {
-				evs := round(0, engine.EvRoll, engine.Mia)
-				if faced != engine.NoValue {
-					evs = round(0, engine.EvRoll, engine.Value(31), engine.EvClaim, faced, engine.EvRoll, engine.Mia)
-				}
-				seat := evs[len(evs)-1].Seat
-				sit, err := Read(o, lives, redact(evs, seat), seat)
-				if err != nil {
-					t.Fatal(err)
-				}
-				j, err := s.Judge(sit, engine.Action{Kind: engine.Claim, Seat: seat, Value: engine.Mia})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if j.Mark != Good {
-					t.Errorf("announcing a Mia held, facing %s: gives away %.4f, marked %q", faced, j.Loss, j.Mark)
-				}
-			}
-		})
+		}
 	}
 }
 

@@ -8,10 +8,15 @@ import (
 )
 
 // expert plays the solved strategy of the heads-up round (engine/solver)
-// at the decision as the seat knows it, drawing its mixed moves from r.
-// A decision the model has not got (README.md of engine/solver), or a
-// strategy not solved yet when wait is false, is played as Hard plays.
+// at the decision as the seat knows it, drawing its mixed moves from r,
+// once two players are left. With more, the heads-up model misjudges the
+// round (README.md: it loses to hard at six seats) and expert plays as
+// Hard plays; so does a decision the model has not got (README.md of
+// engine/solver), or a strategy not solved yet when wait is false.
 func expert(v engine.View, round []engine.Event, r *rand.Rand, wait bool) engine.Action {
+	if living(v.Lives) > 2 {
+		return smart(v, round, r, levelKnobs[Hard](v.Options))
+	}
 	sit, err := solver.Read(v.Options, v.Lives, roundOf(round), v.Seat)
 	if err != nil || (!wait && !solver.Ready(sit.Rules)) {
 		return smart(v, round, r, levelKnobs[Hard](v.Options))
@@ -54,7 +59,7 @@ func roundOf(evs []engine.Event) []engine.Event {
 // goroutine, and a key naming it (equal keys, the same work); nil work
 // when Decide answers at once. Meanwhile DecideAtOnce plays as Hard.
 func Pending(level Level, v engine.View, round []engine.Event) (key any, work func()) {
-	if level != Expert {
+	if level != Expert || living(v.Lives) > 2 {
 		return nil, nil
 	}
 	r, ok := Rules(v, round)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -51,4 +52,71 @@ func wilson(p float64, n int) (lo, hi float64) {
 	mid := (p + z*z/(2*nf)) / den
 	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
 	return mid - half, mid + half
+}
+
+// TestExpertLegal plays heads-up games of the expert, its strategies
+// solved, against each other level and a random player, under rule sets
+// that solve in a blink (no passing, every ranking, low claims that lose
+// and Mias shown at once among them): every move it makes is legal by
+// the view and accepted by the engine, and it never throws a life away
+// (challenging nothing, a low claim).
+func TestExpertLegal(t *testing.T) {
+	var sets []engine.Options
+	for i, rk := range engine.Rankings {
+		o := engine.DefaultOptions()
+		o.Ranking, o.Pass, o.MiaPenalty, o.Lives = rk, false, 1, 3
+		o.EqualClaims = i%2 == 1
+		if i%2 == 0 {
+			o.LowClaim = engine.LowClaimLoses
+		}
+		if i%3 == 0 {
+			o.MiaReveal = engine.MiaRevealAtOnce
+		}
+		sets = append(sets, o)
+	}
+	moves := 0
+	for i := range 20 * len(sets) {
+		o := sets[i%len(sets)]
+		r := rand.New(rand.NewPCG(uint64(i), 5))
+		other := Level("") // a random player
+		if k := i / len(sets) % 4; k < 3 {
+			other = Levels[k]
+		}
+		g, evs, err := engine.New(o, 2, newDice(uint64(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m match
+		m.g = g
+		m.record(evs)
+		for step := 0; !g.Over(); step++ {
+			if step > 20_000 {
+				t.Fatalf("game %d: no end", i)
+			}
+			s := g.Turn()
+			v := g.View(s)
+			var a engine.Action
+			switch {
+			case s == i%2:
+				a = Decide(Expert, v, m.roundFor(s), r)
+				moves++
+				if !legal(v, a) || a.Seat != s {
+					t.Fatalf("game %d (%+v): expert chose %+v, not legal in %+v", i, o, a, v)
+				}
+				if a.Kind == engine.Challenge && v.Phase == engine.PhaseOpen || a.Kind == engine.Claim && contains(v.LowClaims, a.Value) {
+					t.Fatalf("game %d (%+v): expert threw a life away: %+v in %+v", i, o, a, v)
+				}
+			case other == "":
+				a = randomMove(r, g, v)
+			default:
+				a = Decide(other, v, m.roundFor(s), r)
+			}
+			evs, err := g.Apply(a)
+			if err != nil {
+				t.Fatalf("game %d (%+v): %+v refused: %v", i, o, a, err)
+			}
+			m.record(evs)
+		}
+	}
+	t.Logf("%d games, %d expert moves, all legal", 20*len(sets), moves)
 }
