@@ -40,6 +40,7 @@ type door struct {
 	at     *tableRoom  // at a table
 	form   *createForm // creating a table
 	rp     *replayRoom // reading a replay
+	ev     *eventRoom  // following an event, as an entrant who is there
 }
 
 func newDoor(ctx context.Context, cfg Config, in *input) *door {
@@ -89,7 +90,10 @@ func (d *door) run() {
 		d.first()
 	}
 	for !d.quit {
-		var subReady, subDone, lobbyReady <-chan struct{}
+		var subReady, subDone, lobbyReady, evReady, evDone <-chan struct{}
+		if d.ev != nil {
+			evReady, evDone = d.ev.att.Ready(), d.ev.att.Done()
+		}
 		if d.at != nil {
 			subReady, subDone = d.at.sub.Ready(), d.at.sub.Done()
 		}
@@ -115,6 +119,10 @@ func (d *door) run() {
 			d.at.gone(d)
 		case <-lobbyReady:
 			d.lob.changed(d)
+		case <-evReady:
+			d.ev.seated(d)
+		case <-evDone:
+			d.ev.ended(d)
 		case <-d.ticked:
 			if d.at != nil {
 				d.at.tick(d)
@@ -135,6 +143,11 @@ func (d *door) first() {
 		d.open(d.cfg.Table)
 		return
 	}
+	if d.cfg.Event != "" {
+		d.lob = newLobbyRoom(d)
+		d.sayEvent(d.cfg.Event, true)
+		return
+	}
 	for _, info := range d.cfg.Lobby.SeatedAt(d.me.ID) {
 		if info.State == "playing" {
 			d.open(info.Name)
@@ -146,6 +159,7 @@ func (d *door) first() {
 
 // leaveRooms closes what the door watches.
 func (d *door) leaveRooms() {
+	d.unattend()
 	if d.at != nil {
 		d.at.close()
 		d.at = nil
@@ -247,7 +261,7 @@ func (d *door) line(l line) {
 		d.name(text, said)
 		return
 	}
-	if d.global(said, text) {
+	if d.global(said, text) || d.eventWords(said, text) {
 		return
 	}
 	switch {
@@ -340,7 +354,7 @@ func (d *door) unknown(text string) {
 	case d.at != nil:
 		now = d.at.wordsNow()
 	case d.lob != nil:
-		now = "tables, open and a number, create, status, history, stats, chat and your text"
+		now = "tables, open and a number, create, status, events, history, stats, chat and your text"
 	}
 	switch n := len(d.menu.choices); {
 	case n == 0 || d.menu.still != nil && !d.menu.still():
@@ -405,6 +419,8 @@ func (d *door) help() {
 		lines = append(lines,
 			"In the lobby: tables (the open tables, numbered), open and a number or a name, create (a new table, one question at a time), chat and your text.")
 	}
+	lines = append(lines,
+		"Events: events (the list, numbered), event and a name (its standings), event join and a name (to enter it: you are seated while you follow it here), event leave and a name, leave event (stop following it).")
 	lines = append(lines,
 		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, more (the rest of a long list), mute chat, unmute chat, quit.")
 	d.say(lines...)

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -20,6 +23,8 @@ import (
 type lobbyScreen struct {
 	frame
 	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
+	evBox  *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
+	events []events.Info       // the events listed first: running, to start, over
 	tables []lobby.TableInfo
 	rules  []string // shortRules of each table, made when the list changes
 	chat   []lobby.ChatLine
@@ -59,7 +64,49 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 // Init follows the lobby, and reads the season line.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	return tea.Batch(m.wait(), m.loadSeason())
+	var evs tea.Cmd
+	if reg := m.c.cfg.Events; reg != nil {
+		m.evBox = reg.Subscribe()
+		evs = m.waitEvents()
+	}
+	return tea.Batch(m.wait(), m.loadSeason(), evs)
+}
+
+// eventsMsg carries the list of events after a change, or the
+// countdown's next second.
+type eventsMsg struct {
+	box  *lobby.Mailbox[int]
+	list []events.Info
+	gone bool
+}
+
+// waitEvents waits for the next change of the events, or a second while
+// one of them counts down.
+func (m *lobbyScreen) waitEvents() tea.Cmd {
+	reg, v, box, done := m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.evBox, m.c.cfg.Done
+	counts := false
+	for _, e := range m.events {
+		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
+	}
+	return ask(m, func() tea.Msg {
+		var tick <-chan time.Time
+		if counts {
+			t := time.NewTimer(time.Second)
+			defer t.Stop()
+			tick = t.C
+		}
+		select {
+		case <-box.Ready():
+			box.Take()
+		case <-tick:
+		case <-box.Done():
+			return eventsMsg{box: box, gone: true}
+		case <-done:
+			reg.Unsubscribe(box)
+			return nil
+		}
+		return eventsMsg{box: box, list: reg.List(v)}
+	})
 }
 
 // loadSeason reads the season line when it is missing or a new season has
@@ -101,6 +148,10 @@ func (m *lobbyScreen) Leave() tea.Cmd {
 		m.c.cfg.Lobby.Unsubscribe(m.box)
 		m.box = nil
 	}
+	if m.evBox != nil {
+		m.c.cfg.Events.Unsubscribe(m.evBox)
+		m.evBox = nil
+	}
 	return nil
 }
 
@@ -137,40 +188,70 @@ func lobbyColumns(w int) (nameW, rulesW int) {
 // drawList draws the rows of the tables into the list's viewport.
 func (m *lobbyScreen) drawList() {
 	s := m.c.s
-	if len(m.tables) == 0 {
+	if len(m.tables)+len(m.events) == 0 {
 		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
 		return
 	}
 	nameW, rulesW := lobbyColumns(m.w)
-	rows := make([]string, len(m.tables))
-	for i, t := range m.tables {
+	rows := make([]string, 0, len(m.events)+len(m.tables))
+	now := m.c.cfg.Now()
+	for i, e := range m.events {
+		row := "  ★  " + fit(name(e.Name), nameW) + " " + fit(name(e.Host), lobbyHostW) + " " +
+			fit(fmt.Sprintf("%d in", e.Entrants), lobbySeatsW) + " " + fit("event", lobbyStateW) + " " +
+			fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
+		if i == m.cursor {
+			row = s.Selected.Render(fit("›"+row[1:], m.w))
+		}
+		rows = append(rows, row)
+	}
+	for j, t := range m.tables {
+		i := j + len(m.events)
 		lock := "  "
 		if t.Private {
 			lock = "🔒"
 		}
 		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[i], rulesW)
+			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[j], rulesW)
 		if i == m.cursor {
 			row = s.Selected.Render(fit("›"+row[1:], m.w))
 		}
-		rows[i] = row
+		rows = append(rows, row)
 	}
 	setRows(&m.list, rows, m.cursor)
 }
 
+// selected is the table under the cursor, if a table is.
+func (m *lobbyScreen) selected() (lobby.TableInfo, bool) {
+	if i := m.cursor - len(m.events); i >= 0 && i < len(m.tables) {
+		return m.tables[i], true
+	}
+	return lobby.TableInfo{}, false
+}
+
 // setTables replaces the list, keeping the selected table selected.
 func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
-	sel := ""
-	if m.cursor >= 0 && m.cursor < len(m.tables) {
-		sel = m.tables[m.cursor].Name
-	}
+	sel, had := m.selected()
 	m.tables = ts
 	m.rules = make([]string, len(ts))
-	m.cursor = clamp(m.cursor, 0, max(0, len(ts)-1))
+	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(ts)-1))
 	for i, t := range ts {
 		m.rules[i] = shortRules(t.Rules)
-		if t.Name == sel {
-			m.cursor = i
+		if had && t.Name == sel.Name {
+			m.cursor = len(m.events) + i
+		}
+	}
+}
+
+// setEvents replaces the events listed (those running and to start; an
+// event over is left to the events command), keeping the table selected
+// selected.
+func (m *lobbyScreen) setEvents(list []events.Info) {
+	sel, had := m.selected()
+	m.events = slices.DeleteFunc(list, func(e events.Info) bool { return e.State == events.Over || e.State == events.Closed })
+	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(m.tables)-1))
+	for i, t := range m.tables {
+		if had && t.Name == sel.Name {
+			m.cursor = len(m.events) + i
 		}
 	}
 }
@@ -188,6 +269,16 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setTables(msg.tables)
 		m.chat, m.have = msg.chat, true
 		cmd = tea.Batch(m.wait(), m.release(m.key), m.loadSeason())
+	case eventsMsg:
+		if msg.box != m.evBox || m.evBox == nil {
+			return m, nil
+		}
+		if msg.gone {
+			m.evBox = nil
+			return m, nil
+		}
+		m.setEvents(msg.list)
+		cmd = m.waitEvents()
 	case seasonLoaded:
 		m.seasonAsk = false
 		if msg.err == nil {
@@ -241,12 +332,15 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			m.cursor--
 		}
 	case key.Matches(msg, m.keys.Down):
-		if m.cursor < len(m.tables)-1 {
+		if m.cursor < len(m.events)+len(m.tables)-1 {
 			m.cursor++
 		}
 	case key.Matches(msg, m.keys.Open):
-		if m.cursor < len(m.tables) {
-			return m.c.nav.goTo(goTo{to: screenTable, table: m.tables[m.cursor].Name})
+		if m.cursor < len(m.events) {
+			return m.c.nav.goTo(goTo{to: screenEvent, event: m.events[m.cursor].Name})
+		}
+		if t, ok := m.selected(); ok {
+			return m.c.nav.goTo(goTo{to: screenTable, table: t.Name})
 		}
 		m.setStatus("no table to open: press n to create one", true)
 	case key.Matches(msg, m.keys.New):
@@ -257,8 +351,8 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		table := "" // the selected table, for the "this table" views
-		if m.cursor < len(m.tables) {
-			table = m.tables[m.cursor].Name
+		if t, ok := m.selected(); ok {
+			table = t.Name
 		}
 		if key.Matches(msg, m.keys.History) {
 			return m.c.nav.goTo(goTo{to: screenHistory, table: table})

@@ -27,6 +27,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp/verdict"
 )
 
@@ -59,8 +60,13 @@ type Config struct {
 	// Styles, when set, are the styles Renderer would build, shared with
 	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
 	Styles *Styles
-	// Table, if set, is opened first (ssh -t HOST play TABLE).
+	// Table, if set, is opened first (ssh -t HOST play TABLE); Event,
+	// the event's screen (play --event NAME).
 	Table string
+	Event string
+	// Events is the server's events, listed in the lobby with their
+	// screens; nil: none.
+	Events *events.Registry
 	// Width and Height are the initial size; tea.WindowSizeMsg updates it.
 	Width, Height int
 
@@ -122,7 +128,7 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{c: &common{cfg: cfg, s: s}, width: cfg.Width, height: cfg.Height}
+	m := &Model{c: &common{cfg: cfg, s: s, visited: map[string]bool{}}, width: cfg.Width, height: cfg.Height}
 	m.c.nav = m
 	return m
 }
@@ -140,6 +146,7 @@ func (m *Model) Init() tea.Cmd {
 // once the program has stopped (it must not run beside Update); quitting
 // with q has done it already.
 func (m *Model) Close() {
+	m.c.letGo(nil)
 	if m.cur == nil {
 		return
 	}
@@ -165,6 +172,7 @@ func (m *Model) show(s Component) tea.Cmd {
 	if m.cur != nil && m.cur != s {
 		leave = m.cur.Leave()
 	}
+	m.c.letGo(s)
 	m.cur = s
 	m.resize()
 	return leave
@@ -172,6 +180,7 @@ func (m *Model) show(s Component) tea.Cmd {
 
 // quit closes every subscription, then quits.
 func (m *Model) quit() tea.Cmd {
+	m.c.letGo(nil)
 	var leave tea.Cmd
 	if m.cur != nil {
 		leave = m.cur.Leave()
