@@ -54,10 +54,10 @@ func Odds(p float64) string {
 }
 
 // Best is the best move of a verdict and how often the strategy makes
-// it: "best: roll (87%)".
+// it: "best: roll (played 87%)".
 func Best(j solver.Judgement) string {
 	b := j.Choices[j.Best]
-	return fmt.Sprintf("best: %s (%s)", MoveWords(j.Rules.Ranking, j.Facing(), b.Move), Odds(b.Prob))
+	return fmt.Sprintf("best: %s (played %s)", MoveWords(j.Rules.Ranking, j.Facing(), b.Move), Odds(b.Prob))
 }
 
 // Strategy lists the moves the strategy makes at a verdict's decision,
@@ -89,7 +89,7 @@ func Lives(x float64) string { return fmt.Sprintf("%.2f lives", x) }
 
 // Judged is a verdict in a line: its mark and what it means, what the
 // move gave away and the best move, "?! an inaccuracy: gave away 0.04
-// lives; best: roll (87%)"; "a best move" for a move that gave nothing
+// lives; best: roll (played 87%)"; "a best move" for a move that gave nothing
 // away.
 func Judged(j solver.Judgement) string {
 	if j.Mark == solver.Good {
@@ -136,7 +136,7 @@ func AnalysisNote(exact bool) string {
 }
 
 // JudgedBy is the verdict on a move of name's, said (Judged): "ann's
-// move: ?! gave away 0.04 lives; best: roll (87%)".
+// move: ?! gave away 0.04 lives; best: roll (played 87%)".
 func JudgedBy(name, said string) string {
 	return name + "'s move: " + said
 }
@@ -182,7 +182,7 @@ const CoachSays = "after each of your moves you are told its mark and the better
 	"by the solved strategy, for learning against bots; its games are not rated"
 
 // Coached is the coach's line after a move of yours: "your move: ?! an
-// inaccuracy: gave away 0.04 lives; best: roll (87%)".
+// inaccuracy: gave away 0.04 lives; best: roll (played 87%)".
 func Coached(j solver.Judgement) string {
 	return "your move: " + Judged(j)
 }

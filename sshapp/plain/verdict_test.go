@@ -78,7 +78,7 @@ func TestReplayVerdictsSaid(t *testing.T) {
 	d.next("Move 2 of 3. ann announced 31 to bob")
 	d.send("next")
 	for _, w := range []string{"Move 3 of 3. bob called ann a liar: 42, bob loses a life",
-		"bob's move: ?? a blunder: gave away ", "best: roll (100%).",
+		"bob's move: ?? a blunder: gave away ", "best: roll (played 100%).",
 		"ann: accuracy ", "bob: accuracy 0% ", "That was the last move: say back, or stop."} {
 		d.next(w)
 	}
