@@ -141,7 +141,6 @@ func TestCoachedTableOnTheWeb(t *testing.T) {
 			t.Errorf("the coached table's stream says %q", w)
 		}
 	}
-	_, body = e.get("/tables/plain")
 	e.newGame("plain", cheapRules(), false, a, b)
 	if _, body = e.get("/tables/plain"); strings.Contains(body, "coached") {
 		t.Errorf("a table without a coach says coached:\n%s", body)
