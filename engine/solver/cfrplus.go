@@ -194,8 +194,13 @@ type measure struct {
 // exploitability is the average of the two gains.
 func (m measure) exploitability() float64 { return (m.gain[0] + m.gain[1]) / 2 }
 
-func evaluate(g *graph, st []float64) measure {
-	r := newRun(g)
+func evaluate(g *graph, st []float64) measure { return newRun(g).measure(st) }
+
+// measure is evaluate on r's graph, r's working arrays reused: the same
+// figures as from a new run.
+func (r *run) measure(st []float64) measure {
+	clear(r.val)
+	clear(r.fv)
 	v := r.value(st)
 	b0 := r.bestResponse(st, 0)
 	b1 := r.bestResponse(st, 1)

@@ -27,7 +27,7 @@
 // 300–500 iterations under most rule sets, but stall near 0.002 lives
 // under mia-pass reroll with mia-penalty-both, where answers to a blind
 // raise that play rarely learn slowly once their regrets are cut to 0.
-// Discounting them instead gets there in about 900 (cmd/mia-solve
+// Discounting them instead gets there in 900 to 5,250 (cmd/mia-solve
 // prints every rule set's count). With the caps equal (both players can
 // lose as much) one strategy plays both seats; the exploitability is
 // measured with the seats apart. Kuhn poker through the same core
@@ -42,8 +42,9 @@
 // seconds of one core of a busy shared machine, allocates 255 MiB along
 // the way and keeps a strategy of 6 MiB (11 MiB when the players' caps
 // differ, the seats solved apart); the slowest rule sets (mia-pass reroll
-// with mia-penalty-both) take about 900 iterations and 30 to 55 seconds;
-// rule sets without passing well under a second. For keeps Cached of
+// with mia-penalty-both) take 900 to 5,250 iterations and up to 6
+// minutes on the busy machine; rule sets without passing take well
+// under a second. For keeps Cached of
 // them. Judging a move reads the kept strategy: a 100-move game is
 // analysed in about half a millisecond (BenchmarkAnalyse).
 package solver

@@ -58,15 +58,20 @@ func Solve(r Rules) (*Strategy, error) {
 	c := newSolver(m.g, groups)
 	var avg []float64
 	var ms measure
+	judge := full
+	if !symmetric {
+		judge = m
+	}
+	er := newRun(judge.g)
 	for c.iters < maxIterations {
 		for range chunk {
 			c.step()
 		}
 		avg = c.average()
 		if symmetric {
-			ms = evaluate(full.g, expand(m, full, avg))
+			ms = er.measure(expand(m, full, avg))
 		} else {
-			ms = evaluate(m.g, avg)
+			ms = er.measure(avg)
 		}
 		if ms.exploitability() < target {
 			break
