@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -38,7 +39,11 @@ func runReplay(ctx context.Context, c *Call) int {
 	if !ok {
 		return code
 	}
-	a, judged := c.verdicts(ctx, g, evs)
+	wait := verdict.Wait
+	if c.JSON {
+		wait = 0 // a document the same whenever it is asked for: it waits for every verdict
+	}
+	a, judged := c.verdicts(ctx, g, evs, wait)
 	switch {
 	case c.JSON:
 		if err := verdict.Doc(g, evs, a).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
@@ -68,11 +73,15 @@ func runReplay(ctx context.Context, c *Call) int {
 }
 
 // verdicts is the verdict on every move of the finished game g
-// (verdict.Of), waiting for it at most verdict.Wait; judged is false if
-// it was not ready by then, and a is then empty.
-func (c *Call) verdicts(ctx context.Context, g store.Game, evs []engine.Event) (a verdict.Analysis, judged bool) {
-	ctx, cancel := context.WithTimeout(ctx, verdict.Wait)
-	defer cancel()
+// (verdict.Of), waiting for it at most wait (0: as long as the session
+// lasts); judged is false if it was not ready by then, and a is then
+// empty.
+func (c *Call) verdicts(ctx context.Context, g store.Game, evs []engine.Event, wait time.Duration) (a verdict.Analysis, judged bool) {
+	if wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wait)
+		defer cancel()
+	}
 	a, err := c.cfg.Judge.Of(ctx, g, evs)
 	switch {
 	case errors.Is(err, verdict.ErrNotReady):
