@@ -73,7 +73,13 @@ var judgedMark = regexp.MustCompile(`<strong class="judged (inaccuracy|mistake|b
 // a move of it is marked.
 func gamePageMarked(t *testing.T, e *env, id string) bool {
 	t.Helper()
-	_, body := e.get("/games/" + id)
+	var body string
+	// A page waits 2 s for verdicts not worked out yet (a first solve
+	// under -race may take longer), then says so: read it again.
+	waitFor(t, "the verdicts on the page", func() bool {
+		_, body = e.get("/games/" + id)
+		return strings.Contains(body, "<h2>Accuracy</h2>")
+	})
 	if m := missing(body, "<h2>Accuracy</h2>", "alice</span>: accuracy", "bob</span>: accuracy", "?! inaccuracy"); m != nil {
 		t.Fatalf("the page of the finished game lacks %q:\n%s", m, body)
 	}
