@@ -78,7 +78,7 @@ func gamePageMarked(t *testing.T, e *env, id string) bool {
 	// under -race may take longer), then says so: read it again.
 	waitFor(t, "the verdicts on the page", func() bool {
 		_, body = e.get("/games/" + id)
-		return strings.Contains(body, "<h2>Accuracy</h2>")
+		return !strings.Contains(body, "still being worked out")
 	})
 	if m := missing(body, "<h2>Accuracy</h2>", "alice</span>: accuracy", "bob</span>: accuracy", "?! inaccuracy"); m != nil {
 		t.Fatalf("the page of the finished game lacks %q:\n%s", m, body)
