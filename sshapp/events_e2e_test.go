@@ -134,8 +134,9 @@ func TestArenaOverSSH(t *testing.T) {
 
 // TestPrivateEventAtEveryDoor: to a stranger, a private event is not
 // there, at every door: `event NAME` and its subcommands, `events`,
-// `history --event`, `bot --event`, the screen (`play --event`) and the
-// web window answer as they answer a name no event has. An invite code
+// `history --event`, `bot --event`, the screen (`play --event`), the plain
+// mode and the web window answer as they answer a name no event has (the
+// Mäxchen gateway's door: TestDoorOnlyToAPublicArena in lobby/events). An invite code
 // lets one in; its web link opens its wall.
 func TestPrivateEventAtEveryDoor(t *testing.T) {
 	t.Parallel()
@@ -168,6 +169,19 @@ func TestPrivateEventAtEveryDoor(t *testing.T) {
 		if status != http.StatusNotFound {
 			t.Errorf("/events/%s: %d", name, status)
 		}
+	}
+	// The plain mode: the same answer to a name no event has.
+	pl := openPlain(t, e.connect(t, e.key(t, "eve")), nil, "plain")
+	pl.next(t, "Lobby.")
+	pl.line(t, "events")
+	if said := pl.next(t, "No events now."); strings.Contains(said, "den") {
+		t.Errorf("the plain mode lists den to a stranger:\n%s", said)
+	}
+	for _, name := range []string{"den", "nosuch"} {
+		pl.line(t, "event "+name)
+		pl.next(t, "No such event: "+name+".")
+		pl.line(t, "event join "+name)
+		pl.next(t, "No such event: "+name+".")
 	}
 	r := e.run(t, e.key(t, "host"), "event invite den --json")
 	var inv command.EventInviteJSON
@@ -226,7 +240,8 @@ func TestEventScreenTakesYouToYourTable(t *testing.T) {
 	sc.waitFor(t, "side", 5*time.Second)
 	sc.waitFor(t, "spring", 5*time.Second)
 	sc.waitFor(t, "arena · running", 5*time.Second)
-	sc.send(t, "\r") // the first row: the event
+	sc.send(t, "k")  // the first row, the event: the cursor stays on the table it was on when the event came
+	sc.send(t, "\r") // open it
 	sc.waitFor(t, "You are not in it: press J to join.", 5*time.Second)
 	sc.send(t, "J")
 	sc.waitFor(t, "mia  spring-1 · ", 10*time.Second) // the table screen: seated, the game begun
@@ -314,6 +329,10 @@ func TestPlainEvent(t *testing.T) {
 		t.Fatalf("start: %+v", r)
 	}
 	alice.next(t, "The event fall seats you at fall-1.")
+	alice.next(t, "At table fall-1, ")
+	if said := alice.next(t, "Game "); strings.Contains(said, "You are back") {
+		t.Errorf("a first seating told as a return:\n%s", said)
+	}
 	if r := e.run(t, e.key(t, "host"), "event stop fall"); r.code != 0 {
 		t.Fatalf("stop: %+v", r)
 	}
@@ -349,5 +368,12 @@ func TestPlainEvent(t *testing.T) {
 	}
 	if bad := plaintest.Forbidden([]byte(alice.out.String())); bad != "" {
 		t.Fatalf("alice received %s", bad)
+	}
+	// The event's table deals one game: nobody is said to stand up, and no
+	// next game is waited for there.
+	for _, no := range []string{"stood up.", "Waiting for a game"} {
+		if strings.Contains(alice.text(), no) {
+			t.Errorf("alice was told %q:\n%s", no, alice.text())
+		}
 	}
 }

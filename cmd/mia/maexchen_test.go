@@ -419,9 +419,10 @@ func TestProxyFromFlag(t *testing.T) {
 // TestMaexchenEventDoor runs the gateway as the door of an event (mia
 // --maexchen-event): while the competition night runs, the UDP bots that
 // play rounds at the gateway's table are its entrants, each of their
-// rounds counts in its standings as a game of its own would, with the
-// Mäxchen points beside; the rounds played before it started count
-// nothing.
+// rounds counts in its standings as a game of its own would (a recount
+// from the door table's history), with the Mäxchen points beside; the
+// rounds played before it started count nothing; after a restart, the
+// same.
 func TestMaexchenEventDoor(t *testing.T) {
 	t.Parallel()
 	data := filepath.Join(t.TempDir(), "data")
@@ -438,7 +439,8 @@ func TestMaexchenEventDoor(t *testing.T) {
 	addr, _ := logs.address(t)
 	gw := logs.line(t, "Mäxchen gateway listening")
 	udp, _ := gw["udp"].(string)
-	c, _ := dial(t, addr, newKey(t))
+	key := newKey(t)
+	c, _ := dial(t, addr, key)
 	if out, code := command(t, c, "name hostess"); code != 0 {
 		t.Fatalf("name: %d %s", code, out)
 	}
@@ -563,4 +565,40 @@ func TestMaexchenEventDoor(t *testing.T) {
 		t.Errorf("event night does not show the door:\n%s", out)
 	}
 	stopRun(t, cancel, done)
+
+	// After a restart the door's games still count, and the same.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	logs2, done2 := newLogWatch(), make(chan error, 1)
+	go func() {
+		done2 <- run(ctx2, []string{"--addr", "127.0.0.1:0", "--maexchen-timeout", "2s", "--maexchen-event", "night"}, env, io.Discard, logs2)
+	}()
+	addr2, _ := logs2.address(t)
+	c2, _ := dial(t, addr2, key)
+	want := map[string]int{}
+	for _, s := range doc.Standings {
+		want[s.Person] = s.Points
+	}
+	door := doc.Event.DoorGames
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		out, code := command(t, c2, "event night --json")
+		if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+			t.Fatalf("event --json after the restart: %d %v %s", code, err, out)
+		}
+		same := doc.Event.DoorGames == door
+		for _, s := range doc.Standings {
+			if strings.HasPrefix(s.Person, "maexchen:") { // the built-in bots play on
+				same = same && s.Points == want[s.Person]
+			}
+		}
+		if same {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart: %d door games (were %d), standings %+v (were %v)", doc.Event.DoorGames, door, doc.Standings, want)
+		}
+		time.Sleep(50 * time.Millisecond) // its results are read again as it resumes
+	}
+	stopRun(t, cancel2, done2)
 }

@@ -210,7 +210,8 @@ func runEventCreate(ctx context.Context, c *Call, args []string) int {
 	} else {
 		fmt.Fprintf(c.Stdout, "It starts at %s (in %s).\n", info.StartsAt.Format("2006-01-02 15:04 UTC"), words.Countdown(info.StartsAt.Sub(c.cfg.Now())))
 	}
-	fmt.Fprintf(c.Stdout, "Players join with:  %s\nBots with:  %s\n", c.Hint("event join "+info.Name), c.Session.Hint("-T")+" bot --event "+info.Name)
+	fmt.Fprintf(c.Stdout, "Players join at its screen (J), and are seated while it is open:\n  %s\nBots with:  %s\n",
+		c.Session.Hint("-t")+" play --event "+info.Name, c.Session.Hint("-T")+" bot --event "+info.Name)
 	if info.Private {
 		fmt.Fprintf(c.Stdout, "Only members see a private event. Invite one with:\n  %s\n", c.Hint("event invite "+info.Name))
 	}

@@ -216,14 +216,15 @@ func (h *harness) finishedGameWith(table string, rules engine.Options, a, b who)
 // method of one the commands should not call panics.
 type callerSession struct {
 	ssh.Session
-	h         *harness
-	player    who
-	pty       bool
-	out, errb bytes.Buffer
-	played    *string  // the table Play was called with
-	plained   *string  // the table Plain was called with
-	env       []string // the environment the client set
-	source    string   // the network source it came from ("": not counted)
+	h            *harness
+	player       who
+	pty          bool
+	out, errb    bytes.Buffer
+	played       *string  // the table Play was called with
+	plained      *string  // the table Plain was called with
+	plainedEvent string   // and the event
+	env          []string // the environment the client set
+	source       string   // the network source it came from ("": not counted)
 }
 
 func (s *callerSession) Write(p []byte) (int, error) { return s.out.Write(p) }
@@ -251,8 +252,10 @@ func (s *callerSession) Hint(flags string) string {
 	}
 	return "ssh " + flags + " -p 23234 mia.test"
 }
-func (s *callerSession) Play(table, _ string)  { s.played = &table }
-func (s *callerSession) Plain(table, _ string) { s.plained = &table }
+func (s *callerSession) Play(table, _ string) { s.played = &table }
+func (s *callerSession) Plain(table, event string) {
+	s.plained, s.plainedEvent = &table, event
+}
 func (s *callerSession) Environ() []string     { return s.env }
 func (s *callerSession) GoodbyeReason() string { return "" }
 func (s *callerSession) Touch()                {}

@@ -22,18 +22,21 @@ func TestPlainCommand(t *testing.T) {
 		pty   bool
 		words []string
 		table string
+		event string
 	}{
-		{"alone", ann, true, []string{"plain"}, ""},
-		{"a key that is nobody's yet", nameless, true, []string{"plain"}, ""},
-		{"without a terminal", ann, false, []string{"plain"}, ""},
-		{"straight to a table", ann, true, []string{"plain", "play", "t1"}, "t1"},
+		{"alone", ann, true, []string{"plain"}, "", ""},
+		{"a key that is nobody's yet", nameless, true, []string{"plain"}, "", ""},
+		{"without a terminal", ann, false, []string{"plain"}, "", ""},
+		{"straight to a table", ann, true, []string{"plain", "play", "t1"}, "t1", ""},
+		{"straight to an event", ann, false, []string{"plain", "play", "--event", "spring"}, "", "spring"},
 	} {
 		s := &callerSession{player: c.as, h: h, pty: c.pty}
-		if r := h.runOn(s, c.words...); r.code != ExitOK || s.plained == nil || *s.plained != c.table {
+		if r := h.runOn(s, c.words...); r.code != ExitOK || s.plained == nil || *s.plained != c.table || s.plainedEvent != c.event {
 			t.Errorf("%s: exit %d, plain %v (%s)", c.name, r.code, s.plained, r.stderr)
 		}
 	}
-	for _, bad := range [][]string{{"plain", "t1"}, {"plain", "play"}, {"plain", "play", "--x"}, {"plain", "play", "a", "b"}} {
+	for _, bad := range [][]string{{"plain", "t1"}, {"plain", "play"}, {"plain", "play", "--x"}, {"plain", "play", "a", "b"},
+		{"plain", "play", "--event"}, {"plain", "play", "--event", "a", "b"}} {
 		s := &callerSession{player: ann, h: h, pty: true}
 		h.runOn(s, bad...).expect(t, ExitUsage, nil, []string{"usage"})
 		if s.plained != nil {
@@ -54,6 +57,9 @@ func TestPlayChoosesPlain(t *testing.T) {
 	asked := &callerSession{player: ann, h: h, env: []string{"TERM=dumb", "ACCESSIBLE=1"}}
 	if r := h.runOn(asked, "play", "t1"); r.code != ExitOK || asked.plained == nil || *asked.plained != "t1" {
 		t.Fatalf("ACCESSIBLE=1: exit %d, plain %v: %s", r.code, asked.plained, r.stderr)
+	}
+	if r := h.runOn(asked, "play", "--event", "spring"); r.code != ExitOK || asked.plainedEvent != "spring" || *asked.plained != "" {
+		t.Fatalf("ACCESSIBLE=1, play --event: exit %d, plain %v %q: %s", r.code, asked.plained, asked.plainedEvent, r.stderr)
 	}
 	p, err := h.st.ChangeSettings(context.Background(), ann.ID, func(s *store.Settings) { s.Plain = true })
 	if err != nil {

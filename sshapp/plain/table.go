@@ -139,6 +139,11 @@ func (r *tableRoom) arrive(d *door) {
 	head := "At table " + words.Clean(snap.Table.Name, lobby.MaxNameLen) + ", " + words.RulesSummary(snap.Table.Rules) + "."
 	var lines []string
 	switch {
+	case snap.Playing && r.inGame() && snap.Table.Event != "":
+		// Dealt by the event as the door came: the game is told from its
+		// start, not as one they come back to.
+		r.game, r.told, r.ended = "", 0, false
+		lines = r.events(d, []string{head})
 	case snap.Playing && r.inGame():
 		where := r.nar.Where(snap.GameID, *snap.Game)
 		if r.myTurn() { // the prompt says the claim and the turn
@@ -157,6 +162,9 @@ func (r *tableRoom) arrive(d *door) {
 // viewer may do next.
 func (r *tableRoom) waiting(d *door) string {
 	info := r.snap.Table
+	if info.Event != "" {
+		return "A table of the event " + words.Clean(info.Event, lobby.MaxNameLen) + ": it deals one game, then closes."
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Waiting for a game: %d of %d seats taken", info.Taken, info.Seats)
 	if len(info.Players) > 0 {
@@ -201,7 +209,7 @@ func seatNames(ps []lobby.SeatInfo, me string) string {
 // viewer me aside (they were told as they did).
 func (r *tableRoom) seatsChanged(me string) []string {
 	now := r.snap.Table.Players
-	if r.snap.Playing {
+	if r.snap.Playing || r.snap.Table.Event != "" { // an event seats its table's players itself
 		r.seats = slices.Clone(now)
 		return nil
 	}

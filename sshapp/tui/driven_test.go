@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 )
 
@@ -42,5 +45,22 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 				t.Errorf("start key enabled %v, want %v", got, tc.start)
 			}
 		})
+	}
+}
+
+// TestEventTableAfterItsGame: an event's table, its game over, says who
+// played it, not who is seated for a next game (the event deals each
+// game at a table of its own).
+func TestEventTableAfterItsGame(t *testing.T) {
+	me := lobby.Player{ID: "p:3", Key: "SHA256:carol"}
+	for _, c := range []struct{ event, want string }{{"spring", "Played this game"}, {"", "Seated for the next game"}} {
+		s := NewStyles(asciiRenderer())
+		m := newTableScreen(&common{cfg: Config{Player: me}, s: s}, "t", false)
+		m.setSnapshot(lobby.Snapshot{You: 0, Seated: true, Game: &engine.View{Lives: []int{0, 2}},
+			Table: lobby.TableInfo{Name: "t", Driven: c.event != "", Event: c.event, Taken: 2,
+				Players: []lobby.SeatInfo{{ID: me.ID}, {ID: "p:99"}}}})
+		if got := strings.Join(m.seatLines(s, time.Now()), "\n"); !strings.Contains(got, c.want) {
+			t.Errorf("event %q: the seats say\n%s\nwant %q", c.event, got, c.want)
+		}
 	}
 }

@@ -302,6 +302,8 @@ func (m *tableScreen) seatLines(s *Styles, now time.Time) []string {
 	head := ""
 	switch {
 	case m.snap.Playing:
+	case m.snap.Game != nil && m.snap.Table.Event != "":
+		head = "Played this game" // an event's table deals one game; its players are seated again by the event
 	case m.snap.Game != nil:
 		head = "Seated for the next game"
 	default:
