@@ -336,6 +336,9 @@ type TableConfig struct {
 	Rules   engine.Options
 	Seats   int // engine.MinSeats..engine.MaxSeats; 0 means 6
 	Private bool
+	// Coach: a practice table, its games not rated, where each player's
+	// screen judges their own moves as they make them (PROTOCOL.md).
+	Coach bool
 }
 
 // CreateTable opens a new table hosted by host, stored before it is
@@ -363,7 +366,7 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if err := tc.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
+	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats, Coach: tc.Coach,
 		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
 	return l.create(ctx, host, rec)
 }

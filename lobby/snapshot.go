@@ -17,6 +17,7 @@ type TableInfo struct {
 	State    string // "waiting" or "playing"
 	Rules    engine.Options
 	Private  bool
+	Coach    bool // a practice table: not rated; each player's own moves judged (TableConfig.Coach)
 	Watching int  // people with the table open
 	HostHere bool // the host has the table open
 	Players  []SeatInfo

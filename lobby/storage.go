@@ -80,6 +80,7 @@ type TableRecord struct {
 	Access
 	Rules  engine.Options
 	Seats  int
+	Coach  bool // a practice table: its games are not rated (TableConfig.Coach)
 	Closed time.Time
 	Seated []Player // in the order they sat: ID, Key and Bot (never a name)
 	// Event is the name of the event whose table this is ("" for none):

@@ -941,7 +941,7 @@ func (t *Table) publishInfo() bool {
 	name := t.lobby.Name
 	info := TableInfo{
 		Name: t.rec.Name, Host: name(t.rec.Host), HostID: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven, Event: t.rec.Event,
+		Rules: t.rec.Rules, Private: t.rec.Private, Coach: t.rec.Coach, State: "waiting", Driven: t.driven, Event: t.rec.Event,
 		members: t.rec.Members, created: t.rec.Created, link: t.rec.Link,
 	}
 	watchers := t.watchers
@@ -975,7 +975,7 @@ func (t *Table) publishInfo() bool {
 // listedDiffers compares two infos as the lobby lists them.
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
-		a.Rules != b.Rules || a.Private != b.Private || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Rules != b.Rules || a.Private != b.Private || a.Coach != b.Coach || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
 		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor || a.Resting != b.Resting ||
 		!slices.Equal(a.members, b.members) {
 		return true

@@ -17,6 +17,7 @@ import (
 	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/internal/netsource"
 	"github.com/mia-game/mia/sshapp/tui"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -97,6 +98,9 @@ type Config struct {
 	// the zero value, weekly or off): the season the leaderboard, stats
 	// and the lobby show by default (engine/rating).
 	Season rating.Period
+	// Judge gives the verdicts on finished games' moves, at every door
+	// (sshapp/verdict); nil: none are given.
+	Judge *verdict.Judge
 }
 
 // Limits are the protections of the server. A zero field takes its

@@ -103,7 +103,7 @@ func TestPlainGameWithABotAndAScreen(t *testing.T) {
 	alice.next(t, "You are alice.")
 	alice.next(t, "Lobby. No open tables.")
 	alice.line(t, "create")
-	for _, answer := range []string{"e2e", "", "3", "2", "", "", ""} {
+	for _, answer := range []string{"e2e", "", "3", "2", "", "", "", ""} { // the last: not coached
 		alice.next(t, "Enter for ")
 		alice.line(t, answer)
 	}

@@ -115,6 +115,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model
 		GameLink: srv.gameLink(),
 		Log:      srv.log,
 		Season:   srv.cfg.Season,
+		Judge:    srv.cfg.Judge,
 	})
 }
 

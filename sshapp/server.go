@@ -129,6 +129,7 @@ func New(cfg Config) (*Server, error) {
 		EndSessions: srv.endSessionsOf,
 		Web:         cfg.Web,
 		Cast:        tui.WriteCast,
+		Judge:       cfg.Judge,
 		Bots: botline.Config{
 			Games:       cfg.Storage.Games,
 			Seats:       &srv.botSeats,

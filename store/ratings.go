@@ -43,7 +43,9 @@ import (
 //
 // A game where one person holds two seats (no door allows it; a damaged
 // or hand-made file might) is not rated at all: it is no contest of
-// people, and the model rates each player once. It keeps its finishing
+// people, and the model rates each player once. Nor is a game at a
+// coached table (TableRecord.Coach): practice, its moves judged as they
+// are made. It keeps its finishing
 // number and counts in the tallies.
 
 // ratingsLayout numbers the layout of the boards and rating_games
@@ -398,8 +400,8 @@ func twice(players []ReplayPlayer) bool {
 func rateGame(rw boardRW, rec *Replay, seq uint64, table *TableRecord, public bool) (GameRatings, error) {
 	out := GameRatings{Seq: seq}
 	n := len(rec.Players)
-	if n < 2 || !hasResult(rec) || twice(rec.Players) {
-		return out, nil
+	if n < 2 || !hasResult(rec) || twice(rec.Players) || (table != nil && table.Coach) {
+		return out, nil // no contest, or a coached one (practice)
 	}
 	place := places(n, rec.Standings, rec.Winner)
 	seasons := []rating.Season{rating.AllTime}

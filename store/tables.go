@@ -27,9 +27,12 @@ type TableRecord struct {
 	Rules   engine.Options `json:"rules"`
 	Seats   int            `json:"seats"` // 2..10
 	Private bool           `json:"private"`
-	Members []string       `json:"members,omitempty"` // person ids allowed in a private table
-	Created time.Time      `json:"created"`
-	Closed  time.Time      `json:"closed,omitzero"` // zero while open
+	// Coach: a practice table (table create --coach): its games are not
+	// rated on any board.
+	Coach   bool      `json:"coach,omitempty"`
+	Members []string  `json:"members,omitempty"` // person ids allowed in a private table
+	Created time.Time `json:"created"`
+	Closed  time.Time `json:"closed,omitzero"` // zero while open
 	// Seated are the players sitting down for the table's next game, in
 	// the order they sat, so that a restart between games keeps them: who
 	// (Person), with which key (Fingerprint) and whether as a bot; never a

@@ -32,6 +32,7 @@ import (
 	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/maexchen"
 	"github.com/mia-game/mia/sshapp/tui"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
@@ -168,6 +169,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webLinks = web.NewLinks(base, o.httpURL != "")
 		links = webLinks
 	}
+	judge := verdict.New() // the verdicts on finished games' moves, one for every door
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
@@ -180,6 +182,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		ProxyFrom: o.proxyFrom,
 		Web:       links,
 		Season:    o.season,
+		Judge:     judge,
 		Limits: sshapp.Limits{Limits: guard.Limits{
 			MaxPerSource:         o.maxPerSource,
 			MaxUnauthenticated:   o.maxHandshakes,
@@ -235,7 +238,8 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	)
 	if webLn != nil {
 		ws, err = web.New(web.Config{Lobby: lob, Events: evs, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
-			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season})
+			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season,
+			Judge: judge})
 		if err != nil {
 			return err
 		}

@@ -54,10 +54,10 @@ func Odds(p float64) string {
 }
 
 // Best is the best move of a verdict and how often the strategy makes
-// it: "best: roll (87%)".
+// it: "best: roll (played 87%)".
 func Best(j solver.Judgement) string {
 	b := j.Choices[j.Best]
-	return fmt.Sprintf("best: %s (%s)", MoveWords(j.Rules.Ranking, j.Facing(), b.Move), Odds(b.Prob))
+	return fmt.Sprintf("best: %s (played %s)", MoveWords(j.Rules.Ranking, j.Facing(), b.Move), Odds(b.Prob))
 }
 
 // Strategy lists the moves the strategy makes at a verdict's decision,
@@ -87,9 +87,10 @@ func Strategy(j solver.Judgement, n int) string {
 // Lives is a number of lives given away: "0.12 lives".
 func Lives(x float64) string { return fmt.Sprintf("%.2f lives", x) }
 
-// Judged is a verdict in a line: its mark, what the move gave away and
-// the best move, "?! gave away 0.04 lives; best: roll (87%)", or only
-// "best: … " for a move that gave nothing away.
+// Judged is a verdict in a line: its mark and what it means, what the
+// move gave away and the best move, "?! an inaccuracy: gave away 0.04
+// lives; best: roll (played 87%)"; "a best move" for a move that gave nothing
+// away.
 func Judged(j solver.Judgement) string {
 	if j.Mark == solver.Good {
 		if j.Chosen == j.Best || j.Loss < 0.005 {
@@ -97,7 +98,13 @@ func Judged(j solver.Judgement) string {
 		}
 		return fmt.Sprintf("gave away %s; %s", Lives(j.Loss), Best(j))
 	}
-	return fmt.Sprintf("%s gave away %s; %s", j.Mark, Lives(j.Loss), Best(j))
+	return fmt.Sprintf("%s %s: gave away %s; %s", j.Mark, MarkName(j.Mark), Lives(j.Loss), Best(j))
+}
+
+// MarkName is what a mark means: "an inaccuracy", "a mistake", "a
+// blunder" ("" for none).
+func MarkName(m solver.Mark) string {
+	return [...]string{"", "an inaccuracy", "a mistake", "a blunder"}[min(int(m), 3)]
 }
 
 // Marked is a line of a replay with its move's mark after it, if any.
@@ -127,3 +134,58 @@ func AnalysisNote(exact bool) string {
 	}
 	return note
 }
+
+// JudgedBy is the verdict on a move of name's, said (Judged): "ann's
+// move: ?! gave away 0.04 lives; best: roll (played 87%)".
+func JudgedBy(name, said string) string {
+	return name + "'s move: " + said
+}
+
+// StrategyLine is what the solved strategy plays at a verdict's
+// decision, for the player who faced it: "the strategy here: roll 87%,
+// challenge 13%".
+func StrategyLine(j solver.Judgement) string {
+	return "the strategy here: " + Strategy(j, 4)
+}
+
+// AccuracyLine sums every player up in a line (names by seat):
+// "accuracy: ann 87% (0.04 lives given away a move), bob 64% (0.21)".
+func AccuracyLine(names []string, players []solver.Summary) string {
+	parts := make([]string, 0, len(players))
+	for seat, s := range players {
+		switch {
+		case s.Decisions == 0:
+			parts = append(parts, names[seat]+" no moves judged")
+		case len(parts) == 0:
+			parts = append(parts, fmt.Sprintf("%s %.0f%% (%.2f lives given away a move)", names[seat], s.Accuracy(), s.PerDecision()))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %.0f%% (%.2f)", names[seat], s.Accuracy(), s.PerDecision()))
+		}
+	}
+	return "accuracy: " + strings.Join(parts, ", ")
+}
+
+// AccuracyOver is a person's moves over games summed up: "87% over 12
+// games · 0.05 lives given away a move · 3 ?!, 1 ?, 0 ??".
+func AccuracyOver(s solver.Summary, games int) string {
+	if s.Decisions == 0 {
+		return "no moves judged yet"
+	}
+	return fmt.Sprintf("%.0f%% over %s · %.2f lives given away a move · %d ?!, %d ?, %d ??",
+		s.Accuracy(), Plural(games, "1 game", "games"), s.PerDecision(),
+		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
+}
+
+// CoachSays is what a coached table is: the option's help, and what the
+// doors say of it.
+const CoachSays = "after each of your moves you are told its mark and the better move, " +
+	"by the solved strategy, for learning against bots; its games are not rated"
+
+// Coached is the coach's line after a move of yours: "your move: ?! an
+// inaccuracy: gave away 0.04 lives; best: roll (played 87%)".
+func Coached(j solver.Judgement) string {
+	return "your move: " + Judged(j)
+}
+
+// CoachHint is CoachSays in the few words a form's row has.
+const CoachHint = "practice: your moves judged, not rated"

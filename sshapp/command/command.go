@@ -27,6 +27,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp/botline"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -156,6 +157,9 @@ type Config struct {
 	// Cast writes a finished game as an asciicast v2 recording of the
 	// replay screen (tui.WriteCast); nil: replay --cast is refused.
 	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
+	// Judge gives the verdicts on finished games' moves (replay, stats);
+	// nil: none are given.
+	Judge *verdict.Judge
 }
 
 // WebLinks are the web window's addresses, as the commands print them.

@@ -152,10 +152,16 @@ func (r result) expect(t *testing.T, code int, stdout, stderr []string) {
 // the server's fair dice, and returns its ID.
 func (h *harness) finishedGame(table string, a, b who) string {
 	h.t.Helper()
-	ctx := context.Background()
-	pa, pb := lobby.Player{ID: a.ID, Key: a.Key}, lobby.Player{ID: b.ID, Key: b.Key}
 	rules := engine.DefaultOptions()
 	rules.Lives = 1
+	return h.finishedGameWith(table, rules, a, b)
+}
+
+// finishedGameWith is finishedGame under rules.
+func (h *harness) finishedGameWith(table string, rules engine.Options, a, b who) string {
+	h.t.Helper()
+	ctx := context.Background()
+	pa, pb := lobby.Player{ID: a.ID, Key: a.Key}, lobby.Player{ID: b.ID, Key: b.Key}
 	tbl, err := h.lobby.CreateTable(ctx, pa, lobby.TableConfig{Name: table, Rules: rules, Seats: 2})
 	if err != nil {
 		h.t.Fatal(err)

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -37,9 +39,14 @@ func runReplay(ctx context.Context, c *Call) int {
 	if !ok {
 		return code
 	}
+	wait := verdict.Wait
+	if c.JSON {
+		wait = 0 // a document the same whenever it is asked for: it waits for every verdict
+	}
+	a, judged := c.verdicts(ctx, g, evs, wait)
 	switch {
 	case c.JSON:
-		if err := g.Replay(evs).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
+		if err := verdict.Doc(g, evs, a).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
 			return c.fail("write the answer", err)
 		}
 		return ExitOK
@@ -49,7 +56,10 @@ func runReplay(ctx context.Context, c *Call) int {
 		}
 		return ExitOK
 	}
-	writeReplay(c.Stdout, g, evs)
+	writeReplay(c.Stdout, g, evs, a)
+	if !judged {
+		writeWrapped(c.Stdout, "\n", "", "Verdicts on the moves: "+verdict.ErrNotReady.Error()+".")
+	}
 	if link := c.gameLink(ctx, g); link != "" {
 		fmt.Fprintf(c.Stdout, "\nOn the web, move by move:  %s\n", link)
 	}
@@ -60,6 +70,27 @@ func runReplay(ctx context.Context, c *Call) int {
 			"or without mia, with the few lines of Python in mia's engine/fair/README.md.\n", c.Hint("verify "+g.ID))
 	}
 	return ExitOK
+}
+
+// verdicts is the verdict on every move of the finished game g
+// (verdict.Of), waiting for it at most wait (0: as long as the session
+// lasts); judged is false if it was not ready by then, and a is then
+// empty.
+func (c *Call) verdicts(ctx context.Context, g store.Game, evs []engine.Event, wait time.Duration) (a verdict.Analysis, judged bool) {
+	if wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, wait)
+		defer cancel()
+	}
+	a, err := c.cfg.Judge.Of(ctx, g, evs)
+	switch {
+	case errors.Is(err, verdict.ErrNotReady):
+		return a, false
+	case errors.Is(err, verdict.ErrOff):
+	case err != nil:
+		c.cfg.Log.Warn("judge a game's moves", "game", g.ID, "err", err)
+	}
+	return a, true
 }
 
 // finishedGame reads the finished game named by the one argument, if the
@@ -121,9 +152,9 @@ func (c *Call) gameLinks(ctx context.Context, games []store.Game) []string {
 }
 
 // writeReplay tells a finished game in words, round by round, with every
-// die and the bluffs marked (words.Narrator), then each player's lives
-// round by round.
-func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
+// die and the bluffs marked (words.Narrator) and each move's mark (a, the
+// verdicts), then each player's lives round by round and their accuracy.
+func writeReplay(w io.Writer, g store.Game, evs []engine.Event, a verdict.Analysis) {
 	nar := words.ReplayNarrator(replaySeats(g), g.Rules.Ranking)
 	writeWrapped(w, "", "  ", fmt.Sprintf("Game %s at %s: %s", g.ID, words.Clean(g.Table, lobby.MaxNameLen), words.RulesSummary(g.Rules)))
 	ended := "ended"
@@ -157,6 +188,9 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 			endRound(i + 1)
 		}
 		if line := nar.Told(evs, i); line != "" {
+			if j, ok := a.Of(e.Seq); ok {
+				line = words.Marked(line, j.Mark)
+			}
 			writeWrapped(w, "  ", "    ", line)
 		}
 	}
@@ -166,6 +200,7 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 		writeWrapped(w, "Abandoned: ", "  ", words.ClosedWhileRunning(g.Abandoned.Name)+".")
 		fmt.Fprintln(w, words.NoResult)
 		writeLivesChart(w, g, nar.Names, perRound)
+		writeAccuracy(w, nar.Names, a)
 		return
 	}
 	standings := make([]string, len(g.Standings))
@@ -175,6 +210,20 @@ func writeReplay(w io.Writer, g store.Game, evs []engine.Event) {
 	fmt.Fprintln(w)
 	writeWrapped(w, "Standings: ", "  ", strings.Join(standings, ", "))
 	writeLivesChart(w, g, nar.Names, perRound)
+	writeAccuracy(w, nar.Names, a)
+}
+
+// writeAccuracy sums up each player's moves (names by seat), after what
+// the marks mean; nothing when no move was judged.
+func writeAccuracy(w io.Writer, names []string, a verdict.Analysis) {
+	if len(a.Decisions) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Accuracy:")
+	for seat, s := range a.Players {
+		writeWrapped(w, "  "+names[seat]+": ", "    ", words.Accuracy(s))
+	}
+	writeWrapped(w, "", "", words.AnalysisNote(a.Exact))
 }
 
 // replaySeats are g's players by seat, by their names now (seatName),

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -79,6 +81,24 @@ type StatsJSON struct {
 	TableRating    *RatingJSON  `json:"table_rating,omitempty"`
 	Recent         []RecentJSON `json:"recent"` // newest first, the games the caller may see
 	Form           []float64    `json:"form"`   // oldest first
+	// Accuracy is the verdicts on the person's moves over the same
+	// recent games (absent on a server without verdicts).
+	Accuracy *AccuracyJSON `json:"accuracy,omitempty"`
+}
+
+// AccuracyJSON is a person's moves over their recent games, judged
+// against the solved strategy (sshapp/verdict): Games the games judged,
+// Pending those not worked out in time (asked again, they count).
+type AccuracyJSON struct {
+	Games        int     `json:"games"`
+	Pending      int     `json:"pending"`
+	Decisions    int     `json:"decisions"`
+	Lost         float64 `json:"lives_given_away"`
+	PerDecision  float64 `json:"per_decision"`
+	Accuracy     float64 `json:"accuracy"`
+	Inaccuracies int     `json:"inaccuracies"`
+	Mistakes     int     `json:"mistakes"`
+	Blunders     int     `json:"blunders"`
 }
 
 // SeasonStats is a person's rating in one season of the overall board.
@@ -198,6 +218,12 @@ func runStats(ctx context.Context, c *Call) int {
 		}
 	}
 	out.Form = form(won)
+	career, judged := c.career(ctx, recs, p.ID, recent)
+	if judged {
+		out.Accuracy = &AccuracyJSON{Games: career.Games, Pending: career.Pending, Decisions: career.Decisions,
+			Lost: round4(career.Lost), PerDecision: round4(career.PerDecision()), Accuracy: round4(career.Accuracy()),
+			Inaccuracies: career.Marks[verdict.Inaccuracy], Mistakes: career.Marks[verdict.Mistake], Blunders: career.Marks[verdict.Blunder]}
+	}
 	if c.JSON {
 		return c.WriteJSON(out)
 	}
@@ -205,9 +231,43 @@ func runStats(ctx context.Context, c *Call) int {
 	for i, pt := range trend {
 		changes[i] = pt.Change
 	}
-	writeStats(c, out, words.TrendWords(changes))
+	acc := ""
+	if judged {
+		acc = words.AccuracyOver(career.Summary, career.Games)
+		if career.Pending > 0 {
+			acc += fmt.Sprintf("; %s still being worked out: ask again in a few seconds", words.Plural(career.Pending, "1 game", "games"))
+		}
+	}
+	writeStats(c, out, words.TrendWords(changes), acc)
 	return ExitOK
 }
+
+// career sums up the person's moves over their recent games, the games
+// shown (verdict.Judge.Over), waiting at most verdict.Wait; judged is
+// false on a server without verdicts. The verdicts are computed on
+// demand and kept in memory, not stored: they follow from the stored
+// games and the solved strategy, which a new solver may change, and a
+// person's recent games are few.
+func (c *Call) career(ctx context.Context, recs Records, person string, recent []store.Game) (verdict.Career, bool) {
+	if c.cfg.Judge == nil {
+		return verdict.Career{}, false
+	}
+	jctx, cancel := context.WithTimeout(ctx, verdict.Wait)
+	defer cancel()
+	read := func(_ context.Context, id string) ([]engine.Event, error) {
+		_, evs, err := recs.ShownGame(ctx, id, c.shows())
+		return evs, err
+	}
+	career, err := c.cfg.Judge.Over(jctx, person, recent, read)
+	if err != nil {
+		c.cfg.Log.Warn("judge a person's moves", "person", person, "err", err)
+		return career, false
+	}
+	return career, true
+}
+
+// round4 keeps four decimals of a figure of the documents.
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // championships lists the ended seasons of the server's period whose
 // overall board the person topped, newest first.
@@ -277,8 +337,9 @@ func percent(n, of int, what string) string {
 const statsColumn = 17
 
 // writeStats writes the stats; trend says how the figure moved over the
-// last rated games (words.TrendWords), which s.Trend draws.
-func writeStats(c *Call, s StatsJSON, trend string) {
+// last rated games (words.TrendWords), which s.Trend draws, and accuracy
+// the verdicts on the recent games' moves ("": none).
+func writeStats(c *Call, s StatsJSON, trend, accuracy string) {
 	w := c.Stdout
 	fmt.Fprintf(w, "%s  %s\n", botLabel(s.Name, s.Person, s.Bot), words.Clean(s.Person, 40))
 	row := func(label, value string) { writeColumns(w, label, value, statsColumn) }
@@ -328,6 +389,9 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 	row("understated", ofClaims(s.Understated))
 	row("caught bluffing", words.Plural(s.CaughtBluffing, "1 time", "times"))
 	row("challenges", percent(s.ChallengesWon, s.Challenges, "right"))
+	if accuracy != "" {
+		row("accuracy", accuracy)
+	}
 	switch {
 	case len(s.Form) > 1 && c.plain:
 		// said by the last games below: a drawing only

@@ -21,7 +21,7 @@ const InviteTTL = 7 * 24 * time.Hour
 
 // Usage lines of the table subcommands.
 const (
-	usageTableCreate = "table create NAME [--private] [--preset P] [--lives N] [--seats N] [--ranking R] [--no-pass]" +
+	usageTableCreate = "table create NAME [--private] [--coach] [--preset P] [--lives N] [--seats N] [--ranking R] [--no-pass]" +
 		" [--equal-claims] [--low-claim refused|loses] [--mia-penalty 1|2] [--mia-penalty-both]" +
 		" [--mia-pass off|reroll|wins] [--mia-reveal challenge|at-once] [--next-opener after-loser|loser|before-loser]" +
 		" [--end last-standing|first-out] [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard|expert] [--json]"
@@ -117,7 +117,7 @@ type TableDoc struct {
 func docOf(info lobby.TableInfo) TableJSON {
 	return TableJSON{
 		Name: words.Clean(info.Name, lobby.MaxNameLen), Host: words.Clean(info.Host, lobby.MaxNameLen),
-		Seats: info.Seats, Taken: info.Taken, State: words.Clean(info.State, 16), Private: info.Private, Rules: info.Rules,
+		Seats: info.Seats, Taken: info.Taken, State: words.Clean(info.State, 16), Private: info.Private, Coach: info.Coach, Rules: info.Rules,
 		Paused: info.PausedWords(), Resting: info.Resting,
 	}
 }
@@ -159,6 +159,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	}
 	fs := c.flagSet(usageTableCreate)
 	private := fs.Bool("private", false, "only members (invited with table invite) may see and join it")
+	coach := fs.Bool("coach", false, "practice: "+words.CoachSays)
 	rf := addRulesFlags(fs, engine.DefaultOptions(), 6)
 	bots := fs.Int("bots", 0, "seat `N` built-in bots at once")
 	level := ai.Normal
@@ -191,7 +192,7 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 		return c.Refuse("--bots %d: a table of %d seats takes 0 to %d bots", *bots, seats, seats)
 	}
 	t, err := c.cfg.Lobby.CreateTable(ctx, c.lobbyPlayer(), lobby.TableConfig{
-		Name: rest[0], Rules: rules, Seats: seats, Private: *private,
+		Name: rest[0], Rules: rules, Seats: seats, Private: *private, Coach: *coach,
 	})
 	if err != nil {
 		return c.fail("create the table", err)
@@ -242,6 +243,9 @@ func runTableCreate(ctx context.Context, c *Call, args []string) int {
 	}
 	if info.Private {
 		fmt.Fprintf(c.Stdout, "Only members see a private table. Invite a player with:\n  %s\n", c.Hint("table invite "+info.Name))
+	}
+	if info.Coach {
+		writeWrapped(c.Stdout, "", "  ", "Coached: "+words.CoachSays+".")
 	}
 	return ExitOK
 }
@@ -363,9 +367,14 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 		printFlags(c.Stderr, fs, "now")
 	}
 	rf := addRulesFlags(fs, info.Rules, info.Seats)
+	coach := fs.Bool("coach", false, "refused: a table is coached from its creation (table create --coach)")
 	rest, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return ExitUsage
+	}
+	if *coach && !info.Coach {
+		return c.Refuse("%s is rated: a coach is chosen when a table is created, and a rated table's games stay rated; "+
+			"open a coached table with:  %s", info.Name, c.Hint("table create NAME --coach"))
 	}
 	if len(rest) != 0 {
 		return c.usageError(fs, "unexpected %q", echo(rest[0]))

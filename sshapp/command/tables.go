@@ -16,6 +16,7 @@ type TableJSON struct {
 	Taken   int            `json:"taken"`
 	State   string         `json:"state"` // "waiting" or "playing"
 	Private bool           `json:"private"`
+	Coach   bool           `json:"coach,omitempty"` // a practice table: not rated, each player's moves judged
 	Rules   engine.Options `json:"rules"`
 	// Paused says why the table takes no moves while the server's
 	// storage does not save ("the server's disk is full: moves wait");
@@ -53,6 +54,9 @@ func runTables(_ context.Context, c *Call) int {
 		state := words.TableState(t.State, t.Paused != "", t.Resting)
 		if t.Private {
 			state += ", private"
+		}
+		if t.Coach {
+			state += ", coached"
 		}
 		rows[i] = []string{t.Name, t.Host, fmt.Sprintf("%d/%d", t.Taken, t.Seats), state, words.RulesSummary(t.Rules)}
 	}

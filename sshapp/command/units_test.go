@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -179,7 +180,7 @@ func TestWriteReplay(t *testing.T) {
 		Seats:  []store.Seat{{Name: "alice"}, {Name: "bob"}, {Name: "carol"}},
 		Winner: g.Winner(), Standings: g.Standings()}
 	var b bytes.Buffer
-	writeReplay(&b, sg, evs)
+	writeReplay(&b, sg, evs, verdict.Analysis{})
 	want := `Game 7 at club: classic, 2 lives, 60s a turn
 Started 2026-03-01 12:00:00, ended 2026-03-01 12:01:00 (UTC).
 Players: alice, bob, carol
@@ -260,7 +261,7 @@ func TestOptionFlagsSayWholeSentences(t *testing.T) {
 func TestStatsOfOneGameInWords(t *testing.T) {
 	var b bytes.Buffer
 	writeStats(&Call{Stdout: &b}, StatsJSON{Name: "alice", Person: "p:1", Games: 8, Wins: 5, Claims: 8,
-		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}}, "")
+		Bluffs: 5, Understated: 1, Recent: []RecentJSON{{Game: "1", Table: "t", Won: true}}, Form: []float64{1}}, "", "")
 	out := b.String()
 	for _, want := range []string{"form             one game so far, won", "8 played, 5 won (63%)", "understated      1 of 8 claims (13%)"} {
 		if !strings.Contains(out, want) {

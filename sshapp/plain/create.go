@@ -21,6 +21,7 @@ type createForm struct {
 	opts    engine.Options
 	seats   int
 	private bool
+	coach   bool
 }
 
 // question is one step of the form: what it asks (its default said), and
@@ -118,17 +119,31 @@ var questions = []question{
 			return "Private, yes or no? Enter for no. Only people you invite see a private table."
 		},
 		take: func(f *createForm, said string) string {
-			switch strings.ToLower(said) {
-			case "yes", "y":
-				f.private = true
-			case "no", "n":
-				f.private = false
-			default:
-				return "Say yes or no."
-			}
-			return ""
+			return yesNo(said, &f.private)
 		},
 	},
+	{
+		ask: func(*createForm) string {
+			return "Coached, yes or no? Enter for no. A coached table is practice: " + words.CoachSays + "."
+		},
+		take: func(f *createForm, said string) string {
+			return yesNo(said, &f.coach)
+		},
+	},
+}
+
+// yesNo takes a yes or a no into b; it returns what to say to anything
+// else.
+func yesNo(said string, b *bool) string {
+	switch strings.ToLower(said) {
+	case "yes", "y":
+		*b = true
+	case "no", "n":
+		*b = false
+	default:
+		return "Say yes or no."
+	}
+	return ""
 }
 
 // try changes the rules, unless the change makes rules that cannot be;
@@ -191,13 +206,16 @@ func (f *createForm) answer(d *door, text, said string) {
 func (f *createForm) create(d *door) {
 	ctx, cancel := context.WithTimeout(d.ctx, callTimeout)
 	defer cancel()
-	t, err := d.cfg.Lobby.CreateTable(ctx, d.me, lobby.TableConfig{Name: f.name, Rules: f.opts, Seats: f.seats, Private: f.private})
+	t, err := d.cfg.Lobby.CreateTable(ctx, d.me, lobby.TableConfig{Name: f.name, Rules: f.opts, Seats: f.seats, Private: f.private, Coach: f.coach})
 	if err != nil {
 		d.say("No table was made: " + words.Sentence(d.said("create the table", err)))
 		d.toLobby()
 		return
 	}
 	d.say(fmt.Sprintf("Table %s is open, %d seats: %s.", t.Name(), f.seats, words.RulesSummary(f.opts)))
+	if f.coach {
+		d.say("Coached: " + words.CoachSays + ".")
+	}
 	if err := t.Sit(ctx, d.me); err != nil {
 		d.say("You could not sit down: " + words.Sentence(d.said("sit down", err)))
 	}

@@ -163,7 +163,10 @@ func TestCreate(t *testing.T) {
 	d.send("maybe")
 	d.next("Say yes or no. Private, yes or no?")
 	d.send("")
+	d.next("Coached, yes or no? Enter for no. A coached table is practice: after each of your moves")
+	d.send("yes")
 	d.next("Table club is open, 3 seats: little-mia, 2 lives, 60s a turn.")
+	d.next("Coached: after each of your moves you are told its mark and the better move")
 	d.next("Waiting for a game: 1 of 3 seats taken, by you.")
 	tbl, err := e.lobby.Table("club")
 	if err != nil {
@@ -171,7 +174,7 @@ func TestCreate(t *testing.T) {
 	}
 	info := tbl.Info()
 	if info.Seats != 3 || info.Rules.Lives != 2 || info.Rules.Ranking != engine.LittleMia || info.Rules.TurnSeconds != 60 ||
-		info.Private || info.Taken != 1 || info.Players[0].ID != ann.ID {
+		info.Private || !info.Coach || info.Taken != 1 || info.Players[0].ID != ann.ID {
 		t.Fatalf("the table made: %+v", info)
 	}
 }

@@ -92,6 +92,18 @@ type replayDoc struct {
 		Name string `json:"name"`
 	} `json:"abandoned"`
 	Events []engine.Event `json:"events"`
+	// The verdicts on the moves, where the server gives them (the
+	// analysis of §3): by event, and each player's sum.
+	Judged []struct {
+		Analysis *struct {
+			Mark string `json:"mark"`
+			Said string `json:"said"`
+		} `json:"analysis"`
+	} `json:"-"`
+	Accuracy []struct {
+		Seat int    `json:"seat"`
+		Said string `json:"said"`
+	} `json:"accuracy"`
 }
 
 // replayRoom is a finished game read move by move (engine.CutSteps), in
@@ -120,7 +132,20 @@ func (d *door) replay(args []string) {
 		return
 	}
 	var doc replayDoc
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+	err := json.Unmarshal([]byte(out), &doc)
+	if err == nil {
+		var judged struct {
+			Events []struct {
+				Analysis *struct {
+					Mark string `json:"mark"`
+					Said string `json:"said"`
+				} `json:"analysis"`
+			} `json:"events"`
+		}
+		err = json.Unmarshal([]byte(out), &judged)
+		doc.Judged = judged.Events
+	}
+	if err != nil {
 		d.cfg.Log.Error("plain: could not read a replay", "game", args[0], "err", err)
 		d.say("Something went wrong reading that game; please try again later.")
 		return
@@ -161,6 +186,9 @@ func (rp *replayRoom) say(d *door) {
 		if s := rp.nar.Told(evs, i); s != "" {
 			parts = append(parts, words.Sentence(s))
 		}
+		if i < len(rp.doc.Judged) && rp.doc.Judged[i].Analysis != nil {
+			parts = append(parts, words.Sentence(words.JudgedBy(rp.nar.Names[evs[i].Seat], rp.doc.Judged[i].Analysis.Said)))
+		}
 	}
 	head := fmt.Sprintf("Move %d of %d.", rp.step, len(rp.cut.Steps)-1)
 	if rp.step == 0 {
@@ -174,6 +202,11 @@ func (rp *replayRoom) say(d *door) {
 	if rp.step == len(rp.cut.Steps)-1 {
 		if rp.doc.Abandoned != nil {
 			d.say(words.Sentence(words.ClosedWhileRunning(rp.doc.Abandoned.Name)) + " " + words.NoResult)
+		}
+		for _, a := range rp.doc.Accuracy {
+			if a.Seat >= 0 && a.Seat < len(rp.nar.Names) {
+				d.say(words.Sentence(rp.nar.Names[a.Seat] + ": " + a.Said))
+			}
 		}
 		d.say("That was the last move: say back, or stop.")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 )
 
 // The thresholds at which the turn clock is said, the longest first.
@@ -253,7 +254,11 @@ func (r *tableRoom) events(d *door, lines []string) []string {
 	r.nar = snap.Narrator()
 	evs := snap.Events()
 	for i := r.told; i < len(evs); i++ {
-		if s := r.nar.Aloud(evs, i); s != "" {
+		s := r.nar.Aloud(evs, i)
+		if c := r.coach(evs, i); c != "" { // in the move's own line: a turn's prompt leads the last
+			s = strings.TrimSpace(s + " " + c)
+		}
+		if s != "" {
 			lines = append(lines, s)
 		}
 	}
@@ -270,6 +275,21 @@ func (r *tableRoom) events(d *door, lines []string) []string {
 		lines = append(lines, r.waiting(d))
 	}
 	return lines
+}
+
+// coach is the coach's verdict on evs[i] if it is a move of the viewer's
+// at a coached table (verdict.Coach: their own move, from what they
+// saw), "" otherwise.
+func (r *tableRoom) coach(evs []engine.Event, i int) string {
+	v := r.snap.Game
+	if !r.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) {
+		return ""
+	}
+	d, err := verdict.Coach(true, v.Options, len(v.Lives), evs, v.Seat, evs[i].Seq)
+	if err != nil {
+		return ""
+	}
+	return words.Sentence(capital(words.Coached(d.Judgement)))
 }
 
 // missedEnd appends the events of the game before that were not told,

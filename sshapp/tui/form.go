@@ -36,6 +36,7 @@ const (
 	fieldEnd
 	fieldTurn
 	fieldPrivate
+	fieldCoach
 	fieldCreate
 	fieldCount
 )
@@ -45,7 +46,7 @@ var fieldLabels = [fieldCount]string{
 	fieldPass: "Pass", fieldEqual: "Equal claims", fieldLowClaim: "Low claim", fieldMiaReveal: "Mia reveal",
 	fieldMiaPenalty: "Mia penalty", fieldMiaBoth: "Mia penalty both", fieldMiaPass: "Mia pass",
 	fieldNextOpener: "Next opener", fieldEnd: "End",
-	fieldTurn: "Turn time", fieldPrivate: "Private", fieldCreate: "",
+	fieldTurn: "Turn time", fieldPrivate: "Private", fieldCoach: "Coach", fieldCreate: "",
 }
 
 // fieldHints are the few words beside each row: the rules' own
@@ -67,6 +68,7 @@ var fieldHints = [fieldCount]string{
 	fieldEnd:        words.OptionSays("end").Hint,
 	fieldTurn:       words.OptionSays("turn-seconds").Hint,
 	fieldPrivate:    "only people you invite see it",
+	fieldCoach:      words.CoachHint,
 }
 
 // turnSteps are the turn times the form offers, in seconds.
@@ -80,6 +82,7 @@ type createForm struct {
 	seats   int
 	opts    engine.Options
 	private bool
+	coach   bool
 	focus   formField
 	err     string
 	busy    bool
@@ -117,7 +120,7 @@ func (f *createForm) Leave() tea.Cmd {
 
 // config is the table the form describes.
 func (f *createForm) config() lobby.TableConfig {
-	return lobby.TableConfig{Name: strings.TrimSpace(f.name.Value()), Rules: f.opts, Seats: f.seats, Private: f.private}
+	return lobby.TableConfig{Name: strings.TrimSpace(f.name.Value()), Rules: f.opts, Seats: f.seats, Private: f.private, Coach: f.coach}
 }
 
 func (f *createForm) setFocus(to formField) {
@@ -215,6 +218,8 @@ func (f *createForm) changeOption(dir int) {
 		o.TurnSeconds = turnSteps[clamp(i+dir, 0, len(turnSteps)-1)]
 	case fieldPrivate:
 		f.private = !f.private
+	case fieldCoach:
+		f.coach = !f.coach
 	}
 }
 
@@ -337,6 +342,8 @@ func (f *createForm) value(fl formField) string {
 		return seconds(o.TurnSeconds)
 	case fieldPrivate:
 		return onOff(f.private)
+	case fieldCoach:
+		return onOff(f.coach)
 	}
 	return ""
 }
@@ -376,7 +383,6 @@ func (f *createForm) View() string {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteByte('\n')
 	var below []string
 	switch {
 	case f.err != "":
@@ -388,10 +394,14 @@ func (f *createForm) View() string {
 			below = append(below, s.Subtle.Render(l))
 		}
 	}
+	used := 1 + int(fieldCount) + len(below)
+	if used+2 <= h { // a blank line apart, where the help still fits
+		b.WriteByte('\n')
+		used++
+	}
 	for _, l := range below {
 		b.WriteString(l + "\n")
 	}
-	used := 1 + int(fieldCount) + 1 + len(below)
 	b.WriteString(f.c.helpView(f, max(1, h-used)))
 	return b.String()
 }
@@ -407,6 +417,9 @@ var formOptions = map[formField]string{
 // explain is what the focused option does with its value now, in the
 // words of the rules command (words.ExplainRules).
 func (f *createForm) explain() string {
+	if f.focus == fieldCoach {
+		return "Coach: " + words.CoachSays + "."
+	}
 	opt := formOptions[f.focus]
 	if opt == "" {
 		return ""

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -18,6 +22,30 @@ type replayGame struct {
 	steps  []engine.Step
 	starts []int   // starts[r-1] is the step at which round r begins
 	chart  [][]int // chart[seat][r-1]: the seat's lives at the end of round r
+	// verdicts are the verdicts on the moves (sshapp/verdict), empty
+	// until worked out; judging says they are being worked out, and
+	// unjudged why there are none ("" for no reason to say).
+	verdicts verdict.Analysis
+	judging  bool
+	unjudged string
+}
+
+// verdictsLoaded brings a game's verdicts to the replay screen.
+type verdictsLoaded struct {
+	req uint64
+	a   verdict.Analysis
+	err error
+}
+
+// loadVerdicts works out the verdicts on g's moves (verdict.Judge.Of),
+// waiting at most verdict.Wait.
+func loadVerdicts(jd *verdict.Judge, g store.Game, evs []engine.Event, req uint64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), verdict.Wait)
+		defer cancel()
+		a, err := jd.Of(ctx, g, evs)
+		return verdictsLoaded{req: req, a: a, err: err}
+	}
 }
 
 // newReplay checks a finished game's events against the rules and cuts

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 )
 
 // replayScreen steps through a finished game, every die shown.
@@ -53,12 +55,40 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 		return
 	}
 	m.rp, m.step = msg.rp, 0
+	if m.c.cfg.Judge != nil {
+		m.rp.judging = true
+	}
+}
+
+// judged takes the verdicts on the game's moves.
+func (m *replayScreen) judged(msg verdictsLoaded) {
+	if msg.req != m.req || m.rp == nil {
+		return
+	}
+	m.rp.judging = false
+	switch {
+	case errors.Is(msg.err, verdict.ErrNotReady):
+		m.rp.unjudged = "verdicts: " + verdict.ErrNotReady.Error()
+	case msg.err != nil:
+		m.c.said("judge the moves", msg.err) // logged; the replay goes on without them
+	default:
+		m.rp.verdicts = msg.a
+	}
 }
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.drawLog()
-	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
+	if v, ok := msg.(verdictsLoaded); ok {
+		m.judged(v)
+		return m, nil
+	}
+	judging := m.rp != nil && m.rp.judging
+	mm, cmd := updateLoads(m, &m.frame, msg, m.loaded, m.key)
+	if !judging && m.rp != nil && m.rp.judging {
+		cmd = tea.Batch(cmd, ask(m, loadVerdicts(m.c.cfg.Judge, m.rp.game, m.rp.events, m.req)))
+	}
+	return mm, cmd
 }
 
 func (m *replayScreen) key(msg tea.KeyMsg) tea.Cmd {
@@ -344,7 +374,56 @@ func (m *replayScreen) panel(s *Styles, st engine.Step, w int) []string {
 	if len(out) < 2 {
 		out = append(out, "")
 	}
+	return append(out, m.verdictLines(s, st, w)...)
+}
+
+// verdictLines are the verdict on the step's move and what the solved
+// strategy plays there; at the game's end, each player's accuracy; while
+// the verdicts are worked out, that they are.
+func (m *replayScreen) verdictLines(s *Styles, st engine.Step, w int) []string {
+	rp := m.rp
+	switch {
+	case rp.judging:
+		return []string{s.Subtle.Render(cut("verdicts on the moves: being worked out…", w))}
+	case rp.unjudged != "":
+		return []string{s.Subtle.Render(cut(rp.unjudged, w))}
+	}
+	var out []string
+	for i := st.First; i < st.End; i++ {
+		d, ok := rp.verdicts.Of(rp.events[i].Seq)
+		if !ok {
+			continue
+		}
+		style := s.Info
+		if d.Mark != verdict.Good {
+			style = markStyle(s, d.Mark)
+		}
+		for _, l := range wrapLine(words.JudgedBy(rp.name(d.Seat), words.Judged(d.Judgement)), w, "  ") {
+			out = append(out, style.Render(l))
+		}
+		for _, l := range wrapLine(words.StrategyLine(d.Judgement), w, "  ") {
+			out = append(out, s.Subtle.Render(l))
+		}
+		break
+	}
+	if m.step == len(rp.steps)-1 && len(rp.verdicts.Decisions) > 0 {
+		names := make([]string, len(rp.game.Seats))
+		for seat := range names {
+			names[seat] = rp.name(seat)
+		}
+		for _, l := range wrapLine(words.AccuracyLine(names, rp.verdicts.Players), w, "  ") {
+			out = append(out, s.Bold.Render(l))
+		}
+	}
 	return out
+}
+
+// markStyle is the colour of a verdict's mark.
+func markStyle(s *Styles, mk verdict.Mark) lipgloss.Style {
+	if mk == verdict.Inaccuracy {
+		return s.Accent
+	}
+	return s.Error
 }
 
 // wrapLine wraps text to w cells, a word wider than w broken, each line
@@ -393,6 +472,9 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 		}
 		if kind, _ := rp.verdict(i); words.Mark(kind) != "" {
 			line += " " + verdictStyle(s, kind).Render(words.Mark(kind))
+		}
+		if d, ok := rp.verdicts.Of(e.Seq); ok && d.Mark != verdict.Good {
+			line += " " + markStyle(s, d.Mark).Render(d.Mark.String())
 		}
 		if i >= st.First {
 			line = s.Bold.Render("› ") + line

@@ -14,6 +14,7 @@ import (
 	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 )
 
 // logKeep is how many log lines are kept from each snapshot.
@@ -67,6 +68,11 @@ type tableScreen struct {
 	// (ratingsFor says for what), and the read on its way, if any
 	ratings    seatRatings
 	ratingsAsk string
+	// coach is the coach's verdict on the viewer's last move at a
+	// coached table (words.Coached), "" for none; coachSeq the move it
+	// is of.
+	coach    string
+	coachSeq int
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
 	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
@@ -215,6 +221,11 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.n == m.cup.n {
 			m.cup.heading = "" // put back; the count goes on
 		}
+	case coachMsg:
+		if msg.game == m.gameID && msg.seq == m.coachSeq {
+			m.coach = msg.line
+		}
+		return m, nil
 	case ratingsLoaded:
 		if msg.r.key == m.ratingsAsk {
 			m.ratingsAsk = ""
@@ -355,7 +366,7 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 		m.cup = newReveal(m.snap, m.cup.at, m.cup.n)
 	}
 	if m.snap.GameID != m.gameID {
-		m.gameID, m.seen = m.snap.GameID, 0
+		m.gameID, m.seen, m.coach = m.snap.GameID, 0, ""
 		if !first && m.isErr {
 			m.setStatus("", false)
 		}
@@ -364,7 +375,7 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 		m.seen = len(evs)
 		return nil
 	}
-	var cmd tea.Cmd
+	var cmd, coached tea.Cmd
 	for i := m.seen; i < len(evs); i++ {
 		switch {
 		case evs[i].Type == engine.EvRound && m.isErr:
@@ -373,9 +384,39 @@ func (m *tableScreen) follow(first bool) tea.Cmd {
 			m.cup = newReveal(m.snap, i, m.cup.n+1)
 			cmd = ask(m, m.cup.end(m.c.cfg.Done))
 		}
+		if c := m.coachMove(i); c != nil {
+			coached = c
+		}
 	}
 	m.seen = len(evs)
-	return cmd
+	return tea.Batch(cmd, coached)
+}
+
+// coachMsg brings the coach's verdict on the viewer's move seq of game.
+type coachMsg struct {
+	game string
+	seq  int
+	line string
+}
+
+// coachMove asks the coach's verdict on the event i of the snapshot if
+// it is a move of the viewer's at a coached table (verdict.Coach: their
+// own move, from what they saw), off the event loop; nil otherwise.
+func (m *tableScreen) coachMove(i int) tea.Cmd {
+	v, evs := m.snap.Game, m.snap.Events()
+	if !m.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) {
+		return nil
+	}
+	m.coach, m.coachSeq = "", evs[i].Seq
+	game, seq, seat, opts, players := m.snap.GameID, evs[i].Seq, v.Seat, v.Options, len(v.Lives)
+	seen := append([]engine.Event(nil), evs...)
+	return ask(m, func() tea.Msg {
+		d, err := verdict.Coach(true, opts, players, seen, seat, seq)
+		if err != nil {
+			return coachMsg{game: game, seq: seq} // no verdict on it: nothing said
+		}
+		return coachMsg{game: game, seq: seq, line: words.Coached(d.Judgement)}
+	})
 }
 
 // landed ends the wait for a move and plays the keys held meanwhile, in

@@ -230,6 +230,9 @@ func (m *tableScreen) titleBar(b *strings.Builder, s *Styles, w int) {
 	if m.have && m.snap.Table.Private {
 		left += " 🔒"
 	}
+	if m.have && m.snap.Table.Coach {
+		left += s.Subtle.Render(" coached, not rated")
+	}
 	var right string
 	switch {
 	case !m.have:
@@ -618,6 +621,8 @@ func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
 		b.WriteString(s.Error.Render(cut(m.status, w)))
 	case m.status != "":
 		b.WriteString(s.Info.Render(cut(m.status, w)))
+	case m.coach != "" && m.snap.Table.Coach:
+		b.WriteString(s.Accent.Render(cut(m.coach, w)))
 	case !m.have:
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		line := "You are watching this game."
@@ -719,6 +724,9 @@ func (m *tableScreen) rulesLines(s *Styles, w int) []string {
 	}
 	for _, r := range words.RulesApart(o) {
 		out = append(out, words.Wrap(r.Option+" "+r.Value+": "+r.Text, w)...)
+	}
+	if m.snap.Table.Coach {
+		out = append(out, words.Wrap("Coached: "+words.CoachSays+".", w)...)
 	}
 	every := "every rule in words: " + m.c.cfg.Hint + " rules " + name(m.name)
 	if m.c.cfg.Hint == "" || ansi.StringWidth(every) > w {

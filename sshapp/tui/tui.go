@@ -28,6 +28,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/sshapp/verdict"
 )
 
 // Config is what one session's screens need.
@@ -93,6 +94,10 @@ type Config struct {
 	// Season is how the boards are cut into seasons (the server's
 	// --season): the season the lobby and the stats screen show.
 	Season rating.Period
+	// Judge gives the verdicts on finished games' moves (the replay
+	// screen) and a coached table's verdicts on the person's own moves;
+	// nil: none are given.
+	Judge *verdict.Judge
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a

@@ -291,6 +291,7 @@ type frame struct {
 	access   lobby.Access // who may see it (the table's, as of the snapshot)
 	name     string
 	private  bool
+	coach    bool // a practice table: not rated (its verdicts are each player's own, never here)
 	rules    string
 	deadline time.Time // the turn clock's end; zero for none
 	made     time.Time

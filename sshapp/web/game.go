@@ -10,6 +10,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -39,6 +40,17 @@ type gameView struct {
 	MaxLives    int
 	WinnerSeat  int
 	SSH         string
+	// Accuracy sums up each player's moves by the verdicts (none while
+	// they are worked out, or on a server without them); Judging says
+	// they are being worked out.
+	Accuracy     []accuracyRow
+	AnalysisNote string
+	Judging      string
+}
+
+// accuracyRow is one player's moves summed up (words.Accuracy).
+type accuracyRow struct {
+	Name, Text string
 }
 
 type gamePlayer struct {
@@ -62,6 +74,10 @@ type stepPanel struct {
 	Cup     string
 	Verdict string
 	Kind    string // the verdict's kind, for its colour: "bluff", "true", …
+	// Best is the verdict on the step's move against the solved strategy
+	// (words.Judged) and Odds the moves it makes there, "" for a move
+	// without one.
+	Best, Odds string
 }
 
 type stepSeat struct {
@@ -93,6 +109,14 @@ type lineView struct {
 	Text string
 	Mark string
 	Kind string
+	// Judged is the move's mark by the verdicts ("?!", "?", "??"), ""
+	// for none; its class names it (judgedClass).
+	Judged, JudgedClass string
+}
+
+// judgedClass names a verdict's mark in the page's classes.
+func judgedClass(mark string) string {
+	return map[string]string{"?!": "inaccuracy", "?": "mistake", "??": "blunder"}[mark]
 }
 
 // fairView is the proof of a game's dice, as the page shows it and the
@@ -112,7 +136,7 @@ var verdictKinds = map[engine.Verdict]string{engine.Truthful: "true", engine.Blu
 // gameViewOf builds the page of a finished game at move cur; token is
 // the link the page was reached by ("" for none), carried by its
 // addresses.
-func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cur int, tableURL, token, hint string) gameView {
+func (s *Server) gameViewOf(g store.Game, evs []engine.Event, a verdict.Analysis, cut engine.Cut, cur int, tableURL, token, hint string) gameView {
 	n := len(g.Seats)
 	nar := words.Narrator{Names: make([]string, n), You: -1, Ranking: g.Rules.Ranking, Turn: -1}
 	for i, st := range g.Seats {
@@ -170,6 +194,7 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 	round := -1
 	for i, st := range cut.Steps {
 		sv := stepView{N: i, URL: at(i), Current: i == cur, Panel: panelAt(g, evs, nar, cut, i), Turn: st.Turn, Over: st.Over}
+		sv.Panel.Best, sv.Panel.Odds = bestAt(evs, nar, a, st)
 		if i == last && gv.Abandoned != "" {
 			sv.Panel.Verdict, sv.Panel.Kind = gv.Abandoned, "abandoned"
 		}
@@ -187,6 +212,10 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 			if v, _ := nar.Verdict(evs, k); words.Mark(v) != "" {
 				lv.Mark, lv.Kind = words.Mark(v), verdictKinds[v]
 			}
+			if j, ok := a.Of(evs[k].Seq); ok {
+				lv.Judged = j.Mark.String()
+				lv.JudgedClass = judgedClass(lv.Judged)
+			}
 			sv.Lines = append(sv.Lines, lv)
 		}
 		if st.Round != round {
@@ -198,6 +227,12 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 		if i == cur {
 			gv.Panel = sv.Panel
 		}
+	}
+	if len(a.Decisions) > 0 {
+		for seat, sum := range a.Players {
+			gv.Accuracy = append(gv.Accuracy, accuracyRow{Name: nar.Names[seat], Text: words.Accuracy(sum)})
+		}
+		gv.AnalysisNote = words.AnalysisNote(a.Exact)
 	}
 	if g.Fair != nil {
 		f := &fairView{Scheme: g.Fair.Scheme, Commitment: g.Fair.Commitment, ServerSeed: g.Fair.ServerSeed}
@@ -214,6 +249,17 @@ func (s *Server) gameViewOf(g store.Game, evs []engine.Event, cut engine.Cut, cu
 		gv.Fair = f
 	}
 	return gv
+}
+
+// bestAt is the verdict on the move of step st and the strategy's moves
+// there, "" for a step without a judged move.
+func bestAt(evs []engine.Event, nar words.Narrator, a verdict.Analysis, st engine.Step) (best, odds string) {
+	for k := st.First; k < st.End; k++ {
+		if j, ok := a.Of(evs[k].Seq); ok {
+			return words.JudgedBy(nar.Names[j.Seat], words.Judged(j.Judgement)), words.StrategyLine(j.Judgement)
+		}
+	}
+	return "", ""
 }
 
 // panelAt is the state after step i, in words.

@@ -243,7 +243,7 @@ func (s *Server) makeFrame(snap lobby.Snapshot) (*frame, error) {
 	}
 	s.frames.Add(1)
 	now := s.cfg.Now()
-	fr := &frame{ver: snap.Version, access: snap.Table.Access(), name: snap.Table.Name, private: snap.Table.Private,
+	fr := &frame{ver: snap.Version, access: snap.Table.Access(), name: snap.Table.Name, private: snap.Table.Private, coach: snap.Table.Coach,
 		rules: words.RulesSummary(snap.Table.Rules), made: now, parts: cutMarks(b.Bytes())}
 	if snap.Playing {
 		fr.deadline = snap.Deadline

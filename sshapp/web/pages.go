@@ -19,6 +19,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -275,13 +276,15 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 		token = v.Link // the board of a table seen by its link is seen by it too
 	}
 	s.render(w, r, http.StatusOK, "table", layout{Title: fr.name, Refresh: 5, Scripts: []string{"app.js"}, Main: struct {
-		Name    string
-		Private bool
-		SSH     string
-		Events  string
-		Board   string
-		Live    template.HTML
-	}{fr.name, fr.private, hint, events, boardPath(fr.name, token, "", store.Everyone), template.HTML(fr.html(s.cfg.Now()))}})
+		Name      string
+		Private   bool
+		Coach     bool
+		CoachSays string
+		SSH       string
+		Events    string
+		Board     string
+		Live      template.HTML
+	}{fr.name, fr.private, fr.coach, words.CoachSays, hint, events, boardPath(fr.name, token, "", store.Everyone), template.HTML(fr.html(s.cfg.Now()))}})
 }
 
 // tableEvents is a table as a stream of Server-Sent Events: its fragment
@@ -412,11 +415,18 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		s.unfinished(w, r, kind, g, tableURL)
 		return
 	}
+	var (
+		a       verdict.Analysis
+		judging string
+	)
+	if kind != "cast" {
+		a, judging = s.verdicts(r.Context(), g, evs)
+	}
 	switch kind {
 	case "json":
 		// PROTOCOL.md §3, written by the function replay --json writes it with.
 		var b bytes.Buffer
-		if err := g.Replay(evs).Encode(&b); err != nil {
+		if err := verdict.Doc(g, evs, a).Encode(&b); err != nil {
 			s.fail(w, r, "write the game", err)
 			return
 		}
@@ -446,13 +456,35 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 			cur = n
 		}
 	}
-	gv := s.gameViewOf(g, evs, cut, cur, tableURL, s.tokenFor(r.Context(), g, token), s.sshHint(r))
+	gv := s.gameViewOf(g, evs, a, cut, cur, tableURL, s.tokenFor(r.Context(), g, token), s.sshHint(r))
+	gv.Judging = judging
 	if gv.BoardURL, err = s.gameBoard(r.Context(), g, viewerOf(r)); err != nil {
 		s.fail(w, r, "read the table", err)
 		return
 	}
 	s.render(w, r, http.StatusOK, "game", layout{Title: "Game " + g.ID + " at " + g.Table, Scripts: []string{"app.js", "fair.js"},
 		Main: gv})
+}
+
+// judgeWait is how long a page waits for a game's verdicts before it is
+// shown without them (saying so): a rule set solved for the first time
+// takes seconds, a game once solved milliseconds.
+const judgeWait = 2 * time.Second
+
+// verdicts is the verdict on every move of the finished game g, and, if
+// they are not worked out in judgeWait, what to say instead.
+func (s *Server) verdicts(ctx context.Context, g store.Game, evs []engine.Event) (verdict.Analysis, string) {
+	ctx, cancel := context.WithTimeout(ctx, judgeWait)
+	defer cancel()
+	a, err := s.cfg.Judge.Of(ctx, g, evs)
+	switch {
+	case errors.Is(err, verdict.ErrNotReady):
+		return a, "The verdicts on the moves are still being worked out: reload the page in a few seconds."
+	case errors.Is(err, verdict.ErrOff):
+	case err != nil:
+		s.log.Warn("judge a game's moves", "game", g.ID, "err", err)
+	}
+	return a, ""
 }
 
 // tokenFor is the link token a game's addresses carry: the one it was

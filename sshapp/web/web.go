@@ -36,6 +36,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -104,6 +105,9 @@ type Config struct {
 	// command); nil: no recording, /games/ID.cast is not found and no
 	// page offers one.
 	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
+	// Judge gives the verdicts on finished games' moves (the game page,
+	// /games/ID.json); nil: none are given.
+	Judge *verdict.Judge
 }
 
 // Limits bound what one address, and all of them, may take. A zero field

@@ -93,7 +93,7 @@ func seat(p lobby.Player, name string) store.Seat {
 }
 
 func toTable(t store.TableRecord) lobby.TableRecord {
-	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed, Event: t.Event}
+	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Coach: t.Coach, Closed: t.Closed, Event: t.Event}
 	for _, s := range t.Seated {
 		rec.Seated = append(rec.Seated, Player(s))
 	}
@@ -101,7 +101,7 @@ func toTable(t store.TableRecord) lobby.TableRecord {
 }
 
 func fromTable(t lobby.TableRecord) store.TableRecord {
-	st := store.TableRecord{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
+	st := store.TableRecord{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private, Coach: t.Coach,
 		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link, Event: t.Event}
 	for _, p := range t.Seated {
 		st.Seated = append(st.Seated, seat(p, ""))

@@ -92,6 +92,8 @@
     const v = document.getElementById("verdict");
     v.textContent = d.verdict;
     v.className = "verdict" + (d.kind ? " " + d.kind : "");
+    document.getElementById("best").textContent = d.best || "";
+    document.getElementById("odds").textContent = d.odds || "";
     const lives = d.lives.split(",").map(Number);
     const turn = Number(d.turn);
     const over = d.over === "true";

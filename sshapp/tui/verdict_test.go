@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/verdict"
+)
+
+// cheapRules are rules the solver solves in a tenth of a second (seconds
+// under -race): the verdicts' tests play under them.
+func cheapRules() engine.Options {
+	o := engine.DefaultOptions()
+	o.Pass, o.MiaPenalty, o.Lives = false, 1, 1
+	return o
+}
+
+// TestReplayScreenVerdicts: the replay screen marks a judged move in the
+// round's log, says on the move's step what it gave away and the best
+// move with its odds, and at the end each player's accuracy, at 80×24;
+// without a Judge it shows none of it.
+func TestReplayScreenVerdicts(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	// Challenging the lowest claim there is always loses: a blunder.
+	g := recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	cfg := e.config(a, 80, 24)
+	cfg.Records, cfg.Judge = e.st, jd
+	m := New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenReplay, game: g.ID}))
+	for range 3 {
+		m.Update(keyRunes("l"))
+	}
+	frame := m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, frame, "step 3 of 3", "bob called alice a liar", " ??",
+		"bob's move: ?? a blunder: gave away 1.", "lives; best: ", "the strategy here: ",
+		"accuracy: alice ", "lives given away a move), bob 0% (")
+	t.Logf("the blunder at 80×24:\n%s", frame)
+	m.Update(keyRunes("h"))
+	frame = m.View()
+	assertContains(t, frame, "step 2 of 3", "alice's move: ")
+	assertLacks(t, frame, "accuracy: alice", "bob's move")
+
+	cfg.Judge = nil
+	m = New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenReplay, game: g.ID}))
+	for range 3 {
+		m.Update(keyRunes("l"))
+	}
+	frame = m.View()
+	assertContains(t, frame, "step 3 of 3", "bob called alice a liar")
+	assertLacks(t, frame, "??", "'s move:", "accuracy", "strategy", "verdicts")
+	if strings.Contains(frame, "being worked out") {
+		t.Error("a server without verdicts says they are being worked out")
+	}
+}
+
+// TestCoachAfterYourMove: at a coached table the screen says, after the
+// viewer's own move, its verdict and the better move, and the title says
+// the table is coached and not rated; the other player's screen says
+// nothing of it, nor does a screen at a table without a coach.
+func TestCoachAfterYourMove(t *testing.T) {
+	for _, coached := range []bool{true, false} {
+		e := newEnv(t)
+		a, b := e.player("alice"), e.player("bob")
+		ctx := ctxT(t)
+		tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "practice", Rules: cheapRules(), Seats: 2, Coach: coached})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []lobby.Player{a, b} {
+			if err := tbl.Sit(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opener, rest := whoseTurn(t, e.until(tbl, a, "the game", func(s lobby.Snapshot) bool { return s.Playing }), a, b)
+		other := rest[0]
+		screens := map[string]*Model{}
+		tables := map[string]*tableScreen{}
+		for _, p := range []lobby.Player{opener, other} {
+			m := New(e.config(p, 80, 24)).(*Model)
+			screens[p.ID], tables[p.ID] = m, showTable(m, tbl, e.snapshot(tbl, p))
+		}
+		update := func(p lobby.Player) string {
+			t.Helper()
+			run(screens[p.ID], tables[p.ID].setSnapshot(e.snapshot(tbl, p)))
+			frame := screens[p.ID].View()
+			assertFits(t, frame, 80, 24)
+			return frame
+		}
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: engine.Mia}); err != nil {
+			t.Fatal(err)
+		}
+		mine, theirs := update(opener), update(other)
+		if coached {
+			assertContains(t, mine, "coached, not rated", "your move: ")
+			assertContains(t, theirs, "coached, not rated")
+			t.Logf("the opener's coached screen at 80×24:\n%s", mine)
+		} else {
+			assertLacks(t, mine, "coach", "coached")
+		}
+		assertLacks(t, theirs, "your move", "best: ", "gave away")
+	}
+}
+
+// TestCreateFormCoach: the form's Coach row opens a coached table,
+// private too when asked, and says what a coach is where it is chosen.
+func TestCreateFormCoach(t *testing.T) {
+	e := newEnv(t)
+	a := e.player("alice")
+	tm := teatest.NewTestModel(t, New(e.config(a, 80, 24)), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "No tables yet")
+	tm.Send(keyRunes("n"))
+	waitOutput(t, tm, "new table", "Coach", "practice: your moves judged, not rated")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
+	tm.Type("drill")
+	for range 15 { // private
+		tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown}) // coach
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	waitOutput(t, tm, "Coach: after each of your moves you are told its mark and the better")
+	tm.Send(keyEnter)
+	waitOutput(t, tm, "coached, not rated")
+	info := mustTable(t, e, "drill").Info()
+	if !info.Coach || !info.Private {
+		t.Errorf("created coach %v private %v, want both", info.Coach, info.Private)
+	}
+	assertFits(t, finalView(t, tm), 80, 24)
+}
