@@ -101,7 +101,7 @@ func (c *chatLog) recent() []ChatLine { return c.lines[:len(c.lines):len(c.lines
 
 // renamed gives the lines of the person id their new name. The lines
 // handed out stay as they were: the log is copied when a line changes.
-func (c *chatLog) renamed(id, name string) { c.rewrite(id, id, name) }
+func (c *chatLog) renamed(id, name string) bool { return c.rewrite(id, id, name) }
 
 // merged gives the lines of the person from, merged into into, into's id
 // and name.
@@ -115,7 +115,8 @@ func (c *chatLog) merged(from, into, name string) {
 	}
 }
 
-func (c *chatLog) rewrite(from, into, name string) {
+// rewrite reports whether a line changed.
+func (c *chatLog) rewrite(from, into, name string) bool {
 	var out []ChatLine
 	for i, l := range c.lines {
 		if l.FromID != from || l.FromID == into && l.From == name {
@@ -129,6 +130,7 @@ func (c *chatLog) rewrite(from, into, name string) {
 	if out != nil {
 		c.lines = out
 	}
+	return out != nil
 }
 
 // has reports whether the person id said any of the lines kept.

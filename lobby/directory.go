@@ -17,8 +17,30 @@ import (
 // given) is looked up here when a table publishes, never copied into a
 // record when someone sits down.
 type directory struct {
-	mu    sync.RWMutex
-	names map[string]string // person id -> name
+	mu     sync.RWMutex
+	names  map[string]string   // person id -> name
+	missed map[string]struct{} // ids whose name storage could not read
+}
+
+// known reports whether the name of id was ever asked for: only then may
+// anything show them.
+func (d *directory) known(id string) bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	_, ok := d.names[id]
+	if !ok {
+		_, ok = d.missed[id]
+	}
+	return ok
+}
+
+func (d *directory) miss(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.missed == nil {
+		d.missed = make(map[string]struct{})
+	}
+	d.missed[id] = struct{}{}
 }
 
 func (d *directory) get(id string) (string, bool) {
@@ -84,6 +106,7 @@ func (l *Lobby) lookup(ctx context.Context, id string) string {
 		name = unknownName
 	case err != nil:
 		l.log.Warn("could not read a name", "person", id, "err", err)
+		l.dir.miss(id)
 		return unknownName // not kept: the next look may find it
 	}
 	l.dir.set(id, name)
@@ -93,17 +116,28 @@ func (l *Lobby) lookup(ctx context.Context, id string) string {
 // Renamed tells the lobby that the person id has a new name: it reads the
 // name from storage, and every table showing them (a seat, the host, a
 // chat line, a seed given) and the lobby's list and chat show it to every
-// screen open on them, before Renamed returns.
+// screen open on them, before Renamed returns. Only the screens that show
+// them are woken: the lobby's when its chat has a line of theirs (a table
+// that shows them tells the lobby itself when its row changed), so that a
+// crowd naming itself costs each lobby screen nothing. Whatever shows a
+// person asked the directory for their name first (Name): a person whose
+// name it was never asked for (a newcomer's first name) is shown nowhere,
+// and no table is asked.
 func (l *Lobby) Renamed(ctx context.Context, id string) error {
 	name, err := l.cfg.Store.PersonName(ctx, id)
 	if err != nil {
 		return err
 	}
+	known := l.dir.known(id)
 	l.dir.set(id, name)
+	if !known {
+		return nil
+	}
 	l.mu.Lock()
-	l.chat.renamed(id, name)
+	if l.chat.renamed(id, name) {
+		l.notifyLocked()
+	}
 	ts := l.tablesLocked()
-	l.notifyLocked()
 	l.mu.Unlock()
 	for _, t := range ts {
 		_ = t.doEvenPaused(ctx, func(context.Context) error { t.renamed(id, name); return nil }) // a table closed meanwhile shows no one

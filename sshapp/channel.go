@@ -54,10 +54,39 @@ func outputs(s ssh.Session, pty bool) (out, errOut io.Writer) {
 	if !ok || ch == nil {
 		return s, s.Stderr()
 	}
+	out, errOut = pieces{ch}, pieces{ch.Stderr()}
 	if !pty {
-		return ch, ch.Stderr()
+		return out, errOut
 	}
-	return crlfWriter{ch}, crlfWriter{ch.Stderr()}
+	return crlfWriter{out}, crlfWriter{errOut}
+}
+
+// maxPiece is the most a session writes to its channel at once. The ssh
+// package keeps, for each channel, a buffer as long as the longest write
+// it was given, and its cipher another as long as the longest packet, for
+// as long as the connection lasts: a screen's first frame, whole (3 to 15
+// KB, with colours), would be kept twice by every session, where the
+// frames after it are the few lines that changed (some 500 bytes).
+const maxPiece = 1024
+
+// pieces writes to w at most maxPiece bytes at a time.
+type pieces struct{ w io.Writer }
+
+func (p pieces) Write(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		piece := b[:min(len(b), maxPiece)]
+		k, err := p.w.Write(piece)
+		n += k
+		if err == nil && k < len(piece) {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			return n, err
+		}
+		b = b[k:]
+	}
+	return n, nil
 }
 
 // crlfWriter writes a "\r" before each "\n" that has none, as the ssh

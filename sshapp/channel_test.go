@@ -2,7 +2,9 @@ package sshapp
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/charmbracelet/ssh"
@@ -100,5 +102,60 @@ func TestTerminalLineEnds(t *testing.T) {
 		if pty && crlf != lines || !pty && crlf != 0 {
 			t.Errorf("pty %v: %d of %d lines end in \\r\\n:\n%q", pty, crlf, lines, out.String())
 		}
+	}
+}
+
+// pieceWriter records the length of every write, and fails the write
+// that would take it past failAt bytes (0: never).
+type pieceWriter struct {
+	countingWriter
+	lens   []int
+	failAt int
+}
+
+func (w *pieceWriter) Write(p []byte) (int, error) {
+	if w.failAt > 0 && w.Len()+len(p) > w.failAt {
+		k := w.failAt - w.Len()
+		_, _ = w.countingWriter.Write(p[:k])
+		return k, errors.New("the connection broke")
+	}
+	w.lens = append(w.lens, len(p))
+	return w.countingWriter.Write(p)
+}
+
+// TestPieces: a session's output reaches its channel byte for byte in
+// writes of at most maxPiece bytes (the ssh package keeps a buffer as
+// long as the longest write), and an error stops it, counting what was
+// written.
+func TestPieces(t *testing.T) {
+	frame := bytes.Repeat([]byte("0123456789abcdef"), (3*maxPiece+100)/16)
+	tests := []struct {
+		name   string
+		in     []byte
+		writes int
+	}{
+		{"nothing", nil, 0},
+		{"a small frame", frame[:500], 1},
+		{"exactly one piece", frame[:maxPiece], 1},
+		{"a whole screen", frame, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w pieceWriter
+			n, err := pieces{&w}.Write(tt.in)
+			if err != nil || n != len(tt.in) {
+				t.Fatalf("wrote %d, %v; want %d", n, err, len(tt.in))
+			}
+			if !bytes.Equal(w.Bytes(), tt.in) {
+				t.Error("the bytes changed on their way")
+			}
+			if w.writes != tt.writes || slices.Max(append(w.lens, 0)) > maxPiece {
+				t.Errorf("%d writes of %v bytes; want %d of at most %d", w.writes, w.lens, tt.writes, maxPiece)
+			}
+		})
+	}
+	w := pieceWriter{failAt: maxPiece + 10}
+	if n, err := (pieces{&w}).Write(frame); err == nil || n != maxPiece+10 {
+		t.Errorf("a write that broke off: %d, %v; want %d and the error", n, err, maxPiece+10)
 	}
 }

@@ -469,7 +469,7 @@ func TestKickedWatcherIsTold(t *testing.T) {
 	}
 	e.steps(t, []step{{name: "join", who: "bob", cmd: "join bobpriv " + inv.Code, code: 0}})
 	sc := playScreen(t, e.connect(t, e.key(t, "bob")), "play bobpriv")
-	sc.waitFor(t, "bobpriv", 10*time.Second)
+	sc.waitFor(t, "seats taken", 10*time.Second) // open: its title shows while it opens
 	e.steps(t, []step{{name: "kick", who: "ann", cmd: "table kick bobpriv bob", code: 0, stdout: []string{"Removed bob from bobpriv"}}})
 	sc.waitFor(t, "ann removed you from the table bobpriv", 10*time.Second)
 	if strings.Contains(sc.out.String(), "was closed") || strings.Contains(sc.out.String(), "closed the table") {

@@ -113,7 +113,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model
 		Done:     ss.Context().Done(),
 		Records:  srv.cfg.Storage.Screens,
 		GameLink: srv.gameLink(),
-		Log:      srv.log.With("key", ss.fp),
+		Log:      srv.log,
 		Season:   srv.cfg.Season,
 		Judge:    srv.cfg.Judge,
 	})

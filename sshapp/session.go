@@ -32,6 +32,7 @@ type session struct {
 	raw     ssh.Session // only through session's own methods
 	srv     *Server
 	fp      string
+	keyOwns string   // "key " + fp: Owner while the key is nobody's
 	args    []string // the command line (command.Split)
 	kind    string   // "screen", "bot" or "command" (Stats)
 	started time.Time
@@ -58,7 +59,7 @@ type session struct {
 // newSession wraps s, whose command is args, and registers it, or returns
 // nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
-	ss := &session{raw: s, srv: srv, fp: fp, args: args, started: srv.cfg.Now(), byeSaid: make(chan struct{})}
+	ss := &session{raw: s, srv: srv, fp: fp, keyOwns: "key " + fp, args: args, started: srv.cfg.Now(), byeSaid: make(chan struct{})}
 	pty, winch, ok := s.Pty()
 	ss.kind = sessionKind(args, ok)
 	ss.lastInput.Store(time.Now().UnixNano())
@@ -271,11 +272,15 @@ func (ss *session) goodbye(reason string) {
 
 // Owner is whom the session counts for under the cap per person
 // (guard.People): its person, or its key while the key is nobody's yet.
+// The cap asks every session admitted at each admission: it allocates
+// nothing.
 func (ss *session) Owner() string {
-	if id := ss.Person().ID; id != "" {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if id := ss.person.ID; id != "" {
 		return id
 	}
-	return "key " + ss.fp
+	return ss.keyOwns
 }
 
 // Source is the source the session's connection counts for: the client's

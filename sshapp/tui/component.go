@@ -67,9 +67,9 @@ func (c *common) letGo(s Component) {
 // said is the sentence a screen shows for err, lobby.Shown's: the one way
 // the screens tell an error, as every door does. An error that sentence
 // hides is logged (lobby.LogHidden), with what the screen was doing
-// ("open the table").
+// ("open the table"), with the person and the key.
 func (c *common) said(what string, err error) string {
-	lobby.LogHidden(c.cfg.Log, err, "could not "+what, "person", c.cfg.Player.ID)
+	lobby.LogHidden(c.cfg.Log, err, "could not "+what, "person", c.cfg.Player.ID, "key", c.cfg.Player.Key)
 	return lobby.Shown(err)
 }
 

@@ -13,7 +13,7 @@ type lobbyKeys struct {
 	History, Stats                        key.Binding // the records screens
 }
 
-func newLobbyKeys() lobbyKeys {
+func makeLobbyKeys() lobbyKeys {
 	return lobbyKeys{
 		Up:   key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down: key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -76,7 +76,7 @@ type tableKeys struct {
 	all [][]key.Binding // every binding, enabled, for the full help
 }
 
-func newTableKeys() tableKeys {
+func makeTableKeys() tableKeys {
 	k := tableKeys{
 		Roll:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "roll")),
 		Blind:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "blind")),
@@ -123,7 +123,7 @@ type scrollKeys struct {
 	Up, Down, PageUp, PageDown key.Binding
 }
 
-func newScrollKeys() scrollKeys {
+func makeScrollKeys() scrollKeys {
 	return scrollKeys{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
@@ -155,7 +155,7 @@ type pickerKeys struct {
 	Up, Down, Truth, Choose, Cancel key.Binding
 }
 
-func newPickerKeys() pickerKeys {
+func makePickerKeys() pickerKeys {
 	return pickerKeys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "lower")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "higher")),
@@ -181,7 +181,7 @@ type inputKeys struct {
 	Full key.Binding
 }
 
-func newInputKeys() inputKeys {
+func makeInputKeys() inputKeys {
 	return inputKeys{
 		Send:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
@@ -207,7 +207,7 @@ type confirmKeys struct {
 	Yes, No key.Binding
 }
 
-func newConfirmKeys() confirmKeys {
+func makeConfirmKeys() confirmKeys {
 	return confirmKeys{
 		Yes: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "yes, leave")),
 		No:  key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n/esc", "stay")),
@@ -225,7 +225,7 @@ type promptKeys struct {
 	Confirm, Quit key.Binding
 }
 
-func newPromptKeys() promptKeys {
+func makePromptKeys() promptKeys {
 	return promptKeys{
 		Confirm: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "confirm")),
 		Quit:    key.NewBinding(key.WithKeys("q", "esc"), key.WithHelp("q", "quit")),
@@ -237,3 +237,24 @@ func (k promptKeys) ShortHelp() []key.Binding { return []key.Binding{k.Confirm, 
 
 // FullHelp is the prompt's full help.
 func (k promptKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// The key maps as every screen starts with them, made once: a screen
+// takes a copy, which shares their keys and help texts (a key map of its
+// own was some 2 KB a session), and changes only its copy's bindings
+// (enabled, help), never the slices they share. The scroll and confirm
+// keys never change: screens use these, not copies.
+var (
+	lobbyKeysProto   = makeLobbyKeys()
+	tableKeysProto   = makeTableKeys()
+	scrollKeysProto  = makeScrollKeys()
+	pickerKeysProto  = makePickerKeys()
+	inputKeysProto   = makeInputKeys()
+	confirmKeysProto = makeConfirmKeys()
+	promptKeysProto  = makePromptKeys()
+)
+
+func newLobbyKeys() lobbyKeys   { return lobbyKeysProto }
+func newTableKeys() tableKeys   { return tableKeysProto }
+func newPickerKeys() pickerKeys { return pickerKeysProto }
+func newInputKeys() inputKeys   { return inputKeysProto }
+func newPromptKeys() promptKeys { return promptKeysProto }

@@ -155,9 +155,9 @@ func (s *Styles) chatLineOf(lines []lobby.ChatLine) func(i int) string {
 
 // newView is a bubbles viewport drawn with the session's renderer.
 func (s *Styles) newView() viewport.Model {
-	vp := viewport.New(0, 0)
-	vp.Style = s.r.NewStyle()
-	return vp
+	// Not viewport.New: its key map (some 400 bytes a viewport) is never
+	// used, since no screen passes a viewport its keys.
+	return viewport.Model{Style: s.r.NewStyle(), MouseWheelDelta: 3}
 }
 
 // sizeView sets a viewport's size, at least one cell each way.
@@ -175,6 +175,24 @@ func setTail(vp *viewport.Model, n int, line func(i int) string) {
 	}
 	vp.SetContent(strings.Join(out, "\n"))
 	vp.GotoBottom()
+}
+
+// tailLines is the end of n items in a viewport of w×h (setTail), drawn
+// into lines; the viewport is dropped (a screen keeps the lines, not the
+// viewport's 1 KB).
+func (s *Styles) tailLines(w, h, n int, line func(i int) string) []string {
+	vp := s.newView()
+	sizeView(&vp, w, h)
+	setTail(&vp, n, line)
+	return viewLines(vp)
+}
+
+// rowLines is rows in a viewport of w×h from its top, drawn into lines.
+func (s *Styles) rowLines(w, h int, rows []string) []string {
+	vp := s.newView()
+	sizeView(&vp, w, h)
+	setRows(&vp, rows, 0)
+	return viewLines(vp)
 }
 
 // setRows fills vp with the rows of a list (the cursor's row drawn

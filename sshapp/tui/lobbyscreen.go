@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -26,14 +25,14 @@ type lobbyScreen struct {
 	evBox  *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
 	events []events.Info       // the events listed first: running, to start, over
 	tables []lobby.TableInfo
-	rules  []string // shortRules of each table, made when the list changes
 	chat   []lobby.ChatLine
 	cursor int
-	list   viewport.Model // the rows of the tables
-	talk   viewport.Model // the lobby chat
+	list   []string // the rows in sight, drawn (a viewport draws them and is dropped)
+	top    int      // the first row in sight
+	talk   []string // the lobby chat's lines in sight, drawn
 	listH  int
 	chatH  int
-	say    chatInput // the lobby chat line
+	say    *chatInput // the lobby chat line; nil until first used (sayLine)
 	status string
 	isErr  bool
 	have   bool // the first list of tables arrived
@@ -51,25 +50,33 @@ type saidMsg struct {
 }
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
-	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
-		say:  c.newChatInput("a line for the lobby"),
-		list: c.s.newView(), talk: c.s.newView()}
-	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
+	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys()}
+	m.shown, m.resized = m.helpKeys, m.layout
 	// The keys wait for the first list of tables, which they move in.
 	m.ready = func() bool { return m.have }
 	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit) }
 	return m
 }
 
+// sayLine is the lobby chat's line, made when first used: a text input is
+// some 5 KB, and most people in the lobby never type in it.
+func (m *lobbyScreen) sayLine() *chatInput {
+	if m.say == nil {
+		l := m.c.newChatInput("a line for the lobby")
+		m.say = &l
+		m.input = m.say
+	}
+	m.say.Width = m.w - 6
+	return m.say
+}
+
 // Init follows the lobby, and reads the season line.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	var evs tea.Cmd
 	if reg := m.c.cfg.Events; reg != nil {
 		m.evBox = reg.Subscribe()
-		evs = m.waitEvents()
 	}
-	return tea.Batch(m.wait(), m.loadSeason(), evs)
+	return tea.Batch(m.wait(), m.loadSeason())
 }
 
 // eventsMsg carries the list of events after a change, or the
@@ -78,35 +85,6 @@ type eventsMsg struct {
 	box  *lobby.Mailbox[int]
 	list []events.Info
 	gone bool
-}
-
-// waitEvents waits for the next change of the events, or a second while
-// one of them counts down.
-func (m *lobbyScreen) waitEvents() tea.Cmd {
-	reg, v, box, done := m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.evBox, m.c.cfg.Done
-	counts := false
-	for _, e := range m.events {
-		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
-	}
-	return ask(m, func() tea.Msg {
-		var tick <-chan time.Time
-		if counts {
-			t := time.NewTimer(time.Second)
-			defer t.Stop()
-			tick = t.C
-		}
-		select {
-		case <-box.Ready():
-			box.Take()
-		case <-tick:
-		case <-box.Done():
-			return eventsMsg{box: box, gone: true}
-		case <-done:
-			reg.Unsubscribe(box)
-			return nil
-		}
-		return eventsMsg{box: box, list: reg.List(v)}
-	})
 }
 
 // loadSeason reads the season line when it is missing or a new season has
@@ -138,8 +116,72 @@ func (m *lobbyScreen) seasonLine(s *Styles, w int) string {
 	return s.Subtle.Render(cut(line+" · L: boards", w))
 }
 
+// wait is the lobby screen's one wait: for the next change of the lobby
+// (its tables and chat) or of the events, or for the next second while an
+// event counts down. One goroutine waits for all of them, re-armed after
+// each of its messages (a goroutine of its own for the events was some 4
+// KB of stack a lobby screen). When the session ends it unsubscribes.
 func (m *lobbyScreen) wait() tea.Cmd {
-	return ask(m, waitLobby(m.c.cfg.Lobby, m.c.cfg.Player.Viewer(), m.box, m.c.cfg.Done))
+	l, reg, v, done := m.c.cfg.Lobby, m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.c.cfg.Done
+	box, evBox := m.box, m.evBox
+	if box == nil && evBox == nil {
+		return nil
+	}
+	counts := false
+	for _, e := range m.events {
+		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
+	}
+	// A nil channel never fires: the boxes not followed are not waited on.
+	var ready, closed, evReady, evClosed <-chan struct{}
+	if box != nil {
+		ready, closed = box.Ready(), box.Done()
+	}
+	if evBox != nil {
+		evReady, evClosed = evBox.Ready(), evBox.Done()
+	}
+	return ask(m, func() tea.Msg {
+		var tick <-chan time.Time
+		if counts && evBox != nil {
+			t := time.NewTimer(time.Second)
+			defer t.Stop()
+			tick = t.C
+		}
+		for {
+			// The events first when both changed (as both have at first):
+			// the events' rows come first in the list, and the cursor,
+			// on the first row, stays on an event rather than follow a
+			// table that the events' rows then push down.
+			select {
+			case <-evReady:
+				evBox.Take()
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			default:
+			}
+			select {
+			case <-ready:
+				if _, ok := box.Take(); ok {
+					return lobbyMsg{box: box, tables: l.Tables(v), chat: l.Chat()}
+				}
+			case <-closed:
+				return lobbyClosedMsg{box: box}
+			case <-evReady:
+				evBox.Take()
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			case <-tick:
+				return eventsMsg{box: evBox, list: reg.List(v)}
+			case <-evClosed:
+				return eventsMsg{box: evBox, gone: true}
+			case <-done:
+				if box != nil {
+					l.Unsubscribe(box)
+				}
+				if evBox != nil {
+					reg.Unsubscribe(evBox)
+				}
+				return nil
+			}
+		}
+	})
 }
 
 // Leave stops following the lobby.
@@ -157,7 +199,7 @@ func (m *lobbyScreen) Leave() tea.Cmd {
 
 // helpKeys is the key map the help shows now.
 func (m *lobbyScreen) helpKeys() help.KeyMap {
-	if m.say.typing {
+	if typing(m.say) {
 		return m.say.keys
 	}
 	return m.keys
@@ -169,9 +211,7 @@ func (m *lobbyScreen) layout() {
 	m.chatH = clamp(m.h-18, 5, 10)
 	helpH := m.c.helpHeight(m, 4)
 	m.listH = max(1, m.h-2-1-1-(m.chatH+1)-1-helpH)
-	sizeView(&m.talk, m.w, m.chatH)
-	setTail(&m.talk, len(m.chat), m.c.s.chatLineOf(m.chat))
-	sizeView(&m.list, m.w, m.listH)
+	m.talk = m.c.s.tailLines(m.w, m.chatH, len(m.chat), m.c.s.chatLineOf(m.chat))
 	m.drawList()
 }
 
@@ -185,39 +225,53 @@ func lobbyColumns(w int) (nameW, rulesW int) {
 	return nameW, w - fixed - nameW
 }
 
-// drawList draws the rows of the tables into the list's viewport.
+// drawList draws the rows of the tables in sight into the list's
+// viewport, scrolling as little as keeps the cursor's row in sight. Only
+// those rows are drawn: every lobby screen draws its list again at each
+// change the lobby lists, and with hundreds of tables drawing them all
+// was most of what a lobby screen cost.
 func (m *lobbyScreen) drawList() {
 	s := m.c.s
-	if len(m.tables)+len(m.events) == 0 {
-		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
+	n := len(m.events) + len(m.tables) // the events' rows first, then the tables'
+	if n == 0 {
+		m.top = 0
+		m.list = s.rowLines(m.w, m.listH, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))})
 		return
 	}
+	h := max(1, m.listH)
+	last := max(0, n-h)      // the lowest first row that fills the list
+	m.top = min(m.top, last) // a list that shrank fills the view
+	switch {
+	case m.cursor < m.top:
+		m.top = m.cursor
+	case m.cursor >= m.top+h:
+		m.top = m.cursor - h + 1
+	}
 	nameW, rulesW := lobbyColumns(m.w)
-	rows := make([]string, 0, len(m.events)+len(m.tables))
 	now := m.c.cfg.Now()
-	for i, e := range m.events {
-		row := "  ★  " + fit(name(e.Name), nameW) + " " + fit(name(e.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d in", e.Entrants), lobbySeatsW) + " " + fit("event", lobbyStateW) + " " +
-			fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
+	rows := make([]string, 0, min(h, n-m.top))
+	for i := m.top; i < n && len(rows) < h; i++ {
+		var row string
+		if i < len(m.events) {
+			e := m.events[i]
+			row = "  ★  " + fit(name(e.Name), nameW) + " " + fit(name(e.Host), lobbyHostW) + " " +
+				fit(fmt.Sprintf("%d in", e.Entrants), lobbySeatsW) + " " + fit("event", lobbyStateW) + " " +
+				fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
+		} else {
+			t := m.tables[i-len(m.events)]
+			lock := "  "
+			if t.Private {
+				lock = "🔒"
+			}
+			row = "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
+				fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(shortRules(t.Rules), rulesW)
+		}
 		if i == m.cursor {
 			row = s.Selected.Render(fit("›"+row[1:], m.w))
 		}
 		rows = append(rows, row)
 	}
-	for j, t := range m.tables {
-		i := j + len(m.events)
-		lock := "  "
-		if t.Private {
-			lock = "🔒"
-		}
-		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[j], rulesW)
-		if i == m.cursor {
-			row = s.Selected.Render(fit("›"+row[1:], m.w))
-		}
-		rows = append(rows, row)
-	}
-	setRows(&m.list, rows, m.cursor)
+	m.list = s.rowLines(m.w, m.listH, rows)
 }
 
 // selected is the table under the cursor, if a table is.
@@ -232,10 +286,8 @@ func (m *lobbyScreen) selected() (lobby.TableInfo, bool) {
 func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
 	sel, had := m.selected()
 	m.tables = ts
-	m.rules = make([]string, len(ts))
 	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(ts)-1))
 	for i, t := range ts {
-		m.rules[i] = shortRules(t.Rules)
 		if had && t.Name == sel.Name {
 			m.cursor = len(m.events) + i
 		}
@@ -275,10 +327,10 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.gone {
 			m.evBox = nil
-			return m, nil
+		} else {
+			m.setEvents(msg.list)
 		}
-		m.setEvents(msg.list)
-		cmd = m.waitEvents()
+		cmd = m.wait()
 	case seasonLoaded:
 		m.seasonAsk = false
 		if msg.err == nil {
@@ -288,9 +340,10 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.box == m.box && m.box != nil {
 			m.box = nil
 			m.setStatus("the server is shutting down", true)
+			cmd = m.wait() // the events, if they are followed
 		}
 	case saidMsg:
-		next, ok := m.say.answered(msg.line, msg.err)
+		next, ok := m.sayLine().answered(msg.line, msg.err)
 		switch {
 		case msg.err != nil:
 			m.setStatus(m.c.said("send the line", msg.err)+keptLine(m.keys.Chat, m.say.waiting()), true)
@@ -314,7 +367,7 @@ func (m *lobbyScreen) sayCall(text string) tea.Cmd {
 }
 
 func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
-	if m.say.typing {
+	if typing(m.say) {
 		text, cmd := m.say.key(msg)
 		if text == "" {
 			return cmd
@@ -360,7 +413,7 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.c.nav.goTo(goTo{to: screenStats, table: table})
 	case key.Matches(msg, m.keys.Chat):
 		m.status = ""
-		return m.say.start()
+		return m.sayLine().start()
 	}
 	return nil
 }
@@ -385,14 +438,14 @@ func (m *lobbyScreen) View() string {
 	b.WriteString(s.Header.Render(fit("     "+fit("TABLE", nameW)+" "+fit("HOST", lobbyHostW)+" "+fit("SEATS", lobbySeatsW)+" "+
 		fit("STATE", lobbyStateW)+" RULES", w)))
 	b.WriteByte('\n')
-	b.WriteString(viewText(m.list))
+	b.WriteString(strings.Join(m.list, "\n"))
 	b.WriteString("\n\n")
 	b.WriteString(s.Header.Render("Lobby chat"))
 	b.WriteByte('\n')
-	b.WriteString(viewText(m.talk))
+	b.WriteString(strings.Join(m.talk, "\n"))
 	b.WriteByte('\n')
 	switch {
-	case m.say.typing:
+	case typing(m.say):
 		b.WriteString(m.say.View())
 	case m.status != "" && m.isErr:
 		b.WriteString(s.Error.Render(cut(m.status, w)))

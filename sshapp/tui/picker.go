@@ -91,8 +91,8 @@ func valueLabel(r engine.Ranking, v engine.Value) string {
 	return r.Name(v)
 }
 
-// Open reports whether the picker is showing.
-func (p picker) Open() bool { return len(p.Items) > 0 }
+// Open reports whether the picker is showing (not for a nil picker).
+func (p *picker) Open() bool { return p != nil && len(p.Items) > 0 }
 
 // Selected is the value under the cursor, NoValue when closed.
 func (p picker) Selected() engine.Value {

@@ -81,26 +81,6 @@ func waitSnapshot(sub *lobby.Subscription, done <-chan struct{}, tick time.Time)
 	}
 }
 
-// waitLobby waits for the next change of the lobby, then lists its tables
-// and chat.
-func waitLobby(l *lobby.Lobby, v lobby.Viewer, box *lobby.Mailbox[int], done <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
-		for {
-			select {
-			case <-box.Ready():
-				if _, ok := box.Take(); ok {
-					return lobbyMsg{box: box, tables: l.Tables(v), chat: l.Chat()}
-				}
-			case <-box.Done():
-				return lobbyClosedMsg{box: box}
-			case <-done:
-				l.Unsubscribe(box)
-				return nil
-			}
-		}
-	}
-}
-
 // openTable watches the named table, and sits p down when sit is set.
 func openTable(l *lobby.Lobby, p lobby.Player, name string, sit bool) tea.Cmd {
 	return func() tea.Msg {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
@@ -32,18 +31,19 @@ type tableScreen struct {
 	left    bool                // another screen shows
 	tick    time.Time           // the turn clock's next redraw; zero while no game is played
 	snap    lobby.Snapshot
-	have    bool     // a snapshot arrived
-	log     []string // snap.LogLines, made when the snapshot arrives
-	logView viewport.Model
-	talk    viewport.Model // the table chat
-	drawn   [2][]string    // the log's and the chat's views, drawn when they change
+	have    bool        // a snapshot arrived
+	log     []string    // snap.LogLines, made when the snapshot arrives
+	drawn   [2][]string // the log's and the chat's views, drawn when they change
+	// the sizes drawn shows them in (a viewport draws them and is
+	// dropped: two kept were 2 KB a screen)
+	drawnSize [2][2]int
 	// what drawn shows
 	drawnLog  []string
 	fitted    bool // the log, the chat and the picker fit the window and the snapshot
 	drawnChat []lobby.ChatLine
 	drawnBy   *Styles // the styles drawn shows: new ones (RestyleMsg) draw it again
-	picker    picker
-	autoAt    int // the event count at which the picker last opened by itself
+	picker    *picker // nil while no picker shows (most screens never show one)
+	autoAt    int     // the event count at which the picker last opened by itself
 	confirm   bool
 	say       *chatInput // the table chat line; nil until first used (sayLine)
 	seed      *chatInput // the viewer's seed for the next game's dice (f); nil until first used
@@ -80,14 +80,11 @@ type tableScreen struct {
 	// its screen: back there once the game is over (backAt), or with esc.
 	event  string
 	backAt string // the game whose end takes the viewer back
-	hkeys  scrollKeys
 	keys   tableKeys
-	ckeys  confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
-	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), ckeys: newConfirmKeys(), autoAt: -1,
-		logView: c.s.newView(), talk: c.s.newView(), hkeys: newScrollKeys()}
+	m := &tableScreen{frame: frame{c: c}, name: name, sitDown: sit, keys: newTableKeys(), autoAt: -1}
 	m.shown, m.resized = m.helpKeys, m.layout
 	// Keys wait while the table is not open or a move is on its way; the
 	// chat and seed lines take theirs at once, and esc and q leave a table
@@ -122,6 +119,15 @@ func (m *tableScreen) seedLine() *chatInput {
 	return m.seed
 }
 
+// setPicker shows p, or no picker if p is closed.
+func (m *tableScreen) setPicker(p picker) {
+	if !p.Open() {
+		m.picker = nil
+		return
+	}
+	m.picker = &p
+}
+
 // typing reports whether line exists and has the keyboard.
 func typing(line *chatInput) bool { return line != nil && line.typing }
 
@@ -146,7 +152,7 @@ func (m *tableScreen) helpKeys() help.KeyMap {
 	case typing(m.seed):
 		return m.seed.keys
 	case m.confirm:
-		return m.ckeys
+		return confirmKeysProto // the same for every screen: not copied
 	case m.picker.Open():
 		return m.picker.keys
 	}
@@ -328,13 +334,14 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	v := m.view()
 	if m.picker.Open() {
-		m.picker = m.picker.Refresh(v)
+		m.setPicker(m.picker.Refresh(v))
 	}
 	// After the viewer's own roll, the picker opens by itself, once.
 	if n := len(snap.Events()); !m.picker.Open() && !typing(m.say) && !m.confirm && v != nil && snap.Playing &&
 		v.Can(engine.Claim) && m.autoAt != n {
 		if p, ok := newPicker(m.c.s, v); ok {
-			m.picker, m.autoAt = p, n
+			m.setPicker(p)
+			m.autoAt = n
 		}
 	}
 	m.syncKeys()
@@ -492,10 +499,10 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
-	case m.c.help.ShowAll && m.hkeys.scroll(msg, &m.helpTop, m.h/2):
+	case m.c.help.ShowAll && scrollKeysProto.scroll(msg, &m.helpTop, m.h/2):
 		return nil // the full help scrolls
 	case m.confirm:
-		ck := m.ckeys
+		ck := confirmKeysProto
 		switch {
 		case key.Matches(msg, ck.Yes):
 			m.confirm = false
@@ -507,10 +514,10 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	case m.picker.Open() && key.Matches(msg, m.picker.keys.Choose):
 		a := m.picker.Action()
-		m.picker = picker{}
+		m.picker = nil
 		return m.play(a)
 	case m.picker.Open():
-		m.picker = m.picker.Update(msg)
+		m.setPicker(m.picker.Update(msg))
 		return nil
 	}
 	k := m.keys
@@ -546,7 +553,7 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.play(engine.Action{Kind: engine.Pass, Value: v.Claim})
 	case key.Matches(msg, k.Announce):
 		if p, ok := newPicker(m.c.s, v); ok {
-			m.picker = p
+			m.setPicker(p)
 		}
 	case key.Matches(msg, k.Sit):
 		switch {

@@ -54,24 +54,32 @@ func (m *tableScreen) fitViews() {
 	colW, botH := m.bottom()
 	restyled := m.drawnBy != m.c.s
 	m.drawnBy = m.c.s
-	if restyled || m.logView.Width != max(1, colW) || m.logView.Height != max(1, botH-1) || !slices.Equal(m.drawnLog, m.log) {
-		sizeView(&m.logView, colW, botH-1)
-		setTail(&m.logView, len(m.log), func(i int) string { return m.log[i] })
-		m.drawn[0], m.drawnLog = viewLines(m.logView), m.log
+	logSize := [2]int{max(1, colW), max(1, botH-1)}
+	if restyled || m.drawnSize[0] != logSize || !slices.Equal(m.drawnLog, m.log) {
+		m.drawn[0], m.drawnSize[0] = m.tail(logSize, len(m.log), func(i int) string { return m.log[i] }), logSize
+		m.drawnLog = m.log
 	}
 	chat := m.snap.Chat
-	if restyled || m.talk.Width != max(1, m.w-colW-2) || m.talk.Height != max(1, botH-1) || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
-		sizeView(&m.talk, m.w-colW-2, botH-1)
-		setTail(&m.talk, len(chat), m.c.s.chatLineOf(chat))
-		m.drawn[1], m.drawnChat = viewLines(m.talk), chat
+	chatSize := [2]int{max(1, m.w-colW-2), max(1, botH-1)}
+	if restyled || m.drawnSize[1] != chatSize || !slices.Equal(m.drawnChat, chat) || m.drawn[1] == nil {
+		m.drawn[1], m.drawnSize[1] = m.tail(chatSize, len(chat), m.c.s.chatLineOf(chat)), chatSize
+		m.drawnChat = chat
 	}
 	m.fitPicker()
 }
 
+// tail draws the end of n items in a viewport of size (setTail), as
+// lines.
+func (m *tableScreen) tail(size [2]int, n int, line func(i int) string) []string {
+	return m.c.s.tailLines(size[0], size[1], n, line)
+}
+
 // fitPicker sizes the picker to the log's place.
 func (m *tableScreen) fitPicker() {
-	colW, botH := m.bottom()
-	m.picker.SetSize(colW, botH)
+	if m.picker != nil {
+		colW, botH := m.bottom()
+		m.picker.SetSize(colW, botH)
+	}
 }
 
 // spectatorFrame is what a spectator's frame depends on besides the

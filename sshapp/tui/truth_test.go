@@ -188,7 +188,7 @@ func tellTheTruth(t *testing.T, rules engine.Options, seed uint64) {
 			n := len(spec.Events())
 			e.clock.Advance(time.Duration(rules.TurnSeconds+1) * time.Second)
 			e.until(tbl, watcher, "the timeout", func(s lobby.Snapshot) bool { return len(s.Events()) > n })
-		} else if err := tbl.Act(ctx, who, randomMove(r, e.snapshot(tbl, who).Game)); err != nil {
+		} else if err := tbl.Act(ctxT(t), who, randomMove(r, e.snapshot(tbl, who).Game)); err != nil { // a deadline a move
 			t.Fatalf("%s moves: %v", nameOf(who), err)
 		}
 		for _, v := range vs {
@@ -212,7 +212,7 @@ func tellTheTruth(t *testing.T, rules engine.Options, seed uint64) {
 				log: v.ts.log, seat: s.You, frame: frame, view: s.Game, claim: evs[i].Claim, kind: evs[i].Type})
 		}
 	}
-	g, stored, err := e.st.Game(ctx, gameID)
+	g, stored, err := e.st.Game(ctxT(t), gameID) // the game may have outlasted ctx
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,9 @@ type Config struct {
 	// Links.Game, with its public address set).
 	GameLink func(id string, g lobby.GameAccess) string
 	// Log receives the errors the screens answer without showing their
-	// text (lobby.Hides); nil: they are not logged.
+	// text (lobby.Hides), each with the person and the key (one logger
+	// for every session: a logger of its own is some 4 KB a session);
+	// nil: they are not logged.
 	Log *log.Logger
 	// Season is how the boards are cut into seasons (the server's
 	// --season): the season the lobby and the stats screen show.

@@ -207,14 +207,14 @@ func TestPickerKeysAndView(t *testing.T) {
 	}
 	g.Apply(engine.Action{Kind: engine.Claim, Seat: 0, Value: 64})
 	v2 := g.View(0)
-	if p.Refresh(&v2).Open() {
+	if r := p.Refresh(&v2); r.Open() {
 		t.Error("the picker stays open after the claim")
 	}
 
 	if a := p.Action(); a != (engine.Action{Kind: engine.Claim, Value: engine.Mia}) {
 		t.Errorf("the picker would play %+v", a)
 	}
-	if p.Update(keyEsc).Open() {
+	if r := p.Update(keyEsc); r.Open() {
 		t.Error("esc does not cancel")
 	}
 }
