@@ -58,6 +58,8 @@
 //	          for its next game and the seeds people gave for it, by person
 //	chat      lower(table) 0x00 seq(8) -> ChatRecord (JSON): the last lines
 //	          of an open table's chat, by the person who said each
+//	hooks, watches, invitations: what the alerts keep of an open table
+//	          (alerts.go), made when missing, whatever the schema
 //
 // A file of an older schema is migrated on open, in one transaction
 // (migrate.go): schema 1 (people were their keys: players, fingerprint ->
@@ -270,6 +272,10 @@ func Open(path string) (*Store, error) {
 	if err := s.ensureRatings(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: ratings: %w", path, err)
+	}
+	if err := s.ensureAlerts(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: alerts: %w", path, err)
 	}
 	return s, nil
 }
