@@ -672,4 +672,5 @@ func (l *Lobby) Close() {
 	for m := range subs {
 		m.Close()
 	}
+	l.news.close()
 }

@@ -124,7 +124,8 @@ const (
 
 // Publish tells the news to whoever follows it: followers of all the news
 // unless it is personal, and the notices of the people it is addressed to
-// (those a private table admits, else none). It never blocks; it is the
+// (of a private table, those it admits; an invitation to it is for the
+// person invited, whom it does not admit yet). It never blocks; it is the
 // one door every room publishes through (a table's actor, the commands,
 // sshapp/alerts, the events). A zero At is now.
 func (l *Lobby) Publish(n News) {
@@ -141,7 +142,7 @@ func (l *Lobby) Publish(n News) {
 		}
 	}
 	for _, id := range n.To {
-		if !n.Access.Admits(id) {
+		if n.Kind != NewsInvited && !n.Access.Admits(id) {
 			continue
 		}
 		for q := range r.notices[id] {
@@ -197,6 +198,20 @@ func (l *Lobby) Unfollow(q *Queue[News]) {
 	}
 	l.news.mu.Unlock()
 	q.Close()
+}
+
+// close closes every reader's queue: the lobby is closing.
+func (r *newsroom) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for q := range r.followers {
+		q.Close()
+	}
+	for _, qs := range r.notices {
+		for q := range qs {
+			q.Close()
+		}
+	}
 }
 
 // NewsStats is what the lobby counts of its news.

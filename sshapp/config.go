@@ -93,6 +93,17 @@ type Config struct {
 	// the zero value, weekly or off): the season the leaderboard, stats
 	// and the lobby show by default (engine/rating).
 	Season rating.Period
+	// Alerts are the tables' hooks, the watches and the invitations to a
+	// person (sshapp/alerts), for the commands and the screens; nil: none
+	// of them. The notices need only the lobby.
+	Alerts Alerts
+}
+
+// Alerts is what the commands and the screens ask of the alerts: both
+// rooms' interfaces (*alerts.Alerts implements it).
+type Alerts interface {
+	command.Alerts
+	tui.Alerts
 }
 
 // Limits are the protections of the server. A zero field takes its

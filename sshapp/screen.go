@@ -108,7 +108,21 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		GameLink: srv.gameLink(),
 		Log:      srv.log.With("key", ss.fp),
 		Season:   srv.cfg.Season,
+		Alerts:   screenAlerts(srv.cfg.Alerts),
+		Bell:     func() { _, _ = io.WriteString(ss, bell) },
 	})
+}
+
+// bell is the terminal's bell (BEL), written between frames: it moves no
+// cursor and draws nothing.
+const bell = "\a"
+
+// screenAlerts is a as the screens take it: nil stays nil.
+func screenAlerts(a Alerts) tui.Alerts {
+	if a == nil {
+		return nil
+	}
+	return a
 }
 
 // gameLink is the web window's Links.Game for the table screen, nil

@@ -114,3 +114,8 @@ func HookPaused(table, host string) string {
 	}
 	return fmt.Sprintf("The webhook of %s to %s failed for an hour and is paused", nm(table), Clean(host, 253))
 }
+
+// HookTest: "A test delivery from mia, for the table den."
+func HookTest(table string) string {
+	return fmt.Sprintf("A test delivery from mia, for the table %s.", nm(table))
+}

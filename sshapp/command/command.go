@@ -7,7 +7,9 @@
 // engine/fair, to verify a game's dice, and engine/rating), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access
-// rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
+// rule), sshapp/botline and sshapp/alerts (its types: the alerts come
+// through the Alerts interface of its Config); never sshapp, sshapp/tui or
+// sshapp/maexchen.
 package command
 
 import (
@@ -147,6 +149,10 @@ type Config struct {
 	// Cast writes a finished game as an asciicast v2 recording of the
 	// replay screen (tui.WriteCast); nil: replay --cast is refused.
 	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
+	// Alerts are the tables' hooks, the watches and the invitations to a
+	// person (sshapp/alerts); nil: table hook, table watch and table
+	// invite NAME PERSON are refused.
+	Alerts Alerts
 }
 
 // WebLinks are the web window's addresses, as the commands print them.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -20,7 +21,12 @@ import (
 type lobbyScreen struct {
 	frame
 	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
-	tables []lobby.TableInfo
+	// invites are the person's invitations, listed above the tables
+	// (the cursor runs over both); watching the tables they watch (w), by
+	// lower-case name
+	invites  []lobby.News
+	watching map[string]bool
+	tables   []lobby.TableInfo
 	rules  []string // shortRules of each table, made when the list changes
 	chat   []lobby.ChatLine
 	cursor int
@@ -49,6 +55,7 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys(),
 		say:  c.newChatInput("a line for the lobby"),
 		list: c.s.newView(), talk: c.s.newView()}
+	m.keys.Watch.SetEnabled(c.cfg.Alerts != nil)
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
 	// The keys wait for the first list of tables, which they move in.
 	m.ready = func() bool { return m.have }
@@ -56,11 +63,74 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	return m
 }
 
-// Init follows the lobby, and reads the season line.
+// Init follows the lobby, and reads the season line, the watches and the
+// invitations.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	return tea.Batch(m.wait(), m.loadSeason())
+	return tea.Batch(m.wait(), m.loadSeason(), m.loadAlerts())
 }
+
+// alertsLoaded answers loadAlerts.
+type alertsLoaded struct {
+	watching []string
+	invites  []lobby.News
+	err      error
+}
+
+// watchedMsg answers w: the table now watched (on) or not.
+type watchedMsg struct {
+	table string
+	on    bool
+	err   error
+}
+
+// loadAlerts reads the tables the person watches and their invitations;
+// nil without the alerts.
+func (m *lobbyScreen) loadAlerts() tea.Cmd {
+	al, p := m.c.cfg.Alerts, m.c.cfg.Player
+	if al == nil {
+		return nil
+	}
+	return ask(m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		w, err := al.Watches(ctx, p)
+		if err != nil {
+			return alertsLoaded{err: err}
+		}
+		inv, err := al.Invitations(ctx, p.ID)
+		return alertsLoaded{watching: w, invites: inv, err: err}
+	})
+}
+
+// toggleWatch watches the table, or stops watching it.
+func (m *lobbyScreen) toggleWatch(table string) tea.Cmd {
+	al, p, on := m.c.cfg.Alerts, m.c.cfg.Player, !m.watching[strings.ToLower(table)]
+	return ask(m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		if on {
+			_, err := al.Watch(ctx, p, table)
+			return watchedMsg{table: table, on: true, err: err}
+		}
+		return watchedMsg{table: table, on: false, err: al.Unwatch(ctx, p, table)}
+	})
+}
+
+// selected is the row under the cursor: an invitation, or a table (nil
+// both when there are no rows).
+func (m *lobbyScreen) selected() (*lobby.News, *lobby.TableInfo) {
+	switch i := m.cursor; {
+	case i < len(m.invites):
+		return &m.invites[i], nil
+	case i-len(m.invites) < len(m.tables):
+		return nil, &m.tables[i-len(m.invites)]
+	}
+	return nil, nil
+}
+
+// rows is how many rows the list has: the invitations, then the tables.
+func (m *lobbyScreen) rows() int { return len(m.invites) + len(m.tables) }
 
 // loadSeason reads the season line when it is missing or a new season has
 // begun; nil when there is none to show (no records, seasons off) or a
@@ -137,39 +207,55 @@ func lobbyColumns(w int) (nameW, rulesW int) {
 // drawList draws the rows of the tables into the list's viewport.
 func (m *lobbyScreen) drawList() {
 	s := m.c.s
-	if len(m.tables) == 0 {
+	if m.rows() == 0 {
 		setRows(&m.list, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))}, 0)
 		return
 	}
 	nameW, rulesW := lobbyColumns(m.w)
-	rows := make([]string, len(m.tables))
+	rows := make([]string, 0, m.rows())
+	for _, inv := range m.invites {
+		row := "  ✉  " + fit(name(inv.Table), nameW) + " " + fit(name(m.c.cfg.Lobby.Name(inv.By)), lobbyHostW) + " invites you · enter: join"
+		rows = append(rows, s.Info.Render(fit(row, m.w)))
+	}
 	for i, t := range m.tables {
 		lock := "  "
 		if t.Private {
 			lock = "🔒"
 		}
-		row := "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[i], rulesW)
-		if i == m.cursor {
-			row = s.Selected.Render(fit("›"+row[1:], m.w))
+		mark := " "
+		if m.watching[strings.ToLower(t.Name)] {
+			mark = "•" // watched: told when a seat is free
 		}
-		rows[i] = row
+		row := "  " + lock + mark + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
+			fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(m.rules[i], rulesW)
+		rows = append(rows, row)
+	}
+	if m.cursor < len(rows) {
+		rows[m.cursor] = s.Selected.Render(fit("›"+ansi.Strip(rows[m.cursor])[len(" "):], m.w))
 	}
 	setRows(&m.list, rows, m.cursor)
 }
 
 // setTables replaces the list, keeping the selected table selected.
 func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
-	sel := ""
-	if m.cursor >= 0 && m.cursor < len(m.tables) {
-		sel = m.tables[m.cursor].Name
-	}
-	m.tables = ts
-	m.rules = make([]string, len(ts))
-	m.cursor = clamp(m.cursor, 0, max(0, len(ts)-1))
-	for i, t := range ts {
+	m.setRowsKeeping(func() { m.tables = ts })
+}
+
+// setRowsKeeping changes the rows (change), keeping the row selected
+// selected.
+func (m *lobbyScreen) setRowsKeeping(change func()) {
+	inv, tbl := m.selected()
+	change()
+	m.rules = make([]string, len(m.tables))
+	m.cursor = clamp(m.cursor, 0, max(0, m.rows()-1))
+	for i, t := range m.tables {
 		m.rules[i] = shortRules(t.Rules)
-		if t.Name == sel {
+		if tbl != nil && t.Name == tbl.Name {
+			m.cursor = len(m.invites) + i
+		}
+	}
+	for i, n := range m.invites {
+		if inv != nil && n.Table == inv.Table {
 			m.cursor = i
 		}
 	}
@@ -192,6 +278,34 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.seasonAsk = false
 		if msg.err == nil {
 			m.season, m.seasonHave = msg.info, true
+		}
+	case alertsLoaded:
+		if msg.err != nil {
+			m.setStatus(m.c.said("read your watches and invitations", msg.err), true)
+			break
+		}
+		m.setRowsKeeping(func() {
+			m.invites = msg.invites
+			m.watching = make(map[string]bool, len(msg.watching))
+			for _, w := range msg.watching {
+				m.watching[strings.ToLower(w)] = true
+			}
+		})
+	case invitedMsg:
+		cmd = m.loadAlerts()
+	case watchedMsg:
+		switch {
+		case msg.err != nil:
+			m.setStatus(m.c.said("watch the table", msg.err), true)
+		case msg.on:
+			if m.watching == nil {
+				m.watching = map[string]bool{}
+			}
+			m.watching[strings.ToLower(msg.table)] = true
+			m.setStatus("watching "+name(msg.table)+": you will be told when a seat is free (w again: stop)", false)
+		default:
+			delete(m.watching, strings.ToLower(msg.table))
+			m.setStatus("no longer watching "+name(msg.table), false)
 		}
 	case lobbyClosedMsg:
 		if msg.box == m.box && m.box != nil {
@@ -241,14 +355,24 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			m.cursor--
 		}
 	case key.Matches(msg, m.keys.Down):
-		if m.cursor < len(m.tables)-1 {
+		if m.cursor < m.rows()-1 {
 			m.cursor++
 		}
 	case key.Matches(msg, m.keys.Open):
-		if m.cursor < len(m.tables) {
-			return m.c.nav.goTo(goTo{to: screenTable, table: m.tables[m.cursor].Name})
+		inv, tbl := m.selected()
+		switch {
+		case inv != nil:
+			code := inv.Code
+			return m.c.nav.goTo(goTo{to: screenTable, table: inv.Table, invite: &code})
+		case tbl != nil:
+			return m.c.nav.goTo(goTo{to: screenTable, table: tbl.Name})
 		}
 		m.setStatus("no table to open: press n to create one", true)
+	case key.Matches(msg, m.keys.Watch):
+		if _, tbl := m.selected(); tbl != nil {
+			return m.toggleWatch(tbl.Name)
+		}
+		m.setStatus("no table to watch", true)
 	case key.Matches(msg, m.keys.New):
 		return m.c.nav.goTo(goTo{to: screenForm})
 	case key.Matches(msg, m.keys.History), key.Matches(msg, m.keys.Stats):
@@ -257,8 +381,8 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		table := "" // the selected table, for the "this table" views
-		if m.cursor < len(m.tables) {
-			table = m.tables[m.cursor].Name
+		if _, tbl := m.selected(); tbl != nil {
+			table = tbl.Name
 		}
 		if key.Matches(msg, m.keys.History) {
 			return m.c.nav.goTo(goTo{to: screenHistory, table: table})

@@ -23,7 +23,9 @@ func (c *common) open(g goTo) Component {
 	case screenForm:
 		return newCreateForm(c)
 	case screenTable:
-		return newTableScreen(c, g.table, g.sit)
+		m := newTableScreen(c, g.table, g.sit)
+		m.invite = g.invite
+		return m
 	case screenHistory:
 		return newHistoryScreen(c, g.table, 0)
 	case screenReplay:

@@ -81,6 +81,14 @@ type Config struct {
 	// Season is how the boards are cut into seasons (the server's
 	// --season): the season the lobby and the stats screen show.
 	Season rating.Period
+	// Alerts are the tables the person watches (w in the lobby) and their
+	// invitations (the lobby's list); nil: neither.
+	Alerts Alerts
+	// Bell rings the terminal's bell once (a BEL written to the session,
+	// between frames); nil: no bell. BellOff, when set, reports whether
+	// the person turned the bell off (settings bell off).
+	Bell    func()
+	BellOff func() bool
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a
@@ -99,6 +107,11 @@ type Model struct {
 	width  int
 	height int
 	fatal  string // the goodbye, which leaves nothing else to show
+	// the person's notices (notice.go): the news addressed to them, and
+	// the one shown
+	notices   *lobby.Queue[lobby.News]
+	notice    *notice
+	noticeGen int
 }
 
 // New returns the root model of one session. The caller runs it with
@@ -127,10 +140,16 @@ func (m *Model) Init() tea.Cmd {
 	return m.goTo(m.c.first())
 }
 
+// The root follows the person's notices from the first screen shown with
+// a name (goTo).
+
 // Close ends the subscriptions the model still holds. It is for the caller
 // once the program has stopped (it must not run beside Update); quitting
 // with q has done it already.
 func (m *Model) Close() {
+	if cmd := m.unfollow(); cmd != nil {
+		cmd()
+	}
 	if m.cur == nil {
 		return
 	}
@@ -143,7 +162,7 @@ func (m *Model) Close() {
 func (m *Model) goTo(g goTo) tea.Cmd {
 	next := m.c.open(g)
 	leave := m.show(next)
-	return tea.Batch(leave, next.Init())
+	return tea.Batch(leave, next.Init(), m.follow())
 }
 
 // backTo shows again a screen shown before.
@@ -167,7 +186,7 @@ func (m *Model) quit() tea.Cmd {
 	if m.cur != nil {
 		leave = m.cur.Leave()
 	}
-	return tea.Sequence(leave, tea.Quit)
+	return tea.Sequence(leave, m.unfollow(), tea.Quit)
 }
 
 // size is the size the screens draw in: the window's, at most
@@ -213,6 +232,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.fatal = "goodbye"
 		}
 		return m, m.quit()
+	case followingMsg:
+		if msg.q != m.notices {
+			return m, nil
+		}
+		return m, waitNotices(m.c.cfg.Lobby, msg.q, m.c.cfg.Done)
+	case noticesMsg:
+		return m, m.heard(msg)
+	case noticeOverMsg:
+		if m.notice != nil && m.notice.gen == msg.gen {
+			m.notice = nil
+		}
+		return m, nil
 	}
 	if m.cur == nil {
 		return m, nil
@@ -247,6 +278,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.fatal != "" || m.cur == nil {
 		return nil
+	}
+	if cmd, ok := m.noticeKey(msg); ok {
+		return cmd
 	}
 	if m.tooSmall() {
 		// The screen is not shown: its keys would act unseen. q still quits.
@@ -330,7 +364,7 @@ func (m *Model) View() string {
 	if m.cur == nil {
 		return ""
 	}
-	return m.cur.View()
+	return m.withNotice(m.cur.View())
 }
 
 // sizeNotice is the whole screen when the window cannot hold the layout:
@@ -342,6 +376,9 @@ func (m *Model) sizeNotice(w, h int) string {
 		if news := n.notice(); news != "" {
 			msg = m.c.s.Turn.Render(cut(news, min(w, MaxWidth))) + "\n\n" + msg
 		}
+	}
+	if m.notice != nil {
+		msg = m.noticeLine(min(w, MaxWidth)) + "\n\n" + msg
 	}
 	return m.c.s.r.Place(min(w, MaxWidth), min(h, MaxHeight), lipgloss.Center, lipgloss.Center, msg)
 }
