@@ -21,7 +21,7 @@ import (
 // events' news) through Publish.
 
 // NewsKind names a piece of news: the "type" of the webhooks' json and
-// their X-Mia-Event header (sshapp/PROTOCOL.md §5).
+// their X-Mia-Event header (sshapp/PROTOCOL.md §6).
 type NewsKind string
 
 // The kinds of news. The first are the lobby's public news, for its

@@ -13,12 +13,13 @@
 // a 5xx or a timeout, follows no redirect and reads at most MaxBody of the
 // answer. A hook that fails for PauseAfter (an hour) is paused and its
 // owner told. The formats (json, slack, ntfy) and the signature are
-// sshapp/PROTOCOL.md §5; the README beside this file has a receiver's
+// sshapp/PROTOCOL.md §6; the README beside this file has a receiver's
 // check of the signature.
 //
 // Room: under sshapp, beside the doors. It may import lobby (and
-// lobby/words), engine/rating and store (record types: its storage comes
-// through Storage, declared here); never the other rooms of sshapp.
+// lobby/words) and store (record types: its storage comes through
+// Storage, declared here); never the other rooms of sshapp. The commands
+// and the screens reach it through interfaces of their own.
 package alerts
 
 import (

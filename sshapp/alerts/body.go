@@ -13,7 +13,7 @@ import (
 	"github.com/mia-game/mia/store"
 )
 
-// Format is how a hook's deliveries are written (sshapp/PROTOCOL.md §5).
+// Format is how a hook's deliveries are written (sshapp/PROTOCOL.md §6).
 type Format string
 
 // The formats.
@@ -75,7 +75,7 @@ func newID() string {
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-// Doc is the json format's document (sshapp/PROTOCOL.md §5): the news'
+// Doc is the json format's document (sshapp/PROTOCOL.md §6): the news'
 // type, when, a line in words, and what it is of.
 type Doc struct {
 	Type   string     `json:"type"`

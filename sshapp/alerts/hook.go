@@ -3,7 +3,6 @@ package alerts
 import (
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -229,12 +228,3 @@ func (a *Alerts) paused(h *hook) {
 // ErrBadURL refuses a hook's address that is no http or https URL with a
 // host (and no user in it).
 var ErrBadURL = lobby.NewError(lobby.Refused, "a hook's address is an http:// or https:// URL with a host, and no user or password in it")
-
-// hostOf is the host a hook's URL names, as its owner reads it.
-func hostOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return strings.ToLower(u.Hostname())
-}

@@ -202,7 +202,7 @@ func Sign(secret string, body []byte) string {
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
-// The headers of a delivery (sshapp/PROTOCOL.md §5).
+// The headers of a delivery (sshapp/PROTOCOL.md §6).
 const (
 	HeaderEvent     = "X-Mia-Event"
 	HeaderDelivery  = "X-Mia-Delivery"
