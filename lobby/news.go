@@ -125,29 +125,48 @@ const (
 // Publish tells the news to whoever follows it: followers of all the news
 // unless it is personal, and the notices of the people it is addressed to
 // (of a private table, those it admits; an invitation to it is for the
-// person invited, whom it does not admit yet). It never blocks; it is the
-// one door every room publishes through (a table's actor, the commands,
-// sshapp/alerts, the events). A zero At is now.
-func (l *Lobby) Publish(n News) {
-	if n.At.IsZero() {
-		n.At = l.cfg.Clock.Now().UTC()
+// person invited, whom it does not admit yet). News published together
+// reach each reader together. It never blocks; it is the one door every
+// room publishes through (a table's actor, the commands, sshapp/alerts,
+// the events). A zero At is now.
+func (l *Lobby) Publish(ns ...News) {
+	now := l.cfg.Clock.Now().UTC()
+	for i := range ns {
+		if ns[i].At.IsZero() {
+			ns[i].At = now
+		}
 	}
 	r := &l.news
-	r.published.Add(1)
+	r.published.Add(uint64(len(ns)))
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !n.Kind.Personal() {
-		for q := range r.followers {
-			q.Put(n)
+	var public []News
+	for _, n := range ns {
+		if !n.Kind.Personal() {
+			public = append(public, n)
 		}
 	}
-	for _, id := range n.To {
-		if n.Kind != NewsInvited && !n.Access.Admits(id) {
-			continue
+	if len(public) > 0 {
+		for q := range r.followers {
+			q.PutAll(public...)
 		}
-		for q := range r.notices[id] {
-			q.Put(n)
+	}
+	var to map[*Queue[News]][]News
+	for _, n := range ns {
+		for _, id := range n.To {
+			if n.Kind != NewsInvited && !n.Access.Admits(id) {
+				continue
+			}
+			for q := range r.notices[id] {
+				if to == nil {
+					to = make(map[*Queue[News]][]News, 2)
+				}
+				to[q] = append(to[q], n)
+			}
 		}
+	}
+	for q, ns := range to {
+		q.PutAll(ns...)
 	}
 }
 
@@ -278,14 +297,19 @@ type told struct {
 // open), seats free between games. It runs in the actor, after every
 // change (changed).
 func (t *Table) tell() {
-	l := t.lobby
+	var news []News
+	defer func() {
+		if len(news) > 0 {
+			t.lobby.Publish(news...)
+		}
+	}()
 	run := t.game
 	if run != nil && run.id != t.told.game {
 		t.told = told{game: run.id, waitTaken: t.told.waitTaken, waitSeats: t.told.waitSeats}
 		n := t.newsOf(NewsGameStarted)
 		n.Players = seatsOf(run)
 		n.To = t.away(run.players)
-		l.Publish(n)
+		news = append(news, n)
 	}
 	if run != nil && run.g.Over() && !t.told.over {
 		t.told.over = true
@@ -297,7 +321,7 @@ func (t *Table) tell() {
 		if w := run.g.Winner(); w >= 0 && w < len(run.players) {
 			n.Winner = run.players[w].ID
 		}
-		l.Publish(n)
+		news = append(news, n)
 	}
 	if tm := t.timers[turnClock]; t.running() && tm != nil && tm != t.told.turn {
 		t.told.turn = tm
@@ -305,13 +329,13 @@ func (t *Table) tell() {
 		if !p.Bot && t.watchers[p.ID] == 0 {
 			n := t.newsOf(NewsTurn)
 			n.To, n.Deadline = []string{p.ID}, t.deadline
-			l.Publish(n)
+			news = append(news, n)
 		}
 	}
 	taken := len(t.sitters)
 	if !t.running() && taken > 0 && taken < t.rec.Seats && (taken != t.told.waitTaken || t.rec.Seats != t.told.waitSeats) {
 		t.told.waitTaken, t.told.waitSeats = taken, t.rec.Seats
-		l.Publish(t.newsOf(NewsTableWaiting))
+		news = append(news, t.newsOf(NewsTableWaiting))
 	}
 }
 

@@ -60,6 +60,13 @@ func TestQueueKeepsItsBound(t *testing.T) {
 			}
 		})
 	}
+	t.Run("put together, taken together", func(t *testing.T) {
+		q := NewQueue[int](3)
+		q.PutAll(1, 2, 3, 4)
+		if got := q.Take(); !slices.Equal(got, []int{2, 3, 4}) || q.Dropped() != 1 {
+			t.Fatalf("took %v, %d dropped", got, q.Dropped())
+		}
+	})
 	t.Run("closed", func(t *testing.T) {
 		q := NewQueue[int](2)
 		q.Put(1)

@@ -37,12 +37,29 @@ func (q *Queue[T]) countedIn(drops *atomic.Uint64) *Queue[T] {
 
 // Put adds v at the end, dropping the oldest value when the queue is
 // full. It reports false, and keeps nothing, once the queue is closed.
-func (q *Queue[T]) Put(v T) bool {
+func (q *Queue[T]) Put(v T) bool { return q.PutAll(v) }
+
+// PutAll adds vs at the end, in order, as Put does, at once: a reader
+// takes all of them or none.
+func (q *Queue[T]) PutAll(vs ...T) bool {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
 		return false
 	}
+	for _, v := range vs {
+		q.put(v)
+	}
+	q.mu.Unlock()
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// put adds v; q.mu is held.
+func (q *Queue[T]) put(v T) {
 	switch {
 	case q.n < q.bound && len(q.buf) < q.bound && q.head == 0 && q.n == len(q.buf):
 		q.buf = append(q.buf, v) // still growing
@@ -61,12 +78,6 @@ func (q *Queue[T]) Put(v T) bool {
 			q.also.Add(1)
 		}
 	}
-	q.mu.Unlock()
-	select {
-	case q.signal <- struct{}{}:
-	default:
-	}
-	return true
 }
 
 // Take returns every value waiting, oldest first, and empties the queue.

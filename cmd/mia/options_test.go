@@ -193,7 +193,7 @@ func TestParseOptions(t *testing.T) {
 				"--webhook-format", "NTFY", "--webhook-secret", "s3cret", "--webhook-allow", "hooks.example.org, 10.0.0.0/8"},
 			env: map[string]string{"MIA_WEBHOOK": "https://ignored.example", "MIA_WEBHOOK_SECRET": "env"},
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
-				webhooks: []alerts.ServerHook{{URL: "https://hooks.slack.com/services/T/B/x", Format: alerts.Slack}, {URL: "https://ntfy.sh/mia", Format: alerts.Ntfy}},
+				webhooks:      []alerts.ServerHook{{URL: "https://hooks.slack.com/services/T/B/x", Format: alerts.Slack}, {URL: "https://ntfy.sh/mia", Format: alerts.Ntfy}},
 				webhookSecret: "s3cret", webhookAllow: mustAllow(t, "hooks.example.org,10.0.0.0/8")},
 		},
 		{

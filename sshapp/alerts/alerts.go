@@ -130,7 +130,7 @@ type Alerts struct {
 	lob    *lobby.Lobby
 	feed   *lobby.Queue[lobby.News] // the lobby's news
 	later  *lobby.Queue[lobby.News] // news held back, ready now
-	ctx    context.Context // ends with Close: every request and wait
+	ctx    context.Context          // ends with Close: every request and wait
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once

@@ -26,7 +26,7 @@ type hook struct {
 	// tableCreated is when its table was created: a hook of an earlier
 	// table of that name is no hook of the table open now.
 	tableCreated time.Time
-	queue   *lobby.Queue[delivery]
+	queue        *lobby.Queue[delivery]
 
 	mu      sync.Mutex
 	running bool // its goroutine runs

@@ -54,9 +54,9 @@ var tableCommand = Command{
 	Args: "create|invite|kick|rules|close|link|hook|watch NAME [OPTIONS]",
 	Summary: "hosts a table, invites to it, removes a member, changes the rules, closes it, links it on the web," +
 		" sends its news to a webhook; watch: be told when a seat is free",
-	JSON:    true,
-	More:    tableHelp,
-	Run:     runTable,
+	JSON: true,
+	More: tableHelp,
+	Run:  runTable,
 }
 
 // tableHelp is `help table`: each subcommand, and the options of create

@@ -20,25 +20,25 @@ import (
 // the lobby's changes while it shows, and posts chat lines itself.
 type lobbyScreen struct {
 	frame
-	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
+	box *lobby.Mailbox[int] // the lobby's change signals; nil once left
 	// invites are the person's invitations, listed above the tables
 	// (the cursor runs over both); watching the tables they watch (w), by
 	// lower-case name
 	invites  []lobby.News
 	watching map[string]bool
 	tables   []lobby.TableInfo
-	rules  []string // shortRules of each table, made when the list changes
-	chat   []lobby.ChatLine
-	cursor int
-	list   viewport.Model // the rows of the tables
-	talk   viewport.Model // the lobby chat
-	listH  int
-	chatH  int
-	say    chatInput // the lobby chat line
-	status string
-	isErr  bool
-	have   bool // the first list of tables arrived
-	keys   lobbyKeys
+	rules    []string // shortRules of each table, made when the list changes
+	chat     []lobby.ChatLine
+	cursor   int
+	list     viewport.Model // the rows of the tables
+	talk     viewport.Model // the lobby chat
+	listH    int
+	chatH    int
+	say      chatInput // the lobby chat line
+	status   string
+	isErr    bool
+	have     bool // the first list of tables arrived
+	keys     lobbyKeys
 	// the season line: the season running and the last one's champion
 	season     seasonInfo
 	seasonHave bool

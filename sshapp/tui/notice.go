@@ -73,8 +73,9 @@ func (m *Model) follow() tea.Cmd {
 	return func() tea.Msg { return followingMsg{q: q} }
 }
 
-// unfollow stops hearing notices.
+// unfollow stops hearing notices, and ends the notice's timer.
 func (m *Model) unfollow() tea.Cmd {
+	m.goneOnce.Do(func() { close(m.gone) })
 	q := m.notices
 	if q == nil {
 		return nil
@@ -139,11 +140,28 @@ func (m *Model) heard(msg noticesMsg) tea.Cmd {
 	next.gen = m.noticeGen
 	m.notice = next
 	gen := next.gen
-	cmds = append(cmds, tea.Tick(noticeFor, func(time.Time) tea.Msg { return noticeOverMsg{gen: gen} }))
+	cmds = append(cmds, m.noticeTimer(gen))
 	if bell := m.c.cfg.Bell; bell != nil && m.c.bellOn() {
 		cmds = append(cmds, func() tea.Msg { bell(); return nil })
 	}
 	return tea.Batch(cmds...)
+}
+
+// noticeTimer puts the notice numbered gen away once noticeFor has
+// passed; it waits no longer than the session (or the program) lasts.
+func (m *Model) noticeTimer(gen int) tea.Cmd {
+	done, gone := m.c.cfg.Done, m.gone
+	return func() tea.Msg {
+		t := time.NewTimer(noticeFor)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return noticeOverMsg{gen: gen}
+		case <-done:
+		case <-gone:
+		}
+		return nil
+	}
 }
 
 // noticeKeys are the notice's keys.

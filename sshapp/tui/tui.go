@@ -17,6 +17,7 @@ package tui
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -112,6 +113,8 @@ type Model struct {
 	notices   *lobby.Queue[lobby.News]
 	notice    *notice
 	noticeGen int
+	gone      chan struct{} // closed as the program quits: the notice's timer ends
+	goneOnce  sync.Once
 }
 
 // New returns the root model of one session. The caller runs it with
@@ -126,7 +129,7 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{c: &common{cfg: cfg, s: s}, width: cfg.Width, height: cfg.Height}
+	m := &Model{c: &common{cfg: cfg, s: s}, width: cfg.Width, height: cfg.Height, gone: make(chan struct{})}
 	m.c.nav = m
 	return m
 }
