@@ -101,6 +101,10 @@ func (f *fakePlayers) RemoveKey(ctx context.Context, person, fp string) (store.P
 }
 
 // name is the name of the person of key fp, "" for nobody.
+func (f *fakePlayers) ChangeSettings(ctx context.Context, person string, change func(*store.Settings)) (store.Person, error) {
+	return f.st.ChangeSettings(ctx, person, change)
+}
+
 func (f *fakePlayers) name(fp string) string {
 	p, err := f.st.PersonByKey(context.Background(), fp)
 	if err != nil {

@@ -23,10 +23,21 @@ import (
 // are persons too, of kinds without keys and without a record here: their
 // ids carry their names.
 type Person struct {
-	ID      string    `json:"id"`
-	Name    string    `json:"name"`
-	Keys    []Key     `json:"keys"` // in the order they were added
-	Created time.Time `json:"created"`
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Keys     []Key     `json:"keys"` // in the order they were added
+	Created  time.Time `json:"created"`
+	Settings Settings  `json:"settings,omitzero"`
+}
+
+// Settings are a person's own choices of how the server treats them,
+// kept with the person and so the same from every key of theirs (the
+// settings command lists and changes them; ChangeSettings stores a
+// change). The zero value is every setting off.
+type Settings struct {
+	// Plain: every session of theirs with no command, or play, is the
+	// plain, linear mode (sshapp/plain) instead of the screens.
+	Plain bool `json:"plain,omitempty"`
 }
 
 // Key is one of a person's SSH keys.
@@ -222,6 +233,29 @@ func dropName(tx *bolt.Tx, p Person) error {
 		return nil
 	}
 	return tx.Bucket(bucketNames).Delete(nameKey(p.Name, p.ID))
+}
+
+// ChangeSettings changes the settings of the person id in one
+// transaction: change is given them as stored and changes them in place
+// (it may run more than once: it sets, it does not toggle). It returns
+// the person as stored after the change; ErrNotFound for no such person.
+func (s *Store) ChangeSettings(ctx context.Context, id string, change func(*Settings)) (Person, error) {
+	if err := ctxErr(ctx, "change settings"); err != nil {
+		return Person{}, err
+	}
+	var p Person
+	err := s.batch(ctx, func(tx *bolt.Tx) error {
+		var err error
+		if p, err = getPerson(tx, id); err != nil {
+			return err
+		}
+		change(&p.Settings)
+		return putPerson(tx, p)
+	})
+	if err != nil {
+		return Person{}, fmt.Errorf("change the settings of %s: %w", id, err)
+	}
+	return p, nil
 }
 
 // Touch records that a key was seen at the given time; ErrNotFound if the

@@ -196,6 +196,7 @@ func New(cfg Config) *Router {
 		statsCommand,
 		leaderboardCommand,
 		ratingsCommand,
+		settingsCommand,
 		banCommand,
 		unbanCommand,
 		maexchenCommand,

@@ -27,6 +27,9 @@ type Players interface {
 	AddKeyCode(ctx context.Context, person, code string, expires time.Time) error
 	JoinKey(ctx context.Context, code, fingerprint string, now time.Time) (store.Joined, error)
 	RemoveKey(ctx context.Context, person, fingerprint string) (store.Person, error)
+	// ChangeSettings changes a person's settings in one transaction
+	// (settings).
+	ChangeSettings(ctx context.Context, person string, change func(*store.Settings)) (store.Person, error)
 }
 
 // Records is what the history, replay, stats, leaderboard and ban
