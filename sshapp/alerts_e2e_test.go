@@ -48,7 +48,8 @@ func TestNoticeAndBellWhereverOneIs(t *testing.T) {
 	t.Parallel()
 	ts, lob, st := startAlertsServer(t)
 	ctx := context.Background()
-	alice := openScreen(t, ts.connect(t, newKey(t)), 80, 24)
+	aliceKey := newKey(t)
+	alice := openScreen(t, ts.connect(t, aliceKey), 80, 24)
 	alice.waitFor(t, "name", 5*time.Second)
 	alice.send(t, "alice\r")
 	alice.waitFor(t, "you are alice", 5*time.Second)
@@ -153,6 +154,31 @@ func TestNoticeAndBellWhereverOneIs(t *testing.T) {
 	}
 	alice.waitFor(t, "Your turn at den · ", 5*time.Second)
 	eventually(t, 5*time.Second, "a second bell", func() bool { return alice.bells() == 2 })
+
+	// The bell off, from another session of hers: her next turn shows,
+	// silent.
+	if r := ts.run(t, aliceKey, "settings bell off"); r.code != 0 {
+		t.Fatalf("settings bell off: %+v", r)
+	}
+	n := len(alice.out.String())
+	alice.send(t, "\x1b") // the notice put away
+	eventually(t, 5*time.Second, "the notice put away", func() bool { return strings.Contains(alice.out.String()[n:], "enter open table") })
+	told := strings.Count(alice.out.String(), "Your turn at den")
+	move(pa)
+	for !turnOf("alice")(snap) || snap.Game.Roller == snap.Game.Turn {
+		if !snap.Playing {
+			t.Fatal("the game ended before alice's turn came again")
+		}
+		if turnOf("alice")(snap) {
+			move(pa)
+		} else {
+			move(pb)
+		}
+	}
+	eventually(t, 5*time.Second, "the next notice", func() bool { return strings.Count(alice.out.String(), "Your turn at den") > told })
+	if n := alice.bells(); n != 2 {
+		t.Fatalf("%d bells with the bell off", n)
+	}
 	alice.send(t, "\r")
 	alice.waitFor(t, "Your turn", 5*time.Second)
 	eventually(t, 5*time.Second, "alice at the table again", func() bool {

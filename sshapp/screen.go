@@ -110,7 +110,18 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Season:   srv.cfg.Season,
 		Alerts:   screenAlerts(srv.cfg.Alerts),
 		Bell:     func() { _, _ = io.WriteString(ss, bell) },
+		BellOff:  func() bool { return srv.bellOff(ss) },
 	})
+}
+
+// bellOff reads whether the session's person turned the bell off
+// (settings bell off), as stored now: a change from another session
+// counts at once. A read that fails rings the bell.
+func (srv *Server) bellOff(ss *session) bool {
+	ctx, cancel := context.WithTimeout(ss.Context(), 2*time.Second)
+	defer cancel()
+	p, err := srv.cfg.Storage.Players.PersonByKey(ctx, ss.fp)
+	return err == nil && p.Settings.BellOff
 }
 
 // bell is the terminal's bell (BEL), written between frames: it moves no

@@ -155,7 +155,8 @@ func TestTableInvitePerson(t *testing.T) {
 	alice, bob, carol := h.person("alice"), h.person("bob"), h.person("carol")
 	h.run(alice, "table", "create", "den", "--private").expect(t, ExitOK, nil, nil)
 	h.run(alice, "table", "create", "pub").expect(t, ExitOK, nil, nil)
-	bobs := h.lobby.Notices(bob.ID)
+	bobs, carols := h.lobby.Notices(bob.ID), h.lobby.Notices(carol.ID)
+	defer h.lobby.Unfollow(carols)
 	defer h.lobby.Unfollow(bobs)
 	h.run(alice, "table", "invite", "den", "bob").expect(t, ExitOK, []string{"Invite code for den: ", "join den ",
 		"bob was told, on any screen of theirs"}, nil)
@@ -176,10 +177,12 @@ func TestTableInvitePerson(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Invited != "carol" || doc.Code != "" {
 		t.Fatalf("invite to a public table: %s %v", r.stdout, err)
 	}
+	if got := hearNotice(t, carols); got.Kind != lobby.NewsInvited || got.Table != "pub" || got.Code != "" {
+		t.Fatalf("carol heard %+v", got)
+	}
 	h.run(bob, "table", "invite", "pub", "carol").expect(t, ExitRefused, nil, []string{"mia: only the table's host may do that"})
 	h.run(alice, "table", "invite", "pub").expect(t, ExitRefused, nil, []string{"the table is public"})
 	h.run(alice, "table", "invite", "den", "nobody").expect(t, ExitRefused, nil, []string{"no player is called nobody"})
-	_ = carol
 }
 
 // hearNotice waits for the next notice in q.

@@ -141,8 +141,14 @@ func (m *Model) heard(msg noticesMsg) tea.Cmd {
 	m.notice = next
 	gen := next.gen
 	cmds = append(cmds, m.noticeTimer(gen))
-	if bell := m.c.cfg.Bell; bell != nil && m.c.bellOn() {
-		cmds = append(cmds, func() tea.Msg { bell(); return nil })
+	if bell := m.c.cfg.Bell; bell != nil {
+		c := m.c
+		cmds = append(cmds, func() tea.Msg { // the setting is read off the event loop
+			if c.bellOn() {
+				bell()
+			}
+			return nil
+		})
 	}
 	return tea.Batch(cmds...)
 }
