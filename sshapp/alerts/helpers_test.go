@@ -27,7 +27,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // env is a real lobby on a real store, and the alerts on them.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	st     *store.Store
 	lob    *lobby.Lobby
 	alerts *Alerts
@@ -54,7 +54,7 @@ func (f *fakeNow) Add(d time.Duration) {
 
 // newEnv starts a lobby and the alerts, configured by cfg (its Lobby,
 // Storage and Now filled in).
-func newEnv(t *testing.T, cfg Config) *env {
+func newEnv(t testing.TB, cfg Config) *env {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "mia.db"))
 	if err != nil {
@@ -92,7 +92,7 @@ func (e *env) person(name string) lobby.Player {
 	return lobby.Player{ID: p.ID, Key: "SHA256:" + name}
 }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -137,7 +137,7 @@ type received struct {
 	body   []byte
 }
 
-func newReceiver(t *testing.T, answer func(w http.ResponseWriter, r *http.Request)) *receiver {
+func newReceiver(t testing.TB, answer func(w http.ResponseWriter, r *http.Request)) *receiver {
 	rc := &receiver{arrive: make(chan struct{}, 1<<16), answer: answer}
 	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
