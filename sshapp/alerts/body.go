@@ -110,15 +110,16 @@ type DocGame struct {
 	Winner    string    `json:"winner,omitempty"`
 }
 
-// DocSeat is a player in a DocGame. Bluffs and Caught are counted by the
-// one bluff rule (engine/bluff.go), in game.ended only.
+// DocSeat is a player in a DocGame. Place, Bluffs and Caught are a
+// game.ended's only: Bluffs and Caught counted by the one bluff rule
+// (engine/bluff.go).
 type DocSeat struct {
 	Place  int    `json:"place,omitempty"`
 	Name   string `json:"name"`
 	Bot    bool   `json:"bot"`
 	Lives  int    `json:"lives"`
-	Bluffs int    `json:"bluffs"`
-	Caught int    `json:"caught"`
+	Bluffs *int   `json:"bluffs,omitempty"`
+	Caught *int   `json:"caught,omitempty"`
 }
 
 // DocSeason is a season in a Doc: its id ("2026-11"), its name in words
@@ -149,11 +150,13 @@ func (a *Alerts) doc(n lobby.News) Doc {
 	if n.Game != "" {
 		g := &DocGame{ID: n.Game}
 		seat := func(s lobby.NewsSeat, place int) DocSeat {
-			return DocSeat{Place: place, Name: a.lob.Name(s.ID), Bot: s.Bot, Lives: s.Lives, Bluffs: s.Bluffs, Caught: s.Caught}
+			return DocSeat{Place: place, Name: a.lob.Name(s.ID), Bot: s.Bot, Lives: s.Lives}
 		}
 		if n.Kind == lobby.NewsGameEnded {
 			for i, s := range n.Standings {
-				g.Standings = append(g.Standings, seat(s, i+1))
+				d := seat(s, i+1)
+				d.Bluffs, d.Caught = &s.Bluffs, &s.Caught
+				g.Standings = append(g.Standings, d)
 			}
 			if n.Winner != "" {
 				g.Winner = a.lob.Name(n.Winner)

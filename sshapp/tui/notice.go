@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
@@ -227,9 +228,12 @@ func (m *Model) noticeLine(w int) string {
 	if n.Kind == lobby.NewsInvited {
 		go_ = "join"
 	}
-	s := m.c.s
-	keys := " · enter: " + go_ + " · esc: dismiss"
-	return s.Turn.Render(cut("» "+say+keys, w))
+	// The keys stay whole: the news is cut, and esc left out, to fit.
+	keys := " · enter: " + go_
+	if esc := " · esc: dismiss"; ansi.StringWidth("» "+say+keys+esc) <= w {
+		keys += esc
+	}
+	return m.c.s.Turn.Render(cut("» "+cut(say, max(1, w-2-ansi.StringWidth(keys)))+keys, w))
 }
 
 // withNotice is a screen's view with the notice in place of its last

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/mia-game/mia/engine"
@@ -168,4 +169,32 @@ func TestLobbyWatchKey(t *testing.T) {
 	}
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// TestNoticeLineFits: the notice fits the window, its key whole: the news
+// is cut, and esc left out, first.
+func TestNoticeLineFits(t *testing.T) {
+	e := newEnv(t)
+	m := New(e.config(e.player("alice"), 80, 24)).(*Model)
+	for _, tc := range []struct {
+		n       lobby.News
+		start   bool
+		w       int
+		want    []string
+		without string
+	}{
+		{lobby.News{Kind: lobby.NewsTurn, Table: "den"}, false, 80, []string{"» Your turn at den · enter: go there · esc: dismiss"}, ""},
+		{lobby.News{Kind: lobby.NewsTurn, Table: "a-long-tablename"}, true, 80, []string{"» Your game at a-long-tablename has started, and it is your", "· enter: go there"}, "esc"},
+		{lobby.News{Kind: lobby.NewsSeatFree, Table: "a-long-tablename", Taken: 3, Seats: 12}, false, 40, []string{"· enter: go there"}, "esc"},
+	} {
+		m.notice = &notice{news: tc.n, start: tc.start}
+		line := m.noticeLine(tc.w)
+		if w := ansi.StringWidth(line); w > tc.w {
+			t.Errorf("%q is %d wide, window %d", line, w, tc.w)
+		}
+		assertContains(t, line, tc.want...)
+		if tc.without != "" {
+			assertLacks(t, line, tc.without)
+		}
+	}
 }
