@@ -24,9 +24,10 @@ type lobbyScreen struct {
 	// invites are the person's invitations, listed above the tables
 	// (the cursor runs over both); watching the tables they watch (w), by
 	// lower-case name
-	invites  []lobby.News
-	watching map[string]bool
-	tables   []lobby.TableInfo
+	invites    []lobby.News
+	watching   map[string]bool
+	alertsHave bool // the first read of them came (or there are no alerts)
+	tables     []lobby.TableInfo
 	rules    []string // shortRules of each table, made when the list changes
 	chat     []lobby.ChatLine
 	cursor   int
@@ -56,9 +57,11 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 		say:  c.newChatInput("a line for the lobby"),
 		list: c.s.newView(), talk: c.s.newView()}
 	m.keys.Watch.SetEnabled(c.cfg.Alerts != nil)
+	m.alertsHave = c.cfg.Alerts == nil
 	m.shown, m.input, m.resized = m.helpKeys, &m.say, m.layout
-	// The keys wait for the first list of tables, which they move in.
-	m.ready = func() bool { return m.have }
+	// The keys wait for the first list of tables and of invitations,
+	// which they move in.
+	m.ready = func() bool { return m.have && m.alertsHave }
 	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit) }
 	return m
 }
@@ -280,17 +283,23 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.season, m.seasonHave = msg.info, true
 		}
 	case alertsLoaded:
+		first := !m.alertsHave
+		m.alertsHave = true
 		if msg.err != nil {
 			m.setStatus(m.c.said("read your watches and invitations", msg.err), true)
-			break
-		}
-		m.setRowsKeeping(func() {
-			m.invites = msg.invites
-			m.watching = make(map[string]bool, len(msg.watching))
-			for _, w := range msg.watching {
-				m.watching[strings.ToLower(w)] = true
+		} else {
+			m.setRowsKeeping(func() {
+				m.invites = msg.invites
+				m.watching = make(map[string]bool, len(msg.watching))
+				for _, w := range msg.watching {
+					m.watching[strings.ToLower(w)] = true
+				}
+			})
+			if first {
+				m.cursor = 0 // nothing chosen yet: the first row, an invitation if one waits
 			}
-		})
+		}
+		cmd = m.release(m.key)
 	case invitedMsg:
 		cmd = m.loadAlerts()
 	case watchedMsg:

@@ -34,6 +34,17 @@ func (e *env) withAlerts(t *testing.T) (*alerts.Alerts, func(lobby.Player, bool)
 	}
 }
 
+// invite has alice invite bob to den, her private table, with a code.
+func (e *env) invite(t *testing.T, al *alerts.Alerts, den *lobby.Table, alice, bob lobby.Player) {
+	t.Helper()
+	if err := den.Invite(ctxT(t), alice, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := al.Invite(ctxT(t), alice, den, bob.ID, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestInvitationNoticeJoins: an invitation to a private table shows as a
 // notice and in the lobby's list, with one bell; enter on the notice joins
 // the table with its code and opens it; the invitation is spent.
@@ -48,12 +59,7 @@ func TestInvitationNoticeJoins(t *testing.T) {
 	cfg, rung := config(bob, false)
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "lobby · 0 open tables") // den is private: not listed to bob
-	if err := den.Invite(ctxT(t), alice, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := al.Invite(ctxT(t), alice, den, bob.ID, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	e.invite(t, al, den, alice, bob)
 	waitOutput(t, tm, "» alice invites you to den · enter: join · esc: dismiss", "✉  den")
 	if n := rung.Load(); n != 1 {
 		t.Fatalf("rang %d bells", n)
@@ -83,12 +89,7 @@ func TestLobbyListsInvitations(t *testing.T) {
 	if _, err := e.lobby.CreateTable(ctxT(t), alice, lobby.TableConfig{Name: "pub", Rules: engine.DefaultOptions()}); err != nil {
 		t.Fatal(err)
 	}
-	if err := den.Invite(ctxT(t), alice, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := al.Invite(ctxT(t), alice, den, bob.ID, "abcdefghij", time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	e.invite(t, al, den, alice, bob)
 	cfg, rung := config(bob, false)
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "✉  den", "invites you · enter: join", "pub")
