@@ -85,13 +85,13 @@ type News struct {
 	Game      string     // the game's id
 	Players   []NewsSeat // by seat
 	Standings []NewsSeat // game.ended: first to last
-	Winner    string     // game.ended: the winner's person id
+	Winner    string     // game.ended: the winner's person id; season.ended: the champion's (sshapp/alerts reads it)
 	Deadline  time.Time  // turn: when the turn times out
 	Season    rating.Season
 	By        string    // invited: who invites, by person id
 	Code      string    // invited: the invite code (join TABLE CODE)
 	Expires   time.Time // invited: when the code stops working
-	Detail    string    // hook.paused: the hook's host; other rooms' news: a word of their own
+	Detail    string    // hook.paused: the hook's host; season.ended: the champion's rating, as shown (sshapp/alerts reads it); other rooms' news: a word of their own
 }
 
 // Public reports whether the news is of a public table (or of no table).

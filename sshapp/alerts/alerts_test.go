@@ -92,6 +92,22 @@ func TestEveryTypeInEveryFormat(t *testing.T) {
 		doc.Season.Name != "October 2026" || doc.Season.Champion != nil {
 		t.Errorf("season.ended %+v %v", doc.Season, err)
 	}
+	// A season with a rated game has its champion: the game's winner, the
+	// only rated player with a win (rated as the game ended).
+	now := rating.Monthly.Of(time.Now())
+	e.lob.Publish(lobby.News{Kind: lobby.NewsSeasonEnded, Season: now})
+	var champ Doc
+	eventually(t, func() bool {
+		for _, g := range rj.all("season.ended") {
+			if json.Unmarshal(g.body, &champ) == nil && champ.Season != nil && champ.Season.ID == now.String() {
+				return true
+			}
+		}
+		return false
+	})
+	if c := champ.Season.Champion; c == nil || c.Rating == "" || !strings.Contains(champ.Text, "is its champion, at "+c.Rating) {
+		t.Errorf("season.ended with a rated game: %+v %+v", champ.Season, c)
+	}
 	// Slack: a text, its markup escaped.
 	var msg struct{ Text string }
 	if err := json.Unmarshal(rs.wait(t, "game.ended").body, &msg); err != nil || !strings.Contains(msg.Text, " won game ") ||

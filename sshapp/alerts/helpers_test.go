@@ -198,3 +198,28 @@ func netipAddr(t *testing.T, s string) netip.Addr {
 	}
 	return a
 }
+
+// all is every request of type kind the receiver was sent.
+func (rc *receiver) all(kind string) []received {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var out []received
+	for _, g := range rc.got {
+		if g.header.Get(HeaderEvent) == kind {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// eventually polls cond until it holds, for 10 seconds at most.
+func eventually(t testing.TB, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("not within 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

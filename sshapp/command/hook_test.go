@@ -198,3 +198,12 @@ func hearNotice(t *testing.T, q *lobby.Queue[lobby.News]) lobby.News {
 	t.Fatal("no notice")
 	return lobby.News{}
 }
+
+func TestTableInviteABot(t *testing.T) {
+	h, _ := withAlerts(t, "")
+	alice := h.person("alice")
+	h.run(alice, "table", "create", "den", "--bots", "1").expect(t, ExitOK, nil, nil)
+	info := h.lobby.Tables(lobby.Viewer{ID: alice.ID})[0]
+	h.run(alice, "table", "invite", "den", info.Players[0].ID).expect(t, ExitRefused, nil,
+		[]string{"is a bot: only a person with keys is told of an invitation"})
+}

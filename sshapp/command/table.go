@@ -13,6 +13,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -291,6 +292,9 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 		}
 		if who, ok = c.person(ctx, rest[1]); !ok {
 			return ExitRefused
+		}
+		if !ident.HasKeys(who.ID) {
+			return c.Refuse("%s is a bot: only a person with keys is told of an invitation", who.shown())
 		}
 	}
 	doc := TableDoc{Table: docOf(info)}

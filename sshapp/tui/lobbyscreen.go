@@ -28,18 +28,18 @@ type lobbyScreen struct {
 	watching   map[string]bool
 	alertsHave bool // the first read of them came (or there are no alerts)
 	tables     []lobby.TableInfo
-	rules    []string // shortRules of each table, made when the list changes
-	chat     []lobby.ChatLine
-	cursor   int
-	list     viewport.Model // the rows of the tables
-	talk     viewport.Model // the lobby chat
-	listH    int
-	chatH    int
-	say      chatInput // the lobby chat line
-	status   string
-	isErr    bool
-	have     bool // the first list of tables arrived
-	keys     lobbyKeys
+	rules      []string // shortRules of each table, made when the list changes
+	chat       []lobby.ChatLine
+	cursor     int
+	list       viewport.Model // the rows of the tables
+	talk       viewport.Model // the lobby chat
+	listH      int
+	chatH      int
+	say        chatInput // the lobby chat line
+	status     string
+	isErr      bool
+	have       bool // the first list of tables arrived
+	keys       lobbyKeys
 	// the season line: the season running and the last one's champion
 	season     seasonInfo
 	seasonHave bool
