@@ -179,7 +179,6 @@ func New(ctx context.Context, cfg Config) (*Alerts, error) {
 	}
 	a := &Alerts{cfg: cfg, log: cfg.Log.WithPrefix("alerts"), lob: cfg.Lobby, done: make(chan struct{}),
 		tables: make(map[string][]*hook), waiting: make(map[string]*throttle), stats: newCounts()}
-	a.ctx, a.cancel = context.WithCancel(context.Background())
 	a.server, a.guarded = newClient(cfg.Timeout, nil), newClient(cfg.Timeout, &cfg.Allow)
 	for _, sh := range cfg.Hooks {
 		h, err := a.newHook("", sh.URL, sh.Format, cfg.Secret)
@@ -213,7 +212,9 @@ func New(ctx context.Context, cfg Config) (*Alerts, error) {
 	}
 	a.later = lobby.NewQueue[lobby.News](lobby.FollowBound)
 	a.feed = a.lob.Follow()
-	go a.run()
+	actx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	go a.run(actx)
 	return a, nil
 }
 
@@ -238,20 +239,21 @@ func (a *Alerts) Close() {
 }
 
 // run takes the lobby's news, one at a time, and the news held back that
-// are ready now (later), until Close.
-func (a *Alerts) run() {
+// are ready now (later), until Close ends actx, which every request and
+// wait of the hooks' goroutines it starts holds.
+func (a *Alerts) run(actx context.Context) {
 	defer close(a.done)
 	for {
 		select {
 		case <-a.feed.Ready():
 			for _, n := range a.feed.Take() {
-				a.safely(func() { a.news(n) })
+				a.safely(func() { a.news(actx, n) })
 			}
 		case <-a.later.Ready():
 			for _, n := range a.later.Take() {
-				a.safely(func() { a.tell(n) })
+				a.safely(func() { a.tell(actx, n) })
 			}
-		case <-a.ctx.Done():
+		case <-actx.Done():
 			return
 		}
 	}
@@ -270,7 +272,7 @@ func (a *Alerts) safely(fn func()) {
 // news hands one piece of news on (tell), in run: table.waiting at most
 // once every WaitingEvery a table (the newest kept meanwhile, told when
 // the time has come), a season's end once its champion is read.
-func (a *Alerts) news(n lobby.News) {
+func (a *Alerts) news(actx context.Context, n lobby.News) {
 	switch n.Kind {
 	case lobby.NewsTableWaiting:
 		k := strings.ToLower(n.Table)
@@ -289,22 +291,22 @@ func (a *Alerts) news(n lobby.News) {
 		}
 		a.mu.Unlock()
 		if th.pass(n) {
-			a.tell(n)
+			a.tell(actx, n)
 		}
 	case lobby.NewsSeasonEnded:
 		a.wg.Add(1) // a read of the boards: not on the news' way
 		go func() {
 			defer a.wg.Done()
-			a.later.Put(a.withChampion(n))
+			a.later.Put(a.withChampion(actx, n))
 		}()
 	default:
-		a.tell(n)
+		a.tell(actx, n)
 	}
 }
 
 // tell hands a piece of news to the hooks it is for, and a free seat to
 // the people watching its table.
-func (a *Alerts) tell(n lobby.News) {
+func (a *Alerts) tell(actx context.Context, n lobby.News) {
 	a.mu.Lock()
 	var hs []*hook
 	if n.Public() {
@@ -327,18 +329,18 @@ func (a *Alerts) tell(n lobby.News) {
 				bodies[h.format] = d
 			}
 			d.id = newID()
-			h.put(d)
+			h.put(actx, d)
 		}
 	}
 	if n.Kind == lobby.NewsTableWaiting && a.cfg.Storage != nil {
-		a.tellWatchers(n)
+		a.tellWatchers(actx, n)
 	}
 }
 
 // tellWatchers tells the people who watch the table that a seat is free
 // there (those it admits, and not seated at it).
-func (a *Alerts) tellWatchers(n lobby.News) {
-	ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Timeout)
+func (a *Alerts) tellWatchers(actx context.Context, n lobby.News) {
+	ctx, cancel := context.WithTimeout(actx, a.cfg.Timeout)
 	defer cancel()
 	ids, err := a.cfg.Storage.Watchers(ctx, n.Table)
 	if err != nil {
@@ -365,11 +367,11 @@ func (a *Alerts) tellWatchers(n lobby.News) {
 
 // withChampion is a season's news with its champion looked up (Detail:
 // the champion's person id).
-func (a *Alerts) withChampion(n lobby.News) lobby.News {
+func (a *Alerts) withChampion(actx context.Context, n lobby.News) lobby.News {
 	if a.cfg.Storage == nil {
 		return n
 	}
-	ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(actx, a.cfg.Timeout)
 	defer cancel()
 	r, ok, err := a.cfg.Storage.Champion(ctx, store.Board{Season: n.Season})
 	if err != nil {

@@ -1,6 +1,7 @@
 package alerts
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"sync"
@@ -99,13 +100,14 @@ func (h *hook) State() HookState {
 	return st
 }
 
-// put queues d, and starts the hook's goroutine if it does not run. A
-// paused hook takes one delivery each PauseAfter, to try whether its
-// receiver is back; the others are dropped, counted.
-func (h *hook) put(d delivery) {
+// put queues d, and starts the hook's goroutine if it does not run (on
+// actx, run's: it ends with Close). A paused hook takes one delivery each
+// PauseAfter, to try whether its receiver is back; the others are
+// dropped, counted.
+func (h *hook) put(actx context.Context, d delivery) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.removed || h.a.ctx.Err() != nil {
+	if h.removed || actx.Err() != nil {
 		return
 	}
 	if h.state.Paused {
@@ -126,30 +128,30 @@ func (h *hook) put(d delivery) {
 	if !h.running {
 		h.running = true
 		h.a.wg.Add(1)
-		go h.deliver()
+		go h.deliver(actx)
 	}
 }
 
 // deliver sends the queued deliveries, one at a time, until the queue is
-// empty, the hook is taken off or the alerts close.
-func (h *hook) deliver() {
+// empty, the hook is taken off or the alerts close (actx ends).
+func (h *hook) deliver(actx context.Context) {
 	defer h.a.wg.Done()
 	for {
 		h.mu.Lock()
 		d, ok := h.queue.Next()
-		if !ok || h.removed || h.a.ctx.Err() != nil {
+		if !ok || h.removed || actx.Err() != nil {
 			h.running = false
 			h.mu.Unlock()
 			return
 		}
 		h.mu.Unlock()
-		h.a.safely(func() { h.deliverOne(d) })
+		h.a.safely(func() { h.deliverOne(actx, d) })
 	}
 }
 
 // deliverOne sends d, retrying a 5xx or a timeout with backoff (but a
 // paused hook's try), and notes how it went.
-func (h *hook) deliverOne(d delivery) {
+func (h *hook) deliverOne(actx context.Context, d delivery) {
 	tries := 1 + h.a.cfg.Retries
 	if d.probe {
 		tries = 1
@@ -161,14 +163,14 @@ func (h *hook) deliverOne(d delivery) {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
-			case <-h.a.ctx.Done():
+			case <-actx.Done():
 				t.Stop()
 				return
 			}
 			wait *= 2
 		}
-		res = h.send(h.a.ctx, d)
-		if h.a.ctx.Err() != nil {
+		res = h.send(actx, d)
+		if actx.Err() != nil {
 			return // the alerts closed: no count, no state
 		}
 		if !res.retry() {
