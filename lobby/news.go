@@ -268,8 +268,13 @@ func (l *Lobby) TellSeasons(p rating.Period) (stop func()) {
 			return
 		}
 		cancel = l.cfg.Clock.AfterFunc(s.End().Sub(l.cfg.Clock.Now()), func() {
-			l.Publish(News{Kind: NewsSeasonEnded, Season: s})
-			arm(s.Next())
+			mu.Lock()
+			over := stopped
+			mu.Unlock()
+			if !over {
+				l.Publish(News{Kind: NewsSeasonEnded, Season: s})
+				arm(s.Next())
+			}
 		})
 	}
 	arm(p.Of(l.cfg.Clock.Now()))
