@@ -130,8 +130,7 @@ type Alerts struct {
 	lob    *lobby.Lobby
 	feed   *lobby.Queue[lobby.News] // the lobby's news
 	later  *lobby.Queue[lobby.News] // news held back, ready now
-	ctx    context.Context          // ends with Close: every request and wait
-	cancel context.CancelFunc
+	cancel context.CancelFunc       // ends run's context: every request and wait
 	done   chan struct{}
 	once   sync.Once
 	wg     sync.WaitGroup // the hooks' goroutines
