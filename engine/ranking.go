@@ -165,6 +165,35 @@ func (r Ranking) Name(v Value) string {
 	return strconv.Itoa(hi+lo) + " pips"
 }
 
+// ParseClaim reads a claim as a person types it: its name under r, as
+// Name says it ("9 pips", "double 3s", "Mia"; any case, the words
+// separated by any space), or its dice as ParseValue reads them ("54",
+// "6,4"). It returns the value that names the claim's rank (Canonical:
+// under Pips, "54" is 63, "9 pips"). Anything else is an error wrapping
+// ErrBadValue.
+func (r Ranking) ParseClaim(s string) (Value, error) {
+	said := strings.ToLower(strings.Join(strings.Fields(s), " "))
+	for _, v := range r.Claims() {
+		if said == strings.ToLower(r.Name(v)) {
+			return v, nil
+		}
+	}
+	v, err := ParseValue(said)
+	if err != nil {
+		return NoValue, fmt.Errorf("%w: %q is not a claim (like 54, Mia%s)", ErrBadValue, s, r.nameExample())
+	}
+	return r.Canonical(v), nil
+}
+
+// nameExample is what ParseClaim's error adds under a ranking whose
+// names are not all dice: ", 9 pips, double 3s".
+func (r Ranking) nameExample() string {
+	if r == Pips {
+		return ", 9 pips, double 3s"
+	}
+	return ""
+}
+
 // Rank is v's position: 1 for the lowest rank, len(r.Claims()) for Mia (21
 // under every ranking but Pips, 15 under Pips); 0 if v is not a valid value
 // or r not a valid ranking.

@@ -334,3 +334,34 @@ func ExampleRanking_ChanceToBeat() {
 	// 54: 18/36 = 50%
 	// 31: 34/36 = 94.4%
 }
+
+// TestParseClaim: every claim's name under every ranking reads back as
+// that claim, in any case and spacing; dice read as the claim of their
+// rank; anything else is ErrBadValue.
+func TestParseClaim(t *testing.T) {
+	for _, r := range Rankings {
+		for _, v := range r.Claims() {
+			for _, typed := range []string{r.Name(v), strings.ToUpper(r.Name(v)), "  " + strings.ReplaceAll(r.Name(v), " ", "   ") + " "} {
+				if got, err := r.ParseClaim(typed); err != nil || got != v {
+					t.Errorf("%s: ParseClaim(%q) = %v, %v; want %v", r, typed, got, err, v)
+				}
+			}
+		}
+		for _, v := range AllValues() {
+			hi, lo := v.Dice()
+			for _, typed := range []string{v.String(), fmt.Sprintf("%d%d", lo, hi), fmt.Sprintf("%d,%d", hi, lo)} {
+				if got, err := r.ParseClaim(typed); err != nil || got != r.Canonical(v) {
+					t.Errorf("%s: ParseClaim(%q) = %v, %v; want %v", r, typed, got, err, r.Canonical(v))
+				}
+			}
+		}
+		for _, bad := range []string{"", "7", "77", "double 7s", "13 pips", "mia!", "65 pips", "liar"} {
+			if got, err := r.ParseClaim(bad); !errors.Is(err, ErrBadValue) {
+				t.Errorf("%s: ParseClaim(%q) = %v, %v; want ErrBadValue", r, bad, got, err)
+			}
+		}
+	}
+	if v, _ := Pips.ParseClaim("54"); Pips.Name(v) != "9 pips" {
+		t.Errorf("pips: 54 reads as %s, want 9 pips", Pips.Name(v))
+	}
+}

@@ -67,9 +67,10 @@ func (l *Lobby) checkSourceLocked(host Player) error {
 // mayFillWithBots refuses the bot that would fill t's last seat, making it
 // a table of bots only, when p (who adds it) is past a cap: the tables of
 // bots only filled from the table's source, or on the whole server.
-// Admins are exempt, and so are their tables (keepPlaying).
+// Admins and sources the caps do not count (budgeted) are exempt, and
+// admins' tables are not counted (keepPlaying).
 func (t *Table) mayFillWithBots(p Player) error {
-	if p.Admin {
+	if !budgeted(p) {
 		return nil
 	}
 	perSource, all := t.lobby.cfg.MaxBotTablesPerSource, t.lobby.cfg.MaxBotTables

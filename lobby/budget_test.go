@@ -63,8 +63,9 @@ func TestTablesPerSource(t *testing.T) {
 
 // TestBotTablesBudget: tables whose every seat is a built-in bot play on
 // by themselves: one address fills at most MaxBotTablesPerSource of
-// them, the server runs at most MaxBotTables (admins' aside), and the
-// refusal comes as the last seat would be given to a bot.
+// them, the server runs at most MaxBotTables (admins' aside) for the
+// sources it counts, and the refusal comes as the last seat would be
+// given to a bot.
 func TestBotTablesBudget(t *testing.T) {
 	e := newEnv(t)
 	e.tweak = func(c *Config) { c.MaxBotTablesPerSource = 2; c.MaxBotTables = 3 }
@@ -110,6 +111,11 @@ func TestBotTablesBudget(t *testing.T) {
 	}
 	if err := fill("r0", Player{ID: e.player("root").ID, Admin: true}); err != nil {
 		t.Fatalf("an admin's table of bots: %v", err)
+	}
+	// A source the caps do not count (loopback: the operator's own
+	// machine, or a --penalty-exempt network) is not held by them.
+	if err := fill("l0", e.player("local")); err != nil {
+		t.Fatalf("a table of bots from a source not counted: %v", err)
 	}
 }
 

@@ -250,6 +250,16 @@ func wordLike(name string) (string, bool) { return likeOneOf(name, reservedWords
 
 func isWord(name string) bool { _, ok := wordLike(name); return ok }
 
+// SuggestTableName is the name a door suggests for a new table of the
+// player named player: "NAME-table", cut to a table name's length.
+func SuggestTableName(player string) string {
+	n := player + "-table"
+	if len(n) > MaxNameLen {
+		n = n[:MaxNameLen]
+	}
+	return n
+}
+
 // CheckTableName checks a table's name: the characters, the dash, the
 // length and a letter or digit (ErrBadTableName). That no open table's
 // name looks like it is the lobby's to check (Lobby.CreateTable); the

@@ -98,6 +98,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 			return np.ID, np.Name, nil
 		},
 		Hint:     srv.hint(ss, ""),
+		Plain:    srv.hint(ss, "-t") + " plain",
 		Renderer: r,
 		Styles:   srv.styles.For(r),
 		Table:    table,

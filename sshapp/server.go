@@ -6,13 +6,15 @@
 // sshapp/guard (the door: handshake limits, penalties, the PROXY
 // protocol, per-source and per-person caps, bans), sshapp/command (the
 // command router and one file per command), sshapp/botline (the bot line
-// protocol), sshapp/tui (every screen) and sshapp/maexchen (the Mäxchen
-// UDP gateway, wired by cmd/mia).
+// protocol), sshapp/tui (every screen), sshapp/plain (the plain mode,
+// a door of lines) and sshapp/maexchen (the Mäxchen UDP gateway, wired by
+// cmd/mia).
 //
 // It may import lobby (and lobby/words), store (record types and errors only: the storage
 // itself comes through the interfaces of Config.Storage, each declared by
-// the room that uses it), its rooms guard, command, botline and tui, and
-// sshapp/internal/outbox (each session's output queue). Only cmd/mia
+// the room that uses it), its rooms guard, command, botline, tui and plain, and
+// sshapp/internal/outbox (each session's output queue), and engine for
+// a finished game's events, which the plain door reads. Only cmd/mia
 // imports it.
 package sshapp
 

@@ -51,12 +51,14 @@ type session struct {
 	running  chan struct{} // closed when the program returns
 	finished bool          // the program returned
 	bye      string        // why the server ends the session
+	byeSaid  chan struct{} // closed when bye is set
+	plain    bool          // the plain mode runs: it says bye itself
 }
 
 // newSession wraps s, whose command is args, and registers it, or returns
 // nil during shutdown.
 func (srv *Server) newSession(s ssh.Session, fp string, args []string) *session {
-	ss := &session{raw: s, srv: srv, fp: fp, args: args, started: srv.cfg.Now()}
+	ss := &session{raw: s, srv: srv, fp: fp, args: args, started: srv.cfg.Now(), byeSaid: make(chan struct{})}
 	pty, winch, ok := s.Pty()
 	ss.kind = sessionKind(args, ok)
 	ss.lastInput.Store(time.Now().UnixNano())
@@ -245,10 +247,11 @@ func (ss *session) goodbye(reason string) {
 		return
 	}
 	ss.bye = reason
-	p, running, finished := ss.program, ss.running, ss.finished
+	close(ss.byeSaid)
+	p, running, finished, plain := ss.program, ss.running, ss.finished, ss.plain
 	ss.mu.Unlock()
-	if finished {
-		return
+	if finished || plain {
+		return // the plain mode says it, seeing byeSaid closed
 	}
 	if p == nil {
 		fmt.Fprintf(ss.Stderr(), "mia: %s\n", reason)
@@ -331,8 +334,18 @@ func (ss *session) Rename(ctx context.Context, name string) (store.Person, error
 // Hint is the ssh command line that reaches the server, with extra flags.
 func (ss *session) Hint(flags string) string { return ss.srv.hint(ss, flags) }
 
-// Play runs the game screen on the session, straight to table if named.
-func (ss *session) Play(table string) { ss.srv.interactive(ss, table) }
+// Play runs the game screen on the session, straight to table if named:
+// the plain mode for a session that wants it (command.WantsPlain).
+func (ss *session) Play(table string) {
+	if command.WantsPlain(ss, ss.Person()) {
+		ss.srv.plain(ss, table)
+		return
+	}
+	ss.srv.interactive(ss, table)
+}
+
+// Plain runs the plain mode on the session, straight to table if named.
+func (ss *session) Plain(table string) { ss.srv.plain(ss, table) }
 
 // setProgram records the session's Bubble Tea program, so that goodbye
 // and the end of input reach it.
@@ -412,11 +425,12 @@ func (srv *Server) handle(s ssh.Session) {
 	case len(args) > 0:
 		code = srv.commands.Run(ss, args)
 		_ = ss.Exit(code)
-	case ss.hasPty:
-		srv.interactive(ss, "")
+	case ss.hasPty || command.WantsPlain(ss, p):
+		ss.Play("")
 	default:
-		fmt.Fprintf(ss.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n",
-			srv.hint(ss, "-t"), srv.hint(ss, ""))
+		fmt.Fprintf(ss.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n"+
+			"or, for a screen reader or a simple terminal, the plain mode:\n  %s plain\n",
+			srv.hint(ss, "-t"), srv.hint(ss, ""), srv.hint(ss, "-t"))
 		code = command.ExitRefused
 		_ = ss.Exit(code)
 	}
@@ -481,7 +495,7 @@ func (srv *Server) identify(ctx context.Context, fp string) (store.Person, error
 // protocol, or any other command.
 func sessionKind(args []string, pty bool) string {
 	switch {
-	case len(args) == 0 && pty, len(args) > 0 && args[0] == "play" && pty:
+	case len(args) == 0 && pty, len(args) > 0 && args[0] == "play" && pty, len(args) > 0 && args[0] == "plain":
 		return "screen"
 	case len(args) > 0 && args[0] == "bot":
 		return "bot"

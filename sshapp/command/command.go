@@ -99,8 +99,12 @@ type Session interface {
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
 	Hint(flags string) string
 	// Play runs the game screen on the session (it has a terminal),
-	// straight to table if it is not "".
+	// straight to table if it is not "": the plain mode when the session
+	// wants it (WantsPlain).
 	Play(table string)
+	// Plain runs the plain mode on the session, with a terminal or
+	// without, straight to table if it is not "".
+	Plain(table string)
 	// GoodbyeReason is why the server ends the session, "" while it
 	// does not.
 	GoodbyeReason() string
@@ -186,6 +190,7 @@ func New(cfg Config) *Router {
 		keysCommand,
 		{Name: "tables", Summary: "open tables: name, host, seats taken/total, state, rules", JSON: true, Run: runTables},
 		{Name: "play", Args: "[TABLE]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table", Anonymous: true, Run: runPlay},
+		plainCommand,
 		tableCommand,
 		rulesCommand,
 		joinCommand,
@@ -235,9 +240,10 @@ type Call struct {
 	// Session is the SSH session (its terminal size is clamped).
 	Session Session
 
-	cfg *Config
-	r   *Router
-	cmd *Command
+	cfg   *Config
+	r     *Router
+	cmd   *Command
+	plain bool // run within the plain mode (RunWithin): said, not drawn
 }
 
 // Refuse writes "mia: REASON" to stderr and returns ExitRefused.
@@ -282,14 +288,18 @@ func (c *Call) WriteJSON(v any) int {
 }
 
 // Hint is the command line that runs words on this server, as the
-// caller would type it: "ssh -p 23234 mia.example.org name NEW".
+// caller would type it: "ssh -p 23234 mia.example.org name NEW" (within
+// the plain mode, the words alone).
 func (c *Call) Hint(words string) string {
-	return c.Session.Hint("") + " " + words
+	return strings.TrimSpace(c.Session.Hint("") + " " + words)
 }
 
 // Run routes a command line (args[0] is the command) and returns its exit
 // status.
-func (r *Router) Run(s Session, args []string) (code int) {
+func (r *Router) Run(s Session, args []string) int { return r.run(s, args, false) }
+
+// run is Run, within the plain mode when plain is set (RunWithin).
+func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
@@ -299,7 +309,7 @@ func (r *Router) Run(s Session, args []string) (code int) {
 	}
 	c := &Call{
 		Args: args[1:], Person: p, Key: s.Key(), Admin: r.cfg.IsAdmin(s.Key()),
-		Stdout: s, Stderr: s.Stderr(), Session: s, cfg: &r.cfg, r: r, cmd: cmd,
+		Stdout: s, Stderr: s.Stderr(), Session: s, cfg: &r.cfg, r: r, cmd: cmd, plain: plain,
 	}
 	if cmd.JSON {
 		c.Args, c.JSON = stripFlag(c.Args, "--json")

@@ -88,7 +88,8 @@ func writeUsage(w io.Writer, hint, usage string) {
 		}
 		depth += strings.Count(word, "[") - strings.Count(word, "]")
 	}
-	line := "usage: " + hint
+	line := strings.TrimSpace("usage: " + hint) // within the plain mode, no hint
+
 	for _, g := range groups {
 		if len([]rune(line))+1+len([]rune(g)) > HelpWidth {
 			fmt.Fprintln(w, line)

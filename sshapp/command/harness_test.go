@@ -214,8 +214,10 @@ type callerSession struct {
 	player    who
 	pty       bool
 	out, errb bytes.Buffer
-	played    *string // the table Play was called with
-	source    string  // the network source it came from ("": not counted)
+	played    *string  // the table Play was called with
+	plained   *string  // the table Plain was called with
+	env       []string // the environment the client set
+	source    string   // the network source it came from ("": not counted)
 }
 
 func (s *callerSession) Write(p []byte) (int, error) { return s.out.Write(p) }
@@ -244,6 +246,8 @@ func (s *callerSession) Hint(flags string) string {
 	return "ssh " + flags + " -p 23234 mia.test"
 }
 func (s *callerSession) Play(table string)     { s.played = &table }
+func (s *callerSession) Plain(table string)    { s.plained = &table }
+func (s *callerSession) Environ() []string     { return s.env }
 func (s *callerSession) GoodbyeReason() string { return "" }
 func (s *callerSession) Touch()                {}
 func (s *callerSession) Owed() int             { return 0 }

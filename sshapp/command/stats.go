@@ -304,7 +304,10 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 	if s.TableRating != nil {
 		row("at "+words.Clean(s.Table, lobby.MaxNameLen), ratingLine(*s.TableRating, "its own games"))
 	}
-	if len(s.Trend) > 0 {
+	switch {
+	case len(s.Trend) > 0 && c.plain:
+		row("trend", trend) // said, not drawn
+	case len(s.Trend) > 0:
 		row("trend", trendline(s.Trend)+"  "+trend+" (oldest left)")
 	}
 	if len(s.Champion) > 0 {
@@ -326,6 +329,8 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 	row("caught bluffing", words.Plural(s.CaughtBluffing, "1 time", "times"))
 	row("challenges", percent(s.ChallengesWon, s.Challenges, "right"))
 	switch {
+	case len(s.Form) > 1 && c.plain:
+		// said by the last games below: a drawing only
 	case len(s.Form) > 1:
 		row("form", fmt.Sprintf("%s  the win rate of %d games at a time, over the last %d games (oldest left; ▁ 0%%, █ 100%%)",
 			sparkline(s.Form), formWindow, len(s.Form)))
@@ -334,7 +339,13 @@ func writeStats(c *Call, s StatsJSON, trend string) {
 	case len(s.Recent) == 1:
 		row("form", "one game so far, lost")
 	}
-	if len(s.Recent) > 1 {
+	if len(s.Recent) > 1 && c.plain {
+		won := make([]string, 0, len(s.Recent))
+		for _, r := range slices.Backward(s.Recent) {
+			won = append(won, map[bool]string{true: "won", false: "lost"}[r.Won])
+		}
+		row("last games", strings.Join(won, ", ")+" (newest last)")
+	} else if len(s.Recent) > 1 {
 		marks := make([]string, 0, len(s.Recent))
 		for _, r := range slices.Backward(s.Recent) {
 			if r.Won {

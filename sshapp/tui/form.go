@@ -95,7 +95,7 @@ type createdMsg struct {
 
 func newCreateForm(c *common) *createForm {
 	in := c.newInput("", "table name", lobby.MaxNameLen)
-	in.SetValue(defaultTableName(c.myName()))
+	in.SetValue(lobby.SuggestTableName(c.myName()))
 	f := &createForm{frame: frame{c: c}, name: in, seats: 6, opts: engine.DefaultOptions(), keys: newFormKeys()}
 	f.shown = func() help.KeyMap { return f.keys }
 	// Keys typed while the table is created wait: for the form again if
@@ -113,15 +113,6 @@ func (f *createForm) Typing() bool { return f.focus == fieldName }
 func (f *createForm) Leave() tea.Cmd {
 	f.left = true
 	return nil
-}
-
-// defaultTableName suggests "NAME-table", cut to a table name's length.
-func defaultTableName(player string) string {
-	n := player + "-table"
-	if len(n) > lobby.MaxNameLen {
-		n = n[:lobby.MaxNameLen]
-	}
-	return n
 }
 
 // config is the table the form describes.

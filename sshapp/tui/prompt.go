@@ -127,6 +127,10 @@ func (p *promptScreen) View() string {
 	b.WriteString(s.Title.Render("Mia") + s.Subtle.Render(" · the dice bluffing game") + "\n\n")
 	switch p.phase {
 	case asking, saving:
+		if p.c.cfg.Plain != "" { // the command on a line of its own, never broken
+			b.WriteString(s.Subtle.Render(words.PlainOffer) + "\n" + p.c.cfg.Plain + "\n" +
+				s.Subtle.Render(words.PlainOrSet) + "\n\n")
+		}
 		b.WriteString("Welcome! Choose a display name:\n")
 		b.WriteString(s.Subtle.Render(lobby.NameHint()) + "\n\n")
 		b.WriteString(p.input.View() + "\n\n")

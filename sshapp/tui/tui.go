@@ -49,6 +49,10 @@ type Config struct {
 	// Hint is the ssh command line that reaches the server
 	// ("ssh -p 23234 host"), for tips on screen.
 	Hint string
+	// Plain is the ssh command line of the plain mode, which the name
+	// prompt offers to a screen reader ("ssh -t -p 23234 HOST plain");
+	// "": not offered.
+	Plain string
 	// Renderer is the session's renderer (NewRenderer): every style comes
 	// from it, and text inputs follow its background as it changes.
 	Renderer *lipgloss.Renderer
