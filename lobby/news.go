@@ -7,6 +7,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // The lobby's news: what happened at its tables, published through one
@@ -417,4 +418,24 @@ func seatsOf(run *gameRun) []NewsSeat {
 		}
 	}
 	return out
+}
+
+// Noticed is the sentence of a notice, as every door says it (the
+// screens' notice line, the plain mode's line): started says a game of
+// the person's started and n is its start, or its first turn told with
+// it; now times the turn's clock.
+func (l *Lobby) Noticed(n News, started bool, now time.Time) string {
+	switch {
+	case started:
+		return words.YourGameStarted(n.Table, n.Kind == NewsTurn)
+	case n.Kind == NewsTurn:
+		return words.YourTurn(n.Table, n.Deadline.Sub(now))
+	case n.Kind == NewsInvited:
+		return words.InvitedYou(l.Name(n.By), n.Table)
+	case n.Kind == NewsSeatFree:
+		return words.SeatFree(n.Table, n.Taken, n.Seats)
+	case n.Kind == NewsHookPaused:
+		return words.HookPaused(n.Table, n.Detail)
+	}
+	return string(n.Kind) + " · " + words.Clean(n.Table, MaxNameLen)
 }

@@ -35,6 +35,9 @@ type door struct {
 	muted bool     // chat lines are not said
 	quit  bool
 
+	notices *lobby.Queue[lobby.News] // the person's notices (notice.go)
+	went    *lobby.News              // the last notice said: go goes there
+
 	naming bool        // a key that is nobody's yet: asked for a name
 	lob    *lobbyRoom  // in the lobby
 	at     *tableRoom  // at a table
@@ -88,8 +91,13 @@ func (d *door) run() {
 	default:
 		d.first()
 	}
+	d.follow()
+	defer d.unfollow()
 	for !d.quit {
-		var subReady, subDone, lobbyReady <-chan struct{}
+		var subReady, subDone, lobbyReady, noticed <-chan struct{}
+		if d.notices != nil {
+			noticed = d.notices.Ready()
+		}
 		if d.at != nil {
 			subReady, subDone = d.at.sub.Ready(), d.at.sub.Done()
 		}
@@ -115,6 +123,8 @@ func (d *door) run() {
 			d.at.gone(d)
 		case <-lobbyReady:
 			d.lob.changed(d)
+		case <-noticed:
+			d.heard()
 		case <-d.ticked:
 			if d.at != nil {
 				d.at.tick(d)
@@ -283,6 +293,8 @@ func (d *door) global(said, text string) bool {
 	case "quit", "exit", "bye":
 		d.say("Goodbye." + d.keptSeat())
 		d.quit = true
+	case "go":
+		d.goThere()
 	case "more":
 		if len(d.more) == 0 {
 			d.say("There is no more to say.")
@@ -373,6 +385,7 @@ func (d *door) name(text, said string) {
 	d.naming = false
 	d.me.ID = id
 	d.say("You are " + named + ".")
+	d.follow()
 	if d.cfg.Lobby == nil {
 		d.say("This server has no tables to play at. Its lists work: say help.")
 		return
@@ -401,7 +414,7 @@ func (d *door) help() {
 			"In the lobby: tables (the open tables, numbered), open and a number or a name, create (a new table, one question at a time), chat and your text.")
 	}
 	lines = append(lines,
-		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, more (the rest of a long list), mute chat, unmute chat, quit.")
+		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, go (to the last notice's table), more (the rest of a long list), mute chat, unmute chat, quit.")
 	d.say(lines...)
 }
 

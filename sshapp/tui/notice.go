@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
-	"github.com/mia-game/mia/lobby/words"
 )
 
 // The notices: wherever a person is in their session (the lobby, the
@@ -209,21 +208,7 @@ func (m *Model) takeInvitation(n lobby.News) tea.Cmd {
 // noticeLine is the notice in words, with its keys, cut to w.
 func (m *Model) noticeLine(w int) string {
 	n := m.notice.news
-	var say string
-	switch {
-	case m.notice.start:
-		say = words.YourGameStarted(n.Table, n.Kind == lobby.NewsTurn)
-	case n.Kind == lobby.NewsTurn:
-		say = words.YourTurn(n.Table, n.Deadline.Sub(m.c.cfg.Now()))
-	case n.Kind == lobby.NewsInvited:
-		say = words.InvitedYou(m.c.cfg.Lobby.Name(n.By), n.Table)
-	case n.Kind == lobby.NewsSeatFree:
-		say = words.SeatFree(n.Table, n.Taken, n.Seats)
-	case n.Kind == lobby.NewsHookPaused:
-		say = words.HookPaused(n.Table, n.Detail)
-	default:
-		say = string(n.Kind) + " · " + n.Table
-	}
+	say := m.c.cfg.Lobby.Noticed(n, m.notice.start, m.c.cfg.Now())
 	go_ := "go there"
 	if n.Kind == lobby.NewsInvited {
 		go_ = "join"
