@@ -79,6 +79,11 @@ func TestEveryTypeInEveryFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	ended := rj.wait(t, "game.ended")
+	for _, rc := range []*receiver{rj, rs, rn} {
+		if got := rc.wait(t, "game.ended"); !verify(secret, got) || !uuidRe.MatchString(got.header.Get(HeaderDelivery)) {
+			t.Errorf("game.ended to %s: signature %q, delivery id %q", rc.URL, got.header.Get(HeaderSignature), got.header.Get(HeaderDelivery))
+		}
+	}
 	doc = Doc{}
 	if err := json.Unmarshal(ended.body, &doc); err != nil || doc.Game == nil || len(doc.Game.Standings) != 2 {
 		t.Fatalf("game.ended %s %v", ended.body, err)
