@@ -54,6 +54,10 @@ type followingMsg struct{ q *lobby.Queue[lobby.News] }
 // noticeOverMsg puts away the notice numbered gen, its time over.
 type noticeOverMsg struct{ gen int }
 
+// noticeTickMsg draws the notice numbered gen again, a turn's clock a
+// second on.
+type noticeTickMsg struct{ gen int }
+
 // invitedMsg tells the screen shown that an invitation came (the lobby
 // lists it).
 type invitedMsg struct{}
@@ -140,7 +144,10 @@ func (m *Model) heard(msg noticesMsg) tea.Cmd {
 	next.gen = m.noticeGen
 	m.notice = next
 	gen := next.gen
-	cmds = append(cmds, m.noticeTimer(gen))
+	cmds = append(cmds, m.noticeTimer(noticeFor, noticeOverMsg{gen: gen}))
+	if next.news.Kind == lobby.NewsTurn && !next.start {
+		cmds = append(cmds, m.noticeTimer(time.Second, noticeTickMsg{gen: gen}))
+	}
 	if bell := m.c.cfg.Bell; bell != nil {
 		c := m.c
 		cmds = append(cmds, func() tea.Msg { // the setting is read off the event loop
@@ -153,16 +160,17 @@ func (m *Model) heard(msg noticesMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// noticeTimer puts the notice numbered gen away once noticeFor has
-// passed; it waits no longer than the session (or the program) lasts.
-func (m *Model) noticeTimer(gen int) tea.Cmd {
+// noticeTimer says msg (of one notice) once d has passed (its
+// time over, or a second of a turn's clock); it waits no longer than the
+// session (or the program) lasts.
+func (m *Model) noticeTimer(d time.Duration, msg tea.Msg) tea.Cmd {
 	done, gone := m.c.cfg.Done, m.gone
 	return func() tea.Msg {
-		t := time.NewTimer(noticeFor)
+		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
-			return noticeOverMsg{gen: gen}
+			return msg
 		case <-done:
 		case <-gone:
 		}

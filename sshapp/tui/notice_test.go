@@ -199,3 +199,23 @@ func TestNoticeLineFits(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnNoticeClockRuns: a turn's notice counts its clock down while it
+// shows, as the table's own clock does; it never stays at the seconds
+// it came with.
+func TestTurnNoticeClockRuns(t *testing.T) {
+	e := newEnv(t)
+	_, config := e.withAlerts(t)
+	alice, bob := e.player("alice"), e.player("bob")
+	pub := e.hostSeated("pub", bob)
+	cfg, _ := config(alice, false)
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "lobby · 1 open table")
+	e.lobby.Publish(lobby.News{Kind: lobby.NewsTurn, Table: "pub", Access: pub.Info().Access(), To: []string{alice.ID},
+		Deadline: e.clock.Now().Add(30 * time.Second)})
+	waitOutput(t, tm, "» Your turn at pub · 30s left · enter: go there")
+	e.clock.Skip(5 * time.Second)
+	waitOutput(t, tm, "» Your turn at pub · 25s left · enter: go there")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}

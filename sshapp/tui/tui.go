@@ -251,6 +251,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.notice = nil
 		}
 		return m, nil
+	case noticeTickMsg:
+		if m.notice != nil && m.notice.gen == msg.gen {
+			return m, m.noticeTimer(time.Second, noticeTickMsg(msg))
+		}
+		return m, nil
 	}
 	if m.cur == nil {
 		return m, nil
