@@ -270,7 +270,8 @@ func (a *Alerts) safely(fn func()) {
 
 // news hands one piece of news on (tell), in run: table.waiting at most
 // once every WaitingEvery a table (the newest kept meanwhile, told when
-// the time has come), a season's end once its champion is read.
+// the time has come, unless the table's game started since), a season's
+// end once its champion is read.
 func (a *Alerts) news(actx context.Context, n lobby.News) {
 	switch n.Kind {
 	case lobby.NewsTableWaiting:
@@ -292,6 +293,14 @@ func (a *Alerts) news(actx context.Context, n lobby.News) {
 		if th.pass(n) {
 			a.tell(actx, n)
 		}
+	case lobby.NewsGameStarted:
+		a.mu.Lock()
+		th := a.waiting[strings.ToLower(n.Table)]
+		a.mu.Unlock()
+		if th != nil {
+			th.forget() // its seats are no longer free
+		}
+		a.tell(actx, n)
 	case lobby.NewsSeasonEnded:
 		a.wg.Add(1) // a read of the boards: not on the news' way
 		go func() {
@@ -433,6 +442,13 @@ func (t *throttle) idle() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.held == nil && t.timer == nil && !t.now().Before(t.last.Add(t.every))
+}
+
+// forget drops the news held: it is out of date.
+func (t *throttle) forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.held = nil
 }
 
 func (t *throttle) stop() {

@@ -553,3 +553,32 @@ func TestHooksPerTable(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingHeldForgottenAsTheGameStarts: a table.waiting held back by
+// the once-a-while rule is not told after the table's game started: its
+// seats are no longer free.
+func TestWaitingHeldForgottenAsTheGameStarts(t *testing.T) {
+	rc := newReceiver(t, nil)
+	e := newEnv(t, Config{Hooks: []ServerHook{{rc.URL, JSON}}, WaitingEvery: 50 * time.Millisecond})
+	waiting := func(taken int) lobby.News {
+		return lobby.News{Kind: lobby.NewsTableWaiting, Table: "den", Seats: 3, Taken: taken}
+	}
+	e.lob.Publish(waiting(1), waiting(2), lobby.News{Kind: lobby.NewsGameStarted, Table: "den", Game: "1"})
+	rc.wait(t, "game.started")
+	eventually(t, func() bool { // the held one's time has come and gone
+		e.alerts.mu.Lock()
+		th := e.alerts.waiting["den"]
+		e.alerts.mu.Unlock()
+		if th == nil {
+			return false
+		}
+		th.mu.Lock()
+		defer th.mu.Unlock()
+		return th.timer == nil
+	})
+	e.alerts.later.Put(lobby.News{Kind: lobby.NewsTableOpened, Table: "after", Seats: 2}) // behind anything the throttle let go
+	rc.wait(t, "table.opened")
+	if n := rc.count("table.waiting"); n != 1 {
+		t.Fatalf("%d table.waiting told, want the first alone", n)
+	}
+}
