@@ -89,6 +89,17 @@ func (t *Table) newBot(level ai.Level) Player {
 	}
 }
 
+// BuiltinBot is the n-th (from 0) of the built-in bots of a level that
+// an event seats among its entrants (lobby/events): named in the order a
+// table names its bots, with a number once every name is taken ("ada2").
+func BuiltinBot(level ai.Level, n int) Player {
+	name := botNames[n%len(botNames)]
+	if n >= len(botNames) {
+		name = fmt.Sprintf("%s%d", name, n/len(botNames)+1)
+	}
+	return Player{ID: BotIDPrefix + string(level) + ":" + name, Bot: true}
+}
+
 // botLevel reads the level out of a built-in bot's id.
 func botLevel(p Player) (ai.Level, bool) {
 	if !isBuiltin(p) {

@@ -32,7 +32,14 @@ var (
 	ErrTooManyTablesHere    = NewError(Refused, "too many open tables from one address")
 	ErrTooManyBotTablesHere = NewError(Refused, "too many tables of bots only from one address")
 	ErrTooManyBotTables     = NewError(Refused, "too many tables of bots only on the server")
+	// ErrTooManyEventsHere: as many events not closed were made from the
+	// source as one may (lobby/events counts them).
+	ErrTooManyEventsHere = NewError(Refused, "too many events from one address")
 )
+
+// Budgeted reports whether the caps by source hold for p (budgeted): the
+// rule lobby/events counts the events made from a source by.
+func Budgeted(p Player) bool { return budgeted(p) }
 
 // budgeted reports whether the caps by source hold for p: not an
 // admin, and from a source that counts ("" is none: a loopback or exempt

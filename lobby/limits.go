@@ -15,6 +15,10 @@ const DefaultMaxTables = 10
 // tables as one person may.
 var ErrTooManyTables = NewError(Refused, "too many open tables")
 
+// ErrTooManyEvents is a LimitError's Rule: the host has as many events
+// not closed as one person may (lobby/events counts them).
+var ErrTooManyEvents = NewError(Refused, "too many events")
+
 // LimitError refuses what would take a person past a limit of the
 // server's: Rule says which (errors.Is), Limit is the limit, so that the
 // sentence a person reads names it.
@@ -34,6 +38,12 @@ func (e *LimitError) Error() string {
 	case ErrTooManyBotTablesHere:
 		return fmt.Sprintf("%s filled with bots only from your address, the most one address may: sit down yourself, or close one",
 			words.Plural(e.Limit, "1 table is", "tables are"))
+	case ErrTooManyEvents:
+		return fmt.Sprintf("you host %s not closed, the most one person may: close one first (event close NAME)",
+			words.Plural(e.Limit, "1 event", "events"))
+	case ErrTooManyEventsHere:
+		return fmt.Sprintf("%s made from your address and not closed, the most one address may, whatever its keys: close one first (event close NAME)",
+			words.Plural(e.Limit, "1 event was", "events were"))
 	case ErrTooManyBotTables:
 		return fmt.Sprintf("the server runs %s of bots only, the most it runs at once: sit down yourself, or try later",
 			words.Plural(e.Limit, "1 table", "tables"))
@@ -46,6 +56,10 @@ func (e *LimitError) Is(target error) bool { return target == e.Rule }
 
 // Kind is Refused: a limit says no.
 func (e *LimitError) Kind() ErrorKind { return Refused }
+
+// Capped reports whether the per-person limits hold for p (capped): the
+// rule lobby/events counts a person's events by.
+func Capped(p Player) bool { return capped(p) }
 
 // capped reports whether the per-person limits hold for p: a person with
 // keys, not on a server admin's key. The server's own programs (the

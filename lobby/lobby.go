@@ -360,9 +360,16 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 	if err := tc.Rules.Validate(); err != nil {
 		return nil, err
 	}
-	key := strings.ToLower(tc.Name)
 	rec := TableRecord{Name: tc.Name, Rules: tc.Rules, Seats: tc.Seats,
 		Access: Access{Private: tc.Private, Host: host.ID, Created: l.cfg.Clock.Now().UTC()}}
+	return l.create(ctx, host, rec)
+}
+
+// create stores rec, a new table hosted by host, and starts it: the
+// steps of CreateTable after its checks of the name, seats and rules.
+func (l *Lobby) create(ctx context.Context, host Player, rec TableRecord) (*Table, error) {
+	key := strings.ToLower(rec.Name)
+	tc := TableConfig{Name: rec.Name}
 	l.mu.Lock()
 	_, writing := l.opening[key]
 	switch {
@@ -424,7 +431,7 @@ func (l *Lobby) CreateTable(ctx context.Context, host Player, tc TableConfig) (*
 		if errors.Is(err, ErrTableExists) {
 			return nil, ErrTableExists
 		}
-		return nil, fmt.Errorf("create table %s: %w", tc.Name, err)
+		return nil, fmt.Errorf("create table %s: %w", rec.Name, err)
 	}
 	t := l.opened(key, rec, host, true)
 	if t == nil {

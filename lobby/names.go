@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,12 +63,16 @@ type NameError struct {
 	Name  string // as given (cleaned when told)
 	Max   int    // the limit of its door
 	Table bool   // a table's name
+	Event bool   // an event's name (lobby/events)
 	Like  string // the reserved name or word it looks like (ErrBotName, ErrReservedName); "bot" for one that reads as a bot's
 }
 
 func (e *NameError) Error() string {
 	what := "a name"
-	if e.Table {
+	switch {
+	case e.Event:
+		what = "an event's name"
+	case e.Table:
 		what = "a table name"
 	}
 	shown := words.Clean(e.Name, 40)
@@ -265,6 +270,21 @@ func SuggestTableName(player string) string {
 // name looks like it is the lobby's to check (Lobby.CreateTable); the
 // reserved names are people's, not tables'.
 func CheckTableName(name string) error { return shape(name, MaxNameLen, true) }
+
+// MaxEventNameLen is the longest name of an event (lobby/events): its
+// tables are named after it, NAME-N, within MaxNameLen.
+const MaxEventNameLen = MaxNameLen - 5
+
+// CheckEventName checks an event's name: a table's rule, at most
+// MaxEventNameLen long. Its refusals match ErrBadTableName.
+func CheckEventName(name string) error {
+	err := shape(name, MaxEventNameLen, true)
+	var ne *NameError
+	if errors.As(err, &ne) {
+		ne.Event = true
+	}
+	return err
+}
 
 // Alike reports whether two names look alike: the same skeleton (package
 // ident: separators dropped, case, I/l/1, O/0 and the other digits that

@@ -36,6 +36,9 @@ type TableInfo struct {
 	// Resting: a table of bots only that nobody had open for a while
 	// (Config.BotTableIdle) starts no game until someone opens it.
 	Resting bool
+	// Event is the event whose table this is ("" for none): its games are
+	// the event's, dealt to its entrants (CreateEventTable).
+	Event string
 
 	members []string
 	created time.Time

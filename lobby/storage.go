@@ -82,6 +82,10 @@ type TableRecord struct {
 	Seats  int
 	Closed time.Time
 	Seated []Player // in the order they sat: ID, Key and Bot (never a name)
+	// Event is the name of the event whose table this is ("" for none):
+	// the event deals its games (a driven table, also after a restart),
+	// seats its entrants and closes it (CreateEventTable).
+	Event string
 }
 
 // GameRecord is a game as it begins.

@@ -115,7 +115,7 @@ func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 		name: rec.Name, lobby: l, rec: rec,
 		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
-		source: k.from, keepPlaying: k.byAdmin,
+		source: k.from, keepPlaying: k.byAdmin, driven: rec.Event != "",
 	}
 	for _, c := range k.chat {
 		t.chat.add(c)
@@ -257,6 +257,9 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if !t.mayEnter(p) {
 			return ErrNoTable
 		}
+		if t.rec.Event != "" {
+			return ErrEventSeats
+		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
 		}
@@ -313,6 +316,9 @@ func (t *Table) Start(ctx context.Context, p Player) error {
 		if t.running() {
 			return ErrGameRunning
 		}
+		if t.rec.Event != "" {
+			return ErrEventSeats
+		}
 		if t.driven {
 			return ErrDriven
 		}
@@ -365,6 +371,8 @@ func (i TableInfo) MayStart(p Player) error {
 	switch {
 	case i.State == "playing":
 		return ErrGameRunning
+	case i.Event != "":
+		return ErrEventSeats
 	case i.Driven:
 		return ErrDriven
 	}
@@ -475,7 +483,7 @@ func (t *Table) Close(ctx context.Context, p Player) error {
 		if p.ID != t.rec.Host && !p.Admin {
 			return ErrNotHost
 		}
-		if t.driven {
+		if t.driven && t.rec.Event == "" {
 			return ErrDrivenClose
 		}
 		now := t.lobby.cfg.Clock.Now().UTC()
@@ -935,7 +943,7 @@ func (t *Table) publishInfo() bool {
 	name := t.lobby.Name
 	info := TableInfo{
 		Name: t.rec.Name, Host: name(t.rec.Host), HostID: t.rec.Host, Seats: t.rec.Seats,
-		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven,
+		Rules: t.rec.Rules, Private: t.rec.Private, State: "waiting", Driven: t.driven, Event: t.rec.Event,
 		members: t.rec.Members, created: t.rec.Created, link: t.rec.Link,
 	}
 	watchers := t.watchers

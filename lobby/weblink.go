@@ -21,6 +21,10 @@ func newLinkToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
+// NewLinkToken draws a fresh web link token, as a table's: for an
+// event's (lobby/events).
+func NewLinkToken() string { return newLinkToken() }
+
 // Link returns the token of the private table's web link, made and
 // stored on first use and kept until revoked (host or admin only): the
 // web window opens the table and its games to whoever holds it. revoke

@@ -440,7 +440,7 @@ func TestBotCommand(t *testing.T) {
 		{"nameless", newKey(t), "", command.ExitRefused, "ERROR;choose a name first:  ssh -p "},
 		{"no table", aKey, "nowhere", command.ExitRefused, "ERROR;table nowhere: no such table"},
 		{"no waiting table", aKey, "", command.ExitRefused, "ERROR;no public table is waiting for players"},
-		{"usage", aKey, "a b", command.ExitUsage, "ERROR;usage: bot [TABLE]"},
+		{"usage", aKey, "a b", command.ExitUsage, "ERROR;usage: bot [TABLE | --event NAME]"},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) {

@@ -83,7 +83,7 @@ func TestCommands(t *testing.T) {
 		{"a reserved name kept", "carl", "name admin", 0, []string{"You are admin"}, nil, false},
 		{"a reserved name kept, not respelled", "carl", "name Admin", 1, nil, []string{"keeps for itself"}, true},
 		{"a name that looks like a reserved one kept", "bob", "name adm1n_", 1, nil, []string{"keeps for itself"}, true},
-		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE]", "bot [TABLE]", "Exit status"}, nil, false},
+		{"help", "bob", "help", 0, []string{"whoami", "name NEW", "tables", "play [TABLE | --event NAME]", "bot [TABLE | --event NAME]", "Exit status"}, nil, false},
 		{"help of a command", "bob", "help tables", 0, []string{"tables [--json]"}, nil, false},
 		{"help of nothing is a usage error", "bob", "help nosuch", 2, nil, []string{"no command"}, true},
 		{"unknown command", "alice", "nosuch", 2, nil, []string{`unknown command "nosuch"`, "whoami"}, true},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/guard"
@@ -64,6 +65,9 @@ type Config struct {
 	// Lobby is the live table registry. Nil serves commands and a name
 	// prompt only (as some tests do).
 	Lobby *lobby.Lobby
+	// Events is the server's events; nil: none (the event commands are
+	// refused, the screens list none).
+	Events *events.Registry
 	// Admins marks server admins by key. Nil: nobody is an admin.
 	Admins KeySet
 	// Allow, when non-nil, is the only keys that may connect (even if

@@ -18,6 +18,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 
@@ -28,11 +29,12 @@ import (
 // name.
 type recEnv struct {
 	*testServer
-	st    *store.Store
-	lobby *lobby.Lobby
-	keys  map[string]gossh.Signer
-	fps   map[string]string
-	ids   map[string]string // name -> person id
+	st     *store.Store
+	lobby  *lobby.Lobby
+	events *events.Registry
+	keys   map[string]gossh.Signer
+	fps    map[string]string
+	ids    map[string]string // name -> person id
 	// scripted: the dice are a test's script, so games carry no proof.
 	scripted bool
 
@@ -88,9 +90,15 @@ func (e *recEnv) open(t *testing.T) {
 		st.Close()
 		t.Fatal(err)
 	}
-	e.st, e.lobby = st, lob
+	evs, err := events.Open(context.Background(), events.Config{Lobby: lob, Store: lobbystore.NewEvents(st), Linger: 100 * time.Millisecond})
+	if err != nil {
+		lob.Close()
+		st.Close()
+		t.Fatal(err)
+	}
+	e.st, e.lobby, e.events = st, lob, evs
 	var once sync.Once
-	e.stop = func() { once.Do(func() { lob.Close(); st.Close() }) }
+	e.stop = func() { once.Do(func() { evs.Close(); lob.Close(); st.Close() }) }
 	t.Cleanup(e.stop) // after the server's shutdown
 }
 
@@ -98,7 +106,7 @@ func (e *recEnv) open(t *testing.T) {
 func (e *recEnv) serve(t *testing.T) {
 	t.Helper()
 	e.testServer = startServer(t, func(c *Config) {
-		c.Storage, c.Lobby, c.Admins = storageOf(e.st), e.lobby, e.admins
+		c.Storage, c.Lobby, c.Events, c.Admins = storageOf(e.st), e.lobby, e.events, e.admins
 		if e.tweak != nil {
 			e.tweak(c)
 		}

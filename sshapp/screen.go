@@ -25,8 +25,12 @@ const FPS = 20
 // command (as wish's Bubble Tea middleware would, with the window changes
 // clamped: sendWindows). Once the screen is gone, the terminal is given
 // back and the reason the server ended it, if any, is printed below it.
-func (srv *Server) interactive(ss *session, table string) {
-	prog, f := srv.newProgram(ss, table)
+// first is the screen a session opens with: a table, an event, or
+// neither (the lobby).
+type first struct{ table, event string }
+
+func (srv *Server) interactive(ss *session, to first) {
+	prog, f := srv.newProgram(ss, to)
 	ctx, cancel := context.WithCancel(ss.Context())
 	go ss.sendWindows(ctx, prog)
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
@@ -50,7 +54,7 @@ func (srv *Server) interactive(ss *session, table string) {
 // terminal is asked what its background is, and its answer, if it gives
 // one, restyles the screen (askTerminal). The caller stops the frames once
 // the program has returned.
-func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames) {
+func (srv *Server) newProgram(ss *session, to first) (*tea.Program, *frames) {
 	pty, _, _ := ss.Pty()
 	r := tui.NewRenderer(ss, pty.Term, ss.Environ())
 	f := newFrames(ss, FPS, srv.frameShare)
@@ -61,7 +65,7 @@ func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames)
 		answers = newTermAnswers(ss, time.Now().Add(answerWindow))
 		in = answers
 	}
-	prog := tea.NewProgram(newFramed(srv.screen(ss, r, table), f, srv.drawers),
+	prog := tea.NewProgram(newFramed(srv.screen(ss, r, to), f, srv.drawers),
 		tea.WithInput(in),
 		tea.WithOutput(ss),
 		tea.WithoutRenderer(),
@@ -81,7 +85,7 @@ func (srv *Server) newProgram(ss *session, table string) (*tea.Program, *frames)
 
 // screen is the model of a session: the screens of package tui, from the
 // name prompt for a new key (straight to table, if named).
-func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.Model {
+func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model {
 	pty, _, _ := ss.Pty()
 	p := ss.Person()
 	return tui.New(tui.Config{
@@ -101,7 +105,9 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, table string) tea.M
 		Plain:    srv.hint(ss, "-t") + " plain",
 		Renderer: r,
 		Styles:   srv.styles.For(r),
-		Table:    table,
+		Table:    to.table,
+		Event:    to.event,
+		Events:   srv.cfg.Events,
 		Width:    pty.Window.Width,
 		Height:   pty.Window.Height,
 		Done:     ss.Context().Done(),

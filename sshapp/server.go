@@ -117,6 +117,7 @@ func New(cfg Config) (*Server, error) {
 	srv.people = guard.NewPeople(srv.lim.MaxSessionsPerPerson)
 	srv.commands = command.New(command.Config{
 		Lobby:       cfg.Lobby,
+		Events:      cfg.Events,
 		Players:     cfg.Storage.Commands,
 		Records:     cfg.Storage.Records,
 		Backups:     cfg.Storage.Backups,

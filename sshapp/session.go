@@ -334,18 +334,20 @@ func (ss *session) Rename(ctx context.Context, name string) (store.Person, error
 // Hint is the ssh command line that reaches the server, with extra flags.
 func (ss *session) Hint(flags string) string { return ss.srv.hint(ss, flags) }
 
-// Play runs the game screen on the session, straight to table if named:
-// the plain mode for a session that wants it (command.WantsPlain).
-func (ss *session) Play(table string) {
+// Play runs the game screen on the session, straight to table or to the
+// event's screen if named: the plain mode for a session that wants it
+// (command.WantsPlain).
+func (ss *session) Play(table, event string) {
 	if command.WantsPlain(ss, ss.Person()) {
-		ss.srv.plain(ss, table)
+		ss.srv.plain(ss, table, event)
 		return
 	}
-	ss.srv.interactive(ss, table)
+	ss.srv.interactive(ss, first{table: table, event: event})
 }
 
-// Plain runs the plain mode on the session, straight to table if named.
-func (ss *session) Plain(table string) { ss.srv.plain(ss, table) }
+// Plain runs the plain mode on the session, straight to table or to the
+// event if named.
+func (ss *session) Plain(table, event string) { ss.srv.plain(ss, table, event) }
 
 // setProgram records the session's Bubble Tea program, so that goodbye
 // and the end of input reach it.
@@ -426,7 +428,7 @@ func (srv *Server) handle(s ssh.Session) {
 		code = srv.commands.Run(ss, args)
 		_ = ss.Exit(code)
 	case ss.hasPty || command.WantsPlain(ss, p):
-		ss.Play("")
+		ss.Play("", "")
 	default:
 		fmt.Fprintf(ss.Stderr(), "mia: the game screen needs a terminal. Connect with:\n  %s\nor run a command, for example:\n  %s help\n"+
 			"or, for a screen reader or a simple terminal, the plain mode:\n  %s plain\n",

@@ -39,7 +39,7 @@ func startWebServer(t *testing.T, public bool, admins ...string) *webEnv {
 	base := "http://" + ln.Addr().String()
 	links := web.NewLinks(base, public)
 	e := startRecServerWith(t, lobby.Config{BotDelay: lobby.NoDelay}, func(c *Config) { c.Web = links }, admins...)
-	ws, err := web.New(web.Config{Lobby: e.lobby, Records: e.st, Links: links, Cast: tui.WriteCast})
+	ws, err := web.New(web.Config{Lobby: e.lobby, Events: e.events, Records: e.st, Links: links, Cast: tui.WriteCast})
 	if err != nil {
 		ln.Close()
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 )
 
 // migrations[v-1] turns a file of schema v into schema v+1, in tx.
-var migrations = []func(*bolt.Tx) error{migrate1, migrate2, migrate3}
+var migrations = []func(*bolt.Tx) error{migrate1, migrate2, migrate3, migrate4}
 
 // migrate turns a file of schema from into SchemaVersion, in tx (one
 // transaction: a failure leaves the file as it was), one schema after the
@@ -469,6 +469,23 @@ func migrate3(tx *bolt.Tx) error {
 		if tx.Bucket(b) == nil {
 			return fmt.Errorf("%w: schema 3 file without bucket %q", ErrSchema, b)
 		}
+	}
+	return nil
+}
+
+// schema4Buckets are the buckets of a file of schema 4.
+var schema4Buckets = schema3Buckets
+
+// migrate4 turns a file of schema 4 into schema 5: the bucket of the
+// events' records (eventrecords.go) is made, empty.
+func migrate4(tx *bolt.Tx) error {
+	for _, b := range schema4Buckets {
+		if tx.Bucket(b) == nil {
+			return fmt.Errorf("%w: schema 4 file without bucket %q", ErrSchema, b)
+		}
+	}
+	if _, err := tx.CreateBucketIfNotExists(bucketEventRecords); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketEventRecords, err)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@
 //
 // Layout (all buckets are created once, by Open, and named in one place):
 //
-//	meta      "schema" -> big-endian uint64 schema version (4);
+//	meta      "schema" -> big-endian uint64 schema version (5);
 //	          "ratings" -> what made the ratings (RatingsStamp): a file
 //	          whose stamp differs has its ratings rebuilt on open;
 //	          "tallies" -> how the tallies are kept (tally.go): a file
@@ -58,13 +58,17 @@
 //	          for its next game and the seeds people gave for it, by person
 //	chat      lower(table) 0x00 seq(8) -> ChatRecord (JSON): the last lines
 //	          of an open table's chat, by the person who said each
+//	event_records lower(name) -> EventRecord (JSON): the newest event of
+//	          that name (lobby/events' record, which the store keeps
+//	          without reading it); lower(name) 0x00 created(8) -> an
+//	          older, closed one whose name was used again
 //	hooks, watches, invitations: what the alerts keep of an open table
 //	          (alerts.go), made when missing, whatever the schema
 //
 // A file of an older schema is migrated on open, in one transaction
 // (migrate.go): schema 1 (people were their keys: players, fingerprint ->
 // profile), then schema 2 (no next_dice nor chat), then schema 3 (names
-// keyed by the skeleton alone). The names' keys are derived from the
+// keyed by the skeleton alone), then schema 4 (no event_records). The names' keys are derived from the
 // people and the bots' names, the tallies and the ratings from the games:
 // each is made again on open, in a transaction of its own, when its stamp
 // in meta differs (a
@@ -121,7 +125,7 @@ var (
 )
 
 // SchemaVersion is the layout this code reads and writes.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // Bucket and key names, in one place.
 var (
@@ -151,6 +155,8 @@ var (
 	bucketUDPNames    = []byte("udp_names")
 	bucketNextDice    = []byte("next_dice")
 	bucketChat        = []byte("chat")
+	// bucketEventRecords keeps the events' records (eventrecords.go).
+	bucketEventRecords = []byte("event_records")
 
 	allBuckets = [][]byte{
 		bucketMeta, bucketPeople, bucketKeys, bucketNames, bucketCodes,
@@ -158,7 +164,7 @@ var (
 		bucketGames, bucketEvents, bucketActive, bucketFinished,
 		bucketByTable, bucketByPlayer, bucketTallies,
 		bucketBans, bucketSeeds, bucketClosed, bucketUDPNames,
-		bucketNextDice, bucketChat,
+		bucketNextDice, bucketChat, bucketEventRecords,
 	}
 	// The ratings' buckets are made by ensureRatings (ratings.go), which
 	// rebuilds them when the stamp in meta "ratings" differs.

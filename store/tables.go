@@ -39,6 +39,9 @@ type TableRecord struct {
 	// it has none. A closed table's record keeps it: its games stay open
 	// to the link.
 	Link string `json:"link,omitempty"`
+	// Event is the name of the event whose table this is (lobby/events),
+	// "" for a table of its own.
+	Event string `json:"event,omitempty"`
 }
 
 // IsOpen reports whether the table is not closed.

@@ -39,9 +39,9 @@ import (
 
 // options are the command line.
 type options struct {
-	key, host, table, name, knownHosts string
-	port, games                        int
-	insecure, verbose                  bool
+	key, host, table, event, name, knownHosts string
+	port, games                               int
+	insecure, verbose                         bool
 }
 
 func main() {
@@ -50,6 +50,7 @@ func main() {
 	flag.StringVar(&o.host, "host", "localhost", "the server")
 	flag.IntVar(&o.port, "port", 23234, "the server's port")
 	flag.StringVar(&o.table, "table", "", "the table to sit at (default: the first public table waiting)")
+	flag.StringVar(&o.event, "event", "", "an event to enter and play through (bot --event NAME), in place of a table")
 	flag.StringVar(&o.name, "name", "", "the bot's display name, set on the first run")
 	flag.StringVar(&o.knownHosts, "known-hosts", "", "known_hosts file (default ~/.ssh/known_hosts)")
 	flag.BoolVar(&o.insecure, "insecure", false, "do not check the server's host key (tests only)")
@@ -166,7 +167,11 @@ func play(c *ssh.Client, o options, lg *log.Logger) error {
 		return err
 	}
 	s.Stderr = os.Stderr
-	if err := s.Start(strings.TrimSpace("bot " + o.table)); err != nil {
+	line := strings.TrimSpace("bot " + o.table)
+	if o.event != "" {
+		line = "bot --event " + o.event
+	}
+	if err := s.Start(line); err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
 	p := &player{rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
@@ -183,6 +188,8 @@ func play(c *ssh.Client, o options, lg *log.Logger) error {
 			lg.Printf("server: %s", line)
 		case "JOINED":
 			lg.Printf("seated at %s", f[1])
+		case "EVENT OVER":
+			lg.Printf("event %s over: place %s, %s points", f[1], f[2], f[3])
 		case "GAME OVER":
 			games++
 			lg.Printf("game %s won by %s", f[2], f[1])

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"slices"
 	"strings"
@@ -28,9 +27,9 @@ func (c *counter) Write(p []byte) (int, error) { c.n.Add(int64(len(p))); return 
 // them for c.hold and reports what they cost the server.
 func runHold(c config, out io.Writer) error {
 	switch c.scenario {
-	case "prompt", "lobby", "watch", "web":
+	case "prompt", "lobby", "watch", "web", "event":
 	default:
-		return fmt.Errorf("scenario %q: want prompt, lobby, watch or web", c.scenario)
+		return fmt.Errorf("scenario %q: want prompt, lobby, watch, web or event", c.scenario)
 	}
 	if c.n < 1 || c.par < 1 {
 		return errors.New("-n and -par must be at least 1")
@@ -46,8 +45,11 @@ func runHold(c config, out io.Writer) error {
 		_, _ = rand.Read(b)
 		c.prefix = "l" + hex.EncodeToString(b)
 	}
-	if c.scenario == "web" {
+	switch c.scenario {
+	case "web":
 		return runWeb(c, out)
+	case "event":
+		return runEvent(c, out)
 	}
 	perTable := 0
 	if c.scenario == "watch" {
@@ -173,25 +175,11 @@ var stepNames = [...]string{"handshake", "name", "screen"}
 // step not taken).
 func holdSession(c config, i, perTable int, rx io.Writer) (*gossh.Client, [len(stepNames)]time.Duration, error) {
 	var took [len(stepNames)]time.Duration
-	signer, err := newSigner()
+	t0 := time.Now()
+	cl, err := dialFrom(c, i)
 	if err != nil {
 		return nil, took, err
 	}
-	t0 := time.Now()
-	src := &net.TCPAddr{IP: net.IPv4(127, byte(i/(250*250)), byte(1+i/250%250), byte(1+i%250))}
-	d := net.Dialer{LocalAddr: src, Timeout: 30 * time.Second}
-	nc, err := d.Dial("tcp", c.addr)
-	if err != nil {
-		return nil, took, fmt.Errorf("dial from %s: %w", src.IP, err)
-	}
-	cfg := &gossh.ClientConfig{User: "load", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)},
-		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 30 * time.Second}
-	cc, chans, reqs, err := gossh.NewClientConn(nc, c.addr, cfg)
-	if err != nil {
-		nc.Close()
-		return nil, took, fmt.Errorf("handshake: %w", err)
-	}
-	cl := gossh.NewClient(cc, chans, reqs)
 	fail := func(err error) (*gossh.Client, [len(stepNames)]time.Duration, error) {
 		cl.Close()
 		return nil, took, err

@@ -18,6 +18,9 @@
 //	mia-loadtest -scenario web -http 127.0.0.1:8080 -n 2000 -hold 30s -tables 200 -pid PID
 //	                                                            # browsers' event streams of those tables
 //	                                                            # (the web window, mia --http-addr)
+//	mia-loadtest -scenario event -n 4 -bots 48 -hold 10m -pid PID
+//	                                                            # an arena of 48 built-in bots and 4
+//	                                                            # bots of the line protocol (bot --event)
 //
 // Each session (and each browser's stream) dials from its own loopback
 // source address (127.0.x.y), so the per-source caps do not apply. It prints the connect rate and
@@ -65,6 +68,10 @@ type config struct {
 	prefix   string
 	ready    string
 	http     string // the web window's address, for the web scenario
+	bots     int    // event: built-in bots
+	seats    int    // event: seats a table
+	maexchen string // event: the Mäxchen gateway's UDP address, a door of the event
+	mx       int    // event: Mäxchen bots at the gateway
 }
 
 func run(args []string, out io.Writer) error {
@@ -76,12 +83,16 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&c.workers, "c", 8, "handshakes: parallel connections")
 	fs.DurationVar(&c.dur, "d", 10*time.Second, "handshakes: how long to run")
 	fs.StringVar(&c.cmd, "cmd", "", "handshakes: a command to run on each connection (e.g. whoami); empty: handshake only")
-	fs.StringVar(&c.scenario, "scenario", "", "hold sessions instead: prompt, lobby, watch or web")
+	fs.StringVar(&c.scenario, "scenario", "", "hold sessions instead: prompt, lobby, watch, web or event")
 	fs.IntVar(&c.n, "n", 100, "sessions to hold")
 	fs.DurationVar(&c.hold, "hold", 20*time.Second, "how long to hold them (at least 5s)")
 	fs.IntVar(&c.par, "par", 32, "sessions connecting at once")
 	fs.IntVar(&c.tables, "tables", 10, "watch, web: tables of 4 built-in bots, n/tables watchers each")
 	fs.StringVar(&c.http, "http", "", "web: the server's web window (mia --http-addr), loopback only")
+	fs.IntVar(&c.bots, "bots", 48, "event: built-in bots entered (at most 48)")
+	fs.IntVar(&c.seats, "seats", 4, "event: seats at each of its tables")
+	fs.StringVar(&c.maexchen, "maexchen", "", "event: the Mäxchen gateway's UDP address (mia --maexchen-udp, with --maexchen-event the event's name), loopback only")
+	fs.IntVar(&c.mx, "mx", 4, "event: Mäxchen bots playing at the gateway, with -maexchen")
 	fs.StringVar(&c.prefix, "prefix", "", "lobby, watch, web: names PREFIX<i> and tables PREFIXt<i> (default: random, so runs do not collide)")
 	fs.StringVar(&c.ready, "ready", "", "create this file once every session is in (for scripts that profile the hold)")
 	if err := fs.Parse(args); err != nil {

@@ -196,7 +196,7 @@ func TestRefusedArguments(t *testing.T) {
 		{"every interface", []string{"-addr", ":22"}, "only a loopback server"},
 		{"a host name", []string{"-addr", "example.com:22"}, "only a loopback server"},
 		{"no port", []string{"-addr", "127.0.0.1"}, "address"},
-		{"unknown scenario", []string{"-scenario", "storm"}, "want prompt, lobby, watch or web"},
+		{"unknown scenario", []string{"-scenario", "storm"}, "want prompt, lobby, watch, web or event"},
 		{"web without its address", []string{"-scenario", "web"}, "-http ADDR"},
 		{"web elsewhere", []string{"-scenario", "web", "-http", "192.0.2.1:80"}, "only a loopback server"},
 		{"short hold", []string{"-scenario", "lobby", "-hold", "1s"}, "at least 5s"},

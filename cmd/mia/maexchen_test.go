@@ -415,3 +415,152 @@ func TestProxyFromFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestMaexchenEventDoor runs the gateway as the door of an event (mia
+// --maexchen-event): while the competition night runs, the UDP bots that
+// play rounds at the gateway's table are its entrants, each of their
+// rounds counts in its standings as a game of its own would, with the
+// Mäxchen points beside; the rounds played before it started count
+// nothing.
+func TestMaexchenEventDoor(t *testing.T) {
+	t.Parallel()
+	data := filepath.Join(t.TempDir(), "data")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := newLogWatch()
+	done := make(chan error, 1)
+	env := func(k string) string {
+		return map[string]string{"MIA_DATA": data, "MIA_LOG_FORMAT": "json", "MIA_MAEXCHEN_UDP": "127.0.0.1:0"}[k]
+	}
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--maexchen-timeout", "2s", "--maexchen-event", "night"}, env, io.Discard, logs)
+	}()
+	addr, _ := logs.address(t)
+	gw := logs.line(t, "Mäxchen gateway listening")
+	udp, _ := gw["udp"].(string)
+	c, _ := dial(t, addr, newKey(t))
+	if out, code := command(t, c, "name hostess"); code != 0 {
+		t.Fatalf("name: %d %s", code, out)
+	}
+	heard := make(chan string, 4096)
+	play := func(rounds int, names ...string) {
+		t.Helper()
+		errs := make(chan error, len(names))
+		for _, n := range names {
+			go func() { errs <- udpBot(udp, n, rounds, heard) }()
+		}
+		for range names {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	play(1, "early", "bird") // before the event: nothing counts
+	if out, code := command(t, c, "event create night --night --bots 2 --seats 2 --lasts 10m"); code != 0 {
+		t.Fatalf("create: %d %s", code, out)
+	}
+	if out, code := command(t, c, "event start night"); code != 0 {
+		t.Fatalf("start: %d %s", code, out)
+	}
+	play(3, "alpha", "beta")
+	var doc struct {
+		Event struct {
+			Door      string `json:"door"`
+			DoorGames int    `json:"door_games"`
+		} `json:"event"`
+		Standings []struct {
+			Person   string `json:"person"`
+			Points   int    `json:"points"`
+			Games    int    `json:"games"`
+			Where    string `json:"where"`
+			Maexchen *int   `json:"maexchen"`
+		} `json:"standings"`
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		out, code := command(t, c, "event night --json")
+		if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+			t.Fatalf("event --json: %d %v %s", code, err, out)
+		}
+		games := 0
+		for _, s := range doc.Standings {
+			if s.Person == "maexchen:alpha" {
+				games = s.Games
+			}
+		}
+		if doc.Event.DoorGames >= 3 && games == doc.Event.DoorGames {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rounds at the door counted, alpha has %d games:\n%s", doc.Event.DoorGames, games, out)
+		}
+		time.Sleep(50 * time.Millisecond) // polls the server, as a client would
+	}
+	if doc.Event.Door != "maexchen" {
+		t.Errorf("the door: %q", doc.Event.Door)
+	}
+	// The recount: the rounds alpha and beta played (after the start), in
+	// the order they ended, from the door table's history.
+	out, code := command(t, c, "history --table maexchen --player alpha --json")
+	var hist struct {
+		Games []struct {
+			ID      string `json:"id"`
+			Players []struct {
+				Person string `json:"fingerprint"`
+				Place  int    `json:"place"`
+			} `json:"players"`
+			Standings []int `json:"standings"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil {
+		t.Fatalf("history: %d %v %s", code, err, out)
+	}
+	if len(hist.Games) != doc.Event.DoorGames {
+		t.Fatalf("%d rounds of alpha in history, %d counted at the door", len(hist.Games), doc.Event.DoorGames)
+	}
+	points, games, mx, streak := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	for i := len(hist.Games) - 1; i >= 0; i-- { // newest first: the oldest first here
+		g := hist.Games[i]
+		for place, seat := range g.Standings {
+			id := g.Players[seat].Person
+			p := len(g.Standings) - 1 - place
+			if place == 0 {
+				if streak[id] >= 2 {
+					p *= 2
+				}
+				streak[id]++
+			} else {
+				streak[id] = 0
+			}
+			points[id] += p
+			games[id]++
+			mx[id]++
+			if place == len(g.Standings)-1 {
+				mx[id]--
+			}
+		}
+	}
+	found := 0
+	for _, s := range doc.Standings {
+		switch s.Person {
+		case "maexchen:early", "maexchen:bird":
+			t.Errorf("%s entered from a round before the event", s.Person)
+		case "maexchen:alpha", "maexchen:beta":
+			found++
+			if s.Where != "door" || s.Maexchen == nil || *s.Maexchen != mx[s.Person] || s.Games != games[s.Person] {
+				t.Errorf("%s: %+v; want %d games, %d Mäxchen points", s.Person, s, games[s.Person], mx[s.Person])
+			}
+			if s.Points != points[s.Person] {
+				t.Errorf("%s has %d points; its games at the door give %d", s.Person, s.Points, points[s.Person])
+			}
+		}
+	}
+	if found != 2 {
+		t.Fatalf("the door's bots in the standings: %d of 2: %+v", found, doc.Standings)
+	}
+	out, _ = command(t, c, "event night")
+	if !strings.Contains(out, "MÄXCHEN") || !strings.Contains(out, "at the Mäxchen gateway's maexchen") {
+		t.Errorf("event night does not show the door:\n%s", out)
+	}
+	stopRun(t, cancel, done)
+}

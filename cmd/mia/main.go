@@ -26,6 +26,7 @@ import (
 
 	"github.com/mia-game/mia/hostkeys"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/sshapp/alerts"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
@@ -127,17 +128,24 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		return err
 	}
 	stop.push(func(context.Context) error { lob.Close(); return nil })
+	evs, err := events.Open(ctx, events.Config{Lobby: lob, Store: lobbystore.NewEvents(st), Log: logger,
+		MaxPerPerson: o.maxEventsPerPerson, MaxPerSource: o.maxEventsPerAddress})
+	if err != nil {
+		return err
+	}
+	stop.push(func(context.Context) error { evs.Close(); return nil })
 	if o.maexchenUDP != "" {
 		gw, err := maexchen.New(ctx, maexchen.Config{
 			Addr: o.maexchenUDP, Lobby: lob, Records: maexchenRecords{st},
 			Table: o.maexchenTable, Timeout: o.maexchenTimeout, Log: logger,
 			MaxPlayers: o.maexchenPlayers, NameHold: o.maexchenNameHold, Exempt: o.penaltyExempt,
+			Finished: doorOf(evs, o.maexchenEvent, o.maexchenTable),
 		})
 		if err != nil {
 			return err
 		}
 		stop.push(func(context.Context) error { gw.Close(); return nil })
-		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout)
+		lg.Info("Mäxchen gateway listening", "udp", gw.Addr().String(), "table", o.maexchenTable, "timeout", o.maexchenTimeout, "event", o.maexchenEvent)
 	} else if err := maexchen.SweepNames(ctx, maexchenRecords{st}, time.Now(), o.maexchenNameHold); err != nil {
 		// The bots' names it holds stay so; an admin frees them.
 		lg.Warn("could not sweep the Mäxchen bots' names", "err", err)
@@ -180,6 +188,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		// The store in every role; each interface is declared by its user.
 		Storage:   sshapp.Storage{Players: st, Bans: st, Commands: st, Records: st, Screens: st, Games: st, Backups: st, UDPNames: st},
 		Lobby:     lob,
+		Events:    evs,
 		Admins:    admins,
 		Allow:     allow,
 		Log:       logger,
@@ -237,7 +246,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webServed = make(chan error, 1)
 	)
 	if webLn != nil {
-		ws, err = web.New(web.Config{Lobby: lob, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
+		ws, err = web.New(web.Config{Lobby: lob, Events: evs, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
 			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season})
 		if err != nil {
 			return err
@@ -357,4 +366,14 @@ func readKeys(path string) (sshapp.KeySet, error) {
 		return nil, nil
 	}
 	return sshapp.ReadKeySet(path)
+}
+
+// doorOf makes the Mäxchen gateway a door of the event named: each game
+// that ends at its table counts there (events.Registry.DoorGame); nil for
+// no event.
+func doorOf(evs *events.Registry, event, table string) func(game string, players []lobby.Player) {
+	if event == "" {
+		return nil
+	}
+	return func(game string, players []lobby.Player) { _ = evs.DoorGame(event, table, game, players) }
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
 	"github.com/mia-game/mia/sshapp/alerts"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
@@ -38,6 +39,7 @@ type options struct {
 	// The Mäxchen gateway (MAEXCHEN.md): off while maexchenUDP is "".
 	maexchenUDP      string
 	maexchenTable    string
+	maexchenEvent    string // the event the gateway is a door of; "" for none
 	maexchenTimeout  time.Duration
 	maexchenPlayers  int           // players registered at once
 	maexchenNameHold time.Duration // a quiet bot's name stays its address's; -1: not held
@@ -52,6 +54,7 @@ type options struct {
 	// The budget by source address, whatever the keys (lobby/budget.go;
 	// admins exempt): lobby.NoLimit for no cap, lobby.NoRest for never.
 	maxTablesPerAddress, maxBotTablesPerAddress, maxBotTables int
+	maxEventsPerPerson, maxEventsPerAddress                   int
 	botTableIdle                                              time.Duration
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
@@ -101,6 +104,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	botDelay := fs.String("bot-delay", def("MIA_BOT_DELAY", lobby.DefaultBotDelay.String()), "a built-in bot's least pause before it moves, up to twice as long; 0 for none (MIA_BOT_DELAY)")
 	mxUDP := fs.String("maexchen-udp", def("MIA_MAEXCHEN_UDP", ""), "UDP address of the Mäxchen bot gateway, such as 127.0.0.1:9000 (MIA_MAEXCHEN_UDP; default off)")
 	mxTable := fs.String("maexchen-table", def("MIA_MAEXCHEN_TABLE", maexchen.DefaultTable), "the table the Mäxchen bots play at (MIA_MAEXCHEN_TABLE)")
+	mxEvent := fs.String("maexchen-event", def("MIA_MAEXCHEN_EVENT", ""), "the gateway is a door of this event: while it runs (a public arena), the Mäxchen bots are its entrants and their games count (MIA_MAEXCHEN_EVENT; default none)")
 	httpAddr := fs.String("http-addr", def("MIA_HTTP_ADDR", ""), "serve the read-only web window on this address, such as :8080 or 127.0.0.1:8080; off if empty (MIA_HTTP_ADDR)")
 	httpURL := fs.String("http-url", def("MIA_HTTP_URL", ""), "the web window's public address, printed in links, such as https://mia.example.org (MIA_HTTP_URL; default http:// and the listening address, and no game links on screens)")
 	mxTimeout := fs.String("maexchen-timeout", def("MIA_MAEXCHEN_TIMEOUT", maexchen.DefaultTimeout.String()), "how long a Mäxchen bot has to answer (MIA_MAEXCHEN_TIMEOUT)")
@@ -128,6 +132,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	})
 	hookSecret := fs.String("webhook-secret", def("MIA_WEBHOOK_SECRET", ""), "sign the server's webhooks' deliveries with this secret: X-Mia-Signature-256 (MIA_WEBHOOK_SECRET)")
 	hookAllow := fs.String("webhook-allow", def("MIA_WEBHOOK_ALLOW", ""), "hosts a table's own hook may go to (table hook): names, *.example.org, addresses and CIDR networks, comma-separated; loopback, link-local and private addresses only where a listed network holds them; none if empty (MIA_WEBHOOK_ALLOW)")
+	eventsMine := fs.String("max-events-per-person", def("MIA_MAX_EVENTS_PER_PERSON", strconv.Itoa(events.DefaultMaxPerPerson)), "events not closed one person may host, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_PERSON)")
+	eventsHere := fs.String("max-events-per-address", def("MIA_MAX_EVENTS_PER_ADDRESS", strconv.Itoa(events.DefaultMaxPerSource)), "events not closed made from one address (an IPv6 /64), whatever its keys; admins, loopback and --penalty-exempt sources are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_ADDRESS)")
 	sessions := fs.String("max-sessions-per-person", def("MIA_MAX_SESSIONS_PER_PERSON", strconv.Itoa(lim.MaxSessionsPerPerson)), "sessions one person may hold open at once (screens, bots, commands), every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_SESSIONS_PER_PERSON)")
 	// The flag package's own words ("flag provided but not defined:
 	// -bogus") are said again in the server's (sshcmd.FlagError).
@@ -146,7 +152,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		return options{}, &usageError{fmt.Errorf("unexpected argument %q (mia takes flags only)", fs.Arg(0))}
 	}
 	o := options{addr: *addr, data: *data, hostKey: *hostKey, adminKeys: *adminKeys, allowKeys: *allowKeys, metrics: *metrics,
-		maexchenUDP: *mxUDP, maexchenTable: *mxTable, debugAddr: *debugAddr, httpAddr: *httpAddr}
+		maexchenUDP: *mxUDP, maexchenTable: *mxTable, maexchenEvent: *mxEvent, debugAddr: *debugAddr, httpAddr: *httpAddr}
 	if o.debugAddr != "" {
 		if err := checkDebugAddr(o.debugAddr); err != nil {
 			return options{}, &usageError{err}
@@ -193,6 +199,8 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		{"max-tables-per-address", *tablesHere, &o.maxTablesPerAddress},
 		{"max-bot-tables-per-address", *botTablesHere, &o.maxBotTablesPerAddress},
 		{"max-bot-tables", *botTables, &o.maxBotTables},
+		{"max-events-per-person", *eventsMine, &o.maxEventsPerPerson},
+		{"max-events-per-address", *eventsHere, &o.maxEventsPerAddress},
 	} {
 		if *c.n, err = count(c.name, c.v, 0); err != nil {
 			return options{}, err

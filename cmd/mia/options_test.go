@@ -247,6 +247,9 @@ func TestParseOptions(t *testing.T) {
 				tt.want.maxTablesPerAddress, tt.want.maxBotTablesPerAddress, tt.want.maxBotTables = 10, 2, 8
 				tt.want.botTableIdle = 5 * time.Minute
 			}
+			if tt.want.maxEventsPerPerson == 0 {
+				tt.want.maxEventsPerPerson, tt.want.maxEventsPerAddress = 3, 3
+			}
 			if tt.want.maexchenPlayers == 0 {
 				tt.want.maexchenPlayers, tt.want.maexchenNameHold = 32, 24*time.Hour
 			}

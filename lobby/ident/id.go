@@ -83,3 +83,12 @@ const UDPBotPrefix = "maexchen:"
 // the store keeps such bans beside those of people and keys). It is
 // never a person.
 const UDPAddrPrefix = "udp:"
+
+// EventPrefix starts the id of an event as the host of its tables
+// ("event:NAME", lobby/events): a key-less player named after the event,
+// which deals the games of its tables. It is never a person's, and holds
+// no seat.
+const EventPrefix = "event:"
+
+// EventHost is the id of the event of that name as its tables' host.
+func EventHost(event string) string { return EventPrefix + event }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 )
@@ -70,6 +71,8 @@ type Config struct {
 	// IdleTimeout is the session's idle timeout: a bot seated at a table
 	// touches its session a few times within it (0: never).
 	IdleTimeout time.Duration
+	// Events is the server's events (bot --event); nil: none.
+	Events *events.Registry
 	// Closing reports whether the server is shutting down: then a bot
 	// that hangs up keeps its seat and its game.
 	Closing func() bool
@@ -104,7 +107,9 @@ func Serve(ctx context.Context, cfg Config, s Session, me lobby.Player, table st
 	bs.out.send(true, "JOINED;"+textField(t.Name())+";"+strconv.Itoa(seat))
 	cfg.Log.Info("bot seated", "person", me.ID, "name", name, "table", t.Name())
 	release := cfg.Seats.hold(me.ID, t.Name())
-	err = bs.play(ctx)
+	in, stop := bs.readLines()
+	defer close(stop)
+	err = bs.play(ctx, in)
 	if last := release(); last && !cfg.Closing() {
 		// A bot that hangs up gives its seat back (and leaves a running
 		// game) so that no table waits on a bot that is gone, unless the
@@ -253,6 +258,9 @@ type botSession struct {
 	asked   promptKey
 	paused  bool // the bot was told the table paused (TABLE PAUSED)
 	lines   []string
+	// event: the bot plays an event's games, a table at a time
+	// (ServeEvent): a game over ends its play at that table.
+	event bool
 }
 
 // promptKey names one state of a game: a prompt is valid while the game
@@ -269,14 +277,20 @@ type botLine struct {
 	err     error
 }
 
-// play runs the bot until it hangs up (nil) or the table or server goes
-// away (ErrEnded).
-func (bs *botSession) play(ctx context.Context) error {
+// readLines reads the bot's lines, on a goroutine of its own, until
+// stop is closed or the input ends.
+func (bs *botSession) readLines() (<-chan botLine, chan struct{}) {
 	in := make(chan botLine)
 	stop := make(chan struct{})
-	defer close(stop)
 	go readBotLines(newBotLineReader(bs.s), in, stop)
+	return in, stop
+}
 
+// play runs the bot until it hangs up (nil) or the table or server goes
+// away (ErrEnded). At an event's table (bs.event) it returns
+// errGameDone once the game dealt there is over and told, or its table
+// has gone.
+func (bs *botSession) play(ctx context.Context, in <-chan botLine) error {
 	// The server says goodbye (a shutdown) through the session; the bot
 	// hears it as an ERROR line and a clean exit before the connection
 	// closes.
@@ -296,7 +310,7 @@ func (bs *botSession) play(ctx context.Context) error {
 			if snap, ok := bs.sub.Take(); ok {
 				bs.snap, bs.have, bs.pending = snap, true, true
 			}
-			if bs.have && !bs.snap.Seated { // the host kicked the bot
+			if bs.have && !bs.snap.Seated && !bs.event { // the host kicked the bot
 				bs.flush(ctx)
 				bs.out.send(true, ErrorLine("you no longer have a seat at this table"))
 				return ErrEnded
@@ -305,6 +319,12 @@ func (bs *botSession) play(ctx context.Context) error {
 			if snap, ok := bs.sub.Take(); ok {
 				bs.snap, bs.have, bs.pending = snap, true, true
 				bs.flush(ctx)
+			}
+			if bs.event {
+				if bs.tr != nil && !bs.tr.over {
+					bs.out.send(true, gameAbandonedLine(bs.tr.game))
+				}
+				return errGameDone
 			}
 			bs.out.send(true, bs.endLines(bs.sub.Err())...)
 			return ErrEnded
@@ -328,11 +348,14 @@ func (bs *botSession) play(ctx context.Context) error {
 		case <-touch:
 			// Seated at a table, a bot may wait long for its turn: it is
 			// not idle in the sense of the interactive idle timeout.
-			if bs.have && bs.snap.Seated {
+			if bs.have && (bs.snap.Seated || bs.event) {
 				bs.s.Touch()
 			}
 		}
 		bs.flush(ctx)
+		if bs.event && bs.tr != nil && bs.tr.over && !bs.pending {
+			return errGameDone
+		}
 	}
 }
 
@@ -398,7 +421,7 @@ func (bs *botSession) sync(ctx context.Context, out []string) []string {
 	if snap.GameID == "" || snap.Game == nil {
 		return out
 	}
-	if bs.tr == nil && bs.skip == "" && !snap.Playing {
+	if bs.tr == nil && bs.skip == "" && !snap.Playing && !bs.event {
 		bs.skip = snap.GameID // the last game before the bot sat down
 	}
 	if snap.GameID == bs.skip {

@@ -60,14 +60,17 @@ func TestErrorLineByKind(t *testing.T) {
 }
 
 // TestBotErrorsHaveKinds: every error of the package has a kind, but the
-// signal ErrEnded, which the bot command reads (the bot was told why in
-// an ERROR line already).
+// signals ErrEnded, which the bot command reads (the bot was told why in
+// an ERROR line already), and errGameDone, which ends a game at an
+// event's table.
 func TestBotErrorsHaveKinds(t *testing.T) {
 	kinds := map[string]struct {
 		err  error
 		kind lobby.ErrorKind
 	}{
 		"ErrEnded":          {ErrEnded, lobby.Internal},
+		"errGameDone":       {errGameDone, lobby.Internal}, // a signal of ServeEvent's, never told
+		"errNoEvents":       {errNoEvents, lobby.Unavailable},
 		"errNoWaitingTable": {errNoWaitingTable, lobby.NotFound},
 		"errBotEmpty":       {errBotEmpty, lobby.Refused},
 		"errBotUTF8":        {errBotUTF8, lobby.Refused},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/botline"
@@ -17,8 +18,12 @@ import (
 // the game, never a mark on the person, who may play by screen elsewhere;
 // a refused bot command changes nothing.
 func runBot(_ context.Context, c *Call) int {
-	if len(c.Args) > 1 {
-		fmt.Fprintln(c.Stdout, botline.ErrorLine("usage: bot [TABLE]"))
+	event := ""
+	if len(c.Args) == 2 && (c.Args[0] == "--event" || c.Args[0] == "-event") {
+		event = c.Args[1]
+	}
+	if len(c.Args) > 1 && event == "" || len(c.Args) == 1 && strings.HasPrefix(c.Args[0], "-") {
+		fmt.Fprintln(c.Stdout, botline.ErrorLine("usage: bot [TABLE | --event NAME]"))
 		return c.Usage()
 	}
 	refuse := func(format string, args ...any) int {
@@ -37,11 +42,16 @@ func runBot(_ context.Context, c *Call) int {
 	ctx := c.Session.Context()
 	me := c.lobbyPlayer()
 	me.Bot = true
-	table := ""
-	if len(c.Args) == 1 {
-		table = c.Args[0]
+	var err error
+	if event != "" {
+		err = botline.ServeEvent(ctx, c.cfg.Bots, c.Session, me, event)
+	} else {
+		table := ""
+		if len(c.Args) == 1 {
+			table = c.Args[0]
+		}
+		err = botline.Serve(ctx, c.cfg.Bots, c.Session, me, table)
 	}
-	err := botline.Serve(ctx, c.cfg.Bots, c.Session, me, table)
 	switch {
 	case err == nil:
 		return ExitOK

@@ -27,6 +27,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/store"
 )
@@ -99,12 +100,14 @@ type Session interface {
 	// flags ("-t"): "ssh -t -p 23234 mia.example.org".
 	Hint(flags string) string
 	// Play runs the game screen on the session (it has a terminal),
-	// straight to table if it is not "": the plain mode when the session
-	// wants it (WantsPlain).
-	Play(table string)
+	// straight to table if it is not "", or to the event's screen if
+	// event is not "": the plain mode when the session wants it
+	// (WantsPlain).
+	Play(table, event string)
 	// Plain runs the plain mode on the session, with a terminal or
-	// without, straight to table if it is not "".
-	Plain(table string)
+	// without, straight to table if it is not "", or to the event's
+	// standings if event is not "".
+	Plain(table, event string)
 	// GoodbyeReason is why the server ends the session, "" while it
 	// does not.
 	GoodbyeReason() string
@@ -121,6 +124,8 @@ type Session interface {
 type Config struct {
 	// Lobby is the live table registry; nil refuses the table commands.
 	Lobby *lobby.Lobby
+	// Events is the events; nil refuses the event commands.
+	Events *events.Registry
 	// Players is the player and table storage.
 	Players Players
 	// Records is the history, ratings and bans; nil refuses history,
@@ -161,6 +166,9 @@ type Config struct {
 
 // WebLinks are the web window's addresses, as the commands print them.
 type WebLinks interface {
+	// Event is the address of an event's wall on the web, as Table (a
+	// private event's opens with its link's token, when a holds it).
+	Event(name string, a lobby.Access) string
 	// Table is the address that opens the table on the web to whoever
 	// holds it (with the link's token for a private table), "" when
 	// nothing opens it there (a private table without a link).
@@ -181,7 +189,7 @@ type Router struct {
 
 // New makes the router of PROTOCOL.md §1.
 func New(cfg Config) *Router {
-	cfg.Bots.Lobby, cfg.Bots.Log = cfg.Lobby, cfg.Log
+	cfg.Bots.Lobby, cfg.Bots.Log, cfg.Bots.Events = cfg.Lobby, cfg.Log, cfg.Events
 	r := &Router{cfg: cfg, byName: make(map[string]*Command)}
 	for _, cmd := range []Command{
 		{Name: "help", Args: "[COMMAND]", Summary: "lists the commands", Anonymous: true, Run: runHelp},
@@ -189,9 +197,11 @@ func New(cfg Config) *Router {
 		{Name: "name", Args: "NEW", Summary: "sets or changes your name (1-16 of A-Z a-z 0-9 _ . -)", JSON: true, Anonymous: true, Run: runName},
 		keysCommand,
 		{Name: "tables", Summary: "open tables: name, host, seats taken/total, state, rules", JSON: true, Run: runTables},
-		{Name: "play", Args: "[TABLE]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table", Anonymous: true, Run: runPlay},
+		{Name: "play", Args: "[TABLE | --event NAME]", Summary: "the game screen (needs ssh -t); with TABLE, straight to that table; --event, an event's screen", Anonymous: true, Run: runPlay},
 		plainCommand,
 		tableCommand,
+		eventsCommand,
+		eventCommand,
 		rulesCommand,
 		joinCommand,
 		historyCommand,
@@ -206,7 +216,7 @@ func New(cfg Config) *Router {
 		unbanCommand,
 		maexchenCommand,
 		backupCommand,
-		{Name: "bot", Args: "[TABLE]", Summary: "the bot line protocol on this channel (use ssh -T)", Anonymous: true, Run: runBot},
+		{Name: "bot", Args: "[TABLE | --event NAME]", Summary: "the bot line protocol on this channel (use ssh -T); --event: an event's tables", Anonymous: true, Run: runBot},
 	} {
 		r.Handle(cmd)
 	}

@@ -245,8 +245,8 @@ func (s *callerSession) Hint(flags string) string {
 	}
 	return "ssh " + flags + " -p 23234 mia.test"
 }
-func (s *callerSession) Play(table string)     { s.played = &table }
-func (s *callerSession) Plain(table string)    { s.plained = &table }
+func (s *callerSession) Play(table, _ string)  { s.played = &table }
+func (s *callerSession) Plain(table, _ string) { s.plained = &table }
 func (s *callerSession) Environ() []string     { return s.env }
 func (s *callerSession) GoodbyeReason() string { return "" }
 func (s *callerSession) Touch()                {}

@@ -1,7 +1,9 @@
 package command
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,12 +11,13 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
 
-const usageHistory = "history [--table T] [--player P] [--limit N] [--before GAME] [--json]"
+const usageHistory = "history [--table T | --event E] [--player P] [--limit N] [--before GAME] [--json]"
 
 // MaxHistoryLimit is the most games one page of history lists.
 const MaxHistoryLimit = 200
@@ -58,6 +61,7 @@ type HistoryJSON struct {
 func runHistory(ctx context.Context, c *Call) int {
 	fs := c.flagSet(usageHistory)
 	table := fs.String("table", "", "only games at table `T`")
+	event := fs.String("event", "", "only games of event `E`")
 	player := fs.String("player", "", "only games of player `P` (a name, a person's id or one of their keys)")
 	limit := fs.Int("limit", 20, fmt.Sprintf("games a page, `N` from 1 to %d", MaxHistoryLimit))
 	before := fs.String("before", "", "only games older than `GAME` (the next page)")
@@ -79,6 +83,9 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitRefused
 	}
 	q := store.Query{Table: *table, Limit: *limit + 1, Before: *before, Abandoned: true} // one more: is there a next page?
+	if *table != "" && *event != "" {
+		return c.usageError(fs, "--table and --event: one or the other")
+	}
 	if *table != "" && !c.tableVisible(ctx, recs, *table) {
 		return ExitRefused
 	}
@@ -89,7 +96,15 @@ func runHistory(ctx context.Context, c *Call) int {
 		}
 		q.Player = p.ID
 	}
-	games, err := recs.History(ctx, q, c.shows())
+	var games []store.Game
+	if *event != "" {
+		games, err = c.eventGames(ctx, recs, *event, q)
+	} else {
+		games, err = recs.History(ctx, q, c.shows())
+	}
+	if errors.Is(err, events.ErrNoEvent) {
+		return c.noEvent(*event)
+	}
 	if err != nil {
 		return c.fail("read the history", err)
 	}
@@ -146,7 +161,7 @@ func runHistory(ctx context.Context, c *Call) int {
 	}
 	if next != "" {
 		more := "history --before " + next
-		for _, f := range []struct{ name, v string }{{"table", *table}, {"player", *player}} {
+		for _, f := range []struct{ name, v string }{{"table", *table}, {"event", *event}, {"player", *player}} {
 			if f.v != "" {
 				more += " --" + f.name + " " + words.Clean(f.v, 80)
 			}
@@ -158,6 +173,54 @@ func runHistory(ctx context.Context, c *Call) int {
 	}
 	fmt.Fprintf(c.Stdout, "Replay a game:  %s\n", c.Hint("replay GAME"))
 	return ExitOK
+}
+
+// eventGames are the games of q of the event of that name (any the
+// caller may see, open or put away) that have ended: newest first, those
+// of q.Player only if set, before q.Before, q.Limit of them; each read
+// as the caller may see it.
+func (c *Call) eventGames(ctx context.Context, recs Records, name string, q store.Query) ([]store.Game, error) {
+	if c.cfg.Events == nil {
+		return nil, events.ErrNoEvent
+	}
+	info, err := c.cfg.Events.Lookup(ctx, c.viewer(), name)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(info.Games))
+	for _, g := range info.Games {
+		if g.Result == nil || !g.Result.Over() || q.Player != "" && !slices.Contains(g.Result.Players, q.Player) {
+			continue
+		}
+		if q.Before != "" {
+			if b, err := strconv.ParseUint(q.Before, 10, 64); err == nil {
+				if n, err := strconv.ParseUint(g.ID, 10, 64); err != nil || n >= b {
+					continue
+				}
+			}
+		}
+		ids = append(ids, g.ID)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		x, _ := strconv.ParseUint(a, 10, 64)
+		y, _ := strconv.ParseUint(b, 10, 64)
+		return cmp.Compare(y, x)
+	})
+	var out []store.Game
+	for _, id := range ids {
+		if len(out) == q.Limit {
+			break
+		}
+		g, _, err := recs.ShownGame(ctx, id, c.shows())
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }
 
 // seatName is the name now of a seat of g, "?" if there is none.

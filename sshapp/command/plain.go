@@ -13,23 +13,25 @@ import (
 // setting and the environment say.
 var plainCommand = Command{
 	Name: "plain",
-	Args: "[play TABLE]",
+	Args: "[play TABLE | play --event NAME]",
 	Summary: "the plain mode for screen readers and simple terminals: lines one after another, never redrawn, " +
-		"a line typed at a time (best with ssh -t); with play TABLE, straight to that table",
+		"a line typed at a time (best with ssh -t); with play TABLE, straight to that table; with play --event, to the event",
 	Anonymous: true,
 	Run:       runPlain,
 }
 
 func runPlain(_ context.Context, c *Call) int {
-	table := ""
+	table, event := "", ""
 	switch {
 	case len(c.Args) == 0:
 	case len(c.Args) == 2 && c.Args[0] == "play" && !strings.HasPrefix(c.Args[1], "-"):
 		table = c.Args[1]
+	case len(c.Args) == 3 && c.Args[0] == "play" && (c.Args[1] == "--event" || c.Args[1] == "-event"):
+		event = c.Args[2]
 	default:
 		return c.Usage()
 	}
-	c.Session.Plain(table)
+	c.Session.Plain(table, event)
 	return ExitOK
 }
 

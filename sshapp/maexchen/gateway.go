@@ -155,6 +155,11 @@ type Config struct {
 	Rand engine.Source
 	// Log receives the gateway's logs; a discarding logger if nil.
 	Log *log.Logger
+	// Finished, when set, hears each round that ended as a game at the
+	// table, with the players dealt to it (mia --maexchen-event: the
+	// gateway is an event's door). It is called from the gateway's loop
+	// and must return at once.
+	Finished func(game string, players []lobby.Player)
 
 	// via, set by tests, is the source the gateway takes a datagram to
 	// come from, and where its answers go: bots on loopback sockets play

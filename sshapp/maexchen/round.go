@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/mia-game/mia/engine"
@@ -475,5 +476,8 @@ func (g *Gateway) finishRound() {
 		g.keepNames(ctx, g.cfg.Clock.Now(), hold, true)
 	}
 	cancel()
+	if g.cfg.Finished != nil && g.round.game != "" {
+		g.cfg.Finished(g.round.game, slices.Clone(g.round.dealt))
+	}
 	g.endRound(true, people)
 }

@@ -43,6 +43,7 @@ type door struct {
 	at     *tableRoom  // at a table
 	form   *createForm // creating a table
 	rp     *replayRoom // reading a replay
+	ev     *eventRoom  // following an event, as an entrant who is there
 }
 
 func newDoor(ctx context.Context, cfg Config, in *input) *door {
@@ -94,9 +95,12 @@ func (d *door) run() {
 	d.follow()
 	defer d.unfollow()
 	for !d.quit {
-		var subReady, subDone, lobbyReady, noticed <-chan struct{}
+		var subReady, subDone, lobbyReady, evReady, evDone, noticed <-chan struct{}
 		if d.notices != nil {
 			noticed = d.notices.Ready()
+		}
+		if d.ev != nil {
+			evReady, evDone = d.ev.att.Ready(), d.ev.att.Done()
 		}
 		if d.at != nil {
 			subReady, subDone = d.at.sub.Ready(), d.at.sub.Done()
@@ -123,6 +127,10 @@ func (d *door) run() {
 			d.at.gone(d)
 		case <-lobbyReady:
 			d.lob.changed(d)
+		case <-evReady:
+			d.ev.seated(d)
+		case <-evDone:
+			d.ev.ended(d)
 		case <-noticed:
 			d.heard()
 		case <-d.ticked:
@@ -145,6 +153,11 @@ func (d *door) first() {
 		d.open(d.cfg.Table)
 		return
 	}
+	if d.cfg.Event != "" {
+		d.lob = newLobbyRoom(d)
+		d.sayEvent(d.cfg.Event, true)
+		return
+	}
 	for _, info := range d.cfg.Lobby.SeatedAt(d.me.ID) {
 		if info.State == "playing" {
 			d.open(info.Name)
@@ -156,6 +169,7 @@ func (d *door) first() {
 
 // leaveRooms closes what the door watches.
 func (d *door) leaveRooms() {
+	d.unattend()
 	if d.at != nil {
 		d.at.close()
 		d.at = nil
@@ -224,14 +238,14 @@ func (d *door) setMenu(head string, choices []choice, still func() bool) {
 }
 
 // listMenu says choices as a numbered list, one to a line, a page at a
-// time, and keeps them for a number while still holds.
-func (d *door) listMenu(head string, choices []choice, still func() bool) {
+// time, then tail, and keeps them for a number while still holds.
+func (d *door) listMenu(head string, choices []choice, tail string, still func() bool) {
 	d.menu = menu{choices: choices, still: still}
 	items := make([]string, len(choices))
 	for i, c := range choices {
 		items[i] = fmt.Sprintf("%d: %s.", i+1, c.label)
 	}
-	d.list(head, items, "Say a number.")
+	d.list(head, items, tail)
 }
 
 // line takes one line typed.
@@ -257,7 +271,7 @@ func (d *door) line(l line) {
 		d.name(text, said)
 		return
 	}
-	if d.global(said, text) {
+	if d.global(said, text) || d.eventWords(said, text) {
 		return
 	}
 	switch {
@@ -307,6 +321,11 @@ func (d *door) global(said, text string) bool {
 		d.say("Chat muted: notices from the server are still said. Say unmute chat to hear it again.")
 	case "unmute chat", "unmute":
 		d.muted = false
+		if d.lob != nil {
+			// Lines said while muted may reach the door only now: they
+			// stay unsaid.
+			d.lob.chat.news(d.cfg.Lobby.Chat())
+		}
 		d.say("Chat unmuted.")
 	default:
 		return false
@@ -347,7 +366,7 @@ func (d *door) unknown(text string) {
 	case d.at != nil:
 		now = d.at.wordsNow()
 	case d.lob != nil:
-		now = "tables, open and a number, create, status, history, stats, chat and your text"
+		now = "tables, open and a number, create, status, events, history, stats, chat and your text"
 	}
 	switch n := len(d.menu.choices); {
 	case n == 0 || d.menu.still != nil && !d.menu.still():
@@ -413,6 +432,8 @@ func (d *door) help() {
 		lines = append(lines,
 			"In the lobby: tables (the open tables, numbered), open and a number or a name, create (a new table, one question at a time), chat and your text.")
 	}
+	lines = append(lines,
+		"Events: events (the list, numbered), event and a name (its standings), event join and a name (to enter it: you are seated while you follow it here), event leave and a name, leave event (stop following it).")
 	lines = append(lines,
 		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, go (to the last notice's table), more (the rest of a long list), mute chat, unmute chat, quit.")
 	d.say(lines...)

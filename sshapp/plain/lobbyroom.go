@@ -64,7 +64,7 @@ func (r *lobbyRoom) sayTables(d *door, head string) {
 	}
 	choices = trimEnds(choices)
 	d.listMenu(fmt.Sprintf("%s %s: say a number to open one, create for a new one.", head,
-		words.Plural(len(infos), "1 open table", "open tables")), choices, nil)
+		words.Plural(len(infos), "1 open table", "open tables")), choices, "", nil)
 }
 
 // trimEnds takes the full stop off each table's sentence: a list item

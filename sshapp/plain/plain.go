@@ -46,6 +46,13 @@ type Config struct {
 	Games func(ctx context.Context, id string) ([]engine.Event, error)
 	// Table, when set, is where the door goes first (plain play TABLE).
 	Table string
+	// Event, when set, is the event the door tells first (plain play
+	// --event NAME), in the lobby: an entrant is there from then on.
+	Event string
+	// Attend marks the person there at an event they are in while the
+	// door follows it (event NAME, event join NAME): the event seats them
+	// meanwhile. Nil: the door lists events and follows none.
+	Attend func(ctx context.Context, event string) (Attendance, error)
 	// Terminal: the session has a terminal (ssh -t): the door edits the
 	// line typed (x/term), as a shell does. Without one, the client's
 	// own terminal sends whole lines, which the door reads as they come.

@@ -392,7 +392,7 @@ func (r *tableRoom) values(d *door) {
 		cs[i] = choice{label: label, do: func(d *door) { r.act(d, engine.Action{Kind: kind, Value: val}) }}
 	}
 	key := r.key()
-	d.listMenu(head, cs, func() bool { return r.key() == key && r.myTurn() })
+	d.listMenu(head, cs, "Say a number.", func() bool { return r.key() == key && r.myTurn() })
 }
 
 // act plays a move; a refusal is said, and nothing else changes.

@@ -40,6 +40,28 @@ type common struct {
 	s    *Styles
 	help helpState
 	nav  navigator
+	// hold is the viewer there at an event while its screen or one of
+	// its tables shows (eventscreen.go); visited the event's tables the
+	// viewer was taken to, never again.
+	hold    *eventHold
+	visited map[string]bool
+}
+
+// eventShower is a screen that keeps its viewer there at an event: the
+// event's screen, and a table of the event.
+type eventShower interface{ holdsEvent() bool }
+
+// letGo lets the viewer go from the event they are there at, unless s
+// shows it.
+func (c *common) letGo(s Component) {
+	if c.hold == nil {
+		return
+	}
+	if es, ok := s.(eventShower); ok && es.holdsEvent() {
+		return
+	}
+	c.hold.att.Close()
+	c.hold = nil
 }
 
 // said is the sentence a screen shows for err, lobby.Shown's: the one way
@@ -256,8 +278,9 @@ type goTo struct {
 	invite *string   // screenTable: an invitation taken: its code ("" for a public table's)
 	game   string    // screenReplay: the game
 	back   Component // screenReplay: the list to go back to; nil: the lobby
-	status string    // screenLobby: a status line
+	status string    // screenLobby and screenEvent: a status line
 	isErr  bool
+	event  string // screenEvent: the event; screenTable: the event whose table it is (back to it after the game)
 }
 
 // navigator is the root as the screens see it. A screen calls it from its

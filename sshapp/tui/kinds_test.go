@@ -61,6 +61,7 @@ func TestScreenErrorsHaveKinds(t *testing.T) {
 		kind lobby.ErrorKind
 	}{
 		"errStillPlaying": {errStillPlaying, lobby.Refused},
+		"errNoEvents":     {errNoEvents, lobby.Unavailable},
 	}
 	declared, err := lobbytest.ErrorsDeclared(".", false)
 	if err != nil {

@@ -3,7 +3,9 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -20,10 +23,12 @@ import (
 // the lobby's changes while it shows, and posts chat lines itself.
 type lobbyScreen struct {
 	frame
-	box *lobby.Mailbox[int] // the lobby's change signals; nil once left
-	// invites are the person's invitations, listed above the tables
-	// (the cursor runs over both); watching the tables they watch (w), by
-	// lower-case name
+	box   *lobby.Mailbox[int] // the lobby's change signals; nil once left
+	evBox *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
+	// events are listed first (running, to start); then the person's
+	// invitations, then the tables (the cursor runs over all three);
+	// watching the tables they watch (w), by lower-case name
+	events     []events.Info
 	invites    []lobby.News
 	watching   map[string]bool
 	alertsHave bool // the first read of them came (or there are no alerts)
@@ -70,7 +75,49 @@ func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 // invitations.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
-	return tea.Batch(m.wait(), m.loadSeason(), m.loadAlerts())
+	var evs tea.Cmd
+	if reg := m.c.cfg.Events; reg != nil {
+		m.evBox = reg.Subscribe()
+		evs = m.waitEvents()
+	}
+	return tea.Batch(m.wait(), m.loadSeason(), m.loadAlerts(), evs)
+}
+
+// eventsMsg carries the list of events after a change, or the
+// countdown's next second.
+type eventsMsg struct {
+	box  *lobby.Mailbox[int]
+	list []events.Info
+	gone bool
+}
+
+// waitEvents waits for the next change of the events, or a second while
+// one of them counts down.
+func (m *lobbyScreen) waitEvents() tea.Cmd {
+	reg, v, box, done := m.c.cfg.Events, m.c.cfg.Player.Viewer(), m.evBox, m.c.cfg.Done
+	counts := false
+	for _, e := range m.events {
+		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
+	}
+	return ask(m, func() tea.Msg {
+		var tick <-chan time.Time
+		if counts {
+			t := time.NewTimer(time.Second)
+			defer t.Stop()
+			tick = t.C
+		}
+		select {
+		case <-box.Ready():
+			box.Take()
+		case <-tick:
+		case <-box.Done():
+			return eventsMsg{box: box, gone: true}
+		case <-done:
+			reg.Unsubscribe(box)
+			return nil
+		}
+		return eventsMsg{box: box, list: reg.List(v)}
+	})
 }
 
 // alertsLoaded answers loadAlerts.
@@ -123,7 +170,8 @@ func (m *lobbyScreen) toggleWatch(table string) tea.Cmd {
 // selected is the row under the cursor: an invitation, or a table (nil
 // both when there are no rows).
 func (m *lobbyScreen) selected() (*lobby.News, *lobby.TableInfo) {
-	switch i := m.cursor; {
+	switch i := m.cursor - len(m.events); {
+	case i < 0:
 	case i < len(m.invites):
 		return &m.invites[i], nil
 	case i-len(m.invites) < len(m.tables):
@@ -133,7 +181,7 @@ func (m *lobbyScreen) selected() (*lobby.News, *lobby.TableInfo) {
 }
 
 // rows is how many rows the list has: the invitations, then the tables.
-func (m *lobbyScreen) rows() int { return len(m.invites) + len(m.tables) }
+func (m *lobbyScreen) rows() int { return len(m.events) + len(m.invites) + len(m.tables) }
 
 // loadSeason reads the season line when it is missing or a new season has
 // begun; nil when there is none to show (no records, seasons off) or a
@@ -173,6 +221,10 @@ func (m *lobbyScreen) Leave() tea.Cmd {
 	if m.box != nil {
 		m.c.cfg.Lobby.Unsubscribe(m.box)
 		m.box = nil
+	}
+	if m.evBox != nil {
+		m.c.cfg.Events.Unsubscribe(m.evBox)
+		m.evBox = nil
 	}
 	return nil
 }
@@ -216,6 +268,13 @@ func (m *lobbyScreen) drawList() {
 	}
 	nameW, rulesW := lobbyColumns(m.w)
 	rows := make([]string, 0, m.rows())
+	now := m.c.cfg.Now()
+	for _, e := range m.events {
+		row := "  ★  " + fit(name(e.Name), nameW) + " " + fit(name(e.Host), lobbyHostW) + " " +
+			fit(fmt.Sprintf("%d in", e.Entrants), lobbySeatsW) + " " + fit("event", lobbyStateW) + " " +
+			fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
+		rows = append(rows, row)
+	}
 	for _, inv := range m.invites {
 		row := "  ✉  " + fit(name(inv.Table), nameW) + " " + fit(name(m.c.cfg.Lobby.Name(inv.By)), lobbyHostW) + " invites you · enter: join"
 		rows = append(rows, s.Info.Render(fit(row, m.w)))
@@ -244,8 +303,17 @@ func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
 	m.setRowsKeeping(func() { m.tables = ts })
 }
 
-// setRowsKeeping changes the rows (change), keeping the row selected
+// setEvents replaces the events listed (those running and to start; an
+// event over is left to the events command), keeping the row selected
 // selected.
+func (m *lobbyScreen) setEvents(list []events.Info) {
+	m.setRowsKeeping(func() {
+		m.events = slices.DeleteFunc(list, func(e events.Info) bool { return e.State == events.Over || e.State == events.Closed })
+	})
+}
+
+// setRowsKeeping changes the rows (change), keeping the row selected
+// selected (an invitation or a table).
 func (m *lobbyScreen) setRowsKeeping(change func()) {
 	inv, tbl := m.selected()
 	change()
@@ -254,12 +322,12 @@ func (m *lobbyScreen) setRowsKeeping(change func()) {
 	for i, t := range m.tables {
 		m.rules[i] = shortRules(t.Rules)
 		if tbl != nil && t.Name == tbl.Name {
-			m.cursor = len(m.invites) + i
+			m.cursor = len(m.events) + len(m.invites) + i
 		}
 	}
 	for i, n := range m.invites {
 		if inv != nil && n.Table == inv.Table {
-			m.cursor = i
+			m.cursor = len(m.events) + i
 		}
 	}
 }
@@ -277,6 +345,16 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setTables(msg.tables)
 		m.chat, m.have = msg.chat, true
 		cmd = tea.Batch(m.wait(), m.release(m.key), m.loadSeason())
+	case eventsMsg:
+		if msg.box != m.evBox || m.evBox == nil {
+			return m, nil
+		}
+		if msg.gone {
+			m.evBox = nil
+			return m, nil
+		}
+		m.setEvents(msg.list)
+		cmd = m.waitEvents()
 	case seasonLoaded:
 		m.seasonAsk = false
 		if msg.err == nil {
@@ -368,6 +446,9 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			m.cursor++
 		}
 	case key.Matches(msg, m.keys.Open):
+		if m.cursor < len(m.events) {
+			return m.c.nav.goTo(goTo{to: screenEvent, event: m.events[m.cursor].Name})
+		}
 		inv, tbl := m.selected()
 		switch {
 		case inv != nil:

@@ -219,3 +219,26 @@ func TestTurnNoticeClockRuns(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
+
+// TestNoticeGoesWithItsTable: a notice of a table is put away once that
+// table is shown by another way than its enter (an event's screen takes
+// a person to their table): it would cover the table's help bar.
+func TestNoticeGoesWithItsTable(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.player("alice"), e.player("bob")
+	e.hostSeated("pub", bob)
+	m := New(e.config(alice, 80, 24)).(*Model)
+	for _, tc := range []struct {
+		table string
+		stays bool
+	}{
+		{"den", true},
+		{"PUB", false},
+	} {
+		m.notice = &notice{news: lobby.News{Kind: lobby.NewsGameStarted, Table: "pub"}}
+		m.goTo(goTo{to: screenTable, table: tc.table})
+		if (m.notice != nil) != tc.stays {
+			t.Errorf("at %s: the notice of pub stays %v, want %v", tc.table, m.notice != nil, tc.stays)
+		}
+	}
+}

@@ -13,6 +13,7 @@ const (
 	screenHistory                 // finished games, a page at a time (historyscreen.go)
 	screenReplay                  // one finished game, step by step (replayscreen.go)
 	screenStats                   // the viewer's numbers and the leaderboard (statsscreen.go)
+	screenEvent                   // one event: its clock, standings and tables (eventscreen.go)
 )
 
 // open makes the screen g asks for.
@@ -23,9 +24,12 @@ func (c *common) open(g goTo) Component {
 	case screenForm:
 		return newCreateForm(c)
 	case screenTable:
-		m := newTableScreen(c, g.table, g.sit)
-		m.invite = g.invite
-		return m
+		t := newTableScreen(c, g.table, g.sit)
+		t.event = g.event
+		t.invite = g.invite
+		return t
+	case screenEvent:
+		return newEventScreen(c, g.event, g.status, g.isErr)
 	case screenHistory:
 		return newHistoryScreen(c, g.table, 0)
 	case screenReplay:
@@ -40,6 +44,9 @@ func (c *common) open(g goTo) Component {
 // for (ssh -t HOST play TABLE), else the table where they are seated (a
 // reconnect), else the lobby.
 func (c *common) first() goTo {
+	if c.cfg.Event != "" && c.cfg.Table == "" {
+		return goTo{to: screenEvent, event: c.cfg.Event}
+	}
 	target := c.cfg.Table
 	if target == "" {
 		if seated := c.cfg.Lobby.SeatedAt(c.cfg.Player.ID); len(seated) > 0 {

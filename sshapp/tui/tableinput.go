@@ -71,9 +71,13 @@ type tableScreen struct {
 	// clockMarked is set while a frame shared by spectators is drawn.
 	clockMarked bool
 	helpTop     int // the first line of the full help shown, scrolled with ↑/↓
-	hkeys       scrollKeys
-	keys        tableKeys
-	ckeys       confirmKeys
+	// event is the event whose table this is, when the viewer came from
+	// its screen: back there once the game is over (backAt), or with esc.
+	event  string
+	backAt string // the game whose end takes the viewer back
+	hkeys  scrollKeys
+	keys   tableKeys
+	ckeys  confirmKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
@@ -189,7 +193,15 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else if err != nil {
 			why = m.c.said("watch the table", err)
 		}
+		if m.event != "" {
+			return m, m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
+		}
 		return m, m.c.nav.goTo(goTo{to: screenLobby, status: why, isErr: true})
+	case eventBackMsg:
+		if m.left || m.event == "" || msg.game != m.backAt {
+			return m, nil
+		}
+		return m, m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
 	case tickMsg:
 		if msg.sub != m.sub || m.sub == nil {
 			return m, nil
@@ -260,6 +272,9 @@ func (m *tableScreen) opened(msg openedMsg) tea.Cmd {
 		return closeSub(msg.sub)
 	}
 	if msg.err != nil {
+		if m.event != "" {
+			return m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
+		}
 		return m.c.nav.goTo(goTo{to: screenLobby, status: "could not open " + name(m.name) + ": " + m.c.said("open the table", msg.err), isErr: true})
 	}
 	m.name, m.table, m.sub = msg.table.Name(), msg.table, msg.sub
@@ -321,7 +336,7 @@ func (m *tableScreen) setSnapshot(snap lobby.Snapshot) tea.Cmd {
 	}
 	m.syncKeys()
 	m.layout()
-	rated := m.loadRatings()
+	rated := tea.Batch(m.loadRatings(), m.eventBack())
 	if m.moved && len(snap.Events()) > m.sentAt || first && !m.busy && len(m.held) > 0 {
 		return tea.Batch(revealed, rated, m.landed())
 	}
@@ -375,6 +390,9 @@ func (m *tableScreen) landed() tea.Cmd {
 // bar shows only those.
 func (m *tableScreen) syncKeys() {
 	k := &m.keys
+	if m.event != "" {
+		k.Back.SetHelp("esc", "event")
+	}
 	v := m.view()
 	playing := m.have && m.snap.Playing
 	can := func(kind engine.ActionKind) bool { return playing && !m.snap.Table.Paused && v != nil && v.Can(kind) }
@@ -465,6 +483,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	v := m.view()
 	switch {
+	case key.Matches(msg, k.Back) && m.event != "":
+		return m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
 	case key.Matches(msg, k.Back):
 		return m.c.nav.goTo(goTo{to: screenLobby})
 	case key.Matches(msg, k.Quit):
@@ -617,4 +637,36 @@ func (m *tableScreen) done(msg doneMsg) tea.Cmd {
 	}
 	m.moved = true
 	return nil
+}
+
+// holdsEvent: a table of an event, opened from its screen, keeps the
+// viewer there at the event, so that it seats them again as soon as the
+// game is over.
+func (m *tableScreen) holdsEvent() bool { return m.event != "" }
+
+// eventBackAfter is how long the end of an event's game shows before the
+// viewer is taken back to the event's standings.
+const eventBackAfter = 4 * time.Second
+
+// eventBackMsg takes the viewer back to the event once game is over.
+type eventBackMsg struct{ game string }
+
+// eventBack takes the viewer back to the event's screen a while after
+// the game at its table is over: the standings between games.
+func (m *tableScreen) eventBack() tea.Cmd {
+	if m.event == "" || m.snap.Playing || m.snap.GameID == "" || m.backAt == m.snap.GameID {
+		return nil
+	}
+	m.backAt = m.snap.GameID
+	game, done := m.backAt, m.c.cfg.Done
+	return ask(m, func() tea.Msg {
+		t := time.NewTimer(eventBackAfter)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return eventBackMsg{game: game}
+		case <-done:
+			return nil
+		}
+	})
 }

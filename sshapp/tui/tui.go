@@ -17,6 +17,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 )
 
 // Config is what one session's screens need.
@@ -59,8 +61,13 @@ type Config struct {
 	// Styles, when set, are the styles Renderer would build, shared with
 	// other sessions (StyleCache.For(Renderer)); nil: NewStyles(Renderer).
 	Styles *Styles
-	// Table, if set, is opened first (ssh -t HOST play TABLE).
+	// Table, if set, is opened first (ssh -t HOST play TABLE); Event,
+	// the event's screen (play --event NAME).
 	Table string
+	Event string
+	// Events is the server's events, listed in the lobby with their
+	// screens; nil: none.
+	Events *events.Registry
 	// Width and Height are the initial size; tea.WindowSizeMsg updates it.
 	Width, Height int
 
@@ -133,7 +140,7 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{c: &common{cfg: cfg, s: s}, width: cfg.Width, height: cfg.Height, gone: make(chan struct{})}
+	m := &Model{c: &common{cfg: cfg, s: s, visited: map[string]bool{}}, width: cfg.Width, height: cfg.Height, gone: make(chan struct{})}
 	m.c.nav = m
 	return m
 }
@@ -154,6 +161,7 @@ func (m *Model) Init() tea.Cmd {
 // once the program has stopped (it must not run beside Update); quitting
 // with q has done it already.
 func (m *Model) Close() {
+	m.c.letGo(nil)
 	if cmd := m.unfollow(); cmd != nil {
 		cmd()
 	}
@@ -182,13 +190,18 @@ func (m *Model) show(s Component) tea.Cmd {
 	if m.cur != nil && m.cur != s {
 		leave = m.cur.Leave()
 	}
+	m.c.letGo(s)
 	m.cur = s
+	if ts, ok := s.(tableShower); ok && m.notice != nil && strings.EqualFold(ts.showsTable(), m.notice.news.Table) {
+		m.notice = nil // the table it tells of is in front of them now (an event took them there)
+	}
 	m.resize()
 	return leave
 }
 
 // quit closes every subscription, then quits.
 func (m *Model) quit() tea.Cmd {
+	m.c.letGo(nil)
 	var leave tea.Cmd
 	if m.cur != nil {
 		leave = m.cur.Leave()

@@ -46,6 +46,13 @@ func (l Links) Table(name string, a lobby.Access) string {
 	return withLink(l.Base+tablePath(name), a.Link, (lobby.Viewer{}).Sees(a), (lobby.Viewer{Link: a.Link}).Sees(a))
 }
 
+// Event is the address of an event's wall on the web, as Table is of a
+// table's page: plain for an event anyone may see, with its link's token
+// for a private event that has one (a.Link), "" otherwise.
+func (l Links) Event(name string, a lobby.Access) string {
+	return withLink(l.Base+eventPath(name), a.Link, (lobby.Viewer{}).Sees(a), (lobby.Viewer{Link: a.Link}).Sees(a))
+}
+
 // Game is the address of a finished game's page printed beside the game
 // (in history, replay and on the table screen): "" unless the base is
 // public, and "" for a game the web shows to nobody (lobby.Viewer.SeesGame
@@ -76,6 +83,7 @@ func withLink(u, token string, open, byLink bool) string {
 // tablePath and gamePath are the paths of a table's and a game's pages.
 func tablePath(name string) string { return "/tables/" + url.PathEscape(name) }
 func gamePath(id string) string    { return "/games/" + url.PathEscape(id) }
+func eventPath(name string) string { return "/events/" + url.PathEscape(name) }
 
 // boardPath is the path of a leaderboard: overall (table "") or a
 // table's, with a link's token (token "" none), in a season (season ""

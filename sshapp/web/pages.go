@@ -37,6 +37,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /{$}", s.lobbyPage)
 	mux.HandleFunc("GET /tables/{name}", s.tablePage)
 	mux.HandleFunc("GET /tables/{name}/events", s.tableEvents)
+	mux.HandleFunc("GET /events", s.eventsPage)
+	mux.HandleFunc("GET /events/{name}", s.eventPage)
+	mux.HandleFunc("GET /events/{name}/events", s.eventEvents)
 	mux.HandleFunc("GET /games/{id}", s.gamePage)
 	mux.HandleFunc("GET /players/{name}", s.playerPage)
 	mux.HandleFunc("GET /leaderboard", s.leaderboardPage)
@@ -286,15 +289,8 @@ func (s *Server) tablePage(w http.ResponseWriter, r *http.Request) {
 // comments while nothing changes, and event "gone" when the table closes
 // or its link is revoked, which ends the stream.
 func (s *Server) tableEvents(w http.ResponseWriter, r *http.Request) {
-	ip := ipOf(r.RemoteAddr)
-	switch s.addrs.openStream(ip) {
-	case streamAddrCap:
-		w.Header().Set("Retry-After", "10")
-		s.plain(w, http.StatusTooManyRequests, "Too many live tables open from your address.")
-		return
-	case streamAllCap:
-		w.Header().Set("Retry-After", "30")
-		s.plain(w, http.StatusServiceUnavailable, "The server follows as many live tables as it can: try again soon.")
+	ip, ok := s.streamSlot(w, r, "live tables")
+	if !ok {
 		return
 	}
 	defer s.addrs.closeStream(ip)
@@ -791,4 +787,22 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	lv.Chart = ratingBars(labels, figures, ratings, float64(lv.Start))
 	s.render(w, r, http.StatusOK, "leaderboard", layout{Title: "Leaderboard", Main: lv})
+}
+
+// streamSlot takes a place for a stream of what (a table's, an event's)
+// within the caps per address and in all, or answers 429 or 503 (ok
+// false). The caller gives the place back: s.addrs.closeStream(ip).
+func (s *Server) streamSlot(w http.ResponseWriter, r *http.Request, what string) (ip string, ok bool) {
+	ip = ipOf(r.RemoteAddr)
+	switch s.addrs.openStream(ip) {
+	case streamAddrCap:
+		w.Header().Set("Retry-After", "10")
+		s.plain(w, http.StatusTooManyRequests, "Too many "+what+" open from your address.")
+		return ip, false
+	case streamAllCap:
+		w.Header().Set("Retry-After", "30")
+		s.plain(w, http.StatusServiceUnavailable, "The server follows as many "+what+" as it can: try again soon.")
+		return ip, false
+	}
+	return ip, true
 }

@@ -29,14 +29,14 @@ var assetFS embed.FS
 
 // pageNames are the pages, each a template of templates/NAME.html that
 // defines "main" inside the layout of base.html.
-var pageNames = []string{"lobby", "table", "game", "player", "leaderboard", "notfound", "message"}
+var pageNames = []string{"lobby", "table", "game", "player", "leaderboard", "notfound", "message", "events", "event"}
 
 // templates are the parsed pages by name, and "live": a table's fragment.
 type templates map[string]*template.Template
 
 func parsePages() (templates, error) {
 	base, err := template.New("base.html").Funcs(funcs).ParseFS(templateFS, "templates/base.html", "templates/live.html",
-		"templates/svg.html")
+		"templates/svg.html", "templates/eventlive.html")
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,10 @@ type layout struct {
 	SSH     string // how to play over SSH, or ""
 	Refresh int    // without scripts, reload every this many seconds (0: never)
 	Scripts []string
-	Main    any // the page's own data
+	// Wall lays the page out for a projector: large type, no navigation
+	// (an event's wall, ?wall).
+	Wall bool
+	Main any // the page's own data
 }
 
 // render writes page name with status, in answer to r.

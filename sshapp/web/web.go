@@ -78,6 +78,8 @@ type Records interface {
 type Config struct {
 	Lobby   Lobby
 	Records Records
+	// Events is the server's events (/events); nil: none.
+	Events Events
 	// Links writes the addresses the pages link to (a Base of "" links
 	// within the site the page came from).
 	Links Links

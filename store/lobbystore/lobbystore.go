@@ -93,7 +93,7 @@ func seat(p lobby.Player, name string) store.Seat {
 }
 
 func toTable(t store.TableRecord) lobby.TableRecord {
-	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed}
+	rec := lobby.TableRecord{Name: t.Name, Access: Access(t), Rules: t.Rules, Seats: t.Seats, Closed: t.Closed, Event: t.Event}
 	for _, s := range t.Seated {
 		rec.Seated = append(rec.Seated, Player(s))
 	}
@@ -102,7 +102,7 @@ func toTable(t store.TableRecord) lobby.TableRecord {
 
 func fromTable(t lobby.TableRecord) store.TableRecord {
 	st := store.TableRecord{Name: t.Name, Host: t.Host, Rules: t.Rules, Seats: t.Seats, Private: t.Private,
-		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link}
+		Members: append([]string(nil), t.Members...), Created: t.Created, Closed: t.Closed, Link: t.Link, Event: t.Event}
 	for _, p := range t.Seated {
 		st.Seated = append(st.Seated, seat(p, ""))
 	}

@@ -51,12 +51,13 @@
   });
   es.addEventListener("error", () => {
     if (es.readyState === EventSource.CLOSED) {
-      say("The live table is gone (closed, or no longer open to this link). Reload to see what is there now.", true);
+      say("The live page is gone (closed, or no longer open to this link). Reload to see what is there now.", true);
     } else {
       say("Connection lost: reconnecting…", true);
     }
   });
-  es.addEventListener("open", () => say("● Live: this page follows the table as it is played."));
+  const what = box.classList.contains("event-live") ? "the event" : "the table";
+  es.addEventListener("open", () => say("● Live: this page follows " + what + " as it is played."));
 })();
 
 (function stepper() {

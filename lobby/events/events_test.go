@@ -1,0 +1,453 @@
+package events_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
+)
+
+// TestAwayIsNotSeated: a person who joined is seated only while they are
+// there (Attend), and not again once they have gone, until back.
+func TestAwayIsNotSeated(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldDelay(t, events.Config{}, time.Second)
+	host, bob := w.person("host"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "club", Seats: 2, Rules: quick(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	where := func(i events.Info) string {
+		for _, s := range i.Standings {
+			if s.ID == bob.ID {
+				return s.Where
+			}
+		}
+		return "missing"
+	}
+	info := w.step(e, time.Second, time.Minute, "the start", func(i events.Info) bool { return i.State == events.Running })
+	if len(info.Tables) != 0 || where(info) != "away" {
+		t.Fatalf("bob, away, is %s; tables %+v", where(info), info.Tables)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.step(e, time.Second, time.Minute, "bob seated", func(i events.Info) bool { return where(i) == "playing" })
+	att.Close()
+	// His game goes on without him (his turns time out) and ends; then he
+	// waits, away.
+	info = w.step(e, 10*time.Second, 30*time.Minute, "bob's game over", func(i events.Info) bool { _, s := ended(i); return s >= 1 })
+	w.clock.AdvanceWait(time.Minute)
+	info = w.step(e, 0, 0, "bob away", func(i events.Info) bool { return where(i) == "away" })
+	if n := len(info.Games); n != 1 {
+		t.Fatalf("%d games dealt with bob away", n)
+	}
+	if _, err := e.Attend(ctx, lobby.Player{ID: bob.ID, Key: bob.Key, Bot: true}); !errors.Is(err, events.ErrAsPerson) {
+		t.Fatalf("bob's bot attends his seat: %v", err)
+	}
+}
+
+// TestEventCaps: one person hosts at most MaxPerPerson events not
+// closed, and one address makes at most MaxPerSource, whatever its keys;
+// admins are exempt, and a closed event frees its place.
+func TestEventCaps(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{MaxPerPerson: 2, MaxPerSource: 3})
+	ann := w.person("ann")
+	mk := func(p lobby.Player, name string) error {
+		_, err := w.reg.Create(ctx, p, events.Settings{Name: name})
+		return err
+	}
+	for _, n := range []string{"one", "two"} {
+		if err := mk(ann, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := mk(ann, "three"); !errors.Is(err, lobby.ErrTooManyEvents) {
+		t.Fatalf("a third event of one person: %v", err)
+	}
+	fresh := w.person("fresh") // a new key from the same address
+	if err := mk(fresh, "four"); err != nil {
+		t.Fatal(err)
+	}
+	other := w.person("other")
+	if err := mk(other, "five"); !errors.Is(err, lobby.ErrTooManyEventsHere) {
+		t.Fatalf("a fourth event from one address, by fresh keys: %v", err)
+	}
+	var le *lobby.LimitError
+	if err := mk(other, "five"); !errors.As(err, &le) || lobby.KindOf(err) != lobby.Refused || le.Limit != 3 {
+		t.Fatalf("the refusal: %v", err)
+	}
+	elsewhere := other
+	elsewhere.Source = "198.51.100.4"
+	if err := mk(elsewhere, "five"); err != nil {
+		t.Fatalf("from another address: %v", err)
+	}
+	admin := w.person("boss")
+	admin.Admin = true
+	if err := mk(admin, "six"); err != nil {
+		t.Fatalf("an admin: %v", err)
+	}
+	e, err := w.reg.Event("one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(ctx, ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := mk(ann, "three"); err != nil {
+		t.Fatalf("after a close: %v", err)
+	}
+	if err := mk(fresh, "onee"); !errors.Is(err, events.ErrEventExists) && !errors.Is(err, lobby.ErrTooManyEventsHere) {
+		t.Fatalf("a name like an open one's: %v", err)
+	}
+	if _, err := w.reg.Create(ctx, elsewhere, events.Settings{Name: "many", Bots: 49}); !errors.Is(err, events.ErrTooManyBots) {
+		t.Fatalf("49 bots: %v", err)
+	}
+}
+
+// TestStandingsEqualARecount runs arenas of bots whose games end as the
+// dice fall, of several sizes, and holds the standings, and the streaks'
+// double points, to a recount of the games' replays.
+func TestStandingsEqualARecount(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ bots, seats int }{{3, 2}, {5, 2}, {6, 3}, {9, 4}} {
+		t.Run(fmt.Sprintf("%d bots at tables of %d", c.bots, c.seats), func(t *testing.T) {
+			w := newWorld(t, events.Config{})
+			host := w.person("host")
+			e, err := w.reg.Create(ctx, host, events.Settings{Name: "rc", Seats: c.seats, Rules: quick(), Bots: c.bots, Lasts: time.Hour})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, e, "12 games", func(i events.Info) bool { _, s := ended(i); return s >= 12 })
+			if err := e.Stop(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			info := waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+			w.sameAsRecount(info)
+			places := 0
+			for i, s := range info.Standings {
+				places += s.Games
+				if i > 0 && rankedBefore(s, info.Standings[i-1]) {
+					t.Errorf("%s is ranked below %s", s.Name, info.Standings[i-1].Name)
+				}
+			}
+			if places == 0 || info.Champion == nil || info.Champion.ID != info.Standings[0].ID {
+				t.Fatalf("champion %+v, %d places", info.Champion, places)
+			}
+		})
+	}
+}
+
+// rankedBefore reports whether a ranks before b by the tie rules: more
+// points, more games won, fewer games played, earlier join.
+func rankedBefore(a, b events.Standing) bool {
+	switch {
+	case a.Points != b.Points:
+		return a.Points > b.Points
+	case a.Wins != b.Wins:
+		return a.Wins > b.Wins
+	case a.Games != b.Games:
+		return a.Games < b.Games
+	}
+	return a.Joined.Before(b.Joined)
+}
+
+// TestSwissRounds plays a Swiss event of bots to its end: its rounds at
+// once for all, each at tables of two, no table-mates twice.
+func TestSwissRounds(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host := w.person("host")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "sw", Format: events.Swiss, Rounds: 4, Seats: 2, Rules: quick(), Bots: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	info := waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+	if len(info.Games) != 16 || info.Round != 4 {
+		t.Fatalf("%d games in %d rounds", len(info.Games), info.Round)
+	}
+	met := map[[2]string]int{}
+	for _, g := range info.Games {
+		if len(g.Players) != 2 {
+			t.Fatalf("a table of %d", len(g.Players))
+		}
+		met[[2]string{min(g.Players[0], g.Players[1]), max(g.Players[0], g.Players[1])}]++
+	}
+	for p, n := range met {
+		if n > 1 {
+			t.Errorf("%v met %d times", p, n)
+		}
+	}
+	for _, s := range info.Standings {
+		if s.Games != 4 {
+			t.Errorf("%s played %d games", s.Name, s.Games)
+		}
+	}
+	w.sameAsRecount(info)
+}
+
+// TestKnockoutToAFinal plays a knockout of bots: seeded, the winners of
+// each table of two go on, to a final whose winner is the champion, the
+// only one not out.
+func TestKnockoutToAFinal(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host := w.person("host")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "ko", Format: events.Knockout, Seats: 2, Rules: quick(), Bots: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	info := waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+	if len(info.Games) != 7 || info.Round != 3 {
+		t.Fatalf("%d games in %d rounds", len(info.Games), info.Round)
+	}
+	final := info.Games[6]
+	winner := final.Result.Players[final.Result.Standings[0]]
+	if info.Champion == nil || info.Champion.ID != winner {
+		t.Fatalf("champion %+v, the final's winner %s", info.Champion, winner)
+	}
+	for _, s := range info.Standings[1:] {
+		if !s.Out {
+			t.Errorf("%s is not out", s.Name)
+		}
+	}
+	if err := e.Join(ctx, w.person("late"), ""); !errors.Is(err, events.ErrOver) && !errors.Is(err, events.ErrBegun) {
+		t.Fatalf("a late join: %v", err)
+	}
+}
+
+// TestPrivateEvent is not there for those it does not admit: not found
+// by name, not listed, not looked up, not joined; an invite code lets
+// one in, once; its tables admit its members only.
+func TestPrivateEvent(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldDelay(t, events.Config{}, time.Second)
+	host, bob, eve := w.person("host"), w.person("bob"), w.person("eve")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "den", Private: true, Seats: 2, Rules: quick(), Bots: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []lobby.Viewer{eve.Viewer(), {}} {
+		if _, err := w.reg.For(v, "den"); !errors.Is(err, events.ErrNoEvent) {
+			t.Fatalf("For: %v", err)
+		}
+		if _, err := w.reg.Lookup(ctx, v, "den"); !errors.Is(err, events.ErrNoEvent) {
+			t.Fatalf("Lookup: %v", err)
+		}
+		if n := len(w.reg.List(v)); n != 0 {
+			t.Fatalf("listed to a stranger: %d", n)
+		}
+	}
+	if err := e.Join(ctx, eve, ""); !errors.Is(err, events.ErrNoEvent) {
+		t.Fatalf("a stranger joins: %v", err)
+	}
+	if err := e.Join(ctx, eve, "nope"); !errors.Is(err, events.ErrBadInvite) {
+		t.Fatalf("a wrong code: %v", err)
+	}
+	if err := e.Invite(ctx, bob, "code1", w.clock.Now().Add(time.Hour)); !errors.Is(err, events.ErrNoEvent) {
+		t.Fatalf("a stranger invites: %v", err)
+	}
+	if err := e.Invite(ctx, host, "code1", w.clock.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, "code1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, eve, "code1"); !errors.Is(err, events.ErrBadInvite) {
+		t.Fatalf("a code used twice: %v", err)
+	}
+	if _, err := w.reg.For(bob.Viewer(), "den"); err != nil {
+		t.Fatalf("a member: %v", err)
+	}
+	if err := e.Invite(ctx, bob, "code2", w.clock.Now().Add(time.Hour)); !errors.Is(err, events.ErrNotHost) {
+		t.Fatalf("a member invites: %v", err)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	info := w.step(e, time.Second, time.Minute, "a table", func(i events.Info) bool { return len(i.Tables) > 0 })
+	table := info.Tables[0].Name
+	if _, err := w.lob.TableFor(eve.Viewer(), table); !errors.Is(err, lobby.ErrNoTable) {
+		t.Fatalf("a stranger finds its table: %v", err)
+	}
+	for _, p := range []lobby.Player{bob, host} {
+		if _, err := w.lob.TableFor(p.Viewer(), table); err != nil {
+			t.Fatalf("%s at its table: %v", p.ID, err)
+		}
+	}
+	link, err := e.Link(ctx, host, false)
+	if err != nil || link == "" {
+		t.Fatalf("link: %q %v", link, err)
+	}
+	if _, err := w.reg.Lookup(ctx, lobby.Viewer{Link: link}, "den"); err != nil {
+		t.Fatalf("by its link: %v", err)
+	}
+	if !slices.ContainsFunc(w.reg.List(bob.Viewer()), func(i events.Info) bool { return i.Name == "den" }) {
+		t.Fatal("not listed to a member")
+	}
+}
+
+// TestNotices: the door the alerts take hears an event start, each
+// entrant seated, and its end.
+func TestNotices(t *testing.T) {
+	ctx := context.Background()
+	got := make(chan events.Notice, 100)
+	w := newWorld(t, events.Config{Notices: func(n events.Notice) {
+		select {
+		case got <- n:
+		default:
+		}
+	}})
+	host := w.person("host")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "news", Format: events.Knockout, Seats: 2, Rules: quick(), Bots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+	var kinds []string
+	for len(kinds) < 4 {
+		n := <-got
+		if n.Event != "news" {
+			t.Fatalf("a notice of %q", n.Event)
+		}
+		kinds = append(kinds, n.Kind)
+	}
+	want := []string{events.NoticeStarted, events.NoticeSeated, events.NoticeSeated, events.NoticeOver}
+	if !slices.Equal(kinds, want) {
+		t.Fatalf("notices %v, want %v", kinds, want)
+	}
+}
+
+// TestDoorOnlyToAPublicArena: a game at a door (the Mäxchen gateway's
+// table) counts only in a public arena that runs and takes bots; a
+// private event, one not running, one of people only or another format
+// shuts it (ErrNoDoor), and an unknown event is not there.
+func TestDoorOnlyToAPublicArena(t *testing.T) {
+	ctx := context.Background()
+	w := newWorldDelay(t, events.Config{MaxPerSource: lobby.NoLimit}, time.Second)
+	mx := []lobby.Player{{ID: "maexchen:alpha", Bot: true}, {ID: "maexchen:beta", Bot: true}}
+	for _, c := range []struct {
+		name  string
+		s     events.Settings
+		start bool
+		want  error
+	}{
+		{"open", events.Settings{Rules: quick(), Bots: 2}, true, nil},
+		{"private", events.Settings{Rules: quick(), Bots: 2, Private: true}, true, events.ErrNoDoor},
+		{"scheduled", events.Settings{Rules: quick(), Bots: 2}, false, events.ErrNoDoor},
+		{"people", events.Settings{Rules: quick(), Who: events.People}, false, events.ErrNoDoor},
+		{"swiss", events.Settings{Rules: quick(), Bots: 2, Format: events.Swiss}, true, events.ErrNoDoor},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.s.Name, c.s.Seats = c.name, 2
+			e, err := w.reg.Create(ctx, w.person("h"+c.name), c.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.start {
+				if err := e.Start(ctx, w.person("h"+c.name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.reg.DoorGame(c.name, "maexchen", "999999", mx); !errors.Is(err, c.want) {
+				t.Fatalf("DoorGame: %v, want %v", err, c.want)
+			}
+			if c.want != nil {
+				return
+			}
+			info := waitFor(t, e, "the door's bots", func(i events.Info) bool { return i.Door == "maexchen" && i.Entrants == 4 })
+			for _, s := range info.Standings {
+				if strings.HasPrefix(s.ID, "maexchen:") && (s.Where != "door" || !s.Bot) {
+					t.Errorf("a bot of the door: %+v", s)
+				}
+			}
+		})
+	}
+	if err := w.reg.DoorGame("nosuch", "maexchen", "1", mx); !errors.Is(err, events.ErrNoEvent) {
+		t.Fatalf("an unknown event: %v", err)
+	}
+}
+
+// TestPersonRestsAfterAGame: after a game of an arena a person is seated
+// again only once their breather is over (to see how it ended, and the
+// standings); a bot at once.
+func TestPersonRestsAfterAGame(t *testing.T) {
+	ctx := context.Background()
+	const breather = 5 * time.Minute
+	w := newWorldDelay(t, events.Config{Breather: breather}, time.Second)
+	host, bob := w.person("host"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "rest", Seats: 2, Rules: quick(), Bots: 3, Lasts: 10 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	where := func(i events.Info) string {
+		for _, s := range i.Standings {
+			if s.ID == bob.ID {
+				return s.Where
+			}
+		}
+		return "missing"
+	}
+	w.step(e, time.Second, time.Minute, "bob seated", func(i events.Info) bool { return where(i) == "playing" })
+	info := w.step(e, 10*time.Second, 30*time.Minute, "bob's game over", func(i events.Info) bool { return where(i) == "waiting" })
+	over := w.clock.Now()
+	games := 0
+	for _, s := range info.Standings {
+		if s.ID == bob.ID {
+			games = s.Games
+		}
+	}
+	// Meanwhile the bots play on: the one bob played is seated at once.
+	for w.clock.Now().Sub(over) < breather-time.Minute {
+		w.clock.AdvanceWait(30 * time.Second)
+		if i := e.Info(); where(i) != "waiting" {
+			t.Fatalf("bob is %s %v after his game, within his breather", where(i), w.clock.Now().Sub(over))
+		}
+	}
+	w.step(e, 10*time.Second, 5*time.Minute, "bob seated again", func(i events.Info) bool { return where(i) == "playing" })
+	if _, s := ended(e.Info()); s <= games {
+		t.Errorf("the bots played no game during bob's breather")
+	}
+}
