@@ -42,8 +42,8 @@ func TestRestartInEachState(t *testing.T) {
 	t.Run("scheduled", func(t *testing.T) {
 		w := newWorldDelay(t, events.Config{}, time.Second)
 		starts := w.clock.Now().Add(5 * time.Minute)
-		e := make(t, w, "early", starts)
-		e = again(t, w, "early")
+		make(t, w, "early", starts)
+		e := again(t, w, "early")
 		if i := e.Info(); i.State != events.Scheduled || !i.StartsAt.Equal(starts) || i.Entrants != 4 {
 			t.Fatalf("after the restart: %s, starts %v, %d entrants", i.State, i.StartsAt, i.Entrants)
 		}
