@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -158,10 +159,31 @@ func (t *Table) botRand() *rand.Rand {
 	return t.rng
 }
 
+// expertRand is the expert bots' randomness: its own, from crypto/rand,
+// never drawn from the source that deals the dice.
+func (t *Table) expertRand() *rand.Rand {
+	if t.expertRng == nil {
+		var seed [32]byte
+		_, _ = crand.Read(seed[:]) // crypto/rand.Read never fails
+		t.expertRng = rand.New(rand.NewChaCha8(seed))
+	}
+	return t.expertRng
+}
+
 // botMove plays the move of the built-in bot at seat: the botMove timer.
+// An expert whose strategy is not solved yet plays the move as hard, and
+// the lobby solves it meanwhile, off the table's goroutine.
 func (t *Table) botMove(actx context.Context, seat int, level ai.Level) {
 	v := t.game.g.View(seat)
-	a := ai.Decide(level, v, t.game.round(seat), t.botRand())
+	round := t.game.round(seat)
+	r := t.botRand()
+	if level == ai.Expert {
+		if key, work := ai.Pending(level, v, round); work != nil {
+			t.lobby.solveAside(key, work)
+		}
+		r = t.expertRand()
+	}
+	a := ai.DecideAtOnce(level, v, round, r)
 	a.Seat = seat
 	if err := t.apply(actx, a, nil); err != nil && !errors.Is(err, ErrUnsaved) {
 		t.lobby.log.Error("bot move refused", "table", t.name, "bot", t.game.players[seat].ID, "action", a.Kind, "err", err)

@@ -166,6 +166,10 @@ type Lobby struct {
 	opening map[string]TableRecord
 	// openingFrom is the source each table being written is opened from.
 	openingFrom map[string]string
+	// aside counts the solves running off the tables' goroutines
+	// (solveAside), and solving names them, so that one runs a key.
+	aside   sync.WaitGroup
+	solving map[any]bool
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -680,4 +684,26 @@ func (l *Lobby) Close() {
 		m.Close()
 	}
 	l.news.close()
+	l.aside.Wait()
+}
+
+// solveAside runs work (an expert bot's strategy to solve: seconds of a
+// core) on a goroutine of its own, once for a key however many tables
+// ask, none once the lobby closes; Close waits for it.
+func (l *Lobby) solveAside(key any, work func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.solving[key] {
+		return
+	}
+	if l.solving == nil {
+		l.solving = map[any]bool{}
+	}
+	l.solving[key] = true
+	l.aside.Go(func() {
+		work()
+		l.mu.Lock()
+		delete(l.solving, key)
+		l.mu.Unlock()
+	})
 }

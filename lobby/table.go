@@ -53,6 +53,7 @@ type Table struct {
 	botSeq    int
 	botTried  int             // the game seq of the last bot move tried (-1: none)
 	rng       *rand.Rand      // the built-in bots' randomness
+	expertRng *rand.Rand      // the expert bots' (expertRand)
 	driven    bool            // games start only by Deal (driven.go)
 	guests    map[string]bool // person ids seated by Deal for the running game only
 	next      nextDice        // the next game's committed seed and the seeds given for it

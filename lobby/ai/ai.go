@@ -64,10 +64,12 @@ const (
 	Easy   Level = "easy"
 	Normal Level = "normal"
 	Hard   Level = "hard"
+	// Expert plays the solved strategy of engine/solver.
+	Expert Level = "expert"
 )
 
 // Levels lists every level, weakest first.
-var Levels = []Level{Easy, Normal, Hard}
+var Levels = []Level{Easy, Normal, Hard, Expert}
 
 // ErrUnknownLevel is ParseLevel's refusal of a name that is no level.
 var ErrUnknownLevel = errors.New("ai: unknown level")
@@ -107,12 +109,14 @@ func Decide(level Level, v engine.View, round []engine.Event, r *rand.Rand) engi
 		return engine.Action{}
 	}
 	if r == nil {
-		r = rand.New(rand.NewPCG(uint64(v.Seat)<<32|uint64(v.Round), uint64(v.Claim)<<8|uint64(v.Phase)))
+		r = seeded(v)
 	}
 	var a engine.Action
 	switch level {
 	case Easy:
 		a = easy(v, r)
+	case Expert:
+		a = expert(v, round, r, true)
 	default:
 		kn, ok := levelKnobs[level]
 		if !ok {
@@ -121,6 +125,12 @@ func Decide(level Level, v engine.View, round []engine.Event, r *rand.Rand) engi
 		a = smart(v, round, r, kn(v.Options))
 	}
 	return legalize(v, a)
+}
+
+// seeded is a bot's randomness when it is given none: seeded from the
+// view, so that it still decides.
+func seeded(v engine.View) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(v.Seat)<<32|uint64(v.Round), uint64(v.Claim)<<8|uint64(v.Phase)))
 }
 
 // legalize returns a when it is legal for v, and otherwise the safest legal

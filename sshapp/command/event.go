@@ -20,7 +20,7 @@ import (
 const (
 	usageEventCreate = "event create NAME [--format arena|swiss|knockout] [--starts now|+10m|RFC3339] [--lasts 60m]" +
 		" [--rounds N] [--seats N] [OPTIONS as for table create] [--who everyone|people|bots] [--private]" +
-		" [--bots N] [--bot-level easy|normal|hard] [--night] [--json]"
+		" [--bots N] [--bot-level easy|normal|hard|expert] [--night] [--json]"
 	usageEventShow   = "event [show] NAME [--json]"
 	usageEventStart  = "event start NAME [--json]"
 	usageEventStop   = "event stop NAME [--json]"

@@ -25,7 +25,7 @@ const (
 	usageTableCreate = "table create NAME [--private] [--preset P] [--lives N] [--seats N] [--ranking R] [--no-pass]" +
 		" [--equal-claims] [--low-claim refused|loses] [--mia-penalty 1|2] [--mia-penalty-both]" +
 		" [--mia-pass off|reroll|wins] [--mia-reveal challenge|at-once] [--next-opener after-loser|loser|before-loser]" +
-		" [--end last-standing|first-out] [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard] [--json]"
+		" [--end last-standing|first-out] [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard|expert] [--json]"
 	usageTableInvite = "table invite NAME [PERSON] [--json]"
 	usageTableKick   = "table kick NAME PLAYER [--json]"
 	usageTableRules  = "table rules NAME [--seats N] [OPTIONS as for create] [--json]"

@@ -1,0 +1,129 @@
+package words
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/solver"
+)
+
+// The analysis of a finished game (engine/solver): a mark beside a move,
+// the move the solved strategy prefers, and each player's accuracy.
+
+// MoveWords is a move of the model in words, as the player facing
+// claim under ranking r makes it: "roll", "roll without looking",
+// "announce 54", "pass", "raise to 66", "challenge", "give up".
+func MoveWords(r engine.Ranking, facing engine.Value, mv solver.Move) string {
+	switch mv.Kind {
+	case solver.MoveRoll:
+		if mv.Look {
+			return "roll"
+		}
+		return "roll without looking"
+	case solver.MoveClaim:
+		return "announce " + r.Name(mv.Value)
+	case solver.MoveLowClaim:
+		return "announce less (and lose a life)"
+	case solver.MovePass:
+		if r.Compare(mv.Value, facing) == 0 {
+			return "pass"
+		}
+		return "raise to " + r.Name(mv.Value)
+	case solver.MoveChallenge:
+		if facing == engine.NoValue {
+			return "challenge before any claim"
+		}
+		return "challenge"
+	case solver.MoveGiveUp:
+		return "give up"
+	}
+	return "?"
+}
+
+// Odds is a choice's probability as a share: "87%", "<1%" for a move
+// the strategy makes, but seldom.
+func Odds(p float64) string {
+	switch {
+	case p >= 0.995:
+		return "100%"
+	case p > 0 && p < 0.005:
+		return "<1%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*p)
+}
+
+// Best is the best move of a verdict and how often the strategy makes
+// it: "best: roll (87%)".
+func Best(j solver.Judgement) string {
+	b := j.Choices[j.Best]
+	return fmt.Sprintf("best: %s (%s)", MoveWords(j.Rules.Ranking, j.Facing(), b.Move), Odds(b.Prob))
+}
+
+// Strategy lists the moves the strategy makes at a verdict's decision,
+// the likeliest first, at most n: "roll 87%, challenge 13%".
+func Strategy(j solver.Judgement, n int) string {
+	idx := make([]int, 0, len(j.Choices))
+	for i, c := range j.Choices {
+		if c.Prob >= 0.005 {
+			idx = append(idx, i)
+		}
+	}
+	for a := 1; a < len(idx); a++ { // few moves: insertion sort, the likeliest first
+		for b := a; b > 0 && j.Choices[idx[b]].Prob > j.Choices[idx[b-1]].Prob; b-- {
+			idx[b], idx[b-1] = idx[b-1], idx[b]
+		}
+	}
+	if len(idx) > n {
+		idx = idx[:n]
+	}
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		parts[k] = MoveWords(j.Rules.Ranking, j.Facing(), j.Choices[i].Move) + " " + Odds(j.Choices[i].Prob)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Lives is a number of lives given away: "0.12 lives".
+func Lives(x float64) string { return fmt.Sprintf("%.2f lives", x) }
+
+// Judged is a verdict in a line: its mark, what the move gave away and
+// the best move, "?! gave away 0.04 lives; best: roll (87%)", or only
+// "best: … " for a move that gave nothing away.
+func Judged(j solver.Judgement) string {
+	if j.Mark == solver.Good {
+		if j.Chosen == j.Best || j.Loss < 0.005 {
+			return "a best move"
+		}
+		return fmt.Sprintf("gave away %s; %s", Lives(j.Loss), Best(j))
+	}
+	return fmt.Sprintf("%s gave away %s; %s", j.Mark, Lives(j.Loss), Best(j))
+}
+
+// Marked is a line of a replay with its move's mark after it, if any.
+func Marked(line string, m solver.Mark) string {
+	if m == solver.Good {
+		return line
+	}
+	return line + " " + m.String()
+}
+
+// Accuracy is a player's moves summed up: "accuracy 87% · 0.04 lives
+// given away a move · 23 moves: 2 ?!, 1 ?, 0 ??".
+func Accuracy(s solver.Summary) string {
+	if s.Decisions == 0 {
+		return "no moves judged"
+	}
+	return fmt.Sprintf("accuracy %.0f%% · %.2f lives given away a move · %s: %d ?!, %d ?, %d ??",
+		s.Accuracy(), s.PerDecision(), Plural(s.Decisions, "1 move", "moves"),
+		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
+}
+
+// AnalysisNote says what the verdicts are and how far to trust them.
+func AnalysisNote(exact bool) string {
+	note := "Marks by the solved heads-up strategy: ?! inaccuracy, ? mistake, ?? blunder (lives given away against the best move, as the player knew the game then)."
+	if !exact {
+		note += " With more than two players, or a claim passed back twice, a verdict is an approximation."
+	}
+	return note
+}
