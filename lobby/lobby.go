@@ -152,7 +152,8 @@ type Lobby struct {
 	moves [engine.Leave + 1]atomic.Uint64 // actions applied, by kind
 	drops atomic.Uint64                   // snapshots and lobby versions replaced unread in a mailbox
 
-	dir directory // who is called what
+	dir  directory // who is called what
+	news newsroom  // who follows the lobby's news (news.go)
 
 	mu     sync.Mutex
 	tables map[string]*Table // by lower-case name
@@ -469,6 +470,7 @@ func (l *Lobby) opened(key string, rec TableRecord, host Player, stored bool) *T
 	t := startTable(l, rec, kept{next: next, from: from, byAdmin: host.Admin})
 	l.tables[key] = t
 	l.notifyLocked()
+	t.post(func(context.Context) { t.tellOpened() })
 	return t
 }
 
@@ -684,6 +686,7 @@ func (l *Lobby) Close() {
 	for m := range subs {
 		m.Close()
 	}
+	l.news.close()
 	l.aside.Wait()
 }
 

@@ -43,6 +43,7 @@ type Table struct {
 	sitters   []Player
 	game      *gameRun
 	result    *ResultInfo
+	told      told // what it last told of itself (news.go)
 	subs      map[*Subscription]struct{}
 	watchers  map[string]int // open subscriptions by person id (addSub, removeSub)
 	chat      chatLog
@@ -121,6 +122,7 @@ func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 		t.chat.add(c)
 	}
 	t.sitters = slices.Clone(rec.Seated)
+	t.knowSeats()
 	t.publishInfo()
 	go t.loop()
 	return t
@@ -845,6 +847,7 @@ func (t *Table) changed(newTurn bool) {
 		// wakes only the people at that table.
 		t.lobby.notify()
 	}
+	t.tell()
 }
 
 // arm starts the clock of the turn now open; while the table is paused

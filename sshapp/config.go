@@ -101,6 +101,17 @@ type Config struct {
 	// Judge gives the verdicts on finished games' moves, at every door
 	// (sshapp/verdict); nil: none are given.
 	Judge *verdict.Judge
+	// Alerts are the tables' hooks, the watches and the invitations to a
+	// person (sshapp/alerts), for the commands and the screens; nil: none
+	// of them. The notices need only the lobby.
+	Alerts Alerts
+}
+
+// Alerts is what the commands and the screens ask of the alerts: both
+// rooms' interfaces (*alerts.Alerts implements it).
+type Alerts interface {
+	command.Alerts
+	tui.Alerts
 }
 
 // Limits are the protections of the server. A zero field takes its

@@ -15,6 +15,13 @@ func (srv *Server) hint(s ssh.Session, flags string) string {
 	if addr == "" && s != nil && s.LocalAddr() != nil {
 		addr = s.LocalAddr().String()
 	}
+	return Hint(addr, flags)
+}
+
+// Hint is the ssh command line that reaches a server at addr ("host:port"),
+// with extra flags ("-t"): "ssh -t -p 23234 mia.example.org"; the port is
+// left out when it is 22, the host is HOST when addr has none.
+func Hint(addr, flags string) string {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		host, port = addr, ""

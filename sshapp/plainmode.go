@@ -43,6 +43,7 @@ func (srv *Server) plain(ss *session, table, event string) {
 		Terminal: ss.hasPty,
 		Bye:      ss.byeSaid,
 		Goodbye:  ss.GoodbyeReason,
+		BellOff:  func() bool { return srv.bellOff(ss) },
 		Log:      srv.log.With("key", ss.fp),
 	}, ss)
 }

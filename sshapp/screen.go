@@ -116,7 +116,32 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model
 		Log:      srv.log,
 		Season:   srv.cfg.Season,
 		Judge:    srv.cfg.Judge,
+		Alerts:   screenAlerts(srv.cfg.Alerts),
+		Bell:     func() { _, _ = io.WriteString(ss, bell) },
+		BellOff:  func() bool { return srv.bellOff(ss) },
 	})
+}
+
+// bellOff reads whether the session's person turned the bell off
+// (settings bell off), as stored now: a change from another session
+// counts at once. A read that fails rings the bell.
+func (srv *Server) bellOff(ss *session) bool {
+	ctx, cancel := context.WithTimeout(ss.Context(), 2*time.Second)
+	defer cancel()
+	p, err := srv.cfg.Storage.Players.PersonByKey(ctx, ss.fp)
+	return err == nil && p.Settings.BellOff
+}
+
+// bell is the terminal's bell (BEL), written between frames: it moves no
+// cursor and draws nothing.
+const bell = "\a"
+
+// screenAlerts is a as the screens take it: nil stays nil.
+func screenAlerts(a Alerts) tui.Alerts {
+	if a == nil {
+		return nil
+	}
+	return a
 }
 
 // gameLink is the web window's Links.Game for the table screen, nil

@@ -130,6 +130,7 @@ func New(cfg Config) (*Server, error) {
 		Web:         cfg.Web,
 		Cast:        tui.WriteCast,
 		Judge:       cfg.Judge,
+		Alerts:      commandAlerts(cfg.Alerts),
 		Bots: botline.Config{
 			Games:       cfg.Storage.Games,
 			Seats:       &srv.botSeats,
@@ -155,6 +156,14 @@ func New(cfg Config) (*Server, error) {
 	s.SubsystemHandlers = map[string]ssh.SubsystemHandler{} // no sftp
 	srv.ssh = s
 	return srv, nil
+}
+
+// commandAlerts is a as the commands take it: nil stays nil.
+func commandAlerts(a Alerts) command.Alerts {
+	if a == nil {
+		return nil
+	}
+	return a
 }
 
 // Handle adds a command to the router, or replaces the one of the same

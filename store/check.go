@@ -21,7 +21,7 @@ import (
 // exactly one of the in-progress and finished sets unless abandoned, every
 // finished game is indexed by table and player, people, keys and names
 // agree (checkPeople), the Mäxchen bots' names (checkUDPNames), what open
-// tables keep (checkKept), every tally is of the current version and of a
+// tables keep (checkKept, checkAlerts), every tally is of the current version and of a
 // person who exists (checkTallies), and every finished game has one
 // finishing number and its ratings (checkRatings). It reads in one
 // transaction and returns every
@@ -105,6 +105,7 @@ func (s *Store) Check(ctx context.Context) error {
 		errs = append(errs, checkPeople(tx)...)
 		errs = append(errs, checkUDPNames(tx)...)
 		errs = append(errs, checkKept(tx)...)
+		errs = append(errs, checkAlerts(tx)...)
 		errs = append(errs, checkTallies(tx)...)
 		errs = append(errs, checkRatings(tx, games)...)
 		for _, b := range [][]byte{bucketActive, bucketFinished} {

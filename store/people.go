@@ -38,6 +38,9 @@ type Settings struct {
 	// Plain: every session of theirs with no command, or play, is the
 	// plain, linear mode (sshapp/plain) instead of the screens.
 	Plain bool `json:"plain,omitempty"`
+	// BellOff: a notice on their screens rings no bell (settings bell
+	// off); the bell rings by default.
+	BellOff bool `json:"bell_off,omitempty"`
 }
 
 // Key is one of a person's SSH keys.

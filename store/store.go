@@ -62,6 +62,8 @@
 //	          that name (lobby/events' record, which the store keeps
 //	          without reading it); lower(name) 0x00 created(8) -> an
 //	          older, closed one whose name was used again
+//	hooks, watches, invitations: what the alerts keep of an open table
+//	          (alerts.go), made when missing, whatever the schema
 //
 // A file of an older schema is migrated on open, in one transaction
 // (migrate.go): schema 1 (people were their keys: players, fingerprint ->
@@ -276,6 +278,10 @@ func Open(path string) (*Store, error) {
 	if err := s.ensureRatings(); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open store %s: ratings: %w", path, err)
+	}
+	if err := s.ensureAlerts(); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open store %s: alerts: %w", path, err)
 	}
 	return s, nil
 }

@@ -195,10 +195,14 @@ func (s *Store) Chat(ctx context.Context, table string) ([]ChatRecord, error) {
 	return out, nil
 }
 
-// dropKept drops what a table kept besides its record (its next dice and
-// its chat): when it closes, or a new table takes its name.
+// dropKept drops what a table kept besides its record (its next dice, its
+// chat, and what the alerts kept of it): when it closes, or a new table
+// takes its name.
 func dropKept(tx *bolt.Tx, table string) error {
 	if err := tx.Bucket(bucketNextDice).Delete([]byte(fold(table))); err != nil {
+		return err
+	}
+	if err := dropAlerts(tx, table); err != nil {
 		return err
 	}
 	b := tx.Bucket(bucketChat)
@@ -217,9 +221,13 @@ func dropKept(tx *bolt.Tx, table string) error {
 }
 
 // mergeKept gives what the person from kept at open tables to the person
-// into (mergeTx): their chat lines, and the seed they gave, unless into
-// gave one at that table too (which stays).
+// into (mergeTx): their chat lines, the seed they gave, unless into gave
+// one at that table too (which stays), and their watches and invitations
+// (mergeAlerts).
 func mergeKept(tx *bolt.Tx, from, into string) error {
+	if err := mergeAlerts(tx, from, into); err != nil {
+		return err
+	}
 	dice := tx.Bucket(bucketNextDice)
 	type kv struct{ k, v []byte }
 	var puts []kv

@@ -28,6 +28,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/alerts"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/guard"
 	"github.com/mia-game/mia/sshapp/maexchen"
@@ -170,6 +171,20 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		links = webLinks
 	}
 	judge := verdict.New() // the verdicts on finished games' moves, one for every door
+	// The SSH port listens before the alerts start: their messages name
+	// it ("ssh -t -p PORT HOST play TABLE").
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	stop.push(func(context.Context) error { ln.Close(); return nil }) // (closed already if it served)
+	al, err := startAlerts(ctx, o, lob, st, ln.Addr(), webLinks, logger)
+	if err != nil {
+		return err
+	}
+	stop.push(func(context.Context) error { al.Close(); return nil })
+	stopSeasons := lob.TellSeasons(o.season)
+	stop.push(func(context.Context) error { stopSeasons(); return nil })
 	srv, err := sshapp.New(sshapp.Config{
 		HostKey: key.Signer,
 		// The store in every role; each interface is declared by its user.
@@ -183,6 +198,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		Web:       links,
 		Season:    o.season,
 		Judge:     judge,
+		Alerts:    al,
 		Limits: sshapp.Limits{Limits: guard.Limits{
 			MaxPerSource:         o.maxPerSource,
 			MaxUnauthenticated:   o.maxHandshakes,
@@ -209,7 +225,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		})
 		lg.Info("debug listening", "addr", dbg.addr.String())
 	}
-	collector := newMiaCollector(srv, lob, st)
+	collector := newMiaCollector(srv, lob, st, al)
 	if o.metrics != "" {
 		stopMetrics, err := serveMetrics(o.metrics, collector, lg)
 		if err != nil {
@@ -222,11 +238,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 			return nil
 		})
 	}
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	stop.push(func(context.Context) error { ln.Close(); return nil }) // (closed already if it served)
+
 	lg.Info("listening", "addr", ln.Addr().String(), "fingerprint", key.Fingerprint)
 	if len(o.proxyFrom) > 0 {
 		lg.Info("PROXY headers taken from", "proxies", o.proxyFrom)
@@ -281,6 +293,32 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	}
 	lg.Info("stopped")
 	return nil
+}
+
+// startAlerts starts the alerts: the server's webhooks, a table's own,
+// fed by the lobby's news. Their messages name the table's ssh command
+// line at the web window's public host (else the listening address) and
+// the SSH port, and a game's page when the web window has a public
+// address.
+func startAlerts(ctx context.Context, o options, lob *lobby.Lobby, st *store.Store, sshAddr net.Addr, links web.Links,
+	logger *log.Logger) (*alerts.Alerts, error) {
+	host, port, _ := net.SplitHostPort(reachable(sshAddr))
+	if h := publicHost(o.httpURL); h != "" {
+		host = h
+	}
+	cfg := alerts.Config{Lobby: lob, Storage: st, Hooks: o.webhooks, Secret: o.webhookSecret, Allow: o.webhookAllow,
+		Play: sshapp.Hint(net.JoinHostPort(host, port), "-t") + " play", Log: logger}
+	if o.httpURL != "" {
+		cfg.Links = links
+	}
+	al, err := alerts.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(o.webhooks) > 0 {
+		logger.WithPrefix("mia").Info("webhooks", "server", len(o.webhooks), "signed", o.webhookSecret != "", "table hooks to", o.webhookAllow.String())
+	}
+	return al, nil
 }
 
 // reachable is a listening address as a link may name it: an address

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/alerts"
 	"github.com/mia-game/mia/sshapp/web"
 	"github.com/mia-game/mia/store"
 )
@@ -28,19 +29,21 @@ type miaCollector struct {
 	srv *sshapp.Server
 	lob *lobby.Lobby
 	st  *store.Store
+	al  *alerts.Alerts
 	web atomic.Pointer[web.Server] // the web window, once it runs; nil without one
 
 	sessions, connections, unauth, handshakes, refusals, dropped *prometheus.Desc
 	tables, moves, mailboxDrops, commit                          *prometheus.Desc
 	paused, failing                                              *prometheus.Desc
 	webWatchers, webFeeds, webFrames, webDropped, webLimited     *prometheus.Desc
+	hookDeliveries, hookQueued, hooks, newsDropped               *prometheus.Desc
 }
 
-func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *miaCollector {
+func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store, al *alerts.Alerts) *miaCollector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc("mia_"+name, help, labels, nil)
 	}
-	return &miaCollector{srv: srv, lob: lob, st: st,
+	return &miaCollector{srv: srv, lob: lob, st: st, al: al,
 		sessions:     d("sessions", "Open SSH sessions by kind: screen (the game screen), bot (the bot line protocol), command.", "kind"),
 		connections:  d("connections", "Open TCP connections."),
 		unauth:       d("connections_unauthenticated", "Open TCP connections still in their handshake."),
@@ -58,13 +61,19 @@ func newMiaCollector(srv *sshapp.Server, lob *lobby.Lobby, st *store.Store) *mia
 		webFrames:    d("web_frames_total", "Table fragments the web window drew: one per snapshot of a watched table, whatever its watchers."),
 		webDropped:   d("web_watchers_dropped_total", "Web watchers dropped because their browser stopped reading."),
 		webLimited:   d("web_limited_total", "Requests and connections the web window refused by a per-address limit."),
+		hookDeliveries: d("webhook_deliveries_total", "Webhook deliveries by news type and result: ok (2xx), failed (after its retries), refused (its address refused, or a redirect not followed), dropped (its hook's queue full, or the hook paused).",
+			"type", "result"),
+		hookQueued:  d("webhook_queued", "Webhook deliveries waiting in their hooks' queues, by owner: server, table.", "owner"),
+		hooks:       d("webhooks", "Webhooks by owner (server, table) and state (active, paused).", "owner", "state"),
+		newsDropped: d("news_dropped_total", "The lobby's news a reader's queue dropped unread (the alerts', a screen's notices)."),
 	}
 }
 
 // Describe sends every metric's description.
 func (c *miaCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{c.sessions, c.connections, c.unauth, c.handshakes, c.refusals, c.dropped,
-		c.tables, c.moves, c.mailboxDrops, c.commit, c.paused, c.failing, c.webWatchers, c.webFeeds, c.webFrames, c.webDropped, c.webLimited} {
+		c.tables, c.moves, c.mailboxDrops, c.commit, c.paused, c.failing, c.webWatchers, c.webFeeds, c.webFrames, c.webDropped, c.webLimited,
+		c.hookDeliveries, c.hookQueued, c.hooks, c.newsDropped} {
 		ch <- d
 	}
 }
@@ -112,6 +121,23 @@ func (c *miaCollector) Collect(ch chan<- prometheus.Metric) {
 		buckets[b.Seconds()] = cum
 	}
 	ch <- prometheus.MustNewConstHistogram(c.commit, cl.Count, cl.Sum.Seconds(), buckets)
+	counter(c.newsDropped, c.lob.NewsStats().Dropped)
+	if c.al != nil {
+		as := c.al.Stats()
+		for kind, m := range as.Deliveries {
+			for result, n := range m {
+				counter(c.hookDeliveries, n, kind, result)
+			}
+		}
+		for owner, n := range as.Queued {
+			gauge(c.hookQueued, float64(n), owner)
+		}
+		for owner, m := range as.Hooks {
+			for state, n := range m {
+				gauge(c.hooks, float64(n), owner, state)
+			}
+		}
+	}
 	if w := c.web.Load(); w != nil {
 		ws := w.Stats()
 		gauge(c.webWatchers, float64(ws.Watchers))

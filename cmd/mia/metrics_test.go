@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,8 +47,10 @@ func scrape(t *testing.T, addr string) map[string]float64 {
 // moves, the store's commits; off unless --metrics-addr is given.
 func TestMetrics(t *testing.T) {
 	t.Parallel()
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer hook.Close()
 	logs, stop := runInProcess(t, map[string]string{"MIA_DATA": filepath.Join(t.TempDir(), "data"), "MIA_LOG_FORMAT": "json",
-		"MIA_BOT_DELAY": "10ms"}, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
+		"MIA_BOT_DELAY": "10ms"}, "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--webhook", hook.URL)
 	addr, _ := logs.address(t)
 	var maddr string
 	select {
@@ -64,9 +67,11 @@ func TestMetrics(t *testing.T) {
 	// A person on the game screen.
 	screen := openScreen(t, c)
 	waitUntil(t, 10*time.Second, "the screen", func() bool { return strings.Contains(screen.String(), "lazy") })
-	waitUntil(t, 30*time.Second, "moves and a finished game", func() bool {
+	waitUntil(t, 30*time.Second, "moves and a finished game, told to the webhook", func() bool {
 		m := scrape(t, maddr)
-		return m[`mia_moves_total{kind="roll"}`] > 0 && m[`mia_moves_total{kind="challenge"}`] > 0
+		return m[`mia_moves_total{kind="roll"}`] > 0 && m[`mia_moves_total{kind="challenge"}`] > 0 &&
+			m[`mia_webhook_deliveries_total{result="ok",type="table.opened"}`] == 2 &&
+			m[`mia_webhook_deliveries_total{result="ok",type="game.ended"}`] >= 1
 	})
 	m := scrape(t, maddr)
 	for series, check := range map[string]func(float64) bool{
@@ -85,6 +90,10 @@ func TestMetrics(t *testing.T) {
 		`mia_mailbox_drops_total`:                      func(v float64) bool { return v >= 0 },
 		`mia_tables_paused`:                            func(v float64) bool { return v == 0 },
 		`go_goroutines`:                                func(v float64) bool { return v > 0 },
+		`mia_webhooks{owner="server",state="active"}`:  func(v float64) bool { return v == 1 },
+		`mia_webhooks{owner="table",state="active"}`:   func(v float64) bool { return v == 0 },
+		`mia_webhook_queued{owner="server"}`:           func(v float64) bool { return v >= 0 },
+		`mia_news_dropped_total`:                       func(v float64) bool { return v == 0 },
 	} {
 		v, ok := m[series]
 		if !ok || !check(v) {

@@ -18,6 +18,7 @@ import (
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp"
+	"github.com/mia-game/mia/sshapp/alerts"
 	sshcmd "github.com/mia-game/mia/sshapp/command"
 	"github.com/mia-game/mia/sshapp/maexchen"
 )
@@ -59,6 +60,11 @@ type options struct {
 	httpAddr string
 	httpURL  string        // the public base of its links, "" for none
 	season   rating.Period // how the boards are cut into seasons
+	// The alerts (sshapp/alerts): the server's webhooks, what signs them,
+	// and where a table's own hook may go.
+	webhooks      []alerts.ServerHook
+	webhookSecret string
+	webhookAllow  alerts.Allow
 }
 
 // count reads the number of a flag, at least least and at most a million.
@@ -115,6 +121,17 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	botTablesHere := fs.String("max-bot-tables-per-address", def("MIA_MAX_BOT_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxBotTablesPerSource)), "tables filled with built-in bots only from one address at once, whatever its keys; 0 for no cap (MIA_MAX_BOT_TABLES_PER_ADDRESS)")
 	botTables := fs.String("max-bot-tables", def("MIA_MAX_BOT_TABLES", strconv.Itoa(lobby.DefaultMaxBotTables)), "tables of built-in bots only the server runs at once, admins' aside; 0 for no cap (MIA_MAX_BOT_TABLES)")
 	botIdle := fs.String("bot-table-idle", def("MIA_BOT_TABLE_IDLE", lobby.DefaultBotTableIdle.String()), "how long a table of bots only plays on while nobody has it open before it rests (until someone opens it); admins' tables play on; 0: never rests (MIA_BOT_TABLE_IDLE)")
+	var hookURLs, hookFormats []string
+	fs.Func("webhook", "send the news of public tables to this URL (more than once: each URL; MIA_WEBHOOK: comma-separated)", func(v string) error {
+		hookURLs = append(hookURLs, v)
+		return nil
+	})
+	fs.Func("webhook-format", "the format of the --webhook of the same place: json, slack or ntfy (once: every hook's; MIA_WEBHOOK_FORMAT: comma-separated; default json)", func(v string) error {
+		hookFormats = append(hookFormats, v)
+		return nil
+	})
+	hookSecret := fs.String("webhook-secret", def("MIA_WEBHOOK_SECRET", ""), "sign the server's webhooks' deliveries with this secret: X-Mia-Signature-256 (MIA_WEBHOOK_SECRET)")
+	hookAllow := fs.String("webhook-allow", def("MIA_WEBHOOK_ALLOW", ""), "hosts a table's own hook may go to (table hook): names, *.example.org, addresses and CIDR networks, comma-separated; loopback, link-local and private addresses only where a listed network holds them; none if empty (MIA_WEBHOOK_ALLOW)")
 	eventsMine := fs.String("max-events-per-person", def("MIA_MAX_EVENTS_PER_PERSON", strconv.Itoa(events.DefaultMaxPerPerson)), "events not closed one person may host, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_PERSON)")
 	eventsHere := fs.String("max-events-per-address", def("MIA_MAX_EVENTS_PER_ADDRESS", strconv.Itoa(events.DefaultMaxPerSource)), "events not closed made from one address (an IPv6 /64), whatever its keys; admins, loopback and --penalty-exempt sources are exempt; 0 for no cap (MIA_MAX_EVENTS_PER_ADDRESS)")
 	sessions := fs.String("max-sessions-per-person", def("MIA_MAX_SESSIONS_PER_PERSON", strconv.Itoa(lim.MaxSessionsPerPerson)), "sessions one person may hold open at once (screens, bots, commands), every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_SESSIONS_PER_PERSON)")
@@ -210,6 +227,13 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	if o.maexchenNameHold == 0 {
 		o.maexchenNameHold = -1 // the gateway's zero is its default
 	}
+	if o.webhooks, err = serverHooks(hookURLs, hookFormats, env); err != nil {
+		return options{}, &usageError{err}
+	}
+	o.webhookSecret = *hookSecret
+	if o.webhookAllow, err = alerts.ParseAllow(*hookAllow); err != nil {
+		return options{}, &usageError{fmt.Errorf("webhook-allow: %w", err)}
+	}
 	if o.season, err = rating.ParsePeriod(strings.TrimSpace(*season)); err != nil {
 		return options{}, &usageError{fmt.Errorf("season %q: want monthly, weekly or off", *season)}
 	}
@@ -255,4 +279,50 @@ func checkHTTPURL(raw, addr string) (string, error) {
 		return "", fmt.Errorf("http url %q: the web window is served at the root of its address: give only the scheme and the host", raw)
 	}
 	return strings.TrimRight(raw, "/"), nil
+}
+
+// serverHooks are the server's webhooks of --webhook and --webhook-format
+// (else MIA_WEBHOOK and MIA_WEBHOOK_FORMAT, comma-separated): the Nth
+// format is the Nth URL's; one format is every URL's; none is json.
+func serverHooks(urls, formats []string, env func(string) string) ([]alerts.ServerHook, error) {
+	split := func(s string) []string {
+		var out []string
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if len(urls) == 0 {
+		urls = split(env("MIA_WEBHOOK"))
+	}
+	if len(formats) == 0 {
+		formats = split(env("MIA_WEBHOOK_FORMAT"))
+	}
+	switch {
+	case len(urls) == 0 && len(formats) == 0:
+		return nil, nil
+	case len(urls) == 0:
+		return nil, errors.New("a webhook format without a webhook: give --webhook URL")
+	}
+	if len(formats) > 1 && len(formats) != len(urls) {
+		return nil, fmt.Errorf("%d webhook formats for %d webhooks: give one format for all, or one for each", len(formats), len(urls))
+	}
+	hooks := make([]alerts.ServerHook, len(urls))
+	for i, u := range urls {
+		f := alerts.JSON
+		if len(formats) > 0 {
+			var err error
+			if f, err = alerts.ParseFormat(formats[min(i, len(formats)-1)]); err != nil {
+				return nil, fmt.Errorf("webhook format %q: want json, slack or ntfy", formats[min(i, len(formats)-1)])
+			}
+		}
+		pu, err := url.Parse(u)
+		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.User != nil {
+			return nil, fmt.Errorf("webhook %q: want an http:// or https:// URL with a host", u)
+		}
+		hooks[i] = alerts.ServerHook{URL: u, Format: f}
+	}
+	return hooks, nil
 }

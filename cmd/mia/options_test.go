@@ -14,7 +14,17 @@ import (
 
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/alerts"
 )
+
+func mustAllow(t *testing.T, s string) alerts.Allow {
+	t.Helper()
+	a, err := alerts.ParseAllow(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
 
 func TestParseOptions(t *testing.T) {
 	t.Parallel()
@@ -177,6 +187,29 @@ func TestParseOptions(t *testing.T) {
 		{name: "bad format", args: []string{"--log-format", "xml"}, wantErr: "log format"},
 		{name: "bad bot delay", args: []string{"--bot-delay", "soon"}, wantErr: "bot delay"},
 		{name: "negative bot delay", env: map[string]string{"MIA_BOT_DELAY": "-1s"}, wantErr: "bot delay"},
+		{
+			name: "webhooks, a format each",
+			args: []string{"--webhook", "https://hooks.slack.com/services/T/B/x", "--webhook-format", "slack", "--webhook", "https://ntfy.sh/mia",
+				"--webhook-format", "NTFY", "--webhook-secret", "s3cret", "--webhook-allow", "hooks.example.org, 10.0.0.0/8"},
+			env: map[string]string{"MIA_WEBHOOK": "https://ignored.example", "MIA_WEBHOOK_SECRET": "env"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				webhooks:      []alerts.ServerHook{{URL: "https://hooks.slack.com/services/T/B/x", Format: alerts.Slack}, {URL: "https://ntfy.sh/mia", Format: alerts.Ntfy}},
+				webhookSecret: "s3cret", webhookAllow: mustAllow(t, "hooks.example.org,10.0.0.0/8")},
+		},
+		{
+			name: "webhooks from the environment, one format for all",
+			env: map[string]string{"MIA_WEBHOOK": "https://a.example/h, http://b.example:8080/h", "MIA_WEBHOOK_FORMAT": "slack",
+				"MIA_WEBHOOK_SECRET": "env", "MIA_WEBHOOK_ALLOW": "*.example.org"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				webhooks:      []alerts.ServerHook{{URL: "https://a.example/h", Format: alerts.Slack}, {URL: "http://b.example:8080/h", Format: alerts.Slack}},
+				webhookSecret: "env", webhookAllow: mustAllow(t, "*.example.org")},
+		},
+		{name: "a webhook that is no URL", args: []string{"--webhook", "hooks.example.org"}, wantErr: `webhook "hooks.example.org": want an http:// or https:// URL`},
+		{name: "a webhook of no format", args: []string{"--webhook", "https://a.example", "--webhook-format", "xml"}, wantErr: `webhook format "xml"`},
+		{name: "webhook formats to count", args: []string{"--webhook", "https://a.example", "--webhook-format", "json", "--webhook-format", "slack"},
+			wantErr: "2 webhook formats for 1 webhooks"},
+		{name: "a webhook format alone", args: []string{"--webhook-format", "json"}, wantErr: "a webhook format without a webhook"},
+		{name: "a bad allow-list", args: []string{"--webhook-allow", "10.0.0.0/99"}, wantErr: "webhook-allow: --webhook-allow takes"},
 		{name: "unknown flag", args: []string{"--port", "22"}, wantErr: "unknown flag --port (mia --help lists the flags)"},
 		{name: "flag without its value", args: []string{"--addr"}, wantErr: "flag --addr needs a value"},
 		{name: "stray argument", args: []string{"serve"}, wantErr: "unexpected argument"},

@@ -7,7 +7,9 @@
 // engine/fair, to verify a game's dice, and engine/rating), store (record types: its storage
 // comes through the Players, Records and Backups interfaces of its
 // Config), store/lobbystore (the history filter of the lobby's access
-// rule) and sshapp/botline; never sshapp, sshapp/tui or sshapp/maexchen.
+// rule), sshapp/botline and sshapp/alerts (its types: the alerts come
+// through the Alerts interface of its Config); never sshapp, sshapp/tui or
+// sshapp/maexchen.
 package command
 
 import (
@@ -160,6 +162,10 @@ type Config struct {
 	// Judge gives the verdicts on finished games' moves (replay, stats);
 	// nil: none are given.
 	Judge *verdict.Judge
+	// Alerts are the tables' hooks, the watches and the invitations to a
+	// person (sshapp/alerts); nil: table hook, table watch and table
+	// invite NAME PERSON are refused.
+	Alerts Alerts
 }
 
 // WebLinks are the web window's addresses, as the commands print them.

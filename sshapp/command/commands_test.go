@@ -38,7 +38,7 @@ func TestRouter(t *testing.T) {
 	ann, nameless := h.person("ann"), h.key("nameless")
 	runSteps(t, h, []step{
 		{"help lists every command", ann, []string{"help"}, ExitOK,
-			[]string{"table create|invite|kick|rules|close|link NAME", "replay GAME", "Exit status: 0 done, 1 refused", "ssh -t -p 23234 mia.test"}, nil},
+			[]string{"table create|invite|kick|rules|close|link|hook|watch NAME", "replay GAME", "Exit status: 0 done, 1 refused", "ssh -t -p 23234 mia.test"}, nil},
 		{"help of one command", ann, []string{"help", "table"}, ExitOK, []string{"table create", "--turn-seconds"}, nil},
 		{"help of no command", ann, []string{"help", "dance"}, ExitUsage, nil, []string{`mia: no command "dance"`}},
 		{"help with a flag", ann, []string{"help", "--all"}, ExitUsage, nil, []string{"usage"}},

@@ -31,6 +31,13 @@ var settingsTable = []setting{
 		Get: func(s store.Settings) bool { return s.Plain },
 		Set: func(s *store.Settings, on bool) { s.Plain = on },
 	},
+	{
+		Name: "bell",
+		Says: "a bell (BEL) with each notice on your screens: your game starts, your turn at a table you do not have " +
+			"open, an invitation, a seat free at a table you watch; off, the notice shows without it",
+		Get: func(s store.Settings) bool { return !s.BellOff },
+		Set: func(s *store.Settings, on bool) { s.BellOff = !on },
+	},
 }
 
 // settingsCommand is `settings [NAME on|off]`.

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestSettingsCommand: each setting of the table is listed, off at first;
+// TestSettingsCommand: each setting of the table is listed, as it is at
+// first;
 // on and off are stored with the person (every key of theirs reads them)
 // and the session's person follows; a wrong name or value, or a key that
 // is nobody's yet, changes nothing.
@@ -29,7 +30,7 @@ func TestSettingsCommand(t *testing.T) {
 		t.Errorf("the session's person after settings plain on: %+v", r.session.player.Settings)
 	}
 	h.run(fresh(), "settings").expect(t, ExitOK, []string{"plain on"}, nil)
-	for _, bad := range [][]string{{"plain"}, {"plain", "maybe"}, {"bell", "on"}, {"plain", "on", "now"}} {
+	for _, bad := range [][]string{{"plain"}, {"plain", "maybe"}, {"sound", "on"}, {"plain", "on", "now"}} {
 		h.run(fresh(), append([]string{"settings"}, bad...)...).expect(t, ExitUsage, nil, []string{"usage"})
 	}
 	h.run(nameless, "settings", "plain", "on").expect(t, ExitRefused, nil, []string{"choose a name first"})
@@ -43,4 +44,27 @@ func TestSettingsCommand(t *testing.T) {
 		t.Fatalf("settings --json: %v, %s", err, r.stdout)
 	}
 	h.run(ann, "help", "settings").expect(t, ExitOK, []string{"usage:", "settings [NAME on|off]", "plain", "screen readers"}, nil)
+}
+
+// TestBellSetting: the bell is on at first; settings bell off keeps it off
+// for every key of the person's (store.Settings.BellOff), on again after.
+func TestBellSetting(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ann := h.person("ann")
+	h.run(ann, "settings").expect(t, ExitOK, []string{"bell on", "a bell (BEL) with each notice"}, nil)
+	h.run(ann, "settings", "bell", "off").expect(t, ExitOK, []string{"bell is off now."}, nil)
+	p, err := h.st.Person(context.Background(), ann.ID)
+	if err != nil || !p.Settings.BellOff || p.Settings.Plain {
+		t.Fatalf("stored %+v %v", p.Settings, err)
+	}
+	var doc map[string]bool
+	r := h.run(who{Key: ann.Key, Person: p}, "settings", "--json")
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc["bell"] || doc["plain"] {
+		t.Fatalf("settings --json: %v, %s", err, r.stdout)
+	}
+	h.run(ann, "settings", "bell", "on").expect(t, ExitOK, []string{"bell is on now."}, nil)
+	if p, _ := h.st.Person(context.Background(), ann.ID); p.Settings.BellOff {
+		t.Fatal("bell on left it off")
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/ident"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -25,7 +26,7 @@ const (
 		" [--equal-claims] [--low-claim refused|loses] [--mia-penalty 1|2] [--mia-penalty-both]" +
 		" [--mia-pass off|reroll|wins] [--mia-reveal challenge|at-once] [--next-opener after-loser|loser|before-loser]" +
 		" [--end last-standing|first-out] [--turn-seconds N] [--bots N] [--bot-level easy|normal|hard|expert] [--json]"
-	usageTableInvite = "table invite NAME [--json]"
+	usageTableInvite = "table invite NAME [PERSON] [--json]"
 	usageTableKick   = "table kick NAME PLAYER [--json]"
 	usageTableRules  = "table rules NAME [--seats N] [OPTIONS as for create] [--json]"
 	usageTableClose  = "table close NAME [--json]"
@@ -45,16 +46,18 @@ func levelNames() []string {
 	return names
 }
 
-var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose, usageTableLink}
+var tableUsages = []string{usageTableCreate, usageTableInvite, usageTableKick, usageTableRules, usageTableClose, usageTableLink,
+	usageTableHook, usageTableWatch}
 
-// tableCommand is `table create|invite|kick|rules|close|link`.
+// tableCommand is `table create|invite|kick|rules|close|link|hook|watch`.
 var tableCommand = Command{
-	Name:    "table",
-	Args:    "create|invite|kick|rules|close|link NAME [OPTIONS]",
-	Summary: "hosts a table, invites to a private one, removes a member, changes the rules, closes it, links it on the web",
-	JSON:    true,
-	More:    tableHelp,
-	Run:     runTable,
+	Name: "table",
+	Args: "create|invite|kick|rules|close|link|hook|watch NAME [OPTIONS]",
+	Summary: "hosts a table, invites to it, removes a member, changes the rules, closes it, links it on the web," +
+		" sends its news to a webhook; watch: be told when a seat is free",
+	JSON: true,
+	More: tableHelp,
+	Run:  runTable,
 }
 
 // tableHelp is `help table`: each subcommand, and the options of create
@@ -88,6 +91,10 @@ func runTable(ctx context.Context, c *Call) int {
 		return runTableClose(ctx, c, args)
 	case "link":
 		return runTableLink(ctx, c, args)
+	case "hook":
+		return runTableHook(ctx, c, args)
+	case "watch":
+		return runTableWatch(ctx, c, args)
 	}
 	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", echo(sub))
 	for _, u := range tableUsages {
@@ -103,6 +110,7 @@ type TableDoc struct {
 	Code    string    `json:"code,omitempty"`    // invite
 	Expires time.Time `json:"expires,omitzero"`  // invite
 	Join    string    `json:"join,omitempty"`    // invite: the command the invited player runs
+	Invited string    `json:"invited,omitempty"` // invite PERSON: who was told
 	Removed string    `json:"removed,omitempty"` // kick: who
 	Closed  bool      `json:"closed,omitempty"`  // close
 	URL     string    `json:"url,omitempty"`     // link: the table's web address
@@ -274,29 +282,59 @@ func runTableInvite(ctx context.Context, c *Call, args []string) int {
 	if err != nil {
 		return ExitUsage
 	}
-	if len(rest) != 1 {
-		return c.usageError(fs, "table invite takes one NAME")
+	if len(rest) < 1 || len(rest) > 2 {
+		return c.usageError(fs, "table invite takes a table NAME, and the PERSON to tell")
 	}
 	t, info, ok := c.openTable(rest[0])
 	if !ok {
 		return ExitRefused
 	}
-	code, err := newInviteCode()
-	if err != nil {
-		return c.fail("make an invite code", err)
+	var who target
+	if len(rest) == 2 {
+		if !c.needAlerts() {
+			return ExitRefused
+		}
+		if who, ok = c.person(ctx, rest[1]); !ok {
+			return ExitRefused
+		}
+		if !ident.HasKeys(who.ID) {
+			return c.Refuse("%s is a bot: only a person with keys is told of an invitation", who.shown())
+		}
 	}
-	expires := c.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
-	if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
-		return c.fail("save the invite", err)
+	doc := TableDoc{Table: docOf(info)}
+	if info.Private || who.ID == "" {
+		code, err := newInviteCode()
+		if err != nil {
+			return c.fail("make an invite code", err)
+		}
+		expires := c.cfg.Now().Add(InviteTTL).UTC().Truncate(time.Second)
+		if err := t.Invite(ctx, c.lobbyPlayer(), code, expires); err != nil {
+			return c.fail("save the invite", err)
+		}
+		c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Person.ID)
+		doc.Code, doc.Expires, doc.Join = code, expires, c.Hint("join "+info.Name+" "+code)
+	} else if info.HostID != c.Person.ID && !c.Admin {
+		// A public table needs no code; telling people of it is its host's.
+		return c.fail("invite", lobby.ErrNotHost)
 	}
-	c.cfg.Log.Info("invite made", "table", info.Name, "by", c.Person.ID)
-	join := c.Hint("join " + info.Name + " " + code)
+	if who.ID != "" {
+		if err := c.cfg.Alerts.Invite(ctx, c.lobbyPlayer(), t, who.ID, doc.Code, doc.Expires); err != nil {
+			return c.fail("deliver the invite", err)
+		}
+		doc.Invited = who.shown()
+		c.cfg.Log.Info("invite delivered", "table", info.Name, "by", c.Person.ID, "to", who.ID)
+	}
 	if c.JSON {
-		return c.WriteJSON(TableDoc{Table: docOf(info), Code: code, Expires: expires, Join: join})
+		return c.WriteJSON(doc)
 	}
-	fmt.Fprintf(c.Stdout, "Invite code for %s: %s\n", info.Name, code)
-	fmt.Fprintf(c.Stdout, "It works once, for one key, until %s. The invited player runs:\n  %s\n",
-		expires.Format("2006-01-02 15:04 UTC"), join)
+	if doc.Code != "" {
+		fmt.Fprintf(c.Stdout, "Invite code for %s: %s\n", info.Name, doc.Code)
+		fmt.Fprintf(c.Stdout, "It works once, for one key, until %s. The invited player runs:\n  %s\n",
+			doc.Expires.Format("2006-01-02 15:04 UTC"), doc.Join)
+	}
+	if doc.Invited != "" {
+		writeWrapped(c.Stdout, "", "  ", fmt.Sprintf("%s was told, on any screen of theirs, and finds the invitation in the lobby's list, where enter takes it.", doc.Invited))
+	}
 	return ExitOK
 }
 

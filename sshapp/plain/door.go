@@ -35,6 +35,9 @@ type door struct {
 	muted bool     // chat lines are not said
 	quit  bool
 
+	notices *lobby.Queue[lobby.News] // the person's notices (notice.go)
+	went    *lobby.News              // the last notice said: go goes there
+
 	naming bool        // a key that is nobody's yet: asked for a name
 	lob    *lobbyRoom  // in the lobby
 	at     *tableRoom  // at a table
@@ -89,8 +92,13 @@ func (d *door) run() {
 	default:
 		d.first()
 	}
+	d.follow()
+	defer d.unfollow()
 	for !d.quit {
-		var subReady, subDone, lobbyReady, evReady, evDone <-chan struct{}
+		var subReady, subDone, lobbyReady, evReady, evDone, noticed <-chan struct{}
+		if d.notices != nil {
+			noticed = d.notices.Ready()
+		}
 		if d.ev != nil {
 			evReady, evDone = d.ev.att.Ready(), d.ev.att.Done()
 		}
@@ -123,6 +131,8 @@ func (d *door) run() {
 			d.ev.seated(d)
 		case <-evDone:
 			d.ev.ended(d)
+		case <-noticed:
+			d.heard()
 		case <-d.ticked:
 			if d.at != nil {
 				d.at.tick(d)
@@ -297,6 +307,8 @@ func (d *door) global(said, text string) bool {
 	case "quit", "exit", "bye":
 		d.say("Goodbye." + d.keptSeat())
 		d.quit = true
+	case "go":
+		d.goThere()
 	case "more":
 		if len(d.more) == 0 {
 			d.say("There is no more to say.")
@@ -392,6 +404,7 @@ func (d *door) name(text, said string) {
 	d.naming = false
 	d.me.ID = id
 	d.say("You are " + named + ".")
+	d.follow()
 	if d.cfg.Lobby == nil {
 		d.say("This server has no tables to play at. Its lists work: say help.")
 		return
@@ -422,7 +435,7 @@ func (d *door) help() {
 	lines = append(lines,
 		"Events: events (the list, numbered), event and a name (its standings), event join and a name (to enter it: you are seated while you follow it here), event leave and a name, leave event (stop following it).")
 	lines = append(lines,
-		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, more (the rest of a long list), mute chat, unmute chat, quit.")
+		"Anywhere: history, replay and a game's number, stats, leaderboard, settings, go (to the last notice's table), more (the rest of a long list), mute chat, unmute chat, quit.")
 	d.say(lines...)
 }
 

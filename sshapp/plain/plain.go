@@ -61,6 +61,9 @@ type Config struct {
 	// Goodbye is why. Nil: never.
 	Bye     <-chan struct{}
 	Goodbye func() string
+	// BellOff, when set, reports whether the person turned the bell off
+	// (settings bell off): a notice is then said without its BEL.
+	BellOff func() bool
 	// Log receives the door's logs.
 	Log *log.Logger
 	// Clock times the turn clock's thresholds and the lines held while a

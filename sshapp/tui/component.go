@@ -275,6 +275,7 @@ type goTo struct {
 	to     screenID
 	table  string    // screenTable: the table to open; history and stats: the "this table" view
 	sit    bool      // screenTable: sit down too
+	invite *string   // screenTable: an invitation taken: its code ("" for a public table's)
 	game   string    // screenReplay: the game
 	back   Component // screenReplay: the list to go back to; nil: the lobby
 	status string    // screenLobby and screenEvent: a status line

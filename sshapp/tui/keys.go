@@ -11,6 +11,7 @@ import (
 type lobbyKeys struct {
 	Up, Down, Open, New, Chat, Help, Quit key.Binding
 	History, Stats                        key.Binding // the records screens
+	Watch                                 key.Binding // be told when a seat is free (with the alerts)
 }
 
 func makeLobbyKeys() lobbyKeys {
@@ -25,17 +26,18 @@ func makeLobbyKeys() lobbyKeys {
 
 		History: key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "history")),
 		Stats:   key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "stats")),
+		Watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch: told of a free seat")),
 	}
 }
 
 // ShortHelp is the lobby's help bar.
 func (k lobbyKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.New, k.Chat, k.History, k.Stats, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.New, k.Chat, k.History, k.Stats, k.Help, k.Quit, k.Watch}
 }
 
 // FullHelp is the lobby's full help.
 func (k lobbyKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.New, k.Chat}, {k.History, k.Stats}, {k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.New, k.Chat, k.Watch}, {k.History, k.Stats}, {k.Help, k.Quit}}
 }
 
 // formKeys are the create-table form's bindings.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,22 +22,28 @@ import (
 // the lobby's changes while it shows, and posts chat lines itself.
 type lobbyScreen struct {
 	frame
-	box    *lobby.Mailbox[int] // the lobby's change signals; nil once left
-	evBox  *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
-	events []events.Info       // the events listed first: running, to start, over
-	tables []lobby.TableInfo
-	chat   []lobby.ChatLine
-	cursor int
-	list   []string // the rows in sight, drawn (a viewport draws them and is dropped)
-	top    int      // the first row in sight
-	talk   []string // the lobby chat's lines in sight, drawn
-	listH  int
-	chatH  int
-	say    *chatInput // the lobby chat line; nil until first used (sayLine)
-	status string
-	isErr  bool
-	have   bool // the first list of tables arrived
-	keys   lobbyKeys
+	box   *lobby.Mailbox[int] // the lobby's change signals; nil once left
+	evBox *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
+	// events are listed first (running, to start); then the person's
+	// invitations, then the tables (the cursor runs over all three);
+	// watching the tables they watch (w), by lower-case name
+	events     []events.Info
+	invites    []lobby.News
+	watching   map[string]bool
+	alertsHave bool // the first read of them came (or there are no alerts)
+	tables     []lobby.TableInfo
+	chat       []lobby.ChatLine
+	cursor     int
+	list       []string // the rows in sight, drawn (a viewport draws them and is dropped)
+	top        int      // the first row in sight
+	talk       []string // the lobby chat's lines in sight, drawn
+	listH      int
+	chatH      int
+	say        *chatInput // the lobby chat line; nil until first used (sayLine)
+	status     string
+	isErr      bool
+	have       bool // the first list of tables arrived
+	keys       lobbyKeys
 	// the season line: the season running and the last one's champion
 	season     seasonInfo
 	seasonHave bool
@@ -51,9 +58,12 @@ type saidMsg struct {
 
 func newLobbyScreen(c *common, status string, isErr bool) *lobbyScreen {
 	m := &lobbyScreen{frame: frame{c: c}, status: status, isErr: isErr, keys: newLobbyKeys()}
+	m.keys.Watch.SetEnabled(c.cfg.Alerts != nil)
+	m.alertsHave = c.cfg.Alerts == nil
 	m.shown, m.resized = m.helpKeys, m.layout
-	// The keys wait for the first list of tables, which they move in.
-	m.ready = func() bool { return m.have }
+	// The keys wait for the first list of tables and of invitations,
+	// which they move in.
+	m.ready = func() bool { return m.have && m.alertsHave }
 	m.leaves = func(k tea.KeyMsg) bool { return key.Matches(k, m.keys.Quit) }
 	return m
 }
@@ -70,13 +80,14 @@ func (m *lobbyScreen) sayLine() *chatInput {
 	return m.say
 }
 
-// Init follows the lobby, and reads the season line.
+// Init follows the lobby, and reads the season line, the watches and the
+// invitations.
 func (m *lobbyScreen) Init() tea.Cmd {
 	m.box = m.c.cfg.Lobby.Subscribe()
 	if reg := m.c.cfg.Events; reg != nil {
 		m.evBox = reg.Subscribe()
 	}
-	return tea.Batch(m.wait(), m.loadSeason())
+	return tea.Batch(m.wait(), m.loadSeason(), m.loadAlerts())
 }
 
 // eventsMsg carries the list of events after a change, or the
@@ -232,7 +243,7 @@ func lobbyColumns(w int) (nameW, rulesW int) {
 // was most of what a lobby screen cost.
 func (m *lobbyScreen) drawList() {
 	s := m.c.s
-	n := len(m.events) + len(m.tables) // the events' rows first, then the tables'
+	n := m.rows() // the events' rows first, then the invitations', then the tables'
 	if n == 0 {
 		m.top = 0
 		m.list = s.rowLines(m.w, m.listH, []string{s.Subtle.Render(fit("    No tables yet: press n to open one.", m.w))})
@@ -257,52 +268,128 @@ func (m *lobbyScreen) drawList() {
 			row = "  ★  " + fit(name(e.Name), nameW) + " " + fit(name(e.Host), lobbyHostW) + " " +
 				fit(fmt.Sprintf("%d in", e.Entrants), lobbySeatsW) + " " + fit("event", lobbyStateW) + " " +
 				fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
+		} else if j := i - len(m.events); j < len(m.invites) {
+			inv := m.invites[j]
+			row = s.Info.Render(fit("  ✉  "+fit(name(inv.Table), nameW)+" "+fit(name(m.c.cfg.Lobby.Name(inv.By)), lobbyHostW)+" invites you · enter: join", m.w))
 		} else {
-			t := m.tables[i-len(m.events)]
+			t := m.tables[j-len(m.invites)]
 			lock := "  "
 			if t.Private {
 				lock = "🔒"
 			}
-			row = "  " + lock + " " + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
+			mark := " "
+			if m.watching[strings.ToLower(t.Name)] {
+				mark = "•" // watched: told when a seat is free
+			}
+			row = "  " + lock + mark + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
 				fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(shortRules(t.Rules), rulesW)
 		}
 		if i == m.cursor {
-			row = s.Selected.Render(fit("›"+row[1:], m.w))
+			row = s.Selected.Render(fit("›"+ansi.Strip(row)[len(" "):], m.w))
 		}
 		rows = append(rows, row)
 	}
 	m.list = s.rowLines(m.w, m.listH, rows)
 }
 
-// selected is the table under the cursor, if a table is.
-func (m *lobbyScreen) selected() (lobby.TableInfo, bool) {
-	if i := m.cursor - len(m.events); i >= 0 && i < len(m.tables) {
-		return m.tables[i], true
-	}
-	return lobby.TableInfo{}, false
+// alertsLoaded answers loadAlerts.
+type alertsLoaded struct {
+	watching []string
+	invites  []lobby.News
+	err      error
 }
 
-// setTables replaces the list, keeping the selected table selected.
-func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
-	sel, had := m.selected()
-	m.tables = ts
-	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(ts)-1))
-	for i, t := range ts {
-		if had && t.Name == sel.Name {
-			m.cursor = len(m.events) + i
-		}
+// watchedMsg answers w: the table now watched (on) or not.
+type watchedMsg struct {
+	table string
+	on    bool
+	err   error
+}
+
+// loadAlerts reads the tables the person watches and their invitations;
+// nil without the alerts.
+func (m *lobbyScreen) loadAlerts() tea.Cmd {
+	al, p := m.c.cfg.Alerts, m.c.cfg.Player
+	if al == nil {
+		return nil
 	}
+	return ask(m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		w, err := al.Watches(ctx, p)
+		if err != nil {
+			return alertsLoaded{err: err}
+		}
+		inv, err := al.Invitations(ctx, p.ID)
+		return alertsLoaded{watching: w, invites: inv, err: err}
+	})
+}
+
+// toggleWatch watches the table, or stops watching it.
+func (m *lobbyScreen) toggleWatch(table string) tea.Cmd {
+	al, p, on := m.c.cfg.Alerts, m.c.cfg.Player, !m.watching[strings.ToLower(table)]
+	return ask(m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		if on {
+			_, err := al.Watch(ctx, p, table)
+			return watchedMsg{table: table, on: true, err: err}
+		}
+		return watchedMsg{table: table, on: false, err: al.Unwatch(ctx, p, table)}
+	})
+}
+
+// selected is the row under the cursor: an invitation, or a table (nil
+// both when there are no rows, or an event is).
+func (m *lobbyScreen) selected() (*lobby.News, *lobby.TableInfo) {
+	switch i := m.cursor - len(m.events); {
+	case i < 0:
+	case i < len(m.invites):
+		return &m.invites[i], nil
+	case i-len(m.invites) < len(m.tables):
+		return nil, &m.tables[i-len(m.invites)]
+	}
+	return nil, nil
+}
+
+// rows is how many rows the list has: the events, the invitations, then
+// the tables.
+func (m *lobbyScreen) rows() int { return len(m.events) + len(m.invites) + len(m.tables) }
+
+// setTables replaces the list, keeping the selected row selected.
+func (m *lobbyScreen) setTables(ts []lobby.TableInfo) {
+	m.setRowsKeeping(func() { m.tables = ts })
 }
 
 // setEvents replaces the events listed (those running and to start; an
-// event over is left to the events command), keeping the table selected
+// event over is left to the events command), keeping the row selected
 // selected.
 func (m *lobbyScreen) setEvents(list []events.Info) {
-	sel, had := m.selected()
-	m.events = slices.DeleteFunc(list, func(e events.Info) bool { return e.State == events.Over || e.State == events.Closed })
-	m.cursor = clamp(m.cursor, 0, max(0, len(m.events)+len(m.tables)-1))
+	m.setRowsKeeping(func() {
+		m.events = slices.DeleteFunc(list, func(e events.Info) bool { return e.State == events.Over || e.State == events.Closed })
+	})
+}
+
+// setRowsKeeping changes the rows (change), keeping the row selected
+// selected (an invitation or a table).
+func (m *lobbyScreen) setRowsKeeping(change func()) {
+	inv, tbl := m.selected()
+	var invTable, tblName string
+	if inv != nil {
+		invTable = inv.Table
+	}
+	if tbl != nil {
+		tblName = tbl.Name
+	}
+	change()
+	m.cursor = clamp(m.cursor, 0, max(0, m.rows()-1))
 	for i, t := range m.tables {
-		if had && t.Name == sel.Name {
+		if tbl != nil && t.Name == tblName {
+			m.cursor = len(m.events) + len(m.invites) + i
+		}
+	}
+	for i, n := range m.invites {
+		if inv != nil && n.Table == invTable {
 			m.cursor = len(m.events) + i
 		}
 	}
@@ -335,6 +422,40 @@ func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.seasonAsk = false
 		if msg.err == nil {
 			m.season, m.seasonHave = msg.info, true
+		}
+	case alertsLoaded:
+		first := !m.alertsHave
+		m.alertsHave = true
+		if msg.err != nil {
+			m.setStatus(m.c.said("read your watches and invitations", msg.err), true)
+		} else {
+			m.setRowsKeeping(func() {
+				m.invites = msg.invites
+				m.watching = make(map[string]bool, len(msg.watching))
+				for _, w := range msg.watching {
+					m.watching[strings.ToLower(w)] = true
+				}
+			})
+			if first {
+				m.cursor = 0 // nothing chosen yet: the first row, an invitation if one waits
+			}
+		}
+		cmd = m.release(m.key)
+	case invitedMsg:
+		cmd = m.loadAlerts()
+	case watchedMsg:
+		switch {
+		case msg.err != nil:
+			m.setStatus(m.c.said("watch the table", msg.err), true)
+		case msg.on:
+			if m.watching == nil {
+				m.watching = map[string]bool{}
+			}
+			m.watching[strings.ToLower(msg.table)] = true
+			m.setStatus("watching "+name(msg.table)+": you will be told when a seat is free (w again: stop)", false)
+		default:
+			delete(m.watching, strings.ToLower(msg.table))
+			m.setStatus("no longer watching "+name(msg.table), false)
 		}
 	case lobbyClosedMsg:
 		if msg.box == m.box && m.box != nil {
@@ -385,17 +506,27 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			m.cursor--
 		}
 	case key.Matches(msg, m.keys.Down):
-		if m.cursor < len(m.events)+len(m.tables)-1 {
+		if m.cursor < m.rows()-1 {
 			m.cursor++
 		}
 	case key.Matches(msg, m.keys.Open):
 		if m.cursor < len(m.events) {
 			return m.c.nav.goTo(goTo{to: screenEvent, event: m.events[m.cursor].Name})
 		}
-		if t, ok := m.selected(); ok {
-			return m.c.nav.goTo(goTo{to: screenTable, table: t.Name})
+		inv, tbl := m.selected()
+		switch {
+		case inv != nil:
+			code := inv.Code
+			return m.c.nav.goTo(goTo{to: screenTable, table: inv.Table, invite: &code})
+		case tbl != nil:
+			return m.c.nav.goTo(goTo{to: screenTable, table: tbl.Name})
 		}
 		m.setStatus("no table to open: press n to create one", true)
+	case key.Matches(msg, m.keys.Watch):
+		if _, tbl := m.selected(); tbl != nil {
+			return m.toggleWatch(tbl.Name)
+		}
+		m.setStatus("no table to watch", true)
 	case key.Matches(msg, m.keys.New):
 		return m.c.nav.goTo(goTo{to: screenForm})
 	case key.Matches(msg, m.keys.History), key.Matches(msg, m.keys.Stats):
@@ -404,8 +535,8 @@ func (m *lobbyScreen) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		table := "" // the selected table, for the "this table" views
-		if t, ok := m.selected(); ok {
-			table = t.Name
+		if _, tbl := m.selected(); tbl != nil {
+			table = tbl.Name
 		}
 		if key.Matches(msg, m.keys.History) {
 			return m.c.nav.goTo(goTo{to: screenHistory, table: table})

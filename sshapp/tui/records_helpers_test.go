@@ -148,7 +148,7 @@ func bluffGame(t testing.TB, st *store.Store, table string, start time.Time, a, 
 // run runs cmd and every command it leads to through m, synchronously,
 // as a program would (batches are run one by one; Quit ends it). It is
 // for the records screens' loads: a command that waits for the lobby
-// would block it.
+// would block it, and the root's wait for notices is left out.
 func run(m *Model, cmd tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
@@ -158,7 +158,7 @@ func run(m *Model, cmd tea.Cmd) {
 			continue
 		}
 		switch msg := c().(type) {
-		case nil:
+		case nil, followingMsg: // (the notices' wait would block)
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case tea.QuitMsg:

@@ -26,6 +26,7 @@ func (c *common) open(g goTo) Component {
 	case screenTable:
 		t := newTableScreen(c, g.table, g.sit)
 		t.event = g.event
+		t.invite = g.invite
 		return t
 	case screenEvent:
 		return newEventScreen(c, g.event, g.status, g.isErr)

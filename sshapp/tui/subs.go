@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -99,6 +100,30 @@ func openTable(l *lobby.Lobby, p lobby.Player, name string, sit bool) tea.Cmd {
 			msg.sitErr = t.Sit(ctx, p)
 		}
 		return msg
+	}
+}
+
+// takeInvitation spends an invitation to the table of that name (joins a
+// private table with its code), then opens it as open does. An
+// invitation the table no longer takes is dropped all the same: the
+// table says why it does not open.
+func takeInvitation(l *lobby.Lobby, al Alerts, p lobby.Player, name, code string, open tea.Cmd) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		var err error
+		if code != "" {
+			if _, err = l.Redeem(ctx, p, name, code); errors.Is(err, lobby.ErrMember) {
+				err = nil
+			}
+		}
+		if al != nil {
+			_ = al.DropInvitation(ctx, p.ID, name) // spent, or no longer good
+		}
+		if err != nil {
+			return openedMsg{err: err}
+		}
+		return open()
 	}
 }
 

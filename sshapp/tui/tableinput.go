@@ -26,6 +26,7 @@ type tableScreen struct {
 	frame
 	name    string
 	sitDown bool                // sit down once the table is open
+	invite  *string             // an invitation to take first: its code ("" for a public table's)
 	table   *lobby.Table        // nil until open
 	sub     *lobby.Subscription // the table's snapshots; nil once left
 	left    bool                // another screen shows
@@ -133,8 +134,15 @@ func typing(line *chatInput) bool { return line != nil && line.typing }
 
 // Init opens the table (and sits down, if asked).
 func (m *tableScreen) Init() tea.Cmd {
-	return ask(m, openTable(m.c.cfg.Lobby, m.c.cfg.Player, m.name, m.sitDown))
+	open := openTable(m.c.cfg.Lobby, m.c.cfg.Player, m.name, m.sitDown)
+	if m.invite != nil {
+		open = takeInvitation(m.c.cfg.Lobby, m.c.cfg.Alerts, m.c.cfg.Player, m.name, *m.invite, open)
+	}
+	return ask(m, open)
 }
+
+// showsTable is the table the screen shows: notices of it are not shown.
+func (m *tableScreen) showsTable() string { return m.name }
 
 // Leave closes the table's subscription.
 func (m *tableScreen) Leave() tea.Cmd {

@@ -17,6 +17,8 @@ package tui
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -98,6 +100,14 @@ type Config struct {
 	// screen) and a coached table's verdicts on the person's own moves;
 	// nil: none are given.
 	Judge *verdict.Judge
+	// Alerts are the tables the person watches (w in the lobby) and their
+	// invitations (the lobby's list); nil: neither.
+	Alerts Alerts
+	// Bell rings the terminal's bell once (a BEL written to the session,
+	// between frames); nil: no bell. BellOff, when set, reports whether
+	// the person turned the bell off (settings bell off).
+	Bell    func()
+	BellOff func() bool
 }
 
 // GoodbyeMsg tells the screens that the server is ending the session (a
@@ -116,6 +126,13 @@ type Model struct {
 	width  int
 	height int
 	fatal  string // the goodbye, which leaves nothing else to show
+	// the person's notices (notice.go): the news addressed to them, and
+	// the one shown
+	notices   *lobby.Queue[lobby.News]
+	notice    *notice
+	noticeGen int
+	gone      chan struct{} // closed as the program quits: the notice's timer ends
+	goneOnce  sync.Once
 }
 
 // New returns the root model of one session. The caller runs it with
@@ -130,7 +147,7 @@ func New(cfg Config) tea.Model {
 	if s == nil {
 		s = NewStyles(cfg.Renderer)
 	}
-	m := &Model{c: &common{cfg: cfg, s: s, visited: map[string]bool{}}, width: cfg.Width, height: cfg.Height}
+	m := &Model{c: &common{cfg: cfg, s: s, visited: map[string]bool{}}, width: cfg.Width, height: cfg.Height, gone: make(chan struct{})}
 	m.c.nav = m
 	return m
 }
@@ -144,11 +161,17 @@ func (m *Model) Init() tea.Cmd {
 	return m.goTo(m.c.first())
 }
 
+// The root follows the person's notices from the first screen shown with
+// a name (goTo).
+
 // Close ends the subscriptions the model still holds. It is for the caller
 // once the program has stopped (it must not run beside Update); quitting
 // with q has done it already.
 func (m *Model) Close() {
 	m.c.letGo(nil)
+	if cmd := m.unfollow(); cmd != nil {
+		cmd()
+	}
 	if m.cur == nil {
 		return
 	}
@@ -161,7 +184,7 @@ func (m *Model) Close() {
 func (m *Model) goTo(g goTo) tea.Cmd {
 	next := m.c.open(g)
 	leave := m.show(next)
-	return tea.Batch(leave, next.Init())
+	return tea.Batch(leave, next.Init(), m.follow())
 }
 
 // backTo shows again a screen shown before.
@@ -176,6 +199,9 @@ func (m *Model) show(s Component) tea.Cmd {
 	}
 	m.c.letGo(s)
 	m.cur = s
+	if ts, ok := s.(tableShower); ok && m.notice != nil && strings.EqualFold(ts.showsTable(), m.notice.news.Table) {
+		m.notice = nil // the table it tells of is in front of them now (an event took them there)
+	}
 	m.resize()
 	return leave
 }
@@ -187,7 +213,7 @@ func (m *Model) quit() tea.Cmd {
 	if m.cur != nil {
 		leave = m.cur.Leave()
 	}
-	return tea.Sequence(leave, tea.Quit)
+	return tea.Sequence(leave, m.unfollow(), tea.Quit)
 }
 
 // size is the size the screens draw in: the window's, at most
@@ -233,6 +259,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.fatal = "goodbye"
 		}
 		return m, m.quit()
+	case followingMsg:
+		if msg.q != m.notices {
+			return m, nil
+		}
+		return m, waitNotices(m.c.cfg.Lobby, msg.q, m.c.cfg.Done)
+	case noticesMsg:
+		return m, m.heard(msg)
+	case noticeOverMsg:
+		if m.notice != nil && m.notice.gen == msg.gen {
+			m.notice = nil
+		}
+		return m, nil
+	case noticeTickMsg:
+		if m.notice != nil && m.notice.gen == msg.gen {
+			return m, m.noticeTimer(time.Second, noticeTickMsg(msg))
+		}
+		return m, nil
 	}
 	if m.cur == nil {
 		return m, nil
@@ -267,6 +310,9 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	if m.fatal != "" || m.cur == nil {
 		return nil
+	}
+	if cmd, ok := m.noticeKey(msg); ok {
+		return cmd
 	}
 	if m.tooSmall() {
 		// The screen is not shown: its keys would act unseen. q still quits.
@@ -350,7 +396,7 @@ func (m *Model) View() string {
 	if m.cur == nil {
 		return ""
 	}
-	return m.cur.View()
+	return m.withNotice(m.cur.View())
 }
 
 // sizeNotice is the whole screen when the window cannot hold the layout:
@@ -362,6 +408,9 @@ func (m *Model) sizeNotice(w, h int) string {
 		if news := n.notice(); news != "" {
 			msg = m.c.s.Turn.Render(cut(news, min(w, MaxWidth))) + "\n\n" + msg
 		}
+	}
+	if m.notice != nil {
+		msg = m.noticeLine(min(w, MaxWidth)) + "\n\n" + msg
 	}
 	return m.c.s.r.Place(min(w, MaxWidth), min(h, MaxHeight), lipgloss.Center, lipgloss.Center, msg)
 }

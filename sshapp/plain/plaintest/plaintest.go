@@ -19,16 +19,16 @@ import (
 // Forbidden finds in what a plain session received anything the plain
 // mode never writes: an escape sequence (cursor movement, erasing, the
 // alternate screen, colour), another control character but the line
-// ends and the tab, box drawing, block elements and geometric shapes,
-// symbols and dingbats (hearts, dice), braille, emoji. It is "" when
-// there is none.
+// ends, the tab and the bell (BEL: a notice's, which moves nothing), box
+// drawing, block elements and geometric shapes, symbols and dingbats
+// (hearts, dice), braille, emoji. It is "" when there is none.
 func Forbidden(b []byte) string {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		switch {
 		case r == 0x1b:
 			return fmt.Sprintf("an escape sequence at byte %d: %q", i, b[i:min(len(b), i+8)])
-		case r < 0x20 && r != '\n' && r != '\r' && r != '\t', r == 0x7f:
+		case r < 0x20 && r != '\n' && r != '\r' && r != '\t' && r != '\a', r == 0x7f:
 			return fmt.Sprintf("the control character %U at byte %d", r, i)
 		case r >= 0x2500 && r <= 0x27bf:
 			return fmt.Sprintf("drawing or a symbol %q (%U) at byte %d", r, r, i)
