@@ -39,11 +39,9 @@ func runReplay(ctx context.Context, c *Call) int {
 	if !ok {
 		return code
 	}
-	wait := verdict.Wait
-	if c.JSON {
-		wait = 0 // a document the same whenever it is asked for: it waits for every verdict
-	}
-	a, judged := c.verdicts(ctx, g, evs, wait)
+	// Both wait a bounded time, well inside the command's own bound: a
+	// rule set's first solve may take minutes.
+	a, judged := c.verdicts(ctx, g, evs, verdict.Wait)
 	switch {
 	case c.JSON:
 		if err := verdict.Doc(g, evs, a).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
