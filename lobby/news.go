@@ -117,6 +117,7 @@ type NewsEvent struct {
 	Ends     time.Time     // a running arena's end of seating
 	Entrants int           // how many entered (not those who left)
 	Points   int           // event.ended: the champion's points
+	Bot      bool          // event.ended: the champion is a bot
 }
 
 // NewsSeat is a seat in a game's news.

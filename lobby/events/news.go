@@ -45,7 +45,7 @@ func (e *Event) tellEnded(info *Info) {
 	e.rec.Untold = false
 	n := newsOf(&e.rec, lobby.NewsEventEnded, e.reg.cfg.Clock.Now())
 	if c := info.Champion; c != nil {
-		n.Winner, n.Event.Points = c.ID, c.Points
+		n.Winner, n.Event.Points, n.Event.Bot = c.ID, c.Points, c.Bot
 	}
 	e.reg.cfg.Lobby.Publish(n)
 	e.after(timerSave, 0, func(actx context.Context) { e.save(actx) })

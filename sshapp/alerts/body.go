@@ -138,6 +138,7 @@ type DocChampion struct {
 	Name   string `json:"name"`
 	Rating string `json:"rating,omitempty"`
 	Points *int   `json:"points,omitempty"`
+	Bot    bool   `json:"bot,omitempty"`
 }
 
 // DocEvent is an event in a Doc (event.opened, event.started,
@@ -197,7 +198,7 @@ func (a *Alerts) doc(n lobby.News) Doc {
 			Seats: n.Seats, Rounds: ev.Rounds, Lasts: int(ev.Lasts / time.Second), Rules: words.RulesSummary(n.Rules),
 			Entrants: ev.Entrants, StartsAt: ev.StartsAt.UTC(), Ends: ev.Ends.UTC()}
 		if n.Winner != "" {
-			d.Event.Champion = &DocChampion{Name: a.lob.Name(n.Winner), Points: &ev.Points}
+			d.Event.Champion = &DocChampion{Name: a.lob.Name(n.Winner), Points: &ev.Points, Bot: ev.Bot}
 		}
 		if a.cfg.Play != "" && n.Kind != lobby.NewsEventEnded {
 			d.Play = a.cfg.Play + " --event " + ev.Name
@@ -266,7 +267,7 @@ func (a *Alerts) line(n lobby.News) string {
 			}
 			champion := ""
 			if n.Winner != "" {
-				champion = a.lob.Name(n.Winner)
+				champion = words.Label(a.lob.Name(n.Winner), ev.Bot)
 			}
 			return words.EventEnded(ev.Name, champion, ev.Points, ev.Entrants)
 		}

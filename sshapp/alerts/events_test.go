@@ -90,9 +90,9 @@ func TestEventNews(t *testing.T) {
 	}
 	ended := doc("event.ended")
 	champion := e.lob.Name(cup.Champion.ID)
-	if c := ended.Event.Champion; c == nil || c.Name != champion || c.Points == nil || *c.Points != cup.Champion.Points ||
+	if c := ended.Event.Champion; c == nil || c.Name != champion || !c.Bot || c.Points == nil || *c.Points != cup.Champion.Points ||
 		ended.Play != "" || ended.URL != "https://mia.example.org/events/cup" ||
-		!strings.HasPrefix(ended.Text, "The event cup is over: "+champion+" is its champion, with ") {
+		!strings.HasPrefix(ended.Text, "The event cup is over: "+champion+" [bot] is its champion, with ") {
 		t.Errorf("event.ended %+v %+v", ended, ended.Event.Champion)
 	}
 	var msg struct{ Text string }
