@@ -24,7 +24,7 @@ type Event struct {
 	name      string
 	source    string // where it was made from (the caps by source), never stored
 	host      string // its host's person id
-	reqs      chan *request
+	reqs      chan *lobby.Request
 	wake      chan struct{}
 	quit      chan struct{}
 	stopOnce  sync.Once
@@ -67,7 +67,7 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Event{
 		reg: r, name: rec.Name, source: source, host: rec.Host,
-		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		reqs: make(chan *lobby.Request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		ctx: ctx, cancelCtx: cancel,
 		rec: rec, results: map[string]Result{}, pending: map[string]bool{}, ratings: map[string]rating.Rating{},
 		present: map[string]int{}, atts: map[*Attendance]struct{}{}, watchers: map[*lobby.Mailbox[Info]]struct{}{},
