@@ -59,6 +59,9 @@ const (
 	// NewsSeatFree: a table the person asked to be told about has a seat
 	// free (Taken of Seats).
 	NewsSeatFree NewsKind = "seat.free"
+	// NewsEventCalls: an event the person entered began while they are
+	// not at it: it seats them once they are (Event).
+	NewsEventCalls NewsKind = "event.calls"
 	// NewsHookPaused: a webhook of the person's table failed for an hour
 	// and is paused (Detail: its host).
 	NewsHookPaused NewsKind = "hook.paused"
@@ -68,7 +71,7 @@ const (
 // addressed to: followers of all the news never hear it.
 func (k NewsKind) Personal() bool {
 	switch k {
-	case NewsTurn, NewsInvited, NewsSeatFree, NewsHookPaused:
+	case NewsTurn, NewsInvited, NewsSeatFree, NewsHookPaused, NewsEventCalls:
 		return true
 	}
 	return false
@@ -458,6 +461,8 @@ func (l *Lobby) Noticed(n News, started bool, now time.Time) string {
 		return words.SeatFree(n.Table, n.Taken, n.Seats)
 	case n.Kind == NewsHookPaused:
 		return words.HookPaused(n.Table, n.Detail)
+	case n.Kind == NewsEventCalls && n.Event != nil:
+		return words.EventCalls(n.Event.Name)
 	}
 	return string(n.Kind) + " · " + words.Clean(n.Table, MaxNameLen)
 }

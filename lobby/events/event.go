@@ -413,7 +413,7 @@ func (e *Event) begin(actx context.Context) {
 		e.freeSince[id] = e.reg.cfg.Clock.Now()
 	}
 	e.reg.log.Info("event started", "event", e.name, "format", e.rec.Format, "entrants", len(e.rec.Entrants))
-	e.tell(lobby.NewsEventStarted)
+	e.tellStarted()
 	e.save(actx)
 }
 

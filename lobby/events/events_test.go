@@ -494,3 +494,47 @@ func TestPersonRestsAfterAGame(t *testing.T) {
 	}
 	w.step(e, 10*time.Second, 10*time.Minute, "a table of bots after bob's game", bots)
 }
+
+// TestEventCallsWhoIsNotThere: as an event begins, the people who entered
+// and are not at it are called (event.calls, to them only): it seats only
+// those there. One at it, and its bots, are not called.
+func TestEventCallsWhoIsNotThere(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host, ann, bob := w.person("host"), w.person("ann"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "cup", Seats: 2, Rules: quick(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{ann, bob} {
+		if err := e.Join(ctx, p, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	att, err := e.Attend(ctx, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	annHears, bobHears := w.lob.Notices(ann.ID), w.lob.Notices(bob.ID)
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-bobHears.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("bob, not at the event, was not called")
+	}
+	got := bobHears.Take()
+	if len(got) != 1 || got[0].Kind != lobby.NewsEventCalls || got[0].Event == nil || got[0].Event.Name != "cup" {
+		t.Fatalf("bob heard %+v", got)
+	}
+	if said := w.lob.Noticed(got[0], false, w.clock.Now()); said != "The event cup has begun: you are seated once you are at it" {
+		t.Fatalf("the notice says %q", said)
+	}
+	for _, n := range annHears.Take() {
+		if n.Kind == lobby.NewsEventCalls {
+			t.Fatal("ann, at the event, was called")
+		}
+	}
+}

@@ -10,11 +10,13 @@ import (
 
 // The events' news goes out through the lobby's one door (Lobby.Publish),
 // beside the tables': event.opened as an event is made, event.started as
-// it begins, event.ended once it came to its end and its standings are
-// final. Of a private event it reaches whom the event admits only, as a
-// private table's news does (the server's webhooks hear none of it). An
-// entrant seated at one of its tables hears that table's own news (a game
-// of theirs started), as at any table.
+// it begins (and event.calls to the people who entered and are not at
+// it: it seats only those there), event.ended once it came to its end
+// and its standings are final. Of a private event it reaches whom the
+// event admits only, as a private table's news does (the server's
+// webhooks hear none of it). An entrant seated at one of its tables
+// hears that table's own news (a game of theirs started), as at any
+// table.
 
 // newsOf is news of kind k about the event of record r, as it is now.
 func newsOf(r *Record, k lobby.NewsKind, now time.Time) lobby.News {
@@ -30,9 +32,21 @@ func newsOf(r *Record, k lobby.NewsKind, now time.Time) lobby.News {
 	return n
 }
 
-// tell publishes news of kind k about the event (in the actor).
-func (e *Event) tell(k lobby.NewsKind) {
-	e.reg.cfg.Lobby.Publish(newsOf(&e.rec, k, e.reg.cfg.Clock.Now()))
+// tellStarted publishes event.started, and calls the people who entered
+// and are not at it (event.calls): it seats only those who are.
+func (e *Event) tellStarted() {
+	now := e.reg.cfg.Clock.Now()
+	calls := newsOf(&e.rec, lobby.NewsEventCalls, now)
+	for _, en := range e.rec.Entrants {
+		if !en.Left && !en.Bot && !en.Door && e.present[en.ID] == 0 {
+			calls.To = append(calls.To, en.ID)
+		}
+	}
+	news := []lobby.News{newsOf(&e.rec, lobby.NewsEventStarted, now)}
+	if len(calls.To) > 0 {
+		news = append(news, calls)
+	}
+	e.reg.cfg.Lobby.Publish(news...)
 }
 
 // tellEnded publishes event.ended once the event's end is yet to be told

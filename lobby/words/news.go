@@ -96,6 +96,12 @@ func YourTurn(table string, left time.Duration) string {
 	return fmt.Sprintf("Your turn at %s · %ds left", nm(table), int((left+time.Second-1)/time.Second))
 }
 
+// EventCalls: "The event cup has begun: you are seated once you are at
+// it".
+func EventCalls(event string) string {
+	return fmt.Sprintf("The event %s has begun: you are seated once you are at it", nm(event))
+}
+
 // InvitedYou: "alice invites you to den".
 func InvitedYou(by, table string) string {
 	return fmt.Sprintf("%s invites you to %s", nm(by), nm(table))

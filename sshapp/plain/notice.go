@@ -93,6 +93,10 @@ func (d *door) noticeLine(n lobby.News, started bool, now time.Time) string {
 // joins a private table with its code first.
 func (d *door) goThere() {
 	n := d.went
+	if n != nil && n.Event != nil {
+		d.sayEvent(n.Event.Name, true)
+		return
+	}
 	if n == nil || n.Table == "" {
 		d.say("There is no notice to go to.")
 		return
