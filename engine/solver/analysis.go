@@ -92,6 +92,13 @@ func (a Analysis) Of(seq int) (Decision, bool) {
 // verdict. Strategies not solved yet are solved (For), which takes
 // seconds the first time.
 func Analyse(opts engine.Options, players int, events []engine.Event) (Analysis, error) {
+	return analyse(opts, players, events, true)
+}
+
+// analyse is Analyse; without table, decisions at three or more are
+// judged in lives as heads-up ones (the judgement before the
+// continuation model, kept for comparison in tests).
+func analyse(opts engine.Options, players int, events []engine.Event, table bool) (Analysis, error) {
 	if _, err := engine.Replay(opts, players, events, nil); err != nil {
 		return Analysis{}, fmt.Errorf("analyse: %w", err)
 	}
@@ -110,6 +117,9 @@ func Analyse(opts engine.Options, players int, events []engine.Event) (Analysis,
 				seen = append(seen, r.Redacted(seat))
 			}
 			sit, err := Read(opts, lives, seen, seat)
+			if !table {
+				sit.table = nil
+			}
 			if err == nil {
 				var s *Strategy
 				if s, err = For(sit.Rules); err != nil {

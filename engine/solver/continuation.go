@@ -190,4 +190,3 @@ func (st *Strengths) Source(how string) ([]byte, error) {
 
 // Embedded is the continuation model the verdicts use.
 func Embedded() Strengths { return strengths }
-

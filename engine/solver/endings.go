@@ -138,4 +138,3 @@ func (s *Strategy) Endings(sit Situation) ([]Ending, error) {
 	}
 	return s.endingOf(i, k, s.options(i, k)), nil
 }
-

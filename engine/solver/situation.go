@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -21,6 +22,11 @@ type Situation struct {
 	// Exact reports that the model is the game here: two players, and
 	// the claim passed back at most once since the roll (README.md).
 	Exact bool
+	// At a last-standing table of three or more alive: the lives by
+	// seat, the seat deciding, its opponent in the model, and the next
+	// living seat after it, who faces what it hands on (table.go).
+	table             []int
+	seat, other, next int
 }
 
 // Read places the decision of seat, whose turn it is, in the model.
@@ -34,7 +40,9 @@ type Situation struct {
 // player), placed by who knows the dice: the seat if it rolled them, the
 // claimant if they did, and if neither did (the claim was passed on by
 // a player who never saw them), as if the player who rolled them had
-// announced the claim. Such a situation is never Exact.
+// announced the claim. Such a situation is never Exact; under `end
+// last-standing` its moves are worth the change they make to the seat's
+// chance of winning the game (table.go), else lives as heads-up.
 func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Situation, error) {
 	if len(round) == 0 || round[0].Type != engine.EvRound {
 		return Situation{}, fmt.Errorf("%w: the round's events start with its round event", ErrNoDecision)
@@ -107,6 +115,15 @@ func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Sit
 		return Situation{}, err
 	}
 	sit := Situation{Rules: r, Exact: living == 2}
+	if living > 2 && opts.End != engine.FirstOut {
+		sit.table, sit.seat, sit.other, sit.next = slices.Clone(lives), seat, other, other
+		for i := 1; i < len(lives); i++ {
+			if s := (seat + i) % len(lives); lives[s] > 0 {
+				sit.next = s
+				break
+			}
+		}
+	}
 	st := state{mover: me, look: looked}
 	switch {
 	case roller < 0 && claimer < 0:
