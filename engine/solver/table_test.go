@@ -150,3 +150,62 @@ func TestFitStrengths(t *testing.T) {
 		t.Errorf("the fit depends on the samples' order")
 	}
 }
+
+// TestTableWeighsWhoseLife: at a table of three, seat 1 faces seat 0's
+// opening claim of 53 (close to even heads-up: lift or roll on). The
+// same round (the caps the same) is judged by whose lives are at stake:
+// lifting the cup risks the claimant's, rolling on the next player's.
+// With the claimant the strongest rival, lifting is worth more against
+// rolling than with the next player the strongest; the lowest claim's
+// challenge, which always loses, is worth exactly a life of one's own.
+func TestTableWeighsWhoseLife(t *testing.T) {
+	o := noPass()
+	round := []engine.Event{{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Looked: true}, {Type: engine.EvClaim, Seat: 0, Value: 53}}
+	edge := func(lives []int) (lift, roll float64) {
+		sit, err := Read(o, lives, round, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := For(sit.Rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := s.Choices(sit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			switch {
+			case c.Move.Kind == MoveChallenge:
+				lift = c.Value
+			case c.Move.Kind == MoveRoll && c.Move.Look:
+				roll = c.Value
+			}
+		}
+		return lift, roll
+	}
+	sl, sr := edge([]int{6, 4, 2}) // the claimant strong, the next player weak
+	wl, wr := edge([]int{2, 4, 6}) // the other way round
+	t.Logf("claimant 6, next 2: lift %.3f, roll %.3f; claimant 2, next 6: lift %.3f, roll %.3f", sl, sr, wl, wr)
+	if sl-sr <= wl-wr {
+		t.Errorf("lifting against rolling: %.3f with the claimant strong, %.3f with the next player strong", sl-sr, wl-wr)
+	}
+	claims := o.Ranking.Claims()
+	low := []engine.Event{{Type: engine.EvRound, Round: 1, Opener: 0},
+		{Type: engine.EvRoll, Seat: 0, Looked: true}, {Type: engine.EvClaim, Seat: 0, Value: claims[len(claims)-1]}}
+	for _, lives := range [][]int{{6, 4, 2}, {1, 1, 1}, {3, 1, 5, 2, 6}} {
+		sit, err := Read(o, lives, low, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := For(sit.Rules)
+		j, err := s.Judge(sit, engine.Action{Kind: engine.Challenge, Seat: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := j.Choices[j.Chosen].Value; math.Abs(v+1) > 1e-9 || j.Mark != Blunder {
+			t.Errorf("lives %v: the lowest claim's challenge is worth %v, marked %q", lives, v, j.Mark)
+		}
+	}
+}
