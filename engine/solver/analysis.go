@@ -92,13 +92,18 @@ func (a Analysis) Of(seq int) (Decision, bool) {
 // verdict. Strategies not solved yet are solved (For), which takes
 // seconds the first time.
 func Analyse(opts engine.Options, players int, events []engine.Event) (Analysis, error) {
+	return analyse(opts, players, events, false)
+}
+
+// AnalyseByWinChance is Analyse with every decision at a last-standing
+// table of three or more alive judged by the player's chance of winning
+// the game (Situation.ByWinChance, table.go). The verdicts shown are
+// Analyse's: README.md says what this one was measured to say.
+func AnalyseByWinChance(opts engine.Options, players int, events []engine.Event) (Analysis, error) {
 	return analyse(opts, players, events, true)
 }
 
-// analyse is Analyse; without table, decisions at three or more are
-// judged in lives as heads-up ones (the judgement before the
-// continuation model, kept for comparison in tests).
-func analyse(opts engine.Options, players int, events []engine.Event, table bool) (Analysis, error) {
+func analyse(opts engine.Options, players int, events []engine.Event, byWin bool) (Analysis, error) {
 	if _, err := engine.Replay(opts, players, events, nil); err != nil {
 		return Analysis{}, fmt.Errorf("analyse: %w", err)
 	}
@@ -117,8 +122,8 @@ func analyse(opts engine.Options, players int, events []engine.Event, table bool
 				seen = append(seen, r.Redacted(seat))
 			}
 			sit, err := Read(opts, lives, seen, seat)
-			if !table {
-				sit.table = nil
+			if byWin {
+				sit = sit.ByWinChance()
 			}
 			if err == nil {
 				var s *Strategy

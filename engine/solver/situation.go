@@ -27,6 +27,7 @@ type Situation struct {
 	// living seat after it, who faces what it hands on (table.go).
 	table             []int
 	seat, other, next int
+	byWin             bool // its moves valued by the win chance (ByWinChance)
 }
 
 // Read places the decision of seat, whose turn it is, in the model.
@@ -40,9 +41,9 @@ type Situation struct {
 // player), placed by who knows the dice: the seat if it rolled them, the
 // claimant if they did, and if neither did (the claim was passed on by
 // a player who never saw them), as if the player who rolled them had
-// announced the claim. Such a situation is never Exact; under `end
-// last-standing` its moves are worth the change they make to the seat's
-// chance of winning the game (table.go), else lives as heads-up.
+// announced the claim. Such a situation is never Exact; its moves are
+// worth lives as heads-up (ByWinChance: by the seat's chance of winning
+// the game instead).
 func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Situation, error) {
 	if len(round) == 0 || round[0].Type != engine.EvRound {
 		return Situation{}, fmt.Errorf("%w: the round's events start with its round event", ErrNoDecision)
@@ -183,6 +184,15 @@ func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Sit
 	}
 	sit.st = st
 	return sit, nil
+}
+
+// ByWinChance is the situation with its moves valued by the change they
+// make to the player's chance of winning the game (table.go), at a
+// last-standing table of three or more alive; any other situation as it
+// is (heads-up, or first-out: lives).
+func (s Situation) ByWinChance() Situation {
+	s.byWin = s.table != nil
+	return s
 }
 
 // Dice is the rank's value of the dice the player saw, NoValue if none.

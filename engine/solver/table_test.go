@@ -33,9 +33,7 @@ func TestEndingsAddUp(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					hu := d.Situation
-					hu.table = nil
-					cs, err := s.Choices(hu)
+					cs, err := s.Choices(d.Situation)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -153,7 +151,8 @@ func TestFitStrengths(t *testing.T) {
 
 // TestTableWeighsWhoseLife: at a table of three, seat 1 faces seat 0's
 // opening claim of 53 (close to even heads-up: lift or roll on). The
-// same round (the caps the same) is judged by whose lives are at stake:
+// same round (the caps the same) is judged by the win chance
+// (ByWinChance) by whose lives are at stake:
 // lifting the cup risks the claimant's, rolling on the next player's.
 // With the claimant the strongest rival, lifting is worth more against
 // rolling than with the next player the strongest; the lowest claim's
@@ -171,7 +170,7 @@ func TestTableWeighsWhoseLife(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cs, err := s.Choices(sit)
+		cs, err := s.Choices(sit.ByWinChance())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +199,7 @@ func TestTableWeighsWhoseLife(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := For(sit.Rules)
-		j, err := s.Judge(sit, engine.Action{Kind: engine.Challenge, Seat: 1})
+		j, err := s.Judge(sit.ByWinChance(), engine.Action{Kind: engine.Challenge, Seat: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,11 +17,12 @@ import (
 //	nice -n 10 go test -count=1 -timeout 1h -run 'TestTableModelBot$' -v ./lobby/ai -table-model-games=3000
 var tableModelGames = flag.Int("table-model-games", 0, "games of each pairing in TestTableModelBot (0: a few)")
 
-// byModel is a bot that plays the verdicts' judgement at a table: while
-// three or more are alive, the move the judgement values most
-// (engine/solver's Choices, the continuation model) among those the
-// solved strategy makes; else as expert.
-func byModel(v engine.View, round []engine.Event, r *rand.Rand) engine.Action {
+// byModel is a bot that plays a judgement at a table: while three or
+// more are alive, the move the judgement values most (engine/solver's
+// Choices) among those the solved strategy makes; else as expert.
+// With inLives, the value is the verdicts' as shown (lives, as
+// heads-up), else by the win chance (ByWinChance).
+func byModel(v engine.View, round []engine.Event, r *rand.Rand, inLives bool) engine.Action {
 	if living(v.Lives) <= 2 {
 		return Decide(Expert, v, round, r)
 	}
@@ -32,6 +33,9 @@ func byModel(v engine.View, round []engine.Event, r *rand.Rand) engine.Action {
 	s, err := solver.For(sit.Rules)
 	if err != nil {
 		return Decide(Hard, v, round, r)
+	}
+	if !inLives {
+		sit = sit.ByWinChance()
 	}
 	cs, err := s.Choices(sit)
 	if err != nil {
@@ -53,18 +57,18 @@ func byModel(v engine.View, round []engine.Event, r *rand.Rand) engine.Action {
 	return legalize(v, a)
 }
 
-// TestTableModelBot plays the judgement at a table as a bot (byModel)
-// and expert, each alone against hard bots at 3 and 6 seats, the same
+// TestTableModelBot plays each judgement at a table as a bot (byModel:
+// by the win chance, in lives) and expert, each alone against hard bots at 3 and 6 seats, the same
 // seeds, and reports each one's share of wins with a 95% interval: does
-// the move the verdicts call best win more than hard's? Every move it
-// makes must be legal.
+// the move a judgement calls best win more than hard's? Every move they
+// make must be legal.
 func TestTableModelBot(t *testing.T) {
 	games, o := *tableModelGames, engine.DefaultOptions()
 	if games == 0 {
 		games, o.Pass = 20, false
 	}
 	for _, players := range []int{3, 6} {
-		for _, who := range []string{"model", "expert"} {
+		for _, who := range []string{"model", "lives", "expert"} {
 			t.Run(fmt.Sprintf("%s at %d seats", who, players), func(t *testing.T) {
 				wins := 0
 				var m match
@@ -87,8 +91,8 @@ func TestTableModelBot(t *testing.T) {
 						switch {
 						case s != me:
 							a = Decide(Hard, v, m.roundFor(s), brains)
-						case who == "model":
-							a = byModel(v, m.roundFor(s), brains)
+						case who != "expert":
+							a = byModel(v, m.roundFor(s), brains, who == "lives")
 						default:
 							a = Decide(Expert, v, m.roundFor(s), brains)
 						}
