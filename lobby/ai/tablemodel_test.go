@@ -58,7 +58,8 @@ func byModel(v engine.View, round []engine.Event, r *rand.Rand, inLives bool) en
 }
 
 // TestTableModelBot plays each judgement at a table as a bot (byModel:
-// by the win chance, in lives) and expert, each alone against hard bots at 3 and 6 seats, the same
+// by the win chance, in lives) and expert, each alone against bots of
+// each other level at 3 and 6 seats, the same
 // seeds, and reports each one's share of wins with a 95% interval: does
 // the move a judgement calls best win more than hard's? Every move they
 // make must be legal.
@@ -68,49 +69,51 @@ func TestTableModelBot(t *testing.T) {
 		games, o.Pass = 20, false
 	}
 	for _, players := range []int{3, 6} {
-		for _, who := range []string{"model", "lives", "expert"} {
-			t.Run(fmt.Sprintf("%s at %d seats", who, players), func(t *testing.T) {
-				wins := 0
-				var m match
-				for i := range games {
-					me, seed := i%players, uint64(4099*players+i)
-					g, evs, err := engine.New(o, players, newDice(seed))
-					if err != nil {
-						t.Fatal(err)
-					}
-					m.g, m.round = g, m.round[:0]
-					m.record(evs)
-					brains := rand.New(rand.NewPCG(seed, 13))
-					for steps := 0; !g.Over(); steps++ {
-						if steps > 50_000 {
-							t.Fatalf("seed %d: no end", seed)
-						}
-						s := g.Turn()
-						v := g.View(s)
-						var a engine.Action
-						switch {
-						case s != me:
-							a = Decide(Hard, v, m.roundFor(s), brains)
-						case who != "expert":
-							a = byModel(v, m.roundFor(s), brains, who == "lives")
-						default:
-							a = Decide(Expert, v, m.roundFor(s), brains)
-						}
-						evs, err := g.Apply(a)
+		for _, other := range []Level{Hard, Normal, Easy} {
+			for _, who := range []string{"model", "lives", "expert"} {
+				t.Run(fmt.Sprintf("%s at %d seats against %s", who, players, other), func(t *testing.T) {
+					wins := 0
+					var m match
+					for i := range games {
+						me, seed := i%players, uint64(4099*players+i)
+						g, evs, err := engine.New(o, players, newDice(seed))
 						if err != nil {
-							t.Fatalf("seed %d: %s's %+v refused: %v", seed, who, a, err)
+							t.Fatal(err)
 						}
+						m.g, m.round = g, m.round[:0]
 						m.record(evs)
+						brains := rand.New(rand.NewPCG(seed, 13))
+						for steps := 0; !g.Over(); steps++ {
+							if steps > 50_000 {
+								t.Fatalf("seed %d: no end", seed)
+							}
+							s := g.Turn()
+							v := g.View(s)
+							var a engine.Action
+							switch {
+							case s != me:
+								a = Decide(other, v, m.roundFor(s), brains)
+							case who != "expert":
+								a = byModel(v, m.roundFor(s), brains, who == "lives")
+							default:
+								a = Decide(Expert, v, m.roundFor(s), brains)
+							}
+							evs, err := g.Apply(a)
+							if err != nil {
+								t.Fatalf("seed %d: %s's %+v refused: %v", seed, who, a, err)
+							}
+							m.record(evs)
+						}
+						if g.Winner() == me {
+							wins++
+						}
 					}
-					if g.Winner() == me {
-						wins++
-					}
-				}
-				w := float64(wins) / float64(games)
-				lo, hi := wilson(w, games)
-				t.Logf("%s against %d hard: wins %.1f%% of %d games (95%%: %.1f–%.1f%%; an equal player %.1f%%)",
-					who, players-1, 100*w, games, 100*lo, 100*hi, 100/float64(players))
-			})
+					w := float64(wins) / float64(games)
+					lo, hi := wilson(w, games)
+					t.Logf("%s against %d %s: wins %.1f%% of %d games (95%%: %.1f–%.1f%%; an equal player %.1f%%)",
+						who, players-1, other, 100*w, games, 100*lo, 100*hi, 100/float64(players))
+				})
+			}
 		}
 	}
 }
