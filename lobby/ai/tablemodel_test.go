@@ -14,7 +14,7 @@ import (
 // a few by default (its moves legal), more for the figures in
 // engine/solver/README.md:
 //
-//	nice -n 10 go test -count=1 -timeout 1h -run 'TestTableModelBot$' -v ./lobby/ai -table-model-games=3000
+//	nice -n 10 go test -count=1 -timeout 1h -run 'TestTableModelBot$' -v ./lobby/ai -table-model-games=10000
 var tableModelGames = flag.Int("table-model-games", 0, "games of each pairing in TestTableModelBot (0: a few)")
 
 // byModel is a bot that plays a judgement at a table: while three or
@@ -59,8 +59,7 @@ func byModel(v engine.View, round []engine.Event, r *rand.Rand, inLives bool) en
 
 // TestTableModelBot plays each judgement at a table as a bot (byModel:
 // by the win chance, in lives) and expert, each alone against bots of
-// each other level at 3 and 6 seats, the same
-// seeds, and reports each one's share of wins with a 95% interval: does
+// each other level at 3 and 6 seats, the same seeds, and reports each one's share of wins with a 95% interval: does
 // the move a judgement calls best win more than hard's? Every move they
 // make must be legal.
 func TestTableModelBot(t *testing.T) {
