@@ -80,7 +80,7 @@ func (s *Strategy) Choices(sit Situation) ([]Choice, error) {
 		out[j] = Choice{Move: o.move, Prob: o.prob, Value: o.value}
 	}
 	if sit.byWin {
-		s.atTable(sit, s.endingOf(i, k, opts), out)
+		atTable(sit, s.endingOf(i, k, opts), out)
 	}
 	return out, nil
 }

@@ -2,22 +2,23 @@ package solver
 
 import "slices"
 
-// A decision at a table of three or more alive (last-standing) is judged
-// on the heads-up round between the player and their opponent in the
-// model (Read), both playing its solved strategy, but a move is worth
-// what it does to the player's chance of winning the game: each way the
-// round can end after it (Endings: who of the two loses, one life or
-// two) weighted by the player's win chance after it (WinChance, the
-// continuation model). The other of the two is the claimant when the
+// ByWinChance judges a decision at a table of three or more alive
+// (last-standing) on the heads-up round between the player and their
+// opponent in the model (Read), both playing its solved strategy, but a
+// move is worth what it does to the player's chance of winning the game:
+// each way the round can end after it (Endings: who of the two loses, one
+// life or two) weighted by the player's win chance after it (WinChance,
+// the continuation model). The other of the two is the claimant when the
 // move lifts the cup (or gives up), and the next living player when it
-// hands the cup on: at a table, they face it, not the claimant. That chance is said in lives of the player's own,
-// what one more lost would cost them now, so that the marks' thresholds
-// read as they do heads-up (README.md).
+// hands the cup on: at a table, they face it, not the claimant. The
+// chance is said in lives of the player's own, what one more lost would
+// cost them now, so that the marks' thresholds read as they do heads-up.
+// The verdicts shown do not judge this way (README.md says why).
 
 // atTable writes into cs each move's worth at the table decision sit:
 // the change to the seat's win chance its endings make, in lives of the
 // seat's own.
-func (s *Strategy) atTable(sit Situation, ends []Ending, cs []Choice) {
+func atTable(sit Situation, ends []Ending, cs []Choice) {
 	lives := slices.Clone(sit.table)
 	now := WinChance(lives, sit.seat)
 	after := func(seat, n int) float64 {
