@@ -92,6 +92,18 @@ func (a Analysis) Of(seq int) (Decision, bool) {
 // verdict. Strategies not solved yet are solved (For), which takes
 // seconds the first time.
 func Analyse(opts engine.Options, players int, events []engine.Event) (Analysis, error) {
+	return analyse(opts, players, events, false)
+}
+
+// AnalyseByWinChance is Analyse with every decision at a last-standing
+// table of three or more alive judged by the player's chance of winning
+// the game (Situation.ByWinChance, table.go). The verdicts shown are
+// Analyse's: README.md says what this one was measured to say.
+func AnalyseByWinChance(opts engine.Options, players int, events []engine.Event) (Analysis, error) {
+	return analyse(opts, players, events, true)
+}
+
+func analyse(opts engine.Options, players int, events []engine.Event, byWin bool) (Analysis, error) {
 	if _, err := engine.Replay(opts, players, events, nil); err != nil {
 		return Analysis{}, fmt.Errorf("analyse: %w", err)
 	}
@@ -110,6 +122,9 @@ func Analyse(opts engine.Options, players int, events []engine.Event) (Analysis,
 				seen = append(seen, r.Redacted(seat))
 			}
 			sit, err := Read(opts, lives, seen, seat)
+			if byWin {
+				sit = sit.ByWinChance()
+			}
 			if err == nil {
 				var s *Strategy
 				if s, err = For(sit.Rules); err != nil {

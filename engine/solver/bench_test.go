@@ -107,3 +107,22 @@ func BenchmarkSolve(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEndings computes how a round of the default rules ends from
+// every state (the four passes a strategy makes on its first judgement
+// at a table of three or more), the strategy solved.
+func BenchmarkEndings(b *testing.B) {
+	r, err := Of(engine.DefaultOptions(), 0, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := For(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		endingsOf(s.m.g, s.avg)
+	}
+}

@@ -84,6 +84,11 @@ type run struct {
 	// reached all the same, a pass late.
 	backSelf, backOpp, nextSelf, nextOpp []float64
 	s                                    []float64 // scratch: the strategy of each edge, by h
+	// An evaluation under other payoffs (endings.go): pays in place of
+	// the graph's, and keep: the next mover's value is not negated (a
+	// probability, not a zero-sum payoff).
+	pays [][]float64
+	keep bool
 }
 
 func newRun(g *graph) *run {
@@ -249,15 +254,19 @@ func (r *run) edgeValues(i int) []float64 {
 	g, nh := r.g, r.g.nh
 	n := &g.nodes[i]
 	ev := r.ev[:len(n.edges)*nh]
+	pays := g.pays
+	if r.pays != nil {
+		pays = r.pays
+	}
 	for a, e := range n.edges {
 		dst := ev[a*nh : a*nh+nh]
 		switch {
 		case e.to < 0:
-			copy(dst, g.pays[e.pay])
+			copy(dst, pays[e.pay])
 			continue
 		case e.redraw:
 			v := r.fv[e.to]
-			if e.flip {
+			if e.flip && !r.keep {
 				v = -v
 			}
 			for h := range dst {
@@ -266,7 +275,7 @@ func (r *run) edgeValues(i int) []float64 {
 			continue
 		}
 		src := r.val[int(e.to)*nh : int(e.to)*nh+nh]
-		if e.flip {
+		if e.flip && !r.keep {
 			for h := range dst {
 				dst[h] = -src[h]
 			}

@@ -6,8 +6,12 @@
 // by best responses in the model. On the strategy it judges moves
 // (Read, Judge, MarkOf: how many lives a move gives away against the
 // best one), a whole game (Analyse, Summary), and draws an expert's
-// moves (Pick). Its page, README.md beside this file, says what the
-// model holds, what is exact and what is an approximation.
+// moves (Pick). At a table of three or more, ByWinChance judges a move
+// by the change it makes to the player's chance of winning the game
+// instead (table.go: the round's Endings weighed by a continuation model
+// fitted from self-play, WinChance); the verdicts shown do not (README.md
+// says why). Its page, README.md beside this file, says what the model
+// holds, what is exact and what is an approximation.
 //
 // Room: under engine; it imports engine and the standard library only.
 // Pure but for the cache of solved rule sets (For), which many

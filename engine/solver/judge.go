@@ -45,7 +45,9 @@ func (m Mark) String() string {
 
 // Choice is one move at a decision: how often the strategy makes it and
 // what it is worth, in lives (what the other player loses minus what
-// the player loses, on average, in the round).
+// the player loses, on average, in the round); in a situation
+// ByWinChance, the change it makes to the player's chance of winning the
+// game, in lives of their own (table.go).
 type Choice struct {
 	Move  Move
 	Prob  float64
@@ -76,6 +78,9 @@ func (s *Strategy) Choices(sit Situation) ([]Choice, error) {
 	out := make([]Choice, len(opts))
 	for j, o := range opts {
 		out[j] = Choice{Move: o.move, Prob: o.prob, Value: o.value}
+	}
+	if sit.byWin {
+		atTable(sit, s.endingOf(i, k, opts), out)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -21,6 +22,12 @@ type Situation struct {
 	// Exact reports that the model is the game here: two players, and
 	// the claim passed back at most once since the roll (README.md).
 	Exact bool
+	// At a last-standing table of three or more alive: the lives by
+	// seat, the seat deciding, its opponent in the model, and the next
+	// living seat after it, who faces what it hands on (table.go).
+	table             []int
+	seat, other, next int
+	byWin             bool // its moves valued by the win chance (ByWinChance)
 }
 
 // Read places the decision of seat, whose turn it is, in the model.
@@ -34,7 +41,9 @@ type Situation struct {
 // player), placed by who knows the dice: the seat if it rolled them, the
 // claimant if they did, and if neither did (the claim was passed on by
 // a player who never saw them), as if the player who rolled them had
-// announced the claim. Such a situation is never Exact.
+// announced the claim. Such a situation is never Exact; its moves are
+// worth lives as heads-up (ByWinChance: by the seat's chance of winning
+// the game instead).
 func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Situation, error) {
 	if len(round) == 0 || round[0].Type != engine.EvRound {
 		return Situation{}, fmt.Errorf("%w: the round's events start with its round event", ErrNoDecision)
@@ -107,6 +116,15 @@ func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Sit
 		return Situation{}, err
 	}
 	sit := Situation{Rules: r, Exact: living == 2}
+	if living > 2 && opts.End != engine.FirstOut {
+		sit.table, sit.seat, sit.other, sit.next = slices.Clone(lives), seat, other, other
+		for i := 1; i < len(lives); i++ {
+			if s := (seat + i) % len(lives); lives[s] > 0 {
+				sit.next = s
+				break
+			}
+		}
+	}
 	st := state{mover: me, look: looked}
 	switch {
 	case roller < 0 && claimer < 0:
@@ -166,6 +184,15 @@ func Read(opts engine.Options, lives []int, round []engine.Event, seat int) (Sit
 	}
 	sit.st = st
 	return sit, nil
+}
+
+// ByWinChance is the situation with its moves valued by the change they
+// make to the player's chance of winning the game (table.go), at a
+// last-standing table of three or more alive; any other situation as it
+// is (heads-up, or first-out: lives).
+func (s Situation) ByWinChance() Situation {
+	s.byWin = s.table != nil
+	return s
 }
 
 // Dice is the rank's value of the dice the player saw, NoValue if none.

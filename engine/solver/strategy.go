@@ -1,5 +1,7 @@
 package solver
 
+import "sync"
+
 // Strategy is a solved round: the strategy both players play, what every
 // state is worth under it, and what each player believes of the dice at
 // each of their decisions. It is read-only once made, so many goroutines
@@ -11,6 +13,9 @@ type Strategy struct {
 	fv     []float32 // by node: the value to its mover with fresh dice
 	belief []float32 // by node·nh + h: how likely the mover's opponent and chance make h
 	report Report
+	// How the round ends from each state (endings.go), on first use.
+	endOnce sync.Once
+	ends    *endTables
 }
 
 // Rules are the rules the strategy plays.
@@ -65,23 +70,7 @@ type option struct {
 func (s *Strategy) options(i int, k int32) []option {
 	g, nh := s.m.g, s.m.g.nh
 	n := &g.nodes[i]
-	bel := s.belief[i*nh : i*nh+nh]
-	w := make([]float64, nh)
-	tot := 0.0
-	for h := range nh {
-		if classOf(n, h) == k {
-			w[h] = float64(bel[h])
-			tot += w[h]
-		}
-	}
-	if tot == 0 { // out of the strategy's reach: the dice as a fresh roll
-		for h := range nh {
-			if classOf(n, h) == k {
-				w[h] = g.fresh[h]
-				tot += w[h]
-			}
-		}
-	}
+	w, tot := s.weights(i, k)
 	out := make([]option, 0, len(n.edges)+len(s.m.alias[i]))
 	for a, e := range n.edges {
 		v := 0.0
@@ -111,6 +100,31 @@ func (s *Strategy) options(i int, k int32) []option {
 		out = append(out, o)
 	}
 	return out
+}
+
+// weights is what the mover at node i with information set k believes
+// of the dice, by h, and its sum.
+func (s *Strategy) weights(i int, k int32) ([]float64, float64) {
+	g, nh := s.m.g, s.m.g.nh
+	n := &g.nodes[i]
+	bel := s.belief[i*nh : i*nh+nh]
+	w := make([]float64, nh)
+	tot := 0.0
+	for h := range nh {
+		if classOf(n, h) == k {
+			w[h] = float64(bel[h])
+			tot += w[h]
+		}
+	}
+	if tot == 0 { // out of the strategy's reach: the dice as a fresh roll
+		for h := range nh {
+			if classOf(n, h) == k {
+				w[h] = g.fresh[h]
+				tot += w[h]
+			}
+		}
+	}
+	return w, tot
 }
 
 // Measure recomputes what the strategy is worth, as it is kept: the
