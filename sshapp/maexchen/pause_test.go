@@ -57,8 +57,10 @@ func (g gated) Abandon(ctx context.Context, gameID string, at time.Time, by stri
 // the table at once.
 func newGatedEnv(t *testing.T) *env {
 	t.Helper()
+	// A write hung for saveTimeout pauses the table: long enough for a
+	// loaded machine to open it (20 ms was not, under -race).
 	e := &env{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), dice: &script{},
-		gate: &lobbytest.Gate{}, saveTimeout: 20 * time.Millisecond}
+		gate: &lobbytest.Gate{}, saveTimeout: 250 * time.Millisecond}
 	e.cfg = Config{Addr: "127.0.0.1:0", Clock: e.clock, Rand: &script{}, Pause: -1}
 	e.open()
 	t.Cleanup(func() {
