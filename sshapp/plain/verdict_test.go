@@ -24,7 +24,7 @@ func judgedCommands(st *store.Store, jd *verdict.Judge) func(ctx context.Context
 			fmt.Fprintf(errOut, "mia: no game %s\n", args[1])
 			return 1
 		}
-		a, err := jd.Of(ctx, g, evs)
+		a, err := jd.Of(ctx, "", g, evs)
 		if err != nil {
 			fmt.Fprintf(errOut, "mia: %v\n", err)
 			return 1

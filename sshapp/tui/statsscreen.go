@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine/rating"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -30,6 +32,12 @@ type statsScreen struct {
 	req     uint64
 	err     string
 	keys    statsKeys
+	// career is the viewer's accuracy (verdict.Judge.Over), loaded apart
+	// from the rest, which does not wait for it; judging while it is.
+	career    verdict.Career
+	careerReq uint64
+	judging   bool
+	judged    bool
 }
 
 func newStatsScreen(c *common, table string) *statsScreen {
@@ -48,7 +56,30 @@ func newStatsScreen(c *common, table string) *statsScreen {
 }
 
 // Init loads everything the screen shows.
-func (m *statsScreen) Init() tea.Cmd { return m.load() }
+func (m *statsScreen) Init() tea.Cmd { return tea.Batch(m.load(), m.loadCareer()) }
+
+// loadCareer sums up the viewer's moves, on a server that judges them.
+func (m *statsScreen) loadCareer() tea.Cmd {
+	if m.c.cfg.Judge == nil {
+		return nil
+	}
+	m.careerReq++
+	m.judging = true
+	return ask(m, loadCareer(m.c.cfg.Judge, m.c.cfg.Records, m.c.cfg.Player, m.careerReq))
+}
+
+// careerIn takes the answer to the newest loadCareer.
+func (m *statsScreen) careerIn(msg careerLoaded) {
+	if msg.req != m.careerReq {
+		return
+	}
+	m.judging = false
+	if msg.err != nil {
+		m.c.said("judge your moves", msg.err) // logged; the rest of the screen stands
+		return
+	}
+	m.career, m.judged = msg.career, true
+}
 
 // boardTable is the table of the leaderboard shown, "" for overall.
 func (m *statsScreen) boardTable() string {
@@ -83,6 +114,10 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if c, ok := msg.(careerLoaded); ok {
+		m.careerIn(c)
+		return m, nil
+	}
 	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
@@ -119,7 +154,7 @@ func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
 		m.syncSeasonKeys()
 		return m.load()
 	case key.Matches(msg, k.Reload):
-		return m.load()
+		return tea.Batch(m.load(), m.loadCareer())
 	case key.Matches(msg, k.Up):
 		m.board.ScrollUp(1)
 	case key.Matches(msg, k.Down):
@@ -202,7 +237,38 @@ func (m *statsScreen) numbers(s *Styles, w int) []string {
 		row("caught bluffing", words.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+words.Percent(t.ChallengesWon, t.Challenges))),
 	)
+	out = append(out, m.accuracyLines(s, w, labelW, row)...)
 	return append(out, m.ratingLines(s, w, row)...)
+}
+
+// accuracyLines are the viewer's accuracy over their last games, as the
+// stats command says it: the figure on its row, what it counts below.
+func (m *statsScreen) accuracyLines(s *Styles, w, labelW int, row func(label, value string) string) []string {
+	switch {
+	case m.c.cfg.Judge == nil:
+		return nil
+	case m.judging && !m.judged:
+		return []string{row("accuracy", s.Subtle.Render(words.AccuracyComing))}
+	case !m.judged:
+		return nil
+	}
+	c := m.career
+	out := []string{row("accuracy", s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-labelW-1)))}
+	more := ""
+	if c.Decisions > 0 {
+		more = words.AccuracyDetail(c.Summary)
+	}
+	if c.Pending > 0 {
+		more = strings.TrimPrefix(more+words.AccuracyPending(c.Pending, lobby.Shown(c.Refused)), "; ")
+	}
+	if more == "" {
+		return out
+	}
+	pad := strings.Repeat(" ", labelW+1)
+	for _, l := range strings.Split(ansi.Wordwrap(more, w-labelW-1, " "), "\n") {
+		out = append(out, pad+s.Subtle.Render(cut(l, w-labelW-1)))
+	}
+	return out
 }
 
 // bluffsNote says what the bluff counts count: a claim made unseen is no
