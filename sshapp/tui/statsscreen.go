@@ -264,9 +264,10 @@ func (m *statsScreen) accuracyLines(s *Styles, w, labelW int, row func(label, va
 	if more == "" {
 		return out
 	}
-	pad := strings.Repeat(" ", labelW+1)
-	for _, l := range strings.Split(ansi.Wordwrap(more, w-labelW-1, " "), "\n") {
-		out = append(out, pad+s.Subtle.Render(cut(l, w-labelW-1)))
+	for _, part := range strings.Split(more, " · ") { // a part a line, where it fits
+		for _, l := range strings.Split(ansi.Wordwrap(part, w-2, " "), "\n") {
+			out = append(out, "  "+s.Subtle.Render(cut(l, w-2)))
+		}
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/verdict"
+	"github.com/mia-game/mia/store"
 )
 
 // cheapRules are rules the solver solves in a tenth of a second (seconds
@@ -143,4 +146,75 @@ func TestCreateFormCoach(t *testing.T) {
 		t.Errorf("created coach %v private %v, want both", info.Coach, info.Private)
 	}
 	assertFits(t, finalView(t, tm), 80, 24)
+}
+
+// TestStatsScreenAccuracy: the stats screen shows the viewer's accuracy
+// over their last games as the stats command sums it up (verdict.Judge
+// .Over, words.AccuracyFigure and AccuracyDetail), at 80×24; without a
+// Judge it shows none.
+func TestStatsScreenAccuracy(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	// Challenging the lowest claim there is always loses: a blunder.
+	for range 2 {
+		recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+			roll(0, true, 43), claim(0, 31), challenge(1))
+		e.clock.Skip(time.Hour)
+	}
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	for _, p := range []lobby.Player{a, b} {
+		games, err := e.st.History(ctxT(t), store.Query{Player: p.ID}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(ctx context.Context, id string) ([]engine.Event, error) {
+			_, evs, err := e.st.ShownGame(ctx, id, nil)
+			return evs, err
+		}
+		c, err := jd.Over(ctxT(t), "", p.ID, games, read)
+		if err != nil || c.Games != 2 || c.Decisions == 0 {
+			t.Fatalf("%s's career: %+v, %v", p.ID, c, err)
+		}
+		cfg := e.config(p, 80, 24)
+		cfg.Records, cfg.Judge = e.st, jd
+		m := New(cfg).(*Model)
+		run(m, m.goTo(goTo{to: screenStats}))
+		frame := m.View()
+		assertFits(t, frame, 80, 24)
+		detail := strings.Split(words.AccuracyDetail(c.Summary), " · ")
+		assertContains(t, frame, "Your games", "challenges", "accuracy        "+words.AccuracyFigure(c.Summary, 2), detail[0], detail[1])
+		if p.ID == b.ID {
+			assertContains(t, frame, "2 ??")
+			t.Logf("bob's stats at 80×24:\n%s", frame)
+		}
+	}
+	cfg := e.config(a, 80, 24)
+	cfg.Records = e.st
+	m := New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenStats}))
+	assertLacks(t, m.View(), "accuracy", "being computed")
+}
+
+// TestStatsScreenDrawnWhileJudging: while the verdicts are being worked
+// out the stats screen is drawn, and says so.
+func TestStatsScreenDrawnWhileJudging(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	cfg := e.config(a, 80, 24)
+	cfg.Records, cfg.Judge = e.st, jd
+	m := New(cfg).(*Model)
+	m.goTo(goTo{to: screenStats}) // the loads not run: the career still on its way
+	st, ok := m.cur.(*statsScreen)
+	if !ok {
+		t.Fatalf("the screen shown is %T", m.cur)
+	}
+	st.loaded(statsLoaded{req: st.req})
+	frame := m.View()
+	assertContains(t, frame, "accuracy", "being computed…", "challenges")
 }
