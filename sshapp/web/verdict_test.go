@@ -152,3 +152,35 @@ func TestCoachedTableOnTheWeb(t *testing.T) {
 		t.Errorf("a table without a coach says coached:\n%s", body)
 	}
 }
+
+// TestPlayerPageAccuracy: a player's page gives their accuracy over the
+// last games anyone may see, as the stats command sums it up for a
+// viewer who sees only public tables: a game of a private table does not
+// count; a server without verdicts shows none.
+func TestPlayerPageAccuracy(t *testing.T) {
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	e := newEnv(t, lobbytest.NewDice(9), func(c *Config) { c.Judge = jd })
+	a, b := e.player("alice"), e.player("bob")
+	e.newGame("open", cheapRules(), false, a, b).playOut(nil)
+	e.newGame("hidden", cheapRules(), true, a, b).playOut(nil)
+	var body string
+	// A page waits 2 s for verdicts not worked out yet (a first solve
+	// under -race may take longer), then says so: read it again.
+	waitFor(t, "the accuracy on the player's page", func() bool {
+		_, body = e.get("/players/alice")
+		return !strings.Contains(body, "being worked out")
+	})
+	for _, w := range []string{"<dt>Accuracy</dt>", "over 1 game · ", "lives given away a move", "over the last games anyone may see"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the player's page lacks %q:\n%s", w, body)
+		}
+	}
+
+	off := newEnv(t, lobbytest.NewDice(9), nil)
+	c, d := off.player("carl"), off.player("dan")
+	off.newGame("open", cheapRules(), false, c, d).playOut(nil)
+	if _, body := off.get("/players/carl"); strings.Contains(body, "Accuracy") || strings.Contains(body, "lives given away") {
+		t.Errorf("without a judge the player's page has an accuracy:\n%s", body)
+	}
+}
