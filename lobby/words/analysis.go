@@ -190,6 +190,10 @@ func AccuracyDetail(s solver.Summary) string {
 		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
 }
 
+// AccuracyNotAll follows a career's accuracy where there is no room
+// for AccuracyPending: some of its games were not judged.
+const AccuracyNotAll = "not every game judged"
+
 // AccuracyComing is a career's accuracy while its verdicts are being
 // worked out, where a door does not wait for them.
 const AccuracyComing = "being computed…"

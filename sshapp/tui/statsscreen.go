@@ -210,9 +210,26 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	if !m.have {
 		return out
 	}
-	numbers, note, recent := m.numbers(s, w), m.bluffsNote(s, w), m.recentLines(s, w)
-	out = append(out, numbers...)
-	gaps := h - len(out) - len(note) - len(recent)
+	note, recent := m.bluffsNote(s, w), m.recentLines(s, w)
+	acc, detail, pending := m.accuracyLines(s, w)
+	// The accuracy's detail where the window has room for it: the games
+	// not judged first, then the lives and marks; the sparkline's legend
+	// gives way to the games not judged.
+	room := h - len(out) - len(m.numbers(s, w, acc, nil)) - len(note) - len(recent)
+	var extra []string
+	if room < len(pending) && len(recent) > 1 {
+		recent, room = recent[:len(recent)-1], room+1
+	}
+	if room >= len(pending) {
+		extra, room = pending, room-len(pending)
+	} else if len(pending) > 0 {
+		acc += s.Subtle.Render(cut(" · "+words.AccuracyNotAll, max(0, w-ansi.StringWidth(acc))))
+	}
+	if room >= len(detail) {
+		extra, room = append(detail, extra...), room-len(detail)
+	}
+	out = append(out, m.numbers(s, w, acc, extra)...)
+	gaps := room
 	if gaps > 0 {
 		out = append(out, "")
 	}
@@ -223,8 +240,9 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	return append(out, recent...)
 }
 
-// numbers are the viewer's counts and rating, a row each.
-func (m *statsScreen) numbers(s *Styles, w int) []string {
+// numbers are the viewer's counts and rating, a row each, the accuracy's
+// row acc ("" for none) followed by extra.
+func (m *statsScreen) numbers(s *Styles, w int, acc string, extra []string) []string {
 	var out []string
 	t := m.data.tally
 	const labelW = 15
@@ -237,39 +255,43 @@ func (m *statsScreen) numbers(s *Styles, w int) []string {
 		row("caught bluffing", words.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+words.Percent(t.ChallengesWon, t.Challenges))),
 	)
-	out = append(out, m.accuracyLines(s, w, labelW, row)...)
+	if acc != "" {
+		out = append(append(out, acc), extra...)
+	}
 	return append(out, m.ratingLines(s, w, row)...)
 }
 
 // accuracyLines are the viewer's accuracy over their last games, as the
-// stats command says it: the figure on its row, what it counts below.
-func (m *statsScreen) accuracyLines(s *Styles, w, labelW int, row func(label, value string) string) []string {
+// stats command says it: its row ("" for none), and the lines that may
+// follow it: the lives and marks, and the games not judged.
+func (m *statsScreen) accuracyLines(s *Styles, w int) (acc string, detail, pending []string) {
+	const labelW = 15
+	row := func(value string) string { return fit("accuracy", labelW) + " " + value }
 	switch {
 	case m.c.cfg.Judge == nil:
-		return nil
+		return "", nil, nil
 	case m.judging && !m.judged:
-		return []string{row("accuracy", s.Subtle.Render(words.AccuracyComing))}
+		return row(s.Subtle.Render(words.AccuracyComing)), nil, nil
 	case !m.judged:
-		return nil
+		return "", nil, nil
 	}
 	c := m.career
-	out := []string{row("accuracy", s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-labelW-1)))}
-	more := ""
-	if c.Decisions > 0 {
-		more = words.AccuracyDetail(c.Summary)
-	}
-	if c.Pending > 0 {
-		more = strings.TrimPrefix(more+words.AccuracyPending(c.Pending, lobby.Shown(c.Refused)), "; ")
-	}
-	if more == "" {
+	lines := func(text string) []string {
+		var out []string
+		for _, part := range strings.Split(text, " · ") { // a part a line, where it fits
+			for _, l := range strings.Split(ansi.Wordwrap(part, w-2, " "), "\n") {
+				out = append(out, "  "+s.Subtle.Render(cut(l, w-2)))
+			}
+		}
 		return out
 	}
-	for _, part := range strings.Split(more, " · ") { // a part a line, where it fits
-		for _, l := range strings.Split(ansi.Wordwrap(part, w-2, " "), "\n") {
-			out = append(out, "  "+s.Subtle.Render(cut(l, w-2)))
-		}
+	if c.Decisions > 0 {
+		detail = lines(words.AccuracyDetail(c.Summary))
 	}
-	return out
+	if c.Pending > 0 {
+		pending = lines(strings.TrimPrefix(words.AccuracyPending(c.Pending, lobby.Shown(c.Refused)), "; "))
+	}
+	return row(s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-labelW-1))), detail, pending
 }
 
 // bluffsNote says what the bluff counts count: a claim made unseen is no
