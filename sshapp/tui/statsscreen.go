@@ -213,17 +213,15 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	note, recent := m.bluffsNote(s, w), m.recentLines(s, w)
 	acc, detail, pending := m.accuracyLines(s, w)
 	// The accuracy's detail where the window has room for it: the games
-	// not judged first, then the lives and marks; the sparkline's legend
-	// gives way to the games not judged.
+	// not judged first (in full, else in a few words), then the lives
+	// and marks.
 	room := h - len(out) - len(m.numbers(s, w, acc, nil)) - len(note) - len(recent)
-	var extra []string
-	if room < len(pending) && len(recent) > 1 {
-		recent, room = recent[:len(recent)-1], room+1
+	if len(pending) > room {
+		pending = []string{"  " + s.Subtle.Render(cut(words.AccuracyNotAll, w-2))}
 	}
+	var extra []string
 	if room >= len(pending) {
 		extra, room = pending, room-len(pending)
-	} else if len(pending) > 0 {
-		acc += s.Subtle.Render(cut(" · "+words.AccuracyNotAll, max(0, w-ansi.StringWidth(acc))))
 	}
 	if room >= len(detail) {
 		extra, room = append(detail, extra...), room-len(detail)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/verdict"
@@ -217,4 +219,50 @@ func TestStatsScreenDrawnWhileJudging(t *testing.T) {
 	st.loaded(statsLoaded{req: st.req})
 	frame := m.View()
 	assertContains(t, frame, "accuracy", "being computed…", "challenges")
+}
+
+// TestStatsScreenAccuracyFits: at 80×24 the accuracy's detail gives way
+// where the column has no room, the games not judged first to stay:
+// fully, or as a few words on the accuracy's row.
+func TestStatsScreenAccuracyFits(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	refused := &lobby.LimitError{Rule: lobby.ErrTooManySolvesHere, Limit: 4}
+	for _, c := range []struct {
+		h       int
+		pending int
+		want    []string
+		lacks   []string
+	}{
+		{40, 0, []string{"lives given away a move", " ?!, "}, []string{"not judged", words.AccuracyNotAll}},
+		{40, 2, []string{"lives given away a move", " ?!, ", "2 games not judged: verdicts for", "rules are not computed yet"}, []string{words.AccuracyNotAll}},
+		{24, 2, []string{"accuracy        89% over 1 game", "  " + words.AccuracyNotAll, "won at alpha"}, []string{"not judged: "}},
+	} {
+		cfg := e.config(a, 80, c.h)
+		cfg.Records, cfg.Judge = e.st, jd
+		m := New(cfg).(*Model)
+		run(m, m.goTo(goTo{to: screenStats}))
+		st := m.cur.(*statsScreen)
+		if !st.judged || st.career.Games != 1 {
+			t.Fatalf("the career: %+v", st.career)
+		}
+		if c.pending > 0 {
+			st.career.Pending, st.career.Refused = c.pending, fmt.Errorf("verdict of game 9: %w: %w", verdict.ErrUnsolved, refused)
+		}
+		// Ten rated games' worth of rows, as a regular has.
+		st.data.rating = store.Rating{Rating: rating.Rating{Mu: 25, Sigma: 3, Games: 10}, Wins: 4}
+		st.data.trend = make([]store.Point, 10)
+		frame := m.View()
+		assertFits(t, frame, 80, c.h)
+		assertContains(t, frame, append([]string{"accuracy"}, c.want...)...)
+		assertLacks(t, frame, c.lacks...)
+		if c.h == 24 {
+			t.Logf("at 80×24, 2 games not judged:\n%s", frame)
+		}
+	}
 }
