@@ -1,8 +1,10 @@
 // Package verdict is the one home of the verdicts on a game's moves at
 // the doors (engine/solver judges them): whether a game's verdicts may be
 // shown at all (only once it has ended: Of refuses a game still played),
-// the verdicts kept once worked out (Judge), and their JSON in the replay
-// document (PROTOCOL.md §3). The coach of a practice table (Coach) is the
+// the verdicts kept once worked out (Judge), the solves they start
+// budgeted by the asker's network source (Budget, lobby.Solves: a rule
+// set's first solve takes a core for seconds to minutes), and their JSON
+// in the replay document (PROTOCOL.md §3). The coach of a practice table (Coach) is the
 // one exception, and shows a player only the verdict on their own move.
 //
 // Its room: the doors' side of the solver. It may import engine,
