@@ -71,7 +71,7 @@ func (m *replayScreen) judged(msg verdictsLoaded) {
 	case errors.Is(msg.err, verdict.ErrNotReady):
 		m.rp.unjudged = "verdicts: " + verdict.ErrNotReady.Error()
 	case errors.Is(msg.err, verdict.ErrUnsolved):
-		m.rp.unjudged = "verdicts: " + lobby.Shown(msg.err)
+		m.rp.unjudged = words.NoVerdicts(lobby.Shown(msg.err))
 	case msg.err != nil:
 		m.c.said("judge the moves", msg.err) // logged; the replay goes on without them
 	default:
@@ -389,7 +389,11 @@ func (m *replayScreen) verdictLines(s *Styles, st engine.Step, w int) []string {
 	case rp.judging:
 		return []string{s.Subtle.Render(cut("verdicts on the moves: being worked out…", w))}
 	case rp.unjudged != "":
-		return []string{s.Subtle.Render(cut(rp.unjudged, w))}
+		var out []string
+		for _, l := range wrapLine(rp.unjudged, w, "  ") {
+			out = append(out, s.Subtle.Render(l))
+		}
+		return out
 	}
 	var out []string
 	for i := st.First; i < st.End; i++ {
