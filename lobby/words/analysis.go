@@ -194,6 +194,16 @@ func AccuracyDetail(s solver.Summary) string {
 // for AccuracyPending: some of its games were not judged.
 const AccuracyNotAll = "not every game judged"
 
+// AccuracyOf is AccuracyFigure in the fewest words, with the games
+// judged of those asked for, where there is room for no more: "87%, 12
+// of 14 games".
+func AccuracyOf(s solver.Summary, games, of int) string {
+	if s.Decisions == 0 {
+		return AccuracyFigure(s, games)
+	}
+	return fmt.Sprintf("%.0f%%, %d of %s", s.Accuracy(), games, Plural(of, "1 game", "games"))
+}
+
 // AccuracyComing is a career's accuracy while its verdicts are being
 // worked out, where a door does not wait for them.
 const AccuracyComing = "being computed…"

@@ -220,8 +220,11 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 		pending = []string{"  " + s.Subtle.Render(cut(words.AccuracyNotAll, w-2))}
 	}
 	var extra []string
-	if room >= len(pending) {
+	switch c := m.career; {
+	case room >= len(pending):
 		extra, room = pending, room-len(pending)
+	case len(pending) > 0: // no room at all: the row says it
+		acc = accuracyRow(s.Accent.Render(words.AccuracyOf(c.Summary, c.Games, c.Games+c.Pending)))
 	}
 	if room >= len(detail) {
 		extra, room = append(detail, extra...), room-len(detail)
@@ -243,8 +246,7 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 func (m *statsScreen) numbers(s *Styles, w int, acc string, extra []string) []string {
 	var out []string
 	t := m.data.tally
-	const labelW = 15
-	row := func(label, value string) string { return fit(label, labelW) + " " + value }
+	row := func(label, value string) string { return fit(label, statsLabelW) + " " + value }
 	out = append(out,
 		row("games", fmt.Sprintf("%d, %d won", t.Games, t.Wins)+s.Subtle.Render(" · "+words.Percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
@@ -263,8 +265,7 @@ func (m *statsScreen) numbers(s *Styles, w int, acc string, extra []string) []st
 // stats command says it: its row ("" for none), and the lines that may
 // follow it: the lives and marks, and the games not judged.
 func (m *statsScreen) accuracyLines(s *Styles, w int) (acc string, detail, pending []string) {
-	const labelW = 15
-	row := func(value string) string { return fit("accuracy", labelW) + " " + value }
+	row := accuracyRow
 	switch {
 	case m.c.cfg.Judge == nil:
 		return "", nil, nil
@@ -289,8 +290,14 @@ func (m *statsScreen) accuracyLines(s *Styles, w int) (acc string, detail, pendi
 	if c.Pending > 0 {
 		pending = lines(strings.TrimPrefix(words.AccuracyPending(c.Pending, lobby.Shown(c.Refused)), "; "))
 	}
-	return row(s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-labelW-1))), detail, pending
+	return row(s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-statsLabelW-1))), detail, pending
 }
+
+// statsLabelW is the width of the labels of the viewer's numbers.
+const statsLabelW = 15
+
+// accuracyRow is the accuracy's row, value drawn.
+func accuracyRow(value string) string { return fit("accuracy", statsLabelW) + " " + value }
 
 // bluffsNote says what the bluff counts count: a claim made unseen is no
 // bluff, yet may be caught short; one below the dice is no bluff either.

@@ -236,12 +236,14 @@ func TestStatsScreenAccuracyFits(t *testing.T) {
 	for _, c := range []struct {
 		h       int
 		pending int
+		recent  int // games in the win rate's sparkline, 0 for the one played
 		want    []string
 		lacks   []string
 	}{
-		{40, 0, []string{"lives given away a move", " ?!, "}, []string{"not judged", words.AccuracyNotAll}},
-		{40, 2, []string{"lives given away a move", " ?!, ", "2 games not judged: verdicts for", "rules are not computed yet"}, []string{words.AccuracyNotAll}},
-		{24, 2, []string{"accuracy        89% over 1 game", "  " + words.AccuracyNotAll, "won at alpha"}, []string{"not judged: "}},
+		{40, 0, 0, []string{"lives given away a move", " ?!, "}, []string{"not judged", words.AccuracyNotAll}},
+		{40, 2, 0, []string{"lives given away a move", " ?!, ", "2 games not judged: verdicts for", "rules are not computed yet"}, []string{words.AccuracyNotAll}},
+		{24, 2, 0, []string{"accuracy        89% over 1 game", "  " + words.AccuracyNotAll, "won at alpha"}, []string{"not judged: "}},
+		{24, 2, 5, []string{"accuracy        89%, 1 of 3 games", "Win rate, your last 5 games"}, []string{"not judged", words.AccuracyNotAll}},
 	} {
 		cfg := e.config(a, 80, c.h)
 		cfg.Records, cfg.Judge = e.st, jd
@@ -257,12 +259,15 @@ func TestStatsScreenAccuracyFits(t *testing.T) {
 		// Ten rated games' worth of rows, as a regular has.
 		st.data.rating = store.Rating{Rating: rating.Rating{Mu: 25, Sigma: 3, Games: 10}, Wins: 4}
 		st.data.trend = make([]store.Point, 10)
+		for len(st.data.recent) < c.recent {
+			st.data.recent = append(st.data.recent, st.data.recent[0])
+		}
 		frame := m.View()
 		assertFits(t, frame, 80, c.h)
 		assertContains(t, frame, append([]string{"accuracy"}, c.want...)...)
 		assertLacks(t, frame, c.lacks...)
 		if c.h == 24 {
-			t.Logf("at 80×24, 2 games not judged:\n%s", frame)
+			t.Logf("at 80×24, 2 games not judged, %d in the sparkline:\n%s", max(1, c.recent), frame)
 		}
 	}
 }
