@@ -196,10 +196,10 @@ const AccuracyNotAll = "not every game judged"
 
 // AccuracyOf is AccuracyFigure in the fewest words, with the games
 // judged of those asked for, where there is room for no more: "87%, 12
-// of 14 games".
+// of 14 games", "0 of 3 games judged".
 func AccuracyOf(s solver.Summary, games, of int) string {
 	if s.Decisions == 0 {
-		return AccuracyFigure(s, games)
+		return fmt.Sprintf("%d of %s judged", games, Plural(of, "1 game", "games"))
 	}
 	return fmt.Sprintf("%.0f%%, %d of %s", s.Accuracy(), games, Plural(of, "1 game", "games"))
 }

@@ -216,7 +216,7 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	// not judged first (in full, else in a few words), then the lives
 	// and marks.
 	room := h - len(out) - len(m.numbers(s, w, acc, nil)) - len(note) - len(recent)
-	if len(pending) > room {
+	if len(pending) > 0 && len(pending) > room {
 		pending = []string{"  " + s.Subtle.Render(cut(words.AccuracyNotAll, w-2))}
 	}
 	var extra []string

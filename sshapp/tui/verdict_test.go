@@ -240,6 +240,7 @@ func TestStatsScreenAccuracyFits(t *testing.T) {
 		want    []string
 		lacks   []string
 	}{
+		{24, 0, 5, []string{"accuracy        89% over 1 game", "Win rate, your last 5 games"}, []string{"not judged", words.AccuracyNotAll, "games judged", "%, 1 of"}},
 		{40, 0, 0, []string{"lives given away a move", " ?!, "}, []string{"not judged", words.AccuracyNotAll}},
 		{40, 2, 0, []string{"lives given away a move", " ?!, ", "2 games not judged: verdicts for", "rules are not computed yet"}, []string{words.AccuracyNotAll}},
 		{24, 2, 0, []string{"accuracy        89% over 1 game", "  " + words.AccuracyNotAll, "won at alpha"}, []string{"not judged: "}},
@@ -267,7 +268,7 @@ func TestStatsScreenAccuracyFits(t *testing.T) {
 		assertContains(t, frame, append([]string{"accuracy"}, c.want...)...)
 		assertLacks(t, frame, c.lacks...)
 		if c.h == 24 {
-			t.Logf("at 80×24, 2 games not judged, %d in the sparkline:\n%s", max(1, c.recent), frame)
+			t.Logf("at 80×24, %d games not judged, %d in the sparkline:\n%s", c.pending, max(1, c.recent), frame)
 		}
 	}
 }
