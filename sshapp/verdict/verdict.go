@@ -196,6 +196,14 @@ func (j *job) wait(ctx context.Context, g store.Game) (Analysis, error) {
 	}
 }
 
+// Solved reports whether the verdicts on a game of rules would start no
+// new solve: its rule set (both players' lives at most the penalty) is
+// solved and kept.
+func Solved(rules engine.Options) bool {
+	main, err := solver.Of(rules, 0, 0)
+	return err == nil && solver.Ready(main)
+}
+
 // admit asks the budget for g's rule set's solve, when it is neither
 // solved nor being solved: the main rule set, both players' lives at
 // most the penalty (every game's first round plays it; a game's
