@@ -4,8 +4,9 @@
 // the verdicts kept once worked out (Judge), the solves they start
 // budgeted by the asker's network source (Budget, lobby.Solves: a rule
 // set's first solve takes a core for seconds to minutes), and their JSON
-// in the replay document (PROTOCOL.md §3). The coach of a practice table (Coach) is the
-// one exception, and shows a player only the verdict on their own move.
+// in the replay document (PROTOCOL.md §3). The coach of a practice
+// table (Coach) is the one exception, and shows a player only the
+// verdict on their own move.
 //
 // Its room: the doors' side of the solver. It may import engine,
 // engine/solver, lobby/words and store; the doors (sshapp/command,
