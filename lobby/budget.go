@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/mia-game/mia/lobby/words"
@@ -147,4 +148,105 @@ func (t *Table) rest(context.Context) {
 	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: words.RestingLine(t.lobby.cfg.BotTableIdle)})
 	t.lobby.log.Info("a table of bots nobody watches rests", "table", t.name, "idle", t.lobby.cfg.BotTableIdle)
 	t.changed(false)
+}
+
+// The solver's work, budgeted by source: the verdicts on a game's moves
+// (sshapp/verdict) need its rule set solved, which takes a core for 2.5 s
+// to 6 min, one solve at a time, and the server keeps few solved. A new
+// solve (a rule set neither solved nor being solved) is admitted by
+// Solves.Solve: at most perSource an hour from one source, and at most
+// waiting asked for and not done on the whole server, the queue of the
+// solves one after another.
+const (
+	// DefaultMaxSolvesPerSource is how many new solves one source may
+	// cause in SolveWindow (--max-solves-per-address).
+	DefaultMaxSolvesPerSource = 4
+	// DefaultMaxSolvesWaiting is how many new solves may be asked for and
+	// not done at once, on the whole server.
+	DefaultMaxSolvesWaiting = 4
+	// SolveWindow is the time over which a source's solves count.
+	SolveWindow = time.Hour
+)
+
+// The rules of the solver's budget: LimitError's Rule.
+var (
+	ErrTooManySolvesHere = NewError(Refused, "too many new rule sets solved for one address this hour")
+	ErrTooManySolves     = NewError(Refused, "too many rule sets waiting to be solved on the server")
+)
+
+// Solves counts the new solves by source (Solve); many goroutines may
+// use one. A source's count is forgotten SolveWindow after its last
+// solve, so the map holds no more sources than solves began in an hour.
+type Solves struct {
+	perSource, waiting int
+	now                func() time.Time
+
+	mu   sync.Mutex
+	by   map[string][]time.Time // the starts of each source's solves in the window, oldest first
+	busy int                    // solves admitted and not done
+}
+
+// NewSolves is the budget of at most perSource new solves per source in
+// SolveWindow and waiting at once (NoLimit: no cap; 0: the default), by
+// now's clock (nil: time.Now).
+func NewSolves(perSource, waiting int, now func() time.Time) *Solves {
+	if perSource == 0 {
+		perSource = DefaultMaxSolvesPerSource
+	}
+	if waiting == 0 {
+		waiting = DefaultMaxSolvesWaiting
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Solves{perSource: perSource, waiting: waiting, now: now, by: map[string][]time.Time{}}
+}
+
+// SolveSource is the source p's solves are counted by: "" (no cap by
+// source, the queue's aside) for whom the caps by source do not count
+// (Budgeted).
+func SolveSource(p Player) string {
+	if !budgeted(p) {
+		return ""
+	}
+	return p.Source
+}
+
+// Solve admits a new solve asked from source ("" counts in the queue
+// only: SolveSource), or refuses it with a LimitError (ErrTooManySolves,
+// ErrTooManySolvesHere); done, called once the solve ends, gives its
+// place in the queue back.
+func (b *Solves) Solve(source string) (done func(), err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.waiting >= 0 && b.busy >= b.waiting {
+		return nil, &LimitError{Rule: ErrTooManySolves, Limit: b.waiting}
+	}
+	now := b.now()
+	for src, starts := range b.by { // few: a source is kept an hour at most, after a solve
+		k := 0
+		for k < len(starts) && now.Sub(starts[k]) >= SolveWindow {
+			k++
+		}
+		if k == len(starts) {
+			delete(b.by, src)
+		} else if k > 0 {
+			b.by[src] = starts[k:]
+		}
+	}
+	if source != "" && b.perSource >= 0 {
+		if len(b.by[source]) >= b.perSource {
+			return nil, &LimitError{Rule: ErrTooManySolvesHere, Limit: b.perSource}
+		}
+		b.by[source] = append(b.by[source], now)
+	}
+	b.busy++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			b.busy--
+			b.mu.Unlock()
+		})
+	}, nil
 }

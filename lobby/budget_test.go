@@ -3,6 +3,7 @@ package lobby
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,69 @@ func TestUnattendedBotTableRests(t *testing.T) {
 	}
 	if gamesOf(e, "kept") == kgames {
 		t.Fatalf("an admin's table of bots stopped playing: %+v, %d games", kept.Info(), kgames)
+	}
+}
+
+// TestSolvesBySource: a source has at most perSource new solves in
+// SolveWindow, whatever else it does; another source has its own; "" and
+// an admin are counted by no source; the server queues at most waiting
+// solves, and one done gives its place back; a solve older than the
+// window counts no more; the refusals are kinded and say the limit.
+func TestSolvesBySource(t *testing.T) {
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	b := NewSolves(2, 3, func() time.Time { return now })
+	take := func(source string) (func(), error) {
+		t.Helper()
+		done, err := b.Solve(source)
+		if (err == nil) != (done != nil) {
+			t.Fatalf("Solve(%q): done %v, err %v", source, done != nil, err)
+		}
+		return done, err
+	}
+	var dones []func()
+	for range 2 {
+		done, err := take("203.0.113.7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done()
+		done() // twice is once
+	}
+	_, err := take("203.0.113.7")
+	if !errors.Is(err, ErrTooManySolvesHere) || KindOf(err) != Refused ||
+		Shown(err) != "verdicts for these rules are not computed yet, and 2 new rule sets were solved for your address in the last hour, the most one address may; try later" {
+		t.Fatalf("a third solve from one source: %v (%v)", err, KindOf(err))
+	}
+	for _, source := range []string{"198.51.100.1", SolveSource(Player{Admin: true, Source: "203.0.113.7"}), ""} {
+		done, err := take(source)
+		if err != nil {
+			t.Fatalf("a solve from %q: %v", source, err)
+		}
+		dones = append(dones, done)
+	}
+	if _, err := take("192.0.2.1"); !errors.Is(err, ErrTooManySolves) ||
+		!strings.Contains(Shown(err), "the server has 3 rule sets waiting to be solved, the most it queues; try later") {
+		t.Fatalf("a fourth solve waiting: %v", err)
+	}
+	dones[0]()
+	if _, err := take("192.0.2.1"); err != nil {
+		t.Fatalf("a solve after one was done: %v", err)
+	}
+	now = now.Add(SolveWindow - time.Second)
+	if _, err := take("203.0.113.7"); !errors.Is(err, ErrTooManySolves) {
+		t.Fatalf("the queue full again: %v", err)
+	}
+	for _, done := range dones[1:] {
+		done()
+	}
+	if _, err := take("203.0.113.7"); !errors.Is(err, ErrTooManySolvesHere) {
+		t.Fatalf("within the hour: %v", err)
+	}
+	now = now.Add(time.Second)
+	if _, err := take("203.0.113.7"); err != nil {
+		t.Fatalf("an hour later: %v", err)
+	}
+	if n := len(b.by); n != 1 { // the other sources' solves are an hour old: forgotten
+		t.Errorf("%d sources kept, want 1", n)
 	}
 }

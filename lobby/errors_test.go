@@ -73,6 +73,8 @@ var kindsOf = []struct {
 	{"ErrTooManyTablesHere", ErrTooManyTablesHere, Refused},
 	{"ErrTooManyBotTablesHere", ErrTooManyBotTablesHere, Refused},
 	{"ErrTooManyBotTables", ErrTooManyBotTables, Refused},
+	{"ErrTooManySolvesHere", ErrTooManySolvesHere, Refused},
+	{"ErrTooManySolves", ErrTooManySolves, Refused},
 	{"Error", NewError(Refused, "a sentence"), Refused},
 	{"NameError", &NameError{Rule: ErrNameLong, Name: "abcdefghijklmnopq", Max: MaxNameLen}, Refused},
 	{"LookalikeError", &LookalikeError{Rule: ErrTableExists, Name: "bil1", Taken: "bill"}, Refused},

@@ -44,6 +44,12 @@ func (e *LimitError) Error() string {
 	case ErrTooManyEventsHere:
 		return fmt.Sprintf("%s made from your address and not closed, the most one address may, whatever its keys: close one first (event close NAME)",
 			words.Plural(e.Limit, "1 event was", "events were"))
+	case ErrTooManySolvesHere:
+		return fmt.Sprintf("verdicts for these rules are not computed yet, and %s solved for your address in the last hour, the most one address may; try later",
+			words.Plural(e.Limit, "1 new rule set was", "new rule sets were"))
+	case ErrTooManySolves:
+		return fmt.Sprintf("verdicts for these rules are not computed yet, and the server has %s waiting to be solved, the most it queues; try later",
+			words.Plural(e.Limit, "1 rule set", "rule sets"))
 	case ErrTooManyBotTables:
 		return fmt.Sprintf("the server runs %s of bots only, the most it runs at once: sit down yourself, or try later",
 			words.Plural(e.Limit, "1 table", "tables"))

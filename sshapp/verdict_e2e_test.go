@@ -68,7 +68,7 @@ func TestBotLinesAtACoachedTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a, err := jd.Of(context.Background(), g, evs); err != nil || len(a.Decisions) == 0 {
+		if a, err := jd.Of(context.Background(), "", g, evs); err != nil || len(a.Decisions) == 0 {
 			t.Errorf("game %s: %d moves judged, %v", id, len(a.Decisions), err)
 		}
 		gr, err := e.st.GameRatings(context.Background(), id)

@@ -170,7 +170,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webLinks = web.NewLinks(base, o.httpURL != "")
 		links = webLinks
 	}
-	judge := verdict.New() // the verdicts on finished games' moves, one for every door
+	// the verdicts on finished games' moves, one for every door, their new
+	// solves budgeted by source
+	judge := verdict.NewBudgeted(lobby.NewSolves(o.maxSolvesPerAddress, 0, nil))
 	// The SSH port listens before the alerts start: their messages name
 	// it ("ssh -t -p PORT HOST play TABLE").
 	ln, err := net.Listen("tcp", o.addr)
@@ -251,7 +253,7 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	if webLn != nil {
 		ws, err = web.New(web.Config{Lobby: lob, Events: evs, Records: st, Links: webLinks, SSHHost: publicHost(o.httpURL),
 			SSHPort: ln.Addr().(*net.TCPAddr).Port, Log: logger, Cast: tui.WriteCast, Season: o.season,
-			Judge: judge})
+			Judge: judge, SourceOf: guard.SourceName})
 		if err != nil {
 			return err
 		}

@@ -55,6 +55,7 @@ type options struct {
 	// admins exempt): lobby.NoLimit for no cap, lobby.NoRest for never.
 	maxTablesPerAddress, maxBotTablesPerAddress, maxBotTables int
 	maxEventsPerPerson, maxEventsPerAddress                   int
+	maxSolvesPerAddress                                       int // new rule sets solved for one source an hour; lobby.NoLimit: none
 	botTableIdle                                              time.Duration
 	// The web window (sshapp/web): off while httpAddr is "".
 	httpAddr string
@@ -119,6 +120,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 	tables := fs.String("max-tables-per-person", def("MIA_MAX_TABLES_PER_PERSON", strconv.Itoa(lobby.DefaultMaxTables)), "open tables one person may host at once, every key of theirs counted; admins are exempt; 0 for no cap (MIA_MAX_TABLES_PER_PERSON)")
 	tablesHere := fs.String("max-tables-per-address", def("MIA_MAX_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxTablesPerSource)), "open tables opened from one address (an IPv6 /64) at once, whatever its keys; admins, loopback and --penalty-exempt sources are exempt; 0 for no cap (MIA_MAX_TABLES_PER_ADDRESS)")
 	botTablesHere := fs.String("max-bot-tables-per-address", def("MIA_MAX_BOT_TABLES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxBotTablesPerSource)), "tables filled with built-in bots only from one address at once, whatever its keys; 0 for no cap (MIA_MAX_BOT_TABLES_PER_ADDRESS)")
+	solvesHere := fs.String("max-solves-per-address", def("MIA_MAX_SOLVES_PER_ADDRESS", strconv.Itoa(lobby.DefaultMaxSolvesPerSource)), "rule sets neither solved nor kept that the verdicts on moves may have solved for one address (an IPv6 /64) in an hour, whatever its keys (a solve takes a core for seconds to minutes); the verdicts past it wait, the replays are shown; admins, loopback and --penalty-exempt SSH sources are exempt; 0 for no cap (MIA_MAX_SOLVES_PER_ADDRESS)")
 	botTables := fs.String("max-bot-tables", def("MIA_MAX_BOT_TABLES", strconv.Itoa(lobby.DefaultMaxBotTables)), "tables of built-in bots only the server runs at once, admins' aside; 0 for no cap (MIA_MAX_BOT_TABLES)")
 	botIdle := fs.String("bot-table-idle", def("MIA_BOT_TABLE_IDLE", lobby.DefaultBotTableIdle.String()), "how long a table of bots only plays on while nobody has it open before it rests (until someone opens it); admins' tables play on; 0: never rests (MIA_BOT_TABLE_IDLE)")
 	var hookURLs, hookFormats []string
@@ -201,6 +203,7 @@ func parseOptions(args []string, env func(string) string, out io.Writer) (option
 		{"max-bot-tables", *botTables, &o.maxBotTables},
 		{"max-events-per-person", *eventsMine, &o.maxEventsPerPerson},
 		{"max-events-per-address", *eventsHere, &o.maxEventsPerAddress},
+		{"max-solves-per-address", *solvesHere, &o.maxSolvesPerAddress},
 	} {
 		if *c.n, err = count(c.name, c.v, 0); err != nil {
 			return options{}, err

@@ -172,6 +172,19 @@ func TestParseOptions(t *testing.T) {
 			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
 				maxTablesPerAddress: 4, maxBotTablesPerAddress: 1, maxBotTables: lobby.NoLimit, botTableIdle: lobby.NoRest},
 		},
+		{
+			name: "solves per address",
+			args: []string{"--max-solves-per-address", "0"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxSolvesPerAddress: lobby.NoLimit},
+		},
+		{
+			name: "solves per address from the environment",
+			env:  map[string]string{"MIA_MAX_SOLVES_PER_ADDRESS": "9"},
+			want: options{addr: ":23234", data: "./mia-data", hostKey: "mia-data/host_ed25519", logLevel: log.InfoLevel, logFormat: log.TextFormatter, botDelay: time.Second,
+				maxSolvesPerAddress: 9},
+		},
+		{name: "bad solves per address", args: []string{"--max-solves-per-address", "-1"}, wantErr: "max-solves-per-address"},
 		{name: "bad tables per address", args: []string{"--max-tables-per-address", "-3"}, wantErr: "max-tables-per-address"},
 		{name: "bad bot table idle", env: map[string]string{"MIA_BOT_TABLE_IDLE": "never"}, wantErr: "bot table idle"},
 		{name: "bad sessions per person", args: []string{"--max-sessions-per-person", "-2"}, wantErr: "max-sessions-per-person"},
@@ -252,6 +265,9 @@ func TestParseOptions(t *testing.T) {
 			}
 			if tt.want.maexchenPlayers == 0 {
 				tt.want.maexchenPlayers, tt.want.maexchenNameHold = 32, 24*time.Hour
+			}
+			if tt.want.maxSolvesPerAddress == 0 {
+				tt.want.maxSolvesPerAddress = lobby.DefaultMaxSolvesPerSource
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("options = %+v\nwant      %+v", got, tt.want)

@@ -169,12 +169,44 @@ func AccuracyLine(names []string, players []solver.Summary) string {
 // games · 0.05 lives given away a move · 3 ?!, 1 ?, 0 ??".
 func AccuracyOver(s solver.Summary, games int) string {
 	if s.Decisions == 0 {
+		return AccuracyFigure(s, games)
+	}
+	return AccuracyFigure(s, games) + " · " + AccuracyDetail(s)
+}
+
+// AccuracyFigure is the head of AccuracyOver, for a narrow place: "87%
+// over 12 games", "no moves judged yet".
+func AccuracyFigure(s solver.Summary, games int) string {
+	if s.Decisions == 0 {
 		return "no moves judged yet"
 	}
-	return fmt.Sprintf("%.0f%% over %s · %.2f lives given away a move · %d ?!, %d ?, %d ??",
-		s.Accuracy(), Plural(games, "1 game", "games"), s.PerDecision(),
+	return fmt.Sprintf("%.0f%% over %s", s.Accuracy(), Plural(games, "1 game", "games"))
+}
+
+// AccuracyDetail is the rest of AccuracyOver: "0.05 lives given away a
+// move · 3 ?!, 1 ?, 0 ??".
+func AccuracyDetail(s solver.Summary) string {
+	return fmt.Sprintf("%.2f lives given away a move · %d ?!, %d ?, %d ??", s.PerDecision(),
 		s.Marks[solver.Inaccuracy], s.Marks[solver.Mistake], s.Marks[solver.Blunder])
 }
+
+// AccuracyNotAll follows a career's accuracy where there is no room
+// for AccuracyPending: some of its games were not judged.
+const AccuracyNotAll = "not every game judged"
+
+// AccuracyOf is AccuracyFigure in the fewest words, with the games
+// judged of those asked for, where there is room for no more: "87%, 12
+// of 14 games", "0 of 3 games judged".
+func AccuracyOf(s solver.Summary, games, of int) string {
+	if s.Decisions == 0 {
+		return fmt.Sprintf("%d of %s judged", games, Plural(of, "1 game", "games"))
+	}
+	return fmt.Sprintf("%.0f%%, %d of %s", s.Accuracy(), games, Plural(of, "1 game", "games"))
+}
+
+// AccuracyComing is a career's accuracy while its verdicts are being
+// worked out, where a door does not wait for them.
+const AccuracyComing = "being computed…"
 
 // CoachSays is what a coached table is: the option's help, and what the
 // doors say of it.
@@ -189,3 +221,19 @@ func Coached(j solver.Judgement) string {
 
 // CoachHint is CoachSays in the few words a form's row has.
 const CoachHint = "practice: your moves judged, not rated"
+
+// NoVerdicts says why a game is shown without its verdicts: "Verdicts
+// on the moves: WHY." (why: still being worked out, or the solver's
+// budget's refusal).
+func NoVerdicts(why string) string { return Sentence("Verdicts on the moves: " + why) }
+
+// AccuracyPending is what follows a career's accuracy (AccuracyOver)
+// when some of its games were not judged: "; 3 games still being worked
+// out: ask again in a few seconds", or with refused, the budget's
+// refusal, "; 3 games not judged: REFUSED".
+func AccuracyPending(games int, refused string) string {
+	if refused != "" {
+		return fmt.Sprintf("; %s not judged: %s", Plural(games, "1 game", "games"), refused)
+	}
+	return fmt.Sprintf("; %s still being worked out: ask again in a few seconds", Plural(games, "1 game", "games"))
+}

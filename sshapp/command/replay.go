@@ -41,7 +41,7 @@ func runReplay(ctx context.Context, c *Call) int {
 	}
 	// Both wait a bounded time, well inside the command's own bound: a
 	// rule set's first solve may take minutes.
-	a, judged := c.verdicts(ctx, g, evs, verdict.Wait)
+	a, unjudged := c.verdicts(ctx, g, evs, verdict.Wait)
 	switch {
 	case c.JSON:
 		if err := verdict.Doc(g, evs, a).Encode(c.Stdout); err != nil { // PROTOCOL.md §3, as the web window's /games/ID.json
@@ -55,8 +55,8 @@ func runReplay(ctx context.Context, c *Call) int {
 		return ExitOK
 	}
 	writeReplay(c.Stdout, g, evs, a)
-	if !judged {
-		writeWrapped(c.Stdout, "\n", "", "Verdicts on the moves: "+verdict.ErrNotReady.Error()+".")
+	if unjudged != "" {
+		writeWrapped(c.Stdout, "\n", "", words.NoVerdicts(unjudged))
 	}
 	if link := c.gameLink(ctx, g); link != "" {
 		fmt.Fprintf(c.Stdout, "\nOn the web, move by move:  %s\n", link)
@@ -71,24 +71,27 @@ func runReplay(ctx context.Context, c *Call) int {
 }
 
 // verdicts is the verdict on every move of the finished game g
-// (verdict.Of), waiting for it at most wait (0: as long as the session
-// lasts); judged is false if it was not ready by then, and a is then
-// empty.
-func (c *Call) verdicts(ctx context.Context, g store.Game, evs []engine.Event, wait time.Duration) (a verdict.Analysis, judged bool) {
+// (verdict.Of, the solves counted by the caller's source), waiting for
+// it at most wait (0: as long as the session lasts); unjudged says why
+// there are none when they were not ready by then or the solver's
+// budget refused them ("" otherwise), and a is then empty.
+func (c *Call) verdicts(ctx context.Context, g store.Game, evs []engine.Event, wait time.Duration) (a verdict.Analysis, unjudged string) {
 	if wait > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, wait)
 		defer cancel()
 	}
-	a, err := c.cfg.Judge.Of(ctx, g, evs)
+	a, err := c.cfg.Judge.Of(ctx, lobby.SolveSource(c.lobbyPlayer()), g, evs)
 	switch {
 	case errors.Is(err, verdict.ErrNotReady):
-		return a, false
+		return a, verdict.ErrNotReady.Error()
+	case errors.Is(err, verdict.ErrUnsolved):
+		return a, lobby.Shown(err)
 	case errors.Is(err, verdict.ErrOff):
 	case err != nil:
 		c.cfg.Log.Warn("judge a game's moves", "game", g.ID, "err", err)
 	}
-	return a, true
+	return a, ""
 }
 
 // finishedGame reads the finished game named by the one argument, if the

@@ -235,7 +235,7 @@ func runStats(ctx context.Context, c *Call) int {
 	if judged {
 		acc = words.AccuracyOver(career.Summary, career.Games)
 		if career.Pending > 0 {
-			acc += fmt.Sprintf("; %s still being worked out: ask again in a few seconds", words.Plural(career.Pending, "1 game", "games"))
+			acc += words.AccuracyPending(career.Pending, lobby.Shown(career.Refused))
 		}
 	}
 	writeStats(c, out, words.TrendWords(changes), acc)
@@ -258,7 +258,7 @@ func (c *Call) career(ctx context.Context, recs Records, person string, recent [
 		_, evs, err := recs.ShownGame(ctx, id, c.shows())
 		return evs, err
 	}
-	career, err := c.cfg.Judge.Over(jctx, person, recent, read)
+	career, err := c.cfg.Judge.Over(jctx, lobby.SolveSource(c.lobbyPlayer()), person, recent, read)
 	if err != nil {
 		c.cfg.Log.Warn("judge a person's moves", "person", person, "err", err)
 		return career, false

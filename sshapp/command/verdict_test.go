@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/sshapp/verdict"
 )
 
@@ -181,4 +182,57 @@ func TestCoachOption(t *testing.T) {
 		t.Errorf("new rules took the coach away:\n%s", js.stdout)
 	}
 	h.run(ann, "table", "create", "x", "--coach=maybe").expect(t, ExitUsage, nil, nil)
+}
+
+// freshRules are n rule sets of cheapRules' cost (a tenth of a second to
+// solve) that the solver has not solved yet (verdict.Solved): the budget
+// counts only new solves, and the solver keeps what other tests (and
+// earlier runs of this one, -count) solved.
+func freshRules(t *testing.T, n int) []engine.Options {
+	t.Helper()
+	var out []engine.Options
+	for i := range 16 { // more than the solver keeps
+		o := cheapRules()
+		o.Ranking = []engine.Ranking{engine.Classic, engine.Pips, engine.LittleMia, engine.AscendingDoubles}[i%4]
+		o.LowClaim = []engine.LowClaim{engine.LowClaimRefused, engine.LowClaimLoses}[i/4%2]
+		o.MiaReveal = []engine.MiaReveal{engine.MiaRevealChallenge, engine.MiaRevealAtOnce}[i/8]
+		if !verdict.Solved(o) {
+			out = append(out, o)
+		}
+		if len(out) == n {
+			return out
+		}
+	}
+	t.Fatalf("fewer than %d of 16 cheap rule sets unsolved", n)
+	return nil
+}
+
+// TestSolveBudgetByAddress: one address, whatever its keys, has the
+// solver solve at most its budget of new rule sets an hour; past it the
+// replay is shown and says why it has no verdicts, the stats say which
+// games were not judged, and another address still gets its verdicts.
+func TestSolveBudgetByAddress(t *testing.T) {
+	jd := verdict.NewBudgeted(lobby.NewSolves(1, 0, nil))
+	t.Cleanup(jd.Drain)
+	h := newHarness(t, func(c *Config) { c.Judge = jd })
+	ann, bob, carl := h.person("ann"), h.person("bob"), h.person("carl")
+	from := func(p who, source string) *callerSession { return &callerSession{player: p, h: h, source: source} }
+	rules := freshRules(t, 2)
+	first := h.finishedGameWith("club0", rules[0], ann, bob)
+	second := h.finishedGameWith("club1", rules[1], ann, bob)
+	const refused = "verdicts for these rules are not computed yet, and 1 new rule set was solved for your address in the last hour"
+
+	h.runOn(from(ann, "203.0.113.7"), "replay", first).expect(t, ExitOK, []string{"Accuracy"}, nil)
+	r := h.runOn(from(carl, "203.0.113.7"), "replay", second) // a fresh key, the same address
+	r.expect(t, ExitOK, []string{"wins the game"}, nil)
+	if flat := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(flat, "Verdicts on the moves: "+refused) || strings.Contains(flat, "Accuracy") {
+		t.Errorf("past the budget replay does not say why it has no verdicts:\n%s", r.stdout)
+	}
+	r = h.runOn(from(ann, "203.0.113.7"), "stats")
+	if flat := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(flat, "over 1 game") || !strings.Contains(flat, "1 game not judged: "+refused) {
+		t.Errorf("stats past the budget:\n%s", r.stdout)
+	}
+	h.runOn(from(bob, "198.51.100.1"), "replay", second).expect(t, ExitOK, []string{"Accuracy"}, nil)
+	// Once solved, the rule set costs nobody anything.
+	h.runOn(from(carl, "203.0.113.7"), "replay", second).expect(t, ExitOK, []string{"Accuracy"}, nil)
 }

@@ -35,6 +35,12 @@ type door struct {
 	muted bool     // chat lines are not said
 	quit  bool
 
+	// coached brings the coach's verdicts, worked out off the loop (a
+	// rule set's first solve takes seconds to minutes); coaching counts
+	// those under way.
+	coached  chan coachSaid
+	coaching int
+
 	notices *lobby.Queue[lobby.News] // the person's notices (notice.go)
 	went    *lobby.News              // the last notice said: go goes there
 
@@ -47,7 +53,8 @@ type door struct {
 }
 
 func newDoor(ctx context.Context, cfg Config, in *input) *door {
-	return &door{ctx: ctx, cfg: cfg, in: in, me: cfg.Player, released: newAlarm(), ticked: newAlarm()}
+	return &door{ctx: ctx, cfg: cfg, in: in, me: cfg.Player, released: newAlarm(), ticked: newAlarm(),
+		coached: make(chan coachSaid, maxCoaching)}
 }
 
 // alarm is a token from a timer of the clock to the door's loop: set
@@ -133,6 +140,11 @@ func (d *door) run() {
 			d.ev.ended(d)
 		case <-noticed:
 			d.heard()
+		case c := <-d.coached:
+			d.coaching--
+			if c.line != "" && d.at != nil && d.at.game == c.game {
+				d.say(c.line)
+			}
 		case <-d.ticked:
 			if d.at != nil {
 				d.at.tick(d)

@@ -173,6 +173,20 @@ func (d *client) text() string {
 	return strings.ReplaceAll(string(d.out.Bytes()), "\r\n", "\n")
 }
 
+// until waits until cond holds of everything the door wrote.
+func (d *client) until(what string, cond func(text string) bool) {
+	d.t.Helper()
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	for !cond(d.text()) {
+		select {
+		case <-d.out.wrote:
+		case <-deadline.C:
+			d.t.Fatalf("%s: never said, after:\n%s", what, d.text())
+		}
+	}
+}
+
 // next waits until the text after the last thing found holds want, and
 // moves past it; it returns the text from the old position to the end
 // of want.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/verdict"
 )
 
 // Config is what one plain session needs from the server.
@@ -72,6 +73,10 @@ type Config struct {
 	// Clock times the turn clock's thresholds and the lines held while a
 	// line is typed; lobby.RealClock if nil (tests share the lobby's).
 	Clock lobby.Clock
+
+	// coach judges a move at a coached table: verdict.Coach if nil (a
+	// test's stand-in holds it).
+	coach func(coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error)
 }
 
 // Run is the door on rw until the person quits, their input ends, the

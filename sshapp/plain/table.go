@@ -254,13 +254,10 @@ func (r *tableRoom) events(d *door, lines []string) []string {
 	r.nar = snap.Narrator()
 	evs := snap.Events()
 	for i := r.told; i < len(evs); i++ {
-		s := r.nar.Aloud(evs, i)
-		if c := r.coach(evs, i); c != "" { // in the move's own line: a turn's prompt leads the last
-			s = strings.TrimSpace(s + " " + c)
-		}
-		if s != "" {
+		if s := r.nar.Aloud(evs, i); s != "" {
 			lines = append(lines, s)
 		}
+		r.coach(d, evs, i)
 	}
 	r.told = len(evs)
 	if !snap.Playing && !r.ended && snap.Game.Phase == engine.PhaseOver {
@@ -277,19 +274,46 @@ func (r *tableRoom) events(d *door, lines []string) []string {
 	return lines
 }
 
-// coach is the coach's verdict on evs[i] if it is a move of the viewer's
-// at a coached table (verdict.Coach: their own move, from what they
-// saw), "" otherwise.
-func (r *tableRoom) coach(evs []engine.Event, i int) string {
+// coachSaid is the coach's verdict on a move of game, said ("" for none).
+type coachSaid struct {
+	game, line string
+}
+
+// maxCoaching is how many of the viewer's moves the coach judges at once
+// (they wait for one solve); a move past it is not judged.
+const maxCoaching = 4
+
+// coach has the coach judge evs[i] if it is a move of the viewer's at a
+// coached table (verdict.Coach: their own move, from what they saw), off
+// the door's loop: the verdict comes to the loop (door.coached) and is
+// said then, while the door reads what is typed and the table goes on.
+func (r *tableRoom) coach(d *door, evs []engine.Event, i int) {
 	v := r.snap.Game
-	if !r.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) {
-		return ""
+	if !r.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) || d.coaching >= maxCoaching {
+		return
 	}
-	d, err := verdict.Coach(true, v.Options, len(v.Lives), evs, v.Seat, evs[i].Seq)
-	if err != nil {
-		return ""
+	judge := d.cfg.coach
+	if judge == nil {
+		judge = verdict.Coach
 	}
-	return words.Sentence(capital(words.Coached(d.Judgement)))
+	game, rules, players, seat, seq := r.game, v.Options, len(v.Lives), v.Seat, evs[i].Seq
+	seen := slices.Clone(evs) // the move's whole action is in them (Coach reads up to its end)
+	d.coaching++
+	go func() {
+		said := coachSaid{game: game}
+		defer func() {
+			if p := recover(); p != nil {
+				d.cfg.Log.Error("plain: the coach failed", "game", game, "panic", p)
+			}
+			select {
+			case d.coached <- said: // room for it: at most maxCoaching are under way
+			case <-d.ctx.Done():
+			}
+		}()
+		if j, err := judge(true, rules, players, seen, seat, seq); err == nil {
+			said.line = words.Sentence(capital(words.Coached(j.Judgement)))
+		}
+	}()
 }
 
 // missedEnd appends the events of the game before that were not told,

@@ -24,7 +24,7 @@ func judgedCommands(st *store.Store, jd *verdict.Judge) func(ctx context.Context
 			fmt.Fprintf(errOut, "mia: no game %s\n", args[1])
 			return 1
 		}
-		a, err := jd.Of(ctx, g, evs)
+		a, err := jd.Of(ctx, "", g, evs)
 		if err != nil {
 			fmt.Fprintf(errOut, "mia: %v\n", err)
 			return 1
@@ -125,6 +125,7 @@ func TestCoachSaysYourMove(t *testing.T) {
 		d.next("bob called you a liar")
 		d.next("Round 2: bob opens.")
 		if coached {
+			d.until("the coach's two verdicts", func(text string) bool { return strings.Count(text, "Your move: ") >= 2 })
 			if n := strings.Count(d.text(), "Your move: "); n != 2 {
 				t.Errorf("the coach said %d verdicts, want one for each of alice's two moves:\n%s", n, d.text())
 			}
@@ -138,5 +139,63 @@ func TestCoachSaysYourMove(t *testing.T) {
 		if bad := plaintest.Forbidden(d.out.Bytes()); bad != "" {
 			t.Fatalf("the door wrote %s", bad)
 		}
+	}
+}
+
+// TestCoachHoldsNothing: while the coach works out a verdict (a rule
+// set's first solve takes seconds to minutes) the door reads what is
+// typed and acts on it, and the table goes on; the verdicts are said
+// when they come, each once.
+func TestCoachHoldsNothing(t *testing.T) {
+	t.Parallel()
+	dice := &lobbytest.Script{}
+	e := newEnv(t, dice)
+	alice, bob := e.player("alice"), e.player("bob")
+	rules := engine.DefaultOptions()
+	rules.Pass, rules.MiaPenalty, rules.Lives = false, 1, 2
+	if _, err := e.lobby.CreateTable(ctxT(t), alice, lobby.TableConfig{Name: "drill", Rules: rules, Seats: 2, Coach: true}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := e.lobby.Table("drill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	solved := make(chan struct{})
+	asked := make(chan int, 8)
+	d := e.open(alice, true, func(c *Config) {
+		c.Table = "drill"
+		c.coach = func(coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error) {
+			asked <- seq
+			<-solved // a solve that takes as long as the test wants
+			return verdict.Coach(coached, rules, players, seen, seat, seq)
+		}
+	})
+	d.next("At table drill")
+	d.send("sit")
+	d.next("You are seated for the next game.")
+	dice.Push(1, 0) // seat 0, alice, opens
+	if err := tbl.Sit(ctxT(t), bob); err != nil {
+		t.Fatal(err)
+	}
+	dice.Roll(5, 3)
+	d.send("roll")
+	d.next("You rolled 53")
+	<-asked // the coach is on the roll, and holds
+	d.send("announce mia")
+	d.next("You announced Mia to bob.")
+	<-asked
+	if err := tbl.Act(ctxT(t), bob, engine.Action{Kind: engine.Challenge}); err != nil {
+		t.Fatal(err)
+	}
+	d.next("bob called you a liar")
+	d.send("status")
+	d.next("Round 2")
+	if strings.Contains(d.text(), "Your move: ") {
+		t.Fatalf("a verdict said before it was worked out:\n%s", d.text())
+	}
+	close(solved)
+	d.until("the coach's two verdicts", func(text string) bool { return strings.Count(text, "Your move: ") >= 2 })
+	if n := strings.Count(d.text(), "Your move: "); n != 2 {
+		t.Errorf("%d verdicts said, want 2:\n%s", n, d.text())
 	}
 }

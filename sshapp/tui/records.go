@@ -12,6 +12,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 	"github.com/mia-game/mia/store/lobbystore"
 )
@@ -69,7 +70,34 @@ type (
 		data statsData
 		err  error
 	}
+	careerLoaded struct {
+		req    uint64
+		career verdict.Career
+		err    error
+	}
 )
+
+// loadCareer is the command that sums up the viewer's moves over their
+// last games they may see (verdict.Judge.Over, as the stats command
+// does), waiting at most verdict.Wait: the stats screen shows the rest
+// meanwhile.
+func loadCareer(jd *verdict.Judge, rec Records, viewer lobby.Player, req uint64) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), verdict.Wait)
+		defer cancel()
+		shows := lobbystore.Shows(viewer.Viewer())
+		gs, err := rec.History(ctx, store.Query{Player: viewer.ID, Limit: verdict.CareerGames}, shows)
+		if err != nil {
+			return careerLoaded{req: req, err: fmt.Errorf("could not read your games: %w", err)}
+		}
+		read := func(ctx context.Context, id string) ([]engine.Event, error) {
+			_, evs, err := rec.ShownGame(ctx, id, shows)
+			return evs, err
+		}
+		c, err := jd.Over(ctx, lobby.SolveSource(viewer), viewer.ID, gs, read)
+		return careerLoaded{req: req, career: c, err: err}
+	}
+}
 
 // visibleGames reads the page of finished games matching q that viewer
 // may see (lobby.Viewer.SeesGame): up to q.Limit of them, newest first,

@@ -38,12 +38,12 @@ type verdictsLoaded struct {
 }
 
 // loadVerdicts works out the verdicts on g's moves (verdict.Judge.Of),
-// waiting at most verdict.Wait.
-func loadVerdicts(jd *verdict.Judge, g store.Game, evs []engine.Event, req uint64) tea.Cmd {
+// asked from source, waiting at most verdict.Wait.
+func loadVerdicts(jd *verdict.Judge, source string, g store.Game, evs []engine.Event, req uint64) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), verdict.Wait)
 		defer cancel()
-		a, err := jd.Of(ctx, g, evs)
+		a, err := jd.Of(ctx, source, g, evs)
 		return verdictsLoaded{req: req, a: a, err: err}
 	}
 }

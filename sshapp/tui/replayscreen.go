@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/verdict"
 )
@@ -69,6 +70,8 @@ func (m *replayScreen) judged(msg verdictsLoaded) {
 	switch {
 	case errors.Is(msg.err, verdict.ErrNotReady):
 		m.rp.unjudged = "verdicts: " + verdict.ErrNotReady.Error()
+	case errors.Is(msg.err, verdict.ErrUnsolved):
+		m.rp.unjudged = words.NoVerdicts(lobby.Shown(msg.err))
 	case msg.err != nil:
 		m.c.said("judge the moves", msg.err) // logged; the replay goes on without them
 	default:
@@ -86,7 +89,7 @@ func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	judging := m.rp != nil && m.rp.judging
 	mm, cmd := updateLoads(m, &m.frame, msg, m.loaded, m.key)
 	if !judging && m.rp != nil && m.rp.judging {
-		cmd = tea.Batch(cmd, ask(m, loadVerdicts(m.c.cfg.Judge, m.rp.game, m.rp.events, m.req)))
+		cmd = tea.Batch(cmd, ask(m, loadVerdicts(m.c.cfg.Judge, lobby.SolveSource(m.c.cfg.Player), m.rp.game, m.rp.events, m.req)))
 	}
 	return mm, cmd
 }
@@ -386,7 +389,11 @@ func (m *replayScreen) verdictLines(s *Styles, st engine.Step, w int) []string {
 	case rp.judging:
 		return []string{s.Subtle.Render(cut("verdicts on the moves: being worked out…", w))}
 	case rp.unjudged != "":
-		return []string{s.Subtle.Render(cut(rp.unjudged, w))}
+		var out []string
+		for _, l := range wrapLine(rp.unjudged, w, "  ") {
+			out = append(out, s.Subtle.Render(l))
+		}
+		return out
 	}
 	var out []string
 	for i := st.First; i < st.End; i++ {

@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine/rating"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
+	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
 )
 
@@ -30,6 +32,12 @@ type statsScreen struct {
 	req     uint64
 	err     string
 	keys    statsKeys
+	// career is the viewer's accuracy (verdict.Judge.Over), loaded apart
+	// from the rest, which does not wait for it; judging while it is.
+	career    verdict.Career
+	careerReq uint64
+	judging   bool
+	judged    bool
 }
 
 func newStatsScreen(c *common, table string) *statsScreen {
@@ -48,7 +56,30 @@ func newStatsScreen(c *common, table string) *statsScreen {
 }
 
 // Init loads everything the screen shows.
-func (m *statsScreen) Init() tea.Cmd { return m.load() }
+func (m *statsScreen) Init() tea.Cmd { return tea.Batch(m.load(), m.loadCareer()) }
+
+// loadCareer sums up the viewer's moves, on a server that judges them.
+func (m *statsScreen) loadCareer() tea.Cmd {
+	if m.c.cfg.Judge == nil {
+		return nil
+	}
+	m.careerReq++
+	m.judging = true
+	return ask(m, loadCareer(m.c.cfg.Judge, m.c.cfg.Records, m.c.cfg.Player, m.careerReq))
+}
+
+// careerIn takes the answer to the newest loadCareer.
+func (m *statsScreen) careerIn(msg careerLoaded) {
+	if msg.req != m.careerReq {
+		return
+	}
+	m.judging = false
+	if msg.err != nil {
+		m.c.said("judge your moves", msg.err) // logged; the rest of the screen stands
+		return
+	}
+	m.career, m.judged = msg.career, true
+}
 
 // boardTable is the table of the leaderboard shown, "" for overall.
 func (m *statsScreen) boardTable() string {
@@ -83,6 +114,10 @@ func (m *statsScreen) loaded(msg statsLoaded) {
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *statsScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if c, ok := msg.(careerLoaded); ok {
+		m.careerIn(c)
+		return m, nil
+	}
 	return updateLoads(m, &m.frame, msg, m.loaded, m.key)
 }
 
@@ -119,7 +154,7 @@ func (m *statsScreen) key(msg tea.KeyMsg) tea.Cmd {
 		m.syncSeasonKeys()
 		return m.load()
 	case key.Matches(msg, k.Reload):
-		return m.load()
+		return tea.Batch(m.load(), m.loadCareer())
 	case key.Matches(msg, k.Up):
 		m.board.ScrollUp(1)
 	case key.Matches(msg, k.Down):
@@ -175,9 +210,27 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	if !m.have {
 		return out
 	}
-	numbers, note, recent := m.numbers(s, w), m.bluffsNote(s, w), m.recentLines(s, w)
-	out = append(out, numbers...)
-	gaps := h - len(out) - len(note) - len(recent)
+	note, recent := m.bluffsNote(s, w), m.recentLines(s, w)
+	acc, detail, pending := m.accuracyLines(s, w)
+	// The accuracy's detail where the window has room for it: the games
+	// not judged first (in full, else in a few words), then the lives
+	// and marks.
+	room := h - len(out) - len(m.numbers(s, w, acc, nil)) - len(note) - len(recent)
+	if len(pending) > 0 && len(pending) > room {
+		pending = []string{"  " + s.Subtle.Render(cut(words.AccuracyNotAll, w-2))}
+	}
+	var extra []string
+	switch c := m.career; {
+	case room >= len(pending):
+		extra, room = pending, room-len(pending)
+	case len(pending) > 0: // no room at all: the row says it
+		acc = accuracyRow(s.Accent.Render(words.AccuracyOf(c.Summary, c.Games, c.Games+c.Pending)))
+	}
+	if room >= len(detail) {
+		extra, room = append(detail, extra...), room-len(detail)
+	}
+	out = append(out, m.numbers(s, w, acc, extra)...)
+	gaps := room
 	if gaps > 0 {
 		out = append(out, "")
 	}
@@ -188,12 +241,12 @@ func (m *statsScreen) mine(s *Styles, w, h int) []string {
 	return append(out, recent...)
 }
 
-// numbers are the viewer's counts and rating, a row each.
-func (m *statsScreen) numbers(s *Styles, w int) []string {
+// numbers are the viewer's counts and rating, a row each, the accuracy's
+// row acc ("" for none) followed by extra.
+func (m *statsScreen) numbers(s *Styles, w int, acc string, extra []string) []string {
 	var out []string
 	t := m.data.tally
-	const labelW = 15
-	row := func(label, value string) string { return fit(label, labelW) + " " + value }
+	row := func(label, value string) string { return fit(label, statsLabelW) + " " + value }
 	out = append(out,
 		row("games", fmt.Sprintf("%d, %d won", t.Games, t.Wins)+s.Subtle.Render(" · "+words.Percent(t.Wins, t.Games))),
 		row("lives lost", fmt.Sprintf("%d", t.LivesLost)),
@@ -202,8 +255,49 @@ func (m *statsScreen) numbers(s *Styles, w int) []string {
 		row("caught bluffing", words.Plural(t.BluffsCaught, "1 time", "times")),
 		row("challenges", fmt.Sprintf("%d, right %d", t.Challenges, t.ChallengesWon)+s.Subtle.Render(" · "+words.Percent(t.ChallengesWon, t.Challenges))),
 	)
+	if acc != "" {
+		out = append(append(out, acc), extra...)
+	}
 	return append(out, m.ratingLines(s, w, row)...)
 }
+
+// accuracyLines are the viewer's accuracy over their last games, as the
+// stats command says it: its row ("" for none), and the lines that may
+// follow it: the lives and marks, and the games not judged.
+func (m *statsScreen) accuracyLines(s *Styles, w int) (acc string, detail, pending []string) {
+	row := accuracyRow
+	switch {
+	case m.c.cfg.Judge == nil:
+		return "", nil, nil
+	case m.judging && !m.judged:
+		return row(s.Subtle.Render(words.AccuracyComing)), nil, nil
+	case !m.judged:
+		return "", nil, nil
+	}
+	c := m.career
+	lines := func(text string) []string {
+		var out []string
+		for _, part := range strings.Split(text, " · ") { // a part a line, where it fits
+			for _, l := range strings.Split(ansi.Wordwrap(part, w-2, " "), "\n") {
+				out = append(out, "  "+s.Subtle.Render(cut(l, w-2)))
+			}
+		}
+		return out
+	}
+	if c.Decisions > 0 {
+		detail = lines(words.AccuracyDetail(c.Summary))
+	}
+	if c.Pending > 0 {
+		pending = lines(strings.TrimPrefix(words.AccuracyPending(c.Pending, lobby.Shown(c.Refused)), "; "))
+	}
+	return row(s.Accent.Render(cut(words.AccuracyFigure(c.Summary, c.Games), w-statsLabelW-1))), detail, pending
+}
+
+// statsLabelW is the width of the labels of the viewer's numbers.
+const statsLabelW = 15
+
+// accuracyRow is the accuracy's row, value drawn.
+func accuracyRow(value string) string { return fit("accuracy", statsLabelW) + " " + value }
 
 // bluffsNote says what the bluff counts count: a claim made unseen is no
 // bluff, yet may be caught short; one below the dice is no bluff either.

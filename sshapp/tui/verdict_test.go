@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +11,11 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/verdict"
+	"github.com/mia-game/mia/store"
 )
 
 // cheapRules are rules the solver solves in a tenth of a second (seconds
@@ -143,4 +148,127 @@ func TestCreateFormCoach(t *testing.T) {
 		t.Errorf("created coach %v private %v, want both", info.Coach, info.Private)
 	}
 	assertFits(t, finalView(t, tm), 80, 24)
+}
+
+// TestStatsScreenAccuracy: the stats screen shows the viewer's accuracy
+// over their last games as the stats command sums it up (verdict.Judge
+// .Over, words.AccuracyFigure and AccuracyDetail), at 80×24; without a
+// Judge it shows none.
+func TestStatsScreenAccuracy(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	// Challenging the lowest claim there is always loses: a blunder.
+	for range 2 {
+		recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+			roll(0, true, 43), claim(0, 31), challenge(1))
+		e.clock.Skip(time.Hour)
+	}
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	for _, p := range []lobby.Player{a, b} {
+		games, err := e.st.History(ctxT(t), store.Query{Player: p.ID}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(ctx context.Context, id string) ([]engine.Event, error) {
+			_, evs, err := e.st.ShownGame(ctx, id, nil)
+			return evs, err
+		}
+		c, err := jd.Over(ctxT(t), "", p.ID, games, read)
+		if err != nil || c.Games != 2 || c.Decisions == 0 {
+			t.Fatalf("%s's career: %+v, %v", p.ID, c, err)
+		}
+		cfg := e.config(p, 80, 24)
+		cfg.Records, cfg.Judge = e.st, jd
+		m := New(cfg).(*Model)
+		run(m, m.goTo(goTo{to: screenStats}))
+		frame := m.View()
+		assertFits(t, frame, 80, 24)
+		detail := strings.Split(words.AccuracyDetail(c.Summary), " · ")
+		assertContains(t, frame, "Your games", "challenges", "accuracy        "+words.AccuracyFigure(c.Summary, 2), detail[0], detail[1])
+		if p.ID == b.ID {
+			assertContains(t, frame, "2 ??")
+			t.Logf("bob's stats at 80×24:\n%s", frame)
+		}
+	}
+	cfg := e.config(a, 80, 24)
+	cfg.Records = e.st
+	m := New(cfg).(*Model)
+	run(m, m.goTo(goTo{to: screenStats}))
+	assertLacks(t, m.View(), "accuracy", "being computed")
+}
+
+// TestStatsScreenDrawnWhileJudging: while the verdicts are being worked
+// out the stats screen is drawn, and says so.
+func TestStatsScreenDrawnWhileJudging(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	cfg := e.config(a, 80, 24)
+	cfg.Records, cfg.Judge = e.st, jd
+	m := New(cfg).(*Model)
+	m.goTo(goTo{to: screenStats}) // the loads not run: the career still on its way
+	st, ok := m.cur.(*statsScreen)
+	if !ok {
+		t.Fatalf("the screen shown is %T", m.cur)
+	}
+	st.loaded(statsLoaded{req: st.req})
+	frame := m.View()
+	assertContains(t, frame, "accuracy", "being computed…", "challenges")
+}
+
+// TestStatsScreenAccuracyFits: at 80×24 the accuracy's detail gives way
+// where the column has no room, the games not judged first to stay:
+// fully, or as a few words on the accuracy's row.
+func TestStatsScreenAccuracyFits(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	refused := &lobby.LimitError{Rule: lobby.ErrTooManySolvesHere, Limit: 4}
+	for _, c := range []struct {
+		h       int
+		pending int
+		recent  int // games in the win rate's sparkline, 0 for the one played
+		want    []string
+		lacks   []string
+	}{
+		{24, 0, 5, []string{"accuracy        89% over 1 game", "Win rate, your last 5 games"}, []string{"not judged", words.AccuracyNotAll, "games judged", "%, 1 of"}},
+		{40, 0, 0, []string{"lives given away a move", " ?!, "}, []string{"not judged", words.AccuracyNotAll}},
+		{40, 2, 0, []string{"lives given away a move", " ?!, ", "2 games not judged: verdicts for", "rules are not computed yet"}, []string{words.AccuracyNotAll}},
+		{24, 2, 0, []string{"accuracy        89% over 1 game", "  " + words.AccuracyNotAll, "won at alpha"}, []string{"not judged: "}},
+		{24, 2, 5, []string{"accuracy        89%, 1 of 3 games", "Win rate, your last 5 games"}, []string{"not judged", words.AccuracyNotAll}},
+	} {
+		cfg := e.config(a, 80, c.h)
+		cfg.Records, cfg.Judge = e.st, jd
+		m := New(cfg).(*Model)
+		run(m, m.goTo(goTo{to: screenStats}))
+		st := m.cur.(*statsScreen)
+		if !st.judged || st.career.Games != 1 {
+			t.Fatalf("the career: %+v", st.career)
+		}
+		if c.pending > 0 {
+			st.career.Pending, st.career.Refused = c.pending, fmt.Errorf("verdict of game 9: %w: %w", verdict.ErrUnsolved, refused)
+		}
+		// Ten rated games' worth of rows, as a regular has.
+		st.data.rating = store.Rating{Rating: rating.Rating{Mu: 25, Sigma: 3, Games: 10}, Wins: 4}
+		st.data.trend = make([]store.Point, 10)
+		for len(st.data.recent) < c.recent {
+			st.data.recent = append(st.data.recent, st.data.recent[0])
+		}
+		frame := m.View()
+		assertFits(t, frame, 80, c.h)
+		assertContains(t, frame, append([]string{"accuracy"}, c.want...)...)
+		assertLacks(t, frame, c.lacks...)
+		if c.h == 24 {
+			t.Logf("at 80×24, %d games not judged, %d in the sparkline:\n%s", c.pending, max(1, c.recent), frame)
+		}
+	}
 }

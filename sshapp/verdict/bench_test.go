@@ -20,7 +20,7 @@ func benchGame(b *testing.B) (Analysis, func(*Judge) (Analysis, error)) {
 		}
 	}
 	g := stored(o, 2, evs, true)
-	judge := func(jd *Judge) (Analysis, error) { return jd.Of(context.Background(), g, evs) }
+	judge := func(jd *Judge) (Analysis, error) { return jd.Of(context.Background(), "", g, evs) }
 	a, err := judge(New()) // solves the rule sets (and their caps) once
 	if err != nil {
 		b.Fatal(err)

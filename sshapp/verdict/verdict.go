@@ -1,9 +1,12 @@
 // Package verdict is the one home of the verdicts on a game's moves at
 // the doors (engine/solver judges them): whether a game's verdicts may be
 // shown at all (only once it has ended: Of refuses a game still played),
-// the verdicts kept once worked out (Judge), and their JSON in the replay
-// document (PROTOCOL.md §3). The coach of a practice table (Coach) is the
-// one exception, and shows a player only the verdict on their own move.
+// the verdicts kept once worked out (Judge), the solves they start
+// budgeted by the asker's network source (Budget, lobby.Solves: a rule
+// set's first solve takes a core for seconds to minutes), and their JSON
+// in the replay document (PROTOCOL.md §3). The coach of a practice
+// table (Coach) is the one exception, and shows a player only the
+// verdict on their own move.
 //
 // Its room: the doors' side of the solver. It may import engine,
 // engine/solver, lobby/words and store; the doors (sshapp/command,
@@ -30,6 +33,12 @@ var ErrRunning = errors.New("the game is still being played: its verdicts wait u
 // ErrNotReady is a verdict not worked out before the caller's context
 // ended: the work goes on and is kept, so asking again soon answers.
 var ErrNotReady = errors.New("the verdicts are still being worked out; ask again in a few seconds")
+
+// ErrUnsolved matches the budget's refusal of a new solve (Budget): the
+// game's rule set is not solved, and is not solved now for the asker.
+// The error matches the budget's own error too, whose sentence a door
+// shows (lobby.Shown).
+var ErrUnsolved = errors.New("verdicts for these rules are not computed yet; try later")
 
 // Analysis is the verdict on every move of a game (engine/solver): the
 // doors name it by this package, their one way to the solver.
@@ -68,14 +77,35 @@ var ErrOff = errors.New("this server gives no verdicts on moves")
 // (ErrOff): the doors of a server, or of a test, without one show the
 // games as before. Many goroutines may use one.
 type Judge struct {
-	mu   sync.Mutex
-	m    map[key]*job
-	tick uint64
-	wg   sync.WaitGroup
+	budget Budget
+	mu     sync.Mutex
+	m      map[key]*job
+	tick   uint64
+	// solving are the rule sets whose new solve a job was admitted for
+	// (Budget), until it is done: others asking wait for it, uncharged.
+	solving map[solver.Rules]bool
+	pending int // jobs not done
+	wg      sync.WaitGroup
 }
 
-// New is a Judge with nothing kept yet.
-func New() *Judge { return &Judge{m: map[key]*job{}} }
+// Budget admits a new solve (a rule set neither solved nor being
+// solved) asked from a source (lobby.Solves): done gives its place back
+// once the solve ends; err, a refusal, is the door's to say.
+type Budget interface {
+	Solve(source string) (done func(), err error)
+}
+
+// Pending is how many games' verdicts a Judge works out at once, the
+// ones waiting for a solve counted; past it Of answers ErrNotReady.
+const Pending = 256
+
+// New is a Judge with nothing kept yet, whose solves no budget counts.
+func New() *Judge { return NewBudgeted(nil) }
+
+// NewBudgeted is a Judge whose new solves b admits (nil: all).
+func NewBudgeted(b Budget) *Judge {
+	return &Judge{budget: b, m: map[key]*job{}, solving: map[solver.Rules]bool{}}
+}
 
 // key tells one game's verdicts apart: games of different stores (tests)
 // may share an id, never their events.
@@ -91,39 +121,71 @@ type job struct {
 	used uint64
 }
 
-// Of is the verdict on every move of g, whose events are evs: refused
-// with ErrRunning while g has not ended, ErrNotReady if ctx ends first
-// (the work goes on, and is kept).
-func (jd *Judge) Of(ctx context.Context, g store.Game, evs []engine.Event) (Analysis, error) {
+// Of is the verdict on every move of g, whose events are evs, asked from
+// source (the network source the budget counts, "" for none): refused
+// with ErrRunning while g has not ended, with the budget's error when
+// g's rule set is not solved and the budget admits no new solve from
+// source, ErrNotReady if ctx ends first (the work goes on, and is
+// kept) or Pending games are being worked out already.
+func (jd *Judge) Of(ctx context.Context, source string, g store.Game, evs []engine.Event) (Analysis, error) {
 	if jd == nil {
 		return Analysis{}, ErrOff
 	}
 	if !Shown(g) {
 		return Analysis{}, ErrRunning
 	}
+	j, err := jd.start(source, g, evs)
+	if err != nil {
+		return Analysis{}, err
+	}
+	return j.wait(ctx, g)
+}
+
+// start is the job of g's verdicts: the one kept or under way, else a
+// new one, if the budget and Pending let it begin.
+func (jd *Judge) start(source string, g store.Game, evs []engine.Event) (*job, error) {
 	k := key{id: g.ID, sum: sum(g, evs)}
 	jd.mu.Lock()
+	defer jd.mu.Unlock()
 	jd.tick++
-	j, ok := jd.m[k]
-	if !ok {
-		j = &job{done: make(chan struct{})}
-		jd.m[k] = j
-		jd.forget()
-		rules, seats, evs := g.Rules, len(g.Seats), append([]engine.Event(nil), evs...)
-		jd.wg.Add(1)
-		go func() {
-			defer jd.wg.Done()
-			defer close(j.done)
-			defer func() {
-				if r := recover(); r != nil {
-					j.err = fmt.Errorf("verdict: game %s: %v", k.id, r)
-				}
-			}()
-			j.a, j.err = solver.Analyse(rules, seats, evs)
-		}()
+	if j, ok := jd.m[k]; ok {
+		j.used = jd.tick
+		return j, nil
 	}
-	j.used = jd.tick
-	jd.mu.Unlock()
+	if jd.pending >= Pending {
+		return nil, ErrNotReady
+	}
+	solved, err := jd.admit(source, g.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("verdict of game %s: %w: %w", g.ID, ErrUnsolved, err)
+	}
+	j := &job{done: make(chan struct{}), used: jd.tick}
+	jd.m[k] = j
+	jd.pending++
+	jd.forget()
+	rules, seats, evs := g.Rules, len(g.Seats), append([]engine.Event(nil), evs...)
+	jd.wg.Add(1)
+	go func() {
+		defer jd.wg.Done()
+		defer close(j.done)
+		defer func() {
+			jd.mu.Lock()
+			jd.pending--
+			solved()
+			jd.mu.Unlock()
+		}()
+		defer func() {
+			if r := recover(); r != nil {
+				j.err = fmt.Errorf("verdict: game %s: %v", k.id, r)
+			}
+		}()
+		j.a, j.err = solver.Analyse(rules, seats, evs)
+	}()
+	return j, nil
+}
+
+// wait is the job's verdicts on g, or ErrNotReady if ctx ends first.
+func (j *job) wait(ctx context.Context, g store.Game) (Analysis, error) {
 	select {
 	case <-j.done:
 		if j.err != nil {
@@ -133,6 +195,36 @@ func (jd *Judge) Of(ctx context.Context, g store.Game, evs []engine.Event) (Anal
 	case <-ctx.Done():
 		return Analysis{}, ErrNotReady
 	}
+}
+
+// Solved reports whether the verdicts on a game of rules would start no
+// new solve: its rule set (both players' lives at most the penalty) is
+// solved and kept.
+func Solved(rules engine.Options) bool {
+	main, err := solver.Of(rules, 0, 0)
+	return err == nil && solver.Ready(main)
+}
+
+// admit asks the budget for g's rule set's solve, when it is neither
+// solved nor being solved: the main rule set, both players' lives at
+// most the penalty (every game's first round plays it; a game's
+// later rounds may need a variant with fewer lives, solved on the same
+// admission). solved, called under jd.mu once the job is done, frees
+// what it took; under jd.mu.
+func (jd *Judge) admit(source string, opts engine.Options) (solved func(), err error) {
+	main, err := solver.Of(opts, 0, 0)
+	if jd.budget == nil || err != nil || jd.solving[main] || solver.Ready(main) {
+		return func() {}, nil // a bad rule set fails in Analyse, and says why
+	}
+	done, err := jd.budget.Solve(source)
+	if err != nil {
+		return nil, err
+	}
+	jd.solving[main] = true
+	return func() {
+		delete(jd.solving, main)
+		done()
+	}, nil
 }
 
 // Drain waits until every verdict begun is worked out (a server's end,

@@ -64,7 +64,7 @@ func stored(o engine.Options, n int, evs []engine.Event, ended bool) store.Game 
 
 func judged(t *testing.T, jd *Judge, g store.Game, evs []engine.Event) Analysis {
 	t.Helper()
-	a, err := jd.Of(context.Background(), g, evs)
+	a, err := jd.Of(context.Background(), "", g, evs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,14 +78,14 @@ func TestNoVerdictBeforeTheEnd(t *testing.T) {
 	t.Cleanup(jd.Drain)
 	evs := playGame(t, cheap(), 2, 1)
 	half := evs[:len(evs)/2]
-	if _, err := jd.Of(context.Background(), stored(cheap(), 2, half, false), half); !errors.Is(err, ErrRunning) {
+	if _, err := jd.Of(context.Background(), "", stored(cheap(), 2, half, false), half); !errors.Is(err, ErrRunning) {
 		t.Errorf("a game still played: %v, want ErrRunning", err)
 	}
 	if Shown(stored(cheap(), 2, half, false)) || !Shown(stored(cheap(), 2, evs, true)) {
 		t.Error("Shown: a game is shown once it has ended, and only then")
 	}
 	var none *Judge
-	if _, err := none.Of(context.Background(), stored(cheap(), 2, evs, true), evs); !errors.Is(err, ErrOff) {
+	if _, err := none.Of(context.Background(), "", stored(cheap(), 2, evs, true), evs); !errors.Is(err, ErrOff) {
 		t.Errorf("a nil Judge: %v, want ErrOff", err)
 	}
 	if a := judged(t, jd, stored(cheap(), 2, evs, true), evs); len(a.Decisions) == 0 {

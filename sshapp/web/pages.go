@@ -420,7 +420,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		judging string
 	)
 	if kind != "cast" {
-		a, judging = s.verdicts(r.Context(), g, evs)
+		a, judging = s.verdicts(r.Context(), r, g, evs)
 	}
 	switch kind {
 	case "json":
@@ -473,18 +473,58 @@ const judgeWait = 2 * time.Second
 
 // verdicts is the verdict on every move of the finished game g, and, if
 // they are not worked out in judgeWait, what to say instead.
-func (s *Server) verdicts(ctx context.Context, g store.Game, evs []engine.Event) (verdict.Analysis, string) {
+func (s *Server) verdicts(ctx context.Context, r *http.Request, g store.Game, evs []engine.Event) (verdict.Analysis, string) {
 	ctx, cancel := context.WithTimeout(ctx, judgeWait)
 	defer cancel()
-	a, err := s.cfg.Judge.Of(ctx, g, evs)
+	a, err := s.cfg.Judge.Of(ctx, s.solveSource(r), g, evs)
 	switch {
 	case errors.Is(err, verdict.ErrNotReady):
 		return a, "The verdicts on the moves are still being worked out: reload the page in a few seconds."
+	case errors.Is(err, verdict.ErrUnsolved):
+		return a, words.NoVerdicts(lobby.Shown(err))
 	case errors.Is(err, verdict.ErrOff):
 	case err != nil:
 		s.log.Warn("judge a game's moves", "game", g.ID, "err", err)
 	}
 	return a, ""
+}
+
+// solveSource is the source r's solves are counted by (Config.SourceOf).
+func (s *Server) solveSource(r *http.Request) string {
+	ip := ipOf(r.RemoteAddr)
+	if s.cfg.SourceOf == nil {
+		return ip
+	}
+	return s.cfg.SourceOf(ip)
+}
+
+// accuracy is a player's accuracy over their last games anyone may see
+// (verdict.Judge.Over, as the stats command sums it up), waiting at most
+// judgeWait: "" on a server without verdicts.
+func (s *Server) accuracy(ctx context.Context, r *http.Request, person string) (string, error) {
+	if s.cfg.Judge == nil {
+		return "", nil
+	}
+	shows := lobbystore.Shows(lobby.Viewer{})
+	games, err := s.cfg.Records.History(ctx, store.Query{Player: person, Limit: verdict.CareerGames}, shows)
+	if err != nil {
+		return "", err
+	}
+	jctx, cancel := context.WithTimeout(ctx, judgeWait)
+	defer cancel()
+	read := func(_ context.Context, id string) ([]engine.Event, error) {
+		_, evs, err := s.cfg.Records.ShownGame(ctx, id, shows)
+		return evs, err
+	}
+	c, err := s.cfg.Judge.Over(jctx, s.solveSource(r), person, games, read)
+	if err != nil {
+		return "", err
+	}
+	said := words.AccuracyOver(c.Summary, c.Games)
+	if c.Pending > 0 {
+		said += words.AccuracyPending(c.Pending, lobby.Shown(c.Refused))
+	}
+	return said, nil
 }
 
 // tokenFor is the link token a game's addresses carry: the one it was
@@ -564,6 +604,7 @@ type playerView struct {
 	Recent                                                          []gameRow
 	Places                                                          template.HTML
 	PlacesNote                                                      string
+	Accuracy                                                        string // over their last games (words.AccuracyOver), "" without verdicts
 }
 
 // ratingView is a rating as the pages show it: the figure as every door
@@ -666,6 +707,9 @@ func (s *Server) playerPage(w http.ResponseWriter, r *http.Request) {
 				break
 			}
 		}
+	}
+	if pv.Accuracy, err = s.accuracy(ctx, r, p.ID); err != nil {
+		s.log.Warn("judge a player's moves", "person", p.ID, "err", err) // the page stands without it
 	}
 	pv.Places = placesChart(places, players)
 	if len(places) > 0 {

@@ -152,3 +152,73 @@ func TestCoachedTableOnTheWeb(t *testing.T) {
 		t.Errorf("a table without a coach says coached:\n%s", body)
 	}
 }
+
+// TestPlayerPageAccuracy: a player's page gives their accuracy over the
+// last games anyone may see, as the stats command sums it up for a
+// viewer who sees only public tables: a game of a private table does not
+// count; a server without verdicts shows none.
+func TestPlayerPageAccuracy(t *testing.T) {
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	e := newEnv(t, lobbytest.NewDice(9), func(c *Config) { c.Judge = jd })
+	a, b := e.player("alice"), e.player("bob")
+	e.newGame("open", cheapRules(), false, a, b).playOut(nil)
+	e.newGame("hidden", cheapRules(), true, a, b).playOut(nil)
+	var body string
+	// A page waits 2 s for verdicts not worked out yet (a first solve
+	// under -race may take longer), then says so: read it again.
+	waitFor(t, "the accuracy on the player's page", func() bool {
+		_, body = e.get("/players/alice")
+		return !strings.Contains(body, "being worked out")
+	})
+	for _, w := range []string{"<dt>Accuracy</dt>", "over 1 game · ", "lives given away a move", "over the last games anyone may see"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the player's page lacks %q:\n%s", w, body)
+		}
+	}
+
+	off := newEnv(t, lobbytest.NewDice(9), nil)
+	c, d := off.player("carl"), off.player("dan")
+	off.newGame("open", cheapRules(), false, c, d).playOut(nil)
+	if _, body := off.get("/players/carl"); strings.Contains(body, "Accuracy") || strings.Contains(body, "lives given away") {
+		t.Errorf("without a judge the player's page has an accuracy:\n%s", body)
+	}
+}
+
+// TestSolveBudgetAtTheWeb: past the solver's budget for the reader's
+// address the game page and the player page are shown without the
+// verdicts and say why, in the budget's words.
+func TestSolveBudgetAtTheWeb(t *testing.T) {
+	budget := lobby.NewSolves(1, 0, nil)
+	jd := verdict.NewBudgeted(budget)
+	t.Cleanup(jd.Drain)
+	e := newEnv(t, lobbytest.NewDice(9), func(c *Config) {
+		c.Judge, c.SourceOf = jd, func(ip string) string { return "net:" + ip }
+	})
+	a, b := e.player("alice"), e.player("bob")
+	rules := cheapRules()
+	for _, r := range []engine.Ranking{engine.Pips, engine.LittleMia, engine.AscendingDoubles, engine.Numeric} {
+		if rules.Ranking = r; !verdict.Solved(rules) {
+			break
+		}
+	}
+	if verdict.Solved(rules) {
+		t.Fatal("every rule set of the test solved already")
+	}
+	id := e.newGame("open", rules, false, a, b).playOut(nil)
+	done, err := budget.Solve("net:127.0.0.1") // the reader's address has had its one solve
+	if err != nil {
+		t.Fatal(err)
+	}
+	done()
+	const refused = "verdicts for these rules are not computed yet, and 1 new rule set was solved for your address in the last hour"
+	_, body := e.get("/games/" + id)
+	for _, w := range []string{"Verdicts on the moves: " + refused, "wins the game"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the game page past the budget lacks %q:\n%s", w, body)
+		}
+	}
+	if _, body := e.get("/players/alice"); !strings.Contains(body, "no moves judged yet; 1 game not judged: "+refused) {
+		t.Errorf("the player's page past the budget:\n%s", body)
+	}
+}

@@ -106,8 +106,13 @@ type Config struct {
 	// page offers one.
 	Cast func(w io.Writer, g store.Game, evs []engine.Event) error
 	// Judge gives the verdicts on finished games' moves (the game page,
-	// /games/ID.json); nil: none are given.
+	// /games/ID.json, a player's accuracy); nil: none are given.
 	Judge *verdict.Judge
+	// SourceOf is the source a client's IP address counts for in the
+	// solver's budget (lobby.Solves), as the SSH server counts it
+	// (cmd/mia gives sshapp/guard's SourceName: an IPv6 address's /64);
+	// nil: the address itself.
+	SourceOf func(ip string) string
 }
 
 // Limits bound what one address, and all of them, may take. A zero field
