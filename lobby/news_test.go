@@ -116,6 +116,41 @@ func heard(t *testing.T, q *Queue[News], tbl *Table, k NewsKind) []News {
 	return out
 }
 
+// TestQueueOnReady: OnReady's function is called when values come to an
+// empty queue, once until they are taken, at once if values wait as it is
+// set, and never after the queue is closed.
+func TestQueueOnReady(t *testing.T) {
+	q := NewQueue[int](4)
+	q.Put(1)
+	calls := 0
+	q.OnReady(func() { calls++ })
+	if calls != 1 {
+		t.Fatalf("values waited as OnReady was set: %d calls, want 1", calls)
+	}
+	q.Put(2)
+	q.PutAll(3, 4, 5)
+	if calls != 1 {
+		t.Fatalf("values came to a queue not empty: %d calls, want 1", calls)
+	}
+	if got := q.Take(); !slices.Equal(got, []int{2, 3, 4, 5}) {
+		t.Fatalf("took %v", got)
+	}
+	q.PutAll()
+	if calls != 1 {
+		t.Fatalf("nothing put: %d calls, want 1", calls)
+	}
+	q.Put(6)
+	if calls != 2 {
+		t.Fatalf("a value came to the emptied queue: %d calls, want 2", calls)
+	}
+	q.Take()
+	q.Close()
+	q.Put(7)
+	if calls != 2 {
+		t.Fatalf("a value put after Close: %d calls, want 2", calls)
+	}
+}
+
 func TestTableNews(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)

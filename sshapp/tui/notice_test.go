@@ -242,3 +242,52 @@ func TestNoticeGoesWithItsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestNoticesPostedWithNoWait: with Config.Post (the server's screens) the
+// notices come to the program as they are published, with no goroutine
+// waiting for them: two notices, one after the other, each shown with its
+// bell; once the program stopped (no quitting), Ended stops hearing
+// them.
+func TestNoticesPostedWithNoWait(t *testing.T) {
+	e := newEnv(t)
+	_, config := e.withAlerts(t)
+	alice, bob := e.player("alice"), e.player("bob")
+	den := e.hostSeated("den", bob)
+	pub := e.hostSeated("pub", bob)
+	cfg, rung := config(alice, false)
+	var posted atomic.Int32
+	var tm atomic.Pointer[teatest.TestModel]
+	cfg.Post = func(msg tea.Msg) {
+		if _, ok := msg.(noticesMsg); ok {
+			posted.Add(1)
+		}
+		go tm.Load().Send(msg)
+	}
+	m := New(cfg).(*Model)
+	tm.Store(teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24)))
+	waitOutput(t, tm.Load(), "lobby · 2 open tables")
+	free := func(tbl *lobby.Table) {
+		info := tbl.Info()
+		e.lobby.Publish(lobby.News{Kind: lobby.NewsSeatFree, Table: info.Name, Access: info.Access(), To: []string{alice.ID},
+			Seats: info.Seats, Taken: info.Taken})
+	}
+	free(den)
+	waitOutput(t, tm.Load(), "» A seat is free at den")
+	free(pub)
+	waitOutput(t, tm.Load(), "» A seat is free at pub")
+	if n, p := rung.Load(), posted.Load(); n != 2 || p != 2 {
+		t.Fatalf("%d bells and %d notices posted, want 2 and 2", n, p)
+	}
+	if n := e.lobby.NewsStats().Noticed; n != 1 {
+		t.Fatalf("%d people hear their notices, want 1", n)
+	}
+	_ = tm.Load().Quit() // the program stops, as when the connection drops: the screens do not quit
+	tm.Load().WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if n := e.lobby.NewsStats().Noticed; n != 1 {
+		t.Fatalf("%d people hear their notices after the program stopped, want 1 (until Ended)", n)
+	}
+	m.Ended()
+	if n := e.lobby.NewsStats().Noticed; n != 0 {
+		t.Fatalf("%d people hear their notices after the program ended, want 0", n)
+	}
+}

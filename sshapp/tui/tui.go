@@ -76,6 +76,12 @@ type Config struct {
 	// Every subscription the screens hold is then closed, even if the
 	// program is killed without quitting.
 	Done <-chan struct{}
+	// Post, when set, gives the program a message from outside it without
+	// waiting (sshapp: the program's Send on a goroutine of its own). The
+	// person's notices then wake the screen with no goroutine waiting for
+	// them; the caller calls Model.Ended once the program has returned.
+	// Without it a command waits for them.
+	Post func(tea.Msg)
 	// Now is the clock of the turn countdown; time.Now if nil. Tests pass
 	// the lobby's clock so that the countdown is deterministic.
 	Now func() time.Time
@@ -176,6 +182,14 @@ func (m *Model) Close() {
 		return
 	}
 	if cmd := m.cur.Leave(); cmd != nil {
+		cmd()
+	}
+}
+
+// Ended stops hearing the person's notices: the program has returned (see
+// Config.Post). It must not run beside Update.
+func (m *Model) Ended() {
+	if cmd := m.unfollow(); cmd != nil {
 		cmd()
 	}
 }
