@@ -180,6 +180,11 @@ func (s *Subscription) Done() <-chan struct{} { return s.box.Done() }
 // Take returns the newest snapshot.
 func (s *Subscription) Take() (Snapshot, bool) { return s.box.Take() }
 
+// Notify has ready called when a snapshot comes to wait, and ended once
+// the subscription ends, instead of a goroutine waiting on Ready and Done
+// (see Mailbox.Notify). Neither may block: they run on the table's loop.
+func (s *Subscription) Notify(ready, ended func()) { s.box.Notify(ready, ended) }
+
 // Wait blocks for the next snapshot; ok is false when the subscription or
 // ctx ended.
 func (s *Subscription) Wait(ctx context.Context) (Snapshot, bool) {

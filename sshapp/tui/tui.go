@@ -186,13 +186,9 @@ func (m *Model) Close() {
 	}
 }
 
-// Ended stops hearing the person's notices: the program has returned (see
-// Config.Post). It must not run beside Update.
-func (m *Model) Ended() {
-	if cmd := m.unfollow(); cmd != nil {
-		cmd()
-	}
-}
+// Ended ends what the screens hear without a goroutine waiting (see
+// Config.Post): the program has returned. It must not run beside Update.
+func (m *Model) Ended() { m.Close() }
 
 // goTo shows a new screen.
 func (m *Model) goTo(g goTo) tea.Cmd {
