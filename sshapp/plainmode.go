@@ -44,7 +44,7 @@ func (srv *Server) plain(ss *session, table, event string) {
 		Bye:      ss.byeSaid,
 		Goodbye:  ss.GoodbyeReason,
 		BellOff:  func() bool { return srv.bellOff(ss) },
-		Log:      srv.log.With("key", ss.fp),
+		Log:      srv.log,
 	}, ss)
 }
 

@@ -64,7 +64,8 @@ type Config struct {
 	// BellOff, when set, reports whether the person turned the bell off
 	// (settings bell off): a notice is then said without its BEL.
 	BellOff func() bool
-	// Log receives the door's logs.
+	// Log receives the door's logs, each line with the key (the server's
+	// one logger: a logger of its own is some 4 KB a session).
 	Log *log.Logger
 	// Clock times the turn clock's thresholds and the lines held while a
 	// line is typed; lobby.RealClock if nil (tests share the lobby's).
