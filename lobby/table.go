@@ -944,7 +944,8 @@ func (t *Table) viewerSeat(id string) int {
 }
 
 // publishInfo stores the table's new TableInfo and reports whether what
-// the lobby lists of it (anything but lives and connections) changed.
+// the lobby lists of it (anything but lives, connections and the count of
+// watchers, which the lobby is told of within a second) changed.
 func (t *Table) publishInfo() bool {
 	name := t.lobby.Name
 	info := TableInfo{
@@ -977,13 +978,20 @@ func (t *Table) publishInfo() bool {
 		info.Host = "?"
 	}
 	old := t.info.Swap(&info)
-	return old == nil || listedDiffers(*old, info)
+	if old == nil || listedDiffers(*old, info) {
+		return true
+	}
+	if old.Watching != info.Watching {
+		t.lobby.notifyCounts() // the count alone: told within a second, with others
+	}
+	return false
 }
 
-// listedDiffers compares two infos as the lobby lists them.
+// listedDiffers compares two infos as the lobby lists them, but for the
+// count of watchers (see notifyCounts).
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
-		a.Rules != b.Rules || a.Private != b.Private || a.Coach != b.Coach || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Rules != b.Rules || a.Private != b.Private || a.Coach != b.Coach || len(a.Players) != len(b.Players) ||
 		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor || a.Resting != b.Resting ||
 		!slices.Equal(a.members, b.members) {
 		return true
