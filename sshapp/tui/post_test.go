@@ -91,3 +91,36 @@ func TestTablePostedWithNoWait(t *testing.T) {
 	e.infoUntil(den, "carol gone", func(i lobby.TableInfo) bool { return i.Watching == 0 })
 	posted(t, p.closing, "end of the subscription")
 }
+
+// TestNextTick: the turn clock is drawn again as the seconds left change,
+// every second without a deadline, never without a game.
+func TestNextTick(t *testing.T) {
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		snap lobby.Snapshot
+		want time.Duration // from time.Now(); -1: none
+	}{
+		{"no game", lobby.Snapshot{}, -1},
+		{"a turn just begun", lobby.Snapshot{Playing: true, Deadline: now.Add(30 * time.Second)}, time.Second},
+		{"0.3 s to the next second", lobby.Snapshot{Playing: true, Deadline: now.Add(2300 * time.Millisecond)}, 300 * time.Millisecond},
+		{"the deadline passed", lobby.Snapshot{Playing: true, Deadline: now.Add(-time.Second)}, time.Second},
+		{"no deadline", lobby.Snapshot{Playing: true}, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := time.Now()
+			got := nextTick(tt.snap, now)
+			after := time.Now()
+			if tt.want < 0 {
+				if !got.IsZero() {
+					t.Fatalf("a tick at %v, want none", got)
+				}
+				return
+			}
+			if got.Before(before.Add(tt.want)) || got.After(after.Add(tt.want)) {
+				t.Fatalf("tick %v after the call, want %v", got.Sub(before), tt.want)
+			}
+		})
+	}
+}

@@ -189,12 +189,7 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !ok { // taken already: wait for the next
 			return m, m.wait()
 		}
-		switch {
-		case !snap.Playing:
-			m.tick = time.Time{}
-		case m.tick.IsZero():
-			m.tick = time.Now().Add(time.Second)
-		}
+		m.tick = nextTick(snap, m.c.cfg.Now())
 		return m, tea.Batch(m.wait(), m.setSnapshot(snap))
 	case subClosedMsg:
 		if msg.sub != m.sub || m.sub == nil {
@@ -222,8 +217,8 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.tick = time.Time{}
-		if !m.left && m.have && m.snap.Playing {
-			m.tick = time.Now().Add(time.Second)
+		if !m.left && m.have {
+			m.tick = nextTick(m.snap, m.c.cfg.Now())
 		}
 		return m, m.wait()
 	case doneMsg:
@@ -316,6 +311,23 @@ func (m *tableScreen) wait() tea.Cmd {
 		return nil
 	}
 	return ask(m, waitSnapshot(m.sub, m.c.cfg.Done, m.tick))
+}
+
+// nextTick is when the turn clock of snap, now, next shows another
+// second: the moment the seconds left change. The clock is then drawn as
+// its second turns, and a turn of a second and a half (a bot's) is drawn
+// twice, as it starts and a second in, where a clock ticking every
+// second from when the screen opened drew it two or three times. Zero
+// while no game is played.
+func nextTick(snap lobby.Snapshot, now time.Time) time.Time {
+	if !snap.Playing {
+		return time.Time{}
+	}
+	d := time.Second
+	if left := snap.Deadline.Sub(now); !snap.Deadline.IsZero() && left > 0 && left%time.Second > 0 {
+		d = left % time.Second
+	}
+	return time.Now().Add(d)
 }
 
 // armTick has the turn clock's next redraw posted at m.tick, by a timer
