@@ -255,34 +255,31 @@ func TestNoticesPostedWithNoWait(t *testing.T) {
 	den := e.hostSeated("den", bob)
 	pub := e.hostSeated("pub", bob)
 	cfg, rung := config(alice, false)
-	var posted atomic.Int32
-	var tm atomic.Pointer[teatest.TestModel]
-	cfg.Post = func(msg tea.Msg) {
-		if _, ok := msg.(noticesMsg); ok {
-			posted.Add(1)
-		}
-		go tm.Load().Send(msg)
-	}
+	p := newPosting()
+	cfg.Post = p.post
 	m := New(cfg).(*Model)
-	tm.Store(teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24)))
-	waitOutput(t, tm.Load(), "lobby · 2 open tables")
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	p.tm <- tm
+	waitOutput(t, tm, "lobby · 2 open tables")
 	free := func(tbl *lobby.Table) {
 		info := tbl.Info()
 		e.lobby.Publish(lobby.News{Kind: lobby.NewsSeatFree, Table: info.Name, Access: info.Access(), To: []string{alice.ID},
 			Seats: info.Seats, Taken: info.Taken})
 	}
 	free(den)
-	waitOutput(t, tm.Load(), "» A seat is free at den")
+	posted(t, p.notices, "the first notice")
+	waitOutput(t, tm, "» A seat is free at den")
 	free(pub)
-	waitOutput(t, tm.Load(), "» A seat is free at pub")
-	if n, p := rung.Load(), posted.Load(); n != 2 || p != 2 {
-		t.Fatalf("%d bells and %d notices posted, want 2 and 2", n, p)
+	posted(t, p.notices, "the second notice")
+	waitOutput(t, tm, "» A seat is free at pub")
+	if n := rung.Load(); n != 2 {
+		t.Fatalf("%d bells, want 2", n)
 	}
 	if n := e.lobby.NewsStats().Noticed; n != 1 {
 		t.Fatalf("%d people hear their notices, want 1", n)
 	}
-	_ = tm.Load().Quit() // the program stops, as when the connection drops: the screens do not quit
-	tm.Load().WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	_ = tm.Quit() // the program stops, as when the connection drops: the screens do not quit
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	if n := e.lobby.NewsStats().Noticed; n != 1 {
 		t.Fatalf("%d people hear their notices after the program stopped, want 1 (until Ended)", n)
 	}

@@ -15,16 +15,19 @@ import (
 // the program, and the table screen's are told on channels as they are
 // posted.
 type posting struct {
-	tm                    chan *teatest.TestModel
-	snaps, ticks, closing chan struct{}
+	tm                             chan *teatest.TestModel
+	snaps, ticks, closing, notices chan struct{}
 }
 
 func newPosting() *posting {
 	return &posting{tm: make(chan *teatest.TestModel, 1), snaps: make(chan struct{}, 64),
-		ticks: make(chan struct{}, 64), closing: make(chan struct{}, 4)}
+		ticks: make(chan struct{}, 64), closing: make(chan struct{}, 4), notices: make(chan struct{}, 64)}
 }
 
 func (p *posting) post(msg tea.Msg) {
+	if _, ok := msg.(noticesMsg); ok {
+		p.notices <- struct{}{}
+	}
 	if r, ok := msg.(reply); ok {
 		var ch chan struct{}
 		switch r.msg.(type) {
@@ -32,8 +35,10 @@ func (p *posting) post(msg tea.Msg) {
 			ch = p.snaps
 		case tickMsg:
 			ch = p.ticks
-		case subClosedMsg:
+		case subClosedMsg, lobbyClosedMsg:
 			ch = p.closing
+		case lobbyWokeMsg:
+			ch = p.snaps
 		}
 		if ch != nil {
 			select {
@@ -123,4 +128,30 @@ func TestNextTick(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLobbyPostedWithNoWait: with Config.Post the lobby screen is woken
+// by the lobby's changes with no goroutine waiting for them: a table
+// opened is listed; once the program stopped without quitting, Ended
+// unsubscribes it.
+func TestLobbyPostedWithNoWait(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.player("alice"), e.player("bob")
+	cfg := e.config(alice, 80, 24)
+	p := newPosting()
+	cfg.Post = p.post
+	m := New(cfg).(*Model)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	p.tm <- tm
+	waitOutput(t, tm, "lobby · 0 open tables")
+	posted(t, p.snaps, "the lobby's first change")
+	if _, err := e.lobby.CreateTable(ctxT(t), bob, lobby.TableConfig{Name: "den", Rules: engine.DefaultOptions(), Seats: 4}); err != nil {
+		t.Fatal(err)
+	}
+	posted(t, p.snaps, "the lobby's change: a table opened")
+	waitOutput(t, tm, "lobby · 1 open table")
+	_ = tm.Quit() // the program stops, as when the connection drops: the screens do not quit
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	m.Ended()
+	posted(t, p.closing, "the lobby's box closed")
 }
