@@ -3,7 +3,6 @@ package lobby
 import (
 	"context"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 )
 
@@ -47,25 +46,6 @@ func (t *Table) loop() {
 	}
 }
 
-// request is one call of a Table method, run by the actor. The caller may
-// give up on it (its ctx ended) only until the actor takes it: from then
-// on the caller waits for its answer, so that a request whose caller was
-// told ctx.Err() never runs, and one that runs is answered.
-type request struct {
-	fn     func(actx context.Context) error
-	paused bool       // runs while the table is paused (watching, chat): see doEvenPaused
-	reply  chan error // capacity 1
-	state  atomic.Int32
-}
-
-// The states of a request: sent, then taken by the actor or dropped by a
-// caller who gave up first.
-const (
-	reqSent int32 = iota
-	reqTaken
-	reqDropped
-)
-
 // do runs fn in the actor and returns its error. fn gets the actor's
 // context (actx), which lasts as long as the table, not the caller's:
 // once the actor has taken the request it runs to its end (each store
@@ -73,7 +53,7 @@ const (
 // the answer. Until then a caller whose ctx ends gets ctx.Err(), and fn
 // never runs. While the table is paused, fn is refused with ErrPaused.
 func (t *Table) do(ctx context.Context, fn func(actx context.Context) error) error {
-	return t.send(ctx, &request{fn: fn, reply: make(chan error, 1)})
+	return Call(ctx, t.reqs, t.done, NewRequest(fn), ErrTableClosed)
 }
 
 // doEvenPaused is do for a request that runs while the table is paused:
@@ -81,82 +61,37 @@ func (t *Table) do(ctx context.Context, fn func(actx context.Context) error) err
 // said all the same when it cannot be kept; what storage changed already,
 // such as a person's new name).
 func (t *Table) doEvenPaused(ctx context.Context, fn func(actx context.Context) error) error {
-	return t.send(ctx, &request{fn: fn, paused: true, reply: make(chan error, 1)})
+	r := NewRequest(fn)
+	r.paused = true
+	return Call(ctx, t.reqs, t.done, r, ErrTableClosed)
 }
 
 // doValue is do for a request that gives a value as well as an error (the
 // zero value when the table stopped before it ran).
 func doValue[V any](ctx context.Context, t *Table, fn func(actx context.Context) (V, error)) (V, error) {
-	got := make(chan V, 1)
-	err := t.do(ctx, func(actx context.Context) error {
-		v, err := fn(actx)
-		got <- v
-		return err
-	})
-	select {
-	case v := <-got:
-		return v, err
-	default:
-		var zero V
-		return zero, err
-	}
-}
-
-func (t *Table) send(ctx context.Context, r *request) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	select {
-	case t.reqs <- r:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.done:
-		return ErrTableClosed
-	}
-	select {
-	case err := <-r.reply:
-		return err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqSent, reqDropped) {
-			return ctx.Err()
-		}
-	case <-t.done:
-	}
-	// The actor took the request: its answer comes, unless the table
-	// stopped.
-	select {
-	case err := <-r.reply:
-		return err
-	case <-t.done:
-		select {
-		case err := <-r.reply:
-			return err
-		default:
-			return ErrTableClosed
-		}
-	}
+	return CallValue(ctx, t.do, fn)
 }
 
 // run runs one request in the actor, unless its caller gave up on it.
-func (t *Table) run(actx context.Context, r *request) {
-	if !r.state.CompareAndSwap(reqSent, reqTaken) {
+func (t *Table) run(actx context.Context, r *Request) {
+	if !r.Take() {
 		return
 	}
 	switch {
 	case t.closed:
-		r.reply <- ErrTableClosed
+		r.Answer(ErrTableClosed)
 		return
 	case t.pause != nil && !r.paused:
-		r.reply <- ErrPaused
+		r.Answer(ErrPaused)
 		return
 	}
 	t.inRequest = true
 	err := errRequestPanicked
 	defer func() {
 		t.inRequest = false
-		r.reply <- err
+		r.Answer(err)
 	}()
-	t.safely(actx, func(actx context.Context) { err = r.fn(actx) })
+	t.safely(actx, func(actx context.Context) { err = r.Run(actx) })
 }
 
 // errRequestPanicked answers a request that panicked (logged by safely).

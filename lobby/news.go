@@ -41,6 +41,14 @@ const (
 	NewsGameEnded NewsKind = "game.ended"
 	// NewsSeasonEnded: a season of the boards ended (Season).
 	NewsSeasonEnded NewsKind = "season.ended"
+	// NewsEventOpened: an event was made (Event; Host, Seats: of its
+	// tables, Rules).
+	NewsEventOpened NewsKind = "event.opened"
+	// NewsEventStarted: an event began (Event).
+	NewsEventStarted NewsKind = "event.started"
+	// NewsEventEnded: an event came to its end and its standings are
+	// final (Event; Winner: the champion's person id, "" for none).
+	NewsEventEnded NewsKind = "event.ended"
 
 	// NewsTurn: it is the person's turn at a table they do not have open
 	// (Deadline: when it times out).
@@ -51,6 +59,9 @@ const (
 	// NewsSeatFree: a table the person asked to be told about has a seat
 	// free (Taken of Seats).
 	NewsSeatFree NewsKind = "seat.free"
+	// NewsEventCalls: an event the person entered began while they are
+	// not at it: it seats them once they are (Event).
+	NewsEventCalls NewsKind = "event.calls"
 	// NewsHookPaused: a webhook of the person's table failed for an hour
 	// and is paused (Detail: its host).
 	NewsHookPaused NewsKind = "hook.paused"
@@ -60,7 +71,7 @@ const (
 // addressed to: followers of all the news never hear it.
 func (k NewsKind) Personal() bool {
 	switch k {
-	case NewsTurn, NewsInvited, NewsSeatFree, NewsHookPaused:
+	case NewsTurn, NewsInvited, NewsSeatFree, NewsHookPaused, NewsEventCalls:
 		return true
 	}
 	return false
@@ -86,17 +97,31 @@ type News struct {
 	Game      string     // the game's id
 	Players   []NewsSeat // by seat
 	Standings []NewsSeat // game.ended: first to last
-	Winner    string     // game.ended: the winner's person id; season.ended: the champion's (sshapp/alerts reads it)
+	Winner    string     // game.ended: the winner's person id; season.ended, event.ended: the champion's
 	Deadline  time.Time  // turn: when the turn times out
 	Season    rating.Season
-	By        string    // invited: who invites, by person id
-	Code      string    // invited: the invite code (join TABLE CODE)
-	Expires   time.Time // invited: when the code stops working
-	Detail    string    // hook.paused: the hook's host; season.ended: the champion's rating, as shown (sshapp/alerts reads it); other rooms' news: a word of their own
+	By        string     // invited: who invites, by person id
+	Code      string     // invited: the invite code (join TABLE CODE)
+	Expires   time.Time  // invited: when the code stops working
+	Event     *NewsEvent // event.*: the event (Table is "")
+	Detail    string     // hook.paused: the hook's host; season.ended: the champion's rating, as shown (sshapp/alerts reads it); other rooms' news: a word of their own
 }
 
 // Public reports whether the news is of a public table (or of no table).
 func (n News) Public() bool { return !n.Access.Private }
+
+// NewsEvent is the event of an event's news (lobby/events tells them).
+type NewsEvent struct {
+	Name     string
+	Format   string        // arena, swiss or knockout
+	Rounds   int           // swiss: its rounds
+	Lasts    time.Duration // arena: how long it seats
+	StartsAt time.Time     // when it starts; zero when its host starts it
+	Ends     time.Time     // a running arena's end of seating
+	Entrants int           // how many entered (not those who left)
+	Points   int           // event.ended: the champion's points
+	Bot      bool          // event.ended: the champion is a bot
+}
 
 // NewsSeat is a seat in a game's news.
 type NewsSeat struct {
@@ -436,6 +461,8 @@ func (l *Lobby) Noticed(n News, started bool, now time.Time) string {
 		return words.SeatFree(n.Table, n.Taken, n.Seats)
 	case n.Kind == NewsHookPaused:
 		return words.HookPaused(n.Table, n.Detail)
+	case n.Kind == NewsEventCalls && n.Event != nil:
+		return words.EventCalls(n.Event.Name)
 	}
 	return string(n.Kind) + " · " + words.Clean(n.Table, MaxNameLen)
 }

@@ -23,7 +23,7 @@ import (
 type Table struct {
 	name     string
 	lobby    *Lobby
-	reqs     chan *request
+	reqs     chan *Request
 	wake     chan struct{} // capacity 1: something was posted
 	quit     chan struct{}
 	stopOnce sync.Once
@@ -114,7 +114,7 @@ type ResultInfo struct {
 func startTable(l *Lobby, rec TableRecord, k kept) *Table {
 	t := &Table{
 		name: rec.Name, lobby: l, rec: rec,
-		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		reqs: make(chan *Request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		subs: make(map[*Subscription]struct{}), watchers: make(map[string]int), next: k.next,
 		source: k.from, keepPlaying: k.byAdmin, driven: rec.Event != "",
 	}

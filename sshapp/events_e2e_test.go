@@ -377,3 +377,31 @@ func TestPlainEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainEventCall: a person who entered an event from the command line
+// is in the plain mode's lobby as it begins: a notice calls them, and go
+// takes them to it, where they are there and so seated.
+func TestPlainEventCall(t *testing.T) {
+	t.Parallel()
+	we := startWebServer(t, true)
+	e := we.recEnv
+	if r := e.run(t, e.key(t, "host"), "event create fall --seats 2 --bots 1 --lasts 30m --lives 1"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	if r := e.run(t, e.key(t, "bob"), "event join fall"); r.code != 0 {
+		t.Fatalf("join: %+v", r)
+	}
+	bob := openPlain(t, e.connect(t, e.key(t, "bob")), nil, "plain")
+	bob.next(t, "Lobby.")
+	if r := e.run(t, e.key(t, "host"), "event start fall"); r.code != 0 {
+		t.Fatalf("start: %+v", r)
+	}
+	bob.next(t, "The event fall has begun: you are seated once you are at it. Say go to go there.")
+	bob.line(t, "go")
+	bob.next(t, "Event fall, hosted by host")
+	bob.next(t, "You are there:")
+	bob.next(t, "The event fall seats you at fall-1.")
+	if bad := plaintest.Forbidden([]byte(bob.out.String())); bad != "" {
+		t.Fatalf("bob received %s", bad)
+	}
+}

@@ -44,7 +44,13 @@ func (srv *Server) plain(ss *session, table, event string) {
 		Bye:      ss.byeSaid,
 		Goodbye:  ss.GoodbyeReason,
 		BellOff:  func() bool { return srv.bellOff(ss) },
-		Log:      srv.log,
+		DropInvitation: func(ctx context.Context, table string) error {
+			if srv.cfg.Alerts == nil {
+				return nil
+			}
+			return srv.cfg.Alerts.DropInvitation(ctx, ss.Person().ID, table)
+		},
+		Log: srv.log,
 	}, ss)
 }
 

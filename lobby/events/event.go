@@ -24,7 +24,7 @@ type Event struct {
 	name      string
 	source    string // where it was made from (the caps by source), never stored
 	host      string // its host's person id
-	reqs      chan *request
+	reqs      chan *lobby.Request
 	wake      chan struct{}
 	quit      chan struct{}
 	stopOnce  sync.Once
@@ -67,7 +67,7 @@ func newEvent(r *Registry, rec Record, source string) *Event {
 	ctx, cancel := context.WithCancel(context.Background())
 	e := &Event{
 		reg: r, name: rec.Name, source: source, host: rec.Host,
-		reqs: make(chan *request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		reqs: make(chan *lobby.Request), wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		ctx: ctx, cancelCtx: cancel,
 		rec: rec, results: map[string]Result{}, pending: map[string]bool{}, ratings: map[string]rating.Rating{},
 		present: map[string]int{}, atts: map[*Attendance]struct{}{}, watchers: map[*lobby.Mailbox[Info]]struct{}{},
@@ -413,7 +413,7 @@ func (e *Event) begin(actx context.Context) {
 		e.freeSince[id] = e.reg.cfg.Clock.Now()
 	}
 	e.reg.log.Info("event started", "event", e.name, "format", e.rec.Format, "entrants", len(e.rec.Entrants))
-	e.notice(Notice{Kind: NoticeStarted})
+	e.tellStarted()
 	e.save(actx)
 }
 
@@ -555,12 +555,11 @@ func (e *Event) settle(actx context.Context) error {
 
 // finish ends the event: its standings are final.
 func (e *Event) finish(actx context.Context) {
-	e.rec.State, e.rec.Ended, e.rec.Concluded = Over, e.reg.cfg.Clock.Now().UTC(), true
+	e.rec.State, e.rec.Ended, e.rec.Concluded, e.rec.Untold = Over, e.reg.cfg.Clock.Now().UTC(), true, true
 	e.cancel(timerEnd)
 	e.cancel(timerGather)
 	e.after(timerKeep, e.reg.cfg.KeepOver, e.putAway)
 	e.reg.log.Info("event over", "event", e.name, "games", len(e.rec.Tables))
-	e.notice(Notice{Kind: NoticeOver}) // its champion once its results are read: Info.Champion
 	e.save(actx)
 }
 
@@ -825,9 +824,6 @@ func (e *Event) opened(actx context.Context, name string, t *lobby.Table, sub *l
 	}
 	e.live[name] = &liveTable{t: t, sub: sub}
 	go e.follow(name, sub)
-	for _, id := range tr.Players {
-		e.notice(Notice{Kind: NoticeSeated, Person: id, Table: name})
-	}
 	e.safeSettle(actx)
 }
 
@@ -1051,13 +1047,4 @@ func (e *Event) save(actx context.Context) bool {
 	e.unsaved++
 	e.after(timerSave, d, func(actx context.Context) { e.save(actx) })
 	return false
-}
-
-// notice tells Config.Notices, if set, of n: the door the alerts take
-// (webhooks, terminal notices) to what an event does.
-func (e *Event) notice(n Notice) {
-	if f := e.reg.cfg.Notices; f != nil {
-		n.Event, n.Private, n.At = e.name, e.rec.Private, e.reg.cfg.Clock.Now().UTC()
-		f(n)
-	}
 }

@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -315,37 +316,82 @@ func TestPrivateEvent(t *testing.T) {
 	}
 }
 
-// TestNotices: the door the alerts take hears an event start, each
-// entrant seated, and its end.
-func TestNotices(t *testing.T) {
-	ctx := context.Background()
-	got := make(chan events.Notice, 100)
-	w := newWorld(t, events.Config{Notices: func(n events.Notice) {
-		select {
-		case got <- n:
-		default:
-		}
-	}})
-	host := w.person("host")
-	e, err := w.reg.Create(ctx, host, events.Settings{Name: "news", Format: events.Knockout, Seats: 2, Rules: quick(), Bots: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.Start(ctx, host); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
-	var kinds []string
-	for len(kinds) < 4 {
-		n := <-got
-		if n.Event != "news" {
-			t.Fatalf("a notice of %q", n.Event)
-		}
-		kinds = append(kinds, n.Kind)
-	}
-	want := []string{events.NoticeStarted, events.NoticeSeated, events.NoticeSeated, events.NoticeOver}
-	if !slices.Equal(kinds, want) {
-		t.Fatalf("notices %v, want %v", kinds, want)
+// TestNews: the lobby's news tells an event made, begun and, once its
+// standings are final, ended with its champion, in that order; a private
+// event's news says it is private (so no server hook passes it on), and a
+// restart after the end does not tell it again.
+func TestNews(t *testing.T) {
+	for _, private := range []bool{false, true} {
+		t.Run(fmt.Sprint("private=", private), func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorld(t, events.Config{})
+			news := w.lob.Follow()
+			host := w.person("host")
+			e, err := w.reg.Create(ctx, host, events.Settings{Name: "news", Format: events.Knockout, Seats: 2, Rules: quick(), Bots: 2, Private: private})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			info := waitFor(t, e, "the end", func(i events.Info) bool { return i.Final })
+			if info.Champion == nil {
+				t.Fatal("no champion")
+			}
+			var got []lobby.News
+			for len(got) < 3 {
+				select {
+				case <-news.Ready():
+				case <-time.After(10 * time.Second):
+					t.Fatalf("the news told %d of the event, want 3", len(got))
+				}
+				for _, n := range news.Take() {
+					if n.Event != nil {
+						got = append(got, n)
+					}
+				}
+			}
+			kinds := []lobby.NewsKind{got[0].Kind, got[1].Kind, got[2].Kind}
+			want := []lobby.NewsKind{lobby.NewsEventOpened, lobby.NewsEventStarted, lobby.NewsEventEnded}
+			if !slices.Equal(kinds, want) || len(got) != 3 {
+				t.Fatalf("news %v (%d), want %v", kinds, len(got), want)
+			}
+			for _, n := range got {
+				if n.Event.Name != "news" || n.Host != host.ID || n.Event.Format != string(events.Knockout) || n.Access.Private != private || n.Public() == private {
+					t.Fatalf("%s: %+v", n.Kind, n)
+				}
+			}
+			end := got[2]
+			if end.Winner != info.Champion.ID || end.Event.Points != info.Champion.Points || end.Event.Entrants != 2 {
+				t.Fatalf("event.ended: champion %q with %d of %d entrants, want %q with %d of 2", end.Winner, end.Event.Points, end.Event.Entrants, info.Champion.ID, info.Champion.Points)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				r, err := w.st.Event(ctx, "news")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Contains(r.Data, []byte(`"untold"`)) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("that its end was told is not saved")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			w.restart()
+			news = w.lob.Follow()
+			again, err := w.reg.Event("news")
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, again, "its results read again", func(i events.Info) bool { return i.Final })
+			for _, n := range news.Take() {
+				if n.Event != nil {
+					t.Fatalf("told again after a restart: %s", n.Kind)
+				}
+			}
+		})
 	}
 }
 
@@ -447,4 +493,48 @@ func TestPersonRestsAfterAGame(t *testing.T) {
 		return first >= 0 && slices.ContainsFunc(i.Games[first+1:], func(g events.Game) bool { return !slices.Contains(g.Players, bob.ID) })
 	}
 	w.step(e, 10*time.Second, 10*time.Minute, "a table of bots after bob's game", bots)
+}
+
+// TestEventCallsWhoIsNotThere: as an event begins, the people who entered
+// and are not at it are called (event.calls, to them only): it seats only
+// those there. One at it, and its bots, are not called.
+func TestEventCallsWhoIsNotThere(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host, ann, bob := w.person("host"), w.person("ann"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "cup", Seats: 2, Rules: quick(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{ann, bob} {
+		if err := e.Join(ctx, p, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	att, err := e.Attend(ctx, ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	annHears, bobHears := w.lob.Notices(ann.ID), w.lob.Notices(bob.ID)
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-bobHears.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("bob, not at the event, was not called")
+	}
+	got := bobHears.Take()
+	if len(got) != 1 || got[0].Kind != lobby.NewsEventCalls || got[0].Event == nil || got[0].Event.Name != "cup" {
+		t.Fatalf("bob heard %+v", got)
+	}
+	if said := w.lob.Noticed(got[0], false, w.clock.Now()); said != "The event cup has begun: you are seated once you are at it" {
+		t.Fatalf("the notice says %q", said)
+	}
+	for _, n := range annHears.Take() {
+		if n.Kind == lobby.NewsEventCalls {
+			t.Fatal("ann, at the event, was called")
+		}
+	}
 }

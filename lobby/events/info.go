@@ -200,6 +200,7 @@ func (e *Event) changed() {
 	e.ver++
 	listed := e.publish()
 	info := e.info.Load()
+	e.tellEnded(info)
 	for m := range e.watchers {
 		m.Put(*info)
 	}

@@ -3,7 +3,6 @@ package events
 import (
 	"context"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
@@ -37,80 +36,24 @@ func (e *Event) loop() {
 	}
 }
 
-// request is one call of an Event method, run by the actor: the caller
-// may give up on it until the actor takes it, and is answered once it has
-// (as a table's request).
-type request struct {
-	fn    func(actx context.Context) error
-	reply chan error // capacity 1
-	state atomic.Int32
-}
-
-const (
-	reqSent int32 = iota
-	reqTaken
-	reqDropped
-)
-
-// do runs fn in the actor and returns its error.
+// do runs fn in the actor and returns its error (a table's request:
+// lobby.Call).
 func (e *Event) do(ctx context.Context, fn func(actx context.Context) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	r := &request{fn: fn, reply: make(chan error, 1)}
-	select {
-	case e.reqs <- r:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-e.done:
-		return ErrClosing
-	}
-	select {
-	case err := <-r.reply:
-		return err
-	case <-ctx.Done():
-		if r.state.CompareAndSwap(reqSent, reqDropped) {
-			return ctx.Err()
-		}
-	case <-e.done:
-	}
-	select {
-	case err := <-r.reply:
-		return err
-	case <-e.done:
-		select {
-		case err := <-r.reply:
-			return err
-		default:
-			return ErrClosing
-		}
-	}
+	return lobby.Call(ctx, e.reqs, e.done, lobby.NewRequest(fn), ErrClosing)
 }
 
 // doValue is do for a request that gives a value too.
 func doValue[V any](ctx context.Context, e *Event, fn func(actx context.Context) (V, error)) (V, error) {
-	got := make(chan V, 1)
-	err := e.do(ctx, func(actx context.Context) error {
-		v, err := fn(actx)
-		got <- v
-		return err
-	})
-	select {
-	case v := <-got:
-		return v, err
-	default:
-		var zero V
-		return zero, err
-	}
+	return lobby.CallValue(ctx, e.do, fn)
 }
 
-func (e *Event) run(actx context.Context, r *request) {
-	if !r.state.CompareAndSwap(reqSent, reqTaken) {
+func (e *Event) run(actx context.Context, r *lobby.Request) {
+	if !r.Take() {
 		return
 	}
 	err := errPanicked
-	defer func() { r.reply <- err }()
-	e.safely(actx, func(actx context.Context) { err = r.fn(actx) })
+	defer func() { r.Answer(err) }()
+	e.safely(actx, func(actx context.Context) { err = r.Run(actx) })
 }
 
 // errPanicked answers a request that panicked (logged by safely).

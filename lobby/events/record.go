@@ -129,12 +129,15 @@ type Record struct {
 	Closed   time.Time      `json:"closed,omitzero"`
 	// Concluded: it came to its end (Over), closed or not since: its
 	// standings have a champion.
-	Concluded bool       `json:"concluded,omitempty"`
-	Round     int        `json:"round,omitempty"` // Swiss and knockout: the round in play, from 1
-	Entrants  []Entrant  `json:"entrants"`
-	Tables    []TableRec `json:"tables,omitempty"`
-	Byes      []Bye      `json:"byes,omitempty"`
-	Next      int        `json:"next"` // the number of its next table
+	Concluded bool `json:"concluded,omitempty"`
+	// Untold: it came to its end and the lobby's news has not told it
+	// yet (event.ended, told once its standings are final).
+	Untold   bool       `json:"untold,omitempty"`
+	Round    int        `json:"round,omitempty"` // Swiss and knockout: the round in play, from 1
+	Entrants []Entrant  `json:"entrants"`
+	Tables   []TableRec `json:"tables,omitempty"`
+	Byes     []Bye      `json:"byes,omitempty"`
+	Next     int        `json:"next"` // the number of its next table
 	// Door is the table of the Mäxchen gateway while it is the event's
 	// door (Registry.DoorGame): its bots are entrants, seated by the
 	// gateway, and its games count; "" for none. DoorGames are the games

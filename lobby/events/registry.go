@@ -71,32 +71,7 @@ type Config struct {
 	KeepOver time.Duration
 	// SaveTimeout bounds one write of an event's record (0: 10 s).
 	SaveTimeout time.Duration
-	// Notices, when set, hears what an event tells beyond its screens:
-	// it starts, an entrant is seated, it is over (Notice). It is called
-	// from the event's actor and must return at once (a bounded queue,
-	// such as the alerts' webhooks and terminal notices); nil: nobody.
-	Notices func(Notice)
 }
-
-// Notice is news of an event for whoever follows it beyond its screens
-// (Config.Notices): Kind NoticeStarted, NoticeSeated (Person at Table) or
-// NoticeOver (Champion, a person id, "" for none).
-type Notice struct {
-	Kind     string
-	Event    string
-	Private  bool
-	Person   string
-	Table    string
-	Champion string
-	At       time.Time
-}
-
-// The kinds of notices.
-const (
-	NoticeStarted = "started"
-	NoticeSeated  = "seated"
-	NoticeOver    = "over"
-)
 
 // Defaults of Config.
 const (
@@ -249,9 +224,11 @@ func (r *Registry) Create(ctx context.Context, host lobby.Player, s Settings) (*
 	if r.closed {
 		return nil, ErrClosing // stored: it starts with the next Open
 	}
+	opened := newsOf(&rec, lobby.NewsEventOpened, r.cfg.Clock.Now()) // before its actor shares rec
 	e := newEvent(r, rec, source(host))
 	r.events[key] = e
 	r.notifyLocked()
+	r.cfg.Lobby.Publish(opened)
 	r.log.Info("event made", "event", rec.Name, "host", host.ID, "format", rec.Format)
 	return e, nil
 }

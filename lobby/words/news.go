@@ -96,6 +96,12 @@ func YourTurn(table string, left time.Duration) string {
 	return fmt.Sprintf("Your turn at %s · %ds left", nm(table), int((left+time.Second-1)/time.Second))
 }
 
+// EventCalls: "The event cup has begun: you are seated once you are at
+// it".
+func EventCalls(event string) string {
+	return fmt.Sprintf("The event %s has begun: you are seated once you are at it", nm(event))
+}
+
 // InvitedYou: "alice invites you to den".
 func InvitedYou(by, table string) string {
 	return fmt.Sprintf("%s invites you to %s", nm(by), nm(table))
@@ -118,4 +124,34 @@ func HookPaused(table, host string) string {
 // HookTest: "A test delivery from mia, for the table den."
 func HookTest(table string) string {
 	return fmt.Sprintf("A test delivery from mia, for the table %s.", nm(table))
+}
+
+// EventOpened: "alice made the event spring, an arena of 1 hour at
+// tables of 4; classic, 6 lives. It starts at 20:00 UTC, 28 Nov 2026."
+// (format: EventFormat; a zero start: "It starts when its host starts
+// it.")
+func EventOpened(host, event, format string, seats int, o engine.Options, startsAt time.Time) string {
+	when := "when its host starts it"
+	if !startsAt.IsZero() {
+		when = "at " + startsAt.UTC().Format("15:04 MST, 2 Jan 2006")
+	}
+	return fmt.Sprintf("%s made the event %s, %s at tables of %d; %s. It starts %s.",
+		nm(host), nm(event), format, seats, RulesSummary(o), when)
+}
+
+// EventStarted: "The event spring began, an arena of 1 hour, with 12
+// entrants." (format: EventFormat)
+func EventStarted(event, format string, entrants int) string {
+	return fmt.Sprintf("The event %s began, %s, with %s.", nm(event), format, Plural(entrants, "1 entrant", "entrants"))
+}
+
+// EventEnded: "The event spring is over: alice is its champion, with 17
+// points, of 12 entrants." ("" for champion: "The event spring is over,
+// without a champion.")
+func EventEnded(event, champion string, points, entrants int) string {
+	if champion == "" {
+		return fmt.Sprintf("The event %s is over, without a champion.", nm(event))
+	}
+	return fmt.Sprintf("The event %s is over: %s is its champion, with %s, of %s.", nm(event), nm(champion),
+		Plural(points, "1 point", "points"), Plural(entrants, "1 entrant", "entrants"))
 }

@@ -60,6 +60,7 @@ type Storage interface {
 // Links are the web window's addresses (sshapp/web's Links).
 type Links interface {
 	Game(id string, g lobby.GameAccess) string
+	Event(name string, a lobby.Access) string
 }
 
 // ServerHook is one of the operator's hooks (--webhook, --webhook-format).

@@ -84,10 +84,12 @@ type Doc struct {
 	Table  *DocTable  `json:"table,omitempty"`
 	Game   *DocGame   `json:"game,omitempty"`
 	Season *DocSeason `json:"season,omitempty"`
-	// Play is the ssh command line that opens the table.
+	Event  *DocEvent  `json:"event,omitempty"`
+	// Play is the ssh command line that opens the table (the event's
+	// screen, for event.opened and event.started).
 	Play string `json:"play,omitempty"`
-	// URL is the game's page on the web window, when it has a public
-	// address (--http-url).
+	// URL is the game's page (the event's wall) on the web window, when
+	// it has a public address (--http-url).
 	URL string `json:"url,omitempty"`
 }
 
@@ -131,10 +133,29 @@ type DocSeason struct {
 }
 
 // DocChampion is a season's champion: their name and their rating as
-// shown ("1412").
+// shown ("1412"); or an event's: their name and points.
 type DocChampion struct {
 	Name   string `json:"name"`
-	Rating string `json:"rating"`
+	Rating string `json:"rating,omitempty"`
+	Points *int   `json:"points,omitempty"`
+	Bot    bool   `json:"bot,omitempty"`
+}
+
+// DocEvent is an event in a Doc (event.opened, event.started,
+// event.ended), named as `event NAME --json` names its fields.
+type DocEvent struct {
+	Name     string       `json:"name"`
+	Host     string       `json:"host"`
+	Format   string       `json:"format"` // arena, swiss or knockout
+	Private  bool         `json:"private"`
+	Seats    int          `json:"seats"`
+	Rounds   int          `json:"rounds,omitempty"` // swiss
+	Lasts    int          `json:"lasts,omitempty"`  // arena: seconds
+	Rules    string       `json:"rules"`
+	Entrants int          `json:"entrants"`
+	StartsAt time.Time    `json:"starts,omitzero"` // absent: when its host starts it
+	Ends     time.Time    `json:"ends,omitzero"`   // a running arena's end of seating
+	Champion *DocChampion `json:"champion,omitempty"`
 }
 
 // doc is n as the json format writes it, names looked up now.
@@ -170,6 +191,20 @@ func (a *Alerts) doc(n lobby.News) Doc {
 		if a.cfg.Links != nil && n.Kind == lobby.NewsGameEnded {
 			access := n.Access
 			d.URL = a.cfg.Links.Game(n.Game, lobby.GameAccess{Started: n.At, Players: ids(n.Players), Table: &access})
+		}
+	}
+	if ev := n.Event; ev != nil {
+		d.Event = &DocEvent{Name: ev.Name, Host: a.lob.Name(n.Host), Format: ev.Format, Private: n.Access.Private,
+			Seats: n.Seats, Rounds: ev.Rounds, Lasts: int(ev.Lasts / time.Second), Rules: words.RulesSummary(n.Rules),
+			Entrants: ev.Entrants, StartsAt: ev.StartsAt.UTC(), Ends: ev.Ends.UTC()}
+		if n.Winner != "" {
+			d.Event.Champion = &DocChampion{Name: a.lob.Name(n.Winner), Points: &ev.Points, Bot: ev.Bot}
+		}
+		if a.cfg.Play != "" && n.Kind != lobby.NewsEventEnded {
+			d.Play = a.cfg.Play + " --event " + ev.Name
+		}
+		if a.cfg.Links != nil {
+			d.URL = a.cfg.Links.Event(ev.Name, n.Access)
 		}
 	}
 	if n.Kind == lobby.NewsSeasonEnded {
@@ -221,6 +256,21 @@ func (a *Alerts) line(n lobby.News) string {
 			champion = a.lob.Name(n.Winner)
 		}
 		return words.SeasonEnded(n.Season, champion, n.Detail)
+	case lobby.NewsEventOpened, lobby.NewsEventStarted, lobby.NewsEventEnded:
+		if ev := n.Event; ev != nil {
+			format := words.EventFormat(ev.Format, ev.Rounds, ev.Lasts)
+			switch n.Kind {
+			case lobby.NewsEventOpened:
+				return words.EventOpened(a.lob.Name(n.Host), ev.Name, format, n.Seats, n.Rules, ev.StartsAt)
+			case lobby.NewsEventStarted:
+				return words.EventStarted(ev.Name, format, ev.Entrants)
+			}
+			champion := ""
+			if n.Winner != "" {
+				champion = words.Label(a.lob.Name(n.Winner), ev.Bot)
+			}
+			return words.EventEnded(ev.Name, champion, ev.Points, ev.Entrants)
+		}
 	case Ping:
 		return words.HookTest(n.Table)
 	}
@@ -261,7 +311,11 @@ func (a *Alerts) render(n lobby.News, f Format) delivery {
 			text = append(text, "Play: `"+slackEscape(doc.Play)+"`")
 		}
 		if doc.URL != "" {
-			text = append(text, "<"+doc.URL+"|"+slackEscape("game "+n.Game+" on the web")+">")
+			what := "game " + n.Game
+			if n.Event != nil {
+				what = "the event " + n.Event.Name
+			}
+			text = append(text, "<"+doc.URL+"|"+slackEscape(what+" on the web")+">")
 		}
 		d.contentType = "application/json"
 		d.body, _ = json.Marshal(struct {

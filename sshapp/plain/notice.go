@@ -93,6 +93,10 @@ func (d *door) noticeLine(n lobby.News, started bool, now time.Time) string {
 // joins a private table with its code first.
 func (d *door) goThere() {
 	n := d.went
+	if n != nil && n.Event != nil {
+		d.sayEvent(n.Event.Name, true)
+		return
+	}
 	if n == nil || n.Table == "" {
 		d.say("There is no notice to go to.")
 		return
@@ -100,6 +104,9 @@ func (d *door) goThere() {
 	if n.Kind == lobby.NewsInvited && n.Code != "" {
 		ctx, cancel := context.WithTimeout(d.ctx, callTimeout)
 		_, err := d.cfg.Lobby.Redeem(ctx, d.me, n.Table, n.Code)
+		if f := d.cfg.DropInvitation; f != nil {
+			_ = f(ctx, n.Table) // spent, or no longer good: as the screens' list drops it
+		}
 		cancel()
 		if err != nil && !errors.Is(err, lobby.ErrMember) {
 			d.say(fmt.Sprintf("Could not join %s: %s", words.Clean(n.Table, lobby.MaxNameLen), words.Sentence(d.said("take the invitation", err))))

@@ -2,8 +2,10 @@ package plain
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -57,5 +59,43 @@ func TestNoticesSaid(t *testing.T) {
 				t.Fatal("a notice of the table open was said")
 			}
 		})
+	}
+}
+
+// TestInvitationGoJoins: go on an invitation's notice joins the private
+// table with its code, opens it, and the invitation is spent (dropped
+// from the list the screens show).
+func TestInvitationGoJoins(t *testing.T) {
+	e := newEnv(t, lobbytest.NewDice(1))
+	ann, bob := e.player("ann"), e.player("bob")
+	ctx := ctxT(t)
+	den, err := e.lobby.CreateTable(ctx, bob, lobby.TableConfig{Name: "den", Rules: engine.DefaultOptions(), Seats: 2, Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expires := e.clock.Now().Add(time.Hour)
+	if err := den.Invite(ctx, bob, "secret-code", expires); err != nil {
+		t.Fatal(err)
+	}
+	dropped := make(chan string, 1)
+	d := e.open(ann, true, func(c *Config) {
+		c.DropInvitation = func(_ context.Context, table string) error { dropped <- table; return nil }
+	})
+	d.next("Lobby.")
+	e.lobby.Publish(lobby.News{Kind: lobby.NewsInvited, Table: "den", Access: den.Info().Access(), To: []string{ann.ID},
+		By: bob.ID, Code: "secret-code", Expires: expires})
+	d.next("Say go to join.")
+	d.send("go")
+	d.next("At table den")
+	select {
+	case table := <-dropped:
+		if table != "den" {
+			t.Fatalf("dropped the invitation to %q", table)
+		}
+	default:
+		t.Fatal("the invitation taken is still listed")
+	}
+	if !den.Info().Access().Admits(ann.ID) {
+		t.Fatal("ann is not a member of den")
 	}
 }

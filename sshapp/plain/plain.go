@@ -64,6 +64,9 @@ type Config struct {
 	// BellOff, when set, reports whether the person turned the bell off
 	// (settings bell off): a notice is then said without its BEL.
 	BellOff func() bool
+	// DropInvitation, when set, forgets the person's invitation to a
+	// table once they took it (go), as the screens' list does.
+	DropInvitation func(ctx context.Context, table string) error
 	// Log receives the door's logs, each line with the key (the server's
 	// one logger: a logger of its own is some 4 KB a session).
 	Log *log.Logger

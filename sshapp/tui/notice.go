@@ -15,7 +15,8 @@ import (
 // The notices: wherever a person is in their session (the lobby, the
 // history, another table), the news addressed to them (lobby.Notices: a
 // game of theirs started, their turn at a table they do not have open, an
-// invitation, a seat free at a table they watch, a hook of theirs paused)
+// invitation, a seat free at a table they watch, a hook of theirs paused,
+// an event they entered begun while they are not at it)
 // shows as one line in place of the screen's last, with one terminal bell
 // (Config.Bell) for each batch of news, unless they turned the bell off.
 // enter takes them there (an invitation: joins first), esc puts the line
@@ -205,8 +206,11 @@ func (m *Model) noticeKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, noticeGo):
 		n := m.notice.news
 		m.notice = nil
-		if n.Kind == lobby.NewsInvited {
+		switch {
+		case n.Kind == lobby.NewsInvited:
 			return m.takeInvitation(n), true
+		case n.Event != nil:
+			return m.goTo(goTo{to: screenEvent, event: n.Event.Name}), true
 		}
 		return m.goTo(goTo{to: screenTable, table: n.Table}), true
 	}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/events"
 	"github.com/mia-game/mia/sshapp/alerts"
+	"github.com/mia-game/mia/store/lobbystore"
 )
 
 // withAlerts gives e's screens the alerts (their watches, invitations) and
@@ -287,4 +289,40 @@ func TestNoticesPostedWithNoWait(t *testing.T) {
 	if n := e.lobby.NewsStats().Noticed; n != 0 {
 		t.Fatalf("%d people hear their notices after the program ended, want 0", n)
 	}
+}
+
+// TestEventCallTakesYouThere: an event bob entered begins while he is in
+// the lobby: a notice calls him, with one bell, and enter takes him to the
+// event's screen, where he is there and so seated.
+func TestEventCallTakesYouThere(t *testing.T) {
+	e := newEnv(t)
+	_, config := e.withAlerts(t)
+	reg, err := events.Open(ctxT(t), events.Config{Lobby: e.lobby, Store: lobbystore.NewEvents(e.st)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	alice, bob := e.player("alice"), e.player("bob")
+	cup, err := reg.Create(ctxT(t), alice, events.Settings{Name: "cup", Seats: 2, Rules: engine.DefaultOptions(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cup.Join(ctxT(t), bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	cfg, rung := config(bob, false)
+	cfg.Events = reg
+	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "lobby · 0 open tables")
+	if err := cup.Start(ctxT(t), alice); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, tm, "» The event cup has begun: you are seated once you are at it · enter: go there")
+	if n := rung.Load(); n != 1 {
+		t.Fatalf("rang %d bells", n)
+	}
+	tm.Send(keyEnter)
+	waitOutput(t, tm, "mia  cup-1 · ") // at the event's screen, he is there: seated at once
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
