@@ -417,3 +417,28 @@ func (t *Table) newsOfNow(tt *testing.T) News {
 	}
 	return n
 }
+
+// TestUnfollowOneScreen: a person's screens each hear their notices;
+// Unfollow ends one screen's (twice is once) and leaves the other's.
+func TestUnfollowOneScreen(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	q1, q2, qb := e.lobby.Notices(a.ID), e.lobby.Notices(a.ID), e.lobby.Notices(b.ID)
+	e.lobby.Unfollow(q1)
+	e.lobby.Unfollow(q1)
+	if n := e.lobby.NewsStats().Noticed; n != 2 {
+		t.Fatalf("%d people hear their notices, want 2", n)
+	}
+	e.lobby.Publish(News{Kind: NewsInvited, Table: "den", To: []string{a.ID}})
+	if got := len(q2.Take()); got != 1 {
+		t.Fatalf("the screen still following got %d news, want 1", got)
+	}
+	if got := len(q1.Take()); got != 0 {
+		t.Fatalf("the screen that stopped got %d news", got)
+	}
+	e.lobby.Unfollow(q2)
+	e.lobby.Unfollow(qb)
+	if n := e.lobby.NewsStats().Noticed; n != 0 {
+		t.Fatalf("%d people hear their notices, want 0", n)
+	}
+}
