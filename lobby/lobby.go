@@ -161,6 +161,9 @@ type Lobby struct {
 	chat   chatLog
 	ver    int
 	closed bool
+	// counted is set while a change of the watchers' counts alone waits
+	// to be told (notifyCounts).
+	counted bool
 	// opening keeps the tables being written (CreateTable), by lower-case
 	// name.
 	opening map[string]TableRecord
@@ -608,6 +611,30 @@ func (l *Lobby) notify() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.notifyLocked()
+}
+
+// countsEvery is how often at most the lobby's screens are woken for
+// changes of the watchers' counts alone: 2,000 spectators opening tables
+// would otherwise wake every lobby screen 2,000 times.
+const countsEvery = time.Second
+
+// notifyCounts tells the lobby's screens of a change of the watchers'
+// counts within countsEvery, with every other such change until then.
+func (l *Lobby) notifyCounts() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.counted || l.closed {
+		return
+	}
+	l.counted = true
+	l.cfg.Clock.AfterFunc(countsEvery, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.counted = false
+		if !l.closed {
+			l.notifyLocked()
+		}
+	})
 }
 
 func (l *Lobby) notifyLocked() {

@@ -749,3 +749,45 @@ func TestTurnClockWhenSomeoneLeaves(t *testing.T) {
 		})
 	}
 }
+
+// TestWatcherCountsToldOnceASecond: spectators opening a table change
+// only its count of watchers, which the lobby's screens are told of once
+// for all of them, a second later (countsEvery), not once each; a seat
+// taken is told at once.
+func TestWatcherCountsToldOnceASecond(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl, err := e.lobby.CreateTable(ctxT(t), a, TableConfig{Name: "den", Rules: quickRules(), Seats: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := e.lobby.Subscribe()
+	defer e.lobby.Unsubscribe(box)
+	box.Take()
+	for i := range 20 {
+		mustSub(t, tbl, e.player(fmt.Sprintf("w%d", i)))
+	}
+	if w := tbl.Info().Watching; w != 20 {
+		t.Fatalf("%d watching, want 20", w)
+	}
+	if _, woke := box.Take(); woke {
+		t.Fatal("the lobby was told of a count of watchers at once")
+	}
+	e.clock.AdvanceWait(countsEvery)
+	if _, woke := box.Take(); !woke {
+		t.Fatal("the lobby was not told of the count of watchers a second later")
+	}
+	e.clock.AdvanceWait(countsEvery)
+	if _, woke := box.Take(); woke {
+		t.Fatal("the lobby was told again with nothing changed")
+	}
+	if got := e.lobby.Tables(a.Viewer())[0].Watching; got != 20 {
+		t.Fatalf("the lobby lists %d watching, want 20", got)
+	}
+	if err := tbl.Sit(ctxT(t), b); err != nil {
+		t.Fatal(err)
+	}
+	if _, woke := box.Take(); !woke {
+		t.Fatal("the lobby was not told of a seat taken at once")
+	}
+}

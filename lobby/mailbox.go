@@ -14,6 +14,8 @@ type Mailbox[T any] struct {
 	closed bool
 	signal chan struct{} // one token while a value waits
 	done   chan struct{}
+	ready  func() // Notify's; nil: none
+	ended  func()
 	drops  *atomic.Uint64 // counts values replaced unread; nil: not counted
 }
 
@@ -32,11 +34,35 @@ func (m *Mailbox[T]) Put(v T) {
 	if m.full && m.drops != nil {
 		m.drops.Add(1)
 	}
+	var ready func()
+	if !m.full {
+		ready = m.ready
+	}
 	m.val, m.full = v, true
 	m.mu.Unlock()
 	select {
 	case m.signal <- struct{}{}:
 	default:
+	}
+	if ready != nil {
+		ready()
+	}
+}
+
+// Notify has ready called, on the putter's goroutine, each time a value
+// comes to the empty mailbox (and at once if one waits now), and ended
+// once it is closed (at once if it is): a reader that waits on no
+// goroutine of its own. Neither may block.
+func (m *Mailbox[T]) Notify(ready, ended func()) {
+	m.mu.Lock()
+	m.ready, m.ended = ready, ended
+	full, closed := m.full, m.closed
+	m.mu.Unlock()
+	if full {
+		ready()
+	}
+	if closed {
+		ended()
 	}
 }
 
@@ -65,9 +91,14 @@ func (m *Mailbox[T]) Take() (T, bool) {
 // Close stops further Puts and closes Done.
 func (m *Mailbox[T]) Close() {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	var ended func()
 	if !m.closed {
 		m.closed = true
 		close(m.done)
+		ended = m.ended
+	}
+	m.mu.Unlock()
+	if ended != nil {
+		ended()
 	}
 }

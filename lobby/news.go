@@ -137,6 +137,7 @@ type newsroom struct {
 	mu        sync.Mutex
 	followers map[*Queue[News]]struct{}
 	notices   map[string]map[*Queue[News]]struct{} // by person id
+	noticeOf  map[*Queue[News]]string              // the person id of each queue in notices
 	drops     atomic.Uint64                        // news dropped unread, by every reader
 	published atomic.Uint64
 }
@@ -218,7 +219,9 @@ func (l *Lobby) Notices(id string) *Queue[News] {
 	defer l.news.mu.Unlock()
 	if l.news.notices == nil {
 		l.news.notices = make(map[string]map[*Queue[News]]struct{})
+		l.news.noticeOf = make(map[*Queue[News]]string)
 	}
+	l.news.noticeOf[q] = id
 	qs := l.news.notices[id]
 	if qs == nil {
 		qs = make(map[*Queue[News]]struct{}, 1)
@@ -232,13 +235,12 @@ func (l *Lobby) Notices(id string) *Queue[News] {
 func (l *Lobby) Unfollow(q *Queue[News]) {
 	l.news.mu.Lock()
 	delete(l.news.followers, q)
-	for id, qs := range l.news.notices {
-		if _, ok := qs[q]; ok {
-			delete(qs, q)
-			if len(qs) == 0 {
-				delete(l.news.notices, id)
-			}
-			break
+	if id, ok := l.news.noticeOf[q]; ok { // not a walk over everyone's: sessions end by the thousand
+		delete(l.news.noticeOf, q)
+		qs := l.news.notices[id]
+		delete(qs, q)
+		if len(qs) == 0 {
+			delete(l.news.notices, id)
 		}
 	}
 	l.news.mu.Unlock()

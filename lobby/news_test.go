@@ -116,6 +116,41 @@ func heard(t *testing.T, q *Queue[News], tbl *Table, k NewsKind) []News {
 	return out
 }
 
+// TestQueueOnReady: OnReady's function is called when values come to an
+// empty queue, once until they are taken, at once if values wait as it is
+// set, and never after the queue is closed.
+func TestQueueOnReady(t *testing.T) {
+	q := NewQueue[int](4)
+	q.Put(1)
+	calls := 0
+	q.OnReady(func() { calls++ })
+	if calls != 1 {
+		t.Fatalf("values waited as OnReady was set: %d calls, want 1", calls)
+	}
+	q.Put(2)
+	q.PutAll(3, 4, 5)
+	if calls != 1 {
+		t.Fatalf("values came to a queue not empty: %d calls, want 1", calls)
+	}
+	if got := q.Take(); !slices.Equal(got, []int{2, 3, 4, 5}) {
+		t.Fatalf("took %v", got)
+	}
+	q.PutAll()
+	if calls != 1 {
+		t.Fatalf("nothing put: %d calls, want 1", calls)
+	}
+	q.Put(6)
+	if calls != 2 {
+		t.Fatalf("a value came to the emptied queue: %d calls, want 2", calls)
+	}
+	q.Take()
+	q.Close()
+	q.Put(7)
+	if calls != 2 {
+		t.Fatalf("a value put after Close: %d calls, want 2", calls)
+	}
+}
+
 func TestTableNews(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxT(t)
@@ -381,4 +416,29 @@ func (t *Table) newsOfNow(tt *testing.T) News {
 		tt.Fatal(err)
 	}
 	return n
+}
+
+// TestUnfollowOneScreen: a person's screens each hear their notices;
+// Unfollow ends one screen's (twice is once) and leaves the other's.
+func TestUnfollowOneScreen(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	q1, q2, qb := e.lobby.Notices(a.ID), e.lobby.Notices(a.ID), e.lobby.Notices(b.ID)
+	e.lobby.Unfollow(q1)
+	e.lobby.Unfollow(q1)
+	if n := e.lobby.NewsStats().Noticed; n != 2 {
+		t.Fatalf("%d people hear their notices, want 2", n)
+	}
+	e.lobby.Publish(News{Kind: NewsInvited, Table: "den", To: []string{a.ID}})
+	if got := len(q2.Take()); got != 1 {
+		t.Fatalf("the screen still following got %d news, want 1", got)
+	}
+	if got := len(q1.Take()); got != 0 {
+		t.Fatalf("the screen that stopped got %d news", got)
+	}
+	e.lobby.Unfollow(q2)
+	e.lobby.Unfollow(qb)
+	if n := e.lobby.NewsStats().Noticed; n != 0 {
+		t.Fatalf("%d people hear their notices, want 0", n)
+	}
 }

@@ -18,6 +18,7 @@ type Queue[T any] struct {
 	bound   int
 	closed  bool
 	signal  chan struct{} // one token while values wait
+	ready   func()        // OnReady's; nil: none
 	done    chan struct{}
 	dropped atomic.Uint64
 	also    *atomic.Uint64 // a count shared with others' drops; nil: none
@@ -47,6 +48,10 @@ func (q *Queue[T]) PutAll(vs ...T) bool {
 		q.mu.Unlock()
 		return false
 	}
+	var ready func()
+	if q.n == 0 && len(vs) > 0 {
+		ready = q.ready
+	}
 	for _, v := range vs {
 		q.put(v)
 	}
@@ -55,7 +60,24 @@ func (q *Queue[T]) PutAll(vs ...T) bool {
 	case q.signal <- struct{}{}:
 	default:
 	}
+	if ready != nil {
+		ready()
+	}
 	return true
+}
+
+// OnReady has fn called, on the putter's goroutine, each time values come
+// to the queue when none waited (and at once if some wait now): a reader
+// that waits on no goroutine of its own, woken when there is something to
+// take (Take). fn must not block.
+func (q *Queue[T]) OnReady(fn func()) {
+	q.mu.Lock()
+	q.ready = fn
+	waiting := q.n > 0 && !q.closed
+	q.mu.Unlock()
+	if waiting {
+		fn()
+	}
 }
 
 // put adds v; q.mu is held.

@@ -49,7 +49,7 @@ type Table struct {
 	chat      chatLog
 	deadline  time.Time // the turn clock's, zero when it does not run
 	ver       uint64
-	built     map[viewKey]Snapshot // the snapshots published at ver, by view
+	built     map[viewKey]*Snapshot // the snapshots published at ver, by view
 	botSeq    int
 	botTried  int             // the game seq of the last bot move tried (-1: none)
 	rng       *rand.Rand      // the built-in bots' randomness
@@ -164,7 +164,7 @@ func (t *Table) Info() TableInfo { return *t.info.Load() }
 // Subscription delivers a table's snapshots to one viewer. Its mailbox
 // keeps only the newest snapshot.
 type Subscription struct {
-	box    *Mailbox[Snapshot]
+	box    *Mailbox[*Snapshot] // its viewers' shared snapshot, not a copy each (some 650 bytes)
 	table  *Table
 	player Player
 	viewer *Viewer               // Spectate's: who is let in by a link, not as a player; nil for Watch
@@ -178,7 +178,20 @@ func (s *Subscription) Ready() <-chan struct{} { return s.box.Ready() }
 func (s *Subscription) Done() <-chan struct{} { return s.box.Done() }
 
 // Take returns the newest snapshot.
-func (s *Subscription) Take() (Snapshot, bool) { return s.box.Take() }
+func (s *Subscription) Take() (Snapshot, bool) { return deref(s.box.Take()) }
+
+// deref is a snapshot taken from a box, by value.
+func deref(p *Snapshot, ok bool) (Snapshot, bool) {
+	if !ok || p == nil {
+		return Snapshot{}, false
+	}
+	return *p, true
+}
+
+// Notify has ready called when a snapshot comes to wait, and ended once
+// the subscription ends, instead of a goroutine waiting on Ready and Done
+// (see Mailbox.Notify). Neither may block: they run on the table's loop.
+func (s *Subscription) Notify(ready, ended func()) { s.box.Notify(ready, ended) }
 
 // Wait blocks for the next snapshot; ok is false when the subscription or
 // ctx ended.
@@ -186,12 +199,11 @@ func (s *Subscription) Wait(ctx context.Context) (Snapshot, bool) {
 	for {
 		select {
 		case <-s.box.Ready():
-			if snap, ok := s.box.Take(); ok {
+			if snap, ok := deref(s.box.Take()); ok {
 				return snap, true
 			}
 		case <-s.box.Done():
-			snap, ok := s.box.Take()
-			return snap, ok
+			return deref(s.box.Take())
 		case <-ctx.Done():
 			return Snapshot{}, false
 		}
@@ -233,7 +245,7 @@ func (t *Table) removeSub(s *Subscription) bool {
 // every door (Lobby.TableFor).
 func (t *Table) Watch(ctx context.Context, p Player) (*Subscription, error) {
 	t.lobby.learn(ctx, p.ID)
-	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, player: p}
+	s := &Subscription{box: NewMailbox[*Snapshot]().counted(&t.lobby.drops), table: t, player: p}
 	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !t.mayEnter(p) {
 			return ErrNoTable
@@ -881,7 +893,7 @@ func (t *Table) timeUp(actx context.Context) {
 // publish sends every subscriber its own snapshot; one is built per seat
 // and one for all spectators.
 func (t *Table) publish() {
-	t.built = make(map[viewKey]Snapshot, 4)
+	t.built = make(map[viewKey]*Snapshot, 4)
 	for s := range t.subs {
 		s.box.Put(t.snapshotFor(s, t.built))
 	}
@@ -894,12 +906,13 @@ type viewKey struct {
 }
 
 // snapshotFor is s's snapshot, taken from built or made and kept there.
-func (t *Table) snapshotFor(s *Subscription, built map[viewKey]Snapshot) Snapshot {
+func (t *Table) snapshotFor(s *Subscription, built map[viewKey]*Snapshot) *Snapshot {
 	k := viewKey{t.viewerSeat(s.player.ID), t.seatOf(s.player.ID) >= 0}
 	snap, ok := built[k]
 	if !ok {
-		snap = t.snapshot(k.seat)
-		snap.Seated = k.seated
+		v := t.snapshot(k.seat)
+		v.Seated = k.seated
+		snap = &v
 		built[k] = snap
 	}
 	return snap
@@ -923,7 +936,7 @@ func (t *Table) watchersChanged(p Player, joined *Subscription) {
 	}
 	if joined != nil {
 		if t.built == nil {
-			t.built = make(map[viewKey]Snapshot, 4)
+			t.built = make(map[viewKey]*Snapshot, 4)
 		}
 		joined.box.Put(t.snapshotFor(joined, t.built))
 	}
@@ -939,7 +952,8 @@ func (t *Table) viewerSeat(id string) int {
 }
 
 // publishInfo stores the table's new TableInfo and reports whether what
-// the lobby lists of it (anything but lives and connections) changed.
+// the lobby lists of it (anything but lives, connections and the count of
+// watchers, which the lobby is told of within a second) changed.
 func (t *Table) publishInfo() bool {
 	name := t.lobby.Name
 	info := TableInfo{
@@ -972,13 +986,20 @@ func (t *Table) publishInfo() bool {
 		info.Host = "?"
 	}
 	old := t.info.Swap(&info)
-	return old == nil || listedDiffers(*old, info)
+	if old == nil || listedDiffers(*old, info) {
+		return true
+	}
+	if old.Watching != info.Watching {
+		t.lobby.notifyCounts() // the count alone: told within a second, with others
+	}
+	return false
 }
 
-// listedDiffers compares two infos as the lobby lists them.
+// listedDiffers compares two infos as the lobby lists them, but for the
+// count of watchers (see notifyCounts).
 func listedDiffers(a, b TableInfo) bool {
 	if a.Name != b.Name || a.Host != b.Host || a.Seats != b.Seats || a.Taken != b.Taken || a.State != b.State ||
-		a.Rules != b.Rules || a.Private != b.Private || a.Coach != b.Coach || a.Watching != b.Watching || len(a.Players) != len(b.Players) ||
+		a.Rules != b.Rules || a.Private != b.Private || a.Coach != b.Coach || len(a.Players) != len(b.Players) ||
 		a.Driven != b.Driven || a.Paused != b.Paused || a.PausedFor != b.PausedFor || a.Resting != b.Resting ||
 		!slices.Equal(a.members, b.members) {
 		return true

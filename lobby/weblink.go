@@ -73,7 +73,7 @@ func (t *Table) Link(ctx context.Context, p Player, revoke bool) (string, error)
 // is ErrNoTable, as at every door (Lobby.TableFor). The subscription ends
 // when it no longer does (the link revoked).
 func (t *Table) Spectate(ctx context.Context, v Viewer) (*Subscription, error) {
-	s := &Subscription{box: NewMailbox[Snapshot]().counted(&t.lobby.drops), table: t, viewer: &v}
+	s := &Subscription{box: NewMailbox[*Snapshot]().counted(&t.lobby.drops), table: t, viewer: &v}
 	err := t.doEvenPaused(ctx, func(context.Context) error {
 		if !v.Sees(t.rec.Access) {
 			return ErrNoTable

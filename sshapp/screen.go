@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -33,10 +34,16 @@ func (srv *Server) interactive(ss *session, to first) {
 	prog, f := srv.newProgram(ss, to)
 	ctx, cancel := context.WithCancel(ss.Context())
 	go ss.sendWindows(ctx, prog)
-	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	m, err := prog.Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		srv.log.Error("screen ended with an error", "fingerprint", ss.fp, "err", err)
 	}
 	prog.Kill() // gives the terminal back if the screen did not quit
+	if fm, ok := m.(framed); ok {
+		if e, ok := fm.Model.(interface{ Ended() }); ok {
+			e.Ended()
+		}
+	}
 	cancel()
 	f.stop()
 	ss.programDone()
@@ -65,7 +72,13 @@ func (srv *Server) newProgram(ss *session, to first) (*tea.Program, *frames) {
 		answers = newTermAnswers(ss, time.Now().Add(answerWindow))
 		in = answers
 	}
-	prog := tea.NewProgram(newFramed(srv.screen(ss, r, to), f, srv.drawers),
+	var sent atomic.Pointer[tea.Program]
+	post := func(msg tea.Msg) { // from anywhere, never waiting: Send waits for the event loop
+		if p := sent.Load(); p != nil {
+			go p.Send(msg)
+		}
+	}
+	prog := tea.NewProgram(newFramed(srv.screen(ss, r, to, post), f, srv.drawers),
 		tea.WithInput(in),
 		tea.WithOutput(ss),
 		tea.WithoutRenderer(),
@@ -79,13 +92,14 @@ func (srv *Server) newProgram(ss *session, to first) (*tea.Program, *frames) {
 		}
 		_, _ = io.WriteString(ss, ansi.RequestBackgroundColor+ansi.RequestPrimaryDeviceAttributes)
 	}
+	sent.Store(prog)
 	ss.setProgram(prog)
 	return prog, f
 }
 
 // screen is the model of a session: the screens of package tui, from the
 // name prompt for a new key (straight to table, if named).
-func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model {
+func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first, post func(tea.Msg)) tea.Model {
 	pty, _, _ := ss.Pty()
 	p := ss.Person()
 	return tui.New(tui.Config{
@@ -111,6 +125,7 @@ func (srv *Server) screen(ss *session, r *lipgloss.Renderer, to first) tea.Model
 		Width:    pty.Window.Width,
 		Height:   pty.Window.Height,
 		Done:     ss.Context().Done(),
+		Post:     post,
 		Records:  srv.cfg.Storage.Screens,
 		GameLink: srv.gameLink(),
 		Log:      srv.log,

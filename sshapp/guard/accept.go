@@ -247,8 +247,10 @@ func (g *Gate) Accept(ctx ssh.Context, raw net.Conn) net.Conn {
 //     the newest is the one most likely real. A client with a cleaner
 //     record than the newcomer's is not put out for it while it has not
 //     had time to speak;
-//  2. old: its handshake has run for EarlyDropAfter (1 s; real clients
-//     need milliseconds);
+//  2. old: its handshake has waited on its client for EarlyDropAfter (1
+//     s; real clients need milliseconds), or run five times as long in
+//     all (waitsOnClient: a server short of CPU does not put out the
+//     handshakes it is itself behind on);
 //  3. suspect: its source has more strikes than the newcomer's.
 //
 // So a source that floods with silent connections, or churns, sending its
@@ -298,7 +300,7 @@ func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 			continue
 		case !c.moved.Load() && s >= newcomer:
 			class = waiting
-		case now.Sub(c.accepted) >= stalled:
+		case c.waitsOnClient(now, stalled):
 			class = old
 		case s > newcomer:
 			class = suspect
@@ -333,8 +335,7 @@ func (g *Gate) victimLocked(src string, now time.Time, own bool) *Conn {
 		// old or as a suspect. (Asked only of the few candidates met first:
 		// one syscall each.)
 		if k.class == waiting && queued(k.c.raw) {
-			young := now.Sub(k.c.accepted) < stalled
-			if own || (young && k.strikes <= newcomer) {
+			if own || (!k.c.waitsOnClient(now, stalled) && k.strikes <= newcomer) {
 				continue
 			}
 		}
@@ -355,10 +356,11 @@ func (g *Gate) forgetHandshakeLocked(c *Conn) {
 	}
 }
 
-// stalledLocked counts the connections that have been in their handshake
-// for EarlyDropAfter or longer (all of them if it is negative). A real
-// client's handshake takes milliseconds, so a crowd connecting at once is
-// not mistaken for a flood. At most MaxUnauthenticated connections are
+// stalledLocked counts the connections whose handshake has waited on
+// its client for EarlyDropAfter or longer (waitsOnClient; all of them if
+// it is negative). A real client's handshake takes milliseconds, so a
+// crowd connecting at once is not mistaken for a flood, nor a crowd a
+// busy server is slow to answer. At most MaxUnauthenticated connections are
 // counted; g.mu is held.
 func (g *Gate) stalledLocked(now time.Time) int {
 	lim := g.lim
@@ -370,7 +372,7 @@ func (g *Gate) stalledLocked(now time.Time) int {
 	}
 	n := 0
 	for c := range g.handshaking {
-		if now.Sub(c.accepted) >= lim.EarlyDropAfter {
+		if c.waitsOnClient(now, lim.EarlyDropAfter) {
 			n++
 		}
 	}

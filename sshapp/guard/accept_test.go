@@ -58,8 +58,9 @@ func (g *Gate) handshake(c *Conn) {
 
 // TestUnreadVersionIsNotSilent: a connection whose client has sent bytes
 // the server has not read yet (its handshake goroutine has not run on a
-// busy server) is not taken for silent; a younger one that sent nothing
-// makes room first.
+// busy server) is not taken for silent, nor for stalled until it has
+// waited five times EarlyDropAfter; a younger one that sent nothing makes
+// room first.
 func TestUnreadVersionIsNotSilent(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the receive queue is asked on Linux only")
@@ -83,9 +84,14 @@ func TestUnreadVersionIsNotSilent(t *testing.T) {
 	if got := g.victimLocked("198.51.100.1", now, false); got != younger {
 		t.Error("a connection with its version line unread was taken for silent")
 	}
-	// Unread for EarlyDropAfter: stalled all the same.
-	if got := g.victimLocked("198.51.100.1", now.Add(2*time.Second), false); got != older {
-		t.Error("a connection unread for seconds was spared")
+	// Unread for EarlyDropAfter: the server is behind on it, not its
+	// client, and it is spared; unread for five times as long, it is
+	// stalled all the same.
+	if got := g.victimLocked("198.51.100.1", now.Add(2*time.Second), false); got != younger {
+		t.Error("a connection unread for two seconds was put out before a silent one")
+	}
+	if got := g.victimLocked("198.51.100.1", now.Add(6*time.Second), false); got != older {
+		t.Error("a connection unread for six seconds was spared")
 	}
 	if _, err := io.ReadFull(busy, make([]byte, len("SSH-2.0-client\r\n"))); err != nil {
 		t.Fatal(err)
@@ -317,5 +323,40 @@ func TestSourceName(t *testing.T) { // the cases of netsource.Of, as the guard k
 		if got := SourceName(tt.in); got != tt.want {
 			t.Errorf("SourceName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestWaitsOnClient: a handshake counts as stalled (for the early drop,
+// and to make room as an old one) when it has waited on its client for
+// EarlyDropAfter: the server spoke last, that long ago. One whose client
+// spoke last waits on the server (short of CPU, it has not answered yet),
+// until it has run five times as long.
+func TestWaitsOnClient(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	ago := func(d time.Duration) int64 { return now.Add(-d).UnixNano() }
+	tests := []struct {
+		name    string
+		age     time.Duration
+		in, out int64 // last read and write; 0: none
+		want    bool
+	}{
+		{"young", 500 * time.Millisecond, 0, 0, false},
+		{"silent for two seconds", 2 * time.Second, 0, 0, true},
+		{"silent since the server's version line", 2 * time.Second, 0, ago(1900 * time.Millisecond), true},
+		{"the server spoke last, 1.2 s ago", 2 * time.Second, ago(1800 * time.Millisecond), ago(1200 * time.Millisecond), true},
+		{"the server spoke last, 0.5 s ago", 2 * time.Second, ago(1800 * time.Millisecond), ago(500 * time.Millisecond), false},
+		{"the client spoke last: the server owes", 2 * time.Second, ago(1500 * time.Millisecond), ago(1900 * time.Millisecond), false},
+		{"the server owes, six seconds in", 6 * time.Second, ago(5 * time.Second), ago(5900 * time.Millisecond), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Conn{accepted: now.Add(-tt.age)}
+			c.lastIn.Store(tt.in)
+			c.lastOut.Store(tt.out)
+			if got := c.waitsOnClient(now, time.Second); got != tt.want {
+				t.Errorf("waits on its client: %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -56,6 +56,12 @@ type Conn struct {
 	timedOut atomic.Bool // a read ran into the handshake deadline
 	evicted  atomic.Bool // closed to make room for a newcomer (victimLocked)
 
+	// When the server last read bytes from the client and last wrote to
+	// it (unix nanoseconds; 0: not yet), while the handshake runs: whose
+	// turn it is (waitsOnClient).
+	lastIn, lastOut atomic.Int64
+	shook           atomic.Bool // authenticated: the two above are no longer kept
+
 	// What the client sent before its version line, as Read sees it (only
 	// the reading goroutine touches these).
 	head    [12]byte // its first bytes, to spot a PROXY header
@@ -98,6 +104,9 @@ func (c *Conn) handshakeDeadline() time.Time {
 // the server trusts (those are read in Accept).
 func (c *Conn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
+	if n > 0 && !c.shook.Load() {
+		c.lastIn.Store(time.Now().UnixNano())
+	}
 	switch {
 	case n == 0 || c.moved.Load():
 	case c.version.Load():
@@ -127,6 +136,42 @@ func (c *Conn) Read(p []byte) (int, error) {
 		c.mu.Unlock()
 	}
 	return n, err
+}
+
+// Write notes, while the handshake runs, when the server last wrote.
+func (c *Conn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	if n > 0 && !c.shook.Load() {
+		c.lastOut.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+// stalledAnyway is how many times EarlyDropAfter a handshake runs before
+// it counts as stalled whoever it waits on (waitsOnClient).
+const stalledAnyway = 5
+
+// waitsOnClient reports whether the handshake has been waiting on its
+// client for d or longer: the server spoke last, d ago or more, and
+// nothing the client sent waits unread in the kernel. A handshake the
+// server is behind on (the client's bytes unread, or its answer not yet
+// written: a server short of CPU) does not, however long it takes, until
+// it has run stalledAnyway times d in all: a client that sends its key
+// exchange and then nothing holds its slot that long at most. It asks the
+// kernel (one syscall) only of a handshake old enough.
+func (c *Conn) waitsOnClient(now time.Time, d time.Duration) bool {
+	age := now.Sub(c.accepted)
+	if age < d {
+		return false
+	}
+	if age >= stalledAnyway*d {
+		return true
+	}
+	in, out := c.lastIn.Load(), c.lastOut.Load()
+	if in > out || now.Sub(time.Unix(0, max(out, c.accepted.UnixNano()))) < d {
+		return false
+	}
+	return !queued(c.raw)
 }
 
 // scanVersion is where in b the client's version line ends, -1 if it
@@ -191,6 +236,7 @@ func (g *Gate) Authenticated(ctx ssh.Context) {
 		return // it is being closed for a newcomer
 	}
 	c.authed = true
+	c.shook.Store(true)
 	c.deadline = time.Time{}
 	_ = c.Conn.SetDeadline(time.Time{})
 	c.armNoSessionLocked()

@@ -34,10 +34,13 @@ type Limits struct {
 	// percent chance at EarlyDrop, rising linearly to 100 % at
 	// MaxUnauthenticated (default 16; negative: off).
 	EarlyDrop int
-	// EarlyDropAfter is how long a handshake runs before it counts as
-	// stalled for EarlyDrop (default 1 s; negative: every handshake
-	// counts, as in OpenSSH). Real clients finish theirs in milliseconds,
-	// so a crowd connecting at once is let in.
+	// EarlyDropAfter is how long a handshake waits on its client (the
+	// server spoke last, and nothing from the client waits unread) before
+	// it counts as stalled for EarlyDrop, or five times as long whoever it
+	// waits on (default 1 s; negative: every handshake counts, as in
+	// OpenSSH). Real clients answer within milliseconds, so a crowd
+	// connecting at once is let in, and a server short of CPU does not
+	// count its own slowness against its clients.
 	EarlyDropAfter time.Duration
 	// EarlyDropRate is the chance in percent of an early drop at
 	// EarlyDrop connections (default 30).

@@ -426,7 +426,7 @@ func (d *door) name(text, said string) {
 
 // said is the sentence for err, logged when it hides what went wrong.
 func (d *door) said(what string, err error) string {
-	lobby.LogHidden(d.cfg.Log, err, "plain: could not "+what, "person", d.me.ID)
+	lobby.LogHidden(d.cfg.Log, err, "plain: could not "+what, "person", d.me.ID, "key", d.me.Key)
 	return lobby.Shown(err)
 }
 

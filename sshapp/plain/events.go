@@ -205,7 +205,7 @@ func (d *door) sayEvent(name string, follow bool) {
 func (d *door) sayRefusal(errOut, what string) {
 	lines := sayable(errOut)
 	if len(lines) == 0 {
-		d.cfg.Log.Error("plain: could not "+what, "person", d.me.ID)
+		d.cfg.Log.Error("plain: could not "+what, "person", d.me.ID, "key", d.me.Key)
 		d.say("Something went wrong; please try again later.")
 		return
 	}

@@ -68,7 +68,8 @@ type Config struct {
 	// DropInvitation, when set, forgets the person's invitation to a
 	// table once they took it (go), as the screens' list does.
 	DropInvitation func(ctx context.Context, table string) error
-	// Log receives the door's logs.
+	// Log receives the door's logs, each line with the key (the server's
+	// one logger: a logger of its own is some 4 KB a session).
 	Log *log.Logger
 	// Clock times the turn clock's thresholds and the lines held while a
 	// line is typed; lobby.RealClock if nil (tests share the lobby's).

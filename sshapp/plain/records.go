@@ -146,7 +146,7 @@ func (d *door) replay(args []string) {
 		doc.Judged = judged.Events
 	}
 	if err != nil {
-		d.cfg.Log.Error("plain: could not read a replay", "game", args[0], "err", err)
+		d.cfg.Log.Error("plain: could not read a replay", "game", args[0], "key", d.me.Key, "err", err)
 		d.say("Something went wrong reading that game; please try again later.")
 		return
 	}
@@ -156,7 +156,7 @@ func (d *door) replay(args []string) {
 	}
 	cut, err := engine.CutSteps(doc.Rules, len(seats), doc.Events)
 	if err != nil || len(cut.Steps) == 0 {
-		d.cfg.Log.Error("plain: a replay does not replay", "game", doc.ID, "err", err)
+		d.cfg.Log.Error("plain: a replay does not replay", "game", doc.ID, "key", d.me.Key, "err", err)
 		d.say("Something went wrong reading that game; please try again later.")
 		return
 	}

@@ -327,7 +327,7 @@ func (r *tableRoom) missedEnd(d *door, lines []string) []string {
 	evs, err := d.cfg.Games(ctx, r.game)
 	cancel()
 	if err != nil {
-		d.cfg.Log.Warn("plain: could not read the end of a game", "game", r.game, "err", err)
+		d.cfg.Log.Warn("plain: could not read the end of a game", "game", r.game, "key", d.me.Key, "err", err)
 		return lines
 	}
 	for i := r.told; i < len(evs); i++ {

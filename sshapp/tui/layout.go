@@ -210,10 +210,29 @@ func setRows(vp *viewport.Model, rows []string, cursor int) {
 
 // viewLines is a viewport's view as lines, without the spaces that pad
 // them (a column beside another is padded again by block).
-func viewLines(vp viewport.Model) []string {
-	lines := strings.Split(vp.View(), "\n")
+func viewLines(vp viewport.Model) []string { return compactLines(strings.Split(vp.View(), "\n")) }
+
+// compactLines trims the padding off lines and puts what is left in one
+// string of its own: screens keep their lines drawn, and a line cut from
+// the view would keep the whole padded view (its width × height, mostly
+// spaces) alive as long as the screen.
+func compactLines(lines []string) []string {
+	n := 0
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
+		n += len(lines[i])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	all := b.String()
+	for i, l := range lines {
+		lines[i], all = all[:len(l)], all[len(l):]
+		if l == "" {
+			lines[i] = ""
+		}
 	}
 	return lines
 }

@@ -24,6 +24,9 @@ type lobbyScreen struct {
 	frame
 	box   *lobby.Mailbox[int] // the lobby's change signals; nil once left
 	evBox *lobby.Mailbox[int] // the events' change signals; nil once left, or without events
+	// with Config.Post: the timer that posts the events' countdown's next
+	// second, while one is armed
+	counter *time.Timer
 	// events are listed first (running, to start); then the person's
 	// invitations, then the tables (the cursor runs over all three);
 	// watching the tables they watch (w), by lower-case name
@@ -87,8 +90,25 @@ func (m *lobbyScreen) Init() tea.Cmd {
 	if reg := m.c.cfg.Events; reg != nil {
 		m.evBox = reg.Subscribe()
 	}
+	if post := m.c.cfg.Post; post != nil { // the boxes post their changes: no goroutine waits (wait)
+		box, evBox := m.box, m.evBox
+		if evBox != nil {
+			evBox.Notify(func() { post(reply{to: m, msg: eventsWokeMsg{box: evBox}}) },
+				func() { post(reply{to: m, msg: eventsMsg{box: evBox, gone: true}}) })
+		}
+		box.Notify(func() { post(reply{to: m, msg: lobbyWokeMsg{box: box}}) },
+			func() { post(reply{to: m, msg: lobbyClosedMsg{box: box}}) })
+	}
 	return tea.Batch(m.wait(), m.loadSeason(), m.loadAlerts())
 }
+
+// lobbyWokeMsg and eventsWokeMsg say the lobby or the events changed
+// (with Config.Post): the screen reads them on its event loop.
+type (
+	lobbyWokeMsg  struct{ box *lobby.Mailbox[int] }
+	eventsWokeMsg struct{ box *lobby.Mailbox[int] }
+	countdownMsg  struct{ box *lobby.Mailbox[int] }
+)
 
 // eventsMsg carries the list of events after a change, or the
 // countdown's next second.
@@ -141,6 +161,13 @@ func (m *lobbyScreen) wait() tea.Cmd {
 	counts := false
 	for _, e := range m.events {
 		counts = counts || e.State == events.Running && !e.Ends.IsZero() || e.State == events.Scheduled && !e.StartsAt.IsZero()
+	}
+	if post := m.c.cfg.Post; post != nil {
+		if counts && evBox != nil && m.counter == nil {
+			msg := reply{to: m, msg: countdownMsg{box: evBox}}
+			m.counter = time.AfterFunc(time.Second, func() { post(msg) })
+		}
+		return nil
 	}
 	// A nil channel never fires: the boxes not followed are not waited on.
 	var ready, closed, evReady, evClosed <-chan struct{}
@@ -197,6 +224,10 @@ func (m *lobbyScreen) wait() tea.Cmd {
 
 // Leave stops following the lobby.
 func (m *lobbyScreen) Leave() tea.Cmd {
+	if m.counter != nil {
+		m.counter.Stop()
+		m.counter = nil
+	}
 	if m.box != nil {
 		m.c.cfg.Lobby.Unsubscribe(m.box)
 		m.box = nil
@@ -401,6 +432,36 @@ func (m *lobbyScreen) setStatus(text string, isErr bool) { m.status, m.isErr = t
 func (m *lobbyScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
+	case lobbyWokeMsg:
+		if msg.box != m.box || m.box == nil {
+			return m, nil
+		}
+		if _, ok := msg.box.Take(); !ok {
+			return m, nil
+		}
+		v := m.c.cfg.Player.Viewer()
+		var first tea.Cmd
+		if m.evBox != nil { // the events first when both changed, as wait takes them
+			if _, ok := m.evBox.Take(); ok {
+				_, first = m.Update(eventsMsg{box: m.evBox, list: m.c.cfg.Events.List(v)})
+			}
+		}
+		_, cmd := m.Update(lobbyMsg{box: msg.box, tables: m.c.cfg.Lobby.Tables(v), chat: m.c.cfg.Lobby.Chat()})
+		return m, tea.Batch(first, cmd)
+	case eventsWokeMsg:
+		if msg.box != m.evBox || m.evBox == nil {
+			return m, nil
+		}
+		if _, ok := msg.box.Take(); !ok {
+			return m, nil
+		}
+		return m.Update(eventsMsg{box: msg.box, list: m.c.cfg.Events.List(m.c.cfg.Player.Viewer())})
+	case countdownMsg:
+		m.counter = nil
+		if msg.box != m.evBox || m.evBox == nil {
+			return m, nil
+		}
+		return m.Update(eventsMsg{box: msg.box, list: m.c.cfg.Events.List(m.c.cfg.Player.Viewer())})
 	case lobbyMsg:
 		if msg.box != m.box {
 			return m, nil

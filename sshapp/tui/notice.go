@@ -75,6 +75,10 @@ func (m *Model) follow() tea.Cmd {
 	}
 	q := c.Lobby.Notices(c.Player.ID)
 	m.notices = q
+	if post := c.Post; post != nil {
+		q.OnReady(func() { post(noticesMsg{q: q}) })
+		return nil
+	}
 	return func() tea.Msg { return followingMsg{q: q} }
 }
 
@@ -133,7 +137,10 @@ func (m *Model) heard(msg noticesMsg) tea.Cmd {
 		}
 		next = nt
 	}
-	cmds := []tea.Cmd{waitNotices(m.c.cfg.Lobby, msg.q, m.c.cfg.Done)}
+	var cmds []tea.Cmd
+	if m.c.cfg.Post == nil {
+		cmds = append(cmds, waitNotices(m.c.cfg.Lobby, msg.q, m.c.cfg.Done))
+	}
 	if invited {
 		cur := m.cur
 		cmds = append(cmds, func() tea.Msg { return reply{to: cur, msg: invitedMsg{}} })

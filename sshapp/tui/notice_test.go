@@ -245,6 +245,52 @@ func TestNoticeGoesWithItsTable(t *testing.T) {
 	}
 }
 
+// TestNoticesPostedWithNoWait: with Config.Post (the server's screens) the
+// notices come to the program as they are published, with no goroutine
+// waiting for them: two notices, one after the other, each shown with its
+// bell; once the program stopped (no quitting), Ended stops hearing
+// them.
+func TestNoticesPostedWithNoWait(t *testing.T) {
+	e := newEnv(t)
+	_, config := e.withAlerts(t)
+	alice, bob := e.player("alice"), e.player("bob")
+	den := e.hostSeated("den", bob)
+	pub := e.hostSeated("pub", bob)
+	cfg, rung := config(alice, false)
+	p := newPosting()
+	cfg.Post = p.post
+	m := New(cfg).(*Model)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	p.tm <- tm
+	waitOutput(t, tm, "lobby · 2 open tables")
+	free := func(tbl *lobby.Table) {
+		info := tbl.Info()
+		e.lobby.Publish(lobby.News{Kind: lobby.NewsSeatFree, Table: info.Name, Access: info.Access(), To: []string{alice.ID},
+			Seats: info.Seats, Taken: info.Taken})
+	}
+	free(den)
+	posted(t, p.notices, "the first notice")
+	waitOutput(t, tm, "» A seat is free at den")
+	free(pub)
+	posted(t, p.notices, "the second notice")
+	waitOutput(t, tm, "» A seat is free at pub")
+	if n := rung.Load(); n != 2 {
+		t.Fatalf("%d bells, want 2", n)
+	}
+	if n := e.lobby.NewsStats().Noticed; n != 1 {
+		t.Fatalf("%d people hear their notices, want 1", n)
+	}
+	_ = tm.Quit() // the program stops, as when the connection drops: the screens do not quit
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if n := e.lobby.NewsStats().Noticed; n != 1 {
+		t.Fatalf("%d people hear their notices after the program stopped, want 1 (until Ended)", n)
+	}
+	m.Ended()
+	if n := e.lobby.NewsStats().Noticed; n != 0 {
+		t.Fatalf("%d people hear their notices after the program ended, want 0", n)
+	}
+}
+
 // TestEventCallTakesYouThere: an event bob entered begins while he is in
 // the lobby: a notice calls him, with one bell, and enter takes him to the
 // event's screen, where he is there and so seated.

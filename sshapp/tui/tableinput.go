@@ -31,6 +31,8 @@ type tableScreen struct {
 	sub     *lobby.Subscription // the table's snapshots; nil once left
 	left    bool                // another screen shows
 	tick    time.Time           // the turn clock's next redraw; zero while no game is played
+	ticker  *time.Timer         // with Config.Post: the timer that posts the tick armed for ticking
+	ticking time.Time
 	snap    lobby.Snapshot
 	have    bool        // a snapshot arrived
 	log     []string    // snap.LogLines, made when the snapshot arrives
@@ -149,6 +151,7 @@ func (m *tableScreen) Leave() tea.Cmd {
 	m.left = true
 	sub := m.sub
 	m.sub = nil
+	m.armTick(nil)
 	return closeSub(sub)
 }
 
@@ -186,12 +189,7 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !ok { // taken already: wait for the next
 			return m, m.wait()
 		}
-		switch {
-		case !snap.Playing:
-			m.tick = time.Time{}
-		case m.tick.IsZero():
-			m.tick = time.Now().Add(time.Second)
-		}
+		m.tick = nextTick(snap, m.c.cfg.Now())
 		return m, tea.Batch(m.wait(), m.setSnapshot(snap))
 	case subClosedMsg:
 		if msg.sub != m.sub || m.sub == nil {
@@ -219,8 +217,8 @@ func (m *tableScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.tick = time.Time{}
-		if !m.left && m.have && m.snap.Playing {
-			m.tick = time.Now().Add(time.Second)
+		if !m.left && m.have {
+			m.tick = nextTick(m.snap, m.c.cfg.Now())
 		}
 		return m, m.wait()
 	case doneMsg:
@@ -298,12 +296,59 @@ func (m *tableScreen) opened(msg openedMsg) tea.Cmd {
 	if msg.sitErr != nil {
 		m.setStatus("could not sit down: "+m.c.said("sit down", msg.sitErr), true)
 	}
+	if post := m.c.cfg.Post; post != nil {
+		sub := msg.sub
+		sub.Notify(func() { post(reply{to: m, msg: snapshotMsg{sub: sub}}) },
+			func() { post(reply{to: m, msg: subClosedMsg{sub: sub}}) })
+	}
 	return m.wait()
 }
 
 // wait is the wait for the table's next snapshot or clock tick.
 func (m *tableScreen) wait() tea.Cmd {
+	if post := m.c.cfg.Post; post != nil { // the subscription posts its snapshots (opened)
+		m.armTick(post)
+		return nil
+	}
 	return ask(m, waitSnapshot(m.sub, m.c.cfg.Done, m.tick))
+}
+
+// nextTick is when the turn clock of snap, now, next shows another
+// second: the moment the seconds left change. The clock is then drawn as
+// its second turns, and a turn of a second and a half (a bot's) is drawn
+// twice, as it starts and a second in, where a clock ticking every
+// second from when the screen opened drew it two or three times. Zero
+// while no game is played.
+func nextTick(snap lobby.Snapshot, now time.Time) time.Time {
+	if !snap.Playing {
+		return time.Time{}
+	}
+	d := time.Second
+	if left := snap.Deadline.Sub(now); !snap.Deadline.IsZero() && left > 0 && left%time.Second > 0 {
+		d = left % time.Second
+	}
+	return time.Now().Add(d)
+}
+
+// armTick has the turn clock's next redraw posted at m.tick, by a timer
+// and no goroutine waiting (Config.Post); with post nil, or no tick, no
+// redraw is posted.
+func (m *tableScreen) armTick(post func(tea.Msg)) {
+	if post == nil || m.sub == nil {
+		m.tick = time.Time{}
+	}
+	if m.tick.Equal(m.ticking) {
+		return
+	}
+	if m.ticker != nil {
+		m.ticker.Stop()
+	}
+	m.ticker, m.ticking = nil, m.tick
+	if m.tick.IsZero() {
+		return
+	}
+	msg := reply{to: m, msg: tickMsg{sub: m.sub}}
+	m.ticker = time.AfterFunc(time.Until(m.tick), func() { post(msg) })
 }
 
 // view is the game as the viewer sees it, or nil.

@@ -76,6 +76,12 @@ type Config struct {
 	// Every subscription the screens hold is then closed, even if the
 	// program is killed without quitting.
 	Done <-chan struct{}
+	// Post, when set, gives the program a message from outside it without
+	// waiting (sshapp: the program's Send on a goroutine of its own). The
+	// person's notices then wake the screen with no goroutine waiting for
+	// them; the caller calls Model.Ended once the program has returned.
+	// Without it a command waits for them.
+	Post func(tea.Msg)
 	// Now is the clock of the turn countdown; time.Now if nil. Tests pass
 	// the lobby's clock so that the countdown is deterministic.
 	Now func() time.Time
@@ -179,6 +185,10 @@ func (m *Model) Close() {
 		cmd()
 	}
 }
+
+// Ended ends what the screens hear without a goroutine waiting (see
+// Config.Post): the program has returned. It must not run beside Update.
+func (m *Model) Ended() { m.Close() }
 
 // goTo shows a new screen.
 func (m *Model) goTo(g goTo) tea.Cmd {
