@@ -164,7 +164,7 @@ func TestCoachHoldsNothing(t *testing.T) {
 	asked := make(chan int, 8)
 	d := e.open(alice, true, func(c *Config) {
 		c.Table = "drill"
-		c.coach = func(coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error) {
+		c.coach = func(_ string, coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error) {
 			asked <- seq
 			<-solved // a solve that takes as long as the test wants
 			return verdict.Coach(coached, rules, players, seen, seat, seq)
