@@ -6,37 +6,29 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/solver"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/lobby/words"
 )
 
-// unsolved are n rule sets that solve in a tenth of a second and that
-// the solver has not solved (solver.Ready): the budget counts only new
-// solves, and the solver keeps what earlier runs (-count) solved.
+// unsolved are n rule sets the solver has not solved, cheap to solve
+// (lobbytest.Unsolved).
 func unsolved(t *testing.T, n int) []solver.Rules {
 	t.Helper()
-	var out []solver.Rules
-	for i := range 16 { // more than the solver keeps
-		o := engine.DefaultOptions()
-		o.Pass, o.MiaPenalty, o.Lives = false, 1, 1
-		o.Ranking = []engine.Ranking{engine.Classic, engine.Pips, engine.LittleMia, engine.AscendingDoubles}[i%4]
-		o.LowClaim = []engine.LowClaim{engine.LowClaimRefused, engine.LowClaimLoses}[i/4%2]
-		o.MiaReveal = []engine.MiaReveal{engine.MiaRevealChallenge, engine.MiaRevealAtOnce}[i/8]
+	os := lobbytest.Unsolved(n)
+	if len(os) < n {
+		t.Fatalf("%d cheap rule sets unsolved, want %d", len(os), n)
+	}
+	out := make([]solver.Rules, n)
+	for i, o := range os {
 		r, err := solver.Of(o, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !solver.Ready(r) {
-			out = append(out, r)
-		}
-		if len(out) == n {
-			return out
-		}
+		out[i] = r
 	}
-	t.Fatalf("fewer than %d of 16 cheap rule sets unsolved", n)
-	return nil
+	return out
 }
 
 // TestSolvesAdmit: the work that solves a rule set is a new solve,
