@@ -6,7 +6,8 @@
 // set's first solve takes a core for seconds to minutes), and their JSON
 // in the replay document (PROTOCOL.md §3). The coach of a practice
 // table (Coach) is the one exception, and shows a player only the
-// verdict on their own move.
+// verdict on their own move; its solves (Judge.Coach) are budgeted by
+// the table's source.
 //
 // Its room: the doors' side of the solver. It may import engine,
 // engine/solver, lobby/words and store; the doors (sshapp/command,
