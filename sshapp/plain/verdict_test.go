@@ -245,7 +245,8 @@ func TestCoachSaysWhyNot(t *testing.T) {
 	d.next("You rolled 53")
 	d.next("Your move: not judged, these rules are not solved yet and the address this table was opened from had 1 new rule set solved in the last hour, the most one address may; the game goes on.")
 	d.send("announce 53")
-	d.next("You announced 53 to bob.")
+	d.next("You announced ") // 53 in the ranking's words: "8 pips" under pips
+	d.next(" to bob.")
 	if verdict.Solved(o) {
 		t.Fatal("rules solved for a coach past its table's address's budget")
 	}
