@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/solver"
 	"github.com/mia-game/mia/lobby/ai"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // BotIDPrefix starts the person id of every built-in bot
@@ -172,14 +174,17 @@ func (t *Table) expertRand() *rand.Rand {
 
 // botMove plays the move of the built-in bot at seat: the botMove timer.
 // An expert whose strategy is not solved yet plays the move as hard, and
-// the lobby solves it meanwhile, off the table's goroutine.
+// the lobby solves it meanwhile, off the table's goroutine, if the
+// solver's budget admits it for the table's source (Config.Solves): when
+// it does not, the expert plays as hard until someone's solve is done,
+// and the table's chat says so once for the rule set.
 func (t *Table) botMove(actx context.Context, seat int, level ai.Level) {
 	v := t.game.g.View(seat)
 	round := t.game.round(seat)
 	r := t.botRand()
 	if level == ai.Expert {
-		if key, work := ai.Pending(level, v, round); work != nil {
-			t.lobby.solveAside(key, work)
+		if rs, work := ai.Pending(level, v, round); work != nil {
+			t.solveForBot(rs, work)
 		}
 		r = t.expertRand()
 	}
@@ -189,6 +194,21 @@ func (t *Table) botMove(actx context.Context, seat int, level ai.Level) {
 		t.lobby.log.Error("bot move refused", "table", t.name, "bot", t.game.players[seat].ID, "action", a.Kind, "err", err)
 		// Leave it to the turn clock rather than loop on a refused move.
 	}
+}
+
+// solveForBot asks the lobby to solve rs for an expert bot, its solve
+// counted by the table's source (TableInfo.SolveSource); a refusal is
+// told in the chat and the log once for rs, and asked again at the
+// bot's next move.
+func (t *Table) solveForBot(rs solver.Rules, work func()) {
+	err := t.lobby.solveAside(t.Info().SolveSource(), rs, work)
+	if err == nil || t.solveRefused == rs {
+		return
+	}
+	t.solveRefused = rs
+	t.lobby.log.Info("an expert bot's solve refused: it plays as hard", "table", t.name, "rules", rs.String(), "err", err)
+	t.chat.add(ChatLine{At: t.lobby.cfg.Clock.Now(), Text: UnsolvedSaid(err, words.ExpertUnsolved)})
+	t.changed(false)
 }
 
 // round returns the current round's events as seat may see them.

@@ -2,9 +2,11 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
+	"github.com/mia-game/mia/engine/solver"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -184,6 +186,9 @@ type Solves struct {
 	mu   sync.Mutex
 	by   map[string][]time.Time // the starts of each source's solves in the window, oldest first
 	busy int                    // solves admitted and not done
+	// solving are the rule sets admitted (Admit) and not done: others
+	// asking for them wait for that solve, uncharged.
+	solving map[solver.Rules]bool
 }
 
 // NewSolves is the budget of at most perSource new solves per source in
@@ -199,7 +204,50 @@ func NewSolves(perSource, waiting int, now func() time.Time) *Solves {
 	if now == nil {
 		now = time.Now
 	}
-	return &Solves{perSource: perSource, waiting: waiting, now: now, by: map[string][]time.Time{}}
+	return &Solves{perSource: perSource, waiting: waiting, now: now, by: map[string][]time.Time{}, solving: map[solver.Rules]bool{}}
+}
+
+// Admit is the one door to the solver's work for every asker (the
+// verdicts, the coach, the expert bots): the work that solves r, asked
+// from source, is free when r is solved (solver.Ready) or being solved
+// under an earlier admission, and otherwise a new solve (Solve), counted
+// and refused as Solve says. done, called once the work ends, gives back
+// what it took. A nil Solves admits everything.
+func (b *Solves) Admit(source string, r solver.Rules) (done func(), err error) {
+	if b == nil {
+		return func() {}, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.solving[r] || solver.Ready(r) {
+		return func() {}, nil
+	}
+	solved, err := b.solveLocked(source)
+	if err != nil {
+		return nil, err
+	}
+	b.solving[r] = true
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			delete(b.solving, r)
+			b.mu.Unlock()
+			solved()
+		})
+	}, nil
+}
+
+// SolveSource is the source a table's solves (its coach's verdicts, its
+// expert bots' strategies) are counted by: the source it was opened
+// from, as the caps on tables of bots count it ("" for an admin's
+// table, or one whose source is not known: one opened before the
+// server's last start).
+func (i TableInfo) SolveSource() string {
+	if i.keepPlaying {
+		return ""
+	}
+	return i.source
 }
 
 // SolveSource is the source p's solves are counted by: "" (no cap by
@@ -219,6 +267,11 @@ func SolveSource(p Player) string {
 func (b *Solves) Solve(source string) (done func(), err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.solveLocked(source)
+}
+
+// solveLocked is Solve under b.mu.
+func (b *Solves) solveLocked(source string) (done func(), err error) {
 	if b.waiting >= 0 && b.busy >= b.waiting {
 		return nil, &LimitError{Rule: ErrTooManySolves, Limit: b.waiting}
 	}
@@ -249,4 +302,16 @@ func (b *Solves) Solve(source string) (done func(), err error) {
 			b.mu.Unlock()
 		})
 	}, nil
+}
+
+// UnsolvedSaid is what a table says when the solver's budget refused
+// err, a solve for the table (its coach's, its expert bots'): say's
+// sentence (lobby/words: CoachUnsolved, ExpertUnsolved) for the limit
+// refused, by the table's source or on the whole server.
+func UnsolvedSaid(err error, say func(limit int, server bool) string) string {
+	var le *LimitError
+	if !errors.As(err, &le) { // Admit refuses with a LimitError only
+		le = &LimitError{Rule: ErrTooManySolves, Limit: DefaultMaxSolvesWaiting}
+	}
+	return say(le.Limit, errors.Is(le, ErrTooManySolves))
 }

@@ -11,7 +11,8 @@
 // Its room: it knows nothing of SSH or terminals, and reaches storage only
 // through Storage, declared here in the lobby's own types (store/lobbystore
 // adapts the bbolt store to it). It may import engine (and engine/fair,
-// the provably fair dice, and engine/rating) and its own subpackages
+// the provably fair dice, engine/rating, and engine/solver, whose solves
+// it budgets) and its own subpackages
 // (lobby/ai, lobby/ident, lobby/words), never store or sshapp.
 package lobby
 
@@ -28,6 +29,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/engine/solver"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -127,6 +129,12 @@ type Config struct {
 	// it (0: DefaultBotTableIdle; NoRest: it never rests). An admin's
 	// table of bots plays on.
 	BotTableIdle time.Duration
+	// Solves is the solver's budget by source, shared with the verdicts'
+	// (sshapp/verdict): an expert bot's strategy not solved yet is solved
+	// only if it admits the solve, counted by the table's source
+	// (TableInfo.SolveSource); meanwhile, and when refused, the expert
+	// plays as hard. Nil: every solve is admitted.
+	Solves *Solves
 }
 
 // What Config says for "none", where its zero is a default: any other
@@ -172,7 +180,7 @@ type Lobby struct {
 	// aside counts the solves running off the tables' goroutines
 	// (solveAside), and solving names them, so that one runs a key.
 	aside   sync.WaitGroup
-	solving map[any]bool
+	solving map[solver.Rules]bool
 }
 
 // New opens the lobby: it starts an actor for every open table in the store
@@ -717,23 +725,31 @@ func (l *Lobby) Close() {
 	l.aside.Wait()
 }
 
-// solveAside runs work (an expert bot's strategy to solve: seconds of a
-// core) on a goroutine of its own, once for a key however many tables
-// ask, none once the lobby closes; Close waits for it.
-func (l *Lobby) solveAside(key any, work func()) {
+// solveAside runs work (an expert bot's strategy r to solve: seconds of
+// a core) on a goroutine of its own, once for r however many tables ask,
+// none once the lobby closes, if the solver's budget admits it asked
+// from source (Solves.Admit; its refusal is returned); Close waits for
+// it.
+func (l *Lobby) solveAside(source string, r solver.Rules, work func()) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed || l.solving[key] {
-		return
+	if l.closed || l.solving[r] {
+		return nil
+	}
+	done, err := l.cfg.Solves.Admit(source, r)
+	if err != nil {
+		return err
 	}
 	if l.solving == nil {
-		l.solving = map[any]bool{}
+		l.solving = map[solver.Rules]bool{}
 	}
-	l.solving[key] = true
+	l.solving[r] = true
 	l.aside.Go(func() {
+		defer done()
 		work()
 		l.mu.Lock()
-		delete(l.solving, key)
+		delete(l.solving, r)
 		l.mu.Unlock()
 	})
+	return nil
 }

@@ -269,6 +269,11 @@ type NewsStats struct {
 	Noticed   int    // people whose screens hear their notices
 }
 
+// Now is the time on the lobby's clock, as News.At reads it: what
+// follows the news takes it to tell the news before a moment from the
+// news after it.
+func (l *Lobby) Now() time.Time { return l.cfg.Clock.Now().UTC() }
+
 // NewsStats reports the counts of the lobby's news now.
 func (l *Lobby) NewsStats() NewsStats {
 	l.news.mu.Lock()
@@ -376,8 +381,14 @@ func (t *Table) tell() {
 // after a restart tells only what changes from then on.
 func (t *Table) knowSeats() { t.told.waitTaken, t.told.waitSeats = len(t.sitters), t.rec.Seats }
 
-// tellOpened publishes that the table opened.
-func (t *Table) tellOpened() { t.lobby.Publish(t.newsOf(NewsTableOpened)) }
+// tellOpened publishes that the table opened, at the moment it was
+// created (its actor tells it a moment later: a hook set meanwhile was
+// set after it, and is not told it).
+func (t *Table) tellOpened() {
+	n := t.newsOf(NewsTableOpened)
+	n.At = t.rec.Access.Created
+	t.lobby.Publish(n)
+}
 
 // newsOf is a piece of news of kind k about the table as it is now.
 func (t *Table) newsOf(k NewsKind) News {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/fair"
+	"github.com/mia-game/mia/engine/solver"
 	"github.com/mia-game/mia/lobby/words"
 )
 
@@ -51,15 +52,18 @@ type Table struct {
 	ver       uint64
 	built     map[viewKey]*Snapshot // the snapshots published at ver, by view
 	botSeq    int
-	botTried  int             // the game seq of the last bot move tried (-1: none)
-	rng       *rand.Rand      // the built-in bots' randomness
-	expertRng *rand.Rand      // the expert bots' (expertRand)
-	driven    bool            // games start only by Deal (driven.go)
-	guests    map[string]bool // person ids seated by Deal for the running game only
-	next      nextDice        // the next game's committed seed and the seeds given for it
-	closed    bool            // Close closed it: no request runs any more
-	abandoned string          // the game id Close stored as abandoned
-	source    string          // the source it was opened from (budget.go), "" if none or not known
+	botTried  int        // the game seq of the last bot move tried (-1: none)
+	rng       *rand.Rand // the built-in bots' randomness
+	expertRng *rand.Rand // the expert bots' (expertRand)
+	// solveRefused is the rule set whose solve for an expert bot the
+	// solver's budget refused last (solveForBot), told once.
+	solveRefused solver.Rules
+	driven       bool            // games start only by Deal (driven.go)
+	guests       map[string]bool // person ids seated by Deal for the running game only
+	next         nextDice        // the next game's committed seed and the seeds given for it
+	closed       bool            // Close closed it: no request runs any more
+	abandoned    string          // the game id Close stored as abandoned
+	source       string          // the source it was opened from (budget.go), "" if none or not known
 	// keepPlaying: an admin opened it or filled it with bots, so its bots
 	// play on with nobody there; resting: a table of bots nobody had open
 	// starts no game until someone opens it (budget.go).

@@ -50,7 +50,8 @@ func (srv *Server) plain(ss *session, table, event string) {
 			}
 			return srv.cfg.Alerts.DropInvitation(ctx, ss.Person().ID, table)
 		},
-		Log: srv.log,
+		Log:   srv.log,
+		Judge: srv.cfg.Judge,
 	}, ss)
 }
 

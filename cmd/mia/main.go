@@ -122,9 +122,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		}
 		return nil
 	})
+	// the solver's budget by source, one for every door that solves: the
+	// verdicts on moves, the coach, the expert bots
+	solves := lobby.NewSolves(o.maxSolvesPerAddress, 0, nil)
 	lob, err := lobby.New(ctx, lobby.Config{Store: lobbystore.New(st), Log: logger, BotDelay: o.botDelay, MaxTables: o.maxTables,
 		MaxTablesPerSource: o.maxTablesPerAddress, MaxBotTablesPerSource: o.maxBotTablesPerAddress, MaxBotTables: o.maxBotTables,
-		BotTableIdle: o.botTableIdle})
+		BotTableIdle: o.botTableIdle, Solves: solves})
 	if err != nil {
 		return err
 	}
@@ -170,9 +173,9 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		webLinks = web.NewLinks(base, o.httpURL != "")
 		links = webLinks
 	}
-	// the verdicts on finished games' moves, one for every door, their new
-	// solves budgeted by source
-	judge := verdict.NewBudgeted(lobby.NewSolves(o.maxSolvesPerAddress, 0, nil))
+	// the verdicts on moves (finished games', the coach's), one for every
+	// door, their new solves budgeted by source as the expert bots' are
+	judge := verdict.NewBudgeted(solves)
 	// The SSH port listens before the alerts start: their messages name
 	// it ("ssh -t -p PORT HOST play TABLE").
 	ln, err := net.Listen("tcp", o.addr)

@@ -56,15 +56,16 @@ func roundOf(evs []engine.Event) []engine.Event {
 
 // Pending is, for an expert whose strategy at v is not solved yet, the
 // work that solves it (seconds of a core), to run off the table's
-// goroutine, and a key naming it (equal keys, the same work); nil work
-// when Decide answers at once. Meanwhile DecideAtOnce plays as Hard.
-func Pending(level Level, v engine.View, round []engine.Event) (key any, work func()) {
+// goroutine, and the rule set it solves (equal rule sets, the same
+// work); nil work when Decide answers at once. Meanwhile DecideAtOnce
+// plays as Hard.
+func Pending(level Level, v engine.View, round []engine.Event) (r solver.Rules, work func()) {
 	if level != Expert || living(v.Lives) > 2 {
-		return nil, nil
+		return solver.Rules{}, nil
 	}
 	r, ok := Rules(v, round)
 	if !ok || solver.Ready(r) {
-		return nil, nil
+		return solver.Rules{}, nil
 	}
 	return r, func() { _, _ = solver.For(r) } // an error is Decide's to meet: it plays as Hard
 }

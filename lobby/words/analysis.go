@@ -237,3 +237,30 @@ func AccuracyPending(games int, refused string) string {
 	}
 	return fmt.Sprintf("; %s still being worked out: ask again in a few seconds", Plural(games, "1 game", "games"))
 }
+
+// CoachUnsolved is the coach's line after a move of yours it does not
+// judge because the table's rules are not solved and the solver's budget
+// admits no new solve for the table (unsolvedWhy): "your move: not
+// judged, these rules are not solved yet and ...; the game goes on".
+func CoachUnsolved(limit int, server bool) string {
+	return "your move: not judged, " + unsolvedWhy(limit, server) + "; the game goes on"
+}
+
+// ExpertUnsolved is the table's chat line when its expert bots play as
+// hard because their strategy is not solved and the solver's budget
+// admits no new solve for the table (unsolvedWhy).
+func ExpertUnsolved(limit int, server bool) string {
+	return Sentence("The expert bots play as hard bots for now: " + unsolvedWhy(limit, server))
+}
+
+// unsolvedWhy says why a table's rules are not solved now: the address
+// the table was opened from had limit new rule sets solved this hour,
+// the most one address may, or (server) the server has limit waiting.
+func unsolvedWhy(limit int, server bool) string {
+	if server {
+		return fmt.Sprintf("these rules are not solved yet and the server has %s waiting to be solved, the most it queues; try later",
+			Plural(limit, "1 rule set", "rule sets"))
+	}
+	return fmt.Sprintf("these rules are not solved yet and the address this table was opened from had %s solved in the last hour, the most one address may",
+		Plural(limit, "1 new rule set", "new rule sets"))
+}

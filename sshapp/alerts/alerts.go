@@ -323,7 +323,9 @@ func (a *Alerts) tell(actx context.Context, n lobby.News) {
 	}
 	if n.Table != "" {
 		for _, h := range a.tables[strings.ToLower(n.Table)] {
-			if h.tableCreated.Equal(n.Access.Created) { // not an earlier table's of its name
+			// not an earlier table's of its name, nor what happened before
+			// the hook was set (news reach the alerts a moment late)
+			if h.tableCreated.Equal(n.Access.Created) && !n.At.Before(h.since) {
 				hs = append(hs, h)
 			}
 		}

@@ -582,3 +582,30 @@ func TestWaitingHeldForgottenAsTheGameStarts(t *testing.T) {
 		t.Fatalf("%d table.waiting told, want the first alone", n)
 	}
 }
+
+// TestTableHookHearsFromItsSetting: a table's hook is told what happens
+// at the table from the moment it was set: the table's opening, told by
+// its actor a moment after the table was created (here after the hook
+// was set), is not its news; the seat taken after is.
+func TestTableHookHearsFromItsSetting(t *testing.T) {
+	rc := newReceiver(t, nil)
+	e := newEnv(t, Config{Allow: mustAllow(t, "127.0.0.1")})
+	alice := e.person("alice")
+	tbl := e.table("den", false, 4, alice)
+	if _, err := e.alerts.SetHook(ctxT(t), alice, tbl, rc.URL+"/den", JSON); err != nil {
+		t.Fatal(err)
+	}
+	opened := lobby.News{Kind: lobby.NewsTableOpened, Table: "den", Access: tbl.Info().Access(), Seats: 4, At: tbl.Info().Access().Created}
+	e.lob.Publish(opened) // as late as the actor's may come
+	if err := tbl.Sit(ctxT(t), alice); err != nil {
+		t.Fatal(err)
+	}
+	rc.wait(t, "table.waiting")
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for _, got := range rc.got {
+		if strings.Contains(string(got.body), "table.opened") {
+			t.Fatalf("a hook set after its table opened was told of the opening: %s", got.body)
+		}
+	}
+}

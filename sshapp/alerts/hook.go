@@ -27,7 +27,11 @@ type hook struct {
 	// tableCreated is when its table was created: a hook of an earlier
 	// table of that name is no hook of the table open now.
 	tableCreated time.Time
-	queue        *lobby.Queue[delivery]
+	// since is when it was set on the lobby's clock (lobby.Lobby.Now):
+	// the news of before, still on their way to the alerts then, are
+	// not its to tell. Zero for a hook read from storage at the start.
+	since time.Time
+	queue *lobby.Queue[delivery]
 
 	mu      sync.Mutex
 	running bool // its goroutine runs

@@ -104,7 +104,7 @@ func (a *Alerts) SetHook(ctx context.Context, p lobby.Player, t *lobby.Table, ra
 	if err != nil {
 		return TableHook{}, err
 	}
-	h.by, h.created, h.tableCreated = p.ID, a.cfg.Now().UTC(), info.Access().Created
+	h.by, h.created, h.tableCreated, h.since = p.ID, a.cfg.Now().UTC(), info.Access().Created, a.lob.Now()
 	err = a.cfg.Storage.SetHook(ctx, info.Name, store.Hook{URL: raw, Format: string(f), Secret: secret, By: p.ID, Created: h.created})
 	switch {
 	case errors.Is(err, store.ErrNotFound):

@@ -75,9 +75,14 @@ type Config struct {
 	// line is typed; lobby.RealClock if nil (tests share the lobby's).
 	Clock lobby.Clock
 
-	// coach judges a move at a coached table: verdict.Coach if nil (a
+	// Judge gives the coach's verdicts at a coached table, their solves
+	// budgeted by the table's source (verdict.Judge.Coach); nil coaches
+	// unbudgeted.
+	Judge *verdict.Judge
+
+	// coach judges a move at a coached table: Judge.Coach if nil (a
 	// test's stand-in holds it).
-	coach func(coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error)
+	coach func(source string, coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error)
 }
 
 // Run is the door on rw until the person quits, their input ends, the

@@ -287,6 +287,8 @@ const maxCoaching = 4
 // coached table (verdict.Coach: their own move, from what they saw), off
 // the door's loop: the verdict comes to the loop (door.coached) and is
 // said then, while the door reads what is typed and the table goes on.
+// Its solve is the table's source's to pay (verdict.Judge.Coach); when
+// the budget refuses it, the coach says so instead.
 func (r *tableRoom) coach(d *door, evs []engine.Event, i int) {
 	v := r.snap.Game
 	if !r.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) || d.coaching >= maxCoaching {
@@ -294,9 +296,9 @@ func (r *tableRoom) coach(d *door, evs []engine.Event, i int) {
 	}
 	judge := d.cfg.coach
 	if judge == nil {
-		judge = verdict.Coach
+		judge = d.cfg.Judge.Coach
 	}
-	game, rules, players, seat, seq := r.game, v.Options, len(v.Lives), v.Seat, evs[i].Seq
+	game, rules, players, seat, seq, source := r.game, v.Options, len(v.Lives), v.Seat, evs[i].Seq, r.snap.Table.SolveSource()
 	seen := slices.Clone(evs) // the move's whole action is in them (Coach reads up to its end)
 	d.coaching++
 	go func() {
@@ -310,8 +312,11 @@ func (r *tableRoom) coach(d *door, evs []engine.Event, i int) {
 			case <-d.ctx.Done():
 			}
 		}()
-		if j, err := judge(true, rules, players, seen, seat, seq); err == nil {
+		switch j, err := judge(source, true, rules, players, seen, seat, seq); {
+		case err == nil:
 			said.line = words.Sentence(capital(words.Coached(j.Judgement)))
+		case errors.Is(err, verdict.ErrUnsolved): // the solver's budget said no: the game goes on
+			said.line = words.Sentence(capital(lobby.UnsolvedSaid(err, words.CoachUnsolved)))
 		}
 	}()
 }

@@ -164,7 +164,7 @@ func TestCoachHoldsNothing(t *testing.T) {
 	asked := make(chan int, 8)
 	d := e.open(alice, true, func(c *Config) {
 		c.Table = "drill"
-		c.coach = func(coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error) {
+		c.coach = func(_ string, coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (verdict.Decision, error) {
 			asked <- seq
 			<-solved // a solve that takes as long as the test wants
 			return verdict.Coach(coached, rules, players, seen, seat, seq)
@@ -197,5 +197,60 @@ func TestCoachHoldsNothing(t *testing.T) {
 	d.until("the coach's two verdicts", func(text string) bool { return strings.Count(text, "Your move: ") >= 2 })
 	if n := strings.Count(d.text(), "Your move: "); n != 2 {
 		t.Errorf("%d verdicts said, want 2:\n%s", n, d.text())
+	}
+}
+
+// TestCoachSaysWhyNot: at a coached table whose rules are not solved,
+// opened from an address whose solver's budget is spent, the coach says
+// after the viewer's move why it does not judge it, solves nothing, and
+// the game goes on.
+func TestCoachSaysWhyNot(t *testing.T) {
+	t.Parallel()
+	rules := lobbytest.Unsolved(1)
+	if len(rules) == 0 {
+		t.Fatal("no cheap rule set unsolved")
+	}
+	o := rules[0]
+	o.Lives = 2
+	const here = "203.0.113.7"
+	solves := lobby.NewSolves(1, 0, nil)
+	spent, err := solves.Solve(here) // the address's one new solve this hour, a replay's
+	if err != nil {
+		t.Fatal(err)
+	}
+	spent()
+	jd := verdict.NewBudgeted(solves)
+	t.Cleanup(jd.Drain)
+	dice := &lobbytest.Script{}
+	e := newEnv(t, dice)
+	alice, bob := e.player("alice"), e.player("bob")
+	alice.Source = here
+	if _, err := e.lobby.CreateTable(ctxT(t), alice, lobby.TableConfig{Name: "drill", Rules: o, Seats: 2, Coach: true}); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := e.lobby.Table("drill")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := e.open(alice, true, func(c *Config) { c.Table, c.Judge = "drill", jd })
+	d.next("At table drill")
+	d.send("sit")
+	d.next("You are seated for the next game.")
+	dice.Push(1, 0) // seat 0, alice, opens
+	if err := tbl.Sit(ctxT(t), bob); err != nil {
+		t.Fatal(err)
+	}
+	dice.Roll(5, 3)
+	d.send("roll")
+	d.next("You rolled 53")
+	d.next("Your move: not judged, these rules are not solved yet and the address this table was opened from had 1 new rule set solved in the last hour, the most one address may; the game goes on.")
+	d.send("announce 53")
+	d.next("You announced ") // 53 in the ranking's words: "8 pips" under pips
+	d.next(" to bob.")
+	if verdict.Solved(o) {
+		t.Fatal("rules solved for a coach past its table's address's budget")
+	}
+	if strings.Contains(d.text(), "best: ") {
+		t.Errorf("a verdict said past the budget:\n%s", d.text())
 	}
 }

@@ -453,8 +453,9 @@ type coachMsg struct {
 }
 
 // coachMove asks the coach's verdict on the event i of the snapshot if
-// it is a move of the viewer's at a coached table (verdict.Coach: their
-// own move, from what they saw), off the event loop; nil otherwise.
+// it is a move of the viewer's at a coached table (verdict.Judge.Coach:
+// their own move, from what they saw, its solve the table's source's to
+// pay; refused, the coach says so), off the event loop; nil otherwise.
 func (m *tableScreen) coachMove(i int) tea.Cmd {
 	v, evs := m.snap.Game, m.snap.Events()
 	if !m.snap.Table.Coach || v == nil || v.Seat < 0 || evs[i].Seat != v.Seat || !verdict.IsMove(evs[i].Type) {
@@ -462,10 +463,13 @@ func (m *tableScreen) coachMove(i int) tea.Cmd {
 	}
 	m.coach, m.coachSeq = "", evs[i].Seq
 	game, seq, seat, opts, players := m.snap.GameID, evs[i].Seq, v.Seat, v.Options, len(v.Lives)
-	seen := append([]engine.Event(nil), evs...)
+	seen, source, jd := append([]engine.Event(nil), evs...), m.snap.Table.SolveSource(), m.c.cfg.Judge
 	return ask(m, func() tea.Msg {
-		d, err := verdict.Coach(true, opts, players, seen, seat, seq)
-		if err != nil {
+		d, err := jd.Coach(source, true, opts, players, seen, seat, seq)
+		switch {
+		case errors.Is(err, verdict.ErrUnsolved): // the solver's budget said no: the game goes on
+			return coachMsg{game: game, seq: seq, line: lobby.UnsolvedSaid(err, words.CoachUnsolved)}
+		case err != nil:
 			return coachMsg{game: game, seq: seq} // no verdict on it: nothing said
 		}
 		return coachMsg{game: game, seq: seq, line: words.Coached(d.Judgement)}

@@ -13,6 +13,7 @@ import (
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
@@ -270,5 +271,60 @@ func TestStatsScreenAccuracyFits(t *testing.T) {
 		if c.h == 24 {
 			t.Logf("at 80×24, %d games not judged, %d in the sparkline:\n%s", c.pending, max(1, c.recent), frame)
 		}
+	}
+}
+
+// TestCoachSaysWhyNot: at a coached table whose rules are not solved,
+// opened from an address whose solver's budget is spent, the status line
+// says after the viewer's move that it is not judged and why, at 80×24;
+// nothing is solved, and the game goes on.
+func TestCoachSaysWhyNot(t *testing.T) {
+	unsolved := lobbytest.Unsolved(1)
+	if len(unsolved) == 0 {
+		t.Fatal("no cheap rule set unsolved")
+	}
+	rules := unsolved[0]
+	rules.Lives = 2
+	const here = "203.0.113.7"
+	solves := lobby.NewSolves(1, 0, nil)
+	spent, err := solves.Solve(here) // the address's one new solve this hour, a replay's
+	if err != nil {
+		t.Fatal(err)
+	}
+	spent()
+	jd := verdict.NewBudgeted(solves)
+	t.Cleanup(jd.Drain)
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	a.Source = here
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "practice", Rules: rules, Seats: 2, Coach: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{a, b} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opener, _ := whoseTurn(t, e.until(tbl, a, "the game", func(s lobby.Snapshot) bool { return s.Playing }), a, b)
+	cfg := e.config(opener, 80, 24)
+	cfg.Judge = jd
+	m := New(cfg).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, opener))
+	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); err != nil {
+		t.Fatal(err)
+	}
+	run(m, ts.setSnapshot(e.snapshot(tbl, opener)))
+	frame := m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, frame, "your move: not judged, these rules are not solved yet")
+	assertLacks(t, frame, "best: ", "gave away")
+	t.Logf("the opener's screen past the budget at 80×24:\n%s", frame)
+	if verdict.Solved(rules) {
+		t.Fatal("rules solved for a coach past its table's address's budget")
+	}
+	if err := tbl.Act(ctx, opener, engine.Action{Kind: engine.Claim, Value: engine.Mia}); err != nil {
+		t.Fatalf("the game after the coach's refusal: %v", err)
 	}
 }

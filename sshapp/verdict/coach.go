@@ -61,6 +61,27 @@ func Coach(coached bool, rules engine.Options, players int, seen []engine.Event,
 	return d, nil
 }
 
+// Coach is the package's Coach with its solve budgeted: when the rule
+// set is not solved, the work that solves it must be admitted by the
+// Judge's budget asked from source, the table's (lobby.TableInfo.
+// SolveSource: whoever opened the table chose its rules, and pays for
+// their solve, whoever moves there), else the error matches ErrUnsolved
+// and the budget's refusal (lobby.UnsolvedSaid words it for the coach).
+// A nil Judge, or one without a budget, coaches unbudgeted.
+func (jd *Judge) Coach(source string, coached bool, rules engine.Options, players int, seen []engine.Event, seat, seq int) (Decision, error) {
+	if !coached {
+		return Decision{}, ErrNotCoached
+	}
+	if jd != nil {
+		done, err := jd.admit(source, rules)
+		if err != nil {
+			return Decision{}, fmt.Errorf("coach: %w: %w", ErrUnsolved, err)
+		}
+		defer done()
+	}
+	return Coach(coached, rules, players, seen, seat, seq)
+}
+
 // standIn is dice for the hidden roll evs[i]: those a later event of its
 // cup showed (a challenge, a Mia revealed), else any that is not a Mia.
 func standIn(evs []engine.Event, i int) engine.Value {

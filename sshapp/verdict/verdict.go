@@ -6,7 +6,8 @@
 // set's first solve takes a core for seconds to minutes), and their JSON
 // in the replay document (PROTOCOL.md §3). The coach of a practice
 // table (Coach) is the one exception, and shows a player only the
-// verdict on their own move.
+// verdict on their own move; its solves (Judge.Coach) are budgeted by
+// the table's source.
 //
 // Its room: the doors' side of the solver. It may import engine,
 // engine/solver, lobby/words and store; the doors (sshapp/command,
@@ -77,22 +78,20 @@ var ErrOff = errors.New("this server gives no verdicts on moves")
 // (ErrOff): the doors of a server, or of a test, without one show the
 // games as before. Many goroutines may use one.
 type Judge struct {
-	budget Budget
-	mu     sync.Mutex
-	m      map[key]*job
-	tick   uint64
-	// solving are the rule sets whose new solve a job was admitted for
-	// (Budget), until it is done: others asking wait for it, uncharged.
-	solving map[solver.Rules]bool
+	budget  Budget
+	mu      sync.Mutex
+	m       map[key]*job
+	tick    uint64
 	pending int // jobs not done
 	wg      sync.WaitGroup
 }
 
-// Budget admits a new solve (a rule set neither solved nor being
-// solved) asked from a source (lobby.Solves): done gives its place back
-// once the solve ends; err, a refusal, is the door's to say.
+// Budget admits the work that solves a rule set asked from a source
+// (lobby.Solves.Admit: free when it is solved or being solved, else a
+// new solve, counted): done gives back what it took once the work ends;
+// err, a refusal, is the door's to say.
 type Budget interface {
-	Solve(source string) (done func(), err error)
+	Admit(source string, r solver.Rules) (done func(), err error)
 }
 
 // Pending is how many games' verdicts a Judge works out at once, the
@@ -104,7 +103,7 @@ func New() *Judge { return NewBudgeted(nil) }
 
 // NewBudgeted is a Judge whose new solves b admits (nil: all).
 func NewBudgeted(b Budget) *Judge {
-	return &Judge{budget: b, m: map[key]*job{}, solving: map[solver.Rules]bool{}}
+	return &Judge{budget: b, m: map[key]*job{}}
 }
 
 // key tells one game's verdicts apart: games of different stores (tests)
@@ -205,26 +204,17 @@ func Solved(rules engine.Options) bool {
 	return err == nil && solver.Ready(main)
 }
 
-// admit asks the budget for g's rule set's solve, when it is neither
-// solved nor being solved: the main rule set, both players' lives at
-// most the penalty (every game's first round plays it; a game's
-// later rounds may need a variant with fewer lives, solved on the same
-// admission). solved, called under jd.mu once the job is done, frees
-// what it took; under jd.mu.
+// admit asks the budget for the solve of a game of opts: its main rule
+// set, both players' lives at most the penalty (every game's first round
+// plays it; a game's later rounds may need a variant with fewer lives,
+// solved on the same admission). solved, called once the work is done,
+// frees what it took.
 func (jd *Judge) admit(source string, opts engine.Options) (solved func(), err error) {
 	main, err := solver.Of(opts, 0, 0)
-	if jd.budget == nil || err != nil || jd.solving[main] || solver.Ready(main) {
+	if jd.budget == nil || err != nil {
 		return func() {}, nil // a bad rule set fails in Analyse, and says why
 	}
-	done, err := jd.budget.Solve(source)
-	if err != nil {
-		return nil, err
-	}
-	jd.solving[main] = true
-	return func() {
-		delete(jd.solving, main)
-		done()
-	}, nil
+	return jd.budget.Admit(source, main)
 }
 
 // Drain waits until every verdict begun is worked out (a server's end,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/store"
 )
@@ -251,5 +252,60 @@ func TestCoachAsTheReplay(t *testing.T) {
 				t.Errorf("seq %d judged as another seat's move: %v", d.Seq, err)
 			}
 		}
+	}
+}
+
+// TestCoachBudgeted: the coach's verdict on a move under rules not
+// solved yet needs the solver's budget to admit their solve for the
+// table's source: refused, the error matches ErrUnsolved and the
+// budget's rule, and nothing is solved; another source gets the verdict;
+// then the solved rules cost the first source nothing. A Judge counts
+// the coach's solves and the replays' in one budget.
+func TestCoachBudgeted(t *testing.T) {
+	os := lobbytest.Unsolved(2)
+	if len(os) < 2 {
+		t.Fatal("fewer than 2 cheap rule sets unsolved")
+	}
+	const here, there = "203.0.113.7", "198.51.100.1"
+	jd := NewBudgeted(lobby.NewSolves(1, 0, nil))
+	t.Cleanup(jd.Drain)
+	first := playGame(t, os[0], 2, 21)
+	if _, err := jd.Of(context.Background(), here, stored(os[0], 2, first, true), first); err != nil {
+		t.Fatalf("the replay of %s's first new rule set: %v", here, err)
+	}
+	o := os[1]
+	evs := playGame(t, o, 2, 22)
+	move := evs[0]
+	for _, e := range evs {
+		if IsMove(e.Type) {
+			move = e
+			break
+		}
+	}
+	seen := make([]engine.Event, len(evs))
+	for i, e := range evs {
+		seen[i] = e.Redacted(move.Seat)
+	}
+	_, err := jd.Coach(here, true, o, 2, seen, move.Seat, move.Seq)
+	if !errors.Is(err, ErrUnsolved) || !errors.Is(err, lobby.ErrTooManySolvesHere) {
+		t.Fatalf("the coach past %s's budget: %v", here, err)
+	}
+	if Solved(o) {
+		t.Fatal("rules solved for a coach the budget refused")
+	}
+	if _, err := jd.Coach(here, false, o, 2, seen, move.Seat, move.Seq); !errors.Is(err, ErrNotCoached) {
+		t.Fatalf("no coach: %v", err)
+	}
+	want, err := jd.Coach(there, true, o, 2, seen, move.Seat, move.Seq)
+	if err != nil {
+		t.Fatalf("the coach for another source: %v", err)
+	}
+	got, err := jd.Coach(here, true, o, 2, seen, move.Seat, move.Seq)
+	if err != nil || got.Mark != want.Mark || got.Loss != want.Loss {
+		t.Fatalf("solved rules for %s: %v %v, want %v", here, got.Mark, err, want.Mark)
+	}
+	var none *Judge
+	if _, err := none.Coach(here, true, o, 2, seen, move.Seat, move.Seq); err != nil {
+		t.Fatalf("a nil Judge coaches unbudgeted: %v", err)
 	}
 }
