@@ -222,6 +222,10 @@ func Coached(j solver.Judgement) string {
 // CoachHint is CoachSays in the few words a form's row has.
 const CoachHint = "practice: your moves judged, not rated"
 
+// VerdictsPending is what a screen shows while a game's verdicts are
+// being worked out.
+const VerdictsPending = "verdicts on the moves: being worked out…"
+
 // NoVerdicts says why a game is shown without its verdicts: "Verdicts
 // on the moves: WHY." (why: still being worked out, or the solver's
 // budget's refusal).

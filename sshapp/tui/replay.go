@@ -38,11 +38,19 @@ type verdictsLoaded struct {
 }
 
 // loadVerdicts works out the verdicts on g's moves (verdict.Judge.Of),
-// asked from source, waiting at most verdict.Wait.
-func loadVerdicts(jd *verdict.Judge, source string, g store.Game, evs []engine.Event, req uint64) tea.Cmd {
+// asked from source, waiting at most verdict.Wait or until done closes
+// (the session's end).
+func loadVerdicts(done <-chan struct{}, jd *verdict.Judge, source string, g store.Game, evs []engine.Event, req uint64) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), verdict.Wait)
 		defer cancel()
+		go func() {
+			select {
+			case <-done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
 		a, err := jd.Of(ctx, source, g, evs)
 		return verdictsLoaded{req: req, a: a, err: err}
 	}

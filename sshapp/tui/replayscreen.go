@@ -30,6 +30,7 @@ type replayScreen struct {
 	req  uint64
 	err  string
 	keys replayKeys
+	left bool // the screen was left: it asks for nothing more
 }
 
 func newReplayScreen(c *common, id string, back Component) *replayScreen {
@@ -61,15 +62,27 @@ func (m *replayScreen) loaded(msg replayLoaded) {
 	}
 }
 
-// judged takes the verdicts on the game's moves.
-func (m *replayScreen) judged(msg verdictsLoaded) {
+// Leave implements Component: a verdict still on its way is not asked
+// for again.
+func (m *replayScreen) Leave() tea.Cmd {
+	m.left = true
+	return nil
+}
+
+// judged takes the verdicts on the game's moves; while they are still
+// being worked out, the screen asks again as long as it is shown.
+func (m *replayScreen) judged(msg verdictsLoaded) tea.Cmd {
 	if msg.req != m.req || m.rp == nil {
-		return
+		return nil
+	}
+	if errors.Is(msg.err, verdict.ErrNotReady) {
+		if m.left {
+			return nil
+		}
+		return m.judge()
 	}
 	m.rp.judging = false
 	switch {
-	case errors.Is(msg.err, verdict.ErrNotReady):
-		m.rp.unjudged = "verdicts: " + verdict.ErrNotReady.Error()
 	case errors.Is(msg.err, verdict.ErrUnsolved):
 		m.rp.unjudged = words.NoVerdicts(lobby.Shown(msg.err))
 	case msg.err != nil:
@@ -77,19 +90,24 @@ func (m *replayScreen) judged(msg verdictsLoaded) {
 	default:
 		m.rp.verdicts = msg.a
 	}
+	return nil
+}
+
+// judge asks for the verdicts on the game's moves.
+func (m *replayScreen) judge() tea.Cmd {
+	return ask(m, loadVerdicts(m.c.cfg.Done, m.c.cfg.Judge, lobby.SolveSource(m.c.cfg.Player), m.rp.game, m.rp.events, m.req))
 }
 
 // Update implements tea.Model: the answers of its loads and the keys.
 func (m *replayScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer m.drawLog()
 	if v, ok := msg.(verdictsLoaded); ok {
-		m.judged(v)
-		return m, nil
+		return m, m.judged(v)
 	}
 	judging := m.rp != nil && m.rp.judging
 	mm, cmd := updateLoads(m, &m.frame, msg, m.loaded, m.key)
 	if !judging && m.rp != nil && m.rp.judging {
-		cmd = tea.Batch(cmd, ask(m, loadVerdicts(m.c.cfg.Judge, lobby.SolveSource(m.c.cfg.Player), m.rp.game, m.rp.events, m.req)))
+		cmd = tea.Batch(cmd, m.judge())
 	}
 	return mm, cmd
 }
@@ -387,7 +405,7 @@ func (m *replayScreen) verdictLines(s *Styles, st engine.Step, w int) []string {
 	rp := m.rp
 	switch {
 	case rp.judging:
-		return []string{s.Subtle.Render(cut("verdicts on the moves: being worked out…", w))}
+		return []string{s.Subtle.Render(cut(words.VerdictsPending, w))}
 	case rp.unjudged != "":
 		var out []string
 		for _, l := range wrapLine(rp.unjudged, w, "  ") {

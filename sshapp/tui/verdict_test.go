@@ -328,3 +328,46 @@ func TestCoachSaysWhyNot(t *testing.T) {
 		t.Fatalf("the game after the coach's refusal: %v", err)
 	}
 }
+
+// TestReplayScreenWaitsForVerdicts: when the verdicts are not ready by
+// the end of a wait, the replay screen goes on saying they are being
+// worked out, asks again and shows them when they come; once it is left
+// it asks no more.
+func TestReplayScreenWaitsForVerdicts(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	g := recordGame(t, e.st, "alpha", seatsOf(a, b), cheapRules(), 0, e.clock.Now().Add(time.Minute),
+		roll(0, true, 43), claim(0, 31), challenge(1))
+	e.clock.Skip(time.Hour)
+	jd := verdict.New()
+	t.Cleanup(jd.Drain)
+	cfg := e.config(a, 80, 24)
+	cfg.Records, cfg.Judge = e.st, jd
+	m := New(cfg).(*Model)
+	m.goTo(goTo{to: screenReplay, game: g.ID}) // the loads not run
+	rs, ok := m.cur.(*replayScreen)
+	if !ok {
+		t.Fatalf("the screen shown is %T", m.cur)
+	}
+	m.Update(reply{to: rs, msg: loadReplay(cfg.Records, cfg.Player, g.ID, rs.req)()}) // its ask for the verdicts dropped
+	notReady := reply{to: rs, msg: verdictsLoaded{req: rs.req, err: verdict.ErrNotReady}}
+	_, again := m.Update(notReady)
+	frame := m.View()
+	assertContains(t, frame, words.VerdictsPending)
+	assertLacks(t, frame, "ask again", "verdicts:")
+	if again == nil {
+		t.Fatal("the replay screen does not ask again for verdicts not ready yet")
+	}
+	run(m, again)
+	for range 3 {
+		m.Update(keyRunes("l"))
+	}
+	frame = m.View()
+	assertContains(t, frame, "step 3 of 3", " ??", "accuracy: alice ")
+	assertLacks(t, frame, "being worked out")
+
+	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if _, again := m.Update(notReady); again != nil {
+		t.Error("the replay screen, left, still asks for verdicts")
+	}
+}
