@@ -37,7 +37,14 @@ type promptScreen struct {
 	input  textinput.Model
 	errMsg string
 	keys   promptKeys
+	// refused are the characters refused past the name's end since its
+	// last edit (a paste that arrives in pieces): while there are any,
+	// the name is not taken as cut, and the refusal says its length.
+	refused string
 }
+
+// maxRefused bounds what the prompt keeps of refused characters.
+const maxRefused = 4096
 
 func newPrompt(c *common) *promptScreen {
 	in := c.newInput("> ", "your name", lobby.MaxNameLen)
@@ -92,6 +99,9 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(msg, p.keys.Confirm) {
+		if p.refused != "" {
+			return nil // the refusal stays said: the name is never taken cut
+		}
 		name := strings.TrimSpace(p.input.Value())
 		if name == "" {
 			p.errMsg = "type a name first"
@@ -105,8 +115,11 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 		})
 	}
 	if msg.Type == tea.KeyRunes && lobby.Overflows(p.input.Value(), len(msg.Runes)) {
-		// said by the name rule, not cut without a word
-		if err := lobby.CheckName(p.input.Value() + string(msg.Runes)); err != nil {
+		// said by the name rule, never cut without a word
+		if len(p.refused) < maxRefused {
+			p.refused += string(msg.Runes)
+		}
+		if err := lobby.CheckName(p.input.Value() + p.refused); err != nil {
 			p.errMsg = p.c.said("check the name", err)
 		}
 		return nil
@@ -115,7 +128,7 @@ func (p *promptScreen) key(msg tea.KeyMsg) tea.Cmd {
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	if p.input.Value() != before {
-		p.errMsg = "" // the refusal was of the name before
+		p.errMsg, p.refused = "", "" // the refusal was of the name before
 	}
 	return cmd
 }

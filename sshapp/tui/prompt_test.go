@@ -180,3 +180,36 @@ func TestNamePromptSaysWhatIsWrongNow(t *testing.T) {
 		t.Errorf("a 20-character table name: %q, the form:\n%s", f.name.Value(), fm.View())
 	}
 }
+
+// TestNamePromptNeverTakesACutName: a long name that arrives in pieces (a
+// paste the terminal sends a few characters at a time) fills the field to
+// its end; the rest is refused with the whole length, and enter does not
+// take the cut name until it is edited.
+func TestNamePromptNeverTakesACutName(t *testing.T) {
+	var asked []string
+	set := func(name string) (string, string, error) {
+		asked = append(asked, name)
+		return "p:1", name, nil
+	}
+	m := New(promptConfig("", set)).(*Model)
+	run(m, m.Init())
+	p := m.cur.(*promptScreen)
+	for range 2000 / 8 {
+		m.key(keyRunes(strings.Repeat("b", 8)))
+	}
+	if !strings.Contains(p.errMsg, "is 2000 characters long: a name has at most 16") || !strings.Contains(m.View(), "is 2000 characters long") {
+		t.Errorf("the refusal of 2000 characters %q, the screen:\n%s", p.errMsg, m.View())
+	}
+	run(m, m.key(keyEnter))
+	if len(asked) != 0 {
+		t.Fatalf("the cut name %q was taken", asked)
+	}
+	m.key(tea.KeyMsg{Type: tea.KeyBackspace})
+	if p.errMsg != "" {
+		t.Errorf("the refusal stays after an edit: %q", p.errMsg)
+	}
+	run(m, m.key(keyEnter))
+	if want := strings.Repeat("b", 15); len(asked) != 1 || asked[0] != want {
+		t.Fatalf("asked %q, want %q", asked, want)
+	}
+}
