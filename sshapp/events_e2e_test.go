@@ -405,3 +405,50 @@ func TestPlainEventCall(t *testing.T) {
 		t.Fatalf("bob received %s", bad)
 	}
 }
+
+// TestEventScreenOpensTables: a person seated at an event's table who
+// steps back to the event's screen mid-game goes back to their table with
+// enter; anyone else opens a table in play there to watch it.
+func TestEventScreenOpensTables(t *testing.T) {
+	t.Parallel()
+	e := startRecServerWith(t, lobbyConfigBots(), nil)
+	if r := e.run(t, e.key(t, "host"), "event create spring --seats 2 --bots 1 --lasts 30m --starts now"); r.code != 0 {
+		t.Fatalf("create: %+v", r)
+	}
+	ann := openScreen(t, e.connect(t, e.key(t, "ann")), 80, 24)
+	ann.waitFor(t, "arena · running", 5*time.Second)
+	ann.send(t, "\r")
+	ann.waitFor(t, "You are not in it: press J to join.", 5*time.Second)
+	ann.send(t, "J")
+	ann.waitFor(t, "mia  spring-1 · ", 10*time.Second)
+	ann.waitFor(t, "Your turn", 10*time.Second) // the bot opened; ann's clock runs
+	at := len(ann.out.String())
+	ann.send(t, "\x1b")
+	ann.waitFor(t, "enter your table", 5*time.Second)
+	waitAfter(t, ann, at, "POINTS") // the event's screen
+	at = len(ann.out.String())
+	ann.send(t, "\r")
+	waitAfter(t, ann, at, "mia  spring-1 · ")
+
+	bob := openScreen(t, e.connect(t, e.key(t, "bob")), 80, 24)
+	bob.waitFor(t, "arena · running", 5*time.Second)
+	bob.send(t, "\r")
+	bob.waitFor(t, "enter watch spring-1", 5*time.Second)
+	at = len(bob.out.String())
+	bob.send(t, "\r")
+	waitAfter(t, bob, at, "mia  spring-1 · ")
+}
+
+// waitAfter waits until what the screen received after its first at
+// bytes shows want.
+func waitAfter(t *testing.T, sc *screen, at int, want string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(sc.out.String()[at:], want) {
+		if time.Now().After(deadline) {
+			out := sc.out.String()
+			t.Fatalf("the screen never showed %q; after, it shows:\n%q", want, out[max(at, len(out)-2000):])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

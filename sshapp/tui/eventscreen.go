@@ -41,12 +41,14 @@ type eventScreen struct {
 // eventKeys are the event screen's bindings.
 type eventKeys struct {
 	Up, Down, Join, Leave, Start, Back, Help, Quit key.Binding
+	Open                                           key.Binding // the viewer's table, or one to watch (opened)
 }
 
 func newEventKeys() eventKeys {
 	return eventKeys{
 		Up:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 		Down:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
+		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "your table"), key.WithDisabled()),
 		Join:  key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "join")),
 		Leave: key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "leave")),
 		Start: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "start")),
@@ -57,11 +59,11 @@ func newEventKeys() eventKeys {
 }
 
 func (k eventKeys) ShortHelp() []key.Binding {
-	return []key.Binding{k.Join, k.Leave, k.Start, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Join, k.Leave, k.Start, k.Back, k.Help, k.Quit}
 }
 
 func (k eventKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down}, {k.Join, k.Leave, k.Start}, {k.Back, k.Help, k.Quit}}
+	return [][]key.Binding{{k.Up, k.Down, k.Open}, {k.Join, k.Leave, k.Start}, {k.Back, k.Help, k.Quit}}
 }
 
 func newEventScreen(c *common, name, status string, isErr bool) *eventScreen {
@@ -209,6 +211,7 @@ func (m *eventScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if info, ok := m.box.Take(); ok {
 			m.info, m.have = info, true
 		}
+		m.setOpen()
 		m.layout()
 		if cmd := m.toTable(); cmd != nil {
 			return m, cmd
@@ -261,9 +264,44 @@ func (m *eventScreen) toTable() tea.Cmd {
 	return nil
 }
 
+// opens is the table enter opens: the one where the viewer plays now
+// (mine), else the first of the event's tables in play, to watch; "" for
+// none.
+func (m *eventScreen) opens() (table string, mine bool) {
+	if s, ok := m.me(); ok && s.Where == "playing" && s.Table != "" {
+		for _, t := range m.info.Tables {
+			if t.Name == s.Table {
+				return t.Name, true
+			}
+		}
+	}
+	for _, t := range m.info.Tables {
+		if t.Playing {
+			return t.Name, false
+		}
+	}
+	return "", false
+}
+
+// setOpen shows enter in the help as what it opens now.
+func (m *eventScreen) setOpen() {
+	table, mine := m.opens()
+	m.keys.Open.SetEnabled(table != "")
+	switch {
+	case mine:
+		m.keys.Open.SetHelp("enter", "your table")
+	case table != "":
+		m.keys.Open.SetHelp("enter", "watch "+name(table))
+	}
+}
+
 func (m *eventScreen) key(msg tea.KeyMsg) tea.Cmd {
 	p := m.c.cfg.Player
 	switch {
+	case key.Matches(msg, m.keys.Open):
+		if table, _ := m.opens(); table != "" {
+			return m.c.nav.goTo(goTo{to: screenTable, table: table, event: m.info.Name})
+		}
 	case key.Matches(msg, m.keys.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, m.keys.Back):
