@@ -162,7 +162,7 @@ const (
 	turnClock timerKind = iota
 	// botMove plays a built-in bot's move (scheduleBot).
 	botMove
-	// nextGame starts the next game of a table of bots (scheduleRestart).
+	// nextGame starts the next game of a full table (scheduleRestart).
 	nextGame
 	// retryWrite tries again a write that failed on a failing disk
 	// (pause.go); it is the pause's own, so it runs while paused.

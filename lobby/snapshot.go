@@ -37,6 +37,10 @@ type TableInfo struct {
 	// Resting: a table of bots only that nobody had open for a while
 	// (Config.BotTableIdle) starts no game until someone opens it.
 	Resting bool
+	// StartsByItself: every seat is taken and every person seated is at
+	// the table, so after a game the next starts by itself after
+	// RestBetweenGames (words.NextGameByItself).
+	StartsByItself bool
 	// Event is the event whose table this is ("" for none): its games are
 	// the event's, dealt to its entrants (CreateEventTable).
 	Event string

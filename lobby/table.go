@@ -144,7 +144,7 @@ func (t *Table) seatSitters(actx context.Context, next []Player, then func(actx 
 	}
 	return t.update(actx, func(r *TableRecord) error { r.Seated = seated; return nil }, func(actx context.Context) error {
 		t.sitters = next
-		if !t.botsOnly() {
+		if !t.startsByItself() {
 			t.cancelTimer(nextGame)
 		}
 		if then == nil {
@@ -795,28 +795,57 @@ func (t *Table) finish() {
 	t.scheduleRestart()
 }
 
+// RestBetweenGames is how long a full table with a person seated waits
+// after a game before it deals the next by itself: time to read the
+// standings, or to stand up and leave the seat free.
+const RestBetweenGames = 10 * time.Second
+
 // scheduleRestart starts the next game by itself at a table where every
-// seat is taken by a bot (a bot tournament runs unattended). A table with a
-// person seated waits for someone to press "play again". It is called when
-// a game ends and when a table comes back after a restart.
+// seat is taken (startsByItself), as the first game starts when the last
+// seat fills: a table of bots after 3 bot delays (a bot tournament runs
+// unattended), a table with a person seated after RestBetweenGames. It is
+// called when a game ends, when a table comes back after a restart and
+// when a seated player comes back to the table.
 func (t *Table) scheduleRestart() {
-	t.scheduleRestartIn(3 * t.lobby.cfg.BotDelay)
+	d := RestBetweenGames
+	if t.botsOnly() {
+		d = 3 * t.lobby.cfg.BotDelay
+	}
+	t.scheduleRestartIn(d)
 }
 
-// scheduleRestartIn starts the next game of a bot table after d (at once
+// scheduleRestartIn starts the next game of a full table after d (at once
 // if d <= 0).
 func (t *Table) scheduleRestartIn(d time.Duration) {
-	if !t.botsOnly() || t.driven || t.resting {
+	if !t.startsByItself() {
 		return
 	}
-	t.after(nextGame, d, t.nextBotGame)
+	t.after(nextGame, d, t.nextFullGame)
 }
 
-// nextBotGame starts the next game of a table of bots: the nextGame timer.
-func (t *Table) nextBotGame(actx context.Context) {
+// startsByItself reports whether the table deals its next game by itself:
+// every seat is taken and every person seated is at the table. A person
+// who went away after a game keeps the table waiting for "play again": a
+// game dealt by itself would cost them lives, and rating, while they are
+// gone. Event tables deal one game, driven tables what their driver says,
+// and a resting table of bots waits to be opened.
+func (t *Table) startsByItself() bool {
+	if len(t.sitters) < t.rec.Seats || t.driven || t.resting || t.rec.Event != "" {
+		return false
+	}
+	for _, p := range t.sitters {
+		if !p.Bot && t.watchers[p.ID] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nextFullGame starts the next game of a full table: the nextGame timer.
+func (t *Table) nextFullGame(actx context.Context) {
 	// The seats may have changed meanwhile (the table handed to a
-	// driver), or a game started.
-	if t.running() || t.driven || !t.botsOnly() || t.resting {
+	// driver, a player gone), or a game started.
+	if t.running() || !t.startsByItself() {
 		return
 	}
 	err := t.start(actx, func(context.Context) error {
@@ -825,7 +854,7 @@ func (t *Table) nextBotGame(actx context.Context) {
 	})
 	if err != nil && !errors.Is(err, ErrUnsaved) {
 		// Try again later rather than leave the table dead.
-		t.lobby.log.Error("could not restart a bot table", "table", t.name, "err", err)
+		t.lobby.log.Error("could not start the next game", "table", t.name, "err", err)
 		t.scheduleRestartIn(max(3*t.lobby.cfg.BotDelay, time.Second))
 	}
 }
@@ -931,6 +960,9 @@ func (t *Table) snapshotFor(s *Subscription, built map[viewKey]*Snapshot) *Snaps
 // redraws there, now none but the first).
 func (t *Table) watchersChanged(p Player, joined *Subscription) {
 	if t.seatOf(p.ID) >= 0 || t.gameSeat(p.ID) >= 0 {
+		if !t.running() && t.seatOf(p.ID) >= 0 {
+			t.restAgain()
+		}
 		t.changed(false)
 		return
 	}
@@ -943,6 +975,18 @@ func (t *Table) watchersChanged(p Player, joined *Subscription) {
 			t.built = make(map[viewKey]*Snapshot, 4)
 		}
 		joined.box.Put(t.snapshotFor(joined, t.built))
+	}
+}
+
+// restAgain follows a seated player's coming or going between games: a
+// full table whose seated people are all there again deals its next game
+// after a rest; one that someone left waits for "play again".
+func (t *Table) restAgain() {
+	switch {
+	case !t.startsByItself():
+		t.cancelTimer(nextGame)
+	case t.timers[nextGame] == nil:
+		t.scheduleRestart()
 	}
 }
 
@@ -969,6 +1013,7 @@ func (t *Table) publishInfo() bool {
 	info.Watching = len(watchers)
 	info.HostHere = watchers[t.rec.Host] > 0
 	info.Fair = t.fairInfo()
+	info.StartsByItself = t.startsByItself()
 	if t.pause != nil {
 		info.Paused, info.PausedFor = true, t.pause.reason()
 	}

@@ -48,6 +48,12 @@ func RestingLine(idle time.Duration) string {
 	return fmt.Sprintf("nobody has had this table of bots open for %s: it rests after this game, until someone opens it", span)
 }
 
+// NextGameByItself says, after a game at a table whose seats are all
+// taken by people there, that the next starts by itself after rest.
+func NextGameByItself(rest time.Duration) string {
+	return fmt.Sprintf("every seat is taken: the next game starts by itself in %d seconds", int(rest/time.Second))
+}
+
 // TableState is a table's state as a list of tables shows it: "paused"
 // while it waits for the server's storage, "resting" for a table of bots
 // nobody had open, else its state ("waiting", "playing").

@@ -179,6 +179,9 @@ func (r *tableRoom) waiting(d *door) string {
 	case !r.snap.Seated:
 		b.WriteString(" Every seat is taken; you watch.")
 	}
+	if info.StartsByItself {
+		b.WriteString(" " + capital(words.Sentence(words.NextGameByItself(lobby.RestBetweenGames))))
+	}
 	if r.snap.Seated && !info.Driven {
 		if err := info.MayStart(d.me); err == nil {
 			b.WriteString(" You may start the game: say start.")

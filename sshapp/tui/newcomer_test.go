@@ -15,6 +15,7 @@ import (
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // What a newcomer hit at the table (issue 11), one test per item.
@@ -614,5 +615,40 @@ func TestAltKeys(t *testing.T) {
 	l.Update(lobbyMsg{box: l.box, tables: e.lobby.Tables(a.Viewer())}) // the lobby's list in: the h held meanwhile
 	if _, ok := m.cur.(*historyScreen); !ok {
 		t.Errorf("esc h at the table shows %T", m.cur)
+	}
+}
+
+// TestSaysTheNextGameStartsByItself: after a game at a table whose seats
+// are all taken by people there, the panel says the next game starts by
+// itself and when, instead of naming the host as the one who starts it.
+func TestSaysTheNextGameStartsByItself(t *testing.T) {
+	e := newEnv(t)
+	host, ann := e.player("host"), e.player("ann")
+	ctx := ctxT(t)
+	tbl, err := e.lobby.CreateTable(ctx, host, lobby.TableConfig{Name: "again", Rules: engine.DefaultOptions(), Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{host, ann} {
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tbl.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Stand(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	over := e.until(tbl, ann, "the game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Game != nil })
+	said, _, _ := strings.Cut(words.NextGameByItself(lobby.RestBetweenGames), ":") // as wrapped: its start
+	for _, full := range []bool{false, true} {
+		snap := over
+		snap.Table.StartsByItself = full
+		m := New(e.config(ann, 80, 24)).(*Model)
+		showTable(m, tbl, snap)
+		if got := strings.Contains(ansi.Strip(m.View()), said); got != full {
+			t.Errorf("StartsByItself %v: the panel says %q: %v\n%s", full, said, got, m.View())
+		}
 	}
 }

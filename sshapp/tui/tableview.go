@@ -559,6 +559,10 @@ func (m *tableScreen) resultLines(s *Styles, w int) []string {
 		out = append(out, s.Info.Render("s: sit for the next game"))
 	}
 	switch {
+	case m.snap.Table.StartsByItself:
+		for _, l := range wrapLine(words.Sentence(words.NextGameByItself(lobby.RestBetweenGames)), w, "") {
+			out = append(out, s.Subtle.Render(l))
+		}
 	case m.keys.Start.Enabled():
 		out = append(out, s.Info.Render("enter: play again"))
 	case m.snap.Seated && m.whoStarts() != "":
