@@ -538,3 +538,52 @@ func TestEventCallsWhoIsNotThere(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedEntrantsSayFinished: while an event finishes its last games
+// (an arena after its time, a Swiss event in its last round), an entrant
+// it will not seat again is "finished", not "waiting" for a table.
+func TestFinishedEntrantsSayFinished(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    events.Settings
+		stop bool // the host stops it once a table plays
+	}{
+		{"arena stopped", events.Settings{Name: "late", Seats: 2, Rules: quick(), Bots: 3, Lasts: time.Hour}, true},
+		{"swiss last round", events.Settings{Name: "last", Format: events.Swiss, Rounds: 1, Seats: 2, Rules: quick(), Bots: 3}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorldDelay(t, events.Config{}, time.Minute)
+			host := w.person("host")
+			e, err := w.reg.Create(ctx, host, tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			info := w.step(e, time.Second, time.Minute, "a table playing", func(i events.Info) bool {
+				return len(i.Tables) == 1 && i.Tables[0].Playing
+			})
+			if tc.stop {
+				if err := e.Stop(ctx, host); err != nil {
+					t.Fatal(err)
+				}
+				info = waitFor(t, e, "stopping", func(i events.Info) bool { return i.State == events.Stopping })
+			}
+			free := 0
+			for _, s := range info.Standings {
+				switch s.Where {
+				case "playing":
+				case "finished":
+					free++
+				default:
+					t.Errorf("%s is %q while %s finishes its last game", s.Name, s.Where, tc.s.Name)
+				}
+			}
+			if free != 1 {
+				t.Errorf("%d entrants finished, want 1: %+v", free, info.Standings)
+			}
+		})
+	}
+}

@@ -72,7 +72,8 @@ type Standing struct {
 	// and there: seated at the next table), "away" (not there: seated
 	// once back), "left", "out" (a knockout put them out), or "door" (a
 	// bot of the event's door, which the Mäxchen gateway seats at its
-	// table, Table), "entered" (before it starts); "" once the event is
+	// table, Table), "entered" (before it starts), "finished" (it seats
+	// them no more: it is finishing its last games); "" once the event is
 	// over.
 	Where string
 	Table string
@@ -125,6 +126,8 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 		return "door", e.rec.Door
 	case e.rec.State == Scheduled:
 		return "entered", ""
+	case e.rec.State == Stopping || e.rec.Format == Swiss && e.rec.Round >= e.rec.Rounds:
+		return "finished", "" // it seats them no more: its last games are being played
 	case e.here(en):
 		return "waiting", ""
 	}
