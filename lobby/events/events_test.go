@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/lobby/lobbytest"
 )
 
 // TestAwayIsNotSeated: a person who joined is seated only while they are
@@ -585,5 +588,101 @@ func TestFinishedEntrantsSayFinished(t *testing.T) {
 				t.Errorf("%d entrants finished, want 1: %+v", free, info.Standings)
 			}
 		})
+	}
+}
+
+// heldResults is the events' storage whose reads of a game's result wait
+// while held: the moment between a game's end and its result read.
+type heldResults struct {
+	events.Storage
+	mu   sync.Mutex
+	hold chan struct{} // nil: not held; closed to let the reads go
+}
+
+func (h *heldResults) Result(ctx context.Context, game string) (events.Result, error) {
+	h.mu.Lock()
+	hold := h.hold
+	h.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return events.Result{}, ctx.Err()
+		}
+	}
+	return h.Storage.Result(ctx, game)
+}
+
+// TestToldOverWithItsResult: an entrant told that their game is over (the
+// Seat that frees them, which takes a door back to the standings) finds
+// it counted in the standings, even while its result is still being read
+// from storage: the event shows them at that table until it is.
+func TestToldOverWithItsResult(t *testing.T) {
+	ctx := context.Background()
+	held := &heldResults{}
+	w := &world{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), botDelay: time.Second,
+		wrap: func(s events.Storage) events.Storage { held.Storage = s; return held }}
+	w.open()
+	t.Cleanup(w.close)
+	host, bob := w.person("host"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "told", Seats: 2, Rules: quick(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	bobs := func(i events.Info) events.Standing {
+		for _, s := range i.Standings {
+			if s.ID == bob.ID {
+				return s
+			}
+		}
+		return events.Standing{}
+	}
+	info := w.step(e, time.Second, time.Minute, "bob seated", func(i events.Info) bool { return bobs(i).Where == "playing" })
+	table := bobs(info).Table
+	release := make(chan struct{})
+	held.mu.Lock()
+	held.hold = release
+	held.mu.Unlock()
+	// Bob plays no move: his turns time out until his game is over.
+	w.step(e, 10*time.Second, 30*time.Minute, "bob's game over", func(i events.Info) bool {
+		return len(i.Tables) == 1 && !i.Tables[0].Playing
+	})
+	var seat events.Seat
+	for {
+		s, ok := att.Take()
+		if !ok {
+			break
+		}
+		seat = s
+	}
+	if st := bobs(e.Info()); seat.Table != table || st.Where != "playing" || st.Games != 0 {
+		t.Fatalf("bob's game is over, its result not read: he is told %+v; the standings say %s at %s, %d games",
+			seat, st.Where, st.Table, st.Games)
+	}
+	close(release)
+	deadline := time.After(30 * time.Second)
+	for seat.Table != "" {
+		select {
+		case <-att.Ready():
+			if s, ok := att.Take(); ok {
+				seat = s
+			}
+		case <-deadline:
+			t.Fatalf("bob is not freed after his result was read: %+v", seat)
+		}
+	}
+	if st := bobs(e.Info()); st.Games != 1 {
+		t.Fatalf("bob is told his game is over; the standings say %d games", st.Games)
 	}
 }

@@ -134,6 +134,25 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 	return "away", ""
 }
 
+// busyShown is where each entrant at a table plays, as the standings show
+// it: a game over whose result is still being read (readResults) is shown
+// as played on, so that whoever is told a game of theirs is over (Seat,
+// the standings) sees it counted.
+func (e *Event) busyShown() map[string]string {
+	busy := e.rec.busy()
+	for _, t := range e.rec.Tables {
+		if !t.Done || t.Game == "" || !e.pending[t.Game] {
+			continue
+		}
+		for _, id := range t.Players {
+			if _, ok := busy[id]; !ok {
+				busy[id] = t.Name
+			}
+		}
+	}
+	return busy
+}
+
 // build makes the event's Info now.
 func (e *Event) build() *Info {
 	r := &e.rec
@@ -145,7 +164,7 @@ func (e *Event) build() *Info {
 		Door: r.Door, Version: e.ver, access: r.Access(),
 	}
 	info.access.Members = slices.Clone(r.Members)
-	busy := r.busy()
+	busy := e.busyShown()
 	byID := make(map[string]Entrant, len(r.Entrants))
 	for _, en := range r.Entrants {
 		byID[en.ID] = en
