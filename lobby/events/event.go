@@ -665,6 +665,7 @@ func (e *Event) nextSwissRound(actx context.Context) {
 	for _, t := range tables {
 		e.deal(actx, t, e.rec.Round, false)
 	}
+	e.tellRound()
 	e.save(actx)
 }
 

@@ -686,3 +686,40 @@ func TestToldOverWithItsResult(t *testing.T) {
 		t.Fatalf("bob is told his game is over; the standings say %d games", st.Games)
 	}
 }
+
+// TestEventCallsEachRound: a person in a Swiss event who is away is
+// called as it begins, and again as each round after the first begins
+// without them (they sit it out; the next seats them once they are
+// there), once a round; not as the last round begins, which leaves no
+// round to seat them in.
+func TestEventCallsEachRound(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host, ann := w.person("host"), w.person("ann")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "swiss", Format: events.Swiss, Rounds: 3, Seats: 2, Rules: quick(), Bots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, ann, ""); err != nil {
+		t.Fatal(err)
+	}
+	annHears := w.lob.Notices(ann.ID)
+	defer w.lob.Unfollow(annHears)
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	w.step(e, time.Second, 10*time.Minute, "the end", func(i events.Info) bool { return i.Final })
+	var said []string
+	for _, n := range annHears.Take() {
+		if n.Kind == lobby.NewsEventCalls {
+			said = append(said, w.lob.Noticed(n, false, w.clock.Now()))
+		}
+	}
+	want := []string{
+		"The event swiss has begun: you are seated once you are at it",
+		"Round 2 of the event swiss has begun without you: you are seated in the next once you are at it",
+	}
+	if !slices.Equal(said, want) {
+		t.Fatalf("ann, away, heard %q; want %q", said, want)
+	}
+}
