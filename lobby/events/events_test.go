@@ -723,3 +723,72 @@ func TestEventCallsEachRound(t *testing.T) {
 		t.Fatalf("ann, away, heard %q; want %q", said, want)
 	}
 }
+
+// TestAtItsTableIsThere: an entrant who has their event's table open is
+// at the event, whichever way they came to it: one who left the event's
+// screen and opened the table from the lobby is seated again after its
+// game, while it is still open (the next round of a Swiss event; an
+// arena's next table, before their table closes).
+func TestAtItsTableIsThere(t *testing.T) {
+	for _, s := range []events.Settings{
+		{Name: "duo", Format: events.Swiss, Rounds: 2, Seats: 2, Rules: quick(), Bots: 1},
+		{Name: "run", Format: events.Arena, Lasts: time.Hour, Seats: 2, Rules: quick(), Bots: 1},
+	} {
+		t.Run(string(s.Format), func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorld(t, events.Config{})
+			host, ann := w.person("host"), w.person("ann")
+			e, err := w.reg.Create(ctx, host, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Join(ctx, ann, ""); err != nil {
+				t.Fatal(err)
+			}
+			att, err := e.Attend(ctx, ann)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			anns := func(i events.Info) events.Standing {
+				for _, s := range i.Standings {
+					if s.ID == ann.ID {
+						return s
+					}
+				}
+				return events.Standing{}
+			}
+			info := w.step(e, time.Second, time.Minute, "ann seated", func(i events.Info) bool {
+				return anns(i).Where == "playing" && len(i.Tables) == 1 && i.Tables[0].Playing
+			})
+			// She goes to the lobby (the event's screen closes) and opens
+			// her table from there.
+			tbl, err := w.lob.Table(anns(info).Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, err := tbl.Watch(ctx, ann)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			att.Close()
+			// She plays no move: her turn times out, and the game is over.
+			games := func(i events.Info) int {
+				n := 0
+				for _, g := range i.Games {
+					if slices.Contains(g.Players, ann.ID) {
+						n++
+					}
+				}
+				return n
+			}
+			info = w.step(e, 10*time.Second, 30*time.Minute, "ann seated again", func(i events.Info) bool { return i.Final || games(i) == 2 })
+			if games(info) != 2 {
+				t.Fatalf("ann, at her table as its game ended, is not seated again: %s; games %+v", anns(info).Where, info.Games)
+			}
+		})
+	}
+}
