@@ -60,7 +60,9 @@ const (
 	// free (Taken of Seats).
 	NewsSeatFree NewsKind = "seat.free"
 	// NewsEventCalls: an event the person entered began while they are
-	// not at it: it seats them once they are (Event).
+	// not at it: it seats them once they are (Event); or a round of a
+	// Swiss event began without them, and the next seats them once they
+	// are (Event.Round).
 	NewsEventCalls NewsKind = "event.calls"
 	// NewsHookPaused: a webhook of the person's table failed for an hour
 	// and is paused (Detail: its host).
@@ -121,6 +123,10 @@ type NewsEvent struct {
 	Entrants int           // how many entered (not those who left)
 	Points   int           // event.ended: the champion's points
 	Bot      bool          // event.ended: the champion is a bot
+	// Round is, in event.calls, the Swiss round that began without them
+	// (they sit it out; the next seats them once they are there); 0 when
+	// the event began.
+	Round int
 }
 
 // NewsSeat is a seat in a game's news.
@@ -474,6 +480,8 @@ func (l *Lobby) Noticed(n News, started bool, now time.Time) string {
 		return words.SeatFree(n.Table, n.Taken, n.Seats)
 	case n.Kind == NewsHookPaused:
 		return words.HookPaused(n.Table, n.Detail)
+	case n.Kind == NewsEventCalls && n.Event != nil && n.Event.Round > 0:
+		return words.EventRoundCalls(n.Event.Name, n.Event.Round)
 	case n.Kind == NewsEventCalls && n.Event != nil:
 		return words.EventCalls(n.Event.Name)
 	}

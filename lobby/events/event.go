@@ -61,6 +61,9 @@ type Event struct {
 type liveTable struct {
 	t   *lobby.Table
 	sub *lobby.Subscription
+	// here are the people who have it open among its players: they are
+	// at the event (here), whichever way they came to the table.
+	here []string
 }
 
 func newEvent(r *Registry, rec Record, source string) *Event {
@@ -566,7 +569,19 @@ func (e *Event) finish(actx context.Context) {
 // present reports whether the entrant may be seated now: not left, and a
 // built-in bot or there (Attend).
 func (e *Event) here(en Entrant) bool {
-	return !en.Left && (en.builtin() || e.present[en.ID] > 0)
+	return !en.Left && (en.builtin() || e.present[en.ID] > 0 || e.atTable(en.ID))
+}
+
+// atTable reports whether the person id has one of the event's tables
+// open, as a player of it: opened from the event's screen or from the
+// lobby, they are at the event.
+func (e *Event) atTable(id string) bool {
+	for _, lt := range e.live {
+		if slices.Contains(lt.here, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // free are the entrants who may be seated now and sit at no table,
@@ -665,6 +680,7 @@ func (e *Event) nextSwissRound(actx context.Context) {
 	for _, t := range tables {
 		e.deal(actx, t, e.rec.Round, false)
 	}
+	e.tellRound()
 	e.save(actx)
 }
 
@@ -842,6 +858,7 @@ func (e *Event) table(name string) *TableRec {
 // has gone.
 func (e *Event) follow(name string, sub *lobby.Subscription) {
 	lastGame, lastPlaying := "", false
+	var lastHere []string
 	for {
 		snap, ok := sub.Wait(e.ctx)
 		if !ok {
@@ -850,6 +867,13 @@ func (e *Event) follow(name string, sub *lobby.Subscription) {
 			}
 			return
 		}
+		// Who has it open shows among its players while its game runs;
+		// after, the table lists no players: who had it open as the
+		// game ended is there until it closes.
+		if here := openedBy(snap.Table.Players); snap.Playing && !slices.Equal(here, lastHere) {
+			lastHere = here
+			e.post(func(actx context.Context) { e.there(actx, name, here) })
+		}
 		if snap.GameID == lastGame && snap.Playing == lastPlaying {
 			continue
 		}
@@ -857,6 +881,31 @@ func (e *Event) follow(name string, sub *lobby.Subscription) {
 		game, playing := snap.GameID, snap.Playing
 		e.post(func(actx context.Context) { e.seen(actx, name, game, playing) })
 	}
+}
+
+// openedBy are the people among a table's players who have it open, in
+// order of their ids.
+func openedBy(players []lobby.SeatInfo) []string {
+	var ids []string
+	for _, p := range players {
+		if p.Connected && !p.Bot {
+			ids = append(ids, p.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// there follows who has a table of the event open among its players
+// while its game runs: they are at the event until it closes (atTable),
+// and may be seated again after its game.
+func (e *Event) there(actx context.Context, name string, here []string) {
+	lt := e.live[name]
+	if lt == nil {
+		return
+	}
+	lt.here = here
+	e.safeSettle(actx)
 }
 
 // seen follows a table's game: dealt (its id is recorded), and over (its
@@ -879,7 +928,12 @@ func (e *Event) seen(actx context.Context, name, game string, playing bool) {
 	e.freed(tr.Players)
 	e.rested(tr.Players)
 	e.readResults([]string{game})
-	e.after(timerClose+name, e.reg.cfg.Linger, func(context.Context) { e.closeTable(name) })
+	e.after(timerClose+name, e.reg.cfg.Linger, func(actx context.Context) {
+		// Who still has it open is at the event till then: seated again
+		// first where they may be.
+		e.safeSettle(actx)
+		e.closeTable(name)
+	})
 	e.save(actx)
 	e.safeSettle(actx)
 }

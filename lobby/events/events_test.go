@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/lobby/lobbytest"
 )
 
 // TestAwayIsNotSeated: a person who joined is seated only while they are
@@ -536,5 +539,256 @@ func TestEventCallsWhoIsNotThere(t *testing.T) {
 		if n.Kind == lobby.NewsEventCalls {
 			t.Fatal("ann, at the event, was called")
 		}
+	}
+}
+
+// TestFinishedEntrantsSayFinished: while an event finishes its last games
+// (an arena after its time, a Swiss event in its last round), an entrant
+// it will not seat again is "finished", not "waiting" for a table.
+func TestFinishedEntrantsSayFinished(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    events.Settings
+		stop bool // the host stops it once a table plays
+	}{
+		{"arena stopped", events.Settings{Name: "late", Seats: 2, Rules: quick(), Bots: 3, Lasts: time.Hour}, true},
+		{"swiss last round", events.Settings{Name: "last", Format: events.Swiss, Rounds: 1, Seats: 2, Rules: quick(), Bots: 3}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorldDelay(t, events.Config{}, time.Minute)
+			host := w.person("host")
+			e, err := w.reg.Create(ctx, host, tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			info := w.step(e, time.Second, time.Minute, "a table playing", func(i events.Info) bool {
+				return len(i.Tables) == 1 && i.Tables[0].Playing
+			})
+			if tc.stop {
+				if err := e.Stop(ctx, host); err != nil {
+					t.Fatal(err)
+				}
+				info = waitFor(t, e, "stopping", func(i events.Info) bool { return i.State == events.Stopping })
+			}
+			free := 0
+			for _, s := range info.Standings {
+				switch s.Where {
+				case "playing":
+				case "finished":
+					free++
+				default:
+					t.Errorf("%s is %q while %s finishes its last game", s.Name, s.Where, tc.s.Name)
+				}
+			}
+			if free != 1 {
+				t.Errorf("%d entrants finished, want 1: %+v", free, info.Standings)
+			}
+		})
+	}
+}
+
+// heldResults is the events' storage whose reads of a game's result wait
+// while held: the moment between a game's end and its result read.
+type heldResults struct {
+	events.Storage
+	mu   sync.Mutex
+	hold chan struct{} // nil: not held; closed to let the reads go
+}
+
+func (h *heldResults) Result(ctx context.Context, game string) (events.Result, error) {
+	h.mu.Lock()
+	hold := h.hold
+	h.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return events.Result{}, ctx.Err()
+		}
+	}
+	return h.Storage.Result(ctx, game)
+}
+
+// TestToldOverWithItsResult: an entrant told that their game is over (the
+// Seat that frees them, which takes a door back to the standings) finds
+// it counted in the standings, even while its result is still being read
+// from storage: the event shows them at that table until it is.
+func TestToldOverWithItsResult(t *testing.T) {
+	ctx := context.Background()
+	held := &heldResults{}
+	w := &world{t: t, path: filepath.Join(t.TempDir(), "mia.db"), clock: lobbytest.NewClock(), botDelay: time.Second,
+		wrap: func(s events.Storage) events.Storage { held.Storage = s; return held }}
+	w.open()
+	t.Cleanup(w.close)
+	host, bob := w.person("host"), w.person("bob")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "told", Seats: 2, Rules: quick(), Bots: 1, Lasts: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, bob, ""); err != nil {
+		t.Fatal(err)
+	}
+	att, err := e.Attend(ctx, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer att.Close()
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	bobs := func(i events.Info) events.Standing {
+		for _, s := range i.Standings {
+			if s.ID == bob.ID {
+				return s
+			}
+		}
+		return events.Standing{}
+	}
+	info := w.step(e, time.Second, time.Minute, "bob seated", func(i events.Info) bool { return bobs(i).Where == "playing" })
+	table := bobs(info).Table
+	release := make(chan struct{})
+	held.mu.Lock()
+	held.hold = release
+	held.mu.Unlock()
+	// Bob plays no move: his turns time out until his game is over.
+	w.step(e, 10*time.Second, 30*time.Minute, "bob's game over", func(i events.Info) bool {
+		return len(i.Tables) == 1 && !i.Tables[0].Playing
+	})
+	var seat events.Seat
+	for {
+		s, ok := att.Take()
+		if !ok {
+			break
+		}
+		seat = s
+	}
+	if st := bobs(e.Info()); seat.Table != table || st.Where != "playing" || st.Games != 0 {
+		t.Fatalf("bob's game is over, its result not read: he is told %+v; the standings say %s at %s, %d games",
+			seat, st.Where, st.Table, st.Games)
+	}
+	close(release)
+	deadline := time.After(30 * time.Second)
+	for seat.Table != "" {
+		select {
+		case <-att.Ready():
+			if s, ok := att.Take(); ok {
+				seat = s
+			}
+		case <-deadline:
+			t.Fatalf("bob is not freed after his result was read: %+v", seat)
+		}
+	}
+	if st := bobs(e.Info()); st.Games != 1 {
+		t.Fatalf("bob is told his game is over; the standings say %d games", st.Games)
+	}
+}
+
+// TestEventCallsEachRound: a person in a Swiss event who is away is
+// called as it begins, and again as each round after the first begins
+// without them (they sit it out; the next seats them once they are
+// there), once a round; not as the last round begins, which leaves no
+// round to seat them in.
+func TestEventCallsEachRound(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t, events.Config{})
+	host, ann := w.person("host"), w.person("ann")
+	e, err := w.reg.Create(ctx, host, events.Settings{Name: "swiss", Format: events.Swiss, Rounds: 3, Seats: 2, Rules: quick(), Bots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Join(ctx, ann, ""); err != nil {
+		t.Fatal(err)
+	}
+	annHears := w.lob.Notices(ann.ID)
+	defer w.lob.Unfollow(annHears)
+	if err := e.Start(ctx, host); err != nil {
+		t.Fatal(err)
+	}
+	w.step(e, time.Second, 10*time.Minute, "the end", func(i events.Info) bool { return i.Final })
+	var said []string
+	for _, n := range annHears.Take() {
+		if n.Kind == lobby.NewsEventCalls {
+			said = append(said, w.lob.Noticed(n, false, w.clock.Now()))
+		}
+	}
+	want := []string{
+		"The event swiss has begun: you are seated once you are at it",
+		"Round 2 of the event swiss has begun without you: you are seated in the next once you are at it",
+	}
+	if !slices.Equal(said, want) {
+		t.Fatalf("ann, away, heard %q; want %q", said, want)
+	}
+}
+
+// TestAtItsTableIsThere: an entrant who has their event's table open is
+// at the event, whichever way they came to it: one who left the event's
+// screen and opened the table from the lobby is seated again after its
+// game, while it is still open (the next round of a Swiss event; an
+// arena's next table, before their table closes).
+func TestAtItsTableIsThere(t *testing.T) {
+	for _, s := range []events.Settings{
+		{Name: "duo", Format: events.Swiss, Rounds: 2, Seats: 2, Rules: quick(), Bots: 1},
+		{Name: "run", Format: events.Arena, Lasts: time.Hour, Seats: 2, Rules: quick(), Bots: 1},
+	} {
+		t.Run(string(s.Format), func(t *testing.T) {
+			ctx := context.Background()
+			w := newWorld(t, events.Config{})
+			host, ann := w.person("host"), w.person("ann")
+			e, err := w.reg.Create(ctx, host, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Join(ctx, ann, ""); err != nil {
+				t.Fatal(err)
+			}
+			att, err := e.Attend(ctx, ann)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Start(ctx, host); err != nil {
+				t.Fatal(err)
+			}
+			anns := func(i events.Info) events.Standing {
+				for _, s := range i.Standings {
+					if s.ID == ann.ID {
+						return s
+					}
+				}
+				return events.Standing{}
+			}
+			info := w.step(e, time.Second, time.Minute, "ann seated", func(i events.Info) bool {
+				return anns(i).Where == "playing" && len(i.Tables) == 1 && i.Tables[0].Playing
+			})
+			// She goes to the lobby (the event's screen closes) and opens
+			// her table from there.
+			tbl, err := w.lob.Table(anns(info).Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, err := tbl.Watch(ctx, ann)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			att.Close()
+			// She plays no move: her turn times out, and the game is over.
+			games := func(i events.Info) int {
+				n := 0
+				for _, g := range i.Games {
+					if slices.Contains(g.Players, ann.ID) {
+						n++
+					}
+				}
+				return n
+			}
+			info = w.step(e, 10*time.Second, 30*time.Minute, "ann seated again", func(i events.Info) bool { return i.Final || games(i) == 2 })
+			if games(info) != 2 {
+				t.Fatalf("ann, at her table as its game ended, is not seated again: %s; games %+v", anns(info).Where, info.Games)
+			}
+		})
 	}
 }

@@ -31,6 +31,8 @@ type world struct {
 	reg      *events.Registry
 	clock    *lobbytest.Clock
 	cfg      events.Config
+	// wrap, if set, stands between the events and their storage.
+	wrap func(events.Storage) events.Storage
 }
 
 func newWorld(t *testing.T, cfg events.Config) *world {
@@ -61,6 +63,9 @@ func (w *world) open() {
 	w.lob = lob
 	cfg := w.cfg
 	cfg.Lobby, cfg.Store, cfg.Clock = lob, lobbystore.NewEvents(st), w.clock
+	if w.wrap != nil {
+		cfg.Store = w.wrap(cfg.Store)
+	}
 	reg, err := events.Open(context.Background(), cfg)
 	if err != nil {
 		w.t.Fatal(err)

@@ -72,7 +72,8 @@ type Standing struct {
 	// and there: seated at the next table), "away" (not there: seated
 	// once back), "left", "out" (a knockout put them out), or "door" (a
 	// bot of the event's door, which the Mäxchen gateway seats at its
-	// table, Table), "entered" (before it starts); "" once the event is
+	// table, Table), "entered" (before it starts), "finished" (it seats
+	// them no more: it is finishing its last games); "" once the event is
 	// over.
 	Where string
 	Table string
@@ -125,10 +126,31 @@ func (e *Event) where(en Entrant, s Score, busy map[string]string) (string, stri
 		return "door", e.rec.Door
 	case e.rec.State == Scheduled:
 		return "entered", ""
+	case e.rec.State == Stopping || e.rec.Format == Swiss && e.rec.Round >= e.rec.Rounds:
+		return "finished", "" // it seats them no more: its last games are being played
 	case e.here(en):
 		return "waiting", ""
 	}
 	return "away", ""
+}
+
+// busyShown is where each entrant at a table plays, as the standings show
+// it: a game over whose result is still being read (readResults) is shown
+// as played on, so that whoever is told a game of theirs is over (Seat,
+// the standings) sees it counted.
+func (e *Event) busyShown() map[string]string {
+	busy := e.rec.busy()
+	for _, t := range e.rec.Tables {
+		if !t.Done || t.Game == "" || !e.pending[t.Game] {
+			continue
+		}
+		for _, id := range t.Players {
+			if _, ok := busy[id]; !ok {
+				busy[id] = t.Name
+			}
+		}
+	}
+	return busy
 }
 
 // build makes the event's Info now.
@@ -142,7 +164,7 @@ func (e *Event) build() *Info {
 		Door: r.Door, Version: e.ver, access: r.Access(),
 	}
 	info.access.Members = slices.Clone(r.Members)
-	busy := r.busy()
+	busy := e.busyShown()
 	byID := make(map[string]Entrant, len(r.Entrants))
 	for _, en := range r.Entrants {
 		byID[en.ID] = en

@@ -36,17 +36,39 @@ func newsOf(r *Record, k lobby.NewsKind, now time.Time) lobby.News {
 // and are not at it (event.calls): it seats only those who are.
 func (e *Event) tellStarted() {
 	now := e.reg.cfg.Clock.Now()
-	calls := newsOf(&e.rec, lobby.NewsEventCalls, now)
-	for _, en := range e.rec.Entrants {
-		if !en.Left && !en.Bot && !en.Door && e.present[en.ID] == 0 {
-			calls.To = append(calls.To, en.ID)
-		}
-	}
 	news := []lobby.News{newsOf(&e.rec, lobby.NewsEventStarted, now)}
-	if len(calls.To) > 0 {
+	if calls, ok := e.calls(now, 0); ok {
 		news = append(news, calls)
 	}
 	e.reg.cfg.Lobby.Publish(news...)
+}
+
+// tellRound calls the people in a Swiss event who are away as one of its
+// rounds after the first begins (event.calls, with the round): they sit
+// it out, and the next seats them once they are there. Nobody is called
+// as the last round begins: no round is left to seat them in. (A
+// knockout's later rounds seat whoever goes on, there or not: they hear
+// their table's game.started.)
+func (e *Event) tellRound() {
+	if e.rec.Format != Swiss || e.rec.Round <= 1 || e.rec.Round >= e.rec.Rounds {
+		return
+	}
+	if calls, ok := e.calls(e.reg.cfg.Clock.Now(), e.rec.Round); ok {
+		e.reg.cfg.Lobby.Publish(calls)
+	}
+}
+
+// calls is event.calls to the people in the event who are not at it (of
+// the round, 0 for its start); ok is false when there are none.
+func (e *Event) calls(now time.Time, round int) (lobby.News, bool) {
+	calls := newsOf(&e.rec, lobby.NewsEventCalls, now)
+	calls.Event.Round = round
+	for _, en := range e.rec.Entrants {
+		if !en.Left && !en.Bot && !en.Door && !e.here(en) {
+			calls.To = append(calls.To, en.ID)
+		}
+	}
+	return calls, len(calls.To) > 0
 }
 
 // tellEnded publishes event.ended once the event's end is yet to be told

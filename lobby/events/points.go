@@ -41,7 +41,10 @@ type Score struct {
 	Reached int
 	Out     bool
 	Joined  time.Time
-	Left    bool
+	// Entry is their place in the order of joining, from 0: it never
+	// changes, whatever the standings (the wall colours them by it).
+	Entry int
+	Left  bool
 	// Maexchen is the Mäxchen server's points of the games played at the
 	// event's door: +1 a game, -1 a game lost (the last place).
 	Maexchen int
@@ -77,7 +80,7 @@ func Tally(rec *Record, results map[string]Result) []Score {
 	scores := make([]Score, len(rec.Entrants))
 	at := make(map[string]int, len(rec.Entrants))
 	for i, e := range rec.Entrants {
-		scores[i] = Score{ID: e.ID, Joined: e.Joined, Left: e.Left}
+		scores[i] = Score{ID: e.ID, Joined: e.Joined, Left: e.Left, Entry: i}
 		at[e.ID] = i
 	}
 	games := make([]Result, 0, len(rec.Tables))

@@ -113,3 +113,16 @@ func Ordinal(n int) string {
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
 }
+
+// StreakMark is the mark of an entrant on a streak where an emoji may not
+// be drawn (a browser without an emoji font, a projector's): a text that
+// every font has.
+const StreakMark = "×2"
+
+// Streak is what a streak means, beside its mark: "on a streak: wins
+// count double".
+func Streak() string { return "on a streak: wins count double" }
+
+// EventFinal is what a live page of an event over says instead of
+// following it: nothing more changes.
+func EventFinal() string { return "The event is over: its standings are final." }

@@ -155,3 +155,9 @@ func EventEnded(event, champion string, points, entrants int) string {
 	return fmt.Sprintf("The event %s is over: %s is its champion, with %s, of %s.", nm(event), nm(champion),
 		Plural(points, "1 point", "points"), Plural(entrants, "1 entrant", "entrants"))
 }
+
+// EventRoundCalls: "Round 2 of the event cup has begun without you: you
+// are seated in the next once you are at it".
+func EventRoundCalls(event string, round int) string {
+	return fmt.Sprintf("Round %d of the event %s has begun without you: you are seated in the next once you are at it", round, nm(event))
+}

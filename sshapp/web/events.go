@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,8 +85,9 @@ func (s *Server) eventPage(w http.ResponseWriter, r *http.Request) {
 	if len(q) > 0 {
 		stream += "?" + q.Encode()
 	}
-	if info.State == events.Closed {
-		stream = "" // put away: nothing more comes
+	ended := ""
+	if info.State == events.Closed || info.Final {
+		stream, ended = "", words.EventFinal() // over, its standings final: nothing more comes
 	}
 	frag, err := s.eventFragment(info, v)
 	if err != nil {
@@ -101,10 +104,10 @@ func (s *Server) eventPage(w http.ResponseWriter, r *http.Request) {
 		wallURL += "&" + q.Encode()
 	}
 	s.render(w, r, http.StatusOK, "event", layout{Title: info.Name, Refresh: 10, Scripts: []string{"app.js"}, Wall: wall, Main: struct {
-		Name, Format, Join, Events, WallURL string
-		Private, Wall                       bool
-		Live                                template.HTML
-	}{info.Name, words.EventFormat(string(info.Format), info.Rounds, info.Lasts), join, stream, wallURL, info.Private, wall, frag}})
+		Name, Format, Join, Events, WallURL, Ended string
+		Private, Wall                              bool
+		Live                                       template.HTML
+	}{info.Name, words.EventFormat(string(info.Format), info.Rounds, info.Lasts), join, stream, wallURL, ended, info.Private, wall, frag}})
 }
 
 // eventEvents is an event's wall as a stream of Server-Sent Events: its
@@ -216,7 +219,11 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 		Chart                      template.HTML
 		Final                      bool
 		Door                       bool // the Mäxchen gateway is its door: their points beside
-	}{Door: info.Door != "", State: words.EventState(string(info.State), info.StartsAt, info.Ends, now), Final: info.Final}
+		Streak                     bool // someone is on a streak: the mark is explained
+		StreakMark, StreakWords    string
+		FinalWords                 string // what the page says once the event is over, for its script
+	}{Door: info.Door != "", State: words.EventState(string(info.State), info.StartsAt, info.Ends, now), Final: info.Final,
+		StreakMark: words.StreakMark, StreakWords: words.Streak(), FinalWords: words.EventFinal()}
 	var until time.Time
 	switch {
 	case info.State == events.Scheduled && !info.StartsAt.IsZero():
@@ -255,12 +262,15 @@ func (s *Server) eventFragment(info events.Info, v lobby.Viewer) (template.HTML,
 		if st.Rated {
 			row.Rating = words.Figure(st.Rating)
 		}
+		d.Streak = d.Streak || st.Fire
 		if info.Door != "" {
 			row.Maexchen = strconv.Itoa(st.Maexchen)
 		}
 		if i < chartLines {
-			charted[st.ID] = i
-			row.Swatch = seatClass(i)
+			// A player's colour is theirs, whatever their place: by the
+			// order they joined in.
+			charted[st.ID] = st.Entry
+			row.Swatch = seatClass(st.Entry)
 		}
 		d.Standings = append(d.Standings, row)
 	}
@@ -320,6 +330,7 @@ func pointsChart(info events.Info, charted map[string]int, now time.Time) templa
 			x(info.Started.Add(time.Duration(m)*time.Minute)), h-bot+16, m)
 	}
 	fmt.Fprintf(&b, `<text class="axis" x="%.1f" y="%.1f" text-anchor="end">minutes</text>`, w-right, h-4)
+	var labels []chartLabel
 	for _, st := range info.Standings {
 		i, ok := charted[st.ID]
 		if !ok {
@@ -353,9 +364,50 @@ func pointsChart(info events.Info, charted map[string]int, now time.Time) templa
 		}
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(last), y(prev)))
 		fmt.Fprintf(&b, `<polyline class="line %s" points="%s"></polyline>`, seatClass(i), strings.Join(pts, " "))
-		fmt.Fprintf(&b, `<text class="label" x="%.1f" y="%.1f">%s</text>`, x(last)+6, y(prev)+4+float64(i%3-1)*3,
-			html.EscapeString(words.Clean(st.Name, lobby.MaxNameLen)))
+		labels = append(labels, chartLabel{x: x(last) + 6, y: y(prev) + 4, name: words.Clean(st.Name, lobby.MaxNameLen)})
+	}
+	spreadLabels(labels, labelGap, top+4, h-bot+4)
+	for _, l := range labels {
+		fmt.Fprintf(&b, `<text class="label" x="%.1f" y="%.1f">%s</text>`, l.x, l.y, html.EscapeString(l.name))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// chartLabel is a line's name at its end.
+type chartLabel struct {
+	x, y float64
+	name string
+}
+
+// labelGap is the least distance between two labels' baselines: the
+// wall's labels are 20 units high.
+const labelGap = 20.0
+
+// spreadLabels moves labels apart, each at least gap below the one above,
+// as near to its line as that leaves it: the names of players tied at the
+// same points would be drawn on top of one another. They stay between
+// top and bottom where there is room for all.
+func spreadLabels(labels []chartLabel, gap, top, bottom float64) {
+	if len(labels) == 0 {
+		return
+	}
+	slices.SortStableFunc(labels, func(a, b chartLabel) int { return cmp.Compare(a.y, b.y) })
+	for i := range labels {
+		if i > 0 {
+			labels[i].y = max(labels[i].y, labels[i-1].y+gap)
+		}
+	}
+	// Those pushed past the bottom move the others up, as far as the top.
+	if over := labels[len(labels)-1].y - bottom; over > 0 {
+		labels[len(labels)-1].y = bottom
+		for i := len(labels) - 2; i >= 0; i-- {
+			labels[i].y = min(labels[i].y, labels[i+1].y-gap)
+		}
+		if under := top - labels[0].y; under > 0 {
+			for i := range labels {
+				labels[i].y += under
+			}
+		}
+	}
 }

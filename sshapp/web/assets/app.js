@@ -44,6 +44,7 @@
     lifted = now;
     box.dataset.version = e.lastEventId;
     tick();
+    if (es.readyState === EventSource.OPEN) sayLive();
   });
   es.addEventListener("gone", (e) => {
     es.close();
@@ -57,7 +58,12 @@
     }
   });
   const what = box.classList.contains("event-live") ? "the event" : "the table";
-  es.addEventListener("open", () => say("● Live: this page follows " + what + " as it is played."));
+  // An event over says so instead: its page no longer changes.
+  function sayLive() {
+    const final = box.querySelector("[data-final]");
+    say(final ? final.dataset.final : "● Live: this page follows " + what + " as it is played.");
+  }
+  es.addEventListener("open", sayLive);
 })();
 
 (function stepper() {
