@@ -81,7 +81,7 @@ type Snapshot struct {
 	Playing  bool // a game is running
 	GameID   string
 	Game     *engine.View // the running or last game, from your seat; nil before the first
-	Deadline time.Time    // when the current turn times out
+	Deadline time.Time    // when the turn times out; zero with no clock, and on a built-in bot's turn (shownDeadline)
 	Chat     []ChatLine
 	Result   *ResultInfo // how the last game ended, until the next starts
 
@@ -105,7 +105,7 @@ func (s Snapshot) Name(seat int) string {
 
 // snapshot builds the view from seat (-1 for a spectator).
 func (t *Table) snapshot(seat int) Snapshot {
-	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.deadline, Chat: t.chat.recent(), Result: t.result,
+	snap := Snapshot{Version: t.ver, Table: *t.info.Load(), You: seat, Deadline: t.shownDeadline(), Chat: t.chat.recent(), Result: t.result,
 		shared: &shared{}}
 	if t.game != nil {
 		v := t.game.g.View(seat)
@@ -121,6 +121,18 @@ func (t *Table) snapshot(seat int) Snapshot {
 		snap.events = t.game.log(seat)
 	}
 	return snap
+}
+
+// shownDeadline is the turn clock as the doors show it: none on a
+// built-in bot's turn. The bot moves within seconds (Config.BotDelay) and
+// never runs out of time, so its clock says nothing, and drawing it each
+// second would cost every viewer of the table a frame a second, where
+// the bot's move costs one.
+func (t *Table) shownDeadline() time.Time {
+	if t.running() && isBuiltin(t.game.players[t.game.g.Turn()]) {
+		return time.Time{}
+	}
+	return t.deadline
 }
 
 // LogLines describes the last n events of the game in words, from the

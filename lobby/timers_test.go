@@ -351,3 +351,59 @@ func TestFullDiskPausesAndResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNoClockOnABuiltinBotsTurn: the snapshots show no turn clock on a
+// built-in bot's turn (it moves within seconds, and a clock drawn for it
+// would cost every viewer a frame a second), and show it on a person's
+// turn, to the person and to a spectator alike.
+func TestNoClockOnABuiltinBotsTurn(t *testing.T) {
+	e := newEnv(t)
+	e.botDelay = time.Second
+	e.restart()
+	alice := e.player("alice")
+	ctx := ctxT(t)
+	rules := quickRules()
+	rules.TurnSeconds = 3600
+	tbl, err := e.lobby.CreateTable(ctx, alice, TableConfig{Name: "duel", Rules: rules, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := map[string]*Subscription{"alice": mustWatch(t, tbl, alice), "a spectator": mustWatch(t, tbl, e.player("carol"))}
+	if err := tbl.Sit(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tbl.AddBot(ctx, alice, ai.Normal); err != nil {
+		t.Fatal(err)
+	}
+	until(t, subs["alice"], "the game", func(s Snapshot) bool { return s.Playing })
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[bool]bool{} // whose turn was checked: alice's (true), the bot's
+	for i := 0; len(seen) < 2; i++ {
+		if i > 100 {
+			t.Fatal("the turns do not change hands")
+		}
+		mine := latest(t, subs["alice"], tbl)
+		if !mine.Playing {
+			t.Fatal("the game ended before both turns were seen")
+		}
+		hers := mine.You == mine.Game.Turn
+		seen[hers] = true
+		want := time.Time{}
+		if hers {
+			want = e.clock.Now().Add(3600 * time.Second)
+		}
+		for who, sub := range subs {
+			got := latest(t, sub, tbl).Deadline
+			if hers && (got.After(want) || got.Before(want.Add(-2*time.Second))) || !hers && !got.IsZero() {
+				t.Errorf("%s sees the clock end at %v on alice's turn %v, want %v", who, got, hers, want)
+			}
+		}
+		if hers {
+			if err := tbl.Act(ctx, alice, lobbytest.Move(mine.Game, r)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		advance(e, tbl, 2*time.Second)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/lobby"
+	"github.com/mia-game/mia/sshapp/internal/spare"
 	"github.com/mia-game/mia/sshapp/tui"
 )
 
@@ -75,7 +76,7 @@ func (srv *Server) newProgram(ss *session, to first) (*tea.Program, *frames) {
 	var sent atomic.Pointer[tea.Program]
 	post := func(msg tea.Msg) { // from anywhere, never waiting: Send waits for the event loop
 		if p := sent.Load(); p != nil {
-			go p.Send(msg)
+			spare.Go(func() { p.Send(msg) })
 		}
 	}
 	prog := tea.NewProgram(newFramed(srv.screen(ss, r, to, post), f, srv.drawers),

@@ -178,13 +178,37 @@ func setTail(vp *viewport.Model, n int, line func(i int) string) {
 }
 
 // tailLines is the end of n items in a viewport of w×h (setTail), drawn
-// into lines; the viewport is dropped (a screen keeps the lines, not the
-// viewport's 1 KB).
+// into lines, as viewLines would draw the viewport, without one: a table's
+// log and chat are drawn at every move, and the viewport padded every
+// line to its width to have the padding trimmed again (a tenth of what a
+// spectator's frame allocated).
 func (s *Styles) tailLines(w, h, n int, line func(i int) string) []string {
-	vp := s.newView()
-	sizeView(&vp, w, h)
-	setTail(&vp, n, line)
-	return viewLines(vp)
+	w, h = max(1, w), max(1, h)
+	var items []string // wrapped, the newest first
+	rows := 0
+	for i := n - 1; i >= 0 && rows < h; i-- {
+		item := ansi.Wrap(line(i), w, " ") // cleaned (words.Clean): no tabs, no line breaks
+		items = append(items, item)
+		rows += strings.Count(item, "\n") + 1
+	}
+	out := make([]string, 0, h)
+	skip := max(0, rows-h) // the oldest item's first rows, scrolled off
+	for i := len(items) - 1; i >= 0; i-- {
+		for l := range strings.SplitSeq(items[i], "\n") {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if w < 2 && ansi.StringWidth(l) > w { // a wide rune fits no line
+				l = ansi.Truncate(l, w, "")
+			}
+			out = append(out, l)
+		}
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	return compactLines(out)
 }
 
 // rowLines is rows in a viewport of w×h from its top, drawn into lines.

@@ -98,7 +98,8 @@ func TestTablePostedWithNoWait(t *testing.T) {
 }
 
 // TestNextTick: the turn clock is drawn again as the seconds left change,
-// every second without a deadline, never without a game.
+// never without a game or without a deadline (a built-in bot's turn, a
+// paused table).
 func TestNextTick(t *testing.T) {
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
@@ -110,7 +111,7 @@ func TestNextTick(t *testing.T) {
 		{"a turn just begun", lobby.Snapshot{Playing: true, Deadline: now.Add(30 * time.Second)}, time.Second},
 		{"0.3 s to the next second", lobby.Snapshot{Playing: true, Deadline: now.Add(2300 * time.Millisecond)}, 300 * time.Millisecond},
 		{"the deadline passed", lobby.Snapshot{Playing: true, Deadline: now.Add(-time.Second)}, time.Second},
-		{"no deadline", lobby.Snapshot{Playing: true}, time.Second},
+		{"no deadline", lobby.Snapshot{Playing: true}, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

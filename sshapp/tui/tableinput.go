@@ -318,13 +318,13 @@ func (m *tableScreen) wait() tea.Cmd {
 // its second turns, and a turn of a second and a half (a bot's) is drawn
 // twice, as it starts and a second in, where a clock ticking every
 // second from when the screen opened drew it two or three times. Zero
-// while no game is played.
+// while no clock is shown (no game, or a built-in bot's turn).
 func nextTick(snap lobby.Snapshot, now time.Time) time.Time {
-	if !snap.Playing {
+	if !snap.Playing || snap.Deadline.IsZero() {
 		return time.Time{}
 	}
 	d := time.Second
-	if left := snap.Deadline.Sub(now); !snap.Deadline.IsZero() && left > 0 && left%time.Second > 0 {
+	if left := snap.Deadline.Sub(now); left > 0 && left%time.Second > 0 {
 		d = left % time.Second
 	}
 	return time.Now().Add(d)

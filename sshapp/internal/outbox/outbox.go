@@ -6,7 +6,8 @@
 //
 // Room: inside sshapp; sshapp gives every session one, and the bot line
 // protocol (sshapp/botline) writes through it. It imports the standard
-// library only.
+// library and sshapp/internal/spare (whose goroutines hand the output
+// over) only.
 package outbox
 
 import (
@@ -16,6 +17,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mia-game/mia/sshapp/internal/spare"
 )
 
 // ErrOwes is the error of every write to a Box past its bound.
@@ -57,7 +60,9 @@ func (o *Box) drain() {
 		o.mu.Lock()
 		if len(o.buf) == 0 || o.err != nil {
 			o.draining = false
-			o.buf = nil // an idle session keeps no buffer
+			free(o.buf) // an idle session keeps no buffer
+			free(out)
+			o.buf = nil
 			o.finishLocked()
 			o.mu.Unlock()
 			return
@@ -95,6 +100,41 @@ func signal(ch chan struct{}) {
 	}
 }
 
+// spareBufs are buffers of Boxes that went idle, for the next to write:
+// a screen's frame is written into a Box that holds no buffer between
+// frames, and allocating one for each frame was a twentieth of what a
+// server of spectators allocated.
+var spareBufs = make(chan []byte, 256)
+
+// maxSpareBuf is the largest buffer kept in spareBufs.
+const maxSpareBuf = 4 << 10
+
+// spareBuf is an empty buffer, one of spareBufs if one is there that
+// holds n bytes, else nil (append makes one).
+func spareBuf(n int) []byte {
+	select {
+	case b := <-spareBufs:
+		if cap(b) >= n {
+			return b
+		}
+		free(b)
+	default:
+	}
+	return nil
+}
+
+// free keeps b, emptied, in spareBufs if it is small and there is room;
+// nothing may use b afterwards.
+func free(b []byte) {
+	if b == nil || cap(b) > maxSpareBuf {
+		return
+	}
+	select {
+	case spareBufs <- b[:0]:
+	default:
+	}
+}
+
 // ErrClosed is the error of a write after Close.
 var ErrClosed = errors.New("the session's output is closed")
 
@@ -117,12 +157,15 @@ func (o *Box) Write(p []byte) (int, error) {
 		}
 		return 0, fmt.Errorf("%w: %d bytes owed, at most %d", ErrOwes, owed, o.max)
 	}
+	if o.buf == nil {
+		o.buf = spareBuf(len(p))
+	}
 	o.buf = append(o.buf, p...)
 	start := !o.draining
 	o.draining = true
 	o.mu.Unlock()
 	if start {
-		go o.drain()
+		spare.Go(o.drain)
 	}
 	return len(p), nil
 }

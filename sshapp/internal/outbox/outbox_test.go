@@ -121,3 +121,34 @@ func (o *Box) idle() bool {
 	defer o.mu.Unlock()
 	return !o.draining && o.buf == nil
 }
+
+// TestHandOverAllocs: a frame written to an idle Box and handed over
+// allocates no buffer: the Box takes one a Box that went idle left
+// (spareBufs). What is left is the method value handed to the spare
+// goroutine.
+func TestHandOverAllocs(t *testing.T) {
+	const budget = 1 // measured: 1; a buffer made afresh each frame was 2
+	o := New(io.Discard, 1<<16, nil)
+	frame := make([]byte, 700)
+	handOver := func() {
+		if _, err := o.Write(frame); err != nil {
+			t.Fatal(err)
+		}
+		for o.Owed() > 0 || o.handing() {
+			time.Sleep(time.Microsecond)
+		}
+	}
+	handOver()
+	got := testing.AllocsPerRun(100, handOver)
+	if got > budget {
+		t.Errorf("a frame handed over: %.1f allocations, budget %d", got, budget)
+	}
+	t.Logf("a frame handed over: %.1f allocations", got)
+}
+
+// handing reports whether the goroutine handing output over runs.
+func (o *Box) handing() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.draining
+}
