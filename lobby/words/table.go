@@ -49,9 +49,11 @@ func RestingLine(idle time.Duration) string {
 }
 
 // NextGameByItself says, after a game at a table whose seats are all
-// taken by people there, that the next starts by itself after rest.
+// taken by people there, that the next starts by itself after rest. It
+// stands as drawn, so it says when from the last game's end, not a
+// countdown.
 func NextGameByItself(rest time.Duration) string {
-	return fmt.Sprintf("every seat is taken: the next game starts by itself in %d seconds", int(rest/time.Second))
+	return fmt.Sprintf("Every seat is taken: the next game starts by itself %d seconds after the last", int(rest/time.Second))
 }
 
 // TableState is a table's state as a list of tables shows it: "paused"

@@ -374,6 +374,9 @@ func TestGameWithABot(t *testing.T) {
 		if snap.State != "waiting" {
 			t.Fatalf("the table after the game: %+v", snap)
 		}
+		// Every seat taken, alice there: the door says the next game
+		// deals itself, as the screens do.
+		d.next(capital(words.Sentence(words.NextGameByItself(lobby.RestBetweenGames))))
 		games, err := e.st.Games(ctxT(t), store.Query{Table: tbl.Name()})
 		if err != nil || len(games) != 1 {
 			t.Fatalf("the games stored: %v, %v", games, err)

@@ -50,6 +50,7 @@ type panelView struct {
 	Over      bool
 	Winner    string
 	Standings []string
+	Next      string // after a game: when the next starts by itself, if it does
 	Claim     words.ClaimWords
 	Turn      string // "bob's turn"
 	Doing     string // "bob answers the claim"
@@ -211,6 +212,9 @@ func panelOf(snap lobby.Snapshot) panelView {
 			p.Standings = res.Standings
 		} else if v.Winner >= 0 {
 			p.Winner = snap.Name(v.Winner)
+		}
+		if snap.Table.StartsByItself {
+			p.Next = words.Sentence(words.NextGameByItself(lobby.RestBetweenGames))
 		}
 		return p
 	}
