@@ -28,6 +28,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
@@ -283,7 +284,7 @@ func (c *Call) fail(what string, err error) int {
 func (c *Call) Usage() int {
 	for _, a := range c.Args {
 		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", echo(strings.TrimLeft(a, "-")))
+			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", words.Echo(strings.TrimLeft(a, "-")))
 			break
 		}
 	}
@@ -317,7 +318,7 @@ func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", echo(args[0]))
+		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", words.Echo(args[0]))
 		r.writeHelp(s.Stderr(), s)
 		return ExitUsage
 	}

@@ -129,25 +129,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// echoRunes is the most of a value a person gave that an error repeats.
-const echoRunes = 32
-
-// echo is what an error repeats of a value a person gave (a flag's value
-// or name, a word where none is taken): at most its first echoRunes
-// characters, with "…" where it is cut, cleaned of control characters and
-// escape sequences (lobby.Clean). It reads no more of v than it shows.
-// Every flag's error repeats its value through it.
-func echo(v string) string {
-	n := 0
-	for i := range v {
-		if n == echoRunes {
-			return words.Clean(v[:i], echoRunes) + "…"
-		}
-		n++
-	}
-	return words.Clean(v, echoRunes)
-}
-
 // FlagError is a command line the flag package refuses, worded as every
 // error of the server is: "unknown flag --bogus", "flag --lives needs a
 // value", `invalid value "many" for --lives: not a number`.
@@ -189,7 +170,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		}
 		name := strings.TrimPrefix(a[1:], "-")
 		if name == "" || name[0] == '-' || name[0] == '=' {
-			return &FlagError{say: "bad flag " + echo(a)}
+			return &FlagError{say: "bad flag " + words.Echo(a)}
 		}
 		name, _, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
@@ -197,7 +178,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		case f == nil && (name == "h" || name == "help"):
 			return nil // the flag package answers flag.ErrHelp
 		case f == nil:
-			return &FlagError{say: "unknown flag --" + echo(name)}
+			return &FlagError{say: "unknown flag --" + words.Echo(name)}
 		case hasValue || isBool(f.Value):
 		case i+1 < len(args):
 			i++ // the value
@@ -225,7 +206,7 @@ type watched struct {
 func (w *watched) Set(v string) error {
 	err := w.Value.Set(v)
 	if err != nil && *w.bad == nil {
-		*w.bad = &FlagError{say: "invalid value " + strconv.Quote(echo(v)) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
+		*w.bad = &FlagError{say: "invalid value " + strconv.Quote(words.Echo(v)) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
 	}
 	return err
 }
@@ -361,12 +342,12 @@ var errPassFlags = errors.New("--pass and --no-pass contradict each other")
 func (r *rulesFlags) rules() (engine.Options, int, error) {
 	set := map[string]bool{}
 	r.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	// The engine repeats a value it refuses: one longer than echoRunes is
-	// cut to what an error repeats first (echo). No choice is that long,
+	// The engine repeats a value it refuses: one longer than words.EchoRunes is
+	// cut to what an error repeats first (words.Echo). No choice is that long,
 	// and a value cut ends in "…": it is refused all the same.
 	word := func(v string) string {
-		if utf8.RuneCountInString(v) > echoRunes {
-			return echo(v)
+		if utf8.RuneCountInString(v) > words.EchoRunes {
+			return words.Echo(v)
 		}
 		return v
 	}

@@ -70,7 +70,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", echo(rest[0]))
+		return c.usageError(fs, "unexpected %q", words.Echo(rest[0]))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)

@@ -94,7 +94,7 @@ func runKeys(ctx context.Context, c *Call) int {
 	usage := func(u string) int {
 		for _, a := range args {
 			if strings.HasPrefix(a, "-") {
-				fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", echo(a))
+				fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", words.Echo(a))
 				break
 			}
 		}
@@ -121,9 +121,9 @@ func runKeys(ctx context.Context, c *Call) int {
 		return removeKey(ctx, c, args[0])
 	}
 	if strings.HasPrefix(sub, "-") {
-		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", echo(sub))
+		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", words.Echo(sub))
 	} else {
-		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", echo(sub))
+		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", words.Echo(sub))
 	}
 	for _, u := range keysUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)

@@ -42,7 +42,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", echo(rest[0]))
+		return c.usageError(fs, "unexpected %q", words.Echo(rest[0]))
 	}
 	if *limit < 1 || *limit > 1000 {
 		return c.usageError(fs, "--limit is 1 to 1000")

@@ -111,7 +111,7 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	g, evs, err := recs.ShownGame(ctx, id, c.shows())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return g, nil, c.Refuse("no game %s; list the games with:  %s", words.Clean(id, 24), c.Hint("history")), false
+		return g, nil, c.Refuse("no game %s; list the games with:  %s", words.Echo(id), c.Hint("history")), false
 	case err != nil:
 		return g, nil, c.fail("read the game", err), false
 	}

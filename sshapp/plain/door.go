@@ -387,7 +387,7 @@ func (d *door) unknown(text string) {
 	default:
 		now = fmt.Sprintf("a number from 1 to %d, %s", n, now)
 	}
-	d.say(fmt.Sprintf("Not understood: %s. You may say %s, or help.", words.Clean(text, 40), now))
+	d.say(fmt.Sprintf("Not understood: %s. You may say %s, or help.", words.Echo(text), now))
 }
 
 // name takes the name typed by a key that is nobody's yet.
