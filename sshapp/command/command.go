@@ -280,15 +280,17 @@ func (c *Call) fail(what string, err error) int {
 	return c.Refuse("%s", lobby.Shown(err))
 }
 
-// Usage writes the command's usage to stderr and returns ExitUsage.
+// Usage writes what is wrong with the command's words (wrongWords), then
+// its usage, to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
-	for _, a := range c.Args {
-		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", words.Echo(strings.TrimLeft(a, "-")))
-			break
-		}
-	}
-	writeUsage(c.Stderr, c.Session.Hint(""), c.cmd.usage())
+	return c.usageSaying(c.cmd.usage(), wrongWords(c.cmd.Name, c.cmd.Args, c.Args))
+}
+
+// usageSaying is every usage error's voice (PROTOCOL.md §1): "mia: WHAT"
+// on stderr, then the usage; it returns ExitUsage.
+func (c *Call) usageSaying(usage, what string) int {
+	fmt.Fprintln(c.Stderr, "mia: "+what)
+	writeUsage(c.Stderr, c.Session.Hint(""), usage)
 	return ExitUsage
 }
 

@@ -100,6 +100,78 @@ func writeUsage(w io.Writer, hint, usage string) {
 	fmt.Fprintln(w, line)
 }
 
+// wrongWords says what is wrong with args, the words given to the command
+// name whose usage is spec ("NEW", "[TABLE | --event NAME]"): a flag the
+// usage does not name, more or fewer words than it takes, or else that it
+// does not take these words.
+func wrongWords(name, spec string, args []string) string {
+	known := map[string]bool{}
+	for _, w := range strings.FieldsFunc(spec, func(r rune) bool { return strings.ContainsRune(" |[]", r) }) {
+		if strings.HasPrefix(w, "--") {
+			known[w[2:]] = true
+		}
+	}
+	for _, a := range args {
+		if f, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); len(a) > 1 && a[0] == '-' && a != "--" && !known[f] {
+			return "unknown flag --" + words.Echo(strings.TrimLeft(a, "-"))
+		}
+	}
+	least, most := arity(spec)
+	n := len(args)
+	switch {
+	case least == most && n != least:
+		return fmt.Sprintf("%s takes %s, got %d", name, argCount(least), n)
+	case n > most:
+		return fmt.Sprintf("%s takes at most %s, got %d", name, argCount(most), n)
+	case n < least:
+		return fmt.Sprintf("%s takes at least %s, got %d", name, argCount(least), n)
+	}
+	return fmt.Sprintf("%s does not take %q", name, words.Echo(strings.Join(args, " ")))
+}
+
+// manyArgs stands for no limit to the words of a usage ("TEXT…").
+const manyArgs = 1 << 20
+
+// arity is how few and how many words a usage takes: a bracketed group
+// may be left out, " | " parts the choices, a word with "…" or OPTIONS
+// stands for any number.
+func arity(spec string) (least, most int) {
+	least = manyArgs
+	l, m, depth := 0, 0, 0
+	var group []string
+	for _, w := range strings.Fields(spec) {
+		open := depth == 0 && strings.HasPrefix(w, "[")
+		depth += strings.Count(w, "[") - strings.Count(w, "]")
+		switch {
+		case open || len(group) > 0:
+			group = append(group, w)
+			if depth == 0 {
+				g := strings.Join(group, " ")
+				_, gm := arity(g[1 : len(g)-1])
+				m = min(m+gm, manyArgs)
+				group = nil
+			}
+		case w == "|":
+			least, most = min(least, l), max(most, m)
+			l, m = 0, 0
+		case strings.Contains(w, "…") || w == "OPTIONS":
+			l, m = l+1, manyArgs
+		default:
+			l, m = l+1, min(m+1, manyArgs)
+		}
+	}
+	return min(least, l), max(most, m)
+}
+
+// argCount is n arguments in words: "no arguments", "one argument", "2
+// arguments".
+func argCount(n int) string {
+	if n == 0 {
+		return "no arguments"
+	}
+	return words.Plural(n, "one argument", "arguments")
+}
+
 // parseFlags parses args, flags and words in any order, and returns the
 // words. An error was already written to stderr, in the voice of the
 // other errors ("mia: unknown flag --bogus"), with the usage.

@@ -29,8 +29,7 @@ func runReplay(ctx context.Context, c *Call) int {
 	var cast bool
 	c.Args, cast = stripFlag(c.Args, "--cast")
 	if cast && c.JSON {
-		fmt.Fprintln(c.Stderr, "mia: --cast and --json are two answers: choose one")
-		return c.Usage()
+		return c.usageSaying(c.cmd.usage(), "--cast and --json are two answers: choose one")
 	}
 	if cast && c.cfg.Cast == nil {
 		return c.Refuse("recordings are not available on this server")
