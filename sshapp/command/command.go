@@ -320,9 +320,7 @@ func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", words.Echo(args[0]))
-		r.writeHelp(s.Stderr(), s)
-		return ExitUsage
+		return noCommand(s, args[0])
 	}
 	c := &Call{
 		Args: args[1:], Person: p, Key: s.Key(), Admin: r.cfg.IsAdmin(s.Key()),
@@ -343,6 +341,13 @@ func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	ctx, cancel := context.WithTimeout(s.Context(), CommandTimeout)
 	defer cancel()
 	return cmd.Run(ctx, c)
+}
+
+// noCommand answers a command the server does not have, a usage error:
+// one line, and the command that lists them (not the list itself).
+func noCommand(s Session, name string) int {
+	fmt.Fprintf(s.Stderr(), "mia: unknown command %q; the list of commands:  %s\n", words.Echo(name), strings.TrimSpace(s.Hint("")+" help"))
+	return ExitUsage
 }
 
 // errPanicked answers a command that panicked.

@@ -75,3 +75,18 @@ func TestArity(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownCommandIsOneLine: a command the server does not have is one
+// line and the command that lists them, not the whole help; exit 2.
+func TestUnknownCommandIsOneLine(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ann := h.person("ann")
+	for _, words := range [][]string{{"frobnicate"}, {"help", "frobnicate"}} {
+		r := h.run(ann, words...)
+		want := `mia: unknown command "frobnicate"; the list of commands:  ssh -p 23234 mia.test help` + "\n"
+		if r.code != ExitUsage || r.stderr != want || r.stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit %d, %q", words, r.code, r.stderr, r.stdout, ExitUsage, want)
+		}
+	}
+}
