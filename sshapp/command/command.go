@@ -67,6 +67,14 @@ type Command struct {
 	Run func(ctx context.Context, c *Call) int
 }
 
+// argsOf is a usage line's words after the command's name, but --json
+// (which Command.JSON adds): the Args of a command whose usage, with its
+// flags, is written once.
+func argsOf(usage string) string {
+	_, args, _ := strings.Cut(usage, " ")
+	return strings.TrimSuffix(args, " [--json]")
+}
+
 func (cmd *Command) usage() string {
 	u := cmd.Name
 	if cmd.Args != "" {
@@ -374,7 +382,11 @@ func (r *Router) writeHelp(w io.Writer, s Session) {
 	fmt.Fprintf(w, "Commands:  %s COMMAND [ARGS]\n\n", s.Hint(""))
 	for _, name := range r.order {
 		cmd := r.byName[name]
-		writeColumns(w, "  "+cmd.usage(), cmd.Summary, helpColumn)
+		lines := usageLines(" ", cmd.usage()) // "  USAGE", its next lines indented
+		for _, l := range lines[:len(lines)-1] {
+			fmt.Fprintln(w, l)
+		}
+		writeColumns(w, lines[len(lines)-1], cmd.Summary, helpColumn)
 	}
 	fmt.Fprintf(w, "\nExit status: 0 done, 1 refused (reason on stderr), 2 usage error.\n")
 	fmt.Fprintf(w, "More on one command:  %s\n", s.Hint("")+" help COMMAND")

@@ -35,10 +35,10 @@ var eventUsages = []string{usageEventCreate, usageEventShow, usageEventStart, us
 	usageEventJoin, usageEventLeave, usageEventInvite, usageEventLink}
 
 // eventCommand is `event create|start|stop|close|join|leave|invite|link
-// NAME`, and `event NAME`: the standings.
+// NAME`, and `event [show] NAME`: the standings.
 var eventCommand = Command{
 	Name:    "event",
-	Args:    "[create|start|stop|close|join|leave|invite|link] NAME [OPTIONS]",
+	Args:    "[show|create|start|stop|close|join|leave|invite|link] NAME [OPTIONS]",
 	Summary: "an event's standings; makes, starts, stops, closes, joins or leaves one",
 	JSON:    true,
 	More:    eventHelp,

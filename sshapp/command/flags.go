@@ -78,6 +78,15 @@ func writeColumns(w io.Writer, left, right string, col int) {
 // writeUsage writes "usage: HINT USAGE", broken between its words to fit
 // HelpWidth; a bracketed group ("[--lives N]") is never broken.
 func writeUsage(w io.Writer, hint, usage string) {
+	for _, l := range usageLines(strings.TrimSpace("usage: "+hint), usage) { // within the plain mode, no hint
+		fmt.Fprintln(w, l)
+	}
+}
+
+// usageLines is lead, then usage, broken between its words into lines of
+// HelpWidth, the next ones indented; a bracketed group ("[--lives N]")
+// is never broken.
+func usageLines(lead, usage string) []string {
 	var groups []string
 	depth := 0
 	for _, word := range strings.Fields(usage) {
@@ -88,16 +97,20 @@ func writeUsage(w io.Writer, hint, usage string) {
 		}
 		depth += strings.Count(word, "[") - strings.Count(word, "]")
 	}
-	line := strings.TrimSpace("usage: " + hint) // within the plain mode, no hint
-
+	var lines []string
+	line := lead
 	for _, g := range groups {
 		if len([]rune(line))+1+len([]rune(g)) > HelpWidth {
-			fmt.Fprintln(w, line)
+			lines = append(lines, line)
 			line = "   "
 		}
-		line += " " + g
+		if line == "" {
+			line = g
+		} else {
+			line += " " + g
+		}
 	}
-	fmt.Fprintln(w, line)
+	return append(lines, line)
 }
 
 // wrongWords says what is wrong with args, the words given to the command

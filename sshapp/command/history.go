@@ -25,7 +25,7 @@ const MaxHistoryLimit = 200
 // historyCommand is `history`.
 var historyCommand = Command{
 	Name:    "history",
-	Args:    "[--table T] [--player P] [--limit N] [--before GAME]",
+	Args:    argsOf(usageHistory),
 	Summary: "finished (and abandoned) games you may see, newest first (--before pages on)",
 	JSON:    true,
 	Run:     runHistory,

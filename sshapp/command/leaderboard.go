@@ -17,7 +17,7 @@ const usageLeaderboard = "leaderboard [--table T] [--season S | --all-time] [--p
 // leaderboardCommand is `leaderboard`.
 var leaderboardCommand = Command{
 	Name:    "leaderboard",
-	Args:    "[--table T] [--season S] [--people|--bots] [--limit N]",
+	Args:    argsOf(usageLeaderboard),
 	Summary: "players ranked by rating, this season or any, overall or at a table; people or bots",
 	JSON:    true,
 	Run:     runLeaderboard,

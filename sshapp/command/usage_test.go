@@ -90,3 +90,34 @@ func TestUnknownCommandIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLinesNameEveryFlag: help's line of a command names every flag
+// the command takes (its -h lists them), as PROTOCOL.md §1 does.
+func TestHelpLinesNameEveryFlag(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	ann := h.person("ann")
+	for _, name := range h.r.order {
+		cmd := h.r.byName[name]
+		if strings.Contains(cmd.Args, "OPTIONS") {
+			continue // table and event: help NAME lists them
+		}
+		r := h.run(ann, name, "-h")
+		for _, l := range strings.Split(r.stderr, "\n") {
+			if f := strings.Fields(l); strings.HasPrefix(l, "  --") && !strings.Contains(cmd.usage(), f[0]) {
+				t.Errorf("help's line %q lacks %s, which %s -h lists", cmd.usage(), f[0], name)
+			}
+		}
+	}
+	help := h.run(ann, "help").stdout
+	for _, want := range []string{
+		"history [--table T | --event E] [--player P] [--limit N] [--before GAME]",
+		"leaderboard [--table T] [--season S | --all-time] [--people | --bots] [--limit N]",
+		"stats [PLAYER] [--table T] [--season S | --all-time]",
+		"event [show|create|",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+}
