@@ -267,7 +267,11 @@ func (d *door) line(l line) {
 		d.quit = true
 		return
 	case l.tooLong > 0:
-		d.say(fmt.Sprintf("That line is %d characters long; the most this takes is %d. Nothing was done.", l.tooLong, MaxLine))
+		long := fmt.Sprintf("%d characters long", l.tooLong)
+		if l.atLeast {
+			long = fmt.Sprintf("at least %d characters long", l.tooLong)
+		}
+		d.say(fmt.Sprintf("That line is %s; the most this takes is %d. Nothing was done.", long, MaxLine))
 		return
 	}
 	text := strings.TrimSpace(l.text)

@@ -104,6 +104,10 @@ func TestEveryWord(t *testing.T) {
 		{"remove bot", "No built-in bot is seated here."},
 		{"more", "There is no more to say."},
 		{strings.Repeat("x", MaxLine+1), "That line is 1025 characters long; the most this takes is 1024. Nothing was done."},
+		{strings.Repeat("é", MaxLine+1), "That line is 1025 characters long; the most this takes is 1024. Nothing was done."},
+		// The line editor keeps 4096 characters of a line: the rest is
+		// not known.
+		{strings.Repeat("x", 5000), "That line is at least 4096 characters long; the most this takes is 1024. Nothing was done."},
 	} {
 		d.send(c.line)
 		d.next(c.want)
