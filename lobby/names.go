@@ -75,10 +75,10 @@ func (e *NameError) Error() string {
 	case e.Table:
 		what = "a table name"
 	}
-	shown := words.Clean(e.Name, 40)
+	shown := words.Echo(e.Name)
 	switch e.Rule {
 	case ErrNameLong:
-		return fmt.Sprintf("%s is %d characters long: %s has at most %d", shown, len(e.Name), what, e.Max)
+		return fmt.Sprintf("%s is %d characters long: %s has at most %d", shown, utf8.RuneCountInString(e.Name), what, e.Max)
 	case ErrNameDash:
 		return fmt.Sprintf("%s may not begin with - (it would read as a flag)", what)
 	case ErrNameNoLetter:
@@ -326,7 +326,7 @@ type LookalikeError struct {
 }
 
 func (e *LookalikeError) Error() string {
-	return fmt.Sprintf("%s looks like %s, which is taken; choose another", words.Clean(e.Name, 40), words.Clean(e.Taken, 40))
+	return fmt.Sprintf("%s looks like %s, which is taken; choose another", words.Echo(e.Name), words.Echo(e.Taken))
 }
 
 // Kind is Refused.

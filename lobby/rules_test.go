@@ -123,6 +123,12 @@ func TestCheckName(t *testing.T) {
 			t.Errorf("CheckNameUpTo(%q, %d) = %v, want %v saying %q", c.name, c.max, err, c.want, c.says)
 		}
 	}
+	// The length is told in characters, and the name repeated as every
+	// error repeats a value (words.Echo).
+	long := &NameError{Rule: ErrNameLong, Name: strings.Repeat("é", 40), Max: MaxNameLen}
+	if want := strings.Repeat("é", 32) + "… is 40 characters long: a name has at most 16"; long.Error() != want {
+		t.Errorf("a long name: %q, want %q", long.Error(), want)
+	}
 	var ne *NameError
 	if err := CheckTableName("a table"); !errors.As(err, &ne) || !ne.Table || err.Error() != "a table name is 1 to 16 of the characters A-Z a-z 0-9 _ . -" {
 		t.Errorf("a table's name: %v", err)

@@ -50,7 +50,7 @@ func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
 		case errors.Is(err, ErrBadName):
 			return UDPBan{}, true, Errorf(Refused, "%w: %w", ErrBadUDPBan, err)
 		case err != nil:
-			return UDPBan{}, true, Errorf(Refused, "%w: %s is reserved, no Mäxchen bot may register it", ErrBadUDPBan, words.Clean(name, 40))
+			return UDPBan{}, true, Errorf(Refused, "%w: %s is reserved, no Mäxchen bot may register it", ErrBadUDPBan, words.Echo(name))
 		}
 		return UDPBan{Name: name}, true, nil
 	}
@@ -61,13 +61,13 @@ func ParseUDPBan(s string) (b UDPBan, ok bool, err error) {
 	if strings.Contains(a, "/") {
 		p, err := netip.ParsePrefix(a)
 		if err != nil || p.Addr().Is4In6() {
-			return UDPBan{}, true, Errorf(Refused, "%w: %q is not a network such as udp:203.0.113.0/24", ErrBadUDPBan, words.Clean(a, 64))
+			return UDPBan{}, true, Errorf(Refused, "%w: %q is not a network such as udp:203.0.113.0/24", ErrBadUDPBan, words.Echo(a))
 		}
 		return UDPBan{Net: p.Masked()}, true, nil
 	}
 	ip, err := netip.ParseAddr(a)
 	if err != nil || ip.Zone() != "" {
-		return UDPBan{}, true, Errorf(Refused, "%w: %q is not an address such as udp:203.0.113.7", ErrBadUDPBan, words.Clean(a, 64))
+		return UDPBan{}, true, Errorf(Refused, "%w: %q is not an address such as udp:203.0.113.7", ErrBadUDPBan, words.Echo(a))
 	}
 	ip = ip.Unmap()
 	return UDPBan{Net: netip.PrefixFrom(ip, ip.BitLen())}, true, nil

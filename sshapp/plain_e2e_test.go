@@ -263,8 +263,8 @@ func TestPlainSurvives(t *testing.T) {
 	// Back again, from another connection: where the game is, once.
 	again := openPlain(t, e.connect(t, e.key(t, "alice")), nil, "play")
 	again.next(t, "You are back at held, in your game")
-	again.line(t, "1") // the first choice, whatever the bot left: the game goes on
-	again.next(t, "You ")
+	again.line(t, "1")                         // the first choice, whatever the bot left: the game goes on
+	again.nextOf(t, "You ", "Your turn: you ") // the move told, or the roll that asks for the next
 	if n := strings.Count(again.text(), "You are back at"); n != 1 {
 		t.Errorf("where the game is was said %d times", n)
 	}

@@ -34,10 +34,21 @@ func (n Narrator) Aloud(evs []engine.Event, i int) string {
 		return Sentence(n.Heading(evs[i]))
 	}
 	s := Sentence(n.Line(evs, i))
-	if rest, ok := strings.CutPrefix(s, "you"); ok {
+	if rest, ok := cutYou(s, "you"); ok {
 		s = "You" + rest
 	}
 	return s
+}
+
+// cutYou is s without the word you (spelled as you) it begins with: the
+// viewer, not a name that begins so ("young", "you.r"); ok is false when
+// s does not begin with it.
+func cutYou(s, you string) (rest string, ok bool) {
+	rest, ok = strings.CutPrefix(s, you)
+	if ok && (rest == "" || rest[0] == ' ' || rest[0] == '\'') {
+		return rest, true
+	}
+	return s, false
 }
 
 // YourTurn is said when the viewer is to act: before the sentence of the
@@ -47,6 +58,9 @@ func (n Narrator) Aloud(evs []engine.Event, i int) string {
 // bob.").
 func (n Narrator) YourTurn(event string, v engine.View) string {
 	if event != "" {
+		if rest, ok := cutYou(event, "You"); ok { // the sentence goes on after a colon
+			event = "you" + rest
+		}
 		return "Your turn: " + event
 	}
 	return "Your turn. " + Sentence(n.ClaimWords(v.Claim, v.Claimant).String())

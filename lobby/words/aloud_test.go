@@ -25,6 +25,11 @@ func TestAloud(t *testing.T) {
 			t.Errorf("Aloud(%d) = %q, want %q", i, got, w)
 		}
 	}
+	// A name that begins with you is a name, as it is.
+	young := Narrator{Names: []string{"alice", "young"}, You: 0, Ranking: engine.Classic, Turn: 1}
+	if got := young.Aloud(evs, 3); got != "young rolled without looking." {
+		t.Errorf("Aloud of young's roll = %q", got)
+	}
 }
 
 // TestSaidAloud: the sentences around the events.
@@ -33,6 +38,8 @@ func TestSaidAloud(t *testing.T) {
 	v := engine.View{Round: 3, Turn: 1, Phase: engine.PhaseRespond, Claim: 63, Claimant: 0}
 	for _, c := range []struct{ got, want string }{
 		{n.YourTurn("alice announced 9 pips to you.", v), "Your turn: alice announced 9 pips to you."},
+		{n.YourTurn("You rolled 62.", v), "Your turn: you rolled 62."},
+		{n.YourTurn("Youri passed 62 to you.", v), "Your turn: Youri passed 62 to you."},
 		{n.YourTurn("", v), "Your turn. Claim: 9 pips by alice."},
 		{TimeLeft(10 * time.Second), "10 seconds left."},
 		{TimeLeft(1200 * time.Millisecond), "1 second left."},

@@ -45,6 +45,26 @@ func Clean(s string, max int) string {
 	return b.String()
 }
 
+// EchoRunes is the most of a value a person gave that an error repeats
+// (PROTOCOL.md §1).
+const EchoRunes = 32
+
+// Echo is what an error repeats of a value a person gave (a name, a
+// flag's value, a word where none is taken): at most its first EchoRunes
+// characters, with "…" where it is cut, cleaned as Clean cleans. It reads
+// no more of v than it shows. Every error that repeats a person's value
+// repeats it through Echo.
+func Echo(v string) string {
+	n := 0
+	for i := range v {
+		if n == EchoRunes {
+			return Clean(v[:i], EchoRunes) + "…"
+		}
+		n++
+	}
+	return Clean(v, EchoRunes)
+}
+
 // Plural is a count in words: one when n is 1 ("a life", "1 game"),
 // otherwise n and many ("3 lives", "0 games"). It is the one plural of
 // every count the server writes.

@@ -67,3 +67,19 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestEcho(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"bogus", "bogus"},
+		{strings.Repeat("é", EchoRunes), strings.Repeat("é", EchoRunes)},
+		{strings.Repeat("é", EchoRunes+1), strings.Repeat("é", EchoRunes) + "…"},
+		{"a\x1b[31mred\x1b[0m\u202eb", "aredb"},
+	}
+	for _, tt := range tests {
+		if got := Echo(tt.in); got != tt.want {
+			t.Errorf("Echo(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

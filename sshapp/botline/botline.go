@@ -195,7 +195,7 @@ var errNoWaitingTable = lobby.NewError(lobby.NotFound, "no public table is waiti
 // is "no such table" (lobby.TableFor), word for word as a name no table
 // has.
 func (bs *botSession) sit(ctx context.Context, name string) (*lobby.Table, *lobby.Subscription, int, error) {
-	asked := words.Clean(name, lobby.MaxNameLen)
+	asked := words.Echo(name)
 	t, err := bs.cfg.Lobby.TableFor(bs.me.Viewer(), name)
 	if err != nil {
 		return nil, nil, 0, atTable(asked, err)

@@ -101,7 +101,7 @@ func (bs *botSession) enter(ctx context.Context, name string) (*events.Attendanc
 	}
 	cctx, cancel := context.WithTimeout(ctx, botCallTimeout)
 	defer cancel()
-	asked := words.Clean(name, lobby.MaxNameLen)
+	asked := words.Echo(name)
 	e, err := bs.cfg.Events.For(bs.me.Viewer(), name)
 	if err != nil {
 		return nil, lobby.Reword(err, "event %s: %s", asked, lobby.Shown(err))

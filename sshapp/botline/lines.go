@@ -74,7 +74,7 @@ func parseBotLine(line []byte) (botAnswer, error) {
 		a.Action = engine.Action{Kind: engine.Claim}
 		want = 3
 	default:
-		return botAnswer{}, lobby.Reword(errBotWord, "unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", words.Clean(word, 24))
+		return botAnswer{}, lobby.Reword(errBotWord, "unknown word %q: a bot answers ROLL, SEE, PASS, GIVE UP or ANNOUNCE", words.Echo(word))
 	}
 	if len(f) != want {
 		return botAnswer{}, lobby.Errorf(lobby.Refused, "%w: %s", errBotBadField, botUsage(word))

@@ -62,13 +62,13 @@ func runBan(ctx context.Context, c *Call) int {
 	arg := c.Args[0]
 	if ident.IsKey(arg) && !ident.WellFormedKey(arg) {
 		return c.Refuse("%s is not a key's fingerprint: that is SHA256: and 43 characters, as ssh-keygen -lf KEYFILE prints it",
-			words.Clean(arg, 80))
+			words.Echo(arg))
 	}
 	w, err := c.cfg.findPlayer(ctx, arg)
 	if errors.Is(err, errNoPlayer) && lobby.IsBotName(arg) {
 		// Never seated yet, the bot is found by no name: its name says it.
 		return c.Refuse("%s is the name of a built-in bot, one of the server's own players: built-in bots cannot be banned",
-			words.Clean(arg, lobby.MaxNameLen))
+			words.Echo(arg))
 	}
 	w, ok := c.found(w, err)
 	if !ok {

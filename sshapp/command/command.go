@@ -28,6 +28,7 @@ import (
 	"github.com/mia-game/mia/engine/rating"
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/events"
+	"github.com/mia-game/mia/lobby/words"
 	"github.com/mia-game/mia/sshapp/botline"
 	"github.com/mia-game/mia/sshapp/verdict"
 	"github.com/mia-game/mia/store"
@@ -64,6 +65,14 @@ type Command struct {
 	// c.Stdout; refusals go through c.Refuse and usage errors through
 	// c.Usage.
 	Run func(ctx context.Context, c *Call) int
+}
+
+// argsOf is a usage line's words after the command's name, but --json
+// (which Command.JSON adds): the Args of a command whose usage, with its
+// flags, is written once.
+func argsOf(usage string) string {
+	_, args, _ := strings.Cut(usage, " ")
+	return strings.TrimSuffix(args, " [--json]")
 }
 
 func (cmd *Command) usage() string {
@@ -279,15 +288,17 @@ func (c *Call) fail(what string, err error) int {
 	return c.Refuse("%s", lobby.Shown(err))
 }
 
-// Usage writes the command's usage to stderr and returns ExitUsage.
+// Usage writes what is wrong with the command's words (wrongWords), then
+// its usage, to stderr and returns ExitUsage.
 func (c *Call) Usage() int {
-	for _, a := range c.Args {
-		if len(a) > 1 && strings.HasPrefix(a, "-") && a != "--" {
-			fmt.Fprintf(c.Stderr, "mia: unknown flag --%s\n", echo(strings.TrimLeft(a, "-")))
-			break
-		}
-	}
-	writeUsage(c.Stderr, c.Session.Hint(""), c.cmd.usage())
+	return c.usageSaying(c.cmd.usage(), wrongWords(c.cmd.Name, c.cmd.Args, c.Args))
+}
+
+// usageSaying is every usage error's voice (PROTOCOL.md §1): "mia: WHAT"
+// on stderr, then the usage; it returns ExitUsage.
+func (c *Call) usageSaying(usage, what string) int {
+	fmt.Fprintln(c.Stderr, "mia: "+what)
+	writeUsage(c.Stderr, c.Session.Hint(""), usage)
 	return ExitUsage
 }
 
@@ -317,9 +328,7 @@ func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	p := s.Person()
 	cmd := r.byName[args[0]]
 	if cmd == nil {
-		fmt.Fprintf(s.Stderr(), "mia: unknown command %q\n\n", echo(args[0]))
-		r.writeHelp(s.Stderr(), s)
-		return ExitUsage
+		return noCommand(s, args[0])
 	}
 	c := &Call{
 		Args: args[1:], Person: p, Key: s.Key(), Admin: r.cfg.IsAdmin(s.Key()),
@@ -340,6 +349,13 @@ func (r *Router) run(s Session, args []string, plain bool) (code int) {
 	ctx, cancel := context.WithTimeout(s.Context(), CommandTimeout)
 	defer cancel()
 	return cmd.Run(ctx, c)
+}
+
+// noCommand answers a command the server does not have, a usage error:
+// one line, and the command that lists them (not the list itself).
+func noCommand(s Session, name string) int {
+	fmt.Fprintf(s.Stderr(), "mia: unknown command %q; the list of commands:  %s\n", words.Echo(name), strings.TrimSpace(s.Hint("")+" help"))
+	return ExitUsage
 }
 
 // errPanicked answers a command that panicked.
@@ -366,7 +382,11 @@ func (r *Router) writeHelp(w io.Writer, s Session) {
 	fmt.Fprintf(w, "Commands:  %s COMMAND [ARGS]\n\n", s.Hint(""))
 	for _, name := range r.order {
 		cmd := r.byName[name]
-		writeColumns(w, "  "+cmd.usage(), cmd.Summary, helpColumn)
+		lines := usageLines(" ", cmd.usage()) // "  USAGE", its next lines indented
+		for _, l := range lines[:len(lines)-1] {
+			fmt.Fprintln(w, l)
+		}
+		writeColumns(w, lines[len(lines)-1], cmd.Summary, helpColumn)
 	}
 	fmt.Fprintf(w, "\nExit status: 0 done, 1 refused (reason on stderr), 2 usage error.\n")
 	fmt.Fprintf(w, "More on one command:  %s\n", s.Hint("")+" help COMMAND")

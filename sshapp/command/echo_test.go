@@ -3,11 +3,13 @@ package command
 import (
 	"strings"
 	"testing"
+
+	"github.com/mia-game/mia/lobby/words"
 )
 
 // TestErrorsEchoAShortPrefix: whatever flag, word or command a value of
-// 3,000 characters is given to, the error repeats at most echoRunes of
-// it (echo).
+// 3,000 characters is given to, the error repeats at most words.EchoRunes of
+// it (words.Echo).
 func TestErrorsEchoAShortPrefix(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -38,6 +40,15 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		{"stats", v},
 		{"table", "create", "x", v},
 		{"table", "create", "x", "--bot-level", v},
+		{"name", v},
+		{"join", v, "code"},
+		{"replay", v},
+		{"verify", v},
+		{"table", "close", v},
+		{"table", "create", v},
+		{"event", "show", v},
+		{"bot", v},
+		{"ban", v},
 		{"table", "create", "x", "--bots", v},
 		{"table", "create", "x", "--private=" + v},
 		{"table", "rules", "club", "--pass=" + v},
@@ -46,44 +57,36 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		"mia-reveal", "next-opener", "end", "turn-seconds"} {
 		lines = append(lines, []string{"table", "create", "x", "--" + flag, v}, []string{"table", "rules", "club", "--" + flag, v})
 	}
-	for _, words := range lines {
-		r := h.run(ann, words...)
+	for _, line := range lines {
+		r := h.run(ann, line...)
 		said := r.stdout + r.stderr
-		shown := strings.Join(words, " ")[:40]
+		shown := strings.Join(line, " ")[:40]
 		switch {
 		case r.code == ExitOK:
 			t.Errorf("%s…: taken", shown)
-		case strings.Contains(said, strings.Repeat("q", echoRunes+1)):
-			t.Errorf("%s…: the answer repeats more than %d characters of the value:\n%.300s", shown, echoRunes, said)
+		case strings.Contains(said, strings.Repeat("q", words.EchoRunes+1)):
+			t.Errorf("%s…: the answer repeats more than %d characters of the value:\n%.300s", shown, words.EchoRunes, said)
 		}
 	}
 	// As the refusals read: the value's start, cut.
 	r := h.run(ann, "table", "create", "x", "--preset", v)
-	if want := `option preset: "` + strings.Repeat("q", echoRunes) + `…" is not one of classic, maexchen`; !strings.Contains(r.stderr, want) {
+	if want := `option preset: "` + strings.Repeat("q", words.EchoRunes) + `…" is not one of classic, maexchen`; !strings.Contains(r.stderr, want) {
 		t.Errorf("--preset: %q, want %q", r.stderr, want)
 	}
 	r = h.run(ann, "table", "create", "x", "--lives", v)
-	if want := `invalid value "` + strings.Repeat("q", echoRunes) + `…" for --lives: not a number`; !strings.Contains(r.stderr, want) {
+	if want := `invalid value "` + strings.Repeat("q", words.EchoRunes) + `…" for --lives: not a number`; !strings.Contains(r.stderr, want) {
 		t.Errorf("--lives: %q, want %q", r.stderr, want)
+	}
+	r = h.run(ann, "name", v)
+	if want := "mia: " + strings.Repeat("q", words.EchoRunes) + "… is 3000 characters long"; !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("name: %q, want %q", r.stderr, want)
+	}
+	r = h.run(ann, "table", "close", v)
+	if want := "mia: no such table: " + strings.Repeat("q", words.EchoRunes) + "…\n"; r.stderr != want {
+		t.Errorf("table close: %q, want %q", r.stderr, want)
 	}
 	r = h.run(ann, "table", "create", "x", "--bot-level", "genius")
 	if want := `invalid value "genius" for --bot-level: one of easy, normal, hard`; !strings.Contains(r.stderr, want) {
 		t.Errorf("--bot-level: %q, want %q", r.stderr, want)
-	}
-}
-
-func TestEcho(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"bogus", "bogus"},
-		{strings.Repeat("é", echoRunes), strings.Repeat("é", echoRunes)},
-		{strings.Repeat("é", echoRunes+1), strings.Repeat("é", echoRunes) + "…"},
-		{"a\x1b[31mred\x1b[0m\u202eb", "aredb"},
-	}
-	for _, tt := range tests {
-		if got := echo(tt.in); got != tt.want {
-			t.Errorf("echo(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }

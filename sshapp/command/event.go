@@ -35,10 +35,10 @@ var eventUsages = []string{usageEventCreate, usageEventShow, usageEventStart, us
 	usageEventJoin, usageEventLeave, usageEventInvite, usageEventLink}
 
 // eventCommand is `event create|start|stop|close|join|leave|invite|link
-// NAME`, and `event NAME`: the standings.
+// NAME`, and `event [show] NAME`: the standings.
 var eventCommand = Command{
 	Name:    "event",
-	Args:    "[create|start|stop|close|join|leave|invite|link] NAME [OPTIONS]",
+	Args:    "[show|create|start|stop|close|join|leave|invite|link] NAME [OPTIONS]",
 	Summary: "an event's standings; makes, starts, stops, closes, joins or leaves one",
 	JSON:    true,
 	More:    eventHelp,
@@ -100,7 +100,7 @@ func runEvent(ctx context.Context, c *Call) int {
 // noEvent refuses an event's name: none, or none the caller may see, in
 // the words of events.ErrNoEvent.
 func (c *Call) noEvent(name string) int {
-	return c.Refuse("%v: %s", events.ErrNoEvent, words.Clean(name, lobby.MaxNameLen))
+	return c.Refuse("%v: %s", events.ErrNoEvent, words.Echo(name))
 }
 
 // openEvent finds an event not closed that the caller may see.
@@ -149,13 +149,13 @@ func parseStarts(v string, now time.Time) (time.Time, error) {
 	case strings.HasPrefix(v, "+"):
 		d, err := time.ParseDuration(v[1:])
 		if err != nil || d < 0 {
-			return time.Time{}, fmt.Errorf("--starts %s: now, +DURATION (+10m) or a time as 2026-11-28T20:00:00Z", echo(v))
+			return time.Time{}, fmt.Errorf("--starts %s: now, +DURATION (+10m) or a time as 2026-11-28T20:00:00Z", words.Echo(v))
 		}
 		return now.Add(d), nil
 	}
 	t, err := time.Parse(time.RFC3339, v)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("--starts %s: now, +DURATION (+10m) or a time as 2026-11-28T20:00:00Z", echo(v))
+		return time.Time{}, fmt.Errorf("--starts %s: now, +DURATION (+10m) or a time as 2026-11-28T20:00:00Z", words.Echo(v))
 	}
 	return t, nil
 }

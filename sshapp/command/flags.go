@@ -78,6 +78,15 @@ func writeColumns(w io.Writer, left, right string, col int) {
 // writeUsage writes "usage: HINT USAGE", broken between its words to fit
 // HelpWidth; a bracketed group ("[--lives N]") is never broken.
 func writeUsage(w io.Writer, hint, usage string) {
+	for _, l := range usageLines(strings.TrimSpace("usage: "+hint), usage) { // within the plain mode, no hint
+		fmt.Fprintln(w, l)
+	}
+}
+
+// usageLines is lead, then usage, broken between its words into lines of
+// HelpWidth, the next ones indented; a bracketed group ("[--lives N]")
+// is never broken.
+func usageLines(lead, usage string) []string {
 	var groups []string
 	depth := 0
 	for _, word := range strings.Fields(usage) {
@@ -88,16 +97,92 @@ func writeUsage(w io.Writer, hint, usage string) {
 		}
 		depth += strings.Count(word, "[") - strings.Count(word, "]")
 	}
-	line := strings.TrimSpace("usage: " + hint) // within the plain mode, no hint
-
+	var lines []string
+	line := lead
 	for _, g := range groups {
 		if len([]rune(line))+1+len([]rune(g)) > HelpWidth {
-			fmt.Fprintln(w, line)
+			lines = append(lines, line)
 			line = "   "
 		}
-		line += " " + g
+		if line == "" {
+			line = g
+		} else {
+			line += " " + g
+		}
 	}
-	fmt.Fprintln(w, line)
+	return append(lines, line)
+}
+
+// wrongWords says what is wrong with args, the words given to the command
+// name whose usage is spec ("NEW", "[TABLE | --event NAME]"): a flag the
+// usage does not name, more or fewer words than it takes, or else that it
+// does not take these words.
+func wrongWords(name, spec string, args []string) string {
+	known := map[string]bool{}
+	for _, w := range strings.FieldsFunc(spec, func(r rune) bool { return strings.ContainsRune(" |[]", r) }) {
+		if strings.HasPrefix(w, "--") {
+			known[w[2:]] = true
+		}
+	}
+	for _, a := range args {
+		if f, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); len(a) > 1 && a[0] == '-' && a != "--" && !known[f] {
+			return "unknown flag --" + words.Echo(strings.TrimLeft(a, "-"))
+		}
+	}
+	least, most := arity(spec)
+	n := len(args)
+	switch {
+	case least == most && n != least:
+		return fmt.Sprintf("%s takes %s, got %d", name, argCount(least), n)
+	case n > most:
+		return fmt.Sprintf("%s takes at most %s, got %d", name, argCount(most), n)
+	case n < least:
+		return fmt.Sprintf("%s takes at least %s, got %d", name, argCount(least), n)
+	}
+	return fmt.Sprintf("%s does not take %q", name, words.Echo(strings.Join(args, " ")))
+}
+
+// manyArgs stands for no limit to the words of a usage ("TEXT…").
+const manyArgs = 1 << 20
+
+// arity is how few and how many words a usage takes: a bracketed group
+// may be left out, " | " parts the choices, a word with "…" or OPTIONS
+// stands for any number.
+func arity(spec string) (least, most int) {
+	least = manyArgs
+	l, m, depth := 0, 0, 0
+	var group []string
+	for _, w := range strings.Fields(spec) {
+		open := depth == 0 && strings.HasPrefix(w, "[")
+		depth += strings.Count(w, "[") - strings.Count(w, "]")
+		switch {
+		case open || len(group) > 0:
+			group = append(group, w)
+			if depth == 0 {
+				g := strings.Join(group, " ")
+				_, gm := arity(g[1 : len(g)-1])
+				m = min(m+gm, manyArgs)
+				group = nil
+			}
+		case w == "|":
+			least, most = min(least, l), max(most, m)
+			l, m = 0, 0
+		case strings.Contains(w, "…") || w == "OPTIONS":
+			l, m = l+1, manyArgs
+		default:
+			l, m = l+1, min(m+1, manyArgs)
+		}
+	}
+	return min(least, l), max(most, m)
+}
+
+// argCount is n arguments in words: "no arguments", "one argument", "2
+// arguments".
+func argCount(n int) string {
+	if n == 0 {
+		return "no arguments"
+	}
+	return words.Plural(n, "one argument", "arguments")
 }
 
 // parseFlags parses args, flags and words in any order, and returns the
@@ -127,25 +212,6 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 		words = append(words, rest[0])
 		args = rest[1:]
 	}
-}
-
-// echoRunes is the most of a value a person gave that an error repeats.
-const echoRunes = 32
-
-// echo is what an error repeats of a value a person gave (a flag's value
-// or name, a word where none is taken): at most its first echoRunes
-// characters, with "…" where it is cut, cleaned of control characters and
-// escape sequences (lobby.Clean). It reads no more of v than it shows.
-// Every flag's error repeats its value through it.
-func echo(v string) string {
-	n := 0
-	for i := range v {
-		if n == echoRunes {
-			return words.Clean(v[:i], echoRunes) + "…"
-		}
-		n++
-	}
-	return words.Clean(v, echoRunes)
 }
 
 // FlagError is a command line the flag package refuses, worded as every
@@ -189,7 +255,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		}
 		name := strings.TrimPrefix(a[1:], "-")
 		if name == "" || name[0] == '-' || name[0] == '=' {
-			return &FlagError{say: "bad flag " + echo(a)}
+			return &FlagError{say: "bad flag " + words.Echo(a)}
 		}
 		name, _, hasValue := strings.Cut(name, "=")
 		f := fs.Lookup(name)
@@ -197,7 +263,7 @@ func checkFlags(fs *flag.FlagSet, args []string) error {
 		case f == nil && (name == "h" || name == "help"):
 			return nil // the flag package answers flag.ErrHelp
 		case f == nil:
-			return &FlagError{say: "unknown flag --" + echo(name)}
+			return &FlagError{say: "unknown flag --" + words.Echo(name)}
 		case hasValue || isBool(f.Value):
 		case i+1 < len(args):
 			i++ // the value
@@ -225,7 +291,7 @@ type watched struct {
 func (w *watched) Set(v string) error {
 	err := w.Value.Set(v)
 	if err != nil && *w.bad == nil {
-		*w.bad = &FlagError{say: "invalid value " + strconv.Quote(echo(v)) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
+		*w.bad = &FlagError{say: "invalid value " + strconv.Quote(words.Echo(v)) + " for --" + w.name + ": " + whyNot(w.Value, v, err)}
 	}
 	return err
 }
@@ -361,12 +427,12 @@ var errPassFlags = errors.New("--pass and --no-pass contradict each other")
 func (r *rulesFlags) rules() (engine.Options, int, error) {
 	set := map[string]bool{}
 	r.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	// The engine repeats a value it refuses: one longer than echoRunes is
-	// cut to what an error repeats first (echo). No choice is that long,
+	// The engine repeats a value it refuses: one longer than words.EchoRunes is
+	// cut to what an error repeats first (words.Echo). No choice is that long,
 	// and a value cut ends in "…": it is refused all the same.
 	word := func(v string) string {
-		if utf8.RuneCountInString(v) > echoRunes {
-			return echo(v)
+		if utf8.RuneCountInString(v) > words.EchoRunes {
+			return words.Echo(v)
 		}
 		return v
 	}

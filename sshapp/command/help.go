@@ -20,9 +20,7 @@ func runHelp(_ context.Context, c *Call) int {
 		}
 		cmd := c.r.byName[c.Args[0]]
 		if cmd == nil {
-			// a usage error, as an unknown command is (Router.Run)
-			fmt.Fprintf(c.Stderr, "mia: no command %q; run help for the list\n", echo(c.Args[0]))
-			return ExitUsage
+			return noCommand(c.Session, c.Args[0])
 		}
 		writeUsage(c.Stdout, c.Session.Hint(""), cmd.usage())
 		for _, l := range words.Wrap(cmd.Summary, HelpWidth-2) {

@@ -25,7 +25,7 @@ const MaxHistoryLimit = 200
 // historyCommand is `history`.
 var historyCommand = Command{
 	Name:    "history",
-	Args:    "[--table T] [--player P] [--limit N] [--before GAME]",
+	Args:    argsOf(usageHistory),
 	Summary: "finished (and abandoned) games you may see, newest first (--before pages on)",
 	JSON:    true,
 	Run:     runHistory,
@@ -70,7 +70,7 @@ func runHistory(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", echo(rest[0]))
+		return c.usageError(fs, "unexpected %q", words.Echo(rest[0]))
 	}
 	if *limit < 1 || *limit > MaxHistoryLimit {
 		return c.usageError(fs, "--limit is 1 to %d", MaxHistoryLimit)

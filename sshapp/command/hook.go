@@ -110,7 +110,7 @@ func runTableHook(ctx context.Context, c *Call, args []string) int {
 	}
 	f, err := alerts.ParseFormat(*format)
 	if err != nil {
-		return c.usageError(fs, "--format %s: %v", echo(*format), err)
+		return c.usageError(fs, "--format %s: %v", words.Echo(*format), err)
 	}
 	if !c.needAlerts() {
 		return ExitRefused

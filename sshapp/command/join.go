@@ -36,7 +36,7 @@ func runJoin(ctx context.Context, c *Call) int {
 	// An unknown table and a wrong code get the same answer (Lobby.Redeem),
 	// so that nobody learns the names of private tables by guessing.
 	refuse := func() int {
-		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", words.Clean(name, lobby.MaxNameLen))
+		return c.Refuse("no private table %s takes that invite code (unknown, used or expired)", words.Echo(name))
 	}
 	t, err := c.cfg.Lobby.Redeem(ctx, c.lobbyPlayer(), name, code)
 	switch {

@@ -92,14 +92,8 @@ func runKeys(ctx context.Context, c *Call) int {
 		sub, args = args[0], args[1:]
 	}
 	usage := func(u string) int {
-		for _, a := range args {
-			if strings.HasPrefix(a, "-") {
-				fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", echo(a))
-				break
-			}
-		}
-		writeUsage(c.Stderr, c.Session.Hint(""), u)
-		return ExitUsage
+		spec := strings.TrimSuffix(strings.TrimPrefix(u, "keys "+sub), " [--json]")
+		return c.usageSaying(u, wrongWords("keys "+sub, spec, args))
 	}
 	switch sub {
 	case "":
@@ -121,9 +115,9 @@ func runKeys(ctx context.Context, c *Call) int {
 		return removeKey(ctx, c, args[0])
 	}
 	if strings.HasPrefix(sub, "-") {
-		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", echo(sub))
+		fmt.Fprintf(c.Stderr, "mia: unknown flag %s\n", words.Echo(sub))
 	} else {
-		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", echo(sub))
+		fmt.Fprintf(c.Stderr, "mia: no keys command %q\n", words.Echo(sub))
 	}
 	for _, u := range keysUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)

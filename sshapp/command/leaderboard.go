@@ -17,7 +17,7 @@ const usageLeaderboard = "leaderboard [--table T] [--season S | --all-time] [--p
 // leaderboardCommand is `leaderboard`.
 var leaderboardCommand = Command{
 	Name:    "leaderboard",
-	Args:    "[--table T] [--season S] [--people|--bots] [--limit N]",
+	Args:    argsOf(usageLeaderboard),
 	Summary: "players ranked by rating, this season or any, overall or at a table; people or bots",
 	JSON:    true,
 	Run:     runLeaderboard,
@@ -42,7 +42,7 @@ func runLeaderboard(ctx context.Context, c *Call) int {
 		return ExitUsage
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", echo(rest[0]))
+		return c.usageError(fs, "unexpected %q", words.Echo(rest[0]))
 	}
 	if *limit < 1 || *limit > 1000 {
 		return c.usageError(fs, "--limit is 1 to 1000")

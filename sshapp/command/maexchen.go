@@ -68,7 +68,7 @@ func runMaexchen(ctx context.Context, c *Call) int {
 	n, err := names.FreeUDPName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return c.Refuse("no address holds the name %s, nor one that looks like it", words.Clean(name, 40))
+		return c.Refuse("no address holds the name %s, nor one that looks like it", words.Echo(name))
 	case errors.Is(err, store.ErrRegistered):
 		return c.Refuse("the bot %s is registered now, from %s: its name is its own while it plays; ban it to drop it (%s)",
 			words.Clean(n.Name, 40), words.Clean(n.Addr, 60), c.Hint("ban "+ident.UDPBotPrefix+words.Clean(n.Name, 40)))

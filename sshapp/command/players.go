@@ -80,7 +80,7 @@ var errNoPlayer = lobby.NewError(lobby.NotFound, "no such player")
 
 // noPlayer is errNoPlayer for the argument arg.
 func noPlayer(arg string) error {
-	return lobby.Reword(errNoPlayer, "no player is called %s", echo(arg))
+	return lobby.Reword(errNoPlayer, "no player is called %s", words.Echo(arg))
 }
 
 // target is a PLAYER argument found: a person (of any kind), or a key.

@@ -109,7 +109,7 @@ func (f boardFlags) chosen(p rating.Period, now time.Time) (rating.Season, error
 // seasonError is the sentence of a season that does not parse.
 func seasonError(err error, arg string) string {
 	if errors.Is(err, rating.ErrSeason) {
-		return fmt.Sprintf("%q is not a season: %s", echo(arg), words.SeasonForms)
+		return fmt.Sprintf("%q is not a season: %s", words.Echo(arg), words.SeasonForms)
 	}
 	return err.Error()
 }

@@ -29,8 +29,7 @@ func runReplay(ctx context.Context, c *Call) int {
 	var cast bool
 	c.Args, cast = stripFlag(c.Args, "--cast")
 	if cast && c.JSON {
-		fmt.Fprintln(c.Stderr, "mia: --cast and --json are two answers: choose one")
-		return c.Usage()
+		return c.usageSaying(c.cmd.usage(), "--cast and --json are two answers: choose one")
 	}
 	if cast && c.cfg.Cast == nil {
 		return c.Refuse("recordings are not available on this server")
@@ -111,7 +110,7 @@ func (c *Call) finishedGame(ctx context.Context, verb string) (g store.Game, evs
 	g, evs, err := recs.ShownGame(ctx, id, c.shows())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return g, nil, c.Refuse("no game %s; list the games with:  %s", words.Clean(id, 24), c.Hint("history")), false
+		return g, nil, c.Refuse("no game %s; list the games with:  %s", words.Echo(id), c.Hint("history")), false
 	case err != nil:
 		return g, nil, c.fail("read the game", err), false
 	}

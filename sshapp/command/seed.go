@@ -44,7 +44,7 @@ func runSeed(ctx context.Context, c *Call) int {
 	}
 	words, none := stripFlag(c.Args[1:], "--none")
 	if none && len(words) > 0 {
-		return c.Usage()
+		return c.usageSaying(c.cmd.usage(), "--none and a TEXT do not go together")
 	}
 	t, _, ok := c.openTable(c.Args[0])
 	if !ok {

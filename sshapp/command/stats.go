@@ -31,7 +31,7 @@ const trendPoints = 30
 // statsCommand is `stats`.
 var statsCommand = Command{
 	Name:    "stats",
-	Args:    "[PLAYER] [--table T] [--season S | --all-time]",
+	Args:    argsOf(usageStats),
 	Summary: "games, wins, rating (μ, σ, this season, the trend), bluffs, caught bluffing, challenges, recent form",
 	JSON:    true,
 	Run:     runStats,

@@ -96,7 +96,7 @@ func runTable(ctx context.Context, c *Call) int {
 	case "watch":
 		return runTableWatch(ctx, c, args)
 	}
-	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", echo(sub))
+	fmt.Fprintf(c.Stderr, "mia: no table command %q\n", words.Echo(sub))
 	for _, u := range tableUsages {
 		writeUsage(c.Stderr, c.Session.Hint(""), u)
 	}
@@ -158,7 +158,7 @@ func (c *Call) openTable(name string) (*lobby.Table, lobby.TableInfo, bool) {
 // It is the one answer of every command to a table that is not there for
 // the caller, in the words of lobby.ErrNoTable.
 func (c *Call) noTable(name string) int {
-	return c.Refuse("%v: %s", lobby.ErrNoTable, words.Clean(name, lobby.MaxNameLen))
+	return c.Refuse("%v: %s", lobby.ErrNoTable, words.Echo(name))
 }
 
 func runTableCreate(ctx context.Context, c *Call, args []string) int {
@@ -415,7 +415,7 @@ func runTableRules(ctx context.Context, c *Call, args []string) int {
 			"open a coached table with:  %s", info.Name, c.Hint("table create NAME --coach"))
 	}
 	if len(rest) != 0 {
-		return c.usageError(fs, "unexpected %q", echo(rest[0]))
+		return c.usageError(fs, "unexpected %q", words.Echo(rest[0]))
 	}
 	rules, seats, err := rf.rules()
 	if err != nil {

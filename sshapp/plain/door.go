@@ -267,7 +267,11 @@ func (d *door) line(l line) {
 		d.quit = true
 		return
 	case l.tooLong > 0:
-		d.say(fmt.Sprintf("That line is %d characters long; the most this takes is %d. Nothing was done.", l.tooLong, MaxLine))
+		long := fmt.Sprintf("%d characters long", l.tooLong)
+		if l.atLeast {
+			long = fmt.Sprintf("at least %d characters long", l.tooLong)
+		}
+		d.say(fmt.Sprintf("That line is %s; the most this takes is %d. Nothing was done.", long, MaxLine))
 		return
 	}
 	text := strings.TrimSpace(l.text)
@@ -387,7 +391,7 @@ func (d *door) unknown(text string) {
 	default:
 		now = fmt.Sprintf("a number from 1 to %d, %s", n, now)
 	}
-	d.say(fmt.Sprintf("Not understood: %s. You may say %s, or help.", words.Clean(text, 40), now))
+	d.say(fmt.Sprintf("Not understood: %s. You may say %s, or help.", words.Echo(text), now))
 }
 
 // name takes the name typed by a key that is nobody's yet.

@@ -104,6 +104,10 @@ func TestEveryWord(t *testing.T) {
 		{"remove bot", "No built-in bot is seated here."},
 		{"more", "There is no more to say."},
 		{strings.Repeat("x", MaxLine+1), "That line is 1025 characters long; the most this takes is 1024. Nothing was done."},
+		{strings.Repeat("é", MaxLine+1), "That line is 1025 characters long; the most this takes is 1024. Nothing was done."},
+		// The line editor keeps 4096 characters of a line: the rest is
+		// not known.
+		{strings.Repeat("x", 5000), "That line is at least 4096 characters long; the most this takes is 1024. Nothing was done."},
 	} {
 		d.send(c.line)
 		d.next(c.want)
@@ -136,7 +140,7 @@ func TestEveryWord(t *testing.T) {
 	// The choices and the moves.
 	g.dice.Roll(4, 3)
 	d.send("1")
-	d.next("Your turn: You rolled 43. Choose: 1 announce 43, your dice, 2 announce another value.")
+	d.next("Your turn: you rolled 43. Choose: 1 announce 43, your dice, 2 announce another value.")
 	d.send("2")
 	d.next("The values you may announce, lowest first:\n1: 31, beaten 94% of the time.")
 	d.next("14 more lines: say more.")
@@ -180,7 +184,7 @@ func TestEveryWord(t *testing.T) {
 	d.next("Your turn: Round 4: you open.")
 	g.dice.Roll(5, 5)
 	d.send("blind")
-	d.next("You rolled without looking.")
+	d.next("Your turn: you rolled without looking.")
 	d.next("Choose: 1 announce another value.")
 	d.send("announce 55")
 	d.next("You announced 55 to bob.")
@@ -222,7 +226,7 @@ func TestClockThresholds(t *testing.T) {
 	d.next("10 seconds left.")
 	g.dice.Roll(6, 1)
 	d.send("roll")
-	d.next("Your turn: You rolled 61. 10 seconds left. Choose:")
+	d.next("Your turn: you rolled 61. 10 seconds left. Choose:")
 	d.send("announce 61")
 	d.next("You announced 61 to bob.")
 	g.e.clock.Advance(9 * time.Second)

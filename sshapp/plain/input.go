@@ -7,13 +7,19 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
 
-// MaxLine is the longest line the door reads, in bytes; a longer one is
-// answered with its length, and nothing else happens.
+// MaxLine is the longest line the door reads, in characters; a longer
+// one is answered with its length, and nothing else happens.
 const MaxLine = 1024
+
+// editorMax is the longest line the line editor (golang.org/x/term)
+// keeps: what is typed past it is dropped, so a line of this length may
+// have been longer.
+const editorMax = 4096
 
 // holdFor is how long lines wait while a line is half typed: what happens
 // meanwhile is said once it is sent (or cleared), or after this long
@@ -23,7 +29,8 @@ const holdFor = 5 * time.Second
 // line is one line typed, or the end of the input.
 type line struct {
 	text    string
-	tooLong int // the length of a line too long to read, else 0
+	tooLong int  // the length of a line too long to read, in characters, else 0
+	atLeast bool // tooLong is all that was kept of a line that may have been longer
 	end     bool
 }
 
@@ -88,28 +95,38 @@ func (in *input) termLine() line {
 	if err != nil && !errors.Is(err, term.ErrPasteIndicator) { // a pasted line is a line
 		return line{end: true}
 	}
-	if len(s) > MaxLine {
-		return line{tooLong: len(s)}
+	if n := utf8.RuneCountInString(s); n > MaxLine {
+		return line{tooLong: n, atLeast: n >= editorMax}
 	}
 	return line{text: s}
 }
 
 // rawNext reads the next line without a terminal, keeping at most
-// MaxLine bytes of it: a longer one is read to its end and dropped.
+// MaxLine characters of it: a longer one is read to its end, its
+// characters counted (an invalid byte is one), and dropped.
 func (in *input) rawNext() line {
-	long := 0
+	long, dropped := 0, false
 	for {
 		if i := bytes.IndexByte(in.pending, '\n'); i >= 0 {
-			l := in.pending[:i]
+			l := bytes.TrimSuffix(in.pending[:i], []byte("\r"))
 			in.pending = in.pending[i+1:]
-			if long > 0 || i > MaxLine {
-				return line{tooLong: long + i}
+			if n := long + utf8.RuneCount(l); dropped || n > MaxLine {
+				return line{tooLong: n}
 			}
-			return line{text: strings.TrimSuffix(string(l), "\r")}
+			return line{text: string(l)}
 		}
-		if len(in.pending) > MaxLine {
-			long += len(in.pending)
-			in.pending = in.pending[:0]
+		if len(in.pending) > utf8.UTFMax*MaxLine {
+			cut := len(in.pending) // a rune cut in two stays, to be counted whole
+			for k := 1; k < utf8.UTFMax && k <= len(in.pending); k++ {
+				if utf8.RuneStart(in.pending[len(in.pending)-k]) {
+					if !utf8.FullRune(in.pending[len(in.pending)-k:]) {
+						cut = len(in.pending) - k
+					}
+					break
+				}
+			}
+			long += utf8.RuneCount(in.pending[:cut])
+			in.pending, dropped = append(in.pending[:0], in.pending[cut:]...), true
 		}
 		n, err := in.raw.Read(in.chunk[:])
 		in.pending = append(in.pending, in.chunk[:n]...)

@@ -19,7 +19,8 @@ import (
 // uses (Lobby.Noticed), with one terminal bell (BEL) for each batch
 // unless they turned the bell off (Config.BellOff). go takes them to
 // the last notice's table (an invitation: joins it first). A notice of
-// the table open is not said: its events are.
+// the table open is not said: its events are; nor a game's at a table
+// of the event the door follows, which takes the person there itself.
 
 // bel is the terminal's bell: a control character that moves nothing.
 const bel = "\a"
@@ -54,7 +55,7 @@ func (d *door) heard() {
 		last    *lobby.News
 	)
 	for _, n := range d.notices.Take() {
-		if shown != "" && strings.EqualFold(n.Table, shown) {
+		if shown != "" && strings.EqualFold(n.Table, shown) || d.dealtThere(n) {
 			continue
 		}
 		if n.Kind == lobby.NewsTurn && started != "" && strings.EqualFold(n.Table, started) {
@@ -78,6 +79,17 @@ func (d *door) heard() {
 		lines[0] = bel + lines[0]
 	}
 	d.say(lines...)
+}
+
+// dealtThere reports whether n is of a game at a table of the event the
+// door follows: the event takes the person there itself (eventRoom.seated),
+// so "say go" is not said.
+func (d *door) dealtThere(n lobby.News) bool {
+	if d.ev == nil || n.Table == "" || n.Kind != lobby.NewsGameStarted && n.Kind != lobby.NewsTurn {
+		return false
+	}
+	t, err := d.cfg.Lobby.Table(n.Table)
+	return err == nil && strings.EqualFold(t.Info().Event, d.ev.name)
 }
 
 // noticeLine is one notice said, with what takes the person there.

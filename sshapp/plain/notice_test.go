@@ -3,6 +3,7 @@ package plain
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,51 @@ func TestInvitationGoJoins(t *testing.T) {
 	}
 	if !den.Info().Access().Admits(ann.ID) {
 		t.Fatal("ann is not a member of den")
+	}
+}
+
+// fakeAttendance is an event's attendance that never seats.
+type fakeAttendance struct{ ready, done chan struct{} }
+
+func (a fakeAttendance) Ready() <-chan struct{}              { return a.ready }
+func (a fakeAttendance) Seat() (table, over string, ok bool) { return "", "", false }
+func (a fakeAttendance) Done() <-chan struct{}               { return a.done }
+func (a fakeAttendance) Close()                              {}
+
+// TestNoGoToAnEventsTable: a person who follows an event is not told to
+// say go to a game at one of its tables (the event takes them there
+// itself); a game elsewhere is told as ever.
+func TestNoGoToAnEventsTable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, lobbytest.NewDice(1))
+	ann, bob := e.player("ann"), e.player("bob")
+	den := e.table(bob, "den", 2, engine.DefaultOptions())
+	cup, err := e.lobby.CreateEventTable(ctxT(t), lobby.EventTable{Event: "cup", Name: "cup-1", Rules: engine.DefaultOptions(), Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"event": {"name": "cup", "host": "bob", "format": "arena", "state": "running"},
+		"standings": [{"place": 1, "person": "` + ann.ID + `", "name": "ann", "where": "waiting"}]}`
+	d := e.open(ann, true, func(c *Config) {
+		c.Event = "cup"
+		c.Command = func(_ context.Context, out, _ io.Writer, args []string) int {
+			if strings.Join(args, " ") != "event cup --json" {
+				return 1
+			}
+			_, _ = io.WriteString(out, doc)
+			return 0
+		}
+		c.Attend = func(context.Context, string) (Attendance, error) {
+			return fakeAttendance{make(chan struct{}), make(chan struct{})}, nil
+		}
+	})
+	d.next("You are there:")
+	e.lobby.Publish(
+		lobby.News{Kind: lobby.NewsGameStarted, Table: "cup-1", Access: cup.Info().Access(), To: []string{ann.ID}},
+		lobby.News{Kind: lobby.NewsGameStarted, Table: "den", Access: den.Info().Access(), To: []string{ann.ID}},
+	)
+	d.next("Your game at den has started. Say go to go there.")
+	if strings.Contains(d.text(), "cup-1") {
+		t.Errorf("a game at the event's table was told to go to:\n%s", d.text())
 	}
 }

@@ -71,7 +71,7 @@ func (d *door) open(name string) {
 			return // the first snapshot says where the table is
 		}
 	}
-	d.say(fmt.Sprintf("Could not open %s: %s", words.Clean(name, lobby.MaxNameLen), words.Sentence(d.said("open the table", err))))
+	d.say(fmt.Sprintf("Could not open %s: %s", words.Echo(name), words.Sentence(d.said("open the table", err))))
 }
 
 func (r *tableRoom) close() {
@@ -494,7 +494,7 @@ func (r *tableRoom) announce(d *door, value string) {
 	val, err := v.Options.Ranking.ParseClaim(value)
 	if err != nil {
 		d.say(fmt.Sprintf("%s is not a value; say it as the table does: %s. Nothing was done.",
-			words.Clean(value, 24), valueExamples(v.Options.Ranking)))
+			words.Echo(value), valueExamples(v.Options.Ranking)))
 		return
 	}
 	kind := engine.Claim

@@ -116,7 +116,7 @@ func TestCoachSaysYourMove(t *testing.T) {
 		}
 		dice.Roll(5, 3)
 		d.send("roll")
-		d.next("You rolled 53")
+		d.next("Your turn: you rolled 53")
 		d.send("announce mia") // a bluff of the highest claim
 		d.next("You announced Mia to bob.")
 		if err := tbl.Act(ctxT(t), bob, engine.Action{Kind: engine.Challenge}); err != nil {
@@ -179,7 +179,7 @@ func TestCoachHoldsNothing(t *testing.T) {
 	}
 	dice.Roll(5, 3)
 	d.send("roll")
-	d.next("You rolled 53")
+	d.next("Your turn: you rolled 53")
 	<-asked // the coach is on the roll, and holds
 	d.send("announce mia")
 	d.next("You announced Mia to bob.")
@@ -242,7 +242,7 @@ func TestCoachSaysWhyNot(t *testing.T) {
 	}
 	dice.Roll(5, 3)
 	d.send("roll")
-	d.next("You rolled 53")
+	d.next("Your turn: you rolled 53")
 	d.next("Your move: not judged, these rules are not solved yet and the address this table was opened from had 1 new rule set solved in the last hour, the most one address may; the game goes on.")
 	d.send("announce 53")
 	d.next("You announced ") // 53 in the ranking's words: "8 pips" under pips

@@ -76,6 +76,9 @@ func ToldOnce(text string, evs []engine.Event, nar words.Narrator) error {
 				rest = rest[:i+1]
 			}
 			l = timeLeft.ReplaceAllString(rest, "")
+			if after, ok := strings.CutPrefix(l, "you "); ok { // after the colon, the sentence's you is small
+				l = "You " + after
+			}
 		}
 		if isEvent[l] {
 			got = append(got, l)
