@@ -30,7 +30,8 @@ import (
 // and it logs an Internal error's text.
 //
 // An error made here (NewError, Errorf, Reword) or a typed error with a
-// Kind method has its kind; a new exported sentinel or error type of this
+// Kind method has its kind, and so has one of a package that may not
+// import the lobby that names its kind (namedKind: sshapp/verdict's); a new exported sentinel or error type of this
 // package must have one other than Internal (errors_test.go reads the
 // source to hold every one to it).
 type ErrorKind int
@@ -126,6 +127,26 @@ type kinded interface {
 	Kind() ErrorKind
 }
 
+// namedKind is an error of a package the lobby may not know of, which
+// may not import it either (sshapp/verdict), that names its kind as
+// ErrorKind.String does: "refused", "not found", "unavailable". Its
+// sentence is for people. A kinded error in the same chain goes first.
+type namedKind interface {
+	error
+	KindName() string
+}
+
+// kindNamed is the kind a namedKind names; Internal for a name it does
+// not know.
+func kindNamed(name string) ErrorKind {
+	for _, k := range []ErrorKind{Refused, NotFound, Unavailable} {
+		if k.String() == name {
+			return k
+		}
+	}
+	return Internal
+}
+
 // refusedElsewhere are the refusals of the packages below the lobby,
 // which cannot know its kinds: their text is a sentence for people. The
 // first that an error matches (errors.Is) gives its sentence.
@@ -140,7 +161,8 @@ var refusedElsewhere = []error{
 // classify is err's kind and, when it has one for people, its sentence:
 // the sentence of the first error in its chain that has a kind (so a
 // wrapper that adds context for the logs, as fmt.Errorf("save table %s:
-// %w", …) does, adds nothing to what is shown); else that of an engine
+// %w", …) does, adds nothing to what is shown); else that of the first
+// that names one (namedKind); else that of an engine
 // refusal (*engine.RuleError, *engine.OptionError, the sentinels above);
 // else Unavailable without a sentence for a ctx that ended or a write
 // still under way (PendingWrite); else Internal.
@@ -148,6 +170,12 @@ func classify(err error) (ErrorKind, string) {
 	var k kinded
 	if errors.As(err, &k) {
 		return k.Kind(), k.Error()
+	}
+	var named namedKind
+	if errors.As(err, &named) {
+		if k := kindNamed(named.KindName()); k != Internal {
+			return k, named.Error()
+		}
 	}
 	var rule *engine.RuleError
 	if errors.As(err, &rule) {

@@ -209,3 +209,33 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
+
+// namedErr names its kind, as an error of a package that may not import
+// the lobby does (sshapp/verdict).
+type namedErr struct{ kind, say string }
+
+func (e namedErr) Error() string    { return e.say }
+func (e namedErr) KindName() string { return e.kind }
+
+// TestNamedKinds: an error that names its kind has it, and its sentence
+// is shown; a name the lobby does not know is Internal, hidden.
+func TestNamedKinds(t *testing.T) {
+	for _, c := range []struct {
+		err  namedErr
+		kind ErrorKind
+		says string
+	}{
+		{namedErr{"refused", "not here"}, Refused, "not here"},
+		{namedErr{"not found", "no such"}, NotFound, "no such"},
+		{namedErr{"unavailable", "later"}, Unavailable, "later"},
+		{namedErr{"bogus", "secret"}, Internal, sayInternal},
+	} {
+		err := fmt.Errorf("context: %w", c.err)
+		if KindOf(err) != c.kind || Shown(err) != c.says {
+			t.Errorf("%v: %v %q, want %v %q", c.err, KindOf(err), Shown(err), c.kind, c.says)
+		}
+	}
+	if err := fmt.Errorf("%w: %w", namedErr{"refused", "named"}, ErrNoTable); KindOf(err) != NotFound || Shown(err) != ErrNoTable.Error() {
+		t.Errorf("a lobby error wrapped beside a named one: %v %q", KindOf(err), Shown(err))
+	}
+}

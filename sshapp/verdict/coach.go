@@ -1,7 +1,6 @@
 package verdict
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/mia-game/mia/engine"
@@ -10,11 +9,11 @@ import (
 
 // ErrNotCoached refuses a verdict on a move of a game still played at a
 // table without a coach: a game's verdicts wait until it ends (Of).
-var ErrNotCoached = errors.New("a move is judged during a game at a coached table only")
+var ErrNotCoached error = &Error{refused, "a move is judged during a game at a coached table only"}
 
 // ErrNoVerdict is a move the coach has no verdict on: no decision of the
 // model (a timeout, a leave), or one it cannot place.
-var ErrNoVerdict = errors.New("the coach has no verdict on that move")
+var ErrNoVerdict error = &Error{notFound, "the coach has no verdict on that move"}
 
 // Decision is the verdict on one move (engine/solver).
 type Decision = solver.Decision

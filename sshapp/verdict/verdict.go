@@ -16,7 +16,6 @@ package verdict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"sync"
@@ -29,17 +28,17 @@ import (
 
 // ErrRunning refuses the verdicts of a game that has not ended: its
 // players' dice are still hidden, and a verdict would tell of them.
-var ErrRunning = errors.New("the game is still being played: its verdicts wait until it ends")
+var ErrRunning error = &Error{refused, "the game is still being played: its verdicts wait until it ends"}
 
 // ErrNotReady is a verdict not worked out before the caller's context
 // ended: the work goes on and is kept, so asking again soon answers.
-var ErrNotReady = errors.New("the verdicts are still being worked out; ask again in a few seconds")
+var ErrNotReady error = &Error{unavailable, "the verdicts are still being worked out; ask again in a few seconds"}
 
 // ErrUnsolved matches the budget's refusal of a new solve (Budget): the
 // game's rule set is not solved, and is not solved now for the asker.
 // The error matches the budget's own error too, whose sentence a door
 // shows (lobby.Shown).
-var ErrUnsolved = errors.New("verdicts for these rules are not computed yet; try later")
+var ErrUnsolved error = &Error{unavailable, "verdicts for these rules are not computed yet; try later"}
 
 // Analysis is the verdict on every move of a game (engine/solver): the
 // doors name it by this package, their one way to the solver.
@@ -71,7 +70,7 @@ const Kept = 64
 const Wait = 15 * time.Second
 
 // ErrOff is the answer of a server without verdicts (a nil Judge).
-var ErrOff = errors.New("this server gives no verdicts on moves")
+var ErrOff error = &Error{refused, "this server gives no verdicts on moves"}
 
 // Judge works out the verdicts on finished games' moves and keeps them
 // (Kept): a finished game never changes. A nil Judge gives none

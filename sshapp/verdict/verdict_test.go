@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -307,5 +308,38 @@ func TestCoachBudgeted(t *testing.T) {
 	var none *Judge
 	if _, err := none.Coach(here, true, o, 2, seen, move.Seat, move.Seq); err != nil {
 		t.Fatalf("a nil Judge coaches unbudgeted: %v", err)
+	}
+}
+
+// TestErrorsHaveKinds: every error of the package has a kind the doors
+// answer by (lobby.KindOf) and its own sentence (lobby.Shown), wrapped
+// too, and still matches itself; wrapped with the budget's refusal, the
+// budget's kind and sentence go first.
+func TestErrorsHaveKinds(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		kind lobby.ErrorKind
+	}{
+		{ErrRunning, lobby.Refused},
+		{ErrNotReady, lobby.Unavailable},
+		{ErrUnsolved, lobby.Unavailable},
+		{ErrOff, lobby.Refused},
+		{ErrNotCoached, lobby.Refused},
+		{ErrNoVerdict, lobby.NotFound},
+	} {
+		wrapped := fmt.Errorf("verdict of game 7: %w", c.err)
+		if got := lobby.KindOf(wrapped); got != c.kind {
+			t.Errorf("%v: kind %v, want %v", c.err, got, c.kind)
+		}
+		if got := lobby.Shown(wrapped); got != c.err.Error() {
+			t.Errorf("%v: shown as %q", c.err, got)
+		}
+		if lobby.Hides(wrapped) || !errors.Is(wrapped, c.err) {
+			t.Errorf("%v: hidden, or no longer matched", c.err)
+		}
+	}
+	budget := fmt.Errorf("coach: %w: %w", ErrUnsolved, lobby.ErrTooManySolvesHere)
+	if lobby.KindOf(budget) != lobby.KindOf(lobby.ErrTooManySolvesHere) || lobby.Shown(budget) != lobby.Shown(lobby.ErrTooManySolvesHere) {
+		t.Errorf("the budget's refusal wrapped: %v, %q", lobby.KindOf(budget), lobby.Shown(budget))
 	}
 }
