@@ -30,10 +30,11 @@ import (
 // and it logs an Internal error's text.
 //
 // An error made here (NewError, Errorf, Reword) or a typed error with a
-// Kind method has its kind, and so has one of a package that may not
-// import the lobby that names its kind (namedKind: sshapp/verdict's); a new exported sentinel or error type of this
-// package must have one other than Internal (errors_test.go reads the
-// source to hold every one to it).
+// Kind method has its kind, and so has one that names its kind, of a
+// package that may not import the lobby (namedKind: sshapp/verdict's);
+// a new exported sentinel or error type of this package must have one
+// other than Internal (errors_test.go reads the source to hold every one
+// to it).
 type ErrorKind int
 
 // The kinds. The zero ErrorKind is Internal: an error nobody gave a kind is
