@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mia-game/mia/lobby"
 	"github.com/mia-game/mia/lobby/words"
@@ -168,5 +167,5 @@ func (p *promptScreen) View() string {
 	case leaving:
 		b.WriteString("Bye!\n")
 	}
-	return s.r.Place(p.w, p.h, lipgloss.Center, lipgloss.Center, b.String())
+	return s.centred(p.w, p.h, b.String())
 }

@@ -40,6 +40,48 @@ type Styles struct {
 	r     *lipgloss.Renderer
 	input textinput.Model // a text input styled for this session, copied by newInput
 	help  help.Model      // a help view styled for this session, copied by newHelp
+	// placed keeps the last screens centred (centred): nil, none kept.
+	placed *placedCache
+}
+
+// placedCache is what Styles.centred keeps: the screens centred in a
+// window, by window and text, shared by the sessions of those styles.
+type placedCache struct {
+	mu sync.Mutex
+	m  map[placedKey]string
+}
+
+type placedKey struct {
+	w, h int
+	text string
+}
+
+// maxPlaced bounds placedCache; when full it is emptied.
+const maxPlaced = 32
+
+// centred is text in the middle of a window of w×h (lipgloss's Place).
+// A screen every newcomer sees alike (the name prompt) is centred once
+// for them all: centring it was a twentieth of a connection's CPU.
+func (s *Styles) centred(w, h int, text string) string {
+	if s.placed == nil {
+		return s.r.Place(w, h, lipgloss.Center, lipgloss.Center, text)
+	}
+	k := placedKey{w, h, text}
+	c := s.placed
+	c.mu.Lock()
+	v, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = s.r.Place(w, h, lipgloss.Center, lipgloss.Center, text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxPlaced {
+		clear(c.m)
+	}
+	c.m[k] = v
+	return v
 }
 
 // NewStyles builds the styles of one session from its renderer. A nil
@@ -57,6 +99,7 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	red := c("#C0392B", "#FF6B6B")
 	green := c("#1E8449", "#6BCB77")
 	s := &Styles{
+		placed:    &placedCache{m: make(map[placedKey]string)},
 		r:         r,
 		Title:     r.NewStyle().Bold(true).Foreground(c("#FFFFFF", "#1B1B1B")).Background(c("#8E44AD", "#C39BD3")).Padding(0, 1),
 		TitleBar:  r.NewStyle().Foreground(subtle),
