@@ -83,7 +83,10 @@ type tableScreen struct {
 	// its screen: back there once the game is over (backAt), or with esc.
 	event  string
 	backAt string // the game whose end takes the viewer back
-	keys   tableKeys
+	// chatted: the last key ended a chat line with enter. An esc right
+	// after it (meant to close the chat) does not leave the table.
+	chatted bool
+	keys    tableKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
@@ -551,6 +554,8 @@ func (m *tableScreen) syncKeys() {
 // the chat line, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	defer m.fitPicker()
+	chatted := m.chatted
+	m.chatted = false
 	switch {
 	case typing(m.say):
 		return m.keyTyping(msg)
@@ -580,6 +585,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	v := m.view()
 	switch {
+	case key.Matches(msg, k.Back) && chatted:
+		m.setStatus("the chat line is closed · esc again to leave the table", false)
 	case key.Matches(msg, k.Back) && m.event != "":
 		return m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
 	case key.Matches(msg, k.Back):
@@ -650,6 +657,7 @@ func (m *tableScreen) whoStarts() string {
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	text, cmd := m.say.key(msg)
+	m.chatted = !m.say.typing && key.Matches(msg, m.say.keys.Send)
 	if text == "" {
 		return cmd
 	}
