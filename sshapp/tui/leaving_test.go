@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -46,4 +47,14 @@ func TestEscAfterChatStaysAtTable(t *testing.T) {
 	if m.cur == ts {
 		t.Fatal("esc after another key does not leave the table")
 	}
+}
+
+// unwrapped is a frame's lines, each trimmed, joined by spaces: a sentence
+// wrapped over lines reads whole in it.
+func unwrapped(frame string) string {
+	lines := strings.Split(frame, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, " ")
 }

@@ -86,6 +86,7 @@ type tableScreen struct {
 	// chatted: the last key ended a chat line with enter. An esc right
 	// after it (meant to close the chat) does not leave the table.
 	chatted bool
+	statusH int // the lines the status line took in the last frame drawn
 	keys    tableKeys
 }
 

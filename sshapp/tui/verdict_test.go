@@ -319,6 +319,7 @@ func TestCoachSaysWhyNot(t *testing.T) {
 	frame := m.View()
 	assertFits(t, frame, 80, 24)
 	assertContains(t, frame, "your move: not judged, these rules are not solved yet")
+	assertContains(t, unwrapped(frame), words.CoachUnsolved(1, false)) // whole, not cut
 	assertLacks(t, frame, "best: ", "gave away")
 	t.Logf("the opener's screen past the budget at 80×24:\n%s", frame)
 	if verdict.Solved(rules) {
