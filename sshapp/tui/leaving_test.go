@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
 )
@@ -57,4 +60,60 @@ func unwrapped(frame string) string {
 		lines[i] = strings.TrimSpace(l)
 	}
 	return strings.Join(lines, " ")
+}
+
+// TestQuitInGameAsksFirst: q from a player in a running game asks first,
+// saying their turns time out while they are away; any other key stays,
+// q again quits. A spectator's q quits at once.
+func TestQuitInGameAsksFirst(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	tbl := e.game("duel", engine.DefaultOptions(), a, b)
+	m := New(e.config(a, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.snapshot(tbl, a))
+	if cmd := m.key(keyRunes("q")); cmd != nil {
+		t.Fatal("q in a game quits at once")
+	}
+	frame := m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, unwrapped(frame), "You are seated in a game at duel: your turns time out while you are away. q again to quit, any other key to stay.")
+	if cmd := m.key(keyRunes("z")); cmd != nil || m.cur != ts {
+		t.Fatal("another key after q does not stay")
+	}
+	assertContains(t, m.View(), "you stay at the table")
+	assertLacks(t, unwrapped(m.View()), "q again to quit")
+	m.key(keyRunes("q"))
+	if !quits(m.key(keyRunes("q"))) {
+		t.Error("q, q in a game does not quit")
+	}
+
+	w := New(e.config(c, 80, 24)).(*Model)
+	showTable(w, tbl, e.snapshot(tbl, c))
+	if !quits(w.key(keyRunes("q"))) {
+		t.Error("a spectator's q does not quit")
+	}
+}
+
+// quits reports whether cmd, run, quits the program (after leaving the
+// screen: tea.Sequence).
+func quits(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	msg := cmd()
+	if _, ok := msg.(tea.QuitMsg); ok {
+		return true
+	}
+	v := reflect.ValueOf(msg)
+	if v.Kind() != reflect.Slice {
+		return false
+	}
+	for i := range v.Len() {
+		if c, ok := v.Index(i).Interface().(tea.Cmd); ok && c != nil {
+			if _, ok := c().(tea.QuitMsg); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

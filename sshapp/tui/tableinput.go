@@ -87,6 +87,9 @@ type tableScreen struct {
 	// after it (meant to close the chat) does not leave the table.
 	chatted bool
 	statusH int // the lines the status line took in the last frame drawn
+	// quitAsk: q was pressed by a player in the game; q again quits, any
+	// other key stays.
+	quitAsk bool
 	keys    tableKeys
 }
 
@@ -562,6 +565,13 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
+	case m.quitAsk:
+		m.quitAsk = false
+		if key.Matches(msg, m.keys.Quit) {
+			return m.c.nav.quit()
+		}
+		m.setStatus("you stay at the table", false)
+		return nil
 	case m.c.help.ShowAll && scrollKeysProto.scroll(msg, &m.helpTop, m.h/2):
 		return nil // the full help scrolls
 	case m.confirm:
@@ -592,6 +602,8 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		return m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
 	case key.Matches(msg, k.Back):
 		return m.c.nav.goTo(goTo{to: screenLobby})
+	case key.Matches(msg, k.Quit) && m.inGame():
+		m.quitAsk = true // their seat would stay, losing lives: ask first
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:

@@ -643,6 +643,9 @@ func (m *tableScreen) statusLines(s *Styles, w int) []string {
 		return []string{m.seed.View()}
 	case m.confirm:
 		return wrapped(s.Error, "Leave the running game? You will be out of it. (y/n)")
+	case m.quitAsk:
+		return wrapped(s.Error, "You are seated in a game at "+name(m.name)+
+			": your turns time out while you are away. q again to quit, any other key to stay.")
 	case m.status != "" && m.isErr:
 		return wrapped(s.Error, m.status)
 	case m.status != "":
