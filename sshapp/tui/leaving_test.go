@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/mia-game/mia/engine"
+	"github.com/mia-game/mia/lobby"
 )
 
 // TestEscAfterChatStaysAtTable: t, a line, enter closes the chat line; the
@@ -116,4 +117,50 @@ func quits(cmd tea.Cmd) bool {
 		}
 	}
 	return false
+}
+
+// TestSpectatorOfferedOnlyWhatWorks: after a game at a full table a
+// spectator is offered no seat (s says why), nor to play again; at an
+// event's table, neither.
+func TestSpectatorOfferedOnlyWhatWorks(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxT(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	rules := engine.DefaultOptions()
+	rules.Lives = 1
+	tbl, err := e.lobby.CreateTable(ctx, a, lobby.TableConfig{Name: "duel", Rules: rules, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []lobby.Player{a, b} { // the last seat taken starts the game
+		if err := tbl.Sit(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opener, other := whoseTurn(t, e.until(tbl, a, "the game", func(s lobby.Snapshot) bool { return s.Playing }), a, b)
+	for _, m := range []struct {
+		p lobby.Player
+		a engine.Action
+	}{{opener, engine.Action{Kind: engine.Roll, Look: true}}, {opener, engine.Action{Kind: engine.Claim, Value: engine.Mia}}, {other[0], engine.Action{Kind: engine.Challenge}}} {
+		if err := tbl.Act(ctx, m.p, m.a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := New(e.config(c, 80, 24)).(*Model)
+	ts := showTable(m, tbl, e.until(tbl, c, "the game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Game != nil }))
+	frame := m.View()
+	assertContains(t, frame, "Game over")
+	assertLacks(t, frame, "sit for the next game", "s sit", "play again")
+	m.key(keyRunes("s"))
+	assertContains(t, m.View(), lobby.ErrTableFull.Error())
+
+	ev, err := e.lobby.CreateEventTable(ctx, lobby.EventTable{Event: "cup", Name: "cup-1", Rules: rules, Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = showTable(m, ev, e.snapshot(ev, c))
+	assertLacks(t, m.View(), "sit for the next game", "s sit", "play again", "enter start")
+	if m.key(keyRunes("s")) != nil || ts.busy {
+		t.Error("s at an event's table asks to sit")
+	}
 }

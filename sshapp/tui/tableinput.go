@@ -528,21 +528,18 @@ func (m *tableScreen) syncKeys() {
 	switch {
 	case !m.have:
 		k.Sit.SetEnabled(false)
-	case !seated && (!playing || m.snap.Table.Driven):
+	case !seated && m.snap.Table.MaySit(m.c.cfg.Player) == nil:
 		// At a driven table one sits down for the next deal at any time.
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "sit")
-	case !playing:
-		k.Sit.SetEnabled(true)
-		k.Sit.SetHelp("s", "stand")
+	case !seated:
+		k.Sit.SetEnabled(false) // s says why (key)
 	case m.inGame():
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "leave")
-	case seated:
+	default:
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "stand")
-	default:
-		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && m.snap.Table.MayStart(m.c.cfg.Player) == nil)
 	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
@@ -649,6 +646,11 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
 		return cmd
+	case msg.String() == "s" && !m.snap.Seated:
+		// s from someone who may not sit down: say why
+		if err := m.snap.Table.MaySit(m.c.cfg.Player); err != nil {
+			m.setStatus(m.c.said("sit", err), true)
+		}
 	case msg.Type == tea.KeyEnter && !m.snap.Playing && !m.snap.Table.Driven:
 		// enter from someone who may not start: say who may
 		if err := m.snap.Table.MayStart(m.c.cfg.Player); err != nil {
