@@ -63,6 +63,12 @@ func (i TableInfo) Access() Access {
 	return Access{Private: i.Private, Host: i.HostID, Members: i.members, Created: i.created, Link: i.link}
 }
 
+// HasSeat reports whether the person id has a seat at the table: in its
+// running game, else for the next.
+func (i TableInfo) HasSeat(id string) bool {
+	return slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.ID == id })
+}
+
 // MaySit reports why p may not sit down at the table as the info shows
 // it (nil: Sit would take them now), by the rule Sit applies: screens
 // offer a seat only to those it returns nil for. At a driven table while
@@ -72,7 +78,7 @@ func (i TableInfo) MaySit(p Player) error {
 	switch {
 	case i.Event != "":
 		return ErrEventSeats
-	case slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.ID == p.ID }):
+	case i.HasSeat(p.ID):
 		return ErrSeated
 	case i.State == "playing" && !i.Driven:
 		return ErrGameRunning

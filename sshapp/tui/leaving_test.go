@@ -164,3 +164,34 @@ func TestSpectatorOfferedOnlyWhatWorks(t *testing.T) {
 		t.Error("s at an event's table asks to sit")
 	}
 }
+
+// TestLobbyMarksYourSeat: the lobby's row of a table where the viewer has
+// a seat says so, within its columns at 80; others' rows do not.
+func TestLobbyMarksYourSeat(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	e.game("duel", engine.DefaultOptions(), a, b)
+	for _, tc := range []struct {
+		p    lobby.Player
+		mark bool
+	}{{a, true}, {b, true}, {c, false}} {
+		m := New(e.config(tc.p, 80, 24)).(*Model)
+		l := newLobbyScreen(m.c, "", false)
+		m.show(l)
+		l.Update(lobbyMsg{tables: e.lobby.Tables(tc.p.Viewer())})
+		frame := m.View()
+		assertFits(t, frame, 80, 24)
+		var row string
+		for _, line := range strings.Split(frame, "\n") {
+			if strings.Contains(line, "duel") {
+				row = line
+			}
+		}
+		if got := strings.Contains(row, "your seat · classic"); got != tc.mark {
+			t.Errorf("%s's row %q: marked %v, want %v", nameOf(tc.p), row, got, tc.mark)
+		}
+		if !strings.Contains(row, "playing") {
+			t.Errorf("%s's row %q lost its state column", nameOf(tc.p), row)
+		}
+	}
+}
