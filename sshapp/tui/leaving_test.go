@@ -195,3 +195,21 @@ func TestLobbyMarksYourSeat(t *testing.T) {
 		}
 	}
 }
+
+// TestFormNameRuleWhole: at 80×24 the form's name row cuts no hint, and
+// the name rule is told whole below while the name has the focus.
+func TestFormNameRuleWhole(t *testing.T) {
+	e := newEnv(t)
+	m := New(e.config(e.player("alice"), 80, 24)).(*Model)
+	f := newCreateForm(m.c)
+	m.show(f)
+	f.setFocus(fieldName)
+	frame := m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, unwrapped(frame), "Name: "+lobby.NameHint()+".")
+	for _, l := range strings.Split(frame, "\n") {
+		if strings.Contains(l, "Name") && strings.Contains(l, "…") {
+			t.Errorf("the name row is cut: %q", l)
+		}
+	}
+}
