@@ -541,11 +541,8 @@ func (l *Lobby) Tables(v Viewer) []TableInfo {
 func (l *Lobby) SeatedAt(id string) []TableInfo {
 	var out []TableInfo
 	for _, info := range l.Tables(Viewer{ID: id}) {
-		for _, s := range info.Players {
-			if s.ID == id {
-				out = append(out, info)
-				break
-			}
+		if info.HasSeat(id) {
+			out = append(out, info)
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"slices"
 	"time"
 
 	"github.com/mia-game/mia/engine"
@@ -60,6 +61,33 @@ type TableInfo struct {
 // table's web link token: never show it to whoever may not hold it.
 func (i TableInfo) Access() Access {
 	return Access{Private: i.Private, Host: i.HostID, Members: i.members, Created: i.created, Link: i.link}
+}
+
+// HasSeat reports whether the person id has a seat at the table: in its
+// running game, else for the next.
+func (i TableInfo) HasSeat(id string) bool {
+	return slices.ContainsFunc(i.Players, func(s SeatInfo) bool { return s.ID == id })
+}
+
+// MaySit reports why p may not sit down at the table as the info shows
+// it (nil: Sit would take them now), by the rule Sit applies: screens
+// offer a seat only to those it returns nil for. At a driven table while
+// a game is dealt the info shows that game's seats, not those taken for
+// the next deal: there it leaves the answer to Sit.
+func (i TableInfo) MaySit(p Player) error {
+	switch {
+	case i.Event != "":
+		return ErrEventSeats
+	case i.HasSeat(p.ID):
+		return ErrSeated
+	case i.State == "playing" && !i.Driven:
+		return ErrGameRunning
+	case i.State == "playing":
+		return nil
+	case i.Taken >= i.Seats:
+		return ErrTableFull
+	}
+	return nil
 }
 
 // SeatInfo is one seat as everyone may see it.

@@ -32,9 +32,16 @@ func TestSitKeyAtADrivenTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewStyles(asciiRenderer())
 			m := newTableScreen(&common{cfg: Config{Player: me}, s: s}, "maexchen", false)
+			state, players := "waiting", []lobby.SeatInfo{{ID: "p:98"}, {ID: "p:99"}}
+			if tc.playing {
+				state = "playing"
+			}
+			if tc.seated {
+				players[0].ID = me.ID
+			}
 			m.setSnapshot(lobby.Snapshot{You: -1, Playing: tc.playing, Seated: tc.seated,
-				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven, Taken: 2,
-					Players: []lobby.SeatInfo{{ID: me.ID}, {ID: "p:99"}}}})
+				Table: lobby.TableInfo{Name: "maexchen", Driven: tc.driven, Seats: 6, Taken: 2, State: state,
+					Players: players}})
 			if got := m.keys.Sit.Enabled(); got != tc.sit {
 				t.Errorf("sit key enabled %v, want %v", got, tc.sit)
 			}

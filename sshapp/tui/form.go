@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
 	"github.com/mia-game/mia/lobby"
@@ -365,7 +366,11 @@ func (f *createForm) View() string {
 		}
 		switch fl {
 		case fieldName:
-			b.WriteString(marker + fit(fieldLabels[fl], labelW) + fit(f.name.View(), 28) + s.Subtle.Render(cut(fieldHints[fl], w-labelW-30)))
+			hint := fieldHints[fl]
+			if ansi.StringWidth(hint) > w-labelW-30 {
+				hint = "" // never cut: the rule is told whole below (explain)
+			}
+			b.WriteString(marker + fit(fieldLabels[fl], labelW) + fit(f.name.View(), 28) + s.Subtle.Render(hint))
 		case fieldCreate:
 			btn := "[ create table ]"
 			if fl == f.focus {
@@ -417,8 +422,11 @@ var formOptions = map[formField]string{
 // explain is what the focused option does with its value now, in the
 // words of the rules command (words.ExplainRules).
 func (f *createForm) explain() string {
-	if f.focus == fieldCoach {
+	switch f.focus {
+	case fieldCoach:
 		return "Coach: " + words.CoachSays + "."
+	case fieldName:
+		return "Name: " + fieldHints[fieldName] + "."
 	}
 	opt := formOptions[f.focus]
 	if opt == "" {

@@ -312,8 +312,15 @@ func (m *lobbyScreen) drawList() {
 			if m.watching[strings.ToLower(t.Name)] {
 				mark = "•" // watched: told when a seat is free
 			}
+			rules := shortRules(t.Rules)
+			if t.HasSeat(m.c.cfg.Player.ID) {
+				rules = "your seat · " + rules // their game goes on while they are here
+			}
 			row = "  " + lock + mark + fit(name(t.Name), nameW) + " " + fit(name(t.Host), lobbyHostW) + " " +
-				fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(shortRules(t.Rules), rulesW)
+				fit(fmt.Sprintf("%d/%d", t.Taken, t.Seats), lobbySeatsW) + " " + fit(words.TableState(t.State, t.Paused, t.Resting), lobbyStateW) + " " + fit(rules, rulesW)
+			if t.HasSeat(m.c.cfg.Player.ID) {
+				row = s.Accent.Render(row)
+			}
 		}
 		if i == m.cursor {
 			row = s.Selected.Render(fit("›"+ansi.Strip(row)[len(" "):], m.w))

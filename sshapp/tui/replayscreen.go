@@ -220,6 +220,13 @@ func (m *replayScreen) View() string {
 	logH := m.logHeight()
 	if m.c.help.ShowAll {
 		full := m.c.helpView(m, logH+1)
+		if len(rp.verdicts.Decisions) > 0 { // what the marks mean, below the keys
+			note := wrapLine(words.AnalysisNote(rp.verdicts.Exact), w, "")
+			for i, l := range note {
+				note[i] = s.Subtle.Render(l)
+			}
+			full = cutLines(full+"\n\n"+strings.Join(note, "\n"), logH+1)
+		}
 		b.WriteString(full)
 		for i := lineCount(full); i < logH+1; i++ {
 			b.WriteByte('\n')

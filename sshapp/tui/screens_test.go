@@ -36,10 +36,11 @@ func waitOutput(t *testing.T, tm *teatest.TestModel, want ...string) {
 	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
-// finalView quits the program and returns its last frame.
+// finalView quits the program and returns its last frame: with ctrl+c,
+// which quits at once also from a game (where q asks first).
 func finalView(t *testing.T, tm *teatest.TestModel) string {
 	t.Helper()
-	tm.Send(keyRunes("q"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	m := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
 	return m.View()
 }
@@ -410,7 +411,7 @@ func TestDoneClosesSubscriptions(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	tm.Send(keyRunes("q"))
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlC})
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
 

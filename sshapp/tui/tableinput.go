@@ -83,7 +83,14 @@ type tableScreen struct {
 	// its screen: back there once the game is over (backAt), or with esc.
 	event  string
 	backAt string // the game whose end takes the viewer back
-	keys   tableKeys
+	// chatted: the last key ended a chat line with enter. An esc right
+	// after it (meant to close the chat) does not leave the table.
+	chatted bool
+	statusH int // the lines the status line took in the last frame drawn
+	// quitAsk: q was pressed by a player in the game; q again quits, any
+	// other key stays.
+	quitAsk bool
+	keys    tableKeys
 }
 
 func newTableScreen(c *common, name string, sit bool) *tableScreen {
@@ -521,21 +528,18 @@ func (m *tableScreen) syncKeys() {
 	switch {
 	case !m.have:
 		k.Sit.SetEnabled(false)
-	case !seated && (!playing || m.snap.Table.Driven):
+	case !seated && m.snap.Table.MaySit(m.c.cfg.Player) == nil:
 		// At a driven table one sits down for the next deal at any time.
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "sit")
-	case !playing:
-		k.Sit.SetEnabled(true)
-		k.Sit.SetHelp("s", "stand")
+	case !seated:
+		k.Sit.SetEnabled(false) // s says why (key)
 	case m.inGame():
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "leave")
-	case seated:
+	default:
 		k.Sit.SetEnabled(true)
 		k.Sit.SetHelp("s", "stand")
-	default:
-		k.Sit.SetEnabled(false)
 	}
 	k.Start.SetEnabled(m.have && !playing && m.snap.Table.MayStart(m.c.cfg.Player) == nil)
 	k.Seed.SetEnabled(m.have && !playing && m.snap.Table.Fair.Next)
@@ -551,11 +555,20 @@ func (m *tableScreen) syncKeys() {
 // the chat line, answered to the question or the picker, or a table key.
 func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	defer m.fitPicker()
+	chatted := m.chatted
+	m.chatted = false
 	switch {
 	case typing(m.say):
 		return m.keyTyping(msg)
 	case typing(m.seed):
 		return m.keySeed(msg)
+	case m.quitAsk:
+		m.quitAsk = false
+		if key.Matches(msg, m.keys.Quit) {
+			return m.c.nav.quit()
+		}
+		m.setStatus("you stay at the table", false)
+		return nil
 	case m.c.help.ShowAll && scrollKeysProto.scroll(msg, &m.helpTop, m.h/2):
 		return nil // the full help scrolls
 	case m.confirm:
@@ -580,10 +593,14 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	v := m.view()
 	switch {
+	case key.Matches(msg, k.Back) && chatted:
+		m.setStatus("the chat line is closed · esc again to leave the table", false)
 	case key.Matches(msg, k.Back) && m.event != "":
 		return m.c.nav.goTo(goTo{to: screenEvent, event: m.event})
 	case key.Matches(msg, k.Back):
 		return m.c.nav.goTo(goTo{to: screenLobby})
+	case key.Matches(msg, k.Quit) && m.inGame():
+		m.quitAsk = true // their seat would stay, losing lives: ask first
 	case key.Matches(msg, k.Quit):
 		return m.c.nav.quit()
 	case key.Matches(msg, k.Chat) && m.table != nil:
@@ -629,6 +646,11 @@ func (m *tableScreen) key(msg tea.KeyMsg) tea.Cmd {
 		cmd := m.call("start", m.table.Start)
 		m.setStatus("starting…", false)
 		return cmd
+	case msg.String() == "s" && !m.snap.Seated:
+		// s from someone who may not sit down: say why
+		if err := m.snap.Table.MaySit(m.c.cfg.Player); err != nil {
+			m.setStatus(m.c.said("sit", err), true)
+		}
 	case msg.Type == tea.KeyEnter && !m.snap.Playing && !m.snap.Table.Driven:
 		// enter from someone who may not start: say who may
 		if err := m.snap.Table.MayStart(m.c.cfg.Player); err != nil {
@@ -650,6 +672,7 @@ func (m *tableScreen) whoStarts() string {
 
 func (m *tableScreen) keyTyping(msg tea.KeyMsg) tea.Cmd {
 	text, cmd := m.say.key(msg)
+	m.chatted = !m.say.typing && key.Matches(msg, m.say.keys.Send)
 	if text == "" {
 		return cmd
 	}

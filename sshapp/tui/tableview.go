@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mia-game/mia/engine"
@@ -30,8 +31,12 @@ func (m *tableScreen) remaining(now time.Time) int {
 // bottom is the size of the columns under the seats: the log (or the
 // picker) and the chat, each colW wide (the chat the rest), botH high.
 func (m *tableScreen) bottom() (colW, botH int) {
-	return (m.w - 2) / 2, m.h - 2 - m.topH() - 1 - 1 - 1
+	return (m.w - 2) / 2, m.h - 2 - m.topH() - 1 - max(1, m.statusH) - 1
 }
+
+// maxStatusH is the most lines the status line wraps to: the columns
+// above give way to it.
+const maxStatusH = 3
 
 // topH is the height of the seats and the panel beside them: the panel's
 // tallest (a claim, the turn, two lines of hints, the dice and their
@@ -165,6 +170,10 @@ func (m *tableScreen) draw() string {
 		b.WriteString(s.Subtle.Render("opening table " + name(m.name) + "…"))
 		return b.String()
 	}
+	status := m.statusLines(s, w)
+	if len(status) != max(1, m.statusH) {
+		m.statusH, m.fitted = len(status), false
+	}
 	m.fitViews()
 	const leftW = 41 // marker 2, name 16, tag 6, hearts 9, clock 5, and gaps
 	rightW := w - leftW - 2
@@ -201,7 +210,7 @@ func (m *tableScreen) draw() string {
 		}
 	}
 	b.WriteByte('\n')
-	m.statusLine(&b, s, w)
+	b.WriteString(strings.Join(status, "\n"))
 	b.WriteByte('\n')
 	if !m.c.help.ShowAll {
 		b.WriteString(m.c.helpView(m, 1))
@@ -613,32 +622,49 @@ func (m *tableScreen) changeLines(s *Styles, w int) ([]string, bool) {
 	return out, true
 }
 
-func (m *tableScreen) statusLine(b *strings.Builder, s *Styles, w int) {
+// statusLines are the status line's: a typed line, a question, a status
+// or the coach's word, wrapped to at most maxStatusH lines, else the one
+// line about the game.
+func (m *tableScreen) statusLines(s *Styles, w int) []string {
+	wrapped := func(st lipgloss.Style, text string) []string {
+		lines := wrapLine(text, w, "")
+		if len(lines) > maxStatusH {
+			lines = append(lines[:maxStatusH-1], cut(strings.Join(lines[maxStatusH-1:], " "), w))
+		}
+		for i, l := range lines {
+			lines[i] = st.Render(cut(l, w))
+		}
+		return lines
+	}
 	switch {
 	case typing(m.say):
-		b.WriteString(m.say.View())
+		return []string{m.say.View()}
 	case typing(m.seed):
-		b.WriteString(m.seed.View())
+		return []string{m.seed.View()}
 	case m.confirm:
-		b.WriteString(s.Error.Render(cut("Leave the running game? You will be out of it. (y/n)", w)))
+		return wrapped(s.Error, "Leave the running game? You will be out of it. (y/n)")
+	case m.quitAsk:
+		return wrapped(s.Error, "You are seated in a game at "+name(m.name)+
+			": your turns time out while you are away. q again to quit, any other key to stay.")
 	case m.status != "" && m.isErr:
-		b.WriteString(s.Error.Render(cut(m.status, w)))
+		return wrapped(s.Error, m.status)
 	case m.status != "":
-		b.WriteString(s.Info.Render(cut(m.status, w)))
+		return wrapped(s.Info, m.status)
 	case m.coach != "" && m.snap.Table.Coach:
-		b.WriteString(s.Accent.Render(cut(m.coach, w)))
+		return wrapped(s.Accent, m.coach)
 	case !m.have:
 	case m.snap.Game != nil && m.snap.Playing && m.snap.Game.Seat < 0:
 		line := "You are watching this game."
 		if link := m.gameLink(); link != "" {
 			line = fitLink(w, link, "You are watching this game · on the web: ", "on the web: ")
 		}
-		b.WriteString(s.Subtle.Render(cut(line, w)))
+		return []string{s.Subtle.Render(cut(line, w))}
 	case m.snap.Game != nil:
 		if link := m.gameLink(); link != "" {
-			b.WriteString(s.Subtle.Render(cut(fitLink(w, link, "This game on the web: ", "on the web: "), w)))
+			return []string{s.Subtle.Render(cut(fitLink(w, link, "This game on the web: ", "on the web: "), w))}
 		}
 	}
+	return []string{""}
 }
 
 // fitLink is link after the longest of the words that leaves it whole in

@@ -58,6 +58,11 @@ func TestReplayScreenVerdicts(t *testing.T) {
 	frame = m.View()
 	assertContains(t, frame, "step 2 of 3", "alice's move: ")
 	assertLacks(t, frame, "accuracy: alice", "bob's move")
+	m.key(keyRunes("?")) // the full help says what the marks mean, as the web page does
+	frame = m.View()
+	assertFits(t, frame, 80, 24)
+	assertContains(t, unwrapped(frame), words.AnalysisNote(true))
+	m.key(keyRunes("?"))
 
 	cfg.Judge = nil
 	m = New(cfg).(*Model)
@@ -68,6 +73,8 @@ func TestReplayScreenVerdicts(t *testing.T) {
 	frame = m.View()
 	assertContains(t, frame, "step 3 of 3", "bob called alice a liar")
 	assertLacks(t, frame, "??", "'s move:", "accuracy", "strategy", "verdicts")
+	m.key(keyRunes("?"))
+	assertLacks(t, m.View(), "Marks by")
 	if strings.Contains(frame, "being worked out") {
 		t.Error("a server without verdicts says they are being worked out")
 	}
@@ -319,6 +326,7 @@ func TestCoachSaysWhyNot(t *testing.T) {
 	frame := m.View()
 	assertFits(t, frame, 80, 24)
 	assertContains(t, frame, "your move: not judged, these rules are not solved yet")
+	assertContains(t, unwrapped(frame), words.CoachUnsolved(1, false)) // whole, not cut
 	assertLacks(t, frame, "best: ", "gave away")
 	t.Logf("the opener's screen past the budget at 80×24:\n%s", frame)
 	if verdict.Solved(rules) {
