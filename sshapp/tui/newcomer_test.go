@@ -643,12 +643,17 @@ func TestSaysTheNextGameStartsByItself(t *testing.T) {
 	over := e.until(tbl, ann, "the game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Game != nil })
 	said, _, _ := strings.Cut(words.NextGameByItself(lobby.RestBetweenGames), ":") // as wrapped: its start
 	for _, full := range []bool{false, true} {
-		snap := over
-		snap.Table.StartsByItself = full
-		m := New(e.config(ann, 80, 24)).(*Model)
-		showTable(m, tbl, snap)
-		if got := strings.Contains(ansi.Strip(m.View()), said); got != full {
-			t.Errorf("StartsByItself %v: the panel says %q: %v\n%s", full, said, got, m.View())
+		for _, shown := range []string{"the last game", "no game (a restart)"} {
+			snap := over
+			snap.Table.StartsByItself = full
+			if shown != "the last game" {
+				snap.Game, snap.Result = nil, nil
+			}
+			m := New(e.config(ann, 80, 24)).(*Model)
+			showTable(m, tbl, snap)
+			if got := strings.Contains(ansi.Strip(m.View()), said); got != full {
+				t.Errorf("StartsByItself %v, %s: the panel says %q: %v\n%s", full, shown, said, got, m.View())
+			}
 		}
 	}
 }

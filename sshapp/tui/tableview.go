@@ -401,9 +401,13 @@ func (m *tableScreen) panelLines(s *Styles, now time.Time, w int) []string {
 	switch {
 	case v == nil:
 		out = append(out, s.Header.Render("Waiting for players"),
-			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats),
-			"The game starts when all seats are",
-			"taken or the host presses enter.", "")
+			fmt.Sprintf("%d of %d seats taken.", m.snap.Table.Taken, m.snap.Table.Seats))
+		if m.snap.Table.StartsByItself { // a full table back after a restart
+			out = append(out, wrapLine(words.Sentence(words.NextGameByItself(lobby.RestBetweenGames)), w, "")...)
+		} else {
+			out = append(out, "The game starts when all seats are", "taken or the host presses enter.")
+		}
+		out = append(out, "")
 		if !m.snap.Seated && m.keys.Sit.Enabled() {
 			out = append(out, s.Info.Render("s: take a seat"))
 		}

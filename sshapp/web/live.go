@@ -204,6 +204,9 @@ func panelOf(snap lobby.Snapshot) panelView {
 	case v == nil:
 		p.Waiting = []string{fmt.Sprintf("%d of %d seats taken.", snap.Table.Taken, snap.Table.Seats),
 			"The game starts when all seats are taken or the host starts it."}
+		if snap.Table.StartsByItself { // a full table back after a restart
+			p.Waiting[1] = words.Sentence(words.NextGameByItself(lobby.RestBetweenGames))
+		}
 		return p
 	case !snap.Playing:
 		p.Over = true

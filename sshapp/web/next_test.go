@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mia-game/mia/engine"
@@ -14,6 +15,12 @@ import (
 func TestPanelSaysTheNextGameStartsByItself(t *testing.T) {
 	want := words.Sentence(words.NextGameByItself(lobby.RestBetweenGames))
 	for _, full := range []bool{false, true} {
+		// Before its first game here (a full table back after a restart):
+		// the waiting panel says it too.
+		waiting := panelOf(lobby.Snapshot{Table: lobby.TableInfo{StartsByItself: full}})
+		if got := slices.Contains(waiting.Waiting, want); got != full {
+			t.Errorf("StartsByItself %v: the waiting panel says %q", full, waiting.Waiting)
+		}
 		snap := lobby.Snapshot{Game: &engine.View{Winner: -1}, Table: lobby.TableInfo{StartsByItself: full}}
 		p := panelOf(snap)
 		if !p.Over {
