@@ -36,7 +36,8 @@ func TestMaySitAgreesWithSit(t *testing.T) {
 	// endDuel plays duel's one-life game to its end: both stay seated.
 	endDuel := func() {
 		opener, other := a, b
-		if err := duel.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true}); errors.Is(err, engine.ErrNotYourTurn) {
+		err := duel.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true})
+		if errors.Is(err, engine.ErrNotYourTurn) {
 			opener, other = b, a
 			err = duel.Act(ctx, opener, engine.Action{Kind: engine.Roll, Look: true})
 		}

@@ -147,7 +147,7 @@ func TestSpectatorOfferedOnlyWhatWorks(t *testing.T) {
 		}
 	}
 	m := New(e.config(c, 80, 24)).(*Model)
-	ts := showTable(m, tbl, e.until(tbl, c, "the game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Game != nil }))
+	showTable(m, tbl, e.until(tbl, c, "the game over", func(s lobby.Snapshot) bool { return !s.Playing && s.Game != nil }))
 	frame := m.View()
 	assertContains(t, frame, "Game over")
 	assertLacks(t, frame, "sit for the next game", "s sit", "play again")
@@ -158,7 +158,7 @@ func TestSpectatorOfferedOnlyWhatWorks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts = showTable(m, ev, e.snapshot(ev, c))
+	ts := showTable(m, ev, e.snapshot(ev, c))
 	assertLacks(t, m.View(), "sit for the next game", "s sit", "play again", "enter start")
 	if m.key(keyRunes("s")) != nil || ts.busy {
 		t.Error("s at an event's table asks to sit")
