@@ -585,9 +585,11 @@ func (e *Event) atTable(id string) bool {
 }
 
 // free are the entrants who may be seated now and sit at no table,
-// longest free first.
+// longest free first. One whose last game's result is still being read
+// is not free (busyShown): a new game would tell them the last is over
+// before the standings count it.
 func (e *Event) free() []string {
-	busy := e.rec.busy()
+	busy := e.busyShown()
 	now := e.reg.cfg.Clock.Now()
 	var out []Entrant
 	var wake time.Time // the end of the first rest that ends later

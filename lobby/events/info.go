@@ -153,6 +153,17 @@ func (e *Event) busyShown() map[string]string {
 	return busy
 }
 
+// resultPending reports whether the table's game is over and its result
+// still being read (busyShown), the table perhaps closed meanwhile.
+func (e *Event) resultPending(table string) bool {
+	for _, t := range e.rec.Tables {
+		if t.Name == table && t.Done && t.Game != "" && e.pending[t.Game] {
+			return true
+		}
+	}
+	return false
+}
+
 // build makes the event's Info now.
 func (e *Event) build() *Info {
 	r := &e.rec
@@ -240,8 +251,8 @@ func (e *Event) seatOf(info *Info, id string) Seat {
 	for _, st := range info.Standings {
 		if st.ID == id {
 			s.Place, s.Points, s.Left = st.Place, st.Points, st.Left
-			if _, open := e.live[st.Table]; open {
-				s.Table = st.Table // dealt there: its game has begun
+			if _, open := e.live[st.Table]; open || e.resultPending(st.Table) {
+				s.Table = st.Table // dealt there: its game has begun (and is not counted yet)
 			}
 			break
 		}
