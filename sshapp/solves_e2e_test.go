@@ -125,9 +125,17 @@ func TestSolveBudgetEveryDoor(t *testing.T) {
 			t.Errorf("rule set %d solved past the address's budget", i+1)
 		}
 	}
-	// 6. Another address has its own budget.
-	if r := replay(viaThere, 3, g4); r.code != 0 || !strings.Contains(r.stdout, "Accuracy") {
-		t.Fatalf("a replay from another address: %+v", r)
+	// 6. Another address has its own budget. Its solve may outlast a
+	// replay's wait on a loaded machine: ask again, as the reply says
+	// (a rule set being solved is not counted again).
+	for i := 0; ; i++ {
+		r := replay(viaThere, 3+10*i, g4)
+		if r.code == 0 && strings.Contains(r.stdout, "Accuracy") {
+			break
+		}
+		if flat := strings.Join(strings.Fields(r.stdout), " "); i == 5 || r.code != 0 || !strings.Contains(flat, verdict.ErrNotReady.Error()) {
+			t.Fatalf("a replay from another address, ask %d: %+v", i+1, r)
+		}
 	}
 }
 

@@ -11,21 +11,23 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestReusesASpareGoroutine: functions run one after another run on one
-// goroutine, started once.
+// TestReusesASpareGoroutine: functions run one after another run on the
+// goroutine that ran the one before, not each on a new one. (Go never
+// waits: a function handed over while the spare goroutine is between
+// counting itself spare and waiting starts another, so a few may.)
 func TestReusesASpareGoroutine(t *testing.T) {
 	p := New(4, time.Minute)
 	done := make(chan struct{})
-	for i := range 100 {
+	for range 100 {
 		p.Go(func() { done <- struct{}{} })
 		<-done
-		// The goroutine is spare once it counts itself so.
-		for p.spare.Load() == 0 {
+		for p.spare.Load() == 0 { // spare once it counts itself so
 			time.Sleep(time.Millisecond)
 		}
-		if n := p.started.Load(); n != 1 {
-			t.Fatalf("after %d functions, %d goroutines started, want 1", i+1, n)
-		}
+		time.Sleep(time.Millisecond) // and waiting, most often, a moment later
+	}
+	if n := p.started.Load(); n > 10 {
+		t.Errorf("100 functions one after another started %d goroutines, want a few", n)
 	}
 	drain(t, p)
 }
@@ -74,6 +76,7 @@ func TestKeepsAtMostMaxSpare(t *testing.T) {
 // TestSpareGoroutinesEnd: with no work, the spare goroutines end after
 // their idle time.
 func TestSpareGoroutinesEnd(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent()) // the other tests' ending meanwhile
 	p := New(8, 10*time.Millisecond)
 	var wg sync.WaitGroup
 	for range 5 {
@@ -81,7 +84,6 @@ func TestSpareGoroutinesEnd(t *testing.T) {
 		p.Go(wg.Done)
 	}
 	wg.Wait()
-	goleak.VerifyNone(t)
 }
 
 // drain ends p's spare goroutines, as their idle time would.
