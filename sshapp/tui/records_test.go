@@ -365,12 +365,12 @@ func TestReplayViewer(t *testing.T) {
 	waitOutput(t, tm, "step 1 of 15", "In the cup: ⚃⚂ 43 (alice's roll, seen)", "alice rolled 43")
 	tm.Send(keyRight) // alice claims 65
 	waitOutput(t, tm, "Claim: 65 by alice", "bluff: 65 claimed, 43 in the cup",
-		"alice announced 65 to bob · cup ⚃⚂ 43 bluff!")
+		"alice announced 65 to bob — bluff! · cup ⚃⚂ 43")
 	tm.Send(keyRight) // bob passes it on
 	waitOutput(t, tm, "Claim: 65 by bob", "the dice were below the claim: 65 passed on, 43 in the cup")
 	tm.Send(keyRight) // carol challenges
 	waitOutput(t, tm, "caught: 43 under bob's 65, bob loses a life",
-		"carol called bob a liar: 43, bob loses a life caught bluffing!")
+		"carol called bob a liar: 43, bob loses a life — caught bluffing!")
 	tm.Send(keyLeft) // back to the pass
 	waitOutput(t, tm, "step 3 of 15")
 
@@ -388,7 +388,7 @@ func TestReplayViewer(t *testing.T) {
 	assertFits(t, frame, 80, 24)
 	// The chart: alice 2 1 0 0, bob 1 1 1 1, carol 2 2 2 0 of 2 lives.
 	assertContains(t, frame, "alice          (you)  out        █▄··", "★ bob", "♥♡", "▄▄▄▄", "███·",
-		"Round 4 of 4", "carol called bob a liar: Mia, carol loses 2 lives the claim stood")
+		"Round 4 of 4", "carol called bob a liar: Mia, carol loses 2 lives — the claim stood")
 	t.Logf("the replay viewer at 80×24:\n%s", frame)
 
 	// Home goes back to the start; the model answers keys without I/O.
@@ -400,8 +400,8 @@ func TestReplayViewer(t *testing.T) {
 	caught := m.View()
 	assertFits(t, caught, 80, 24)
 	assertContains(t, caught, "step 4 of 15", "Claim: 65 by bob · In the cup: ⚃⚂ 43 (alice's roll, seen)",
-		"caught: 43 under bob's 65, bob loses a life", "alice announced 65 to bob · cup ⚃⚂ 43 bluff!",
-		"bob passed 65 to carol · cup ⚃⚂ 43 the dice were below the claim", "▶ carol", "♥♡")
+		"caught: 43 under bob's 65, bob loses a life", "alice announced 65 to bob — bluff! · cup ⚃⚂ 43",
+		"bob passed 65 to carol — the dice were below the claim · cup ⚃⚂ 43", "▶ carol", "♥♡")
 	t.Logf("the caught bluff at 80×24:\n%s", caught)
 }
 

@@ -496,14 +496,21 @@ func (m *replayScreen) logLines(s *Styles, w int) []string {
 	var out []string
 	for i := from; i < st.End; i++ {
 		e := rp.events[i]
-		line := rp.describe(i)
+		if e.Type == engine.EvRound && i > from {
+			break // the next round's opening: its step's, as the header says
+		}
+		// told as the table tells it ("loses a life — caught bluffing!"),
+		// the mark in its colour
+		line := rp.nar.Told(rp.events, i)
+		if kind, _ := rp.verdict(i); words.Mark(kind) != "" {
+			if base, ok := strings.CutSuffix(line, words.Mark(kind)); ok {
+				line = base + verdictStyle(s, kind).Render(words.Mark(kind))
+			}
+		}
 		if e.Type == engine.EvClaim || e.Type == engine.EvPass {
 			if r, ok := engine.LastRoll(rp.events[:i]); ok {
 				line += s.Subtle.Render(" · cup " + cupText(r.Dice))
 			}
-		}
-		if kind, _ := rp.verdict(i); words.Mark(kind) != "" {
-			line += " " + verdictStyle(s, kind).Render(words.Mark(kind))
 		}
 		if d, ok := rp.verdicts.Of(e.Seq); ok && d.Mark != verdict.Good {
 			line += " " + markStyle(s, d.Mark).Render(d.Mark.String())

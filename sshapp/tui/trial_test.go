@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -97,8 +98,8 @@ func TestReplayTellsVerdictsWhole(t *testing.T) {
 	}
 	assertContains(t, flat(frame),
 		"caught: 43 under robertlongname12's 65, robertlongname12 loses a life",
-		"carolinewinters1 called robertlongname12 a liar: 43, robertlongname12 loses a life caught bluffing!",
-		"robertlongname12 passed 65 to carolinewinters1 · cup ⚃⚂ 43")
+		"carolinewinters1 called robertlongname12 a liar: 43, robertlongname12 loses a life — caught bluffing!",
+		"robertlongname12 passed 65 to carolinewinters1 — the dice were below the claim · cup ⚃⚂ 43")
 	for i := range m.rp.steps {
 		m.step = i
 		m.drawLog()
@@ -171,5 +172,31 @@ func TestReadmeListsEveryTableKey(t *testing.T) {
 				t.Errorf("the README's keys do not name %s (%s)", k, b.Help().Desc)
 			}
 		}
+	}
+}
+
+// TestReplayStepMarksItsRound: the lines a step marks "›" are of the
+// round its header names: the next round's opening is the next step's.
+func TestReplayStepMarksItsRound(t *testing.T) {
+	e := newEnv(t)
+	a, b, c := e.player("alice"), e.player("bob"), e.player("carol")
+	g := bluffGame(t, e.st, "alpha", e.clock.Now(), a, b, c)
+	m := replayOf(t, e, g.ID, 80, 24, g.Ended)
+	opens := 0
+	for i, st := range m.rp.steps {
+		m.step = i
+		for _, l := range m.logLines(m.c.s, 80) {
+			l = ansi.Strip(l)
+			if !strings.HasPrefix(l, "› — round ") {
+				continue
+			}
+			opens++
+			if !strings.HasPrefix(l, fmt.Sprintf("› — round %d:", st.Round)) {
+				t.Errorf("step %d, round %d, marks %q", i, st.Round, l)
+			}
+		}
+	}
+	if opens == 0 {
+		t.Error("no step marks a round's opening")
 	}
 }
