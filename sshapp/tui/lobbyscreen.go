@@ -301,7 +301,7 @@ func (m *lobbyScreen) drawList() {
 				fit(string(e.Format)+" · "+words.EventState(string(e.State), e.StartsAt, e.Ends, now), rulesW)
 		} else if j := i - len(m.events); j < len(m.invites) {
 			inv := m.invites[j]
-			row = s.Info.Render(fit("  ✉  "+fit(name(inv.Table), nameW)+" "+fit(name(m.c.cfg.Lobby.Name(inv.By)), lobbyHostW)+" invites you · enter: join", m.w))
+			row = s.Info.Render(fit("  ✉  "+fit(name(inv.Table), nameW)+" "+fit(name(m.c.cfg.Lobby.Name(inv.By)), lobbyHostW)+" invites you · enter: go there", m.w))
 		} else {
 			t := m.tables[j-len(m.invites)]
 			lock := "  "

@@ -228,12 +228,9 @@ func (m *Model) takeInvitation(n lobby.News) tea.Cmd {
 func (m *Model) noticeLine(w int) string {
 	n := m.notice.news
 	say := m.c.cfg.Lobby.Noticed(n, m.notice.start, m.c.cfg.Now())
-	go_ := "go there"
-	if n.Kind == lobby.NewsInvited {
-		go_ = "join"
-	}
 	// The keys stay whole: the news is cut, and esc left out, to fit.
-	keys := " · enter: " + go_
+	// enter takes them there (to watch, an invitation too, until they sit).
+	keys := " · enter: go there"
 	if esc := " · esc: dismiss"; ansi.StringWidth("» "+say+keys+esc) <= w {
 		keys += esc
 	}

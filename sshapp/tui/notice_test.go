@@ -62,7 +62,7 @@ func TestInvitationNoticeJoins(t *testing.T) {
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
 	waitOutput(t, tm, "lobby · 0 open tables") // den is private: not listed to bob
 	e.invite(t, al, den, alice, bob)
-	waitOutput(t, tm, "» alice invites you to den · enter: join · esc: dismiss", "✉  den")
+	waitOutput(t, tm, "» alice invites you to den · enter: go there · esc: dismiss", "✉  den")
 	if n := rung.Load(); n != 1 {
 		t.Fatalf("rang %d bells", n)
 	}
@@ -94,7 +94,7 @@ func TestLobbyListsInvitations(t *testing.T) {
 	e.invite(t, al, den, alice, bob)
 	cfg, rung := config(bob, false)
 	tm := teatest.NewTestModel(t, New(cfg), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "✉  den", "invites you · enter: join", "pub")
+	waitOutput(t, tm, "✉  den", "invites you · enter: go there", "pub")
 	if n := rung.Load(); n != 0 {
 		t.Fatalf("an invitation from before the session rang %d bells", n)
 	}

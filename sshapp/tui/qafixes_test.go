@@ -213,3 +213,16 @@ func TestFormNameRuleWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestTooSmallSaysItWhole: in a window of 20×5 the request for a bigger
+// window is wrapped, not cut mid-word.
+func TestTooSmallSaysItWhole(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.player("alice"), e.player("bob")
+	tbl := e.game("small", engine.DefaultOptions(), a, b)
+	m := New(e.config(a, 20, 5)).(*Model)
+	showTable(m, tbl, e.snapshot(tbl, a))
+	frame := m.View()
+	assertFits(t, frame, 20, 5)
+	assertContains(t, unwrapped(frame), "make the window at least 80×24 (now 20×5)")
+}
