@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -253,7 +254,7 @@ func TestSizes(t *testing.T) {
 		for name, show := range screens {
 			show()
 			frame := m.View()
-			if got := strings.Contains(frame, "make the window at least"); got != tc.small {
+			if got := strings.Contains(frame, fmt.Sprintf("at least %d×%d", MinWidth, MinHeight)); got != tc.small {
 				t.Errorf("%s at %d×%d: size message %v, want %v:\n%s", name, tc.w, tc.h, got, tc.small, frame)
 			}
 			if len(frame) > 64*1024 {

@@ -412,8 +412,8 @@ func (m *Model) View() string {
 // sizeNotice is the whole screen when the window cannot hold the layout:
 // the size it needs, and the screen's news (noticer).
 func (m *Model) sizeNotice(w, h int) string {
-	// wrapped, never cut mid-word, however narrow the window
-	ask := wrapLine(fmt.Sprintf("make the window at least %d×%d", MinWidth, MinHeight), max(1, min(w, MaxWidth)), "")
+	// wrapped, never cut mid-word, and never narrower than its words need
+	ask := wrapLine(fmt.Sprintf("make the window at least %d×%d", MinWidth, MinHeight), max(16, min(w, MaxWidth)), "")
 	msg := m.c.s.Center.Render(strings.Join(ask, "\n")) + "\n" +
 		m.c.s.Subtle.Render(fmt.Sprintf("(now %d×%d)", w, h))
 	if n, ok := m.cur.(noticer); ok {
