@@ -75,16 +75,26 @@ func (i TableInfo) HasSeat(id string) bool {
 // a game is dealt the info shows that game's seats, not those taken for
 // the next deal: there it leaves the answer to Sit.
 func (i TableInfo) MaySit(p Player) error {
+	playing, taken := i.State == "playing", i.Taken
+	if playing && i.Driven {
+		taken = 0 // the game's seats, not the next deal's
+	}
+	return sitRule(i.Event != "", i.HasSeat(p.ID), playing, i.Driven, taken, i.Seats)
+}
+
+// sitRule is who may take a seat, the one rule of Table.Sit and of
+// TableInfo.MaySit: not at an event's table (the event seats), not twice,
+// not into a running game (but at a driven table, whose driver seats for
+// its next game), not past the last seat.
+func sitRule(event, seated, running, driven bool, taken, seats int) error {
 	switch {
-	case i.Event != "":
+	case event:
 		return ErrEventSeats
-	case i.HasSeat(p.ID):
+	case seated:
 		return ErrSeated
-	case i.State == "playing" && !i.Driven:
+	case running && !driven:
 		return ErrGameRunning
-	case i.State == "playing":
-		return nil
-	case i.Taken >= i.Seats:
+	case taken >= seats:
 		return ErrTableFull
 	}
 	return nil

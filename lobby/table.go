@@ -274,17 +274,8 @@ func (t *Table) Sit(ctx context.Context, p Player) error {
 		if !t.mayEnter(p) {
 			return ErrNoTable
 		}
-		if t.rec.Event != "" {
-			return ErrEventSeats
-		}
-		if t.seatOf(p.ID) >= 0 {
-			return ErrSeated
-		}
-		if t.running() && !t.driven {
-			return ErrGameRunning
-		}
-		if len(t.sitters) >= t.rec.Seats {
-			return ErrTableFull
+		if err := sitRule(t.rec.Event != "", t.seatOf(p.ID) >= 0, t.running(), t.driven, len(t.sitters), t.rec.Seats); err != nil {
+			return err
 		}
 		return t.seatSitters(actx, append(slices.Clip(t.sitters), p), t.startIfFull)
 	})
