@@ -775,7 +775,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	if arg := args.Get(seasonParam); arg != "" {
 		var err error
 		if season, err = rating.ParseSeason(arg); err != nil {
-			bad(fmt.Sprintf("%q is not a season: %s.", words.Clean(arg, 32), words.SeasonForms))
+			bad(fmt.Sprintf("%q is not a season: %s.", words.Echo(arg), words.SeasonForms))
 			return
 		}
 		seasonArg = season.String()
@@ -784,7 +784,7 @@ func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request) {
 	if arg := args.Get(kindParam); arg != "" {
 		var ok bool
 		if kind, ok = store.ParseBoardKind(arg); !ok {
-			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", words.Clean(arg, 32), store.Everyone, store.People, store.Bots))
+			bad(fmt.Sprintf("%q is not a kind of player: %s, %s or %s.", words.Echo(arg), store.Everyone, store.People, store.Bots))
 			return
 		}
 	}
