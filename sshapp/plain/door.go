@@ -90,6 +90,10 @@ type choice struct {
 // run is the door's loop.
 func (d *door) run() {
 	d.say("Mia, the dice bluffing game, in plain lines. Say help at any time for what you may say here.")
+	// Follow the notices before the first words: a notice sent once the
+	// lobby is said must be heard.
+	d.follow()
+	defer d.unfollow()
 	switch {
 	case d.me.ID == "":
 		d.naming = true
@@ -99,8 +103,6 @@ func (d *door) run() {
 	default:
 		d.first()
 	}
-	d.follow()
-	defer d.unfollow()
 	for !d.quit {
 		var subReady, subDone, lobbyReady, evReady, evDone, noticed <-chan struct{}
 		if d.notices != nil {
