@@ -407,3 +407,55 @@ func TestNoClockOnABuiltinBotsTurn(t *testing.T) {
 		advance(e, tbl, 2*time.Second)
 	}
 }
+
+// TestOnBeat: a pause lengthened to end on the next beat, by less than a
+// beat; a pause that ends on one, or no beat, is left alone.
+func TestOnBeat(t *testing.T) {
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	beat := 50 * time.Millisecond
+	for _, c := range []struct {
+		now     time.Time
+		d, beat time.Duration
+		want    time.Duration
+	}{
+		{at, time.Second, beat, time.Second},
+		{at, 1234 * time.Millisecond, beat, 1250 * time.Millisecond},
+		{at.Add(7 * time.Millisecond), time.Second, beat, 1043 * time.Millisecond},
+		{at.Add(7 * time.Millisecond), 1043 * time.Millisecond, beat, 1043 * time.Millisecond},
+		{at.Add(time.Nanosecond), time.Second, beat, time.Second + beat - time.Nanosecond},
+		{at.Add(7 * time.Millisecond), 1234 * time.Millisecond, 0, 1234 * time.Millisecond},
+	} {
+		if got := onBeat(c.now, c.d, c.beat); got != c.want {
+			t.Errorf("onBeat(%v, %v, %v) = %v, want %v", c.now.Format(".000000000"), c.d, c.beat, got, c.want)
+		}
+	}
+}
+
+// TestBotsMoveOnTheBeat: a built-in bot moves between its least pause and
+// twice that (and a beat), and always on a beat, a twentieth of the least
+// pause: the bots of all tables that would move within a beat move
+// together, and share a commit.
+func TestBotsMoveOnTheBeat(t *testing.T) {
+	e := newEnv(t)
+	tbl, s := botsTurn(t, e)
+	const step = 10 * time.Millisecond
+	beat := e.botDelay / botBeats
+	for move := range 2 {
+		from := e.clock.Now()
+		n := len(latest(t, s, tbl).Events())
+		for len(latest(t, s, tbl).Events()) == n {
+			if e.clock.Now().Sub(from) > 2*e.botDelay+beat {
+				t.Fatalf("bot move %d: none %v after its turn opened", move, e.clock.Now().Sub(from))
+			}
+			advance(e, tbl, step)
+		}
+		now := e.clock.Now()
+		if waited := now.Sub(from); waited < e.botDelay {
+			t.Errorf("bot move %d came after %v, sooner than the least pause %v", move, waited, e.botDelay)
+		}
+		if on := now.Truncate(beat); !on.After(now.Add(-step)) {
+			t.Errorf("bot move %d came at %s, not on a beat of %v (the last was %s)", move,
+				now.Format("15:04:05.000"), beat, on.Format("15:04:05.000"))
+		}
+	}
+}
