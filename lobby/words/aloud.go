@@ -55,8 +55,12 @@ func cutYou(s, you string) (rest string, ok bool) {
 // event that handed them the turn ("Your turn: bob announced 9 pips to
 // you."), or, with no such event (the viewer came back, the table
 // resumed), with the claim they face ("Your turn. Claim: 9 pips by
-// bob.").
+// bob."). An event that has a colon of its own (a round's start) comes
+// after a full stop: "Your turn. Round 2: you open."
 func (n Narrator) YourTurn(event string, v engine.View) string {
+	if strings.Contains(event, ": ") {
+		return "Your turn. " + event
+	}
 	if event != "" {
 		if rest, ok := cutYou(event, "You"); ok { // the sentence goes on after a colon
 			event = "you" + rest

@@ -41,6 +41,7 @@ func TestSaidAloud(t *testing.T) {
 		{n.YourTurn("You rolled 62.", v), "Your turn: you rolled 62."},
 		{n.YourTurn("Youri passed 62 to you.", v), "Your turn: Youri passed 62 to you."},
 		{n.YourTurn("", v), "Your turn. Claim: 9 pips by alice."},
+		{n.YourTurn("Round 2: you open.", v), "Your turn. Round 2: you open."},
 		{TimeLeft(10 * time.Second), "10 seconds left."},
 		{TimeLeft(1200 * time.Millisecond), "1 second left."},
 		{strings.Join(n.Seats([]int{2, 1, 0}, []bool{true, false, false}), "; "), "alice, 2 lives, away; you, 1 life, your turn; carol, out"},

@@ -79,7 +79,7 @@ func TestEveryWord(t *testing.T) {
 	g := newDuel(t, engine.DefaultOptions(), true)
 	d := g.d
 	d.next("Game 1 starts: you and bob, 6 lives each.")
-	d.next("Your turn: Round 1: you open. Choose: 1 roll, 2 roll blind.")
+	d.next("Your turn. Round 1: you open. Choose: 1 roll, 2 roll blind.")
 
 	// Wrong, each: one sentence, nothing changes.
 	before := g.events()
@@ -181,7 +181,7 @@ func TestEveryWord(t *testing.T) {
 	d.next("You passed 32 to bob.")
 	g.bobDoes(engine.Action{Kind: engine.Challenge})
 	d.next("bob called you a liar: 32, bob loses a life.")
-	d.next("Your turn: Round 4: you open.")
+	d.next("Your turn. Round 4: you open.")
 	g.dice.Roll(5, 5)
 	d.send("blind")
 	d.next("Your turn: you rolled without looking.")
@@ -190,7 +190,7 @@ func TestEveryWord(t *testing.T) {
 	d.next("You announced 55 to bob.")
 	g.bobDoes(engine.Action{Kind: engine.Challenge})
 	d.next("bob called you a liar: 55, bob loses a life.")
-	d.next("Your turn: Round 5: you open.")
+	d.next("Your turn. Round 5: you open.")
 	d.send("who")
 	d.next("Seats: you, 4 lives, your turn; bob, 4 lives, away.")
 	d.send("leave")
@@ -213,7 +213,7 @@ func TestClockThresholds(t *testing.T) {
 	t.Parallel()
 	g := newDuel(t, engine.DefaultOptions(), false)
 	d := g.d
-	d.next("Your turn: Round 1: you open.")
+	d.next("Your turn. Round 1: you open.")
 	g.e.clock.Advance(29 * time.Second)
 	d.send("status")
 	d.next("31 seconds left.")
@@ -284,7 +284,7 @@ func TestHeldWhileTyping(t *testing.T) {
 	t.Parallel()
 	g := newDuel(t, engine.DefaultOptions(), true)
 	d := g.d
-	d.next("Your turn: Round 1: you open. Choose:")
+	d.next("Your turn. Round 1: you open. Choose:")
 	if _, err := io.WriteString(d.in, "sta"); err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ var timeLeft = regexp.MustCompile(` \d+ seconds? left\.$`)
 // ToldOnce checks that the text of a plain session (its lines ended by
 // \n) tells each event of a game exactly once, in order: the lines that
 // are some event's sentence (Narrator.Aloud from seat's view; a prompt's
-// event after "Your turn: ") are, in order, the game's events. An event
+// event after "Your turn: ", or "Your turn. " for a round's start) are, in order, the game's events. An event
 // may be told with the dice its viewer saw then (the redacted copy) or,
 // told as the game ended, with all of them. nar names the game's seats
 // as the session did. It returns why not, or nil.
@@ -71,7 +71,11 @@ func ToldOnce(text string, evs []engine.Event, nar words.Narrator) error {
 	var got []string
 	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, "\r")
-		if rest, ok := strings.CutPrefix(l, "Your turn: "); ok {
+		rest, ok := strings.CutPrefix(l, "Your turn: ")
+		if !ok {
+			rest, ok = strings.CutPrefix(l, "Your turn. ") // an event with a colon of its own
+		}
+		if ok {
 			if i := strings.Index(rest, ". Choose: "); i >= 0 {
 				rest = rest[:i+1]
 			}
