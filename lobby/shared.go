@@ -17,8 +17,17 @@ const maxShared = 32
 // of once per viewer.
 type shared struct {
 	mu   sync.Mutex
-	logs map[[2]int][]string
-	memo map[any]string
+	logs map[[2]int]*made[[]string]
+	memo map[any]*made[string]
+}
+
+// made is one thing made of a snapshot, once: the viewers who ask while
+// it is being made wait for it rather than make it again (a table's
+// spectators all get its snapshot at the same moment).
+type made[V any] struct {
+	once sync.Once
+	v    V
+	ok   bool // made: the build returned
 }
 
 // CleanLogLines is LogLines(n) with each line cleaned for a terminal
@@ -49,28 +58,27 @@ func (s Snapshot) Shared(key any, draw func() string) string {
 	return remember(&s.shared.mu, &s.shared.memo, key, draw)
 }
 
-// remember returns (*m)[k], made by build and kept if missing (the map
-// emptied first if it holds maxShared). build runs outside the lock: two
-// viewers may both build; the first kept wins.
-func remember[K comparable, V any](mu *sync.Mutex, m *map[K]V, k K, build func() V) V {
+// remember returns what build makes for k, made once (the map emptied
+// first if it holds maxShared). build runs outside the map's lock; whoever
+// asks for k while it runs waits for it. If it panicked, each asker builds
+// for themselves.
+func remember[K comparable, V any](mu *sync.Mutex, m *map[K]*made[V], k K, build func() V) V {
 	mu.Lock()
-	v, ok := (*m)[k]
+	e := (*m)[k]
+	if e == nil {
+		if len(*m) >= maxShared {
+			clear(*m)
+		}
+		if *m == nil {
+			*m = make(map[K]*made[V])
+		}
+		e = &made[V]{}
+		(*m)[k] = e
+	}
 	mu.Unlock()
-	if ok {
-		return v
+	e.once.Do(func() { e.v, e.ok = build(), true })
+	if !e.ok {
+		return build()
 	}
-	v = build()
-	mu.Lock()
-	defer mu.Unlock()
-	if prev, ok := (*m)[k]; ok {
-		return prev
-	}
-	if len(*m) >= maxShared {
-		clear(*m)
-	}
-	if *m == nil {
-		*m = make(map[K]V)
-	}
-	(*m)[k] = v
-	return v
+	return e.v
 }

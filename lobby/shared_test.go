@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mia-game/mia/lobby/lobbytest"
 	"github.com/mia-game/mia/lobby/words"
@@ -93,6 +95,56 @@ func TestSharedIsBounded(t *testing.T) {
 	}
 	if n := len(s.shared.memo); n > maxShared {
 		t.Errorf("%d frames kept, at most %d", n, maxShared)
+	}
+}
+
+// TestSharedMadeOnceWhileAsked: the spectators of a table get its
+// snapshot at the same moment; those who ask for a frame while the first
+// is drawing it wait for that one instead of drawing it again.
+func TestSharedMadeOnceWhileAsked(t *testing.T) {
+	s := Snapshot{shared: &shared{}}
+	var builds atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	draw := func() string {
+		if builds.Add(1) == 1 {
+			close(started)
+		}
+		<-release
+		return "frame"
+	}
+	const viewers = 8
+	got := make(chan string, viewers)
+	go func() { got <- s.Shared("k", draw) }()
+	<-started
+	for range viewers - 1 {
+		go func() { got <- s.Shared("k", draw) }()
+	}
+	time.Sleep(20 * time.Millisecond) // the others ask meanwhile
+	close(release)
+	for range viewers {
+		if f := <-got; f != "frame" {
+			t.Errorf("a viewer got %q", f)
+		}
+	}
+	if n := builds.Load(); n != 1 {
+		t.Errorf("the frame was drawn %d times for %d viewers asking at once, want once", n, viewers)
+	}
+}
+
+// TestSharedAfterAPanic: a draw that panics leaves nothing behind; the
+// next viewer draws for themselves.
+func TestSharedAfterAPanic(t *testing.T) {
+	s := Snapshot{shared: &shared{}}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the draw's panic did not reach its viewer")
+			}
+		}()
+		s.Shared("k", func() string { panic("drawn badly") })
+	}()
+	if f := s.Shared("k", func() string { return "frame" }); f != "frame" {
+		t.Errorf("after a panic, the next viewer got %q", f)
 	}
 }
 
