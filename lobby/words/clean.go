@@ -17,6 +17,37 @@ import (
 // break) becomes a space, and none is left at either end; the result is
 // cut to max runes.
 func Clean(s string, max int) string {
+	if isClean(s, max) {
+		return s // most text is clean already: the log's lines, names (no copy)
+	}
+	return clean(s, max)
+}
+
+// isClean reports whether Clean would leave s as it is: no rune it drops
+// or changes (escape sequences start with a control character), no white
+// space but ' ' and none at either end, at most max runes.
+func isClean(s string, max int) bool {
+	n := 0
+	for i, r := range s {
+		if n++; n > max {
+			return false
+		}
+		if r < utf8.RuneSelf {
+			if r < ' ' || r == 0x7f || r == ' ' && (i == 0 || i == len(s)-1) {
+				return false
+			}
+			continue
+		}
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) ||
+			unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || unicode.Is(unicode.Cs, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// clean is Clean of text that needs it.
+func clean(s string, max int) string {
 	s = ansi.Strip(s)
 	var b strings.Builder
 	n, spaces := 0, 0 // spaces: white space waiting for a rune after it

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,33 @@ func TestClean(t *testing.T) {
 		if got := Clean(c.in, c.max); got != c.want {
 			t.Errorf("Clean(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
 		}
+	}
+}
+
+// TestCleanShortCut: what Clean returns as it is (isClean) is what the
+// whole cleaning would make of it, over random text of the runes that
+// matter (white space, escapes, controls, bidi, private use, bad UTF-8,
+// wide runes) and random bounds.
+func TestCleanShortCut(t *testing.T) {
+	alphabet := []string{"a", "Z", "9", " ", "  ", "\t", "\n", "\r", "\x1b", "[", "]", "\x1b[31m", "\x07", "\x7f",
+		"\u009b", "\u202e", "\u200b", "\ue000", "\xff", "\ufffd", "é", "🎲", "♥", "·", "\u3000", "\u00a0"}
+	r := rand.New(rand.NewPCG(7, 11))
+	short := 0
+	for range 200_000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		in, max := b.String(), r.IntN(14)
+		if isClean(in, max) {
+			short++
+		}
+		if got, want := Clean(in, max), clean(in, max); got != want {
+			t.Fatalf("Clean(%q, %d) = %q, the whole cleaning makes %q", in, max, got, want)
+		}
+	}
+	if short == 0 {
+		t.Fatal("no text took the short cut")
 	}
 }
 
