@@ -24,6 +24,7 @@ type Pool struct {
 
 	spare   atomic.Int32 // goroutines waiting for a function, or about to
 	started atomic.Int64 // goroutines started, for the tests
+	running atomic.Int32 // goroutines not ended, for the tests
 }
 
 // New makes a Pool that keeps at most maxSpare goroutines waiting, each at
@@ -42,6 +43,7 @@ func (p *Pool) Go(f func()) {
 	case p.jobs <- f:
 	default:
 		p.started.Add(1)
+		p.running.Add(1)
 		go p.run(f)
 	}
 }
@@ -50,6 +52,7 @@ func (p *Pool) Go(f func()) {
 func Go(f func()) { Shared.Go(f) }
 
 func (p *Pool) run(f func()) {
+	defer p.running.Add(-1)
 	var t *time.Timer
 	for {
 		f()

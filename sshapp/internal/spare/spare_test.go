@@ -86,17 +86,19 @@ func TestSpareGoroutinesEnd(t *testing.T) {
 	wg.Wait()
 }
 
-// drain ends p's spare goroutines, as their idle time would.
+// drain ends p's goroutines, as their idle time would: each that is
+// spare, or becomes so (a function that just returned), is handed one
+// that ends it.
 func drain(t *testing.T, p *Pool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for p.spare.Load() > 0 {
+	for p.running.Load() > 0 {
 		select {
 		case p.jobs <- runtimeGoexit:
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d spare goroutines left", p.spare.Load())
+			t.Fatalf("%d goroutines left", p.running.Load())
 		}
 	}
 }
