@@ -168,7 +168,9 @@ func (w *world) step(e *events.Event, d, limit time.Duration, what string, ok fu
 		}
 		if moved > limit {
 			// The clock is past the limit: the actors may still be
-			// following it on a loaded machine; wait for them a while.
+			// following it on a loaded machine, and a timer they set
+			// late (a rest, a bot's pause) fires only as the clock moves:
+			// move it on, slowly, for a while.
 			late := time.After(10 * time.Second)
 			for {
 				if info := e.Info(); ok(info) {
@@ -177,6 +179,9 @@ func (w *world) step(e *events.Event, d, limit time.Duration, what string, ok fu
 				select {
 				case <-box.Ready():
 					box.Take()
+					continue
+				case <-time.After(50 * time.Millisecond):
+					w.clock.AdvanceWait(d)
 					continue
 				case <-late:
 				}
