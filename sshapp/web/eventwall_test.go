@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,17 +20,37 @@ import (
 
 // wallEvents is one event as the web window reads it, without its actor:
 // its page is drawn from info, and it has no stream.
-type wallEvents struct{ info events.Info }
+// wallEvents is one event, as the tests set it while the server reads it.
+type wallEvents struct {
+	mu   sync.Mutex
+	info events.Info
+}
 
-func (w wallEvents) List(lobby.Viewer) []events.Info { return []events.Info{w.info} }
-func (w wallEvents) For(lobby.Viewer, string) (*events.Event, error) {
+func (w *wallEvents) get() events.Info {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.info
+}
+
+// set changes the event: f changes a copy of it (its standings copied too,
+// so that what a reader holds does not change under it).
+func (w *wallEvents) set(f func(*events.Info)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.info.Standings = slices.Clone(w.info.Standings)
+	f(&w.info)
+}
+
+func (w *wallEvents) List(lobby.Viewer) []events.Info { return []events.Info{w.get()} }
+func (w *wallEvents) For(lobby.Viewer, string) (*events.Event, error) {
 	return nil, events.ErrNoEvent
 }
-func (w wallEvents) Lookup(_ context.Context, _ lobby.Viewer, name string) (events.Info, error) {
-	if !strings.EqualFold(name, w.info.Name) {
+func (w *wallEvents) Lookup(_ context.Context, _ lobby.Viewer, name string) (events.Info, error) {
+	info := w.get()
+	if !strings.EqualFold(name, info.Name) {
 		return events.Info{}, events.ErrNoEvent
 	}
-	return w.info, nil
+	return info, nil
 }
 
 // wallInfo is an arena running for 20 minutes of its 60, its entrants
@@ -154,8 +175,10 @@ func TestEventWallStreakAndEnd(t *testing.T) {
 	ev := &wallEvents{}
 	e := newEnv(t, nil, func(c *Config) { c.Events = ev })
 	names := []string{"ada", "bert", "cleo"}
-	ev.info = wallInfo(e.clock.Now(), names, []int{0, 1, 2}, map[string]int{"ada": 6})
-	ev.info.Standings[0].Fire = true
+	ev.set(func(i *events.Info) {
+		*i = wallInfo(e.clock.Now(), names, []int{0, 1, 2}, map[string]int{"ada": 6})
+		i.Standings[0].Fire = true
+	})
 	resp, page := e.get("/events/cup?wall")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("the wall: %d", resp.StatusCode)
@@ -167,11 +190,13 @@ func TestEventWallStreakAndEnd(t *testing.T) {
 	if !strings.Contains(page, `data-events="/events/cup/events"`) || strings.Contains(page, words.EventFinal()) {
 		t.Errorf("a running event's wall is not live:\n%s", page)
 	}
-	ev.info.State, ev.info.Final, ev.info.Ended = events.Over, true, e.clock.Now()
-	for i := range ev.info.Standings {
-		ev.info.Standings[i].Where, ev.info.Standings[i].Fire = "", false
-	}
-	ev.info.Tables = nil
+	ev.set(func(info *events.Info) {
+		info.State, info.Final, info.Ended = events.Over, true, e.clock.Now()
+		for i := range info.Standings {
+			info.Standings[i].Where, info.Standings[i].Fire = "", false
+		}
+		info.Tables = nil
+	})
 	_, page = e.get("/events/cup?wall")
 	if strings.Contains(page, "data-events") || !strings.Contains(page, `id="stream-state">`+words.EventFinal()+`</p>`) ||
 		!strings.Contains(page, `data-final="`+words.EventFinal()+`"`) || strings.Contains(page, `class="streak"`) {
@@ -191,8 +216,10 @@ func TestBrowserEventWall(t *testing.T) {
 	for i, n := range names {
 		pts[n] = 12 - i
 	}
-	ev.info = wallInfo(e.clock.Now(), names, []int{0, 1, 2, 3, 4, 5, 6, 7}, pts)
-	ev.info.Standings[1].Fire = true
+	ev.set(func(i *events.Info) {
+		*i = wallInfo(e.clock.Now(), names, []int{0, 1, 2, 3, 4, 5, 6, 7}, pts)
+		i.Standings[1].Fire = true
+	})
 
 	p := openBrowser(t, 1280, 900)
 	p.do("open the wall", chromedp.Navigate(e.base+"/events/cup?wall"))
@@ -222,7 +249,7 @@ func TestBrowserEventWall(t *testing.T) {
 		t.Errorf("at a phone's width these stick out: %v", over)
 	}
 
-	ev.info.State, ev.info.Final, ev.info.Ended, ev.info.Tables = events.Over, true, e.clock.Now(), nil
+	ev.set(func(i *events.Info) { i.State, i.Final, i.Ended, i.Tables = events.Over, true, e.clock.Now(), nil })
 	// The running event's page asked for its stream, which this one has
 	// not (404); the page of the event over asks for none.
 	p.mu.Lock()
